@@ -1,0 +1,300 @@
+//===- ModelABI.cpp - the entry point, model info and C header ----------------===//
+#include "codegen/Target/ModelABI.h"
+
+#include "kiln/runtime/abi.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace kiln::codegen {
+
+std::string sanitizeIdentifier(StringRef text) {
+  std::string out;
+  for (char c : text)
+    out.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (out.empty() || llvm::isDigit(out[0]))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
+int dtypeOf(Type t) {
+  if (t.isF32()) return KILN_DTYPE_F32;
+  if (t.isF64()) return KILN_DTYPE_F64;
+  if (t.isF16()) return KILN_DTYPE_F16;
+  if (t.isBF16()) return KILN_DTYPE_BF16;
+  if (t.isInteger(1)) return KILN_DTYPE_BOOL;
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return 0;
+  bool u = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 8: return u ? KILN_DTYPE_U8 : KILN_DTYPE_I8;
+  case 16: return u ? KILN_DTYPE_U16 : KILN_DTYPE_I16;
+  case 32: return u ? KILN_DTYPE_U32 : KILN_DTYPE_I32;
+  case 64: return u ? KILN_DTYPE_U64 : KILN_DTYPE_I64;
+  default: return 0;
+  }
+}
+
+const char *dtypeName(int dtype) {
+  switch (dtype) {
+  case KILN_DTYPE_F32: return "float32";
+  case KILN_DTYPE_F64: return "float64";
+  case KILN_DTYPE_F16: return "float16";
+  case KILN_DTYPE_BF16: return "bfloat16";
+  case KILN_DTYPE_I8: return "int8";
+  case KILN_DTYPE_I16: return "int16";
+  case KILN_DTYPE_I32: return "int32";
+  case KILN_DTYPE_I64: return "int64";
+  case KILN_DTYPE_U8: return "uint8";
+  case KILN_DTYPE_U16: return "uint16";
+  case KILN_DTYPE_U32: return "uint32";
+  case KILN_DTYPE_U64: return "uint64";
+  case KILN_DTYPE_BOOL: return "bool";
+  default: return "invalid";
+  }
+}
+
+static const char *dtypeMacro(int dtype) {
+  switch (dtype) {
+  case KILN_DTYPE_F32: return "KILN_DTYPE_F32";
+  case KILN_DTYPE_F64: return "KILN_DTYPE_F64";
+  case KILN_DTYPE_F16: return "KILN_DTYPE_F16";
+  case KILN_DTYPE_BF16: return "KILN_DTYPE_BF16";
+  case KILN_DTYPE_I8: return "KILN_DTYPE_I8";
+  case KILN_DTYPE_I16: return "KILN_DTYPE_I16";
+  case KILN_DTYPE_I32: return "KILN_DTYPE_I32";
+  case KILN_DTYPE_I64: return "KILN_DTYPE_I64";
+  case KILN_DTYPE_U8: return "KILN_DTYPE_U8";
+  case KILN_DTYPE_U16: return "KILN_DTYPE_U16";
+  case KILN_DTYPE_U32: return "KILN_DTYPE_U32";
+  case KILN_DTYPE_U64: return "KILN_DTYPE_U64";
+  case KILN_DTYPE_BOOL: return "KILN_DTYPE_BOOL";
+  default: return "KILN_DTYPE_INVALID";
+  }
+}
+
+static FailureOr<TensorSignature> tensorSignature(func::FuncOp func, Type type,
+                                                  DictionaryAttr attrs, StringRef what,
+                                                  unsigned index) {
+  TensorSignature sig;
+  if (attrs) {
+    if (auto name = attrs.getAs<StringAttr>("kiln.name"))
+      sig.name = name.str();
+    if (auto alias = attrs.getAs<StringAttr>("kiln.alias"))
+      sig.alias = alias.str();
+  }
+  if (sig.name.empty())
+    sig.name = (what + std::to_string(index)).str();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return func.emitError() << what << " '" << sig.name << "' has type " << type
+                            << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
+  sig.dtype = dtypeOf(tensor.getElementType());
+  if (!sig.dtype)
+    return func.emitError() << what << " '" << sig.name << "' has unsupported element type "
+                            << tensor.getElementType();
+  if (tensor.getRank() > KILN_MAX_RANK)
+    return func.emitError() << what << " '" << sig.name << "' has rank " << tensor.getRank()
+                            << "; at most " << KILN_MAX_RANK << " is supported";
+  sig.dims.assign(tensor.getShape().begin(), tensor.getShape().end());
+  sig.byteSize = tensor.getNumElements() * kiln_dtype_size(sig.dtype);
+  return sig;
+}
+
+FailureOr<ModelSignature> extractSignature(func::FuncOp func, StringRef name) {
+  ModelSignature sig;
+  sig.name = sanitizeIdentifier(name);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto t = tensorSignature(func, func.getArgumentTypes()[i], func.getArgAttrDict(i), "input", i);
+    if (failed(t))
+      return failure();
+    sig.inputs.push_back(*t);
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    auto t = tensorSignature(func, func.getResultTypes()[i], func.getResultAttrDict(i), "output", i);
+    if (failed(t))
+      return failure();
+    sig.outputs.push_back(*t);
+  }
+  return sig;
+}
+
+namespace {
+
+/// Builds the constant tables of NAME_info in an LLVM module.
+class InfoBuilder {
+public:
+  InfoBuilder(llvm::Module &m, StringRef prefix)
+      : m(m), ctx(m.getContext()), prefix(prefix.str()), ptr(llvm::PointerType::get(ctx, 0)),
+        i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)) {
+    tensorInfo = llvm::StructType::create(ctx, {ptr, ptr, i32, i32, ptr, i64}, "kiln_tensor_info_t");
+    modelInfo = llvm::StructType::create(ctx, {i32, ptr, i32, i32, ptr, ptr, i64, i64, ptr},
+                                         "kiln_model_info_t");
+  }
+
+  llvm::Constant *string(StringRef s) {
+    auto *init = llvm::ConstantDataArray::getString(ctx, s, /*AddNull=*/true);
+    return privateGlobal(init, "str");
+  }
+
+  llvm::Constant *tensors(const std::vector<TensorSignature> &list, StringRef kind) {
+    if (list.empty())
+      return llvm::ConstantPointerNull::get(ptr);
+    std::vector<llvm::Constant *> entries;
+    for (const TensorSignature &t : list) {
+      std::vector<uint64_t> dims(t.dims.begin(), t.dims.end());
+      llvm::Constant *dimsPtr =
+          dims.empty() ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(ptr))
+                       : privateGlobal(llvm::ConstantDataArray::get(ctx, dims), "dims");
+      entries.push_back(llvm::ConstantStruct::get(
+          tensorInfo, {string(t.name), string(t.alias), llvm::ConstantInt::get(i32, t.dtype),
+                       llvm::ConstantInt::get(i32, t.dims.size()), dimsPtr,
+                       llvm::ConstantInt::get(i64, t.byteSize)}));
+    }
+    auto *arrayType = llvm::ArrayType::get(tensorInfo, entries.size());
+    return privateGlobal(llvm::ConstantArray::get(arrayType, entries), kind);
+  }
+
+  llvm::GlobalVariable *model(const ModelSignature &sig, llvm::Function *entry) {
+    auto *init = llvm::ConstantStruct::get(
+        modelInfo,
+        {llvm::ConstantInt::get(i32, KILN_ABI_VERSION), string(sig.name),
+         llvm::ConstantInt::get(i32, sig.inputs.size()),
+         llvm::ConstantInt::get(i32, sig.outputs.size()), tensors(sig.inputs, "inputs"),
+         tensors(sig.outputs, "outputs"), llvm::ConstantInt::get(i64, sig.scratchBytes),
+         llvm::ConstantInt::get(i64, KILN_SCRATCH_ALIGNMENT), entry});
+    return new llvm::GlobalVariable(m, modelInfo, /*isConstant=*/true,
+                                    llvm::GlobalValue::ExternalLinkage, init, prefix + "_info");
+  }
+
+private:
+  llvm::GlobalVariable *privateGlobal(llvm::Constant *init, StringRef what) {
+    auto *g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                       llvm::GlobalValue::PrivateLinkage, init,
+                                       prefix + "." + what);
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return g;
+  }
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  std::string prefix;
+  llvm::PointerType *ptr;
+  llvm::IntegerType *i32, *i64;
+  llvm::StructType *tensorInfo, *modelInfo;
+};
+
+} // namespace
+
+LogicalResult addEntryPoint(llvm::Module &m, StringRef implName, const ModelSignature &sig,
+                            bool withMain, std::string &error) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Function *impl = m.getFunction(implName);
+  if (!impl) {
+    error = ("the lowered module has no function '" + implName + "'").str();
+    return failure();
+  }
+  size_t expected = sig.inputs.size() + sig.outputs.size() + 1;
+  if (impl->arg_size() != expected) {
+    error = "the lowered entry function takes " + std::to_string(impl->arg_size()) +
+            " arguments; the signature needs " + std::to_string(expected);
+    return failure();
+  }
+  impl->setName(sig.name + "_impl");
+  impl->setLinkage(llvm::GlobalValue::InternalLinkage);
+
+  auto *ptr = llvm::PointerType::get(ctx, 0);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *runType = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr}, false);
+  auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
+                                     sig.name + "_run", m);
+  run->getArg(0)->setName("inputs");
+  run->getArg(1)->setName("outputs");
+  run->getArg(2)->setName("scratch");
+  run->getArg(3)->setName("options");
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
+  std::vector<llvm::Value *> args;
+  auto loadPointers = [&](llvm::Value *array, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, array, i);
+      args.push_back(b.CreateLoad(ptr, slot));
+    }
+  };
+  loadPointers(run->getArg(0), sig.inputs.size());
+  loadPointers(run->getArg(1), sig.outputs.size());
+  args.push_back(run->getArg(2));
+  b.CreateCall(impl, args);
+  b.CreateRet(llvm::ConstantInt::get(i32, KILN_STATUS_OK));
+
+  InfoBuilder info(m, sig.name);
+  llvm::GlobalVariable *infoGlobal = info.model(sig, run);
+
+  if (withMain) {
+    auto *runnerType = llvm::FunctionType::get(i32, {i32, ptr, ptr}, false);
+    llvm::FunctionCallee runner = m.getOrInsertFunction("kiln_runner_main", runnerType);
+    auto *mainType = llvm::FunctionType::get(i32, {i32, ptr}, false);
+    auto *mainFn = llvm::Function::Create(mainType, llvm::GlobalValue::ExternalLinkage, "main", m);
+    llvm::IRBuilder<> mb(llvm::BasicBlock::Create(ctx, "entry", mainFn));
+    mb.CreateRet(mb.CreateCall(runner, {mainFn->getArg(0), mainFn->getArg(1), infoGlobal}));
+  }
+  return success();
+}
+
+std::string emitHeader(const ModelSignature &sig, StringRef source) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string upper = StringRef(sig.name).upper();
+  std::string guard = upper + "_KILN_MODEL_H";
+  os << "/* " << sig.name << ".h: generated by kiln from " << source << ". Do not edit.\n"
+     << " *\n"
+     << " * Call " << sig.name << "_run(inputs, outputs, scratch, options) with one pointer per\n"
+     << " * input and per output (dense, row-major, sizes below) and " << upper
+     << "_SCRATCH_BYTES of\n"
+     << " * scratch aligned to " << upper << "_SCRATCH_ALIGNMENT bytes; options may be NULL.\n"
+     << " * It returns KILN_STATUS_OK (0) on success. Link with libkiln_runtime.a and -lm.\n"
+     << " */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include <stdint.h>\n\n#include \"kiln/runtime/abi.h\"\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "#define " << upper << "_NUM_INPUTS " << sig.inputs.size() << "\n"
+     << "#define " << upper << "_NUM_OUTPUTS " << sig.outputs.size() << "\n"
+     << "#define " << upper << "_SCRATCH_BYTES " << sig.scratchBytes << "\n"
+     << "#define " << upper << "_SCRATCH_ALIGNMENT " << KILN_SCRATCH_ALIGNMENT << "\n";
+  auto describe = [&](const std::vector<TensorSignature> &list, StringRef kind) {
+    for (auto [i, t] : llvm::enumerate(list)) {
+      std::string p = (upper + "_" + kind + "_" + std::to_string(i)).str();
+      os << "\n/* " << kind.lower() << " " << i << ": " << t.name;
+      if (!t.alias.empty())
+        os << " (" << t.alias << ")";
+      os << ", " << dtypeName(t.dtype) << " [" << llvm::join(llvm::map_range(t.dims, [](int64_t d) {
+        return std::to_string(d);
+      }), ",") << "] */\n";
+      os << "#define " << p << "_NAME \"" << t.name << "\"\n";
+      os << "#define " << p << "_ALIAS \"" << t.alias << "\"\n";
+      os << "#define " << p << "_DTYPE " << dtypeMacro(t.dtype) << "\n";
+      os << "#define " << p << "_RANK " << t.dims.size() << "\n";
+      os << "#define " << p << "_DIMS {";
+      llvm::interleaveComma(t.dims, os);
+      os << "}\n";
+      os << "#define " << p << "_BYTES " << t.byteSize << "\n";
+    }
+  };
+  describe(sig.inputs, "INPUT");
+  describe(sig.outputs, "OUTPUT");
+  os << "\n/* Runs the model. Reentrant: concurrent calls need their own scratch and outputs. */\n"
+     << "int32_t " << sig.name
+     << "_run(const void* const* inputs, void* const* outputs, void* scratch,\n"
+     << "     const kiln_run_options_t* options);\n\n"
+     << "/* Names, dtypes and shapes of the inputs and outputs, and the scratch size. */\n"
+     << "extern const kiln_model_info_t " << sig.name << "_info;\n\n"
+     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+  return text;
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,59 @@
+//===- ModelABI.h - the entry point, model info and C header ---------*- C++ -*-===//
+//
+// What a compiled model looks like from outside (runtime/include/kiln/runtime/abi.h):
+// `NAME_run`, `NAME_info`, and the header that declares them.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_CODEGEN_TARGET_MODELABI_H
+#define KILN_CODEGEN_TARGET_MODELABI_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::codegen {
+
+/// One feed or fetch.
+struct TensorSignature {
+  std::string name;  // "node:port"
+  std::string alias; // config name, or empty
+  int dtype = 0;     // kiln_dtype_t
+  llvm::SmallVector<int64_t> dims;
+  int64_t byteSize = 0;
+};
+
+/// The interface of a compiled model.
+struct ModelSignature {
+  std::string name; // a C identifier, the prefix of every exported symbol
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+  int64_t scratchBytes = 0;
+};
+
+/// A C identifier made from `text` (invalid characters become '_').
+std::string sanitizeIdentifier(llvm::StringRef text);
+
+/// The kiln_dtype_t of a tf-level element type, or 0 if it has none.
+int dtypeOf(mlir::Type elementType);
+/// The runtime's name of a kiln_dtype_t (float32, int32 ...).
+const char *dtypeName(int dtype);
+
+/// Reads the signature from the graph-level entry function: argument and result types
+/// must be static tensors; names come from the kiln.name / kiln.alias attributes.
+llvm::FailureOr<ModelSignature> extractSignature(mlir::func::FuncOp func, llvm::StringRef name);
+
+/// Given the LLVM IR of the lowered module, whose function `implName` takes one pointer per
+/// input, per output and the scratch arena, adds `NAME_run` and `NAME_info`, and, when
+/// `withMain` is set, a C `main` that calls the runtime's runner.
+llvm::LogicalResult addEntryPoint(llvm::Module &module, llvm::StringRef implName,
+                                  const ModelSignature &signature, bool withMain,
+                                  std::string &error);
+
+/// The C header declaring the entry point with the model's constants.
+std::string emitHeader(const ModelSignature &signature, llvm::StringRef source);
+
+} // namespace kiln::codegen
+
+#endif // KILN_CODEGEN_TARGET_MODELABI_H

@@ -1,0 +1,36 @@
+//===- Object.h - LLVM IR, optimisation and machine code -------------*- C++ -*-===//
+#ifndef KILN_CODEGEN_TARGET_OBJECT_H
+#define KILN_CODEGEN_TARGET_OBJECT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace kiln::codegen {
+
+/// A TargetMachine for x86-64 Linux. `cpu` is "native" (this machine's CPU and features),
+/// a portable level (x86-64, x86-64-v2, x86-64-v3, x86-64-v4) or any CPU LLVM knows.
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(llvm::StringRef cpu, std::string &error);
+
+/// The CPU names `--cpu` accepts besides "native", for help texts.
+llvm::StringRef portableCpuLevels();
+
+/// Translates an LLVM-dialect module to LLVM IR.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
+                                                std::string &error);
+
+/// Sets the module's target and runs LLVM's O3 (or `optLevel`) pipeline for it.
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel);
+
+/// Writes an object file (or assembly when `assembly` is set).
+llvm::LogicalResult emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                                    llvm::raw_pwrite_stream &os, bool assembly,
+                                    std::string &error);
+
+} // namespace kiln::codegen
+
+#endif // KILN_CODEGEN_TARGET_OBJECT_H

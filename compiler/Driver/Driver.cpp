@@ -1,0 +1,469 @@
+//===- Driver.cpp - `kiln compile` as a library -------------------------------===//
+#include "compiler/Driver/Driver.h"
+
+#include "codegen/Target/ModelABI.h"
+#include "codegen/Target/Object.h"
+#include "compiler/Init/InitAll.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "passes/Lower/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace kiln::driver {
+
+bool parseEmitKind(StringRef text, EmitKind &kind) {
+  auto k = llvm::StringSwitch<std::optional<EmitKind>>(text)
+               .Case("exe", EmitKind::Exe)
+               .Case("obj", EmitKind::Obj)
+               .Case("mlir", EmitKind::Mlir)
+               .Case("llvm", EmitKind::Llvm)
+               .Case("asm", EmitKind::Asm)
+               .Default(std::nullopt);
+  if (k)
+    kind = *k;
+  return k.has_value();
+}
+
+bool parseStage(StringRef text, Stage &stage) {
+  auto s = llvm::StringSwitch<std::optional<Stage>>(text)
+               .Case("import", Stage::Import)
+               .Case("graph", Stage::Graph)
+               .Case("lowered", Stage::Lowered)
+               .Case("llvm", Stage::Llvm)
+               .Default(std::nullopt);
+  if (s)
+    stage = *s;
+  return s.has_value();
+}
+
+bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::string &error) {
+  auto [name, spec] = text.split('=');
+  if (name.empty() || spec.empty()) {
+    error = "expected NAME[:PORT]=DTYPE[DIMS], got '" + text.str() + "'";
+    return false;
+  }
+  auto id = import::parseTensorId(name);
+  if (!id) {
+    error = "bad tensor name '" + name.str() + "' (expected NAME or NAME:PORT)";
+    return false;
+  }
+  feed.id = *id;
+  size_t bracket = spec.find('[');
+  StringRef dtype = spec.substr(0, bracket).trim();
+  if (!dtype.empty()) {
+    feed.elementType = import::parseDataType(dtype, ctx);
+    if (!feed.elementType) {
+      error = "unknown dtype '" + dtype.str() +
+              "' (use f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 bool, float32, DT_FLOAT ...)";
+      return false;
+    }
+  }
+  if (bracket == StringRef::npos)
+    return true;
+  StringRef dims = spec.substr(bracket);
+  if (!dims.consume_front("[") || !dims.consume_back("]")) {
+    error = "bad dimensions '" + spec.substr(bracket).str() + "' (expected [D0,D1,...])";
+    return false;
+  }
+  llvm::SmallVector<int64_t> shape;
+  dims = dims.trim();
+  if (!dims.empty()) {
+    llvm::SmallVector<StringRef> parts;
+    dims.split(parts, ',');
+    for (StringRef part : parts) {
+      int64_t d;
+      if (part.trim().getAsInteger(10, d) || d < 0) {
+        error = "bad dimension '" + part.trim().str() + "' in '" + text.str() +
+                "' (dimensions are non-negative integers)";
+        return false;
+      }
+      shape.push_back(d);
+    }
+  }
+  feed.shape = shape;
+  return true;
+}
+
+namespace {
+
+/// Prints diagnostics as `kiln: error: GRAPH: node 'NAME': message`.
+class DiagnosticPrinter {
+public:
+  DiagnosticPrinter(MLIRContext *ctx, StringRef graphPath, llvm::raw_ostream &os)
+      : handler(ctx, [this](Diagnostic &d) { return print(d); }), graphPath(graphPath.str()),
+        os(os) {}
+
+  bool sawError() const { return errors > 0; }
+
+private:
+  LogicalResult print(Diagnostic &diag) {
+    const char *severity = "error";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error: severity = "error"; ++errors; break;
+    case DiagnosticSeverity::Warning: severity = "warning"; break;
+    case DiagnosticSeverity::Note: severity = "note"; break;
+    case DiagnosticSeverity::Remark: severity = "remark"; break;
+    }
+    std::string message = diag.str();
+    std::string file = graphPath, node;
+    diag.getLocation()->walk([&](Location loc) {
+      if (auto name = dyn_cast<NameLoc>(loc); name && node.empty())
+        node = name.getName().str();
+      if (auto flc = dyn_cast<FileLineColLoc>(loc))
+        file = flc.getFilename().str();
+      return WalkResult::advance();
+    });
+    os << "kiln: " << severity << ": " << file << ": ";
+    if (!node.empty() && !StringRef(message).starts_with("node '"))
+      os << "node '" << node << "': ";
+    os << message << "\n";
+    for (Diagnostic &note : diag.getNotes())
+      os << "kiln: note: " << note.str() << "\n";
+    return success();
+  }
+
+  ScopedDiagnosticHandler handler;
+  std::string graphPath;
+  llvm::raw_ostream &os;
+  int errors = 0;
+};
+
+class Compilation {
+public:
+  Compilation(const CompileOptions &options, llvm::raw_ostream &err)
+      : options(options), err(err) {}
+
+  int run();
+
+private:
+  template <typename... Args>
+  int fail(Args &&...args) {
+    err << "kiln: error: ";
+    (err << ... << args);
+    err << "\n";
+    return 1;
+  }
+  void progress(StringRef step) {
+    auto now = std::chrono::steady_clock::now();
+    if (options.verbose)
+      err << "kiln: " << step << " ("
+          << std::chrono::duration_cast<std::chrono::milliseconds>(now - last).count()
+          << " ms)\n";
+    last = now;
+  }
+  LogicalResult runPipeline(ModuleOp module, LogicalResult (*build)(OpPassManager &),
+                            StringRef stage);
+  LogicalResult dumpStage(ModuleOp module, StringRef stage);
+  LogicalResult writeText(StringRef path, function_ref<void(llvm::raw_ostream &)> write);
+  std::string defaultModelName() const;
+  std::string outputBase() const;
+  int link(StringRef objectPath, StringRef exePath);
+
+  const CompileOptions &options;
+  llvm::raw_ostream &err;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+size_t countOps(ModuleOp module) {
+  size_t n = 0;
+  module.walk([&](Operation *op) { n += op != module.getOperation(); });
+  return n;
+}
+
+LogicalResult Compilation::runPipeline(ModuleOp module, LogicalResult (*build)(OpPassManager &),
+                                       StringRef stage) {
+  PassManager pm(module->getContext());
+  if (failed(build(pm)))
+    return failure();
+  if (!options.dumpIrDir.empty())
+    pm.enableIRPrintingToFileTree(
+        [](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, options.dumpIrDir + "/" + stage.str());
+  if (options.stats)
+    pm.enableStatistics();
+  return pm.run(module);
+}
+
+LogicalResult Compilation::writeText(StringRef path,
+                                     function_ref<void(llvm::raw_ostream &)> write) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    err << "kiln: error: cannot write '" << path << "': " << error << "\n";
+    return failure();
+  }
+  write(file->os());
+  file->keep();
+  return success();
+}
+
+LogicalResult Compilation::dumpStage(ModuleOp module, StringRef stage) {
+  if (options.dumpIrDir.empty())
+    return success();
+  if (auto ec = llvm::sys::fs::create_directories(options.dumpIrDir)) {
+    err << "kiln: error: cannot create '" << options.dumpIrDir << "': " << ec.message() << "\n";
+    return failure();
+  }
+  return writeText(options.dumpIrDir + "/stage-" + stage.str() + ".mlir",
+                   [&](llvm::raw_ostream &os) { module.print(os); });
+}
+
+std::string Compilation::outputBase() const {
+  StringRef out = options.output;
+  if (options.emit == EmitKind::Obj && out.ends_with(".o"))
+    out = out.drop_back(2);
+  return out.str();
+}
+
+std::string Compilation::defaultModelName() const {
+  if (!options.modelName.empty())
+    return options.modelName;
+  StringRef base = options.output.empty() || options.output == "-"
+                       ? llvm::sys::path::stem(options.graphPath)
+                       : llvm::sys::path::stem(outputBase());
+  return base.str();
+}
+
+/// Directory holding libkiln_runtime.a: $KILN_RUNTIME_LIB_DIR, or ../lib beside kiln.
+std::string findRuntimeLibDir(StringRef executablePath) {
+  if (const char *env = std::getenv("KILN_RUNTIME_LIB_DIR"))
+    return env;
+  SmallString<256> dir(llvm::sys::path::parent_path(executablePath));
+  llvm::sys::path::append(dir, "..", "lib");
+  return std::string(dir);
+}
+
+int Compilation::link(StringRef objectPath, StringRef exePath) {
+  std::string libDir = findRuntimeLibDir(options.executablePath);
+  for (const char *lib : {"libkiln_runtime.a", "libkiln_runner.a"}) {
+    SmallString<256> path(libDir);
+    llvm::sys::path::append(path, lib);
+    if (!llvm::sys::fs::exists(path))
+      return fail("cannot find ", lib, " in '", libDir,
+                  "' (set KILN_RUNTIME_LIB_DIR to the directory holding it)");
+  }
+  std::string cxx;
+  for (const char *candidate : {std::getenv("KILN_CXX"), std::getenv("CXX")}) {
+    if (candidate && *candidate) {
+      cxx = candidate;
+      break;
+    }
+  }
+  if (cxx.empty()) {
+    for (const char *name : {"c++", "g++", "clang++"}) {
+      if (auto found = llvm::sys::findProgramByName(name)) {
+        cxx = *found;
+        break;
+      }
+    }
+  }
+  if (cxx.empty())
+    return fail("no C++ compiler driver found to link with (install g++ or set KILN_CXX)");
+  if (!llvm::sys::path::is_absolute(cxx))
+    if (auto found = llvm::sys::findProgramByName(cxx))
+      cxx = *found;
+  std::vector<std::string> args = {cxx,     "-o",       exePath.str(),   objectPath.str(),
+                                   "-L" + libDir, "-lkiln_runner", "-lkiln_runtime", "-lm"};
+  std::vector<StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(cxx, argRefs, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return fail("linking '", exePath, "' with '", llvm::join(args, " "), "' failed",
+                message.empty() ? "" : ": ", message);
+  return 0;
+}
+
+int Compilation::run() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  DiagnosticPrinter diagnostics(&context, options.graphPath, err);
+
+  if (options.output.empty() && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
+    return fail("give the output file with -o");
+  std::string output = options.output.empty() ? "-" : options.output;
+  if (output == "-" && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
+    return fail("--emit ", options.emit == EmitKind::Exe ? "exe" : "obj",
+                " cannot write to standard output; give a file with -o");
+
+  std::string target_error;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  if (options.emit != EmitKind::Mlir || options.stage == Stage::Llvm) {
+    machine = codegen::createTargetMachine(options.cpu, target_error);
+    if (!machine)
+      return fail("--cpu ", options.cpu, ": ", target_error);
+  }
+
+  // Import.
+  import::ImportOptions importOptions;
+  importOptions.importAllWithoutFetches = false;
+  if (!options.configPath.empty() &&
+      failed(import::loadConfigFile(options.configPath, importOptions, &context)))
+    return 1;
+  for (const std::string &text : options.feeds) {
+    import::FeedSpec feed;
+    std::string error;
+    if (!parseFeed(text, &context, feed, error))
+      return fail("--feed: ", error);
+    importOptions.feeds.push_back(std::move(feed));
+  }
+  for (const std::string &text : options.fetches) {
+    auto id = import::parseTensorId(text);
+    if (!id)
+      return fail("--fetch: bad tensor name '", text, "' (expected NAME or NAME:PORT)");
+    importOptions.fetches.push_back(import::FetchSpec{*id, ""});
+  }
+  OwningOpRef<ModuleOp> module =
+      import::importGraphDefFile(options.graphPath, importOptions, &context);
+  if (!module)
+    return 1;
+  progress("imported");
+  size_t importedOps = countOps(*module);
+  if (failed(dumpStage(*module, "import")))
+    return 1;
+  if (options.emit == EmitKind::Mlir && options.stage == Stage::Import)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+
+  // Graph passes.
+  if (failed(runPipeline(*module, pipelines::buildGraphPipeline, "graph")))
+    return 1;
+  progress("graph passes");
+  if (failed(dumpStage(*module, "graph")))
+    return 1;
+  if (options.emit == EmitKind::Mlir && options.stage == Stage::Graph)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+
+  auto funcs = module->getOps<func::FuncOp>();
+  if (funcs.empty())
+    return fail("the imported module has no function");
+  func::FuncOp entry = *funcs.begin();
+  std::string implName = entry.getSymName().str();
+  std::string modelName = codegen::sanitizeIdentifier(defaultModelName());
+  FailureOr<codegen::ModelSignature> signature = codegen::extractSignature(entry, modelName);
+  if (failed(signature))
+    return 1;
+  size_t graphOps = countOps(*module);
+
+  // Lowering and bufferization.
+  if (failed(runPipeline(*module, pipelines::buildLowerPipeline, "lower")))
+    return 1;
+  progress("lowered");
+  if (failed(dumpStage(*module, "lowered")))
+    return 1;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func.getSymName() == implName)
+      if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
+        signature->scratchBytes = bytes.getInt();
+  if (options.stats) {
+    llvm::outs() << "stats: ops after import: " << importedOps << "\n"
+                 << "stats: ops after graph passes: " << graphOps << "\n"
+                 << "stats: scratch arena: " << signature->scratchBytes
+                 << " bytes (naive plan: one slot per buffer)\n";
+    int64_t io = 0;
+    for (const auto &t : signature->inputs)
+      io += t.byteSize;
+    for (const auto &t : signature->outputs)
+      io += t.byteSize;
+    llvm::outs() << "stats: inputs + outputs: " << io << " bytes (caller-owned)\n";
+  }
+  if (options.emit == EmitKind::Mlir && options.stage == Stage::Lowered)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+
+  // LLVM dialect.
+  if (failed(runPipeline(*module, pipelines::buildLLVMPipeline, "llvm")))
+    return 1;
+  progress("LLVM dialect");
+  if (failed(dumpStage(*module, "llvm")))
+    return 1;
+  if (options.emit == EmitKind::Mlir)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+
+  // LLVM IR and machine code.
+  llvm::LLVMContext llvmContext;
+  std::string error;
+  auto llvmModule = codegen::translateToLLVMIR(*module, llvmContext, error);
+  if (!llvmModule)
+    return fail(error);
+  if (failed(codegen::addEntryPoint(*llvmModule, implName, *signature,
+                                    options.emit == EmitKind::Exe, error)))
+    return fail(error);
+  codegen::optimize(*llvmModule, *machine, options.optLevel);
+  progress("LLVM optimisation");
+  if (!options.dumpIrDir.empty() &&
+      failed(writeText(options.dumpIrDir + "/model.ll",
+                       [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); })))
+    return 1;
+  if (options.emit == EmitKind::Llvm)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }));
+
+  if (options.emit == EmitKind::Asm) {
+    std::string asmError;
+    auto file = openOutputFile(output, &asmError);
+    if (!file)
+      return fail("cannot write '", output, "': ", asmError);
+    if (failed(codegen::emitMachineCode(*llvmModule, *machine, file->os(), true, asmError)))
+      return fail(asmError);
+    file->keep();
+    return 0;
+  }
+
+  std::string objectPath;
+  SmallString<256> tempObject;
+  if (options.emit == EmitKind::Obj) {
+    objectPath = outputBase() + ".o";
+  } else {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("kiln-" + modelName, "o", tempObject))
+      return fail("cannot create a temporary object file: ", ec.message());
+    objectPath = std::string(tempObject);
+  }
+  {
+    std::string objError;
+    auto file = openOutputFile(objectPath, &objError);
+    if (!file)
+      return fail("cannot write '", objectPath, "': ", objError);
+    if (failed(codegen::emitMachineCode(*llvmModule, *machine, file->os(), false, objError)))
+      return fail(objError);
+    file->keep();
+  }
+  progress("object emitted");
+
+  if (options.emit == EmitKind::Obj) {
+    std::string header = codegen::emitHeader(*signature, llvm::sys::path::filename(options.graphPath));
+    return failed(writeText(outputBase() + ".h", [&](llvm::raw_ostream &os) { os << header; }));
+  }
+  int rc = link(objectPath, output);
+  llvm::sys::fs::remove(objectPath);
+  progress("linked");
+  return rc;
+}
+
+} // namespace
+
+int compile(const CompileOptions &options, llvm::raw_ostream &err) {
+  // The pipelines are written in textual form over registered passes.
+  static const bool registered = [] {
+    registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  return Compilation(options, err).run();
+}
+
+} // namespace kiln::driver

@@ -1,0 +1,55 @@
+//===- Driver.h - `kiln compile` as a library ------------------------*- C++ -*-===//
+//
+// The logic of the `kiln` tool, free of any command-line library so that tests and other
+// front ends can call it: import a graph, run the pipelines, emit what was asked.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_DRIVER_DRIVER_H
+#define KILN_COMPILER_DRIVER_DRIVER_H
+
+#include "compiler/Import/Import.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::driver {
+
+enum class EmitKind { Exe, Obj, Mlir, Llvm, Asm };
+enum class Stage { Import, Graph, Lowered, Llvm };
+
+struct CompileOptions {
+  std::string graphPath;
+  std::string output;               // "-" is standard output (text kinds only)
+  EmitKind emit = EmitKind::Exe;
+  Stage stage = Stage::Graph;       // for EmitKind::Mlir
+  std::vector<std::string> feeds;   // NAME[:PORT]=DTYPE[DIMS]
+  std::vector<std::string> fetches; // NAME[:PORT]
+  std::string configPath;           // tfcompile config (text tf2xla.Config)
+  std::string cpu = "native";
+  std::string modelName;            // default: from the output file name
+  std::string dumpIrDir;
+  int optLevel = 3;
+  bool stats = false;
+  bool verbose = false;
+  std::string executablePath;       // the running kiln, to find the runtime libraries
+};
+
+/// Parses an emit kind or stage name; returns false if unknown.
+bool parseEmitKind(llvm::StringRef text, EmitKind &kind);
+bool parseStage(llvm::StringRef text, Stage &stage);
+
+/// Parses `--feed NAME[:PORT]=DTYPE[DIMS]` (DTYPE f32, float32, DT_FLOAT ...; DIMS
+/// comma-separated, `[]` for a scalar; DTYPE or [DIMS] may be left out to take them from
+/// the graph). On failure returns false and sets `error`.
+bool parseFeed(llvm::StringRef text, mlir::MLIRContext *context, import::FeedSpec &feed,
+               std::string &error);
+
+/// Runs `kiln compile`. Diagnostics go to `err`; returns the process exit code (0 on
+/// success, 1 when the graph or the options are wrong).
+int compile(const CompileOptions &options, llvm::raw_ostream &err);
+
+} // namespace kiln::driver
+
+#endif // KILN_COMPILER_DRIVER_DRIVER_H

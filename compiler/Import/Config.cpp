@@ -1,0 +1,53 @@
+//===- Config.cpp - tfcompile configs (tensorflow.tf2xla.Config) --------------===//
+#include "compiler/Import/Convert.h"
+#include "compiler/Import/Import.h"
+#include "compiler/Import/ProtoParse.h"
+
+#include "tf2xla.pb.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+
+namespace kiln::import {
+
+LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext *ctx) {
+  Location loc = FileLineColLoc::get(ctx, path, 0, 0);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return emitError(loc) << "cannot read the config: " << buffer.getError().message();
+  tensorflow::tf2xla::Config config;
+  if (failed(parseProto((*buffer)->getBuffer(), path, /*text=*/true, "tf2xla.Config", config,
+                        ctx)))
+    return failure();
+  for (const auto &feed : config.feed()) {
+    if (feed.id().node_name().empty())
+      return emitError(loc) << "a feed has no id { node_name }";
+    FeedSpec spec;
+    spec.id = TensorId{feed.id().node_name(), static_cast<int>(feed.id().output_index())};
+    spec.alias = feed.name();
+    if (feed.type() != tensorflow::DT_INVALID) {
+      spec.elementType = convertDataType(feed.type(), ctx);
+      if (!spec.elementType)
+        return emitError(loc) << "feed '" << spec.id.node << "' has unsupported type "
+                              << dataTypeEnumName(feed.type());
+    }
+    if (feed.has_shape())
+      spec.shape = convertShape(feed.shape());
+    options.feeds.push_back(std::move(spec));
+  }
+  for (const auto &fetch : config.fetch()) {
+    if (fetch.id().node_name().empty())
+      return emitError(loc) << "a fetch has no id { node_name }";
+    options.fetches.push_back(FetchSpec{
+        TensorId{fetch.id().node_name(), static_cast<int>(fetch.id().output_index())},
+        fetch.name()});
+  }
+  if (config.variable_size() > 0)
+    return emitError(loc) << "config variables are not supported yet (variable '"
+                          << config.variable(0).node_name() << "')";
+  return success();
+}
+
+} // namespace kiln::import

@@ -1,0 +1,89 @@
+//===- Import.h - GraphDef to tf dialect -----------------------------*- C++ -*-===//
+//
+// Reads TensorFlow GraphDefs (binary .pb or text .pbtxt) and tfcompile configs, and builds
+// a module with one function whose arguments are the feeds and whose results are the
+// fetches, holding one tf op per needed node. Protobuf stays behind this header.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_IMPORT_IMPORT_H
+#define KILN_COMPILER_IMPORT_IMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::import {
+
+/// A tensor of the graph: output `port` of node `node`.
+struct TensorId {
+  std::string node;
+  int port = 0;
+  /// "node:port".
+  std::string str() const { return node + ":" + std::to_string(port); }
+};
+
+/// Parses "node" or "node:port"; fails on an empty name or a bad port.
+std::optional<TensorId> parseTensorId(llvm::StringRef text);
+
+/// A tensor to feed: it becomes a function argument, and what computes it is not needed.
+struct FeedSpec {
+  TensorId id;
+  mlir::Type elementType;                          // null: from the node's dtype attribute
+  std::optional<llvm::SmallVector<int64_t>> shape; // none: from the node; -1 is unknown
+  std::string alias;                               // a config's `name`, or empty
+};
+
+/// A tensor to fetch: it becomes a function result.
+struct FetchSpec {
+  TensorId id;
+  std::string alias;
+};
+
+struct ImportOptions {
+  std::vector<FeedSpec> feeds;
+  std::vector<FetchSpec> fetches;
+  /// With no fetches: true imports every node (kiln-translate); false fetches the graph's
+  /// sinks, the data outputs nobody consumes (kiln compile without --fetch).
+  bool importAllWithoutFetches = true;
+  /// Without explicit feeds, feed every needed Placeholder with its declared shape.
+  bool feedPlaceholders = true;
+  std::string functionName = "main";
+};
+
+/// Argument and result attributes holding the TensorFlow tensor name and the alias.
+inline constexpr llvm::StringLiteral kNameAttr = "kiln.name";
+inline constexpr llvm::StringLiteral kAliasAttr = "kiln.alias";
+
+/// The MLIR element type of a TensorFlow dtype, given by name: f32, float32, float,
+/// DT_FLOAT ... (case-insensitive). Null if unknown.
+mlir::Type parseDataType(llvm::StringRef name, mlir::MLIRContext *context);
+/// The short name of an element type (f32, i32, ui8, bool ...).
+std::string dataTypeName(mlir::Type type);
+
+/// Imports a GraphDef from `path` (text if the extension is .pbtxt/.pbtext/.txt/
+/// .prototxt or if binary parsing fails on text-looking content). Errors are reported
+/// through the context's diagnostics, naming the file and the node.
+mlir::OwningOpRef<mlir::ModuleOp> importGraphDefFile(llvm::StringRef path,
+                                                     const ImportOptions &options,
+                                                     mlir::MLIRContext *context);
+
+/// Same, from bytes already in memory; `fileName` is used in messages.
+mlir::OwningOpRef<mlir::ModuleOp> importGraphDefBuffer(llvm::StringRef bytes,
+                                                       llvm::StringRef fileName,
+                                                       const ImportOptions &options,
+                                                       mlir::MLIRContext *context);
+
+/// Reads a tfcompile config (text tensorflow.tf2xla.Config) and appends its feeds and
+/// fetches to `options`.
+llvm::LogicalResult loadConfigFile(llvm::StringRef path, ImportOptions &options,
+                                   mlir::MLIRContext *context);
+
+/// Registers the `--import-graphdef` translation (binary or text) for kiln-translate.
+void registerImportTranslation();
+
+} // namespace kiln::import
+
+#endif // KILN_COMPILER_IMPORT_IMPORT_H

@@ -1,0 +1,22 @@
+//===- InitAll.cpp - dialects and passes every Kiln tool knows ----------------===//
+#include "compiler/Init/InitAll.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "dialects/TF/TFDialect.h"
+#include "passes/RegisterAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<kiln::tf::TFDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void kiln::registerAllPasses() {
+  mlir::registerAllPasses();
+  kiln::registerAllKilnPasses();
+  kiln::pipelines::registerPipelines();
+}

@@ -1,0 +1,65 @@
+//===- Pipelines.cpp - Kiln's pass pipelines ----------------------------------===//
+#include "compiler/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace kiln::pipelines {
+
+StringRef graphPipeline() {
+  return "func.func(kiln-graph-infer-shapes,kiln-graph-prune)";
+}
+
+StringRef lowerPipeline() {
+  return "kiln-lower-tf-to-linalg,"
+         "kiln-lower-use-destinations,"
+         "canonicalize,"
+         "eliminate-empty-tensors,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "canonicalize,"
+         "kiln-lower-assign-scratch";
+}
+
+StringRef llvmPipeline() {
+  return "func.func(convert-linalg-to-loops,math-extend-to-supported-types),"
+         "convert-scf-to-cf,"
+         "expand-strided-metadata,"
+         "lower-affine,"
+         "finalize-memref-to-llvm,"
+         "convert-math-to-llvm,"
+         "convert-math-to-libm,"
+         "convert-arith-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+         "convert-cf-to-llvm,"
+         "convert-index-to-llvm,"
+         "reconcile-unrealized-casts";
+}
+
+static LogicalResult build(OpPassManager &pm, StringRef text) {
+  return parsePassPipeline(text, pm, llvm::errs());
+}
+
+LogicalResult buildGraphPipeline(OpPassManager &pm) { return build(pm, graphPipeline()); }
+LogicalResult buildLowerPipeline(OpPassManager &pm) { return build(pm, lowerPipeline()); }
+LogicalResult buildLLVMPipeline(OpPassManager &pm) { return build(pm, llvmPipeline()); }
+
+void registerPipelines() {
+  PassPipelineRegistration<>("kiln-graph-pipeline",
+                             "Shape inference and pruning on the tf dialect",
+                             [](OpPassManager &pm) { (void)buildGraphPipeline(pm); });
+  PassPipelineRegistration<>("kiln-lower-pipeline",
+                             "tf dialect to bufferized linalg with a scratch arena",
+                             [](OpPassManager &pm) { (void)buildLowerPipeline(pm); });
+  PassPipelineRegistration<>("kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)",
+                             [](OpPassManager &pm) { (void)buildLLVMPipeline(pm); });
+  PassPipelineRegistration<>("kiln-cpu-pipeline", "tf dialect to the LLVM dialect (CPU)",
+                             [](OpPassManager &pm) {
+                               (void)buildGraphPipeline(pm);
+                               (void)buildLowerPipeline(pm);
+                               (void)buildLLVMPipeline(pm);
+                             });
+}
+
+} // namespace kiln::pipelines

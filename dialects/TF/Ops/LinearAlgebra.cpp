@@ -1,0 +1,75 @@
+//===- LinearAlgebra.cpp - MatMul, BiasAdd ------------------------------------===//
+#include "dialects/TF/TFOps.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+static bool dimsConflict(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+LogicalResult inferMatMul(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto a = cast<TensorType>(ctx.operandType(0));
+  auto b = cast<TensorType>(ctx.operandType(1));
+  if (a.getElementType() != b.getElementType())
+    return ctx.error("inputs have different element types: ", a.getElementType(), " and ",
+                     b.getElementType());
+  if (failed(ctx.checkTypeAttr("T", a.getElementType())))
+    return failure();
+  if ((a.hasRank() && a.getRank() != 2) || (b.hasRank() && b.getRank() != 2))
+    return ctx.error("inputs must be 2-D, got ", a, " and ", b);
+  bool ta = false, tb = false;
+  if (auto attr = ctx.attr<BoolAttr>("transpose_a"))
+    ta = attr.getValue();
+  if (auto attr = ctx.attr<BoolAttr>("transpose_b"))
+    tb = attr.getValue();
+  int64_t m = ShapedType::kDynamic, ka = ShapedType::kDynamic;
+  int64_t kb = ShapedType::kDynamic, n = ShapedType::kDynamic;
+  if (a.hasRank()) {
+    m = a.getDimSize(ta ? 1 : 0);
+    ka = a.getDimSize(ta ? 0 : 1);
+  }
+  if (b.hasRank()) {
+    kb = b.getDimSize(tb ? 1 : 0);
+    n = b.getDimSize(tb ? 0 : 1);
+  }
+  if (dimsConflict(ka, kb))
+    return ctx.error("inner dimensions differ: ", a, (ta ? " (transposed)" : ""), " times ", b,
+                     (tb ? " (transposed)" : ""));
+  out.push_back(RankedTensorType::get({m, n}, a.getElementType()));
+  return success();
+}
+
+LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto value = cast<TensorType>(ctx.operandType(0));
+  auto bias = cast<TensorType>(ctx.operandType(1));
+  if (value.getElementType() != bias.getElementType())
+    return ctx.error("value and bias have different element types: ", value.getElementType(),
+                     " and ", bias.getElementType());
+  if (failed(ctx.checkTypeAttr("T", value.getElementType())))
+    return failure();
+  StringRef format = "NHWC";
+  if (auto attr = ctx.attr<StringAttr>("data_format"))
+    format = attr.getValue();
+  if (format != "NHWC" && format != "NCHW")
+    return ctx.error("data_format must be \"NHWC\" or \"NCHW\", got \"", format, "\"");
+  if (bias.hasRank() && bias.getRank() != 1)
+    return ctx.error("bias must be 1-D, got ", bias);
+  if (value.hasRank()) {
+    if (value.getRank() < 2)
+      return ctx.error("value must have rank 2 or more, got ", value);
+    int64_t channelDim = (format == "NCHW" && value.getRank() > 2) ? 1 : value.getRank() - 1;
+    if (bias.hasRank() && dimsConflict(value.getDimSize(channelDim), bias.getDimSize(0)))
+      return ctx.error("bias of ", bias.getDimSize(0), " elements does not match channel dimension ",
+                       channelDim, " of ", value);
+  }
+  out.push_back(value);
+  return success();
+}
+
+} // namespace kiln::tf

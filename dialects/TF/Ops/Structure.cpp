@@ -1,0 +1,80 @@
+//===- Structure.cpp - Placeholder, Const, Identity, NoOp ---------------------===//
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+LogicalResult InferContext::requireTensorOperands(unsigned count) const {
+  if (operands.size() < count)
+    return error("expects ", count, " data inputs, got ", operands.size());
+  for (unsigned i = 0; i < count; ++i)
+    if (!isa<TensorType>(operands[i].getType()))
+      return error("input ", i, " must be a tensor, got ", operands[i].getType());
+  return success();
+}
+
+LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
+  Attribute raw = attributes ? attributes.get(name) : Attribute();
+  if (!raw)
+    return success();
+  auto typeAttr = dyn_cast<TypeAttr>(raw);
+  if (!typeAttr)
+    return error("attribute '", name, "' must be a type, got ", raw);
+  if (typeAttr.getValue() != actual)
+    return error("attribute ", name, " = ", typeAttr.getValue(),
+                 " does not match the input element type ", actual);
+  return success();
+}
+
+bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [l, r] : llvm::zip(lhs, rhs)) {
+    auto lt = dyn_cast<TensorType>(l), rt = dyn_cast<TensorType>(r);
+    if (!lt || !rt) {
+      if (l != r)
+        return false;
+      continue;
+    }
+    if (lt.getElementType() != rt.getElementType() || failed(verifyCompatibleShape(lt, rt)))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out) {
+  auto dtype = ctx.attr<TypeAttr>("dtype");
+  if (!dtype)
+    return ctx.error("requires a 'dtype' type attribute");
+  if (auto shape = ctx.attr<ShapeAttr>("shape"))
+    out.push_back(shape.toTensorType(dtype.getValue()));
+  else
+    out.push_back(UnrankedTensorType::get(dtype.getValue()));
+  return success();
+}
+
+LogicalResult inferConst(const InferContext &ctx, InferResult &out) {
+  auto value = ctx.attr<ElementsAttr>("value");
+  if (!value)
+    return ctx.error("requires a tensor 'value' attribute");
+  if (failed(ctx.checkTypeAttr("dtype", value.getElementType())))
+    return failure();
+  out.push_back(value.getType());
+  return success();
+}
+
+LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  Type type = ctx.operandType(0);
+  if (failed(ctx.checkTypeAttr("T", cast<TensorType>(type).getElementType())))
+    return failure();
+  out.push_back(type);
+  return success();
+}
+
+
+} // namespace kiln::tf

@@ -1,0 +1,27 @@
+//===- TFInterfaces.td - interfaces of tf ops --------------------*- tablegen -*-===//
+
+#ifndef KILN_TF_INTERFACES_TD
+#define KILN_TF_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def TF_GraphOpInterface : OpInterface<"GraphOpInterface"> {
+  let cppNamespace = "::kiln::tf";
+  let description = [{
+    Every tf op is a graph node: its operands are its data inputs followed by its control
+    inputs. Graph passes use this interface to tell the two apart without knowing the op.
+  }];
+  let methods = [
+    InterfaceMethod<"Returns the control inputs (ordering only, no data).",
+      "::mlir::OperandRange", "getControlInputs", (ins), [{}],
+      [{ return $_op.getControlInputs(); }]>,
+    InterfaceMethod<"Returns the control inputs, mutable.",
+      "::mlir::MutableOperandRange", "getControlInputsMutable", (ins), [{}],
+      [{ return $_op.getControlInputsMutable(); }]>,
+    InterfaceMethod<"Returns the data inputs.",
+      "::mlir::OperandRange", "getDataInputs", (ins), [{}],
+      [{ return $_op->getOperands().drop_back($_op.getControlInputs().size()); }]>,
+  ];
+}
+
+#endif // KILN_TF_INTERFACES_TD

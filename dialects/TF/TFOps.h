@@ -1,0 +1,18 @@
+//===- TFOps.h - tf dialect operations -------------------------------*- C++ -*-===//
+#ifndef KILN_DIALECTS_TF_TFOPS_H
+#define KILN_DIALECTS_TF_TFOPS_H
+
+#include "dialects/TF/TFDialect.h"
+#include "dialects/TF/Ops/Infer.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/TF/TFInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/TF/TFOps.h.inc"
+
+#endif // KILN_DIALECTS_TF_TFOPS_H

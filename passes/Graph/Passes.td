@@ -1,0 +1,49 @@
+//===- Passes.td - graph-level passes on the tf dialect ----------*- tablegen -*-===//
+
+#ifndef KILN_PASSES_GRAPH_PASSES_TD
+#define KILN_PASSES_GRAPH_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PrunePass : Pass<"kiln-graph-prune", "mlir::func::FuncOp"> {
+  let summary = "Remove ops that no function result depends on (partial execution)";
+  let description = [{
+    The paper's partial execution (section 4.2): only the subgraph that the fetches need
+    runs. Every op that neither a returned value nor, transitively, one of its data or control
+    inputs depends on is erased, stateful or not.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      %1 = "tf.Tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    ```
+    After: the `tf.Tanh` is gone.
+  }];
+  let statistics = [
+    Statistic<"numPruned", "ops-pruned", "Number of ops removed">,
+  ];
+}
+
+def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
+  let summary = "Refine result types of tf ops from their operands";
+  let description = [{
+    Re-runs every op's type inference in program order and keeps the more precise of the
+    inferred and the existing result type, so that static feed shapes flow through the graph
+    and unknown dimensions (`?`) become known. The function's result types follow.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4x3xf32>) -> tensor<?x3xf32> {
+      %0 = "tf.Relu"(%x) : (tensor<4x3xf32>) -> tensor<?x3xf32>
+      return %0 : tensor<?x3xf32>
+    }
+    ```
+    After: `%0` and the function result are `tensor<4x3xf32>`. An op whose inputs do not fit
+    it (mismatched dimensions, say) is reported at its node.
+  }];
+}
+
+#endif // KILN_PASSES_GRAPH_PASSES_TD

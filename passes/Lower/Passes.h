@@ -1,0 +1,27 @@
+//===- Passes.h - lowering passes ------------------------------------*- C++ -*-===//
+#ifndef KILN_PASSES_LOWER_PASSES_H
+#define KILN_PASSES_LOWER_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace kiln::lower {
+
+/// Name of the function attribute holding the scratch arena size in bytes.
+inline constexpr llvm::StringLiteral kScratchBytesAttr = "kiln.scratch_bytes";
+
+#define GEN_PASS_DECL
+#include "passes/Lower/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Lower/Passes.h.inc"
+
+} // namespace kiln::lower
+
+#endif // KILN_PASSES_LOWER_PASSES_H

@@ -1,0 +1,96 @@
+//===- Passes.td - lowering from the tf dialect to upstream MLIR -*- tablegen -*-===//
+
+#ifndef KILN_PASSES_LOWER_PASSES_TD
+#define KILN_PASSES_LOWER_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lower tf ops to linalg, tensor, arith and math on value tensors";
+  let description = [{
+    Control dependencies are dropped first (the code is sequential; ordering among pure ops
+    does not change results), then every tf op becomes upstream ops: elementwise ops and
+    activations become `linalg.generic` with NumPy broadcasting maps, MatMul a contraction,
+    Reshape `tensor.collapse_shape`/`tensor.expand_shape`, Const `arith.constant`. Unsigned
+    element types (`ui8`) become signless (`i8`) and select unsigned arithmetic.
+
+    Every shape must be static by now. A node with a dynamic shape, an unfed Placeholder or
+    an op without a lowering is reported at its node, all of them at once.
+
+    Before:
+    ```mlir
+    %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %0 = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %z = arith.constant 0.0 : f32
+      %m = arith.maximumf %in, %z : f32
+      linalg.yield %m : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+def UseDestinationsPass : Pass<"kiln-lower-use-destinations", "mlir::ModuleOp"> {
+  let summary = "Turn the entry function's results into output buffers it writes";
+  let description = [{
+    The exported entry point uses destination-passing style: the caller owns the outputs.
+    Each public function's tensor results become trailing `memref` arguments, written with
+    `bufferization.materialize_in_destination`, and the function returns nothing.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> { ... return %0 : tensor<4xf32> }
+    ```
+    After:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>, %out0: memref<4xf32>) {
+      ...
+      bufferization.materialize_in_destination %0 in restrict writable %out0
+          : (tensor<4xf32>, memref<4xf32>) -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
+  let summary = "Place every buffer allocation in one scratch arena (naive plan)";
+  let description = [{
+    Each public function gets a trailing `memref<Nxi8>` scratch argument; every static
+    `memref.alloc` becomes a `memref.view` of it at its own offset (aligned to 64 bytes), and
+    its `memref.dealloc` disappears, so the compiled code never calls malloc. This plan gives
+    every buffer its own slot; the memory-scheduling pass will let buffers that are not live
+    at the same time share space. The arena size is stored in the function attribute
+    `kiln.scratch_bytes`.
+
+    Before:
+    ```mlir
+    func.func @main(%x: memref<4xf32>, %out: memref<4xf32>) {
+      %0 = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main(%x: memref<4xf32>, %out: memref<4xf32>, %scratch: memref<64xi8>)
+        attributes {kiln.scratch_bytes = 64 : i64} {
+      %c0 = arith.constant 0 : index
+      %0 = memref.view %scratch[%c0][] : memref<64xi8> to memref<4xf32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+#endif // KILN_PASSES_LOWER_PASSES_TD

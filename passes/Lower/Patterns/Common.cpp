@@ -1,0 +1,88 @@
+//===- Common.cpp - helpers shared by the tf to linalg patterns ---------------===//
+#include "passes/Lower/Patterns/Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::lower {
+
+ElementKind kindOf(Type tfElementType) {
+  if (isa<FloatType>(tfElementType))
+    return ElementKind::Float;
+  if (tfElementType.isInteger(1))
+    return ElementKind::Bool;
+  if (tfElementType.isUnsignedInteger())
+    return ElementKind::Unsigned;
+  return ElementKind::Signed;
+}
+
+static Type signlessElement(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t); i && !i.isSignless())
+    return IntegerType::get(t.getContext(), i.getWidth());
+  return t;
+}
+
+TFTypeConverter::TFTypeConverter() {
+  addConversion([](Type t) { return t; });
+  addConversion([](IntegerType t) -> Type { return signlessElement(t); });
+  addConversion([](RankedTensorType t) -> Type {
+    return t.clone(signlessElement(t.getElementType()));
+  });
+  addConversion([](UnrankedTensorType t) -> Type {
+    return UnrankedTensorType::get(signlessElement(t.getElementType()));
+  });
+}
+
+AffineMap broadcastMap(RankedTensorType inputType, RankedTensorType resultType) {
+  MLIRContext *ctx = inputType.getContext();
+  int64_t resultRank = resultType.getRank(), inputRank = inputType.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < inputRank; ++i) {
+    int64_t resultDim = resultRank - inputRank + i;
+    if (inputType.getDimSize(i) == 1 && resultType.getDimSize(resultDim) != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(resultDim, ctx));
+  }
+  return AffineMap::get(resultRank, 0, exprs, ctx);
+}
+
+Value buildParallelGeneric(OpBuilder &b, Location loc, RankedTensorType resultType,
+                           ValueRange inputs, ArrayRef<AffineMap> inputMaps, BodyBuilder body) {
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType());
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  return generic.getResult(0);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, BodyBuilder body) {
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(cast<RankedTensorType>(in.getType()), resultType));
+  return buildParallelGeneric(b, loc, resultType, inputs, maps, body);
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, value));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type, Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+} // namespace kiln::lower

@@ -1,0 +1,60 @@
+//===- Patterns.h - tf to linalg conversion patterns -----------------*- C++ -*-===//
+#ifndef KILN_PASSES_LOWER_PATTERNS_PATTERNS_H
+#define KILN_PASSES_LOWER_PATTERNS_PATTERNS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln::lower {
+
+/// How scalar arithmetic treats an element type. tf tensors may have unsigned element
+/// types; after conversion everything is signless, so patterns decide from the tf type.
+enum class ElementKind { Float, Signed, Unsigned, Bool };
+
+ElementKind kindOf(mlir::Type tfElementType);
+
+/// Maps tf types to the types upstream dialects accept (unsigned integers to signless).
+class TFTypeConverter : public mlir::TypeConverter {
+public:
+  TFTypeConverter();
+};
+
+using BodyBuilder =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// The indexing map that reads an input of `inputType` for a result of rank `resultRank`
+/// with NumPy broadcasting: trailing dimensions align, size-1 dimensions repeat.
+mlir::AffineMap broadcastMap(mlir::RankedTensorType inputType,
+                             mlir::RankedTensorType resultType);
+
+/// A parallel linalg.generic over `resultType` reading `inputs` through `inputMaps`.
+mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+                                 llvm::ArrayRef<mlir::AffineMap> inputMaps, BodyBuilder body);
+
+/// A parallel linalg.generic over `resultType` reading `inputs` with NumPy broadcasting.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+                             BodyBuilder body);
+
+/// A scalar constant of `type` (integer, index or float) holding `value`.
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                           double value);
+
+/// tensor.empty + linalg.fill with `value`.
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, mlir::Value value);
+
+void populateStructurePatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+void populateElementwisePatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateLinearAlgebraPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateShapePatterns(const mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+
+} // namespace kiln::lower
+
+#endif // KILN_PASSES_LOWER_PATTERNS_PATTERNS_H

@@ -1,0 +1,43 @@
+//===- Structure.cpp - Const and Identity -------------------------------------===//
+#include "passes/Lower/Patterns/Patterns.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln::lower {
+namespace {
+
+struct ConstLowering : OpConversionPattern<tf::ConstOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ConstOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto value = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!type || !value)
+      return rewriter.notifyMatchFailure(op, "needs a dense value of ranked type");
+    if (value.getElementType() != type.getElementType())
+      value = value.bitcast(type.getElementType());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, value);
+    return success();
+  }
+};
+
+struct IdentityLowering : OpConversionPattern<tf::IdentityOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::IdentityOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void populateStructurePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ConstLowering, IdentityLowering>(converter, patterns.getContext());
+}
+
+} // namespace kiln::lower

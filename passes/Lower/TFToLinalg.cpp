@@ -1,0 +1,88 @@
+//===- TFToLinalg.cpp - lower the tf dialect to upstream dialects -------------===//
+#include "passes/Lower/Passes.h"
+#include "passes/Lower/Patterns/Patterns.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln::lower {
+#define GEN_PASS_DEF_TFTOLINALGPASS
+#include "passes/Lower/Passes.h.inc"
+} // namespace kiln::lower
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// Sequential code needs no control edges: drop them, then the ops that only carried them.
+void dropControlDependencies(ModuleOp module) {
+  module.walk([](tf::GraphOpInterface op) { op.getControlInputsMutable().clear(); });
+  module.walk([](tf::NoOpOp op) {
+    if (op->use_empty())
+      op->erase();
+  });
+}
+
+/// Reports every node that cannot be lowered yet, at its location, all at once.
+LogicalResult checkLowerable(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!isa<tf::TFDialect>(op->getDialect()))
+      return;
+    if (isa<tf::PlaceholderOp>(op)) {
+      op->emitError() << "Placeholder is needed by a fetch but is not fed; give it with "
+                         "--feed or in the config";
+      ok = false;
+      return;
+    }
+    for (Type t : op->getResultTypes()) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      if (shaped && !shaped.hasStaticShape()) {
+        op->emitError() << "'" << op->getName() << "' has result type " << t
+                        << " with an unknown shape; give static shapes for the feeds";
+        ok = false;
+        return;
+      }
+    }
+  });
+  return success(ok);
+}
+
+struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    dropControlDependencies(module);
+    if (failed(checkLowerable(module)))
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    lower::TFTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    lower::populateStructurePatterns(converter, patterns);
+    lower::populateElementwisePatterns(converter, patterns);
+    lower::populateLinearAlgebraPatterns(converter, patterns);
+    lower::populateShapePatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addLegalOp<ModuleOp>();
+    target.addIllegalDialect<tf::TFDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+                           tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+      return converter.isSignatureLegal(f.getFunctionType()) &&
+             converter.isLegal(&f.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,116 @@
+/*
+ * kiln/runtime/abi.h - the contract between code that Kiln generates and the runtime.
+ *
+ * This header is shared by the compiler (codegen) and the runtime. It is plain C, has no
+ * dependencies and is append-only: existing names, values and struct layouts never change;
+ * new fields go at the end of structs and bump KILN_ABI_VERSION.
+ *
+ * A compiled model named NAME exports two symbols:
+ *
+ *   int32_t NAME_run(const void* const* inputs, void* const* outputs, void* scratch,
+ *                    const kiln_run_options_t* options);
+ *   extern const kiln_model_info_t NAME_info;
+ *
+ * `inputs[i]` and `outputs[i]` point to dense row-major buffers of the byte sizes given by
+ * NAME_info (the caller owns them; outputs are written, never allocated). `scratch` points to
+ * at least `scratch_bytes` bytes aligned to `scratch_alignment`; it may be NULL when
+ * scratch_bytes is 0. `options` may be NULL (defaults). The function returns a
+ * kiln_status_code_t (KILN_STATUS_OK on success). It is reentrant: concurrent calls are safe
+ * when each call has its own scratch and outputs.
+ */
+#ifndef KILN_RUNTIME_ABI_H
+#define KILN_RUNTIME_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KILN_ABI_VERSION 1
+
+/* Largest rank a tensor in the ABI may have. */
+#define KILN_MAX_RANK 16
+
+/* Alignment, in bytes, of every buffer that generated code places in the scratch arena. */
+#define KILN_SCRATCH_ALIGNMENT 64
+
+/* Element types. The values are TensorFlow's DataType enum values. */
+typedef enum kiln_dtype_t {
+  KILN_DTYPE_INVALID = 0,
+  KILN_DTYPE_F32 = 1,
+  KILN_DTYPE_F64 = 2,
+  KILN_DTYPE_I32 = 3,
+  KILN_DTYPE_U8 = 4,
+  KILN_DTYPE_I16 = 5,
+  KILN_DTYPE_I8 = 6,
+  KILN_DTYPE_I64 = 9,
+  KILN_DTYPE_BOOL = 10,
+  KILN_DTYPE_BF16 = 14,
+  KILN_DTYPE_U16 = 17,
+  KILN_DTYPE_F16 = 19,
+  KILN_DTYPE_U32 = 22,
+  KILN_DTYPE_U64 = 23
+} kiln_dtype_t;
+
+/* Status codes returned by generated entry points and by the runtime. */
+typedef enum kiln_status_code_t {
+  KILN_STATUS_OK = 0,
+  KILN_STATUS_INVALID_ARGUMENT = 1,
+  KILN_STATUS_NOT_FOUND = 2,
+  KILN_STATUS_OUT_OF_RANGE = 3,
+  KILN_STATUS_RESOURCE_EXHAUSTED = 4,
+  KILN_STATUS_IO_ERROR = 5,
+  KILN_STATUS_UNIMPLEMENTED = 6,
+  KILN_STATUS_INTERNAL = 7
+} kiln_status_code_t;
+
+/* Per-call options. Zero-initialise, then set struct_size = sizeof(kiln_run_options_t). */
+typedef struct kiln_run_options_t {
+  uint32_t struct_size;
+  /* Threads the call may use; 0 means all cores. Results do not depend on it. */
+  int32_t num_threads;
+} kiln_run_options_t;
+
+/* One feed or fetch of a compiled model. */
+typedef struct kiln_tensor_info_t {
+  const char* name;  /* TensorFlow tensor name, "node:port" */
+  const char* alias; /* name given in a tfcompile config, or "" */
+  int32_t dtype;     /* kiln_dtype_t */
+  int32_t rank;
+  const int64_t* dims; /* rank entries, all static */
+  int64_t byte_size;   /* product(dims) * element size */
+} kiln_tensor_info_t;
+
+typedef int32_t (*kiln_entry_fn_t)(const void* const* inputs, void* const* outputs,
+                                   void* scratch, const kiln_run_options_t* options);
+
+/* Everything a caller needs to know about a compiled model, emitted beside its entry point. */
+typedef struct kiln_model_info_t {
+  uint32_t abi_version; /* KILN_ABI_VERSION the model was compiled against */
+  const char* name;
+  int32_t num_inputs;
+  int32_t num_outputs;
+  const kiln_tensor_info_t* inputs;
+  const kiln_tensor_info_t* outputs;
+  int64_t scratch_bytes;
+  int64_t scratch_alignment;
+  kiln_entry_fn_t entry;
+} kiln_model_info_t;
+
+/* Size in bytes of one element of `dtype`, or 0 for an unknown dtype. */
+static inline int64_t kiln_dtype_size(int32_t dtype) {
+  switch (dtype) {
+  case KILN_DTYPE_BOOL: case KILN_DTYPE_I8: case KILN_DTYPE_U8: return 1;
+  case KILN_DTYPE_I16: case KILN_DTYPE_U16: case KILN_DTYPE_F16: case KILN_DTYPE_BF16: return 2;
+  case KILN_DTYPE_I32: case KILN_DTYPE_U32: case KILN_DTYPE_F32: return 4;
+  case KILN_DTYPE_I64: case KILN_DTYPE_U64: case KILN_DTYPE_F64: return 8;
+  default: return 0;
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KILN_RUNTIME_ABI_H */

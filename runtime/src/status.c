@@ -1,0 +1,81 @@
+/* Implementation of kiln/runtime/status.h. */
+#include "kiln/runtime/status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kiln_status {
+  kiln_status_code_t code;
+  const char* message; /* heap-allocated, except in the static out-of-memory status */
+};
+
+static struct kiln_status kiln_status_out_of_memory = {KILN_STATUS_RESOURCE_EXHAUSTED,
+                                                       "out of memory"};
+
+kiln_status_t kiln_status_create(kiln_status_code_t code, const char* fmt, ...) {
+  if (code == KILN_STATUS_OK) return NULL;
+
+  struct kiln_status* status = (struct kiln_status*)malloc(sizeof(*status));
+  if (status == NULL) return &kiln_status_out_of_memory;
+  status->code = code;
+
+  char* message = NULL;
+  if (fmt != NULL) {
+    va_list args;
+    va_start(args, fmt);
+    va_list args_copy;
+    va_copy(args_copy, args);
+    int length = vsnprintf(NULL, 0, fmt, args);
+    va_end(args);
+    if (length >= 0) {
+      message = (char*)malloc((size_t)length + 1);
+      if (message == NULL) {
+        va_end(args_copy);
+        free(status);
+        return &kiln_status_out_of_memory;
+      }
+      vsnprintf(message, (size_t)length + 1, fmt, args_copy);
+    }
+    va_end(args_copy);
+  }
+  if (message == NULL) {
+    /* No format, or an encoding error while formatting: fall back to an empty message. */
+    message = (char*)calloc(1, 1);
+    if (message == NULL) {
+      free(status);
+      return &kiln_status_out_of_memory;
+    }
+  }
+  status->message = message;
+  return status;
+}
+
+kiln_status_code_t kiln_status_code(kiln_status_t status) {
+  return status == NULL ? KILN_STATUS_OK : status->code;
+}
+
+const char* kiln_status_message(kiln_status_t status) {
+  return status == NULL ? "" : status->message;
+}
+
+void kiln_status_free(kiln_status_t status) {
+  if (status == NULL || status == &kiln_status_out_of_memory) return;
+  free((void*)status->message);
+  free(status);
+}
+
+const char* kiln_status_code_string(kiln_status_code_t code) {
+  switch (code) {
+  case KILN_STATUS_OK: return "OK";
+  case KILN_STATUS_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+  case KILN_STATUS_NOT_FOUND: return "NOT_FOUND";
+  case KILN_STATUS_OUT_OF_RANGE: return "OUT_OF_RANGE";
+  case KILN_STATUS_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+  case KILN_STATUS_IO_ERROR: return "IO_ERROR";
+  case KILN_STATUS_UNIMPLEMENTED: return "UNIMPLEMENTED";
+  case KILN_STATUS_INTERNAL: return "INTERNAL";
+  }
+  return "UNKNOWN";
+}

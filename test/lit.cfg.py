@@ -1,0 +1,38 @@
+# -*- Python -*-
+# lit configuration for Kiln's tests: IR in, IR out (kiln-opt, kiln-translate, kiln) and
+# end-to-end runs of compiled graphs.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".pbtxt", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "runtime"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Where the shared corpus is; tests that need it say `REQUIRES: shared-corpus`.
+shared = os.environ.get("KILN_SHARED", config.kiln_shared)
+if shared and os.path.isdir(os.path.join(shared, "corpus")):
+    config.available_features.add("shared-corpus")
+    config.substitutions.append(("%shared", shared))
+else:
+    lit_config.note("shared corpus not found at '%s' (set KILN_SHARED): "
+                    "tests that need it are skipped" % shared)
+
+config.substitutions.append(("%python", config.numpy_python))
+config.substitutions.append(("%kiln_src", config.kiln_src_root))
+config.substitutions.append(("%npycompare",
+                             "%s %s" % (config.numpy_python,
+                                        os.path.join(config.kiln_src_root, "test", "e2e",
+                                                     "npycompare.py"))))
+
+tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
+tools = ["kiln-opt", "kiln-translate", "kiln"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,87 @@
+//===- kiln.cpp - the Kiln driver ---------------------------------------------===//
+//
+// `kiln compile GRAPH ...` compiles a TensorFlow graph to an executable, an object file
+// with a C header, or IR at any stage. The work happens in compiler/Driver; this file only
+// reads the command line.
+//
+//===----------------------------------------------------------------------------===//
+#include "compiler/Driver/Driver.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace kiln::driver;
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  CLI::App app{"Kiln: an ahead-of-time compiler for TensorFlow dataflow graphs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "kiln 0.1.0 (LLVM/MLIR 22)");
+
+  CompileOptions options;
+  std::string emit = "exe", stage = "graph";
+  CLI::App *compile = app.add_subcommand(
+      "compile", "Compile a GraphDef (.pb binary or .pbtxt text) to native code");
+  compile->add_option("graph", options.graphPath, "The graph file (.pb or .pbtxt)")
+      ->required();
+  compile->add_option("-o,--output", options.output,
+                      "Output file; '-' is standard output for mlir, llvm and asm. With "
+                      "--emit obj, OUT.o and OUT.h are written");
+  compile
+      ->add_option("--emit", emit,
+                   "What to produce: exe (an executable reading and writing .npy files), "
+                   "obj (object file + C header), mlir (IR at --stage), llvm (LLVM IR), asm")
+      ->check(CLI::IsMember({"exe", "obj", "mlir", "llvm", "asm"}))
+      ->capture_default_str();
+  compile
+      ->add_option("--stage", stage,
+                   "IR stage for --emit mlir: import (tf dialect as read), graph (after shape "
+                   "inference and pruning), lowered (bufferized linalg with the scratch "
+                   "arena), llvm (LLVM dialect)")
+      ->check(CLI::IsMember({"import", "graph", "lowered", "llvm"}))
+      ->capture_default_str();
+  compile->add_option("--feed", options.feeds,
+                      "A tensor to feed, NAME[:PORT]=DTYPE[DIMS], e.g. X=f32[4,784] or "
+                      "x:0=int32[] (repeatable). DTYPE: f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 "
+                      "bool, or TensorFlow's float32 / DT_FLOAT; DTYPE or [DIMS] may be left "
+                      "out to take them from the graph. Without feeds, every needed "
+                      "Placeholder is fed with its declared shape. Feeding a Const turns it "
+                      "into an input");
+  compile->add_option("--fetch", options.fetches,
+                      "A tensor to compute, NAME[:PORT] (repeatable). Only what the fetches "
+                      "need is compiled. Without fetches, the graph's unconsumed outputs are "
+                      "fetched");
+  compile->add_option("--config", options.configPath,
+                      "A tfcompile config (text tensorflow.tf2xla.Config with feed and fetch "
+                      "entries); its feeds and fetches come before --feed/--fetch ones")
+      ->check(CLI::ExistingFile);
+  compile
+      ->add_option("--cpu", options.cpu,
+                   "Target CPU: native (this machine), x86-64, x86-64-v2, x86-64-v3, "
+                   "x86-64-v4, or any CPU name LLVM knows (e.g. znver4)")
+      ->capture_default_str();
+  compile->add_option("--name", options.modelName,
+                      "Model name: the prefix of the exported symbols NAME_run and NAME_info "
+                      "(default: the output file name)");
+  compile->add_option("-O", options.optLevel, "LLVM optimisation level, 0 to 3")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  compile->add_option("--dump-ir", options.dumpIrDir,
+                      "Write the IR after every pass and at every stage into this directory");
+  compile->add_flag("--stats", options.stats,
+                    "Print op counts, pass statistics and the scratch arena size");
+  compile->add_flag("-v,--verbose", options.verbose, "Print each compilation step and its time");
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
+    return 2;
+  options.executablePath =
+      llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
+  int rc = kiln::driver::compile(options, llvm::errs());
+  llvm::outs().flush();
+  return rc;
+}
