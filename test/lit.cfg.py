@@ -28,6 +28,10 @@ else:
 
 config.substitutions.append(("%python", config.numpy_python))
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
+# Headers and archives for programs that link a compiled model.
+config.substitutions.append(("%kiln_include", os.path.join(config.kiln_src_root, "runtime", "include")))
+config.substitutions.append(("%kiln_libdir", config.kiln_lib_dir))
+config.substitutions.append(("%kiln_obj", config.kiln_obj_root))
 config.substitutions.append(("%npycompare",
                              "%s %s" % (config.numpy_python,
                                         os.path.join(config.kiln_src_root, "test", "e2e",

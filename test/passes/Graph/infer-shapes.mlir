@@ -1,0 +1,38 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-graph-infer-shapes %s | FileCheck %s
+
+// Tests that static argument shapes flow through the graph and into the function type.
+// CHECK-LABEL: func.func @flow
+// CHECK-SAME: -> tensor<4x10xf32>
+func.func @flow(%x: tensor<4x784xf32>, %w: tensor<784x10xf32>, %b: tensor<10xf32>) -> tensor<?x10xf32> {
+  // CHECK: "tf.MatMul"{{.*}} -> tensor<4x10xf32>
+  // CHECK: "tf.BiasAdd"{{.*}} -> tensor<4x10xf32>
+  // CHECK: "tf.Softmax"{{.*}} -> tensor<4x10xf32>
+  // CHECK: return {{.*}} : tensor<4x10xf32>
+  %0 = "tf.MatMul"(%x, %w) : (tensor<4x784xf32>, tensor<784x10xf32>) -> tensor<?x10xf32>
+  %1 = "tf.BiasAdd"(%0, %b) : (tensor<?x10xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  %2 = "tf.Softmax"(%1) : (tensor<?x10xf32>) -> tensor<?x10xf32>
+  return %2 : tensor<?x10xf32>
+}
+
+// -----
+
+// Tests that unranked results become ranked, with broadcasting and Reshape's -1.
+// CHECK-LABEL: func.func @broadcast_reshape
+func.func @broadcast_reshape(%x: tensor<4x1xf32>, %y: tensor<3xf32>) -> tensor<*xf32> {
+  // CHECK: "tf.Add"{{.*}} -> tensor<4x3xf32>
+  // CHECK: "tf.Reshape"{{.*}} -> tensor<2x6xf32>
+  %s = "tf.Const"() {value = dense<[2, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.Add"(%x, %y) : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<*xf32>
+  %1 = "tf.Reshape"(%0, %s) : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a mismatch that only becomes visible with static shapes is reported at the node.
+func.func @mismatch(%a: tensor<4x3xf32>, %b: tensor<5x2xf32>) -> tensor<?x?xf32> {
+  %0 = "tf.Identity"(%a) : (tensor<4x3xf32>) -> tensor<?x?xf32>
+  // expected-error @+1 {{inner dimensions differ}}
+  %1 = "tf.MatMul"(%0, %b) : (tensor<?x?xf32>, tensor<5x2xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}

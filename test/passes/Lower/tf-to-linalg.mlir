@@ -1,0 +1,131 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-tf-to-linalg %s | FileCheck %s
+
+// Tests that a binary op becomes a linalg.generic with NumPy broadcasting maps.
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @broadcast_add
+func.func @broadcast_add(%x: tensor<4x1xf32>, %y: tensor<3xf32>) -> tensor<4x3xf32> {
+  // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
+  // CHECK: linalg.generic {indexing_maps = [#[[ROW]], #[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+  // CHECK-SAME: ins(%arg0, %arg1 : tensor<4x1xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xf32>)
+  // CHECK: arith.addf
+  %0 = "tf.AddV2"(%x, %y) : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that unsigned element types become signless and select unsigned arithmetic.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-SAME: (%{{.*}}: tensor<4xi8>, %{{.*}}: tensor<4xi8>) -> tensor<4xi8>
+func.func @unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // CHECK: arith.maxui
+  // CHECK: arith.divui
+  %0 = "tf.Maximum"(%x, %y) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = "tf.RealDiv"(%0, %y) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %1 : tensor<4xui8>
+}
+
+// -----
+
+// Tests MatMul with transposes: one contraction whose maps read A as (k, m) and B as (n, k).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @matmul_tt
+func.func @matmul_tt(%a: tensor<3x4xf32>, %b: tensor<5x3xf32>) -> tensor<4x5xf32> {
+  // CHECK: %[[Z:.*]] = linalg.fill
+  // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction"]}
+  // CHECK-SAME: outs(%[[Z]] : tensor<4x5xf32>)
+  // CHECK: arith.mulf
+  // CHECK: arith.addf
+  %0 = "tf.MatMul"(%a, %b) {transpose_a = true, transpose_b = true} : (tensor<3x4xf32>, tensor<5x3xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Tests that NCHW BiasAdd reads the bias along dimension 1.
+// CHECK-DAG: #[[BIAS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @bias_nchw
+func.func @bias_nchw(%x: tensor<1x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x2x2xf32> {
+  // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BIAS]], #{{.*}}]
+  %0 = "tf.BiasAdd"(%x, %b) {data_format = "NCHW"} : (tensor<1x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
+  return %0 : tensor<1x3x2x2xf32>
+}
+
+// -----
+
+// Tests that Softmax becomes max-reduce, exp, sum-reduce and divide over the last dimension.
+// CHECK-LABEL: func.func @softmax
+func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  // CHECK: arith.constant 0xFF800000 : f32
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+  // CHECK: arith.maximumf
+  // CHECK: math.exp
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+  // CHECK: arith.addf
+  // CHECK: arith.divf
+  %0 = "tf.Softmax"(%x) : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// Tests that Reshape becomes collapse + expand, Const an arith.constant, Identity nothing.
+// CHECK-LABEL: func.func @reshape
+func.func @reshape(%x: tensor<2x6xf32>) -> tensor<3x4xf32> {
+  // CHECK: %[[F:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<2x6xf32> into tensor<12xf32>
+  // CHECK: %[[R:.*]] = tensor.expand_shape %[[F]] {{\[\[}}0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
+  // CHECK: return %[[R]]
+  %s = "tf.Const"() {value = dense<[3, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.Identity"(%x) : (tensor<2x6xf32>) -> tensor<2x6xf32>
+  %1 = "tf.Reshape"(%0, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<3x4xf32>
+  return %1 : tensor<3x4xf32>
+}
+
+// -----
+
+// Tests Cast float to int (truncation), to bool (x != 0) and bool to float.
+// CHECK-LABEL: func.func @casts
+func.func @casts(%x: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi1>, tensor<4xf32>) {
+  // CHECK: arith.fptosi %{{.*}} : f32 to i32
+  // CHECK: arith.cmpf une
+  // CHECK: arith.uitofp %{{.*}} : i1 to f32
+  %0 = "tf.Cast"(%x) {DstT = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "tf.Cast"(%x) {DstT = i1} : (tensor<4xf32>) -> tensor<4xi1>
+  %2 = "tf.Cast"(%b) {DstT = f32} : (tensor<4xi1>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xi1>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that control dependencies and the NoOps that carry them disappear.
+// CHECK-LABEL: func.func @control
+func.func @control(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK-NOT: tf.
+  // CHECK: linalg.generic
+  // CHECK-NOT: tf.
+  %n = "tf.NoOp"(%x) : (tensor<4xf32>) -> !tf.control
+  %0 = "tf.Relu"(%x, %n) : (tensor<4xf32>, !tf.control) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an unfed Placeholder is reported at its node.
+func.func @unfed() -> tensor<4xf32> {
+  // expected-error @+1 {{Placeholder is needed by a fetch but is not fed}}
+  %0 = "tf.Placeholder"() {dtype = f32, shape = #tf.shape<4>} : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a dynamic shape left after shape inference is reported at its node.
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{with an unknown shape}}
+  %0 = "tf.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
