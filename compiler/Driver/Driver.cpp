@@ -190,11 +190,13 @@ LogicalResult Compilation::runPipeline(ModuleOp module, LogicalResult (*build)(O
   PassManager pm(module->getContext());
   if (failed(build(pm)))
     return failure();
-  if (!options.dumpIrDir.empty())
+  if (!options.dumpIrDir.empty()) {
+    module->getContext()->disableMultithreading();
     pm.enableIRPrintingToFileTree(
         [](Pass *, Operation *) { return false; }, [](Pass *, Operation *) { return true; },
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, options.dumpIrDir + "/" + stage.str());
+  }
   if (options.stats)
     pm.enableStatistics();
   return pm.run(module);

@@ -355,6 +355,10 @@ static int kiln_runner_load_input(kiln_runner* runner, int index) {
     kiln_status_free(status);
     return 0;
   }
+  /* NumPy has no bfloat16: bfloat16 inputs come as uint16 bit patterns ('<u2'). */
+  if (array->dtype == KILN_DTYPE_U16 && input->dtype == KILN_DTYPE_BF16) {
+    array->dtype = KILN_DTYPE_BF16;
+  }
   if (array->dtype != input->dtype) {
     kiln_runner_error("input '%s' from '%s': dtype %s does not match the model's %s",
                       input->name, path, kiln_dtype_name(array->dtype),
