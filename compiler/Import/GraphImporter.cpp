@@ -28,6 +28,7 @@
 #include "llvm/Support/Path.h"
 
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/text_format.h>
 
 #include <queue>
@@ -483,6 +484,8 @@ bool looksLikeText(StringRef bytes) {
 LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringRef what,
                          google::protobuf::Message &message, MLIRContext *ctx) {
   Location loc = FileLineColLoc::get(ctx, fileName, 0, 0);
+  // Protobuf logs some problems (invalid UTF-8 ...) to stderr; Kiln reports them itself.
+  google::protobuf::LogSilencer silencer;
   if (!text) {
     if (message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
       return success();
