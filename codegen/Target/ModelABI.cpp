@@ -41,25 +41,6 @@ int dtypeOf(Type t) {
   }
 }
 
-const char *dtypeName(int dtype) {
-  switch (dtype) {
-  case KILN_DTYPE_F32: return "float32";
-  case KILN_DTYPE_F64: return "float64";
-  case KILN_DTYPE_F16: return "float16";
-  case KILN_DTYPE_BF16: return "bfloat16";
-  case KILN_DTYPE_I8: return "int8";
-  case KILN_DTYPE_I16: return "int16";
-  case KILN_DTYPE_I32: return "int32";
-  case KILN_DTYPE_I64: return "int64";
-  case KILN_DTYPE_U8: return "uint8";
-  case KILN_DTYPE_U16: return "uint16";
-  case KILN_DTYPE_U32: return "uint32";
-  case KILN_DTYPE_U64: return "uint64";
-  case KILN_DTYPE_BOOL: return "bool";
-  default: return "invalid";
-  }
-}
-
 static const char *dtypeMacro(int dtype) {
   switch (dtype) {
   case KILN_DTYPE_F32: return "KILN_DTYPE_F32";
@@ -272,7 +253,7 @@ std::string emitHeader(const ModelSignature &sig, StringRef source) {
       os << "\n/* " << kind.lower() << " " << i << ": " << t.name;
       if (!t.alias.empty())
         os << " (" << t.alias << ")";
-      os << ", " << dtypeName(t.dtype) << " [" << llvm::join(llvm::map_range(t.dims, [](int64_t d) {
+      os << ", " << kiln_dtype_name(t.dtype) << " [" << llvm::join(llvm::map_range(t.dims, [](int64_t d) {
         return std::to_string(d);
       }), ",") << "] */\n";
       os << "#define " << p << "_NAME \"" << t.name << "\"\n";

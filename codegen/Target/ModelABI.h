@@ -37,8 +37,6 @@ std::string sanitizeIdentifier(llvm::StringRef text);
 
 /// The kiln_dtype_t of a tf-level element type, or 0 if it has none.
 int dtypeOf(mlir::Type elementType);
-/// The runtime's name of a kiln_dtype_t (float32, int32 ...).
-const char *dtypeName(int dtype);
 
 /// Reads the signature from the graph-level entry function: argument and result types
 /// must be static tensors; names come from the kiln.name / kiln.alias attributes.

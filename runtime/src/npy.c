@@ -37,25 +37,6 @@ static const char* kiln_npy_errno_string(int err, char* buf, size_t size) {
 #endif
 }
 
-const char* kiln_dtype_name(int32_t dtype) {
-  switch (dtype) {
-  case KILN_DTYPE_F32: return "float32";
-  case KILN_DTYPE_F64: return "float64";
-  case KILN_DTYPE_F16: return "float16";
-  case KILN_DTYPE_BF16: return "bfloat16";
-  case KILN_DTYPE_I8: return "int8";
-  case KILN_DTYPE_I16: return "int16";
-  case KILN_DTYPE_I32: return "int32";
-  case KILN_DTYPE_I64: return "int64";
-  case KILN_DTYPE_U8: return "uint8";
-  case KILN_DTYPE_U16: return "uint16";
-  case KILN_DTYPE_U32: return "uint32";
-  case KILN_DTYPE_U64: return "uint64";
-  case KILN_DTYPE_BOOL: return "bool";
-  default: return "invalid";
-  }
-}
-
 /* The descr kiln_npy_write() emits for `dtype`, or NULL if it has none. */
 static const char* kiln_npy_descr_for_dtype(int32_t dtype) {
   switch (dtype) {

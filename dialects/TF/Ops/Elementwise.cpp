@@ -12,10 +12,7 @@ LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out) {
     return failure();
   auto x = cast<TensorType>(ctx.operandType(0));
   auto y = cast<TensorType>(ctx.operandType(1));
-  if (x.getElementType() != y.getElementType())
-    return ctx.error("inputs have different element types: ", x.getElementType(), " and ",
-                     y.getElementType());
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+  if (failed(ctx.checkSameElementType(x, y, "inputs")))
     return failure();
   if (!x.hasRank() || !y.hasRank()) {
     out.push_back(UnrankedTensorType::get(x.getElementType()));

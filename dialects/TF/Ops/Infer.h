@@ -41,6 +41,9 @@ struct InferContext {
   mlir::LogicalResult requireTensorOperands(unsigned count) const;
   /// Fails if the type attribute `name` is present and differs from `actual`.
   mlir::LogicalResult checkTypeAttr(llvm::StringRef name, mlir::Type actual) const;
+  /// Fails unless `a` and `b` have the same element type, which must also match `T`.
+  mlir::LogicalResult checkSameElementType(mlir::TensorType a, mlir::TensorType b,
+                                           llvm::StringRef what) const;
 };
 
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic

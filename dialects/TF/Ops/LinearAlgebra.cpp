@@ -14,10 +14,7 @@ LogicalResult inferMatMul(const InferContext &ctx, InferResult &out) {
     return failure();
   auto a = cast<TensorType>(ctx.operandType(0));
   auto b = cast<TensorType>(ctx.operandType(1));
-  if (a.getElementType() != b.getElementType())
-    return ctx.error("inputs have different element types: ", a.getElementType(), " and ",
-                     b.getElementType());
-  if (failed(ctx.checkTypeAttr("T", a.getElementType())))
+  if (failed(ctx.checkSameElementType(a, b, "inputs")))
     return failure();
   if ((a.hasRank() && a.getRank() != 2) || (b.hasRank() && b.getRank() != 2))
     return ctx.error("inputs must be 2-D, got ", a, " and ", b);
@@ -48,10 +45,7 @@ LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
     return failure();
   auto value = cast<TensorType>(ctx.operandType(0));
   auto bias = cast<TensorType>(ctx.operandType(1));
-  if (value.getElementType() != bias.getElementType())
-    return ctx.error("value and bias have different element types: ", value.getElementType(),
-                     " and ", bias.getElementType());
-  if (failed(ctx.checkTypeAttr("T", value.getElementType())))
+  if (failed(ctx.checkSameElementType(value, bias, "value and bias")))
     return failure();
   StringRef format = "NHWC";
   if (auto attr = ctx.attr<StringAttr>("data_format"))

@@ -29,6 +29,14 @@ LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
   return success();
 }
 
+LogicalResult InferContext::checkSameElementType(TensorType a, TensorType b,
+                                                StringRef what) const {
+  if (a.getElementType() != b.getElementType())
+    return error(what, " have different element types: ", a.getElementType(), " and ",
+                 b.getElementType());
+  return checkTypeAttr("T", a.getElementType());
+}
+
 bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
   if (lhs.size() != rhs.size())
     return false;

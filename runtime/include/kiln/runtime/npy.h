@@ -70,12 +70,7 @@ void kiln_npy_array_free(kiln_npy_array_t* array);
 kiln_status_t kiln_npy_write(const char* path, int32_t dtype, int32_t rank, const int64_t* dims,
                              const void* data);
 
-/*
- * NumPy-style name of `dtype`: "float32", "float64", "float16", "bfloat16", "int8", "int16",
- * "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"; "invalid" for anything
- * else. The string is static.
- */
-const char* kiln_dtype_name(int32_t dtype);
+/* kiln_dtype_name() (NumPy-style dtype names) is in abi.h. */
 
 #ifdef __cplusplus
 }
