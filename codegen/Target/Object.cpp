@@ -32,7 +32,16 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(StringRef cpu, std::str
     return nullptr;
   std::string cpuName = cpu.str();
   std::string features;
-  if (cpu == "native") {
+  if (cpu != "native") {
+    // Check the name first: LLVM would print its own warnings for an unknown CPU.
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!info || !info->isCPUStringValid(cpuName)) {
+      error = "unknown CPU '" + cpuName + "'; use native or one of " +
+              portableCpuLevels().str() + " (or any CPU name LLVM knows, such as znver4)";
+      return nullptr;
+    }
+  } else {
     cpuName = llvm::sys::getHostCPUName().str();
     std::vector<std::string> list;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
@@ -45,11 +54,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(StringRef cpu, std::str
       llvm::CodeGenOptLevel::Aggressive));
   if (!machine) {
     error = "cannot create a target machine for CPU '" + cpuName + "'";
-    return nullptr;
-  }
-  if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpuName)) {
-    error = "unknown CPU '" + cpuName + "'; use native or one of " + portableCpuLevels().str() +
-            " (or any CPU name LLVM knows, such as znver4)";
     return nullptr;
   }
   return machine;

@@ -296,6 +296,9 @@ int Compilation::run() {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors name the node; the IR of the op or function adds nothing for a user.
+  context.printOpOnDiagnostic(false);
+  context.printStackTraceOnDiagnostic(false);
   DiagnosticPrinter diagnostics(&context, options.graphPath, err);
 
   if (options.output.empty() && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
@@ -356,6 +359,10 @@ int Compilation::run() {
   if (funcs.empty())
     return fail("the imported module has no function");
   func::FuncOp entry = *funcs.begin();
+  // Unfed Placeholders and unknown shapes are reported at their nodes before the signature
+  // (which would only name the model's inputs and outputs).
+  if (failed(lower::checkLowerable(*module)))
+    return 1;
   std::string implName = entry.getSymName().str();
   std::string modelName = codegen::sanitizeIdentifier(defaultModelName());
   FailureOr<codegen::ModelSignature> signature = codegen::extractSignature(entry, modelName);

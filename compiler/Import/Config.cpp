@@ -33,8 +33,12 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
         return emitError(loc) << "feed '" << spec.id.node << "' has unsupported type "
                               << dataTypeEnumName(feed.type());
     }
-    if (feed.has_shape())
+    if (feed.has_shape()) {
+      std::string error = checkShape(feed.shape());
+      if (!error.empty())
+        return emitError(loc) << "feed '" << spec.id.node << "': " << error;
       spec.shape = convertShape(feed.shape());
+    }
     options.feeds.push_back(std::move(spec));
   }
   for (const auto &fetch : config.fetch()) {

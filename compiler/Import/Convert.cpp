@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstring>
 
@@ -83,6 +84,14 @@ std::string dataTypeName(Type type) {
   return s;
 }
 
+std::string checkShape(const tensorflow::TensorShapeProto &shape) {
+  for (const auto &dim : shape.dim())
+    if (dim.size() < -1)
+      return "dimension " + std::to_string(dim.size()) +
+             " is invalid (sizes are non-negative, or -1 for unknown)";
+  return "";
+}
+
 std::optional<SmallVector<int64_t>> convertShape(const tensorflow::TensorShapeProto &shape) {
   if (shape.unknown_rank())
     return std::nullopt;
@@ -130,14 +139,26 @@ ElementsAttr convertTensor(const tensorflow::TensorProto &tensor, MLIRContext *c
     return {};
   }
   auto dims = convertShape(tensor.tensor_shape());
-  if (!dims || llvm::any_of(*dims, ShapedType::isDynamic)) {
-    error = "constant tensor with an unknown shape";
+  if (!dims || llvm::any_of(*dims, [](int64_t d) { return d < 0; })) {
+    error = "constant tensor with an unknown or negative dimension";
+    return {};
+  }
+  bool isBool = element.isInteger(1);
+  int64_t elementBytes = isBool ? 1 : (element.getIntOrFloatBitWidth() + 7) / 8;
+  // Constants are embedded in the compiled object: refuse sizes that cannot be.
+  constexpr int64_t kMaxConstantBytes = int64_t(1) << 32;
+  int64_t count = 1, totalBytes = 0;
+  for (int64_t d : *dims)
+    if (llvm::MulOverflow(count, d, count)) {
+      error = "constant tensor's element count overflows";
+      return {};
+    }
+  if (llvm::MulOverflow(count, elementBytes, totalBytes) || totalBytes > kMaxConstantBytes) {
+    error = "constant tensor of " + std::to_string(count) + " elements is larger than the " +
+            "4 GiB Kiln can embed";
     return {};
   }
   auto type = RankedTensorType::get(*dims, element);
-  int64_t count = type.getNumElements();
-  bool isBool = element.isInteger(1);
-  int64_t elementBytes = isBool ? 1 : (element.getIntOrFloatBitWidth() + 7) / 8;
 
   std::vector<char> bytes;
   if (!tensor.tensor_content().empty()) {
@@ -220,6 +241,9 @@ Attribute convertListElement(const tensorflow::AttrValue::ListValue &list, MLIRC
     items.push_back(TypeAttr::get(type));
   }
   for (const auto &shape : list.shape()) {
+    error = checkShape(shape);
+    if (!error.empty())
+      return {};
     auto dims = convertShape(shape);
     items.push_back(tf::ShapeAttr::get(ctx, dims ? *dims : ArrayRef<int64_t>{}, !dims));
   }
@@ -252,6 +276,9 @@ Attribute convertAttr(const tensorflow::AttrValue &value, MLIRContext *ctx, std:
     return TypeAttr::get(type);
   }
   case tensorflow::AttrValue::kShape: {
+    error = checkShape(value.shape());
+    if (!error.empty())
+      return {};
     auto dims = convertShape(value.shape());
     return tf::ShapeAttr::get(ctx, dims ? *dims : ArrayRef<int64_t>{}, !dims);
   }

@@ -21,6 +21,9 @@ mlir::Type convertDataType(int dtype, mlir::MLIRContext *context);
 /// TensorFlow's name of a dtype, such as DT_FLOAT.
 std::string dataTypeEnumName(int dtype);
 
+/// An error message if the shape has dimensions below -1, or "".
+std::string checkShape(const tensorflow::TensorShapeProto &shape);
+
 /// Dimensions of a TensorShapeProto (-1 becomes ShapedType::kDynamic), or none for an
 /// unknown rank.
 std::optional<llvm::SmallVector<int64_t>> convertShape(const tensorflow::TensorShapeProto &shape);

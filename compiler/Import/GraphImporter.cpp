@@ -57,6 +57,17 @@ std::optional<TensorId> parseTensorId(StringRef text) {
 
 namespace {
 
+/// Data outputs of an imported op: its results other than control tokens.
+unsigned numDataOutputs(Operation *op) {
+  return llvm::count_if(op->getResultTypes(), [](Type t) { return !isa<tf::ControlType>(t); });
+}
+
+std::string describeOutputs(unsigned count) {
+  if (count == 0)
+    return "no data output";
+  return std::to_string(count) + (count == 1 ? " output" : " outputs");
+}
+
 struct Input {
   std::string node;
   int port = 0;
@@ -100,6 +111,10 @@ private:
   bool isFed(const std::string &node, int port) const {
     return fedIndex.count(TensorId{node, port}.str()) != 0;
   }
+  /// A control input on a fed node waits for the feed (TensorFlow rewrites it so).
+  bool isFedAnyPort(const std::string &node) const {
+    return llvm::any_of(options.feeds, [&](const FeedSpec &f) { return f.id.node == node; });
+  }
 
   const tensorflow::GraphDef &graph;
   std::string fileName;
@@ -125,10 +140,15 @@ LogicalResult GraphImporter::indexNodes() {
     nodes.push_back(Node{&def, {}});
   }
   for (Node &node : nodes) {
+    bool sawControl = false;
     for (const std::string &raw : node.def->input()) {
       StringRef text = raw;
       Input in;
       in.control = text.consume_front("^");
+      if (!in.control && sawControl)
+        return nodeError(node) << "data input '" << raw
+                               << "' follows a control input; control inputs (^name) come last";
+      sawControl |= in.control;
       std::optional<TensorId> id = parseTensorId(text);
       if (!id)
         return nodeError(node) << "malformed input '" << raw << "'";
@@ -193,7 +213,7 @@ LogicalResult GraphImporter::selectNeeded() {
       continue;
     needed[i] = true;
     for (const Input &in : nodes[i].inputs)
-      if (in.control || !isFed(in.node, in.port))
+      if (!(in.control ? isFedAnyPort(in.node) : isFed(in.node, in.port)))
         worklist.push_back(byName.lookup(in.node));
   }
   // Feeds that nothing needs are dropped unless fetched directly; with explicit feeds the
@@ -208,7 +228,7 @@ LogicalResult GraphImporter::orderTopologically() {
     if (!needed[i])
       continue;
     for (const Input &in : nodes[i].inputs) {
-      if (!in.control && isFed(in.node, in.port))
+      if (in.control ? isFedAnyPort(in.node) : isFed(in.node, in.port))
         continue;
       size_t producer = byName.lookup(in.node);
       ++pending[i];
@@ -232,15 +252,30 @@ LogicalResult GraphImporter::orderTopologically() {
   if (order.size() == neededCount)
     return success();
 
+  // Nodes still pending are on a cycle or downstream of one; peel off the downstream ones
+  // (those no other pending node consumes) until only cycles are left.
+  std::vector<bool> onCycle(nodes.size(), false);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    onCycle[i] = needed[i] && pending[i] > 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (onCycle[i] && llvm::none_of(consumers[i], [&](size_t c) { return onCycle[c]; })) {
+        onCycle[i] = false;
+        changed = true;
+      }
+    }
+  }
   std::vector<std::string> cycle;
   bool loop = false;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!needed[i] || pending[i] == 0)
+    if (!onCycle[i])
       continue;
     cycle.push_back("'" + nodes[i].def->name() + "'");
     loop |= nodes[i].def->op() == "NextIteration";
   }
-  auto diag = fileError() << "the graph has a cycle through " << cycle.size() << " nodes: "
+  auto diag = fileError() << "the graph has a cycle through " << cycle.size()
+                          << (cycle.size() == 1 ? " node: " : " nodes: ")
                           << llvm::join(cycle, ", ");
   if (loop)
     diag << " (a NextIteration loop: TensorFlow control flow is not supported yet; "
@@ -298,8 +333,12 @@ LogicalResult GraphImporter::feedTypes(const FeedSpec &feed, Type &type) {
 
   std::optional<SmallVector<int64_t>> declared;
   if (auto it = attrs.find("shape");
-      it != attrs.end() && it->second.value_case() == tensorflow::AttrValue::kShape)
+      it != attrs.end() && it->second.value_case() == tensorflow::AttrValue::kShape) {
+    std::string error = checkShape(it->second.shape());
+    if (!error.empty())
+      return nodeError(node) << "attribute 'shape': " << error;
     declared = convertShape(it->second.shape());
+  }
   else if (auto it = attrs.find("value");
            it != attrs.end() && it->second.value_case() == tensorflow::AttrValue::kTensor)
     declared = convertShape(it->second.tensor().tensor_shape());
@@ -341,8 +380,14 @@ Operation *GraphImporter::createOp(const Node &node, ArrayRef<Value> data,
     }
     state.addAttribute(key, attr);
   }
-  if (!def.device().empty())
+  if (!def.device().empty()) {
+    if (def.attr().count("device")) {
+      nodeError(node) << "has an attribute named 'device', which Kiln keeps for the node's "
+                         "device field";
+      return nullptr;
+    }
     state.addAttribute("device", builder.getStringAttr(def.device()));
+  }
 
   auto name = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
   auto *infer = name->getInterface<InferTypeOpInterface>();
@@ -401,6 +446,12 @@ LogicalResult GraphImporter::build(ModuleOp module) {
           data.push_back(fed->second);
           continue;
         }
+      } else if (isFedAnyPort(in.node)) {
+        auto fed = llvm::find_if(values, [&](const auto &v) { return v.first.first == in.node; });
+        if (fed != values.end()) {
+          control.push_back(fed->second);
+          continue;
+        }
       }
       Operation *producer = created[byName.lookup(in.node)];
       if (!producer)
@@ -412,16 +463,44 @@ LogicalResult GraphImporter::build(ModuleOp module) {
         control.push_back(producer->getResult(0));
         continue;
       }
-      if (in.port >= static_cast<int>(producer->getNumResults()) ||
-          isa<tf::ControlType>(producer->getResult(in.port).getType()))
+      if (unsigned outputs = numDataOutputs(producer); in.port >= static_cast<int>(outputs))
         return nodeError(node) << "input '" << in.node << ":" << in.port << "' does not exist: '"
                                << in.node << "' (" << nodes[byName.lookup(in.node)].def->op()
-                               << ") has " << producer->getNumResults() << " output(s)";
+                               << ") has " << describeOutputs(outputs);
       data.push_back(producer->getResult(in.port));
     }
     created[i] = createOp(node, data, control);
     if (!created[i])
       return failure();
+    // The op's definition decides how many leading operands are data; the rest are taken
+    // as control inputs, so a wrong count would silently change meaning.
+    size_t expected = cast<tf::GraphOpInterface>(created[i]).getDataInputs().size();
+    if (expected != data.size())
+      return nodeError(node) << "expects " << expected << " data input"
+                             << (expected == 1 ? "" : "s") << ", got " << data.size();
+  }
+
+  // A feed must name an output the node has: known when the node was imported anyway, or
+  // when some node of the graph reads that output; port 0 always exists.
+  for (const FeedSpec *feed : args) {
+    const std::string &name = feed->id.node;
+    size_t index = byName.lookup(name);
+    if (Operation *op = created[index]) {
+      if (unsigned outputs = numDataOutputs(op); feed->id.port >= static_cast<int>(outputs))
+        return fileError() << "feed '" << feed->id.str() << "' does not exist: node '" << name
+                           << "' (" << nodes[index].def->op() << ") has "
+                           << describeOutputs(outputs);
+      continue;
+    }
+    bool read = feed->id.port == 0 || llvm::any_of(nodes, [&](const Node &n) {
+                  return llvm::any_of(n.inputs, [&](const Input &in) {
+                    return !in.control && in.node == name && in.port == feed->id.port;
+                  });
+                });
+    if (!read)
+      return fileError() << "feed '" << feed->id.str() << "' does not exist: no node of the "
+                         << "graph reads output " << feed->id.port << " of '" << name << "' ("
+                         << nodes[index].def->op() << ")";
   }
 
   SmallVector<Value> results;
@@ -432,11 +511,10 @@ LogicalResult GraphImporter::build(ModuleOp module) {
       continue;
     }
     Operation *producer = created[byName.lookup(fetch.id.node)];
-    if (fetch.id.port >= static_cast<int>(producer->getNumResults()) ||
-        isa<tf::ControlType>(producer->getResult(fetch.id.port).getType()))
+    if (unsigned outputs = numDataOutputs(producer); fetch.id.port >= static_cast<int>(outputs))
       return fileError() << "fetch '" << fetch.id.str() << "' does not exist: node '"
-                         << fetch.id.node << "' (" << producer->getName()
-                         << ") has no data output " << fetch.id.port;
+                         << fetch.id.node << "' (" << nodes[byName.lookup(fetch.id.node)].def->op()
+                         << ") has " << describeOutputs(outputs);
     results.push_back(producer->getResult(fetch.id.port));
   }
   func::ReturnOp::create(builder, func.getLoc(), results);

@@ -16,6 +16,10 @@ namespace kiln::lower {
 /// Name of the function attribute holding the scratch arena size in bytes.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "kiln.scratch_bytes";
 
+/// Reports every tf op that kiln-lower-tf-to-linalg cannot lower (an unfed Placeholder, a
+/// shape still unknown), at its node, all at once.
+llvm::LogicalResult checkLowerable(mlir::ModuleOp module);
+
 #define GEN_PASS_DECL
 #include "passes/Lower/Passes.h.inc"
 

@@ -26,9 +26,24 @@ void dropControlDependencies(ModuleOp module) {
   });
 }
 
-/// Reports every node that cannot be lowered yet, at its location, all at once.
-LogicalResult checkLowerable(ModuleOp module) {
+} // namespace
+
+LogicalResult lower::checkLowerable(ModuleOp module) {
+  // A feed without a static shape is the cause of every unknown shape downstream of it.
   bool ok = true;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      if (!shaped || shaped.hasStaticShape())
+        continue;
+      auto name = func.getArgAttrOfType<StringAttr>(i, "kiln.name");
+      func.emitError() << "input '" << (name ? name.getValue() : StringRef("?")) << "' has type "
+                       << type << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
+      ok = false;
+    }
+  }
+  if (!ok)
+    return failure();
   module.walk([&](Operation *op) {
     if (!isa<tf::TFDialect>(op->getDialect()))
       return;
@@ -51,11 +66,13 @@ LogicalResult checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
+namespace {
+
 struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     dropControlDependencies(module);
-    if (failed(checkLowerable(module)))
+    if (failed(lower::checkLowerable(module)))
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();

@@ -56,8 +56,7 @@ int main(int argc, char **argv) {
                       "fetched");
   compile->add_option("--config", options.configPath,
                       "A tfcompile config (text tensorflow.tf2xla.Config with feed and fetch "
-                      "entries); its feeds and fetches come before --feed/--fetch ones")
-      ->check(CLI::ExistingFile);
+                      "entries); its feeds and fetches come before --feed/--fetch ones");
   compile
       ->add_option("--cpu", options.cpu,
                    "Target CPU: native (this machine), x86-64, x86-64-v2, x86-64-v3, "
@@ -75,7 +74,17 @@ int main(int argc, char **argv) {
                     "Print op counts, pass statistics and the scratch arena size");
   compile->add_flag("-v,--verbose", options.verbose, "Print each compilation step and its time");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    // Command-line mistakes are bad input like any other: one message, exit code 1.
+    llvm::errs() << "kiln: error: " << e.what() << " (see kiln compile --help)\n";
+    return 1;
+  }
 
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;

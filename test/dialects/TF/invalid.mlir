@@ -1,0 +1,431 @@
+// One case per diagnostic of the tf ops' verifiers: the type inference functions in
+// dialects/TF/Ops/*.cpp and the constraints ODS declares in TFOps.td. An inference error is
+// followed by MLIR's generic "failed to infer returned types".
+// RUN: kiln-opt --verify-diagnostics --split-input-file %s
+
+// Tests that Add rejects operands of different element types.
+func.func @add_element_types(%x: tensor<4xf32>, %y: tensor<4xi32>) {
+  // expected-error @+2 {{inputs have different element types: 'f32' and 'i32'}}
+  // expected-error @+1 {{'tf.Add' op failed to infer returned types}}
+  %0 = "tf.Add"(%x, %y) : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a binary op's T attribute must be its operands' element type.
+func.func @add_t_mismatch(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+2 {{attribute T = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+1 {{'tf.Add' op failed to infer returned types}}
+  %0 = "tf.Add"(%x, %y) {T = i32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a T attribute that is not a type is rejected.
+func.func @t_not_a_type(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'tf.Mul' op attribute 'T' failed to satisfy constraint: any type attribute}}
+  %0 = "tf.Mul"(%x, %y) {T = 1 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that binary ops reject shapes that do not broadcast.
+func.func @add_not_broadcastable(%x: tensor<4x3xf32>, %y: tensor<2xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<2xf32>' are not broadcast-compatible}}
+  // expected-error @+1 {{'tf.Sub' op failed to infer returned types}}
+  %0 = "tf.Sub"(%x, %y) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that a declared result shape that conflicts with the inferred one is rejected.
+func.func @add_result_shape(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+2 {{'tf.Add' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
+  // expected-error @+1 {{'tf.Add' op failed to infer returned types}}
+  %0 = "tf.Add"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+// Tests that a declared result element type that differs from the inferred one is
+// rejected.
+func.func @relu_result_element_type(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'tf.Relu' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf64>'}}
+  // expected-error @+1 {{'tf.Relu' op failed to infer returned types}}
+  %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+// Tests that a declared result rank that differs from the inferred one is rejected.
+func.func @identity_result_rank(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'tf.Identity' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4x1xf32>'}}
+  // expected-error @+1 {{'tf.Identity' op failed to infer returned types}}
+  %0 = "tf.Identity"(%x) : (tensor<4xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// Tests that Identity's T attribute must be its input's element type.
+func.func @identity_t_mismatch(%x: tensor<4xf32>) {
+  // expected-error @+2 {{attribute T = 'f64' does not match the input element type 'f32'}}
+  // expected-error @+1 {{'tf.Identity' op failed to infer returned types}}
+  %0 = "tf.Identity"(%x) {T = f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a binary op needs two data inputs.
+func.func @add_one_operand(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tf.Add' op expected 2 or more operands, but found 1}}
+  %0 = "tf.Add"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a control token cannot be a data input.
+func.func @control_as_data() {
+  %c = "tf.NoOp"() : () -> !tf.control
+  // expected-error @+1 {{'tf.Relu' op operand #0 must be tensor of}}
+  %0 = "tf.Relu"(%c) : (!tf.control) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that float-only activations reject integer tensors.
+func.func @sigmoid_integer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tf.Sigmoid' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
+  %0 = "tf.Sigmoid"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// Tests that MatMul rejects operands of different element types.
+func.func @matmul_element_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) {
+  // expected-error @+2 {{inputs have different element types: 'f32' and 'f16'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<3x4xf16>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul's T attribute must be its operands' element type.
+func.func @matmul_t_mismatch(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+2 {{attribute T = 'f16' does not match the input element type 'f32'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) {T = f16} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul rejects an operand of rank other than 2.
+func.func @matmul_rank(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+2 {{inputs must be 2-D, got 'tensor<2x3x4xf32>' and 'tensor<4x5xf32>'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul rejects a 1-D second operand.
+func.func @matmul_rank_b(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{inputs must be 2-D, got 'tensor<2x3xf32>' and 'tensor<3xf32>'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul rejects inner dimensions that differ.
+func.func @matmul_inner(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' times 'tensor<4x5xf32>'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul takes the inner dimension of a transposed first operand from its
+// dimension 0: 2x3 transposed is 3x2, which does not fit 3x4.
+func.func @matmul_inner_transpose_a(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' (transposed) times 'tensor<3x4xf32>'}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) {transpose_a = true} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// Tests that MatMul takes the inner dimension of a transposed second operand from its
+// dimension 1: 3x4 transposed is 4x3, which does not fit 2x3.
+func.func @matmul_inner_transpose_b(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' times 'tensor<3x4xf32>' (transposed)}}
+  // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
+  %0 = "tf.MatMul"(%a, %b) {transpose_b = true} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that BiasAdd rejects a value and a bias of different element types.
+func.func @bias_add_element_types(%x: tensor<4x10xf32>, %b: tensor<10xf64>) {
+  // expected-error @+2 {{value and bias have different element types: 'f32' and 'f64'}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) : (tensor<4x10xf32>, tensor<10xf64>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// Tests that BiasAdd's data_format is NHWC or NCHW.
+func.func @bias_add_data_format(%x: tensor<4x10xf32>, %b: tensor<10xf32>) {
+  // expected-error @+2 {{data_format must be "NHWC" or "NCHW", got "NCDHW"}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) {data_format = "NCDHW"} : (tensor<4x10xf32>, tensor<10xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// Tests that BiasAdd's bias is 1-D.
+func.func @bias_add_bias_rank(%x: tensor<4x10xf32>, %b: tensor<1x10xf32>) {
+  // expected-error @+2 {{bias must be 1-D, got 'tensor<1x10xf32>'}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) : (tensor<4x10xf32>, tensor<1x10xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// Tests that BiasAdd's value has rank 2 or more.
+func.func @bias_add_value_rank(%x: tensor<10xf32>, %b: tensor<10xf32>) {
+  // expected-error @+2 {{value must have rank 2 or more, got 'tensor<10xf32>'}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
+  return
+}
+
+// -----
+
+// Tests that in NHWC the bias must match the last dimension.
+func.func @bias_add_channels_nhwc(%x: tensor<2x3x5x7xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{bias of 3 elements does not match channel dimension 3 of 'tensor<2x3x5x7xf32>'}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) {data_format = "NHWC"} : (tensor<2x3x5x7xf32>, tensor<3xf32>) -> tensor<2x3x5x7xf32>
+  return
+}
+
+// -----
+
+// Tests that in NCHW the bias must match dimension 1.
+func.func @bias_add_channels_nchw(%x: tensor<2x3x5x7xf32>, %b: tensor<7xf32>) {
+  // expected-error @+2 {{bias of 7 elements does not match channel dimension 1 of 'tensor<2x3x5x7xf32>'}}
+  // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
+  %0 = "tf.BiasAdd"(%x, %b) {data_format = "NCHW"} : (tensor<2x3x5x7xf32>, tensor<7xf32>) -> tensor<2x3x5x7xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape's T attribute must be its input's element type.
+func.func @reshape_t_mismatch(%x: tensor<2x6xf32>, %s: tensor<2xi32>) {
+  // expected-error @+2 {{attribute T = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) {T = i32} : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape rejects a shape operand that is not 1-D.
+func.func @reshape_shape_rank(%x: tensor<2x6xf32>, %s: tensor<1x2xi32>) {
+  // expected-error @+2 {{shape must be 1-D, got 'tensor<1x2xi32>'}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<1x2xi32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape's shape operand is an integer tensor of i32 or i64.
+func.func @reshape_shape_type(%x: tensor<2x6xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{'tf.Reshape' op operand #1 must be tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2xf32>'}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape rejects a shape with two -1 dimensions.
+func.func @reshape_two_unknown(%x: tensor<2x6xf32>) {
+  %s = "tf.Const"() {value = dense<[-1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{shape has more than one -1: dense<-1> : tensor<2xi32>}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape rejects a negative dimension other than -1.
+func.func @reshape_negative(%x: tensor<2x6xf32>) {
+  %s = "tf.Const"() {value = dense<[-2, 6]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{shape has a negative dimension: dense<[-2, 6]> : tensor<2xi32>}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x6xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape without -1 must keep the number of elements.
+func.func @reshape_count(%x: tensor<2x6xf32>) {
+  %s = "tf.Const"() {value = dense<[5, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[5, 2]> : tensor<2xi64> (10 elements)}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape with -1 needs the known dimensions to divide the number of elements.
+func.func @reshape_count_unknown(%x: tensor<2x6xf32>) {
+  %s = "tf.Const"() {value = dense<[-1, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[-1, 5]> : tensor<2xi32>}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+// Tests that Reshape with -1 cannot compute it when another dimension is 0.
+func.func @reshape_zero_unknown(%x: tensor<2x6xf32>) {
+  %s = "tf.Const"() {value = dense<[0, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[0, -1]> : tensor<2xi32>}}
+  // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
+  %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<0x?xf32>
+  return
+}
+
+// -----
+
+// Tests that Cast requires its DstT attribute.
+func.func @cast_no_dstt(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tf.Cast' op requires attribute 'DstT'}}
+  %0 = "tf.Cast"(%x) : (tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that Cast's SrcT attribute must be its input's element type.
+func.func @cast_srct_mismatch(%x: tensor<4xi32>) {
+  // expected-error @+2 {{attribute SrcT = 'i64' does not match the input element type 'i32'}}
+  // expected-error @+1 {{'tf.Cast' op failed to infer returned types}}
+  %0 = "tf.Cast"(%x) {DstT = f32, SrcT = i64} : (tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that Cast's result element type must be DstT.
+func.func @cast_result_type(%x: tensor<4xi32>) {
+  // expected-error @+2 {{'tf.Cast' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf64>'}}
+  // expected-error @+1 {{'tf.Cast' op failed to infer returned types}}
+  %0 = "tf.Cast"(%x) {DstT = f32} : (tensor<4xi32>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+// Tests that Placeholder requires its dtype attribute.
+func.func @placeholder_no_dtype() {
+  // expected-error @+1 {{'tf.Placeholder' op requires attribute 'dtype'}}
+  %0 = "tf.Placeholder"() : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a Placeholder's result type must fit its shape attribute.
+func.func @placeholder_shape_mismatch() {
+  // expected-error @+2 {{'tf.Placeholder' op inferred type(s) 'tensor<?x784xf32>' are incompatible with return type(s) of operation 'tensor<?x10xf32>'}}
+  // expected-error @+1 {{'tf.Placeholder' op failed to infer returned types}}
+  %0 = "tf.Placeholder"() {dtype = f32, shape = #tf.shape<?x784>} : () -> tensor<?x10xf32>
+  return
+}
+
+// -----
+
+// Tests that a Placeholder's result element type must be its dtype.
+func.func @placeholder_dtype_mismatch() {
+  // expected-error @+2 {{'tf.Placeholder' op inferred type(s) 'tensor<2xi32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
+  // expected-error @+1 {{'tf.Placeholder' op failed to infer returned types}}
+  %0 = "tf.Placeholder"() {dtype = i32, shape = #tf.shape<2>} : () -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that a Const's dtype attribute must be its value's element type.
+func.func @const_dtype_mismatch() {
+  // expected-error @+2 {{attribute dtype = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+1 {{'tf.Const' op failed to infer returned types}}
+  %0 = "tf.Const"() {dtype = i32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that Const requires its value attribute.
+func.func @const_no_value() {
+  // expected-error @+1 {{'tf.Const' op requires attribute 'value'}}
+  %0 = "tf.Const"() {dtype = f32} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that a Const's result type must be its value's type.
+func.func @const_result_shape() {
+  // expected-error @+2 {{'tf.Const' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @+1 {{'tf.Const' op failed to infer returned types}}
+  %0 = "tf.Const"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Tests that NoOp returns a control token, not a tensor.
+func.func @noop_result() {
+  // expected-error @+1 {{'tf.NoOp' op result #0 must be a control token: ordering without data, but got 'tensor<f32>'}}
+  %0 = "tf.NoOp"() : () -> tensor<f32>
+  return
+}
+
+// -----
+
+// Tests that the shape attribute rejects a malformed dimension list.
+func.func @shape_attr_syntax() {
+  // expected-error @+1 {{invalid dimension}}
+  %0 = "tf.Placeholder"() {dtype = f32, shape = #tf.shape<2x*>} : () -> tensor<*xf32>
+  return
+}
