@@ -138,3 +138,54 @@ func.func @dynamic_feed(%x: tensor<?xf32> {kiln.name = "x:0"}) -> tensor<?xf32> 
   %0 = "tf.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// Tests the scalar body each elementwise op and activation gets, for floats.
+// CHECK-LABEL: func.func @float_bodies
+func.func @float_bodies(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  // CHECK: arith.addf
+  // CHECK: arith.subf
+  // CHECK: arith.mulf
+  // CHECK: arith.minimumf
+  // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: arith.maximumf %{{.*}}, %[[Z]]
+  // CHECK: arith.maximumf
+  // CHECK: %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
+  // CHECK-NEXT: arith.minimumf %{{.*}}, %[[SIX]]
+  // CHECK: arith.negf
+  // CHECK-NEXT: math.exp
+  // CHECK: arith.addf
+  // CHECK-NEXT: arith.divf
+  // CHECK: math.tanh
+  %0 = "tf.Add"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Sub"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Mul"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Minimum"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "tf.Relu6"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "tf.Sigmoid"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = "tf.Tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests the integer bodies: wrapping arithmetic, signed min/max, and a division that
+// guards against a zero divisor (which would trap).
+// CHECK-LABEL: func.func @int_bodies
+func.func @int_bodies(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  // CHECK: arith.addi
+  // CHECK: arith.muli
+  // CHECK: arith.minsi
+  // CHECK: arith.maxsi
+  // CHECK: %[[ISZERO:.*]] = arith.cmpi eq
+  // CHECK: %[[SAFE:.*]] = arith.select %[[ISZERO]]
+  // CHECK: arith.divsi %{{.*}}, %[[SAFE]]
+  %0 = "tf.AddV2"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = "tf.Mul"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = "tf.Minimum"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = "tf.Relu"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  %4 = "tf.RealDiv"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}
