@@ -8,7 +8,8 @@ using namespace mlir;
 namespace kiln::pipelines {
 
 StringRef graphPipeline() {
-  return "func.func(kiln-graph-infer-shapes,kiln-graph-prune)";
+  return "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
+         "kiln-graph-infer-shapes,kiln-graph-prune)";
 }
 
 StringRef lowerPipeline() {
@@ -23,13 +24,17 @@ StringRef lowerPipeline() {
 }
 
 StringRef llvmPipeline() {
-  return "func.func(convert-linalg-to-loops,math-extend-to-supported-types),"
+  return "func.func(kiln-lower-copies-to-linalg,convert-linalg-to-loops,"
+         "math-extend-to-supported-types),"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"
          "finalize-memref-to-llvm,"
-         "convert-math-to-llvm,"
+         // Integer powers become small functions; transcendental functions go to libm
+         // first (math-to-llvm would compute expm1 and log1p as exp(x) - 1 and log(1 + x)).
+         "convert-math-to-funcs,"
          "convert-math-to-libm,"
+         "convert-math-to-llvm,"
          "convert-arith-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
          "convert-cf-to-llvm,"

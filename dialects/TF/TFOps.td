@@ -84,6 +84,7 @@ def TF_IdentityOp : TF_Op<"Identity"> {
   let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferSameAsFirstOperand";
+  let hasFolder = 1;
 }
 
 def TF_NoOpOp : TF_Op<"NoOp"> {
@@ -101,7 +102,9 @@ def TF_NoOpOp : TF_Op<"NoOp"> {
 // Elementwise arithmetic with NumPy broadcasting.
 //===----------------------------------------------------------------------===//
 
-class TF_BinaryOp<string mnemonic, string what> : TF_Op<mnemonic> {
+class TF_BinaryOp<string mnemonic, string what, Type operandType = TF_NumberTensor,
+                  Type resultType = operandType, string infer = "inferBroadcastBinary">
+    : TF_Op<mnemonic> {
   let summary = what # ", elementwise, with NumPy broadcasting";
   let description = [{
     ```mlir
@@ -109,9 +112,9 @@ class TF_BinaryOp<string mnemonic, string what> : TF_Op<mnemonic> {
     ```
     Both operands have the element type `T`; the result shape is the broadcast of theirs.
   }];
-  let dataArgs = (ins TF_NumberTensor:$x, TF_NumberTensor:$y, OptionalAttr<TypeAttr>:$T);
-  let results = (outs TF_NumberTensor:$z);
-  let inferFn = "inferBroadcastBinary";
+  let dataArgs = (ins operandType:$x, operandType:$y, OptionalAttr<TypeAttr>:$T);
+  let results = (outs resultType:$z);
+  let inferFn = infer;
 }
 
 def TF_AddOp : TF_BinaryOp<"Add", "x + y">;
@@ -121,12 +124,56 @@ def TF_MulOp : TF_BinaryOp<"Mul", "x * y">;
 def TF_RealDivOp : TF_BinaryOp<"RealDiv", "x / y (integer division truncates toward zero)">;
 def TF_MaximumOp : TF_BinaryOp<"Maximum", "max(x, y)">;
 def TF_MinimumOp : TF_BinaryOp<"Minimum", "min(x, y)">;
+def TF_SquaredDifferenceOp : TF_BinaryOp<"SquaredDifference", "(x - y) * (x - y)">;
+def TF_PowOp : TF_BinaryOp<"Pow", "x to the power y">;
+def TF_FloorDivOp : TF_BinaryOp<"FloorDiv", "floor(x / y) (integers round toward -inf)">;
+def TF_FloorModOp : TF_BinaryOp<"FloorMod",
+    "x - floor(x / y) * y: the remainder with the sign of y">;
+
+class TF_CompareOp<string mnemonic, string what>
+    : TF_BinaryOp<mnemonic, what, TF_Tensor, TensorOf<[I1]>, "inferBroadcastCompare">;
+def TF_EqualOp : TF_CompareOp<"Equal", "x == y">;
+def TF_NotEqualOp : TF_CompareOp<"NotEqual", "x != y (true where either is NaN)">;
+def TF_LessOp : TF_CompareOp<"Less", "x < y">;
+def TF_LessEqualOp : TF_CompareOp<"LessEqual", "x <= y">;
+def TF_GreaterOp : TF_CompareOp<"Greater", "x > y">;
+def TF_GreaterEqualOp : TF_CompareOp<"GreaterEqual", "x >= y">;
+
+def TF_LogicalAndOp : TF_BinaryOp<"LogicalAnd", "x && y", TensorOf<[I1]>>;
+def TF_LogicalOrOp : TF_BinaryOp<"LogicalOr", "x || y", TensorOf<[I1]>>;
+
+def TF_SelectV2Op : TF_Op<"SelectV2"> {
+  let summary = "condition ? t : e, elementwise, with NumPy broadcasting of all three";
+  let description = [{
+    ```mlir
+    %r = "tf.SelectV2"(%c, %t, %e) : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TensorOf<[I1]>:$condition, TF_Tensor:$then_value, TF_Tensor:$else_value,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSelectV2";
+}
+
+def TF_SelectOp : TF_Op<"Select"> {
+  let summary = "condition ? t : e, where t and e have one shape";
+  let description = [{
+    `condition` has the shape of `t`, or is a vector choosing whole rows along dimension 0.
+    ```mlir
+    %r = "tf.Select"(%c, %t, %e) : (tensor<4xi1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TensorOf<[I1]>:$condition, TF_Tensor:$then_value, TF_Tensor:$else_value,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSelect";
+}
 
 //===----------------------------------------------------------------------===//
 // Activations.
 //===----------------------------------------------------------------------===//
 
-class TF_ActivationOp<string mnemonic, string what, string inName, string outName,
+class TF_ActivationOp<string mnemonic, string what, string inName = "x", string outName = "y",
                       Type type = TF_NumberTensor> : TF_Op<mnemonic> {
   let summary = what;
   let description = [{
@@ -143,8 +190,46 @@ def TF_ReluOp : TF_ActivationOp<"Relu", "max(features, 0)", "features", "activat
 def TF_Relu6Op : TF_ActivationOp<"Relu6", "min(max(features, 0), 6)", "features", "activations">;
 def TF_SigmoidOp : TF_ActivationOp<"Sigmoid", "1 / (1 + exp(-x))", "x", "y", TF_FloatTensor>;
 def TF_TanhOp : TF_ActivationOp<"Tanh", "hyperbolic tangent", "x", "y", TF_FloatTensor>;
+def TF_EluOp : TF_ActivationOp<"Elu", "x < 0 ? exp(x) - 1 : x", "features", "activations",
+    TF_FloatTensor>;
+def TF_SoftplusOp : TF_ActivationOp<"Softplus", "log(exp(x) + 1), computed stably",
+    "features", "activations", TF_FloatTensor>;
+def TF_SquareOp : TF_ActivationOp<"Square", "x * x">;
+def TF_SqrtOp : TF_ActivationOp<"Sqrt", "square root", "x", "y", TF_FloatTensor>;
+def TF_RsqrtOp : TF_ActivationOp<"Rsqrt", "1 / sqrt(x)", "x", "y", TF_FloatTensor>;
+def TF_ExpOp : TF_ActivationOp<"Exp", "e to the power x", "x", "y", TF_FloatTensor>;
+def TF_LogOp : TF_ActivationOp<"Log", "natural logarithm", "x", "y", TF_FloatTensor>;
+def TF_NegOp : TF_ActivationOp<"Neg", "-x">;
+def TF_AbsOp : TF_ActivationOp<"Abs", "|x|">;
+def TF_FloorOp : TF_ActivationOp<"Floor", "largest integer not greater than x", "x", "y",
+    TF_FloatTensor>;
+def TF_ErfOp : TF_ActivationOp<"Erf", "the error function", "x", "y", TF_FloatTensor>;
+def TF_StopGradientOp : TF_ActivationOp<"StopGradient",
+    "returns its input (and stops gradients)", "input", "output", TF_Tensor>;
+def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape and type",
+    "x", "y", TF_Tensor>;
+def TF_OnesLikeOp : TF_ActivationOp<"OnesLike", "ones of the input's shape and type",
+    "x", "y", TF_Tensor>;
+def TF_LogicalNotOp : TF_ActivationOp<"LogicalNot", "!x", "x", "y", TensorOf<[I1]>>;
+
+def TF_LeakyReluOp : TF_Op<"LeakyRelu"> {
+  let summary = "x > 0 ? x : alpha * x";
+  let description = [{
+    ```mlir
+    %y = "tf.LeakyRelu"(%x) {alpha = 2.0e-01 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$features, DefaultValuedOptionalAttr<F32Attr, "0.2f">:$alpha,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$activations);
+  let inferFn = "inferSameAsFirstOperand";
+}
+
 def TF_SoftmaxOp : TF_ActivationOp<"Softmax",
     "exp(logits) / sum(exp(logits)) along the last dimension", "logits", "softmax",
+    TF_FloatTensor>;
+def TF_LogSoftmaxOp : TF_ActivationOp<"LogSoftmax",
+    "logits - log(sum(exp(logits))) along the last dimension", "logits", "logsoftmax",
     TF_FloatTensor>;
 
 //===----------------------------------------------------------------------===//
@@ -215,6 +300,234 @@ def TF_CastOp : TF_Op<"Cast"> {
       DefaultValuedOptionalAttr<BoolAttr, "false">:$Truncate);
   let results = (outs TF_Tensor:$y);
   let inferFn = "inferCast";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions.
+//===----------------------------------------------------------------------===//
+
+class TF_ReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what # " over the dimensions in `reduction_indices`";
+  let description = [{
+    `reduction_indices` is a scalar or 1-D integer tensor (negative values count from the
+    end); with `keep_dims` the reduced dimensions stay with size 1.
+    ```mlir
+    %r = "tf.}] # mnemonic # [{"(%x, %axes) {keep_dims = false} : (tensor<2x3xf32>, tensor<1xi32>) -> tensor<2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$reduction_indices,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$keep_dims,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferReduction";
+}
+
+def TF_SumOp : TF_ReductionOp<"Sum", "the sum">;
+def TF_MeanOp : TF_ReductionOp<"Mean", "the mean (integer means truncate)">;
+def TF_MaxOp : TF_ReductionOp<"Max", "the maximum">;
+def TF_MinOp : TF_ReductionOp<"Min", "the minimum">;
+def TF_ProdOp : TF_ReductionOp<"Prod", "the product">;
+
+class TF_ArgReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = "the index of the " # what # " along `dimension` (the first one on ties)";
+  let description = [{
+    ```mlir
+    %i = "tf.}] # mnemonic # [{"(%x, %d) {output_type = i64} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2xi64>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$dimension,
+      OptionalAttr<TypeAttr>:$output_type, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_IndexTensor:$output);
+  let inferFn = "inferArgReduction";
+}
+
+def TF_ArgMaxOp : TF_ArgReductionOp<"ArgMax", "largest value">;
+def TF_ArgMinOp : TF_ArgReductionOp<"ArgMin", "smallest value">;
+
+//===----------------------------------------------------------------------===//
+// Data movement.
+//===----------------------------------------------------------------------===//
+
+def TF_TransposeOp : TF_Op<"Transpose"> {
+  let summary = "permutes the dimensions: y.shape[i] = x.shape[perm[i]]";
+  let description = [{
+    ```mlir
+    %y = "tf.Transpose"(%x, %perm) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$x, TF_IndexTensor:$perm, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tperm);
+  let results = (outs TF_Tensor:$y);
+  let inferFn = "inferTranspose";
+}
+
+def TF_SqueezeOp : TF_Op<"Squeeze"> {
+  let summary = "removes dimensions of size 1 (those in squeeze_dims, or all)";
+  let description = [{
+    ```mlir
+    %y = "tf.Squeeze"(%x) {squeeze_dims = [1]} : (tensor<2x1x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<I64ArrayAttr>:$squeeze_dims,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSqueeze";
+}
+
+def TF_ExpandDimsOp : TF_Op<"ExpandDims"> {
+  let summary = "inserts a dimension of size 1 at index `dim` (negative counts from the end)";
+  let description = [{
+    ```mlir
+    %y = "tf.ExpandDims"(%x, %d) : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x1x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$dim, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tdim);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferExpandDims";
+}
+
+class TF_PadOpBase<string mnemonic, string what, dag extra> : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    `paddings` is a [rank, 2] integer tensor of (before, after) amounts per dimension.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x, %p) : (tensor<2x3xf32>, tensor<2x2xi32>) -> tensor<4x7xf32>
+    ```
+  }];
+  let dataArgs = !con((ins TF_Tensor:$input, TF_IndexTensor:$paddings), extra,
+                      (ins OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tpaddings));
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferPad";
+}
+
+def TF_PadOp : TF_PadOpBase<"Pad", "pads with zeros", (ins)>;
+def TF_PadV2Op : TF_PadOpBase<"PadV2", "pads with the scalar `constant_values`",
+                              (ins TF_Tensor:$constant_values)> {
+  let inferFn = "inferPadV2";
+}
+
+def TF_ShapeOp : TF_Op<"Shape"> {
+  let summary = "the shape of the input as a 1-D tensor of `out_type`";
+  let description = [{
+    Folds to a constant once the input shape is static.
+    ```mlir
+    %s = "tf.Shape"(%x) {out_type = i32} : (tensor<2x3xf32>) -> tensor<2xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$out_type,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_IndexTensor:$output);
+  let inferFn = "inferShapeOf";
+  let hasFolder = 1;
+}
+
+def TF_SizeOp : TF_Op<"Size"> {
+  let summary = "the number of elements of the input, a scalar of `out_type`";
+  let description = [{
+    ```mlir
+    %n = "tf.Size"(%x) {out_type = i32} : (tensor<2x3xf32>) -> tensor<i32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$out_type,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_IndexTensor:$output);
+  let inferFn = "inferSizeOf";
+  let hasFolder = 1;
+}
+
+def TF_RankOp : TF_Op<"Rank"> {
+  let summary = "the rank of the input, an i32 scalar";
+  let description = [{
+    ```mlir
+    %r = "tf.Rank"(%x) : (tensor<2x3xf32>) -> tensor<i32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I32]>:$output);
+  let inferFn = "inferRankOf";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, pooling, normalisation.
+//===----------------------------------------------------------------------===//
+
+class TF_ConvOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    `strides` and `dilations` have 4 entries in `data_format` order (the batch and channel
+    entries must be 1); `padding` is "SAME", "VALID" or "EXPLICIT" (then
+    `explicit_paddings` holds 8 values, before and after for each dimension).
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x, %f) {padding = "SAME", strides = [1, 1, 1, 1]}
+        : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, TF_FloatTensor:$filter,
+      I64ArrayAttr:$strides, StrAttr:$padding,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+}
+
+def TF_Conv2DOp : TF_ConvOp<"Conv2D",
+    "2-D convolution; the filter is [height, width, in_channels, out_channels]"> {
+  let inferFn = "inferConv2D";
+}
+
+def TF_DepthwiseConv2dNativeOp : TF_ConvOp<"DepthwiseConv2dNative",
+    "depthwise 2-D convolution; the filter is [height, width, channels, multiplier]"> {
+  let inferFn = "inferDepthwiseConv2D";
+}
+
+class TF_PoolOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what # " over `ksize` windows";
+  let description = [{
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
+        : (tensor<1x8x8x2xf32>) -> tensor<1x4x4x2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$input, I64ArrayAttr:$ksize, I64ArrayAttr:$strides,
+      StrAttr:$padding, DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferPool";
+}
+
+def TF_MaxPoolOp : TF_PoolOp<"MaxPool", "the maximum">;
+def TF_AvgPoolOp : TF_PoolOp<"AvgPool", "the mean of the elements inside the input">;
+
+class TF_FusedBatchNormOpBase<string mnemonic, dag extraResults> : TF_Op<mnemonic> {
+  let summary = "batch normalisation: (x - mean) * scale / sqrt(variance + epsilon) + offset";
+  let description = [{
+    Only inference (`is_training = false`) is supported: the batch statistics outputs are
+    the given mean and variance.
+    ```mlir
+    %y, %m, %v, %r1, %r2 = "tf.}] # mnemonic # [{"(%x, %s, %o, %mean, %var) {epsilon = 1.0e-3 : f32, is_training = false}
+        : (...) -> (...)
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$x, TF_FloatTensor:$scale, TF_FloatTensor:$offset,
+      TF_FloatTensor:$mean, TF_FloatTensor:$variance,
+      DefaultValuedOptionalAttr<F32Attr, "0.0001f">:$epsilon,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$U);
+  let results = !con((outs TF_FloatTensor:$y, TF_FloatTensor:$batch_mean,
+                      TF_FloatTensor:$batch_variance, TF_FloatTensor:$reserve_space_1,
+                      TF_FloatTensor:$reserve_space_2), extraResults);
+  let inferFn = "inferFusedBatchNorm";
+}
+
+def TF_FusedBatchNormOp : TF_FusedBatchNormOpBase<"FusedBatchNorm", (outs)>;
+def TF_FusedBatchNormV2Op : TF_FusedBatchNormOpBase<"FusedBatchNormV2", (outs)>;
+def TF_FusedBatchNormV3Op : TF_FusedBatchNormOpBase<"FusedBatchNormV3",
+                                                    (outs TF_FloatTensor:$reserve_space_3)> {
+  let inferFn = "inferFusedBatchNormV3";
 }
 
 #endif // KILN_TF_OPS_TD

@@ -46,4 +46,26 @@ def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
   }];
 }
 
+def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> {
+  let summary = "Replace tf ops whose results are known at compile time by tf.Const";
+  let description = [{
+    Runs each op's folder in program order: `tf.Shape`, `tf.Size` and `tf.Rank` of
+    tensors with static shapes become constants, and `tf.Identity` without control inputs
+    is forwarded. New constants keep the folded node's name as their location, so later
+    shape inference (a Reshape whose shape came from Shape) sees them.
+
+    Before:
+    ```mlir
+    %s = "tf.Shape"(%x) {out_type = i32} : (tensor<2x3xf32>) -> tensor<2xi32>
+    ```
+    After:
+    ```mlir
+    %s = "tf.Const"() {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFolded", "ops-folded", "Number of ops folded">,
+  ];
+}
+
 #endif // KILN_PASSES_GRAPH_PASSES_TD

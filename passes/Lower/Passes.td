@@ -93,4 +93,24 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
 }
 
+def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp"> {
+  let summary = "Turn strided memref.copy into linalg.copy";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a copy between contiguous buffers to `memcpy`, but a
+    copy to or from a strided view (a padded tensor's interior, say) to a call of MLIR's
+    `memrefCopy` runtime function, which compiled models do not link. This pass rewrites
+    those copies as `linalg.copy`, which becomes loops.
+
+    Before:
+    ```mlir
+    memref.copy %a, %sub : memref<1x8x8x2xf32> to memref<1x8x8x2xf32, strided<[200, 20, 2, 1], offset: 22>>
+    ```
+    After:
+    ```mlir
+    linalg.copy ins(%a : memref<1x8x8x2xf32>) outs(%sub : memref<1x8x8x2xf32, strided<...>>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 #endif // KILN_PASSES_LOWER_PASSES_TD

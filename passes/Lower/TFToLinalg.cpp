@@ -82,6 +82,8 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateElementwisePatterns(converter, patterns);
     lower::populateLinearAlgebraPatterns(converter, patterns);
     lower::populateShapePatterns(converter, patterns);
+    lower::populateReductionPatterns(converter, patterns);
+    lower::populateConvolutionPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -2,6 +2,7 @@
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -22,6 +23,61 @@ LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out) {
   if (!OpTrait::util::getBroadcastedShape(x.getShape(), y.getShape(), shape))
     return ctx.error("shapes ", x, " and ", y, " are not broadcast-compatible");
   out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferBroadcastCompare(const InferContext &ctx, InferResult &out) {
+  if (failed(inferBroadcastBinary(ctx, out)))
+    return failure();
+  out.back() = cast<TensorType>(out.back()).clone(IntegerType::get(ctx.context, 1));
+  return success();
+}
+
+/// The NumPy broadcast of `a` and `b`, or null (with an error) if they do not broadcast.
+static Type broadcast(const InferContext &ctx, TensorType a, TensorType b, Type element) {
+  if (!a.hasRank() || !b.hasRank())
+    return UnrankedTensorType::get(element);
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(a.getShape(), b.getShape(), shape)) {
+    (void)ctx.error("shapes ", a, " and ", b, " are not broadcast-compatible");
+    return {};
+  }
+  return RankedTensorType::get(shape, element);
+}
+
+LogicalResult inferSelectV2(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto c = cast<TensorType>(ctx.operandType(0));
+  auto t = cast<TensorType>(ctx.operandType(1));
+  auto e = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(t, e, "t and e")))
+    return failure();
+  Type te = broadcast(ctx, t, e, t.getElementType());
+  if (!te)
+    return failure();
+  Type all = broadcast(ctx, c, cast<TensorType>(te), t.getElementType());
+  if (!all)
+    return failure();
+  out.push_back(all);
+  return success();
+}
+
+LogicalResult inferSelect(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto c = cast<TensorType>(ctx.operandType(0));
+  auto t = cast<TensorType>(ctx.operandType(1));
+  auto e = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(t, e, "t and e")))
+    return failure();
+  if (t.hasRank() && e.hasRank() && failed(verifyCompatibleShape(t, e)))
+    return ctx.error("t and e must have the same shape, got ", t, " and ", e);
+  if (c.hasRank() && t.hasRank() && c.getRank() != t.getRank() &&
+      !(c.getRank() == 1 && t.getRank() >= 1))
+    return ctx.error("condition ", c, " must have the shape of t ", t,
+                     " or be a vector along its first dimension");
+  out.push_back(t.hasRank() ? t : e);
   return success();
 }
 

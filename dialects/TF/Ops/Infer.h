@@ -41,6 +41,10 @@ struct InferContext {
   mlir::LogicalResult requireTensorOperands(unsigned count) const;
   /// Fails if the type attribute `name` is present and differs from `actual`.
   mlir::LogicalResult checkTypeAttr(llvm::StringRef name, mlir::Type actual) const;
+  /// The values of operand `index` if it is a tf.Const of integers.
+  std::optional<llvm::SmallVector<int64_t>> constantInts(unsigned index) const;
+  /// The integer-list attribute `name`, or none.
+  std::optional<llvm::SmallVector<int64_t>> intList(llvm::StringRef name) const;
   /// Fails unless `a` and `b` have the same element type, which must also match `T`.
   mlir::LogicalResult checkSameElementType(mlir::TensorType a, mlir::TensorType b,
                                            llvm::StringRef what) const;
@@ -52,6 +56,28 @@ bool areCompatibleResultTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
 
 using InferResult = llvm::SmallVectorImpl<mlir::Type>;
 
+/// Which dimensions of a 4-D tensor hold height, width and channels.
+struct Layout {
+  int64_t h, w, c;
+  static Layout of(llvm::StringRef dataFormat) {
+    return dataFormat == "NCHW" ? Layout{2, 3, 1} : Layout{1, 2, 3};
+  }
+};
+
+/// One spatial dimension of a convolution or pooling window, as TensorFlow computes it.
+struct WindowDim {
+  int64_t output;                 // ShapedType::kDynamic when the input size is unknown
+  int64_t padBefore, padAfter;    // zero for VALID
+};
+
+/// The output size and padding of a window of `size` elements (dilated by `dilation`)
+/// moved by `stride` over `input` elements with TensorFlow's "SAME", "VALID" or "EXPLICIT"
+/// padding (the last using `explicitBefore`/`explicitAfter`). Fails on bad arguments.
+mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64_t size,
+                                         int64_t stride, int64_t dilation,
+                                         llvm::StringRef padding, int64_t explicitBefore,
+                                         int64_t explicitAfter);
+
 // Structure.cpp
 mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConst(const InferContext &ctx, InferResult &out);
@@ -59,11 +85,35 @@ mlir::LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult
 // Elementwise.cpp
 mlir::LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCast(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBroadcastCompare(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSelectV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSelect(const InferContext &ctx, InferResult &out);
 // LinearAlgebra.cpp
 mlir::LogicalResult inferMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out);
 // Shape.cpp
 mlir::LogicalResult inferReshape(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTranspose(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPadV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSizeOf(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferRankOf(const InferContext &ctx, InferResult &out);
+// Reduction.cpp
+mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);
+/// The axes of a reduction, in [0, rank), sorted and unique; fails on out-of-range axes.
+mlir::FailureOr<llvm::SmallVector<int64_t>> normalizeAxes(const InferContext &ctx,
+                                                          llvm::ArrayRef<int64_t> axes,
+                                                          int64_t rank);
+// Convolution.cpp
+mlir::LogicalResult inferConv2D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out);
 
 } // namespace kiln::tf
 

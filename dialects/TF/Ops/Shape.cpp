@@ -60,4 +60,205 @@ LogicalResult inferReshape(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferTranspose(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  auto perm = ctx.constantInts(1);
+  if (!x.hasRank()) {
+    out.push_back(x);
+    return success();
+  }
+  int64_t rank = x.getRank();
+  if (!perm) {
+    out.push_back(RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                                        x.getElementType()));
+    return success();
+  }
+  if (static_cast<int64_t>(perm->size()) != rank)
+    return ctx.error("perm has ", perm->size(), " entries for an input of rank ", rank);
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return ctx.error("perm is not a permutation of 0..", rank - 1);
+    seen[p] = true;
+    shape.push_back(x.getDimSize(p));
+  }
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  if (!x.hasRank()) {
+    out.push_back(x);
+    return success();
+  }
+  int64_t rank = x.getRank();
+  SmallVector<int64_t> dims = ctx.intList("squeeze_dims").value_or(SmallVector<int64_t>{});
+  SmallVector<bool> drop(rank, false);
+  if (dims.empty()) {
+    for (int64_t i = 0; i < rank; ++i) {
+      if (ShapedType::isDynamic(x.getDimSize(i))) {
+        out.push_back(UnrankedTensorType::get(x.getElementType()));
+        return success();
+      }
+      drop[i] = x.getDimSize(i) == 1;
+    }
+  }
+  for (int64_t d : dims) {
+    int64_t axis = d < 0 ? d + rank : d;
+    if (axis < 0 || axis >= rank)
+      return ctx.error("squeeze dimension ", d, " is out of range for rank ", rank);
+    if (!ShapedType::isDynamic(x.getDimSize(axis)) && x.getDimSize(axis) != 1)
+      return ctx.error("cannot squeeze dimension ", d, " of size ", x.getDimSize(axis));
+    drop[axis] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!drop[i])
+      shape.push_back(x.getDimSize(i));
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  auto dim = ctx.constantInts(1);
+  if (!x.hasRank() || !dim) {
+    out.push_back(x.hasRank() ? Type(RankedTensorType::get(
+                                    SmallVector<int64_t>(x.getRank() + 1, ShapedType::kDynamic),
+                                    x.getElementType()))
+                              : Type(x));
+    return success();
+  }
+  if (dim->size() != 1)
+    return ctx.error("dim must hold one value, got ", dim->size());
+  int64_t rank = x.getRank();
+  int64_t axis = (*dim)[0] < 0 ? (*dim)[0] + rank + 1 : (*dim)[0];
+  if (axis < 0 || axis > rank)
+    return ctx.error("dim ", (*dim)[0], " is out of range for rank ", rank);
+  SmallVector<int64_t> shape(x.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferPad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  if (!x.hasRank()) {
+    out.push_back(x);
+    return success();
+  }
+  int64_t rank = x.getRank();
+  auto pads = ctx.constantInts(1);
+  if (!pads) {
+    out.push_back(RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                                        x.getElementType()));
+    return success();
+  }
+  if (static_cast<int64_t>(pads->size()) != 2 * rank)
+    return ctx.error("paddings must be [", rank, ", 2], got ", pads->size(), " values");
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t before = (*pads)[2 * i], after = (*pads)[2 * i + 1];
+    if (before < 0 || after < 0)
+      return ctx.error("paddings must not be negative");
+    int64_t d = x.getDimSize(i);
+    shape.push_back(ShapedType::isDynamic(d) ? d : d + before + after);
+  }
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferPadV2(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto value = cast<TensorType>(ctx.operandType(2));
+  if (value.getElementType() != x.getElementType())
+    return ctx.error("constant_values has element type ", value.getElementType(),
+                     "; the input has ", x.getElementType());
+  if (value.hasRank() && value.getNumElements() != 1)
+    return ctx.error("constant_values must be a scalar, got ", value);
+  return inferPad(ctx, out);
+}
+
+static Type indexElement(const InferContext &ctx, StringRef attrName, Type fallback) {
+  if (auto t = ctx.attr<TypeAttr>(attrName))
+    return t.getValue();
+  return fallback;
+}
+
+LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  Type element = indexElement(ctx, "out_type", IntegerType::get(ctx.context, 32));
+  out.push_back(RankedTensorType::get({x.hasRank() ? x.getRank() : ShapedType::kDynamic},
+                                      element));
+  return success();
+}
+
+LogicalResult inferSizeOf(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  out.push_back(RankedTensorType::get(
+      {}, indexElement(ctx, "out_type", IntegerType::get(ctx.context, 32))));
+  return success();
+}
+
+LogicalResult inferRankOf(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  out.push_back(RankedTensorType::get({}, IntegerType::get(ctx.context, 32)));
+  return success();
+}
+
+/// A constant integer tensor of `type` holding `values`.
+static Attribute intConstant(Type type, ArrayRef<int64_t> values) {
+  auto tensor = cast<RankedTensorType>(type);
+  unsigned width = tensor.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.push_back(APInt(width, v, /*isSigned=*/true));
+  return DenseElementsAttr::get(tensor, ints);
+}
+
+OpFoldResult ShapeOp::fold(FoldAdaptor) {
+  auto x = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!x || !x.hasStaticShape() || !getOutput().getType().hasStaticShape())
+    return {};
+  return intConstant(getOutput().getType(), x.getShape());
+}
+
+OpFoldResult SizeOp::fold(FoldAdaptor) {
+  auto x = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!x || !x.hasStaticShape())
+    return {};
+  return intConstant(getOutput().getType(), {x.getNumElements()});
+}
+
+OpFoldResult RankOp::fold(FoldAdaptor) {
+  auto x = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!x)
+    return {};
+  return intConstant(getOutput().getType(), {x.getRank()});
+}
+
 } // namespace kiln::tf

@@ -29,6 +29,33 @@ LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
   return success();
 }
 
+std::optional<SmallVector<int64_t>> InferContext::constantInts(unsigned index) const {
+  if (index >= operands.size())
+    return std::nullopt;
+  auto c = operands[index].getDefiningOp<ConstOp>();
+  auto values = c ? dyn_cast<DenseIntElementsAttr>(c.getValue()) : DenseIntElementsAttr();
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &v : values.getValues<APInt>())
+    result.push_back(v.getSExtValue());
+  return result;
+}
+
+std::optional<SmallVector<int64_t>> InferContext::intList(StringRef name) const {
+  auto list = attr<ArrayAttr>(name);
+  if (!list)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (Attribute a : list) {
+    auto i = dyn_cast<IntegerAttr>(a);
+    if (!i)
+      return std::nullopt;
+    result.push_back(i.getInt());
+  }
+  return result;
+}
+
 LogicalResult InferContext::checkSameElementType(TensorType a, TensorType b,
                                                 StringRef what) const {
   if (a.getElementType() != b.getElementType())
@@ -84,5 +111,12 @@ LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out)
   return success();
 }
 
+
+OpFoldResult IdentityOp::fold(FoldAdaptor) {
+  // Control inputs order the op; keep it then.
+  if (!getControlInputs().empty() || getInput().getType() != getOutput().getType())
+    return {};
+  return getInput();
+}
 
 } // namespace kiln::tf

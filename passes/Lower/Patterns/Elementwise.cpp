@@ -76,6 +76,137 @@ Value tanh(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return math::TanhOp::create(b, loc, args[0]);
 }
 
+Value square(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  return arithmetic<arith::MulFOp, arith::MulIOp>(b, loc, kind, {args[0], args[0]});
+}
+
+Value squaredDifference(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  Value d = arithmetic<arith::SubFOp, arith::SubIOp>(b, loc, kind, args);
+  return square(b, loc, kind, d);
+}
+
+Value negate(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return arith::NegFOp::create(b, loc, args[0]);
+  return arith::SubIOp::create(b, loc, scalarConstant(b, loc, args[0].getType(), 0), args[0]);
+}
+
+Value absolute(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return math::AbsFOp::create(b, loc, args[0]);
+  if (kind == ElementKind::Unsigned)
+    return args[0];
+  return math::AbsIOp::create(b, loc, args[0]);
+}
+
+template <typename MathOp>
+Value unaryMath(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return MathOp::create(b, loc, args[0]);
+}
+
+Value elu(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value x = args[0];
+  Value zero = scalarConstant(b, loc, x.getType(), 0);
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  return arith::SelectOp::create(b, loc, negative, math::ExpM1Op::create(b, loc, x), x);
+}
+
+/// TensorFlow's softplus: x for large x, exp(x) for very negative x, log1p(exp(x)) between,
+/// with the threshold log(epsilon) + 2 of the element type.
+Value softplus(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value x = args[0];
+  Type t = x.getType();
+  double epsilon = t.isF64() ? 2.220446049250313e-16 : t.isF16() ? 9.765625e-4
+                   : t.isBF16() ? 7.8125e-3 : 1.1920928955078125e-7;
+  double threshold = std::log(epsilon) + 2.0;
+  Value large = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                      scalarConstant(b, loc, t, -threshold));
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      scalarConstant(b, loc, t, threshold));
+  Value e = math::ExpOp::create(b, loc, x);
+  Value middle = math::Log1pOp::create(b, loc, e);
+  Value r = arith::SelectOp::create(b, loc, small, e, middle);
+  return arith::SelectOp::create(b, loc, large, x, r);
+}
+
+Value power(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return math::PowFOp::create(b, loc, args[0], args[1]);
+  return math::IPowIOp::create(b, loc, args[0], args[1]);
+}
+
+/// floor(x / y); integer division rounds toward negative infinity (a zero divisor gives 0,
+/// as in `divide`).
+Value floorDivide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
+  Type t = args[0].getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, args[1], zero);
+  Value safe = arith::SelectOp::create(b, loc, isZero, one, args[1]);
+  Value q = kind == ElementKind::Unsigned
+                ? Value(arith::DivUIOp::create(b, loc, args[0], safe))
+                : Value(arith::FloorDivSIOp::create(b, loc, args[0], safe));
+  return arith::SelectOp::create(b, loc, isZero, zero, q);
+}
+
+/// The remainder of floor division: it has the sign of y (TensorFlow's FloorMod).
+Value floorModulo(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  Value x = args[0], y = args[1];
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0);
+  if (kind == ElementKind::Float) {
+    Value r = arith::RemFOp::create(b, loc, x, y);
+    Value rNonZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
+    Value rNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
+    Value yNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero);
+    Value fix = arith::AndIOp::create(b, loc, rNonZero,
+                                      arith::XOrIOp::create(b, loc, rNeg, yNeg));
+    return arith::SelectOp::create(b, loc, fix, arith::AddFOp::create(b, loc, r, y), r);
+  }
+  Value one = scalarConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+  if (kind == ElementKind::Unsigned)
+    return arith::SelectOp::create(b, loc, isZero, zero, arith::RemUIOp::create(b, loc, x, safe));
+  Value r = arith::RemSIOp::create(b, loc, x, safe);
+  Value rNonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safe, zero);
+  Value fix = arith::AndIOp::create(b, loc, rNonZero, arith::XOrIOp::create(b, loc, rNeg, yNeg));
+  Value m = arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, safe), r);
+  return arith::SelectOp::create(b, loc, isZero, zero, m);
+}
+
+/// A comparison: ordered float predicates except NotEqual (true for NaN), signed or
+/// unsigned integer predicates.
+template <arith::CmpFPredicate F, arith::CmpIPredicate S, arith::CmpIPredicate U>
+Value compare(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return arith::CmpFOp::create(b, loc, F, args[0], args[1]);
+  return arith::CmpIOp::create(b, loc, kind == ElementKind::Signed ? S : U, args[0], args[1]);
+}
+
+template <typename IntOp>
+Value logical(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return IntOp::create(b, loc, args[0], args[1]);
+}
+
+Value logicalNot(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return arith::XOrIOp::create(b, loc, args[0], scalarConstant(b, loc, args[0].getType(), 1));
+}
+
+Value select(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+}
+
+template <int V>
+Value fill(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return scalarConstant(b, loc, args[0].getType(), V);
+}
+
+Value identity(OpBuilder &, Location, ElementKind, ValueRange args) { return args[0]; }
+
 template <typename OpT>
 struct ElementwiseLowering : OpConversionPattern<OpT> {
   ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx, ScalarFn fn)
@@ -97,6 +228,54 @@ struct ElementwiseLowering : OpConversionPattern<OpT> {
   }
 
   ScalarFn fn;
+};
+
+struct LeakyReluLowering : OpConversionPattern<tf::LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::LeakyReluOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(adaptor.getFeatures().getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    double alpha = op.getAlpha().convertToDouble();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, adaptor.getFeatures(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = args[0];
+          Value zero = scalarConstant(b, loc, x.getType(), 0);
+          Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+          Value scaled = arith::MulFOp::create(b, loc, x, scalarConstant(b, loc, x.getType(), alpha));
+          return arith::SelectOp::create(b, loc, positive, x, scaled);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Select with a vector condition picks whole slices along dimension 0.
+struct SelectLowering : OpConversionPattern<tf::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::SelectOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto condType = dyn_cast<RankedTensorType>(adaptor.getCondition().getType());
+    if (!type || !type.hasStaticShape() || !condType)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+    AffineMap condMap = condType.getRank() == type.getRank()
+                            ? identity
+                            : AffineMap::get(type.getRank(), 0, getAffineDimExpr(0, ctx));
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), type,
+        {adaptor.getCondition(), adaptor.getThenValue(), adaptor.getElseValue()},
+        {condMap, identity, identity}, [](OpBuilder &b, Location loc, ValueRange args) {
+          return select(b, loc, ElementKind::Bool, args);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
 };
 
 /// Converts one element from a tf element type to another (TensorFlow's Cast rules).
@@ -181,11 +360,15 @@ Value reduceLastDim(OpBuilder &b, Location loc, Value input, Value init,
       .getResult(0);
 }
 
-struct SoftmaxLowering : OpConversionPattern<tf::SoftmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tf::SoftmaxOp op, OpAdaptor adaptor,
+/// Softmax and LogSoftmax over the last dimension, both stable: m = max(x);
+/// e = exp(x - m); s = sum(e); softmax = e / s, log-softmax = (x - m) - log(s).
+template <typename OpT, bool Log>
+struct SoftmaxLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast<RankedTensorType>(adaptor.getLogits().getType());
+    Value x = adaptor.getLogits();
+    auto type = dyn_cast<RankedTensorType>(x.getType());
     if (!type || !type.hasStaticShape() || type.getRank() < 1)
       return rewriter.notifyMatchFailure(op, "needs a static shape of rank >= 1");
     Location loc = op.getLoc();
@@ -194,7 +377,6 @@ struct SoftmaxLowering : OpConversionPattern<tf::SoftmaxOp> {
     auto reducedType = RankedTensorType::get(type.getShape().drop_back(), element);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap dropLast = identity.dropResult(rank - 1);
-    Value x = adaptor.getLogits();
 
     Value negInf = arith::ConstantOp::create(
         rewriter, loc,
@@ -213,11 +395,20 @@ struct SoftmaxLowering : OpConversionPattern<tf::SoftmaxOp> {
                               [](OpBuilder &b, Location l, Value v, Value acc) -> Value {
                                 return arith::AddFOp::create(b, l, v, acc);
                               });
-    Value result = buildParallelGeneric(
-        rewriter, loc, type, {exps, sum}, {identity, dropLast},
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::DivFOp::create(b, l, args[0], args[1]);
-        });
+    Value result;
+    if (Log)
+      result = buildParallelGeneric(
+          rewriter, loc, type, {x, max, sum}, {identity, dropLast, dropLast},
+          [](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
+            return arith::SubFOp::create(b, l, shifted, math::LogOp::create(b, l, args[2]));
+          });
+    else
+      result = buildParallelGeneric(
+          rewriter, loc, type, {exps, sum}, {identity, dropLast},
+          [](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::DivFOp::create(b, l, args[0], args[1]);
+          });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -244,7 +435,39 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp.template operator()<tf::Relu6Op>(relu6);
   addOp.template operator()<tf::SigmoidOp>(sigmoid);
   addOp.template operator()<tf::TanhOp>(tanh);
-  patterns.add<CastLowering, SoftmaxLowering>(converter, ctx);
+  addOp.template operator()<tf::SquaredDifferenceOp>(squaredDifference);
+  addOp.template operator()<tf::PowOp>(power);
+  addOp.template operator()<tf::FloorDivOp>(floorDivide);
+  addOp.template operator()<tf::FloorModOp>(floorModulo);
+  using P = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  addOp.template operator()<tf::EqualOp>(compare<P::OEQ, I::eq, I::eq>);
+  addOp.template operator()<tf::NotEqualOp>(compare<P::UNE, I::ne, I::ne>);
+  addOp.template operator()<tf::LessOp>(compare<P::OLT, I::slt, I::ult>);
+  addOp.template operator()<tf::LessEqualOp>(compare<P::OLE, I::sle, I::ule>);
+  addOp.template operator()<tf::GreaterOp>(compare<P::OGT, I::sgt, I::ugt>);
+  addOp.template operator()<tf::GreaterEqualOp>(compare<P::OGE, I::sge, I::uge>);
+  addOp.template operator()<tf::LogicalAndOp>(logical<arith::AndIOp>);
+  addOp.template operator()<tf::LogicalOrOp>(logical<arith::OrIOp>);
+  addOp.template operator()<tf::LogicalNotOp>(logicalNot);
+  addOp.template operator()<tf::SelectV2Op>(select);
+  addOp.template operator()<tf::SquareOp>(square);
+  addOp.template operator()<tf::SqrtOp>(unaryMath<math::SqrtOp>);
+  addOp.template operator()<tf::RsqrtOp>(unaryMath<math::RsqrtOp>);
+  addOp.template operator()<tf::ExpOp>(unaryMath<math::ExpOp>);
+  addOp.template operator()<tf::LogOp>(unaryMath<math::LogOp>);
+  addOp.template operator()<tf::FloorOp>(unaryMath<math::FloorOp>);
+  addOp.template operator()<tf::ErfOp>(unaryMath<math::ErfOp>);
+  addOp.template operator()<tf::NegOp>(negate);
+  addOp.template operator()<tf::AbsOp>(absolute);
+  addOp.template operator()<tf::EluOp>(elu);
+  addOp.template operator()<tf::SoftplusOp>(softplus);
+  addOp.template operator()<tf::StopGradientOp>(identity);
+  addOp.template operator()<tf::ZerosLikeOp>(fill<0>);
+  addOp.template operator()<tf::OnesLikeOp>(fill<1>);
+  patterns.add<CastLowering, LeakyReluLowering, SelectLowering,
+               SoftmaxLowering<tf::SoftmaxOp, false>, SoftmaxLowering<tf::LogSoftmaxOp, true>>(
+      converter, ctx);
 }
 
 } // namespace kiln::lower

@@ -46,6 +46,11 @@ mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type ty
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::RankedTensorType type, mlir::Value value);
 
+/// `value` (static shape) reshaped to `type` with the same number of elements, as
+/// collapse_shape/expand_shape views (no data moves after bufferization).
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      mlir::RankedTensorType type);
+
 void populateStructurePatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(const mlir::TypeConverter &converter,
@@ -54,6 +59,10 @@ void populateLinearAlgebraPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateShapePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
+void populateReductionPatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+void populateConvolutionPatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 
 } // namespace kiln::lower
 

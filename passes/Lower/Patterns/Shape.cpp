@@ -1,58 +1,131 @@
-//===- Shape.cpp - Reshape ----------------------------------------------------===//
+//===- Shape.cpp - Reshape, Squeeze, ExpandDims, Transpose, Pad, Shape ... ----===//
 #include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
 namespace kiln::lower {
+
+Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
+  auto inputType = cast<RankedTensorType>(value.getType());
+  if (inputType == type)
+    return value;
+  // Scalars: every dimension on the other side is 1 and the reassociation is empty.
+  if (inputType.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, type, value, ArrayRef<ReassociationIndices>{});
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, value, ArrayRef<ReassociationIndices>{});
+  auto allDims = [](int64_t rank) {
+    ReassociationIndices group;
+    for (int64_t i = 0; i < rank; ++i)
+      group.push_back(i);
+    return SmallVector<ReassociationIndices>{group};
+  };
+  auto flatType = RankedTensorType::get({inputType.getNumElements()}, inputType.getElementType());
+  if (inputType.getRank() != 1)
+    value = tensor::CollapseShapeOp::create(b, loc, flatType, value, allDims(inputType.getRank()));
+  if (type.getRank() != 1)
+    value = tensor::ExpandShapeOp::create(b, loc, type, value, allDims(type.getRank()));
+  return value;
+}
+
 namespace {
 
-/// Reshape between static shapes: collapse to 1-D, then expand to the result shape. Both
-/// steps are views after bufferization, so no data moves.
-struct ReshapeLowering : OpConversionPattern<tf::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tf::ReshapeOp op, OpAdaptor adaptor,
+/// Ops that only change the shape of their first operand: Reshape, Squeeze, ExpandDims.
+template <typename OpT>
+struct ReshapeLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    Value input = adaptor.getOperands()[0];
     auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
-    auto inputType = dyn_cast<RankedTensorType>(adaptor.getTensor().getType());
+        this->getTypeConverter()->convertType(op->getResult(0).getType()));
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
     if (!resultType || !resultType.hasStaticShape() || !inputType ||
         !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), input, resultType));
+    return success();
+  }
+};
+
+std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &i : attr.getValues<APInt>())
+    values.push_back(i.getSExtValue());
+  return values;
+}
+
+struct TransposeLowering : OpConversionPattern<tf::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::TransposeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getY().getType()));
+    auto perm = constantInts(adaptor.getPerm());
+    if (!resultType || !resultType.hasStaticShape() || !perm)
+      return rewriter.notifyMatchFailure(op, "needs a static shape and a constant perm");
     Location loc = op.getLoc();
-    Value value = adaptor.getTensor();
-    if (inputType == resultType) {
-      rewriter.replaceOp(op, value);
-      return success();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, adaptor.getX(), init, *perm)
+                               .getResult()[0]);
+    return success();
+  }
+};
+
+/// Pad and PadV2: tensor.pad with a constant (zero, or PadV2's scalar).
+template <typename OpT>
+struct PadLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto pads = constantInts(adaptor.getPaddings());
+    if (!resultType || !resultType.hasStaticShape() || !pads)
+      return rewriter.notifyMatchFailure(op, "needs a static shape and constant paddings");
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> low, high;
+    for (size_t i = 0; i < pads->size(); i += 2) {
+      low.push_back(rewriter.getIndexAttr((*pads)[i]));
+      high.push_back(rewriter.getIndexAttr((*pads)[i + 1]));
     }
-    // Scalars: every dimension on the other side is 1 and the reassociation is empty.
-    if (inputType.getRank() == 0) {
-      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, value,
-                                                         ArrayRef<ReassociationIndices>{});
-      return success();
+    Value padValue;
+    if constexpr (std::is_same_v<OpT, tf::PadV2Op>) {
+      Value c = adaptor.getConstantValues();
+      auto cType = cast<RankedTensorType>(c.getType());
+      SmallVector<Value> zeros(cType.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+      padValue = tensor::ExtractOp::create(rewriter, loc, c, zeros);
+    } else {
+      padValue = scalarConstant(rewriter, loc, resultType.getElementType(), 0);
     }
-    if (resultType.getRank() == 0) {
-      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType, value,
-                                                           ArrayRef<ReassociationIndices>{});
-      return success();
-    }
-    auto allDims = [](int64_t rank) {
-      ReassociationIndices group;
-      for (int64_t i = 0; i < rank; ++i)
-        group.push_back(i);
-      return SmallVector<ReassociationIndices>{group};
-    };
-    auto flatType = RankedTensorType::get({inputType.getNumElements()},
-                                          inputType.getElementType());
-    if (inputType.getRank() != 1)
-      value = tensor::CollapseShapeOp::create(rewriter, loc, flatType, value,
-                                              allDims(inputType.getRank()));
-    if (resultType.getRank() != 1)
-      value = tensor::ExpandShapeOp::create(rewriter, loc, resultType, value,
-                                            allDims(resultType.getRank()));
-    rewriter.replaceOp(op, value);
+    rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, resultType, adaptor.getInput(),
+                                                 low, high, padValue)
+                               .getResult());
+    return success();
+  }
+};
+
+/// Shape, Size and Rank of a static tensor are constants (usually folded earlier).
+template <typename OpT>
+struct ShapeQueryLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto folded = dyn_cast_or_null<DenseElementsAttr>(
+        dyn_cast_if_present<Attribute>(op.fold(typename OpT::FoldAdaptor({}, op))));
+    if (!folded)
+      return rewriter.notifyMatchFailure(op, "needs a static input shape");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, folded.getType(), folded);
     return success();
   }
 };
@@ -60,7 +133,11 @@ struct ReshapeLowering : OpConversionPattern<tf::ReshapeOp> {
 } // namespace
 
 void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReshapeLowering>(converter, patterns.getContext());
+  patterns.add<ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
+               ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
+               PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
+               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>>(
+      converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -1,0 +1,215 @@
+//===- Convolution.cpp - Conv2D, DepthwiseConv2dNative, pooling, batch norm ---===//
+#include "dialects/TF/TFOps.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64_t size,
+                                   int64_t stride, int64_t dilation, StringRef padding,
+                                   int64_t explicitBefore, int64_t explicitAfter) {
+  if (stride < 1 || dilation < 1 || size < 1)
+    return ctx.error("window size, stride and dilation must be positive, got ", size, ", ",
+                     stride, " and ", dilation);
+  if (padding != "SAME" && padding != "VALID" && padding != "EXPLICIT")
+    return ctx.error("padding must be \"SAME\", \"VALID\" or \"EXPLICIT\", got \"", padding,
+                     "\"");
+  if (ShapedType::isDynamic(input))
+    return WindowDim{ShapedType::kDynamic, 0, 0};
+  int64_t effective = (size - 1) * dilation + 1;
+  WindowDim w{0, 0, 0};
+  if (padding == "SAME") {
+    w.output = (input + stride - 1) / stride;
+    int64_t total = std::max<int64_t>((w.output - 1) * stride + effective - input, 0);
+    w.padBefore = total / 2;
+    w.padAfter = total - w.padBefore;
+    return w;
+  }
+  if (padding == "EXPLICIT") {
+    if (explicitBefore < 0 || explicitAfter < 0)
+      return ctx.error("explicit paddings must not be negative");
+    w.padBefore = explicitBefore;
+    w.padAfter = explicitAfter;
+  }
+  int64_t padded = input + w.padBefore + w.padAfter;
+  if (padded < effective)
+    return ctx.error("the window (", effective, " elements with dilation) is larger than the ",
+                     padded, " input elements");
+  w.output = (padded - effective) / stride + 1;
+  return w;
+}
+
+namespace {
+
+/// The attributes every 2-D window op reads, checked.
+struct Window2D {
+  Layout layout;
+  StringRef padding;
+  SmallVector<int64_t> strides, dilations, explicitPaddings;
+};
+
+FailureOr<Window2D> readWindowAttrs(const InferContext &ctx) {
+  Window2D w{Layout::of("NHWC"), "", {}, {1, 1, 1, 1}, {}};
+  StringRef format = "NHWC";
+  if (auto f = ctx.attr<StringAttr>("data_format"))
+    format = f.getValue();
+  if (format != "NHWC" && format != "NCHW")
+    return ctx.error("data_format must be \"NHWC\" or \"NCHW\", got \"", format, "\"");
+  w.layout = Layout::of(format);
+  auto padding = ctx.attr<StringAttr>("padding");
+  if (!padding)
+    return ctx.error("requires a 'padding' attribute");
+  w.padding = padding.getValue();
+  auto strides = ctx.intList("strides");
+  if (!strides || strides->size() != 4)
+    return ctx.error("strides must have 4 entries");
+  w.strides = *strides;
+  if (auto d = ctx.intList("dilations")) {
+    if (d->size() != 4)
+      return ctx.error("dilations must have 4 entries");
+    w.dilations = *d;
+  }
+  if (w.padding == "EXPLICIT") {
+    auto e = ctx.intList("explicit_paddings");
+    if (!e || e->size() != 8)
+      return ctx.error("EXPLICIT padding needs 8 explicit_paddings");
+    w.explicitPaddings = *e;
+  } else {
+    w.explicitPaddings.assign(8, 0);
+  }
+  if (w.strides[0] != 1 || w.strides[w.layout.c] != 1 || w.dilations[0] != 1 ||
+      w.dilations[w.layout.c] != 1)
+    return ctx.error("strides and dilations along the batch and channel dimensions must be 1");
+  return w;
+}
+
+/// Output type of a 2-D window op over `input` with a window of kh x kw and `channels`
+/// output channels (dynamic if unknown).
+LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorType input,
+                           int64_t kh, int64_t kw, int64_t channels, InferResult &out) {
+  if (!input.hasRank()) {
+    out.push_back(UnrankedTensorType::get(input.getElementType()));
+    return success();
+  }
+  if (input.getRank() != 4)
+    return ctx.error("input must be 4-D, got ", input);
+  SmallVector<int64_t> shape(input.getShape());
+  const Layout &l = w.layout;
+  auto h = computeWindow(ctx, input.getDimSize(l.h), kh, w.strides[l.h], w.dilations[l.h],
+                         w.padding, w.explicitPaddings[2 * l.h], w.explicitPaddings[2 * l.h + 1]);
+  auto wd = computeWindow(ctx, input.getDimSize(l.w), kw, w.strides[l.w], w.dilations[l.w],
+                          w.padding, w.explicitPaddings[2 * l.w],
+                          w.explicitPaddings[2 * l.w + 1]);
+  if (failed(h) || failed(wd))
+    return failure();
+  shape[l.h] = h->output;
+  shape[l.w] = wd->output;
+  shape[l.c] = channels;
+  out.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult inferConvolution(const InferContext &ctx, InferResult &out, bool depthwise) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  auto filter = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkSameElementType(input, filter, "input and filter")))
+    return failure();
+  auto w = readWindowAttrs(ctx);
+  if (failed(w))
+    return failure();
+  if (!filter.hasRank()) {
+    out.push_back(UnrankedTensorType::get(input.getElementType()));
+    return success();
+  }
+  if (filter.getRank() != 4)
+    return ctx.error("filter must be 4-D, got ", filter);
+  int64_t inChannels = input.hasRank() && input.getRank() == 4
+                           ? input.getDimSize(w->layout.c)
+                           : ShapedType::kDynamic;
+  int64_t fc = filter.getDimSize(2);
+  if (!ShapedType::isDynamic(inChannels) && !ShapedType::isDynamic(fc) && inChannels != fc)
+    return ctx.error("the input has ", inChannels, " channels but the filter expects ", fc,
+                     " (grouped convolutions are not supported)");
+  int64_t channels = filter.getDimSize(3);
+  if (depthwise && !ShapedType::isDynamic(channels) && !ShapedType::isDynamic(fc))
+    channels *= fc;
+  else if (depthwise)
+    channels = ShapedType::kDynamic;
+  return windowOutput(ctx, *w, input, filter.getDimSize(0), filter.getDimSize(1), channels, out);
+}
+
+} // namespace
+
+LogicalResult inferConv2D(const InferContext &ctx, InferResult &out) {
+  return inferConvolution(ctx, out, /*depthwise=*/false);
+}
+
+LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out) {
+  return inferConvolution(ctx, out, /*depthwise=*/true);
+}
+
+LogicalResult inferPool(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", input.getElementType())))
+    return failure();
+  auto w = readWindowAttrs(ctx);
+  if (failed(w))
+    return failure();
+  if (w->padding == "EXPLICIT")
+    return ctx.error("pooling supports only SAME and VALID padding");
+  auto ksize = ctx.intList("ksize");
+  if (!ksize || ksize->size() != 4)
+    return ctx.error("ksize must have 4 entries");
+  if ((*ksize)[0] != 1 || (*ksize)[w->layout.c] != 1)
+    return ctx.error("pooling windows along the batch and channel dimensions must be 1");
+  int64_t channels = input.hasRank() && input.getRank() == 4 ? input.getDimSize(w->layout.c)
+                                                             : ShapedType::kDynamic;
+  return windowOutput(ctx, *w, input, (*ksize)[w->layout.h], (*ksize)[w->layout.w], channels,
+                      out);
+}
+
+static LogicalResult inferBatchNorm(const InferContext &ctx, InferResult &out,
+                                    int statistics) {
+  if (failed(ctx.requireTensorOperands(5)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto scale = cast<TensorType>(ctx.operandType(1));
+  for (unsigned i = 1; i < 5; ++i) {
+    auto t = cast<TensorType>(ctx.operandType(i));
+    if (t.getElementType() != scale.getElementType())
+      return ctx.error("scale, offset, mean and variance must have one element type");
+    if (t.hasRank() && t.getRank() != 1)
+      return ctx.error("scale, offset, mean and variance must be 1-D, got ", t);
+  }
+  StringRef format = "NHWC";
+  if (auto f = ctx.attr<StringAttr>("data_format"))
+    format = f.getValue();
+  if (format != "NHWC" && format != "NCHW")
+    return ctx.error("data_format must be \"NHWC\" or \"NCHW\", got \"", format, "\"");
+  if (x.hasRank() && x.getRank() != 4)
+    return ctx.error("x must be 4-D, got ", x);
+  if (x.hasRank() && scale.hasRank()) {
+    int64_t c = x.getDimSize(Layout::of(format).c), s = scale.getDimSize(0);
+    if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(s) && c != s)
+      return ctx.error("x has ", c, " channels but scale has ", s, " elements");
+  }
+  out.push_back(x);
+  // batch_mean, batch_variance, reserve_space_1, reserve_space_2 (, reserve_space_3).
+  for (int i = 0; i < statistics; ++i)
+    out.push_back(scale);
+  return success();
+}
+
+LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out) {
+  return inferBatchNorm(ctx, out, 4);
+}
+
+LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out) {
+  return inferBatchNorm(ctx, out, 5);
+}
+
+} // namespace kiln::tf

@@ -1,0 +1,83 @@
+//===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin --------------===//
+#include "dialects/TF/TFOps.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+FailureOr<SmallVector<int64_t>> normalizeAxes(const InferContext &ctx, ArrayRef<int64_t> axes,
+                                              int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes) {
+    int64_t axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank)
+      return ctx.error("axis ", a, " is out of range for rank ", rank);
+    result.push_back(axis);
+  }
+  llvm::sort(result);
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
+LogicalResult inferReduction(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  bool keep = false;
+  if (auto k = ctx.attr<BoolAttr>("keep_dims"))
+    keep = k.getValue();
+  auto axes = ctx.constantInts(1);
+  if (!x.hasRank() || !axes) {
+    if (x.hasRank() && keep)
+      out.push_back(RankedTensorType::get(
+          SmallVector<int64_t>(x.getRank(), ShapedType::kDynamic), x.getElementType()));
+    else
+      out.push_back(UnrankedTensorType::get(x.getElementType()));
+    return success();
+  }
+  auto normalized = normalizeAxes(ctx, *axes, x.getRank());
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < x.getRank(); ++i) {
+    if (!llvm::is_contained(*normalized, i))
+      shape.push_back(x.getDimSize(i));
+    else if (keep)
+      shape.push_back(1);
+  }
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  Type element = IntegerType::get(ctx.context, 64);
+  if (auto t = ctx.attr<TypeAttr>("output_type"))
+    element = t.getValue();
+  if (!element.isInteger(32) && !element.isInteger(64))
+    return ctx.error("output_type must be int32 or int64, got ", element);
+  auto axis = ctx.constantInts(1);
+  if (!x.hasRank() || !axis) {
+    out.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  if (axis->size() != 1)
+    return ctx.error("dimension must be a scalar");
+  auto normalized = normalizeAxes(ctx, *axis, x.getRank());
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < x.getRank(); ++i)
+    if (i != (*normalized)[0])
+      shape.push_back(x.getDimSize(i));
+  out.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+} // namespace kiln::tf

@@ -1,0 +1,321 @@
+//===- Convolution.cpp - Conv2D, DepthwiseConv2dNative, pooling, batch norm ---===//
+//
+// Convolutions and pools compute in NHWC with upstream linalg named ops; NCHW inputs are
+// transposed in and out. Padding is an explicit tensor.pad computed with TensorFlow's
+// rules (kiln::tf::computeWindow), so SAME, VALID and EXPLICIT all become a pad and an
+// unpadded window.
+//
+//===----------------------------------------------------------------------------===//
+#include "passes/Lower/Patterns/Patterns.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace kiln::lower {
+namespace {
+
+SmallVector<int64_t> intList(ArrayAttr attr, SmallVector<int64_t> fallback) {
+  if (!attr)
+    return fallback;
+  SmallVector<int64_t> values;
+  for (Attribute a : attr)
+    values.push_back(cast<IntegerAttr>(a).getInt());
+  return values;
+}
+
+Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
+}
+
+constexpr int64_t kToNHWC[] = {0, 2, 3, 1};
+constexpr int64_t kToNCHW[] = {0, 3, 1, 2};
+
+/// The geometry of a 2-D window op, read from its attributes, in NHWC terms.
+struct Geometry {
+  bool nchw = false;
+  int64_t stride[2], dilation[2], window[2];
+  tf::WindowDim dims[2];
+};
+
+/// Computes the geometry of an op over a static NHWC `input` with a kh x kw window.
+FailureOr<Geometry> geometry(Operation *op, RankedTensorType input, int64_t kh, int64_t kw) {
+  Geometry g;
+  auto format = op->getAttrOfType<StringAttr>("data_format");
+  g.nchw = format && format.getValue() == "NCHW";
+  tf::Layout layout = tf::Layout::of(g.nchw ? "NCHW" : "NHWC");
+  SmallVector<int64_t> strides = intList(op->getAttrOfType<ArrayAttr>("strides"), {1, 1, 1, 1});
+  SmallVector<int64_t> dilations =
+      intList(op->getAttrOfType<ArrayAttr>("dilations"), {1, 1, 1, 1});
+  SmallVector<int64_t> explicitPads =
+      intList(op->getAttrOfType<ArrayAttr>("explicit_paddings"), SmallVector<int64_t>(8, 0));
+  StringRef padding = op->getAttrOfType<StringAttr>("padding").getValue();
+  tf::InferContext ctx{op->getContext(), op->getLoc(), {}, {}};
+  int64_t spatial[2] = {layout.h, layout.w};
+  int64_t sizes[2] = {kh, kw};
+  for (int i = 0; i < 2; ++i) {
+    g.stride[i] = strides[spatial[i]];
+    g.dilation[i] = dilations[spatial[i]];
+    g.window[i] = sizes[i];
+    auto d = tf::computeWindow(ctx, input.getDimSize(1 + i), sizes[i], g.stride[i], g.dilation[i],
+                               padding, explicitPads[2 * spatial[i]],
+                               explicitPads[2 * spatial[i] + 1]);
+    if (failed(d))
+      return failure();
+    g.dims[i] = *d;
+  }
+  return g;
+}
+
+/// `input` (NHWC) padded spatially with `value` as the geometry says.
+Value padSpatial(OpBuilder &b, Location loc, Value input, const Geometry &g, Value value) {
+  if (g.dims[0].padBefore == 0 && g.dims[0].padAfter == 0 && g.dims[1].padBefore == 0 &&
+      g.dims[1].padAfter == 0)
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] += g.dims[0].padBefore + g.dims[0].padAfter;
+  shape[2] += g.dims[1].padBefore + g.dims[1].padAfter;
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(g.dims[0].padBefore),
+                                   b.getIndexAttr(g.dims[1].padBefore), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(g.dims[0].padAfter),
+                                    b.getIndexAttr(g.dims[1].padAfter), b.getIndexAttr(0)};
+  return tensor::PadOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+                               low, high, value)
+      .getResult();
+}
+
+SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, const Geometry &g) {
+  auto t = RankedTensorType::get({2}, b.getI64Type());
+  return {b.getNamedAttr("strides", DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.stride))),
+          b.getNamedAttr("dilations",
+                         DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.dilation)))};
+}
+
+template <typename OpT, bool Depthwise>
+struct ConvLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
+    if (!resultType || !resultType.hasStaticShape() || !filterType ||
+        !filterType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    bool nchw = op.getDataFormat() == "NCHW";
+    if (nchw)
+      input = transpose(rewriter, loc, input, kToNHWC);
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto g = geometry(op, inputType, filterType.getDimSize(0), filterType.getDimSize(1));
+    if (failed(g))
+      return failure();
+    Type element = inputType.getElementType();
+    Value zero = scalarConstant(rewriter, loc, element, 0);
+    Value padded = padSpatial(rewriter, loc, input, *g, zero);
+    SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
+                                     g->dims[1].output};
+    Value result;
+    if (Depthwise) {
+      outShape.append({filterType.getDimSize(2), filterType.getDimSize(3)});
+      auto outType = RankedTensorType::get(outShape, element);
+      Value init = filledTensor(rewriter, loc, outType, zero);
+      Value conv = linalg::DepthwiseConv2DNhwcHwcmOp::create(
+                       rewriter, loc, TypeRange{outType}, ValueRange{padded, adaptor.getFilter()},
+                       ValueRange{init}, windowAttrs(rewriter, *g))
+                       .getResult(0);
+      outShape.pop_back();
+      outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
+      result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
+    } else {
+      outShape.push_back(filterType.getDimSize(3));
+      auto outType = RankedTensorType::get(outShape, element);
+      Value init = filledTensor(rewriter, loc, outType, zero);
+      result = linalg::Conv2DNhwcHwcfOp::create(rewriter, loc, TypeRange{outType},
+                                                ValueRange{padded, adaptor.getFilter()},
+                                                ValueRange{init}, windowAttrs(rewriter, *g))
+                   .getResult(0);
+    }
+    if (nchw)
+      result = transpose(rewriter, loc, result, kToNCHW);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+template <typename OpT, bool Max>
+struct PoolLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
+    if (!Max && kind != ElementKind::Float)
+      return rewriter.notifyMatchFailure(op, "AvgPool is defined on floats");
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    bool nchw = op.getDataFormat() == "NCHW";
+    if (nchw)
+      input = transpose(rewriter, loc, input, kToNHWC);
+    auto inputType = cast<RankedTensorType>(input.getType());
+    tf::Layout layout = tf::Layout::of(nchw ? "NCHW" : "NHWC");
+    SmallVector<int64_t> ksize = intList(op.getKsize(), {});
+    auto g = geometry(op, inputType, ksize[layout.h], ksize[layout.w]);
+    if (failed(g))
+      return failure();
+    Type element = inputType.getElementType();
+    Value initValue;
+    if (!Max) {
+      initValue = scalarConstant(rewriter, loc, element, 0);
+    } else if (auto f = dyn_cast<FloatType>(element)) {
+      initValue = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getFloatAttr(f, -std::numeric_limits<double>::infinity()));
+    } else {
+      unsigned w = element.getIntOrFloatBitWidth();
+      initValue = arith::ConstantOp::create(
+          rewriter, loc,
+          IntegerAttr::get(element, kind == ElementKind::Unsigned ? APInt::getMinValue(w)
+                                                                  : APInt::getSignedMinValue(w)));
+    }
+    Value padded = padSpatial(rewriter, loc, input, *g, initValue);
+    auto outType = RankedTensorType::get({inputType.getDimSize(0), g->dims[0].output,
+                                          g->dims[1].output, inputType.getDimSize(3)},
+                                         element);
+    Value init = filledTensor(rewriter, loc, outType, initValue);
+    Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{g->window[0], g->window[1]},
+                                           element);
+    ValueRange ins{padded, window};
+    SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
+    Value result;
+    if (!Max)
+      result = linalg::PoolingNhwcSumOp::create(rewriter, loc, TypeRange{outType}, ins,
+                                                ValueRange{init}, attrs)
+                   .getResult(0);
+    else if (kind == ElementKind::Unsigned)
+      result = linalg::PoolingNhwcMaxUnsignedOp::create(rewriter, loc, TypeRange{outType}, ins,
+                                                        ValueRange{init}, attrs)
+                   .getResult(0);
+    else
+      result = linalg::PoolingNhwcMaxOp::create(rewriter, loc, TypeRange{outType}, ins,
+                                                ValueRange{init}, attrs)
+                   .getResult(0);
+    if (!Max)
+      result = divideByWindowCounts(rewriter, loc, result, inputType, *g);
+    if (nchw)
+      result = transpose(rewriter, loc, result, kToNCHW);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// TensorFlow averages over the elements inside the input only: each output position
+  /// divides by its own count, known at compile time.
+  static Value divideByWindowCounts(OpBuilder &b, Location loc, Value sums,
+                                    RankedTensorType input, const Geometry &g) {
+    auto type = cast<RankedTensorType>(sums.getType());
+    SmallVector<double> counts;
+    for (int64_t oh = 0; oh < g.dims[0].output; ++oh) {
+      for (int64_t ow = 0; ow < g.dims[1].output; ++ow) {
+        int64_t n = 1;
+        int64_t start[2] = {oh * g.stride[0] - g.dims[0].padBefore,
+                            ow * g.stride[1] - g.dims[1].padBefore};
+        for (int i = 0; i < 2; ++i) {
+          int64_t lo = std::max<int64_t>(start[i], 0);
+          int64_t hi = std::min<int64_t>(start[i] + g.window[i], input.getDimSize(1 + i));
+          n *= std::max<int64_t>(hi - lo, 0);
+        }
+        counts.push_back(static_cast<double>(n));
+      }
+    }
+    auto countType = RankedTensorType::get({g.dims[0].output, g.dims[1].output},
+                                           type.getElementType());
+    SmallVector<Attribute> values;
+    for (double c : counts)
+      values.push_back(b.getFloatAttr(type.getElementType(), c));
+    Value countTensor =
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(countType, values));
+    MLIRContext *ctx = b.getContext();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    AffineMap hw = AffineMap::get(4, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+    return buildParallelGeneric(b, loc, type, {sums, countTensor}, {id, hw},
+                                [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                                  return arith::DivFOp::create(nb, l, args[0], args[1]);
+                                });
+  }
+};
+
+/// Inference batch normalisation, per channel, computed in the statistics' type (U):
+/// y = (x - mean) * scale * rsqrt(variance + epsilon) + offset.
+template <typename OpT>
+struct FusedBatchNormLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (op.getIsTraining())
+      return op.emitError() << "'" << op->getName()
+                            << "' in training mode (is_training = true) is not supported; "
+                               "only inference graphs compile";
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    if (!xType || !xType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    int64_t channel = tf::Layout::of(op.getDataFormat()).c;
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    AffineMap c = AffineMap::get(4, 0, getAffineDimExpr(channel, ctx));
+    Type u = cast<RankedTensorType>(adaptor.getScale().getType()).getElementType();
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value y = buildParallelGeneric(
+        rewriter, loc, xType,
+        {adaptor.getX(), adaptor.getScale(), adaptor.getOffset(), adaptor.getMean(),
+         adaptor.getVariance()},
+        {id, c, c, c, c}, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0];
+          Type t = x.getType();
+          if (t != u)
+            x = arith::ExtFOp::create(b, l, u, x);
+          Value eps = scalarConstant(b, l, u, epsilon);
+          Value inv = math::RsqrtOp::create(b, l, arith::AddFOp::create(b, l, args[4], eps));
+          Value centered = arith::SubFOp::create(b, l, x, args[3]);
+          Value scaled = arith::MulFOp::create(b, l, centered,
+                                               arith::MulFOp::create(b, l, args[1], inv));
+          Value r = arith::AddFOp::create(b, l, scaled, args[2]);
+          return t != u ? Value(arith::TruncFOp::create(b, l, t, r)) : r;
+        });
+    // In inference the batch statistics are the given ones.
+    SmallVector<Value> results = {y, adaptor.getMean(), adaptor.getVariance(), adaptor.getMean(),
+                                  adaptor.getVariance()};
+    if (op->getNumResults() == 6)
+      results.push_back(adaptor.getMean());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ConvLowering<tf::Conv2DOp, false>,
+               ConvLowering<tf::DepthwiseConv2dNativeOp, true>,
+               PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
+               FusedBatchNormLowering<tf::FusedBatchNormOp>,
+               FusedBatchNormLowering<tf::FusedBatchNormV2Op>,
+               FusedBatchNormLowering<tf::FusedBatchNormV3Op>>(converter, patterns.getContext());
+}
+
+} // namespace kiln::lower

@@ -1,0 +1,218 @@
+//===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin --------------===//
+#include "passes/Lower/Patterns/Patterns.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace kiln::lower {
+namespace {
+
+enum class Combine { Sum, Mean, Prod, Max, Min };
+
+/// The identity of the combination, as an element of `type` of kind `kind`.
+Value initialValue(OpBuilder &b, Location loc, Type type, ElementKind kind, Combine c) {
+  switch (c) {
+  case Combine::Sum:
+  case Combine::Mean:
+    return scalarConstant(b, loc, type, 0);
+  case Combine::Prod:
+    return scalarConstant(b, loc, type, 1);
+  case Combine::Max:
+  case Combine::Min: {
+    bool max = c == Combine::Max;
+    if (auto f = dyn_cast<FloatType>(type))
+      return arith::ConstantOp::create(
+          b, loc, b.getFloatAttr(f, max ? -std::numeric_limits<double>::infinity()
+                                        : std::numeric_limits<double>::infinity()));
+    unsigned w = type.getIntOrFloatBitWidth();
+    APInt v = kind == ElementKind::Unsigned ? (max ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                                            : (max ? APInt::getSignedMinValue(w)
+                                                   : APInt::getSignedMaxValue(w));
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
+  }
+  }
+  llvm_unreachable("unknown combination");
+}
+
+Value combine(OpBuilder &b, Location loc, ElementKind kind, Combine c, Value x, Value acc) {
+  bool f = kind == ElementKind::Float, u = kind == ElementKind::Unsigned;
+  switch (c) {
+  case Combine::Sum:
+  case Combine::Mean:
+    return f ? Value(arith::AddFOp::create(b, loc, x, acc)) : Value(arith::AddIOp::create(b, loc, x, acc));
+  case Combine::Prod:
+    return f ? Value(arith::MulFOp::create(b, loc, x, acc)) : Value(arith::MulIOp::create(b, loc, x, acc));
+  case Combine::Max:
+    if (f) return arith::MaximumFOp::create(b, loc, x, acc);
+    return u ? Value(arith::MaxUIOp::create(b, loc, x, acc)) : Value(arith::MaxSIOp::create(b, loc, x, acc));
+  case Combine::Min:
+    if (f) return arith::MinimumFOp::create(b, loc, x, acc);
+    return u ? Value(arith::MinUIOp::create(b, loc, x, acc)) : Value(arith::MinSIOp::create(b, loc, x, acc));
+  }
+  llvm_unreachable("unknown combination");
+}
+
+/// The constant integers of a converted operand (an arith.constant), if it is one.
+std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &i : attr.getValues<APInt>())
+    values.push_back(i.getSExtValue());
+  return values;
+}
+
+/// Normalised reduction axes of `rank`, sorted and unique.
+SmallVector<int64_t> normalize(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes)
+    result.push_back(a < 0 ? a + rank : a);
+  llvm::sort(result);
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
+template <typename OpT, Combine C>
+struct ReductionLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getInput();
+    auto inputType = dyn_cast<RankedTensorType>(x.getType());
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto axes = constantInts(adaptor.getReductionIndices());
+    if (!inputType || !inputType.hasStaticShape() || !resultType || !axes)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and constant axes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = inputType.getRank();
+    SmallVector<int64_t> reduced = normalize(*axes, rank);
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
+    Type element = inputType.getElementType();
+
+    SmallVector<int64_t> keptShape;
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool isReduced = llvm::is_contained(reduced, i);
+      iterators.push_back(isReduced ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (!isReduced) {
+        keptShape.push_back(inputType.getDimSize(i));
+        keptExprs.push_back(getAffineDimExpr(i, ctx));
+      }
+    }
+    auto keptType = RankedTensorType::get(keptShape, element);
+    Value init = filledTensor(rewriter, loc, keptType,
+                              initialValue(rewriter, loc, element, kind, C));
+    Value acc = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{keptType}, x, init,
+                    ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                        AffineMap::get(rank, 0, keptExprs, ctx)},
+                    iterators,
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(b, l, combine(b, l, kind, C, args[0], args[1]));
+                    })
+                    .getResult(0);
+    if (C == Combine::Mean) {
+      int64_t count = 1;
+      for (int64_t a : reduced)
+        count *= inputType.getDimSize(a);
+      Value n = scalarConstant(rewriter, loc, element, static_cast<double>(count));
+      acc = buildElementwise(rewriter, loc, keptType, acc,
+                             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                               if (kind == ElementKind::Float)
+                                 return arith::DivFOp::create(b, l, args[0], n);
+                               if (kind == ElementKind::Unsigned)
+                                 return arith::DivUIOp::create(b, l, args[0], n);
+                               return arith::DivSIOp::create(b, l, args[0], n);
+                             });
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, acc, resultType));
+    return success();
+  }
+};
+
+template <typename OpT, bool Max>
+struct ArgReductionLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getInput();
+    auto inputType = dyn_cast<RankedTensorType>(x.getType());
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto axisValues = constantInts(adaptor.getDimension());
+    if (!inputType || !inputType.hasStaticShape() || !resultType || !axisValues ||
+        axisValues->size() != 1)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and a constant dimension");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = inputType.getRank();
+    int64_t axis = normalize(*axisValues, rank)[0];
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
+    Type element = inputType.getElementType();
+    Type indexType = resultType.getElementType();
+
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i) {
+      iterators.push_back(i == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (i != axis)
+        keptExprs.push_back(getAffineDimExpr(i, ctx));
+    }
+    auto valueType = resultType.clone(element);
+    Value best = filledTensor(rewriter, loc, valueType,
+                              initialValue(rewriter, loc, element, kind,
+                                           Max ? Combine::Max : Combine::Min));
+    Value index = filledTensor(rewriter, loc, resultType, scalarConstant(rewriter, loc, indexType, 0));
+    AffineMap kept = AffineMap::get(rank, 0, keptExprs, ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, resultType}, x, ValueRange{best, index},
+        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx), kept, kept}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = args[0], current = args[1], currentIndex = args[2];
+          Value better;
+          // Strict comparison keeps the first index on ties.
+          if (kind == ElementKind::Float)
+            better = arith::CmpFOp::create(b, l, Max ? arith::CmpFPredicate::OGT
+                                                     : arith::CmpFPredicate::OLT, v, current);
+          else if (kind == ElementKind::Unsigned)
+            better = arith::CmpIOp::create(b, l, Max ? arith::CmpIPredicate::ugt
+                                                     : arith::CmpIPredicate::ult, v, current);
+          else
+            better = arith::CmpIOp::create(b, l, Max ? arith::CmpIPredicate::sgt
+                                                     : arith::CmpIPredicate::slt, v, current);
+          Value i = arith::IndexCastOp::create(b, l, indexType, linalg::IndexOp::create(b, l, axis));
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{arith::SelectOp::create(b, l, better, v, current),
+                                             arith::SelectOp::create(b, l, better, i, currentIndex)});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReductionLowering<tf::SumOp, Combine::Sum>,
+               ReductionLowering<tf::MeanOp, Combine::Mean>,
+               ReductionLowering<tf::ProdOp, Combine::Prod>,
+               ReductionLowering<tf::MaxOp, Combine::Max>,
+               ReductionLowering<tf::MinOp, Combine::Min>,
+               ArgReductionLowering<tf::ArgMaxOp, true>,
+               ArgReductionLowering<tf::ArgMinOp, false>>(converter, patterns.getContext());
+}
+
+} // namespace kiln::lower
