@@ -73,10 +73,14 @@ LogicalResult inferSelect(const InferContext &ctx, InferResult &out) {
     return failure();
   if (t.hasRank() && e.hasRank() && failed(verifyCompatibleShape(t, e)))
     return ctx.error("t and e must have the same shape, got ", t, " and ", e);
-  if (c.hasRank() && t.hasRank() && c.getRank() != t.getRank() &&
-      !(c.getRank() == 1 && t.getRank() >= 1))
-    return ctx.error("condition ", c, " must have the shape of t ", t,
-                     " or be a vector along its first dimension");
+  if (c.hasRank() && t.hasRank()) {
+    bool sameShape = c.getRank() == t.getRank() && succeeded(verifyCompatibleShape(c.getShape(), t.getShape()));
+    bool rowVector = c.getRank() == 1 && t.getRank() >= 1 &&
+                     succeeded(verifyCompatibleShape(c.getShape(), t.getShape().take_front()));
+    if (!sameShape && !rowVector)
+      return ctx.error("condition ", c, " must have the shape of t ", t,
+                       " or be a vector along its first dimension");
+  }
   out.push_back(t.hasRank() ? t : e);
   return success();
 }

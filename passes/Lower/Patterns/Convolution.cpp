@@ -21,8 +21,10 @@ using namespace mlir;
 namespace kiln::lower {
 namespace {
 
+/// The integers of a list attribute, or `fallback` when it is absent or empty (TensorFlow
+/// writes `explicit_paddings = []` unless the padding is EXPLICIT).
 SmallVector<int64_t> intList(ArrayAttr attr, SmallVector<int64_t> fallback) {
-  if (!attr)
+  if (!attr || attr.empty())
     return fallback;
   SmallVector<int64_t> values;
   for (Attribute a : attr)
@@ -200,7 +202,7 @@ struct PoolLowering : OpConversionPattern<OpT> {
     Value init = filledTensor(rewriter, loc, outType, initValue);
     Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{g->window[0], g->window[1]},
                                            element);
-    ValueRange ins{padded, window};
+    SmallVector<Value> ins = {padded, window};
     SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
     Value result;
     if (!Max)
@@ -290,7 +292,9 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
           if (t != u)
             x = arith::ExtFOp::create(b, l, u, x);
           Value eps = scalarConstant(b, l, u, epsilon);
-          Value inv = math::RsqrtOp::create(b, l, arith::AddFOp::create(b, l, args[4], eps));
+          Value one = scalarConstant(b, l, u, 1);
+          Value inv = arith::DivFOp::create(
+              b, l, one, math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, args[4], eps)));
           Value centered = arith::SubFOp::create(b, l, x, args[3]);
           Value scaled = arith::MulFOp::create(b, l, centered,
                                                arith::MulFOp::create(b, l, args[1], inv));

@@ -96,12 +96,21 @@ Value absolute(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
     return math::AbsFOp::create(b, loc, args[0]);
   if (kind == ElementKind::Unsigned)
     return args[0];
-  return math::AbsIOp::create(b, loc, args[0]);
+  Value zero = scalarConstant(b, loc, args[0].getType(), 0);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, args[0], zero);
+  return arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, zero, args[0]),
+                                 args[0]);
 }
 
 template <typename MathOp>
 Value unaryMath(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return MathOp::create(b, loc, args[0]);
+}
+
+/// 1 / sqrt(x): libm has no rsqrt, so math.rsqrt would become a call to nothing.
+Value reciprocalSqrt(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value one = scalarConstant(b, loc, args[0].getType(), 1);
+  return arith::DivFOp::create(b, loc, one, math::SqrtOp::create(b, loc, args[0]));
 }
 
 Value elu(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
@@ -453,7 +462,7 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp.template operator()<tf::SelectV2Op>(select);
   addOp.template operator()<tf::SquareOp>(square);
   addOp.template operator()<tf::SqrtOp>(unaryMath<math::SqrtOp>);
-  addOp.template operator()<tf::RsqrtOp>(unaryMath<math::RsqrtOp>);
+  addOp.template operator()<tf::RsqrtOp>(reciprocalSqrt);
   addOp.template operator()<tf::ExpOp>(unaryMath<math::ExpOp>);
   addOp.template operator()<tf::LogOp>(unaryMath<math::LogOp>);
   addOp.template operator()<tf::FloorOp>(unaryMath<math::FloorOp>);

@@ -429,3 +429,169 @@ func.func @shape_attr_syntax() {
   %0 = "tf.Placeholder"() {dtype = f32, shape = #tf.shape<2x*>} : () -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Tests that a convolution's input channels must match the filter's.
+func.func @conv_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{the input has 3 channels but the filter expects 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that strides along the batch dimension are rejected.
+func.func @conv_batch_stride(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{strides and dilations along the batch and channel dimensions must be 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [2, 1, 1, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that an unknown padding kind is rejected.
+func.func @conv_padding(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{padding must be "SAME", "VALID" or "EXPLICIT", got "FULL"}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "FULL", strides = [1, 1, 1, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that EXPLICIT padding needs its 8 values.
+func.func @conv_explicit(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{EXPLICIT padding needs 8 explicit_paddings}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "EXPLICIT", strides = [1, 1, 1, 1], explicit_paddings = [0, 0]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a VALID window larger than the input is rejected.
+func.func @pool_too_large(%x: tensor<1x2x2x1xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{the window (3 elements with dilation) is larger than the 2 input elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.MaxPool"(%x) {ksize = [1, 3, 3, 1], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that pooling across channels is rejected.
+func.func @pool_channels(%x: tensor<1x4x4x2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{pooling windows along the batch and channel dimensions must be 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.AvgPool"(%x) {ksize = [1, 2, 2, 2], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that batch norm statistics must match the channel count.
+func.func @batchnorm_channels(%x: tensor<1x2x2x3xf32>, %s: tensor<4xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{x has 3 channels but scale has 4 elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y:5 = "tf.FusedBatchNorm"(%x, %s, %s, %s, %s) {is_training = false} : (tensor<1x2x2x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<*xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %y#0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a reduction axis out of range is rejected.
+func.func @reduce_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = "tf.Const"() {value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{axis 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Sum"(%x, %a) : (tensor<2x3xf32>, tensor<1xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that ArgMax's output_type must be an integer index type.
+func.func @argmax_type(%x: tensor<2x3xf32>) -> tensor<*xi64> {
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{output_type must be int32 or int64, got 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.ArgMax"(%x, %d) {output_type = f32} : (tensor<2x3xf32>, tensor<i32>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+// Tests that Transpose's perm must be a permutation.
+func.func @transpose_perm(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %p = "tf.Const"() {value = dense<[0, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{perm is not a permutation of 0..1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Transpose"(%x, %p) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that Squeeze refuses a dimension that is not 1.
+func.func @squeeze_dim(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{cannot squeeze dimension 1 of size 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Squeeze"(%x) {squeeze_dims = [1]} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that ExpandDims refuses an out-of-range dim.
+func.func @expand_dim(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %d = "tf.Const"() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{dim 4 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.ExpandDims"(%x, %d) : (tensor<2x3xf32>, tensor<i32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that Pad's paddings must be [rank, 2] and non-negative.
+func.func @pad_shape(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %p = "tf.Const"() {value = dense<[1, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{paddings must be [2, 2], got 2 values}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Pad"(%x, %p) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that PadV2's constant must have the input's element type.
+func.func @padv2_type(%x: tensor<2x3xf32>, %c: tensor<i32>) -> tensor<*xf32> {
+  %p = "tf.Const"() {value = dense<1> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  // expected-error @+2 {{constant_values has element type 'i32'; the input has 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.PadV2"(%x, %p, %c) : (tensor<2x3xf32>, tensor<2x2xi32>, tensor<i32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that Select's condition must match t or be a vector along its first dimension.
+func.func @select_cond(%c: tensor<2x2xi1>, %t: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{must have the shape of t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Select"(%c, %t, %t) : (tensor<2x2xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that comparisons of different element types are rejected.
+func.func @compare_types(%a: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<*xi1> {
+  // expected-error @+2 {{inputs have different element types}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Less"(%a, %b) : (tensor<2xf32>, tensor<2xi32>) -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}

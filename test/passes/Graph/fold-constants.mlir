@@ -1,0 +1,42 @@
+// RUN: kiln-opt --split-input-file --kiln-graph-fold-constants --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s
+
+// Tests that Shape, Size and Rank of static tensors become constants with the node's name.
+// CHECK-LABEL: func.func @queries
+func.func @queries(%x: tensor<2x3xf32>) -> (tensor<2xi64>, tensor<i32>, tensor<i32>) {
+  // CHECK-DAG: "tf.Const"() {dtype = i64, value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64> loc("s")
+  // CHECK-DAG: "tf.Const"() {dtype = i32, value = dense<6> : tensor<i32>} : () -> tensor<i32> loc("n")
+  // CHECK-DAG: "tf.Const"() {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32> loc("r")
+  // CHECK-NOT: tf.Shape
+  // CHECK-NOT: tf.Size
+  // CHECK-NOT: tf.Rank
+  %0 = "tf.Shape"(%x) {out_type = i64} : (tensor<2x3xf32>) -> tensor<2xi64> loc("s")
+  %1 = "tf.Size"(%x) : (tensor<2x3xf32>) -> tensor<i32> loc("n")
+  %2 = "tf.Rank"(%x) : (tensor<2x3xf32>) -> tensor<i32> loc("r")
+  return %0, %1, %2 : tensor<2xi64>, tensor<i32>, tensor<i32>
+}
+
+// -----
+
+// Tests that the shape of a tensor with an unknown dimension stays, while its rank folds.
+// CHECK-LABEL: func.func @dynamic
+func.func @dynamic(%x: tensor<?x3xf32>) -> (tensor<2xi32>, tensor<i32>) {
+  // CHECK: "tf.Shape"
+  // CHECK: "tf.Const"() {dtype = i32, value = dense<2> : tensor<i32>}
+  %0 = "tf.Shape"(%x) : (tensor<?x3xf32>) -> tensor<2xi32>
+  %1 = "tf.Rank"(%x) : (tensor<?x3xf32>) -> tensor<i32>
+  return %0, %1 : tensor<2xi32>, tensor<i32>
+}
+
+// -----
+
+// Tests that Identity is forwarded, but not when control inputs order it.
+// CHECK-LABEL: func.func @identity
+func.func @identity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // CHECK: %[[N:.*]] = "tf.NoOp"
+  // CHECK: %[[KEPT:.*]] = "tf.Identity"(%arg0, %[[N]])
+  // CHECK: return %arg0, %[[KEPT]]
+  %0 = "tf.Identity"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %n = "tf.NoOp"() : () -> !tf.control
+  %1 = "tf.Identity"(%x, %n) : (tensor<4xf32>, !tf.control) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}

@@ -1,0 +1,152 @@
+// RUN: kiln-opt --split-input-file --kiln-lower-tf-to-linalg %s | FileCheck %s
+
+// Tests that a SAME Conv2D pads the input explicitly (TensorFlow puts the odd pixel after)
+// and becomes linalg.conv_2d_nhwc_hwcf with the strides.
+// CHECK-LABEL: func.func @conv_same
+func.func @conv_same(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
+  // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
+  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  // CHECK-SAME: ins(%[[P]], %arg1 : tensor<1x9x9x2xf32>, tensor<3x3x2x4xf32>)
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Tests that an NCHW Conv2D is computed in NHWC between two transposes.
+// CHECK-LABEL: func.func @conv_nchw
+func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32> {
+  // CHECK: linalg.transpose ins(%arg0 : tensor<1x2x5x5xf32>) {{.*}} permutation = [0, 2, 3, 1]
+  // CHECK: linalg.conv_2d_nhwc_hwcf
+  // CHECK: linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
+  %0 = "tf.Conv2D"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1], data_format = "NCHW"} : (tensor<1x2x5x5xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32>
+  return %0 : tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// Tests that a depthwise convolution's [N, H, W, C, M] result is collapsed to C * M channels.
+// CHECK-LABEL: func.func @depthwise
+func.func @depthwise(%x: tensor<1x4x4x3xf32>, %w: tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32> {
+  // CHECK: linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} -> tensor<1x2x2x3x2xf32>
+  // CHECK: tensor.collapse_shape
+  // CHECK: tensor.expand_shape {{.*}} into tensor<1x2x2x6xf32>
+  %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32>
+  return %0 : tensor<1x2x2x6xf32>
+}
+
+// -----
+
+// Tests that MaxPool pads with -inf and uses linalg.pooling_nhwc_max.
+// CHECK-LABEL: func.func @maxpool
+func.func @maxpool(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
+  // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK: tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+  // CHECK: tensor.yield %[[NEG]]
+  // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  %0 = "tf.MaxPool"(%x) {ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32>
+  return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// Tests that a SAME AvgPool divides each position by the number of elements inside the input
+// (4 in a corner, 6 on an edge, 9 in the middle).
+// CHECK-LABEL: func.func @avgpool
+func.func @avgpool(%x: tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32> {
+  // CHECK: linalg.pooling_nhwc_sum
+  // CHECK: arith.constant dense<{{\[\[}}4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
+  // CHECK: arith.divf
+  %0 = "tf.AvgPool"(%x) {ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32>
+  return %0 : tensor<1x3x3x1xf32>
+}
+
+// -----
+
+// Tests inference batch normalisation: one generic reading the statistics per channel; the
+// batch statistics outputs are the given mean and variance.
+// CHECK-LABEL: func.func @batchnorm
+func.func @batchnorm(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> (tensor<1x2x2x3xf32>, tensor<3xf32>) {
+  // CHECK: linalg.generic
+  // CHECK: arith.addf
+  // CHECK: math.sqrt
+  // CHECK: arith.divf
+  // CHECK: return %{{.*}}, %arg3
+  %y, %bm, %bv, %r1, %r2, %r3 = "tf.FusedBatchNormV3"(%x, %s, %o, %m, %v) {epsilon = 1.0e-3 : f32, is_training = false} : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y, %bm : tensor<1x2x2x3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Tests that a Mean with keep_dims reduces, divides by the count and reshapes.
+// CHECK-LABEL: func.func @mean
+func.func @mean(%x: tensor<2x3x4xf32>) -> tensor<2x1x1xf32> {
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]
+  // CHECK: arith.addf
+  // CHECK: %[[N:.*]] = arith.constant 1.200000e+01 : f32
+  // CHECK: arith.divf %{{.*}}, %[[N]]
+  // CHECK: tensor.expand_shape {{.*}} into tensor<2x1x1xf32>
+  %a = "tf.Const"() {value = dense<[1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.Mean"(%x, %a) {keep_dims = true} : (tensor<2x3x4xf32>, tensor<2xi32>) -> tensor<2x1x1xf32>
+  return %0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// Tests ArgMax: a reduction carrying the best value and its index, a strict comparison so
+// the first index wins.
+// CHECK-LABEL: func.func @argmax
+func.func @argmax(%x: tensor<2x5xf32>) -> tensor<2xi64> {
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+  // CHECK: arith.cmpf ogt
+  // CHECK: linalg.index 1
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ArgMax"(%x, %d) : (tensor<2x5xf32>, tensor<i32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// Tests Transpose, PadV2 with its scalar and Squeeze.
+// CHECK-LABEL: func.func @movement
+func.func @movement(%x: tensor<2x1x3xf32>, %c: tensor<f32>) -> (tensor<3x2x1xf32>, tensor<4x1x4xf32>, tensor<2x3xf32>) {
+  // CHECK: linalg.transpose {{.*}} permutation = [2, 0, 1]
+  // CHECK: %[[V:.*]] = tensor.extract %arg1[]
+  // CHECK: tensor.pad %arg0 low[1, 0, 0] high[1, 0, 1]
+  // CHECK: tensor.yield %[[V]]
+  // CHECK: tensor.collapse_shape
+  %p = "tf.Const"() {value = dense<[2, 0, 1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %0 = "tf.Transpose"(%x, %p) : (tensor<2x1x3xf32>, tensor<3xi32>) -> tensor<3x2x1xf32>
+  %pads = "tf.Const"() {value = dense<[[1, 1], [0, 0], [0, 1]]> : tensor<3x2xi32>} : () -> tensor<3x2xi32>
+  %1 = "tf.PadV2"(%x, %pads, %c) : (tensor<2x1x3xf32>, tensor<3x2xi32>, tensor<f32>) -> tensor<4x1x4xf32>
+  %2 = "tf.Squeeze"(%x) : (tensor<2x1x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<3x2x1xf32>, tensor<4x1x4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Tests comparisons (NotEqual is unordered: true for NaN), SelectV2 and LogicalNot.
+// CHECK-LABEL: func.func @logic
+func.func @logic(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xf32>) {
+  // CHECK: arith.cmpf une
+  // CHECK: arith.xori
+  // CHECK: arith.select
+  %0 = "tf.NotEqual"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = "tf.LogicalNot"(%0) : (tensor<4xi1>) -> tensor<4xi1>
+  %2 = "tf.SelectV2"(%1, %x, %y) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1, %2 : tensor<4xi1>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that FloorMod on integers fixes the sign of the remainder to the divisor's and
+// guards a zero divisor.
+// CHECK-LABEL: func.func @floormod
+func.func @floormod(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: arith.remsi
+  // CHECK: arith.xori
+  // CHECK: arith.addi
+  // CHECK: arith.select
+  %0 = "tf.FloorMod"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
