@@ -23,6 +23,8 @@ class TF_Op<string mnemonic, list<Trait> traits = []>
   dag dataArgs = (ins);
   // Function in namespace kiln::tf (dialects/TF/Ops) computing the result types.
   string inferFn = ?;
+  // More C++ declarations for the op class.
+  code opExtraDecls = [{}];
   let arguments = !con(dataArgs, (ins Variadic<AnyType>:$control_inputs));
   let extraClassDeclaration = [{
     /// Result types are compatible when element types match and shapes agree where
@@ -30,7 +32,7 @@ class TF_Op<string mnemonic, list<Trait> traits = []>
     static bool isCompatibleReturnTypes(::mlir::TypeRange lhs, ::mlir::TypeRange rhs) {
       return ::kiln::tf::areCompatibleResultTypes(lhs, rhs);
     }
-  }];
+  }] # opExtraDecls;
   // ODS writes inferReturnTypes itself when every result type is buildable (NoOp).
   let extraClassDefinition = !if(!empty(inferFn), "", [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context,
@@ -448,6 +450,70 @@ def TF_RankOp : TF_Op<"Rank"> {
   let results = (outs TensorOf<[I32]>:$output);
   let inferFn = "inferRankOf";
   let hasFolder = 1;
+}
+
+// Ops whose leading data inputs are a list of N tensors. Their operands are one list:
+// the N values, `extraData` more data inputs, then the control inputs, so that no segment
+// sizes are needed; `N` (which TensorFlow always writes) says where the controls start.
+class TF_ListOp<string mnemonic, int extraData> : TF_Op<mnemonic> {
+  dag attrArgs = (ins);
+  let arguments = !con((ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$N), attrArgs);
+  let opExtraDecls = [{
+    /// The number of data inputs: the N listed values and }] # extraData # [{ more.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(getN() + }] # extraData # [{, getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getValues() {
+      return getInputsAndControls().take_front(std::min<unsigned>(getN(), getNumDataInputs()));
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
+def TF_ConcatV2Op : TF_ListOp<"ConcatV2", 1> {
+  let summary = "joins the `values` along dimension `axis` (negative counts from the end)";
+  let description = [{
+    ```mlir
+    %y = "tf.ConcatV2"(%a, %b, %axis) {N = 2 : i64}
+        : (tensor<2x3xf32>, tensor<2x5xf32>, tensor<i32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let attrArgs = (ins OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferConcat";
+}
+
+def TF_PackOp : TF_ListOp<"Pack", 0> {
+  let summary = "stacks the `values`, all of one shape, along a new dimension `axis`";
+  let description = [{
+    ```mlir
+    %y = "tf.Pack"(%a, %b) {N = 2 : i64, axis = 0 : i64}
+        : (tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let attrArgs = (ins DefaultValuedOptionalAttr<I64Attr, "0">:$axis,
+                   OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferPack";
+}
+
+def TF_AddNOp : TF_ListOp<"AddN", 0> {
+  let summary = "the elementwise sum of the `inputs`, all of one shape";
+  let description = [{
+    ```mlir
+    %y = "tf.AddN"(%a, %b, %c) {N = 3 : i64}
+        : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let attrArgs = (ins OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$sum);
+  let inferFn = "inferAddN";
 }
 
 //===----------------------------------------------------------------------===//

@@ -41,6 +41,8 @@ struct InferContext {
   mlir::LogicalResult requireTensorOperands(unsigned count) const;
   /// Fails if the type attribute `name` is present and differs from `actual`.
   mlir::LogicalResult checkTypeAttr(llvm::StringRef name, mlir::Type actual) const;
+  /// For list ops (ConcatV2, Pack, AddN): the first N operands, N from the attribute.
+  mlir::FailureOr<mlir::ValueRange> listValues() const;
   /// The values of operand `index` if it is a tf.Const of integers.
   std::optional<llvm::SmallVector<int64_t>> constantInts(unsigned index) const;
   /// The integer-list attribute `name`, or none.
@@ -49,6 +51,9 @@ struct InferContext {
   mlir::LogicalResult checkSameElementType(mlir::TensorType a, mlir::TensorType b,
                                            llvm::StringRef what) const;
 };
+
+/// The values of `value` if a tf.Const of integers defines it.
+std::optional<llvm::SmallVector<int64_t>> constantIntsOf(mlir::Value value);
 
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic
 /// dimension or unknown rank is compatible with anything).
@@ -98,6 +103,9 @@ mlir::LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPadV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConcat(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPack(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferAddN(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSizeOf(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferRankOf(const InferContext &ctx, InferResult &out);

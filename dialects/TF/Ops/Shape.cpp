@@ -1,6 +1,8 @@
 //===- Shape.cpp - Reshape ----------------------------------------------------===//
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 
 namespace kiln::tf {
@@ -197,6 +199,124 @@ LogicalResult inferPadV2(const InferContext &ctx, InferResult &out) {
   if (value.hasRank() && value.getNumElements() != 1)
     return ctx.error("constant_values must be a scalar, got ", value);
   return inferPad(ctx, out);
+}
+
+/// Checks that `values` are tensors of one element type and rank; returns the first.
+static FailureOr<TensorType> commonInput(const InferContext &ctx, ValueRange values,
+                                         StringRef what) {
+  if (values.empty())
+    return ctx.error(what, " needs at least one input");
+  TensorType first;
+  for (Value v : values) {
+    auto t = dyn_cast<TensorType>(v.getType());
+    if (!t)
+      return ctx.error(what, " inputs must be tensors, got ", v.getType());
+    if (!first) {
+      first = t;
+      continue;
+    }
+    if (t.getElementType() != first.getElementType())
+      return ctx.error(what, " inputs have different element types: ", first.getElementType(),
+                       " and ", t.getElementType());
+    if (t.hasRank() && first.hasRank() && t.getRank() != first.getRank())
+      return ctx.error(what, " inputs have different ranks: ", first, " and ", t);
+  }
+  if (failed(ctx.checkTypeAttr("T", first.getElementType())))
+    return failure();
+  return first;
+}
+
+LogicalResult inferConcat(const InferContext &ctx, InferResult &out) {
+  auto list = ctx.listValues();
+  if (failed(list))
+    return failure();
+  ValueRange values = *list;
+  if (ctx.operands.size() <= values.size() || !isa<TensorType>(ctx.operandType(values.size())))
+    return ctx.error("ConcatV2 needs an axis after its ", values.size(), " values");
+  auto first = commonInput(ctx, values, "ConcatV2");
+  if (failed(first))
+    return failure();
+  auto axis = constantIntsOf(ctx.operands[values.size()]);
+  if (!first->hasRank() || !axis) {
+    out.push_back(first->hasRank() ? Type(RankedTensorType::get(
+                                         SmallVector<int64_t>(first->getRank(), ShapedType::kDynamic),
+                                         first->getElementType()))
+                                   : Type(*first));
+    return success();
+  }
+  int64_t rank = first->getRank();
+  if (axis->size() != 1)
+    return ctx.error("axis must be a scalar");
+  int64_t a = (*axis)[0] < 0 ? (*axis)[0] + rank : (*axis)[0];
+  if (a < 0 || a >= rank)
+    return ctx.error("axis ", (*axis)[0], " is out of range for rank ", rank);
+  SmallVector<int64_t> shape(first->getShape());
+  shape[a] = 0;
+  for (Value v : values) {
+    auto t = cast<TensorType>(v.getType());
+    if (!t.hasRank()) {
+      shape[a] = ShapedType::kDynamic;
+      continue;
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = t.getDimSize(i);
+      if (i == a) {
+        shape[a] = ShapedType::isDynamic(d) || ShapedType::isDynamic(shape[a]) ? ShapedType::kDynamic
+                                                                              : shape[a] + d;
+      } else if (ShapedType::isDynamic(shape[i])) {
+        shape[i] = d;
+      } else if (!ShapedType::isDynamic(d) && d != shape[i]) {
+        return ctx.error("inputs differ in dimension ", i, " (", shape[i], " and ", d,
+                         "), which is not the concatenation axis");
+      }
+    }
+  }
+  out.push_back(RankedTensorType::get(shape, first->getElementType()));
+  return success();
+}
+
+LogicalResult inferPack(const InferContext &ctx, InferResult &out) {
+  auto list = ctx.listValues();
+  if (failed(list))
+    return failure();
+  ValueRange values = *list;
+  auto first = commonInput(ctx, values, "Pack");
+  if (failed(first))
+    return failure();
+  for (Value v : values)
+    if (failed(verifyCompatibleShape(v.getType(), *first)))
+      return ctx.error("Pack inputs must have one shape, got ", *first, " and ", v.getType());
+  if (!first->hasRank()) {
+    out.push_back(*first);
+    return success();
+  }
+  int64_t rank = first->getRank();
+  int64_t axis = 0;
+  if (auto a = ctx.attr<IntegerAttr>("axis"))
+    axis = a.getInt();
+  if (axis < 0)
+    axis += rank + 1;
+  if (axis < 0 || axis > rank)
+    return ctx.error("axis is out of range for ", values.size(), " inputs of rank ", rank);
+  SmallVector<int64_t> shape(first->getShape());
+  shape.insert(shape.begin() + axis, static_cast<int64_t>(values.size()));
+  out.push_back(RankedTensorType::get(shape, first->getElementType()));
+  return success();
+}
+
+LogicalResult inferAddN(const InferContext &ctx, InferResult &out) {
+  auto list = ctx.listValues();
+  if (failed(list))
+    return failure();
+  ValueRange values = *list;
+  auto first = commonInput(ctx, values, "AddN");
+  if (failed(first))
+    return failure();
+  for (Value v : values)
+    if (failed(verifyCompatibleShape(v.getType(), *first)))
+      return ctx.error("AddN inputs must have one shape, got ", *first, " and ", v.getType());
+  out.push_back(*first);
+  return success();
 }
 
 static Type indexElement(const InferContext &ctx, StringRef attrName, Type fallback) {

@@ -29,10 +29,17 @@ LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
   return success();
 }
 
-std::optional<SmallVector<int64_t>> InferContext::constantInts(unsigned index) const {
-  if (index >= operands.size())
-    return std::nullopt;
-  auto c = operands[index].getDefiningOp<ConstOp>();
+FailureOr<ValueRange> InferContext::listValues() const {
+  auto n = attr<IntegerAttr>("N");
+  if (!n)
+    return error("requires the list length attribute 'N'");
+  if (n.getInt() < 1 || n.getInt() > static_cast<int64_t>(operands.size()))
+    return error("N = ", n.getInt(), " but the op has ", operands.size(), " operands");
+  return operands.take_front(n.getInt());
+}
+
+std::optional<SmallVector<int64_t>> constantIntsOf(Value value) {
+  auto c = value ? value.getDefiningOp<ConstOp>() : ConstOp();
   auto values = c ? dyn_cast<DenseIntElementsAttr>(c.getValue()) : DenseIntElementsAttr();
   if (!values)
     return std::nullopt;
@@ -40,6 +47,12 @@ std::optional<SmallVector<int64_t>> InferContext::constantInts(unsigned index) c
   for (const APInt &v : values.getValues<APInt>())
     result.push_back(v.getSExtValue());
   return result;
+}
+
+std::optional<SmallVector<int64_t>> InferContext::constantInts(unsigned index) const {
+  if (index >= operands.size())
+    return std::nullopt;
+  return constantIntsOf(operands[index]);
 }
 
 std::optional<SmallVector<int64_t>> InferContext::intList(StringRef name) const {

@@ -115,6 +115,97 @@ struct PadLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// Joins static tensors along `axis` by inserting each into its slice of the result.
+Value concatenate(OpBuilder &b, Location loc, ValueRange values, int64_t axis,
+                  RankedTensorType resultType) {
+  Value result = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                         resultType.getElementType());
+  int64_t offset = 0;
+  for (Value v : values) {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes, strides;
+    offsets[axis] = b.getIndexAttr(offset);
+    for (int64_t d : type.getShape()) {
+      sizes.push_back(b.getIndexAttr(d));
+      strides.push_back(b.getIndexAttr(1));
+    }
+    result = tensor::InsertSliceOp::create(b, loc, v, result, offsets, sizes, strides);
+    offset += type.getDimSize(axis);
+  }
+  return result;
+}
+
+bool allStatic(ValueRange values) {
+  return llvm::all_of(values, [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape();
+  });
+}
+
+struct ConcatLowering : OpConversionPattern<tf::ConcatV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ConcatV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    ValueRange all = adaptor.getInputsAndControls();
+    ValueRange values = all.take_front(op.getN());
+    auto axis = constantInts(all[op.getN()]);
+    if (!resultType || !resultType.hasStaticShape() || !allStatic(values) || !axis)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and a constant axis");
+    int64_t a = (*axis)[0] < 0 ? (*axis)[0] + resultType.getRank() : (*axis)[0];
+    rewriter.replaceOp(op, concatenate(rewriter, op.getLoc(), values, a, resultType));
+    return success();
+  }
+};
+
+struct PackLowering : OpConversionPattern<tf::PackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::PackOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    ValueRange values = adaptor.getInputsAndControls().take_front(op.getN());
+    if (!resultType || !resultType.hasStaticShape() || !allStatic(values))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += resultType.getRank();
+    SmallVector<int64_t> sliceShape(resultType.getShape());
+    sliceShape[axis] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, resultType.getElementType());
+    SmallVector<Value> slices;
+    for (Value v : values)
+      slices.push_back(reshapeTo(rewriter, op.getLoc(), v, sliceType));
+    rewriter.replaceOp(op, concatenate(rewriter, op.getLoc(), slices, axis, resultType));
+    return success();
+  }
+};
+
+struct AddNLowering : OpConversionPattern<tf::AddNOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::AddNOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getSum().getType()));
+    ValueRange values = adaptor.getInputsAndControls().take_front(op.getN());
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    bool isFloat = kindOf(getElementTypeOrSelf(op.getSum().getType())) == ElementKind::Float;
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType, values,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum = args[0];
+          for (Value v : args.drop_front())
+            sum = isFloat ? Value(arith::AddFOp::create(b, l, sum, v))
+                          : Value(arith::AddIOp::create(b, l, sum, v));
+          return sum;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Shape, Size and Rank of a static tensor are constants (usually folded earlier).
 template <typename OpT>
 struct ShapeQueryLowering : OpConversionPattern<OpT> {
@@ -136,7 +227,8 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
   patterns.add<ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
                ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
                PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
-               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>>(
+               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
+               PackLowering, AddNLowering>(
       converter, patterns.getContext());
 }
 

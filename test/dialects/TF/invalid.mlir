@@ -595,3 +595,24 @@ func.func @compare_types(%a: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<*xi1> {
   %0 = "tf.Less"(%a, %b) : (tensor<2xf32>, tensor<2xi32>) -> tensor<*xi1>
   return %0 : tensor<*xi1>
 }
+
+// -----
+
+// Tests that a list op's N cannot exceed its operands.
+func.func @list_n(%a: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{N = 3 but the op has 2 operands}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.AddN"(%a, %a) {N = 3 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that ConcatV2 inputs must agree outside the axis.
+func.func @concat_dims(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) -> tensor<*xf32> {
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{inputs differ in dimension 0 (2 and 3), which is not the concatenation axis}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.ConcatV2"(%a, %b, %axis) {N = 2 : i64} : (tensor<2x3xf32>, tensor<3x3xf32>, tensor<i32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

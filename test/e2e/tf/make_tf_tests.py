@@ -43,8 +43,8 @@ FAMILIES = {
     "binary": "SquaredDifference, Pow, FloorDiv and FloorMod",
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin)",
-    "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, and Shape/Size/Rank folded into "
-             "constants",
+    "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, and "
+             "Shape/Size/Rank folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
 }
 
@@ -258,6 +258,28 @@ def build_shape():
          [("x", z), ("w", w)], EXACT)
 
 
+def build_lists():
+    r = rng_for("lists")
+    a, b, c = f32(r, (2, 3)), f32(r, (2, 1)), f32(r, (2, 4))
+    case("concat", "shape", "ConcatV2 of three tensors along axis -1 and Pack along axis 1",
+         lambda p: {"cat": raw.ConcatV2(values=[p["a"], p["b"], p["c"]], axis=tf.constant(-1),
+                                        name="cat"),
+                    "pack": raw.Pack(values=[p["a"], p["a"] * 2.0], axis=1, name="pack")},
+         [("a", a), ("b", b), ("c", c)], EXACT)
+
+    def addn_with_control(p):
+        with tf.control_dependencies([raw.NoOp(name="first")]):
+            s = raw.AddN(inputs=[p["a"], p["b"], p["a"]], name="s")
+        return {"s": s}
+    b2 = f32(r, (2, 3))
+    case("addn_control", "shape", "AddN of three tensors with a control input",
+         addn_with_control, [("a", a), ("b", b2)], ARITH)
+    ia = r.integers(-5, 5, (3,)).astype(np.int32)
+    case("concat_i32_axis0", "shape", "ConcatV2 of int32 vectors along axis 0",
+         lambda p: {"cat": raw.ConcatV2(values=[p["a"], p["a"]], axis=tf.constant(0),
+                                        name="cat")}, [("a", ia)], EXACT)
+
+
 def nhwc_to_nchw(a):
     return np.transpose(a, (0, 3, 1, 2))
 
@@ -353,7 +375,8 @@ def test_block(c):
 
 
 def main():
-    for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_conv]:
+    for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
+                  build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

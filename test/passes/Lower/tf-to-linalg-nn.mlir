@@ -150,3 +150,23 @@ func.func @floormod(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "tf.FloorMod"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests ConcatV2 (slices inserted at running offsets), Pack (each value reshaped to a
+// slice of size 1) and AddN (one elementwise sum), with a control input dropped.
+// CHECK-LABEL: func.func @lists
+func.func @lists(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> (tensor<2x4xf32>, tensor<2x2x3xf32>, tensor<2x3xf32>) {
+  // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0] [2, 3] [1, 1]
+  // CHECK: tensor.insert_slice %arg1 into %{{.*}}[0, 3] [2, 1] [1, 1]
+  // CHECK: tensor.insert_slice %{{.*}}[0, 1, 0] [2, 1, 3] [1, 1, 1]
+  // CHECK: linalg.generic
+  // CHECK: arith.addf
+  // CHECK: arith.addf
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ConcatV2"(%a, %b, %axis) {N = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<i32>) -> tensor<2x4xf32>
+  %1 = "tf.Pack"(%a, %a) {N = 2 : i64, axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2x3xf32>
+  %n = "tf.NoOp"() : () -> !tf.control
+  %2 = "tf.AddN"(%a, %a, %a, %n) {N = 3 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, !tf.control) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<2x2x3xf32>, tensor<2x3xf32>
+}
