@@ -452,6 +452,44 @@ def TF_RankOp : TF_Op<"Rank"> {
   let hasFolder = 1;
 }
 
+def TF_SliceOp : TF_Op<"Slice"> {
+  let summary = "the block of `size` elements starting at `begin` (size -1: to the end)";
+  let description = [{
+    ```mlir
+    %y = "tf.Slice"(%x, %b, %s) : (tensor<4x5xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$begin, TF_IndexTensor:$size,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Index);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSlice";
+}
+
+def TF_StridedSliceOp : TF_Op<"StridedSlice"> {
+  let summary = "NumPy-style strided slicing with TensorFlow's five masks";
+  let description = [{
+    `begin`, `end` and `strides` are 1-D; bit i of `begin_mask`/`end_mask` ignores begin[i]
+    or end[i], `ellipsis_mask` marks an ellipsis, `new_axis_mask` inserts a dimension of
+    size 1 and `shrink_axis_mask` takes one index and drops the dimension. Strides may be
+    negative.
+    ```mlir
+    %y = "tf.StridedSlice"(%x, %b, %e, %s) {shrink_axis_mask = 1 : i64}
+        : (tensor<4x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$begin, TF_IndexTensor:$end,
+      TF_IndexTensor:$strides,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Index);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferStridedSlice";
+  let hasFolder = 1;
+}
+
 // Ops whose leading data inputs are a list of N tensors. Their operands are one list:
 // the N values, `extraData` more data inputs, then the control inputs, so that no segment
 // sizes are needed; `N` (which TensorFlow always writes) says where the controls start.
@@ -501,6 +539,7 @@ def TF_PackOp : TF_ListOp<"Pack", 0> {
                    OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferPack";
+  let hasFolder = 1;
 }
 
 def TF_AddNOp : TF_ListOp<"AddN", 0> {

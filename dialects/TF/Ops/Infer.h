@@ -55,6 +55,28 @@ struct InferContext {
 /// The values of `value` if a tf.Const of integers defines it.
 std::optional<llvm::SmallVector<int64_t>> constantIntsOf(mlir::Value value);
 
+/// A slice of a static tensor as a gather: output dimension j reads input dimension
+/// `inputDim[j]` (or none, -1, for a new axis of size 1) at begin + stride * index; input
+/// dimensions no output dimension reads are fixed at `fixedIndex`.
+struct SliceSpec {
+  llvm::SmallVector<int64_t> outputShape;
+  llvm::SmallVector<int64_t> inputDim, begin, stride; // per output dimension
+  llvm::SmallVector<int64_t> fixedIndex;             // per input dimension, -1 if read
+};
+
+/// TensorFlow's StridedSlice canonicalisation (masks, negative indices, clamping).
+mlir::FailureOr<SliceSpec> computeStridedSlice(const InferContext &ctx,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               llvm::ArrayRef<int64_t> begin,
+                                               llvm::ArrayRef<int64_t> end,
+                                               llvm::ArrayRef<int64_t> strides, int64_t beginMask,
+                                               int64_t endMask, int64_t ellipsisMask,
+                                               int64_t newAxisMask, int64_t shrinkMask);
+/// Slice's begin/size (size -1 means to the end).
+mlir::FailureOr<SliceSpec> computeSlice(const InferContext &ctx, llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<int64_t> begin,
+                                        llvm::ArrayRef<int64_t> size);
+
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic
 /// dimension or unknown rank is compatible with anything).
 bool areCompatibleResultTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
@@ -103,6 +125,8 @@ mlir::LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPadV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConcat(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPack(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferAddN(const InferContext &ctx, InferResult &out);

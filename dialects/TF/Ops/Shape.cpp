@@ -304,6 +304,26 @@ LogicalResult inferPack(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+OpFoldResult PackOp::fold(FoldAdaptor adaptor) {
+  // Packing constants along the first axis (shape arithmetic) is their concatenation.
+  auto type = dyn_cast<RankedTensorType>(getOutput().getType());
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 && type)
+    axis += type.getRank();
+  if (!type || !type.hasStaticShape() || axis != 0)
+    return {};
+  SmallVector<Attribute> elements;
+  for (Attribute a : adaptor.getInputsAndControls().take_front(getNumDataInputs())) {
+    auto values = dyn_cast_or_null<DenseElementsAttr>(a);
+    if (!values)
+      return {};
+    llvm::append_range(elements, values.getValues<Attribute>());
+  }
+  if (static_cast<int64_t>(elements.size()) != type.getNumElements())
+    return {};
+  return DenseElementsAttr::get(type, elements);
+}
+
 LogicalResult inferAddN(const InferContext &ctx, InferResult &out) {
   auto list = ctx.listValues();
   if (failed(list))

@@ -115,6 +115,62 @@ struct PadLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// Slice and StridedSlice: a generic over the result that reads the input at begin + stride
+/// * index (strides may be negative) and at fixed indices for dropped dimensions.
+template <typename OpT>
+struct SliceLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Operation *raw = op.getOperation();
+    tf::InferContext ctx{raw->getContext(), raw->getLoc(), raw->getOperands(),
+                         raw->getAttrDictionary()};
+    FailureOr<tf::SliceSpec> spec;
+    if constexpr (std::is_same_v<OpT, tf::SliceOp>) {
+      auto begin = ctx.constantInts(1), size = ctx.constantInts(2);
+      if (!begin || !size)
+        return rewriter.notifyMatchFailure(op, "needs constant begin and size");
+      spec = tf::computeSlice(ctx, inputType.getShape(), *begin, *size);
+    } else {
+      auto begin = ctx.constantInts(1), end = ctx.constantInts(2), strides = ctx.constantInts(3);
+      if (!begin || !end || !strides)
+        return rewriter.notifyMatchFailure(op, "needs constant begin, end and strides");
+      spec = tf::computeStridedSlice(ctx, inputType.getShape(), *begin, *end, *strides,
+                                     op.getBeginMask(), op.getEndMask(), op.getEllipsisMask(),
+                                     op.getNewAxisMask(), op.getShrinkAxisMask());
+    }
+    if (failed(spec))
+      return failure();
+    // A gather: each output element reads the input at begin + stride * index (affine maps
+    // cannot say this, since linalg would take the input's extent as the loop bound).
+    Value input = adaptor.getInput();
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> indices;
+          for (int64_t k = 0; k < inputType.getRank(); ++k)
+            indices.push_back(arith::ConstantIndexOp::create(b, l, spec->fixedIndex[k]));
+          for (int64_t j = 0; j < resultType.getRank(); ++j) {
+            if (spec->inputDim[j] < 0)
+              continue;
+            Value i = linalg::IndexOp::create(b, l, j);
+            Value scaled = arith::MulIOp::create(
+                b, l, i, arith::ConstantIndexOp::create(b, l, spec->stride[j]));
+            indices[spec->inputDim[j]] = arith::AddIOp::create(
+                b, l, scaled, arith::ConstantIndexOp::create(b, l, spec->begin[j]));
+          }
+          return tensor::ExtractOp::create(b, l, input, indices);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Joins static tensors along `axis` by inserting each into its slice of the result.
 Value concatenate(OpBuilder &b, Location loc, ValueRange values, int64_t axis,
                   RankedTensorType resultType) {
@@ -228,7 +284,8 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
                PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
                ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
-               PackLowering, AddNLowering>(
+               PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
+               SliceLowering<tf::StridedSliceOp>>(
       converter, patterns.getContext());
 }
 

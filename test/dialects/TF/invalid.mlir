@@ -616,3 +616,28 @@ func.func @concat_dims(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) -> tensor<*xf32
   %0 = "tf.ConcatV2"(%a, %b, %axis) {N = 2 : i64} : (tensor<2x3xf32>, tensor<3x3xf32>, tensor<i32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that a StridedSlice shrink index must be inside the dimension.
+func.func @strided_shrink(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %b = "tf.Const"() {value = dense<4> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e = "tf.Const"() {value = dense<5> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tf.Const"() {value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{index 4 is out of range for dimension 0 of size 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.StridedSlice"(%x, %b, %e, %s) {shrink_axis_mask = 1 : i64} : (tensor<4xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a Slice must stay inside the input.
+func.func @slice_range(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %b = "tf.Const"() {value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tf.Const"() {value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{slice [3, +2) is out of range for dimension 0 of size 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Slice"(%x, %b, %s) : (tensor<4xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

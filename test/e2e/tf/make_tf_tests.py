@@ -43,8 +43,8 @@ FAMILIES = {
     "binary": "SquaredDifference, Pow, FloorDiv and FloorMod",
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin)",
-    "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, and "
-             "Shape/Size/Rank folded into constants",
+    "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
+             "StridedSlice (every mask), and shape subgraphs folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
 }
 
@@ -280,6 +280,49 @@ def build_lists():
                                         name="cat")}, [("a", ia)], EXACT)
 
 
+def build_slices():
+    r = rng_for("slices")
+    x = f32(r, (4, 5, 6))
+    ss = raw.StridedSlice
+    cases = {
+        "basic": lambda p: ss(input=p["x"], begin=tf.constant([1, 0, 2]),
+                              end=tf.constant([3, 5, 6]), strides=tf.constant([1, 2, 1]),
+                              name="y"),
+        "negative_stride": lambda p: ss(input=p["x"], begin=tf.constant([-1, 4, 0]),
+                                        end=tf.constant([0, 0, 6]),
+                                        strides=tf.constant([-1, -2, 3]), name="y"),
+        "masks": lambda p: ss(input=p["x"], begin=tf.constant([0, 1, 0]),
+                              end=tf.constant([0, 4, 0]), strides=tf.constant([1, 1, 1]),
+                              begin_mask=5, end_mask=5, name="y"),
+        "shrink": lambda p: ss(input=p["x"], begin=tf.constant([2, 0, -1]),
+                               end=tf.constant([3, 5, 0]), strides=tf.constant([1, 1, 1]),
+                               begin_mask=2, end_mask=2, shrink_axis_mask=5, name="y"),
+        "ellipsis_newaxis": lambda p: ss(input=p["x"], begin=tf.constant([0, 0, 1]),
+                                         end=tf.constant([0, 0, 3]),
+                                         strides=tf.constant([1, 1, 1]),
+                                         ellipsis_mask=1, new_axis_mask=2, name="y"),
+        "clamped": lambda p: ss(input=p["x"], begin=tf.constant([-10, 2, 4]),
+                                end=tf.constant([10, 100, 100]), strides=tf.constant([2, 1, 1]),
+                                name="y"),
+    }
+    for name, fn in cases.items():
+        case("stridedslice_" + name, "shape", "StridedSlice (%s)" % name.replace("_", " "),
+             lambda p, fn=fn: {"y": fn(p)}, [("x", x)], EXACT)
+    case("slice", "shape", "Slice with a size of -1 (to the end)",
+         lambda p: {"y": raw.Slice(input=p["x"], begin=tf.constant([1, 2, 0]),
+                                   size=tf.constant([2, -1, 3]), name="y")}, [("x", x)], EXACT)
+    img = f32(r, (2, 3, 4, 5))
+
+    def flatten(p):
+        shape = raw.Shape(input=p["x"])
+        batch = ss(input=shape, begin=tf.constant([0]), end=tf.constant([1]),
+                   strides=tf.constant([1]), shrink_axis_mask=1)
+        target = raw.Pack(values=[batch, tf.constant(-1)], axis=0)
+        return {"y": raw.Reshape(tensor=p["x"], shape=target, name="y")}
+    case("flatten_keras", "shape", "Keras' Flatten: Reshape to Pack(StridedSlice(Shape(x)), "
+         "-1), folded to a constant shape", flatten, [("x", img)], EXACT)
+
+
 def nhwc_to_nchw(a):
     return np.transpose(a, (0, 3, 1, 2))
 
@@ -376,7 +419,7 @@ def test_block(c):
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_conv]:
+                  build_slices, build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

@@ -40,3 +40,20 @@ func.func @identity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %1 = "tf.Identity"(%x, %n) : (tensor<4xf32>, !tf.control) -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Tests that Keras' Flatten shape subgraph folds step by step to one constant: Shape, then
+// StridedSlice of that constant, then Pack of constants.
+// CHECK-LABEL: func.func @flatten
+func.func @flatten(%x: tensor<2x3x4xf32>) -> tensor<2xi32> {
+  // CHECK: %[[R:.*]] = "tf.Const"() {dtype = i32, value = dense<[2, -1]> : tensor<2xi32>}
+  // CHECK-NEXT: return %[[R]]
+  %s = "tf.Shape"(%x) : (tensor<2x3x4xf32>) -> tensor<3xi32>
+  %b = "tf.Const"() {value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e = "tf.Const"() {value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %batch = "tf.StridedSlice"(%s, %b, %e, %e) {shrink_axis_mask = 1 : i64} : (tensor<3xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+  %m = "tf.Const"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %p = "tf.Pack"(%batch, %m) {N = 2 : i64, axis = 0 : i64} : (tensor<i32>, tensor<i32>) -> tensor<2xi32>
+  return %p : tensor<2xi32>
+}

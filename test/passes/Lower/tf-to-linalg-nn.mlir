@@ -170,3 +170,23 @@ func.func @lists(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> (tensor<2x4xf32>, 
   %2 = "tf.AddN"(%a, %a, %a, %n) {N = 3 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, !tf.control) -> tensor<2x3xf32>
   return %0, %1, %2 : tensor<2x4xf32>, tensor<2x2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that StridedSlice becomes a gather over the result: a negative stride gives a
+// negative multiplier, a shrunk dimension a fixed index.
+// CHECK-LABEL: func.func @strided_slice
+func.func @strided_slice(%x: tensor<4x5xf32>) -> tensor<3xf32> {
+  // CHECK: linalg.generic {{.*}}outs(%{{.*}} : tensor<3xf32>)
+  // CHECK-DAG: %[[ROW:.*]] = arith.constant 2 : index
+  // CHECK-DAG: %[[I:.*]] = linalg.index 0 : index
+  // CHECK-DAG: %[[MINUS:.*]] = arith.constant -2 : index
+  // CHECK: %[[S:.*]] = arith.muli %[[I]], %[[MINUS]]
+  // CHECK: %[[C:.*]] = arith.addi %[[S]], %{{.*}}
+  // CHECK: tensor.extract %arg0[%[[ROW]], %[[C]]]
+  %b = "tf.Const"() {value = dense<[2, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {value = dense<[3, -6]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[1, -2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.StridedSlice"(%x, %b, %e, %s) {shrink_axis_mask = 1 : i64} : (tensor<4x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
