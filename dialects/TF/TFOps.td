@@ -238,6 +238,25 @@ def TF_LogSoftmaxOp : TF_ActivationOp<"LogSoftmax",
 // Linear algebra.
 //===----------------------------------------------------------------------===//
 
+class TF_BatchMatMulOpBase<string mnemonic> : TF_Op<mnemonic> {
+  let summary = "batched matrix product over the last two dimensions";
+  let description = [{
+    The leading (batch) dimensions broadcast NumPy-style (BatchMatMulV2) or must be equal
+    (BatchMatMul); `adj_x`/`adj_y` transpose the last two dimensions of x/y.
+    ```mlir
+    %z = "tf.BatchMatMulV2"(%x, %y) : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$x, TF_NumberTensor:$y,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBatchMatMul";
+}
+
+def TF_BatchMatMulOp : TF_BatchMatMulOpBase<"BatchMatMul">;
+def TF_BatchMatMulV2Op : TF_BatchMatMulOpBase<"BatchMatMulV2">;
+
 def TF_MatMulOp : TF_Op<"MatMul"> {
   let summary = "matrix product of two 2-D tensors, optionally transposed";
   let description = [{
@@ -449,6 +468,65 @@ def TF_RankOp : TF_Op<"Rank"> {
   let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
   let results = (outs TensorOf<[I32]>:$output);
   let inferFn = "inferRankOf";
+  let hasFolder = 1;
+}
+
+def TF_GatherV2Op : TF_Op<"GatherV2"> {
+  let summary = "gathers slices of `params` along `axis` at `indices`";
+  let description = [{
+    The result shape is params.shape[:axis] + indices.shape + params.shape[axis+1:]. Only
+    `batch_dims = 0` is supported. Indices out of range give zeros (TensorFlow's CPU kernel
+    reports an error).
+    ```mlir
+    %y = "tf.GatherV2"(%p, %i, %a) : (tensor<5x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$params, TF_IndexTensor:$indices, TF_IndexTensor:$axis,
+                  DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dims,
+                  OptionalAttr<TypeAttr>:$Tparams, OptionalAttr<TypeAttr>:$Tindices,
+                  OptionalAttr<TypeAttr>:$Taxis);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferGatherV2";
+}
+
+def TF_FillOp : TF_Op<"Fill"> {
+  let summary = "a tensor of shape `dims` filled with the scalar `value`";
+  let description = [{
+    ```mlir
+    %y = "tf.Fill"(%dims, %v) : (tensor<2xi32>, tensor<f32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$dims, TF_Tensor:$value, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$index_type);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferFill";
+}
+
+def TF_TileOp : TF_Op<"Tile"> {
+  let summary = "repeats the input `multiples[i]` times along each dimension i";
+  let description = [{
+    ```mlir
+    %y = "tf.Tile"(%x, %m) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$multiples, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tmultiples);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferTile";
+}
+
+def TF_PlaceholderWithDefaultOp : TF_Op<"PlaceholderWithDefault"> {
+  let summary = "a placeholder that yields `input` when it is not fed";
+  let description = [{
+    Feeding it replaces it by an argument like a Placeholder; otherwise it is its input.
+    ```mlir
+    %y = "tf.PlaceholderWithDefault"(%d) {dtype = f32, shape = #tf.shape<2>} : (tensor<2xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$dtype,
+                  OptionalAttr<TF_ShapeAttr>:$shape);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSameAsFirstOperand";
   let hasFolder = 1;
 }
 

@@ -118,6 +118,7 @@ mlir::LogicalResult inferSelect(const InferContext &ctx, InferResult &out);
 // LinearAlgebra.cpp
 mlir::LogicalResult inferMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBatchMatMul(const InferContext &ctx, InferResult &out);
 // Shape.cpp
 mlir::LogicalResult inferReshape(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTranspose(const InferContext &ctx, InferResult &out);
@@ -125,6 +126,9 @@ mlir::LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPadV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFill(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTile(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConcat(const InferContext &ctx, InferResult &out);

@@ -1,6 +1,8 @@
 //===- LinearAlgebra.cpp - MatMul, BiasAdd ------------------------------------===//
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/Dialect/Traits.h"
+
 using namespace mlir;
 
 namespace kiln::tf {
@@ -63,6 +65,38 @@ LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
                        channelDim, " of ", value);
   }
   out.push_back(value);
+  return success();
+}
+
+LogicalResult inferBatchMatMul(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto y = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkSameElementType(x, y, "inputs")))
+    return failure();
+  if (!x.hasRank() || !y.hasRank()) {
+    out.push_back(UnrankedTensorType::get(x.getElementType()));
+    return success();
+  }
+  if (x.getRank() < 2 || y.getRank() < 2)
+    return ctx.error("inputs must have rank 2 or more, got ", x, " and ", y);
+  bool ax = false, ay = false;
+  if (auto a = ctx.attr<BoolAttr>("adj_x"))
+    ax = a.getValue();
+  if (auto a = ctx.attr<BoolAttr>("adj_y"))
+    ay = a.getValue();
+  int64_t rx = x.getRank(), ry = y.getRank();
+  int64_t m = x.getDimSize(ax ? rx - 1 : rx - 2), kx = x.getDimSize(ax ? rx - 2 : rx - 1);
+  int64_t ky = y.getDimSize(ay ? ry - 1 : ry - 2), n = y.getDimSize(ay ? ry - 2 : ry - 1);
+  if (dimsConflict(kx, ky))
+    return ctx.error("inner dimensions differ: ", x, " times ", y);
+  SmallVector<int64_t> batch;
+  if (!OpTrait::util::getBroadcastedShape(x.getShape().drop_back(2), y.getShape().drop_back(2),
+                                          batch))
+    return ctx.error("batch dimensions of ", x, " and ", y, " do not broadcast");
+  batch.append({m, n});
+  out.push_back(RankedTensorType::get(batch, x.getElementType()));
   return success();
 }
 

@@ -339,6 +339,78 @@ LogicalResult inferAddN(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto params = cast<TensorType>(ctx.operandType(0));
+  auto indices = cast<TensorType>(ctx.operandType(1));
+  if (auto b = ctx.attr<IntegerAttr>("batch_dims"); b && b.getInt() != 0)
+    return ctx.error("batch_dims = ", b.getInt(), " is not supported (only 0)");
+  auto axis = ctx.constantInts(2);
+  if (!params.hasRank() || !indices.hasRank() || !axis) {
+    out.push_back(UnrankedTensorType::get(params.getElementType()));
+    return success();
+  }
+  if (axis->size() != 1)
+    return ctx.error("axis must be a scalar");
+  int64_t rank = params.getRank();
+  int64_t a = (*axis)[0] < 0 ? (*axis)[0] + rank : (*axis)[0];
+  if (a < 0 || a >= rank)
+    return ctx.error("axis ", (*axis)[0], " is out of range for rank ", rank);
+  SmallVector<int64_t> shape(params.getShape().take_front(a));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, params.getShape().drop_front(a + 1));
+  out.push_back(RankedTensorType::get(shape, params.getElementType()));
+  return success();
+}
+
+LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto value = cast<TensorType>(ctx.operandType(1));
+  if (value.hasRank() && value.getRank() != 0)
+    return ctx.error("value must be a scalar, got ", value);
+  if (failed(ctx.checkTypeAttr("T", value.getElementType())))
+    return failure();
+  auto dims = ctx.constantInts(0);
+  if (!dims) {
+    out.push_back(UnrankedTensorType::get(value.getElementType()));
+    return success();
+  }
+  for (int64_t d : *dims)
+    if (d < 0)
+      return ctx.error("dims must not be negative");
+  out.push_back(RankedTensorType::get(*dims, value.getElementType()));
+  return success();
+}
+
+LogicalResult inferTile(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
+    return failure();
+  auto multiples = ctx.constantInts(1);
+  if (!x.hasRank() || !multiples) {
+    out.push_back(x.hasRank() ? Type(RankedTensorType::get(
+                                    SmallVector<int64_t>(x.getRank(), ShapedType::kDynamic),
+                                    x.getElementType()))
+                              : Type(x));
+    return success();
+  }
+  if (static_cast<int64_t>(multiples->size()) != x.getRank())
+    return ctx.error("multiples has ", multiples->size(), " entries for an input of rank ",
+                     x.getRank());
+  SmallVector<int64_t> shape;
+  for (auto [d, m] : llvm::zip(x.getShape(), *multiples)) {
+    if (m < 0)
+      return ctx.error("multiples must not be negative");
+    shape.push_back(ShapedType::isDynamic(d) ? d : d * m);
+  }
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
 static Type indexElement(const InferContext &ctx, StringRef attrName, Type fallback) {
   if (auto t = ctx.attr<TypeAttr>(attrName))
     return t.getValue();

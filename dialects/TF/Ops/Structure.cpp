@@ -132,4 +132,11 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
   return getInput();
 }
 
+OpFoldResult PlaceholderWithDefaultOp::fold(FoldAdaptor) {
+  // Not fed (a fed one is an argument by now): it is its default.
+  if (!getControlInputs().empty() || getInput().getType() != getOutput().getType())
+    return {};
+  return getInput();
+}
+
 } // namespace kiln::tf

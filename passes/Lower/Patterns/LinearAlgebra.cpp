@@ -78,11 +78,69 @@ struct BiasAddLowering : OpConversionPattern<tf::BiasAddOp> {
   }
 };
 
+/// Batched matmul: one contraction generic over (batch..., m, n, k); each input's batch
+/// dimensions broadcast NumPy-style (aligned at the end, size 1 repeats).
+template <typename OpT>
+struct BatchMatMulLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto yType = dyn_cast<RankedTensorType>(adaptor.getY().getType());
+    if (!resultType || !resultType.hasStaticShape() || !xType || !yType)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t batch = resultType.getRank() - 2, loops = batch + 3;
+    AffineExpr m = getAffineDimExpr(batch, ctx), n = getAffineDimExpr(batch + 1, ctx),
+               k = getAffineDimExpr(batch + 2, ctx);
+    auto operandMap = [&](RankedTensorType t, bool adjoint, AffineExpr rows, AffineExpr cols) {
+      SmallVector<AffineExpr> exprs;
+      int64_t tb = t.getRank() - 2;
+      for (int64_t i = 0; i < tb; ++i) {
+        int64_t loop = batch - tb + i;
+        bool repeat = t.getDimSize(i) == 1 && resultType.getDimSize(loop) != 1;
+        exprs.push_back(repeat ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(loop, ctx));
+      }
+      exprs.push_back(adjoint ? cols : rows);
+      exprs.push_back(adjoint ? rows : cols);
+      return AffineMap::get(loops, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < batch + 2; ++i)
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+    SmallVector<utils::IteratorType> iterators(loops, utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getX().getType()));
+    Value init = filledTensor(rewriter, loc, resultType,
+                              scalarConstant(rewriter, loc, resultType.getElementType(), 0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getX(), adaptor.getY()},
+        ValueRange{init},
+        ArrayRef<AffineMap>{operandMap(xType, op.getAdjX(), m, k),
+                            operandMap(yType, op.getAdjY(), k, n),
+                            AffineMap::get(loops, 0, outExprs, ctx)},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum = kind == ElementKind::Float
+                          ? Value(arith::AddFOp::create(
+                                b, l, args[2], arith::MulFOp::create(b, l, args[0], args[1])))
+                          : Value(arith::AddIOp::create(
+                                b, l, args[2], arith::MulIOp::create(b, l, args[0], args[1])));
+          linalg::YieldOp::create(b, l, sum);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLinearAlgebraPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, BiasAddLowering>(converter, patterns.getContext());
+  patterns.add<MatMulLowering, BiasAddLowering, BatchMatMulLowering<tf::BatchMatMulOp>,
+               BatchMatMulLowering<tf::BatchMatMulV2Op>>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

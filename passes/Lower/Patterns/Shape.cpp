@@ -171,6 +171,98 @@ struct SliceLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// GatherV2 (batch_dims 0): output position (outer, i, inner) reads params at
+/// (outer, indices[i], inner); an index out of range gives zero.
+struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::GatherV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto paramsType = dyn_cast<RankedTensorType>(adaptor.getParams().getType());
+    auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    auto axisValue = constantInts(adaptor.getAxis());
+    if (!resultType || !resultType.hasStaticShape() || !paramsType || !indicesType || !axisValue)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and a constant axis");
+    int64_t axis = (*axisValue)[0] < 0 ? (*axisValue)[0] + paramsType.getRank() : (*axisValue)[0];
+    int64_t indexRank = indicesType.getRank();
+    Value params = adaptor.getParams(), indices = adaptor.getIndices();
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at;
+          for (int64_t j = 0; j < indexRank; ++j)
+            at.push_back(linalg::IndexOp::create(b, l, axis + j));
+          Value raw = tensor::ExtractOp::create(b, l, indices, at);
+          Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
+          Value size = arith::ConstantIndexOp::create(b, l, paramsType.getDimSize(axis));
+          Value inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index, size);
+          Value safe = arith::SelectOp::create(b, l, inRange, index,
+                                               arith::ConstantIndexOp::create(b, l, 0));
+          SmallVector<Value> source;
+          for (int64_t k = 0; k < axis; ++k)
+            source.push_back(linalg::IndexOp::create(b, l, k));
+          source.push_back(safe);
+          for (int64_t k = axis + 1; k < paramsType.getRank(); ++k)
+            source.push_back(linalg::IndexOp::create(b, l, k - 1 + indexRank));
+          Value v = tensor::ExtractOp::create(b, l, params, source);
+          Value zero = scalarConstant(b, l, v.getType(), 0);
+          return arith::SelectOp::create(b, l, inRange, v, zero);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Tile: output index i reads the input at i mod size, per dimension.
+struct TileLowering : OpConversionPattern<tf::TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::TileOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Value input = adaptor.getInput();
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> source;
+          for (int64_t k = 0; k < inputType.getRank(); ++k)
+            source.push_back(arith::RemUIOp::create(
+                b, l, linalg::IndexOp::create(b, l, k),
+                arith::ConstantIndexOp::create(b, l, inputType.getDimSize(k))));
+          return tensor::ExtractOp::create(b, l, input, source);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct FillLowering : OpConversionPattern<tf::FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::FillOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Value value = tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getValue(), ValueRange{});
+    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), resultType, value));
+    return success();
+  }
+};
+
+struct PlaceholderWithDefaultLowering : OpConversionPattern<tf::PlaceholderWithDefaultOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::PlaceholderWithDefaultOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
 /// Joins static tensors along `axis` by inserting each into its slice of the result.
 Value concatenate(OpBuilder &b, Location loc, ValueRange values, int64_t axis,
                   RankedTensorType resultType) {
@@ -285,7 +377,8 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
                ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
                PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
-               SliceLowering<tf::StridedSliceOp>>(
+               SliceLowering<tf::StridedSliceOp>, GatherLowering, TileLowering, FillLowering,
+               PlaceholderWithDefaultLowering>(
       converter, patterns.getContext());
 }
 

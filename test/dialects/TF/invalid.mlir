@@ -641,3 +641,35 @@ func.func @slice_range(%x: tensor<4xf32>) -> tensor<*xf32> {
   %0 = "tf.Slice"(%x, %b, %s) : (tensor<4xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that GatherV2 with batch_dims is refused.
+func.func @gather_batch(%p: tensor<2x3xf32>, %i: tensor<2x1xi32>) -> tensor<*xf32> {
+  %a = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{batch_dims = 1 is not supported (only 0)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.GatherV2"(%p, %i, %a) {batch_dims = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xi32>, tensor<i32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that BatchMatMul batch dimensions must broadcast.
+func.func @bmm_batch(%x: tensor<2x3x4xf32>, %y: tensor<3x4x5xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.BatchMatMulV2"(%x, %y) : (tensor<2x3x4xf32>, tensor<3x4x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that Tile needs one multiple per dimension.
+func.func @tile_rank(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %m = "tf.Const"() {value = dense<2> : tensor<3xi32>} : () -> tensor<3xi32>
+  // expected-error @+2 {{multiples has 3 entries for an input of rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Tile"(%x, %m) : (tensor<2x3xf32>, tensor<3xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -44,8 +44,10 @@ FAMILIES = {
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin)",
     "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
-             "StridedSlice (every mask), and shape subgraphs folded into constants",
+             "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, and "
+             "shape subgraphs folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
+    "matmul": "BatchMatMul and BatchMatMulV2",
 }
 
 # Tolerances (rtol, atol, why).
@@ -323,6 +325,41 @@ def build_slices():
          "-1), folded to a constant shape", flatten, [("x", img)], EXACT)
 
 
+def build_gather_tile():
+    r = rng_for("gather")
+    params = f32(r, (5, 3, 2))
+    idx = np.array([[4, 0], [2, 2], [1, 3]], np.int32)
+    case("gather", "shape", "GatherV2 along axis 0 and along axis 1 with 2-D int32 indices",
+         lambda p: {"a": raw.GatherV2(params=p["p"], indices=p["i"], axis=tf.constant(0),
+                                      name="a"),
+                    "b": raw.GatherV2(params=p["p"], indices=tf.constant([2, 0], tf.int64),
+                                      axis=tf.constant(1), name="b")},
+         [("p", params), ("i", idx)], EXACT)
+    x = f32(r, (2, 3))
+    case("tile_fill", "shape", "Tile by [3, 2] and Fill of a [2, 4] shape",
+         lambda p: {"t": raw.Tile(input=p["x"], multiples=tf.constant([3, 2]), name="t"),
+                    "f": raw.Fill(dims=tf.constant([2, 4]), value=tf.constant(1.5), name="f")},
+         [("x", x)], EXACT)
+    case("placeholder_with_default", "shape", "PlaceholderWithDefault not fed: its default",
+         lambda p: {"y": raw.Mul(x=raw.PlaceholderWithDefault(input=tf.constant([1.0, 2.0]),
+                                                               shape=[2], name="d"),
+                                  y=p["x"], name="y")},
+         [("x", f32(r, (2,)))], ARITH)
+
+
+def build_batch_matmul():
+    r = rng_for("bmm")
+    x, y = f32(r, (2, 1, 3, 4)), f32(r, (3, 5, 4))
+    case("batchmatmulv2_bcast_adj", "matmul", "BatchMatMulV2 broadcasting [2,1] with [3] "
+         "batch dimensions, adj_y",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_y=True, name="z")},
+         [("x", x), ("y", y)], SUMS)
+    a, b = f32(r, (4, 3, 2)), f32(r, (4, 3, 5))
+    case("batchmatmul_adj_x", "matmul", "BatchMatMul with adj_x",
+         lambda p: {"z": raw.BatchMatMul(x=p["x"], y=p["y"], adj_x=True, name="z")},
+         [("x", a), ("y", b)], SUMS)
+
+
 def nhwc_to_nchw(a):
     return np.transpose(a, (0, 3, 1, 2))
 
@@ -419,7 +456,7 @@ def test_block(c):
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_slices, build_conv]:
+                  build_slices, build_gather_tile, build_batch_matmul, build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

@@ -190,3 +190,38 @@ func.func @strided_slice(%x: tensor<4x5xf32>) -> tensor<3xf32> {
   %0 = "tf.StridedSlice"(%x, %b, %e, %s) {shrink_axis_mask = 1 : i64} : (tensor<4x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Tests BatchMatMulV2: a contraction whose batch maps broadcast ([2,1] with [3]) and whose
+// adj_y reads y as (n, k).
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
+// CHECK-DAG: #[[Y:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d3, d4)>
+// CHECK-LABEL: func.func @batch_matmul
+func.func @batch_matmul(%x: tensor<2x1x3x4xf32>, %y: tensor<3x5x4xf32>) -> tensor<2x3x3x5xf32> {
+  // CHECK: linalg.generic {indexing_maps = [#[[X]], #[[Y]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+  %0 = "tf.BatchMatMulV2"(%x, %y) {adj_y = true} : (tensor<2x1x3x4xf32>, tensor<3x5x4xf32>) -> tensor<2x3x3x5xf32>
+  return %0 : tensor<2x3x3x5xf32>
+}
+
+// -----
+
+// Tests GatherV2 (an index read from `indices`, range-checked, then a read of `params`),
+// Tile (indices modulo the input size) and Fill.
+// CHECK-LABEL: func.func @gather_tile_fill
+func.func @gather_tile_fill(%p: tensor<5x3xf32>, %i: tensor<4xi32>, %v: tensor<f32>) -> (tensor<4x3xf32>, tensor<10x3xf32>, tensor<2x2xf32>) {
+  // CHECK: %[[RAW:.*]] = tensor.extract %arg1
+  // CHECK: %[[IDX:.*]] = arith.index_cast %[[RAW]]
+  // CHECK: arith.cmpi ult, %[[IDX]]
+  // CHECK: tensor.extract %arg0
+  // CHECK: arith.remui
+  // CHECK: %[[V:.*]] = tensor.extract %arg2[]
+  // CHECK: linalg.fill ins(%[[V]] : f32)
+  %a = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.GatherV2"(%p, %i, %a) : (tensor<5x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
+  %m = "tf.Const"() {value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %1 = "tf.Tile"(%p, %m) : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<10x3xf32>
+  %d = "tf.Const"() {value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %2 = "tf.Fill"(%d, %v) : (tensor<2xi32>, tensor<f32>) -> tensor<2x2xf32>
+  return %0, %1, %2 : tensor<4x3xf32>, tensor<10x3xf32>, tensor<2x2xf32>
+}
