@@ -11,7 +11,7 @@ namespace kiln::lower {
 namespace {
 
 /// C[m, n] = sum_k A[m, k] * B[k, n], with A and B read transposed when asked: one
-/// linalg.generic contraction over (m, n, k).
+/// linalg.generic contraction over (m, k, n).
 struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::MatMulOp op, OpAdaptor adaptor,
@@ -22,8 +22,10 @@ struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
+    // Loops (m, k, n): with n innermost, B and C are read along their rows, which LLVM
+    // vectorizes.
     AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
+    bindDims(ctx, m, k, n);
     AffineMap aMap = AffineMap::get(3, 0, op.getTransposeA() ? ArrayRef{k, m} : ArrayRef{m, k}, ctx);
     AffineMap bMap = AffineMap::get(3, 0, op.getTransposeB() ? ArrayRef{n, k} : ArrayRef{k, n}, ctx);
     AffineMap cMap = AffineMap::get(3, 0, {m, n}, ctx);
@@ -34,8 +36,8 @@ struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
         rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getA(), adaptor.getB()},
         ValueRange{init}, ArrayRef<AffineMap>{aMap, bMap, cMap},
         ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                      utils::IteratorType::parallel,
-                                      utils::IteratorType::reduction},
+                                      utils::IteratorType::reduction,
+                                      utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value product, sum;
           if (kind == ElementKind::Float) {
@@ -78,7 +80,7 @@ struct BiasAddLowering : OpConversionPattern<tf::BiasAddOp> {
   }
 };
 
-/// Batched matmul: one contraction generic over (batch..., m, n, k); each input's batch
+/// Batched matmul: one contraction generic over (batch..., m, k, n); each input's batch
 /// dimensions broadcast NumPy-style (aligned at the end, size 1 repeats).
 template <typename OpT>
 struct BatchMatMulLowering : OpConversionPattern<OpT> {
@@ -92,9 +94,10 @@ struct BatchMatMulLowering : OpConversionPattern<OpT> {
     if (!resultType || !resultType.hasStaticShape() || !xType || !yType)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     MLIRContext *ctx = rewriter.getContext();
+    // Loops (batch..., m, k, n), n innermost as in MatMul.
     int64_t batch = resultType.getRank() - 2, loops = batch + 3;
-    AffineExpr m = getAffineDimExpr(batch, ctx), n = getAffineDimExpr(batch + 1, ctx),
-               k = getAffineDimExpr(batch + 2, ctx);
+    AffineExpr m = getAffineDimExpr(batch, ctx), k = getAffineDimExpr(batch + 1, ctx),
+               n = getAffineDimExpr(batch + 2, ctx);
     auto operandMap = [&](RankedTensorType t, bool adjoint, AffineExpr rows, AffineExpr cols) {
       SmallVector<AffineExpr> exprs;
       int64_t tb = t.getRank() - 2;
@@ -108,10 +111,11 @@ struct BatchMatMulLowering : OpConversionPattern<OpT> {
       return AffineMap::get(loops, 0, exprs, ctx);
     };
     SmallVector<AffineExpr> outExprs;
-    for (int64_t i = 0; i < batch + 2; ++i)
+    for (int64_t i = 0; i < batch; ++i)
       outExprs.push_back(getAffineDimExpr(i, ctx));
+    outExprs.append({m, n});
     SmallVector<utils::IteratorType> iterators(loops, utils::IteratorType::parallel);
-    iterators.back() = utils::IteratorType::reduction;
+    iterators[batch + 1] = utils::IteratorType::reduction;
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getX().getType()));
     Value init = filledTensor(rewriter, loc, resultType,

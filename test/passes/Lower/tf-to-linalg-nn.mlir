@@ -195,11 +195,13 @@ func.func @strided_slice(%x: tensor<4x5xf32>) -> tensor<3xf32> {
 
 // Tests BatchMatMulV2: a contraction whose batch maps broadcast ([2,1] with [3]) and whose
 // adj_y reads y as (n, k).
-// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
-// CHECK-DAG: #[[Y:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d3, d4)>
+// Loops are (batch0, batch1, m, k, n).
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d3)>
+// CHECK-DAG: #[[Y:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-DAG: #[[Z:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 // CHECK-LABEL: func.func @batch_matmul
 func.func @batch_matmul(%x: tensor<2x1x3x4xf32>, %y: tensor<3x5x4xf32>) -> tensor<2x3x3x5xf32> {
-  // CHECK: linalg.generic {indexing_maps = [#[[X]], #[[Y]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+  // CHECK: linalg.generic {indexing_maps = [#[[X]], #[[Y]], #[[Z]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
   %0 = "tf.BatchMatMulV2"(%x, %y) {adj_y = true} : (tensor<2x1x3x4xf32>, tensor<3x5x4xf32>) -> tensor<2x3x3x5xf32>
   return %0 : tensor<2x3x3x5xf32>
 }

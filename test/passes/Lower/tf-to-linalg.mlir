@@ -29,14 +29,15 @@ func.func @unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
-// Tests MatMul with transposes: one contraction whose maps read A as (k, m) and B as (n, k).
-// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
-// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// Tests MatMul with transposes: one contraction over (m, k, n), n innermost, whose maps read
+// A as (k, m) and B as (n, k).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d1, d0)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @matmul_tt
 func.func @matmul_tt(%a: tensor<3x4xf32>, %b: tensor<5x3xf32>) -> tensor<4x5xf32> {
   // CHECK: %[[Z:.*]] = linalg.fill
-  // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction"]}
+  // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
   // CHECK-SAME: outs(%[[Z]] : tensor<4x5xf32>)
   // CHECK: arith.mulf
   // CHECK: arith.addf
