@@ -238,7 +238,8 @@ std::string emitHeader(const ModelSignature &sig, StringRef source) {
      << " * input and per output (dense, row-major, sizes below) and " << upper
      << "_SCRATCH_BYTES of\n"
      << " * scratch aligned to " << upper << "_SCRATCH_ALIGNMENT bytes; options may be NULL.\n"
-     << " * It returns KILN_STATUS_OK (0) on success. Link with libkiln_runtime.a and -lm.\n"
+     << " * It returns KILN_STATUS_OK (0) on success. Link with libkiln_kernels.a,\n"
+     << " * libkiln_runtime.a and -lm.\n"
      << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n#include \"kiln/runtime/abi.h\"\n\n"

@@ -253,7 +253,7 @@ std::string findRuntimeLibDir(StringRef executablePath) {
 
 int Compilation::link(StringRef objectPath, StringRef exePath) {
   std::string libDir = findRuntimeLibDir(options.executablePath);
-  for (const char *lib : {"libkiln_runtime.a", "libkiln_runner.a"}) {
+  for (const char *lib : {"libkiln_runtime.a", "libkiln_runner.a", "libkiln_kernels.a"}) {
     SmallString<256> path(libDir);
     llvm::sys::path::append(path, lib);
     if (!llvm::sys::fs::exists(path))
@@ -281,7 +281,8 @@ int Compilation::link(StringRef objectPath, StringRef exePath) {
     if (auto found = llvm::sys::findProgramByName(cxx))
       cxx = *found;
   std::vector<std::string> args = {cxx,     "-o",       exePath.str(),   objectPath.str(),
-                                   "-L" + libDir, "-lkiln_runner", "-lkiln_runtime", "-lm"};
+                                   "-L" + libDir, "-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime",
+                                   "-lm"};
   std::vector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(cxx, argRefs, std::nullopt, {}, 0, 0, &message);

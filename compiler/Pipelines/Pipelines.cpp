@@ -20,7 +20,8 @@ StringRef lowerPipeline() {
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "canonicalize,"
-         "kiln-lower-assign-scratch";
+         "kiln-lower-assign-scratch,"
+         "func.func(kiln-lower-kernel-calls)";
 }
 
 StringRef llvmPipeline() {

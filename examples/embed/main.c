@@ -1,7 +1,7 @@
 /* Runs a model compiled with `kiln compile ... --emit obj -o mlp` from C.
  *
  *   kiln compile examples/mlp/mlp.pbtxt --feed x=f32[2,8] --fetch probs --emit obj -o mlp
- *   cc -I runtime/include -I . examples/embed/main.c mlp.o -L build/lib -lkiln_runtime -lm -o mlp_c
+ *   cc -I runtime/include -I . examples/embed/main.c mlp.o -L build/lib -lkiln_kernels -lkiln_runtime -lm -o mlp_c
  *   ./mlp_c examples/mlp/x.npy probs.npy
  *
  * It reads the input with the runtime's .npy reader, checks it against the constants of

@@ -2,7 +2,7 @@
 // model's info table (mlp_info) rather than the header's macros.
 //
 //   c++ -std=c++17 -I runtime/include -I . examples/embed/main.cpp mlp.o
-//       -L build/lib -lkiln_runtime -lm -o mlp_cpp
+//       -L build/lib -lkiln_kernels -lkiln_runtime -lm -o mlp_cpp
 //   ./mlp_cpp examples/mlp/x.npy probs.npy
 #include <cstdio>
 #include <cstring>

@@ -113,4 +113,34 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
+  let summary = "Call the runtime's Eigen kernels for large f32 matrix products";
+  let description = [{
+    Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
+    (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
+    `kiln_kernel_matmul_f32` in `libkiln_kernels.a`, passing the buffers' addresses, the
+    sizes and the transpose flags. Products with fewer than `min-flops` multiply-adds stay
+    loops.
+
+    Before:
+    ```mlir
+    linalg.generic {...matmul maps...} ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>)
+        outs(%c : memref<64x256xf32>) { mulf, addf }
+    ```
+    After:
+    ```mlir
+    %pa = memref.extract_aligned_pointer_as_index %a : memref<64x784xf32> -> index
+    ...
+    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c64, %c256, %c784, %flags)
+        : (i64, i64, i64, i64, i64, i64, i32) -> ()
+    ```
+  }];
+  let options = [
+    Option<"minFlops", "min-flops", "int64_t", "4096",
+           "Smallest m * n * k sent to the kernel">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // KILN_PASSES_LOWER_PASSES_TD

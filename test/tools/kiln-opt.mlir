@@ -7,6 +7,7 @@
 // HELP-DAG: --kiln-graph-prune
 // HELP-DAG: --kiln-graph-fold-constants
 // HELP-DAG: --kiln-lower-copies-to-linalg
+// HELP-DAG: --kiln-lower-kernel-calls
 // HELP-DAG: --kiln-lower-tf-to-linalg
 // HELP-DAG: --kiln-lower-use-destinations
 // HELP-DAG: --kiln-lower-assign-scratch

@@ -47,7 +47,7 @@ FAMILIES = {
              "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
-    "matmul": "BatchMatMul and BatchMatMulV2",
+    "matmul": "MatMul through the Eigen kernel, BatchMatMul and BatchMatMulV2",
 }
 
 # Tolerances (rtol, atol, why).
@@ -349,6 +349,17 @@ def build_gather_tile():
 
 def build_batch_matmul():
     r = rng_for("bmm")
+    a, b = f32(r, (33, 40)), f32(r, (40, 48))
+    for ta in (False, True):
+        for tb in (False, True):
+            x = a.T.copy() if ta else a
+            y = b.T.copy() if tb else b
+            name = "matmul_kernel_%s%s" % ("t" if ta else "n", "t" if tb else "n")
+            case(name, "matmul", "MatMul 33x40x48 (large enough for the Eigen kernel), "
+                 "transpose_a=%s transpose_b=%s" % (ta, tb),
+                 lambda p, ta=ta, tb=tb: {"z": raw.MatMul(a=p["x"], b=p["y"], transpose_a=ta,
+                                                          transpose_b=tb, name="z")},
+                 [("x", x), ("y", y)], SUMS)
     x, y = f32(r, (2, 1, 3, 4)), f32(r, (3, 5, 4))
     case("batchmatmulv2_bcast_adj", "matmul", "BatchMatMulV2 broadcasting [2,1] with [3] "
          "batch dimensions, adj_y",

@@ -109,6 +109,15 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
   }
 }
 
+/*
+ * Kernels that generated code may call (runtime/kernels, library kiln_kernels). Each name
+ * is the C symbol; its declaration is in kiln/kernels/<family>.h.
+ */
+#define KILN_KERNEL_MATMUL_F32 "kiln_kernel_matmul_f32"
+/* Flags of kiln_kernel_matmul_f32. */
+#define KILN_MATMUL_TRANSPOSE_A 1 /* a is stored k x m */
+#define KILN_MATMUL_TRANSPOSE_B 2 /* b is stored n x k */
+
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char* kiln_dtype_name(int32_t dtype) {
   switch (dtype) {

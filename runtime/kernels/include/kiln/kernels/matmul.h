@@ -1,0 +1,32 @@
+/*
+ * kiln/kernels/matmul.h - matrix product kernels called by compiled models.
+ *
+ * Generated code calls these for large f32 matrix products (kiln-lower-kernel-calls);
+ * their symbol names are in kiln/runtime/abi.h. They never allocate beyond Eigen's
+ * packing buffers, keep no global state, and are thread-safe.
+ */
+#ifndef KILN_KERNELS_MATMUL_H
+#define KILN_KERNELS_MATMUL_H
+
+#include <stdint.h>
+
+#include "kiln/runtime/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags: KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B (abi.h). */
+/*
+ * c[m x n] += op(a) * op(b), all dense row-major, where op(a) is m x k and op(b) k x n.
+ * The pointers are passed as addresses (uintptr_t) because generated code holds them as
+ * integers.
+ */
+void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                            int64_t k, int32_t flags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KILN_KERNELS_MATMUL_H */

@@ -1,0 +1,54 @@
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="min-flops=100000" %s | FileCheck %s --check-prefix=SMALL
+
+#a = affine_map<(d0, d1, d2) -> (d1, d0)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that a bufferized f32 matmul generic (A transposed) becomes a kernel call with the
+// buffers' addresses, m, n, k and the transpose flag; under min-flops it stays a loop.
+// CHECK: func.func private @kiln_kernel_matmul_f32(i64, i64, i64, i64, i64, i64, i32)
+// CHECK-LABEL: func.func @matmul
+// SMALL-LABEL: func.func @matmul
+func.func @matmul(%a: memref<40x32xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>) {
+  // CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %arg0
+  // CHECK-DAG: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %arg1
+  // CHECK-DAG: %[[PC:.*]] = memref.extract_aligned_pointer_as_index %arg2
+  // CHECK-DAG: %[[M:.*]] = arith.constant 32 : i64
+  // CHECK-DAG: %[[N:.*]] = arith.constant 48 : i64
+  // CHECK-DAG: %[[K:.*]] = arith.constant 40 : i64
+  // CHECK-DAG: %[[F:.*]] = arith.constant 1 : i32
+  // CHECK: call @kiln_kernel_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]], %[[F]])
+  // CHECK-NOT: linalg.generic
+  // SMALL: linalg.generic
+  // SMALL-NOT: call
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<40x32xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that integer products keep their loops (the kernel is f32 only).
+// CHECK-LABEL: func.func @int_matmul
+func.func @int_matmul(%a: memref<64x64xi32>, %b: memref<64x64xi32>, %c: memref<64x64xi32>) {
+  // CHECK: linalg.generic
+  // CHECK-NOT: call
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<64x64xi32>, memref<64x64xi32>) outs(%c : memref<64x64xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
