@@ -568,6 +568,46 @@ def TF_StridedSliceOp : TF_Op<"StridedSlice"> {
   let hasFolder = 1;
 }
 
+def TF_SplitOp : TF_Op<"Split"> {
+  let summary = "splits `value` into `num_split` equal parts along `split_dim`";
+  let description = [{
+    ```mlir
+    %a, %b = "tf.Split"(%d, %x) {num_split = 2 : i64} : (tensor<i32>, tensor<4x6xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$split_dim, TF_Tensor:$value, I64Attr:$num_split,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let inferFn = "inferSplit";
+}
+
+def TF_SplitVOp : TF_Op<"SplitV"> {
+  let summary = "splits `value` along `split_dim` into parts of `size_splits` (one may be -1)";
+  let description = [{
+    ```mlir
+    %a, %b = "tf.SplitV"(%x, %sizes, %d) {num_split = 2 : i64} : (tensor<4x6xf32>, tensor<2xi32>, tensor<i32>) -> (tensor<4x1xf32>, tensor<4x5xf32>)
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$value, TF_IndexTensor:$size_splits,
+                  TF_IndexTensor:$split_dim, I64Attr:$num_split, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tlen);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let inferFn = "inferSplitV";
+}
+
+def TF_UnpackOp : TF_Op<"Unpack"> {
+  let summary = "unstacks `value` along `axis` into `num` tensors of one rank less";
+  let description = [{
+    ```mlir
+    %a, %b = "tf.Unpack"(%x) {num = 2 : i64, axis = 0 : i64} : (tensor<2x3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$value, I64Attr:$num,
+                  DefaultValuedOptionalAttr<I64Attr, "0">:$axis, OptionalAttr<TypeAttr>:$T);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let inferFn = "inferUnpack";
+}
+
 // Ops whose leading data inputs are a list of N tensors. Their operands are one list:
 // the N values, `extraData` more data inputs, then the control inputs, so that no segment
 // sizes are needed; `N` (which TensorFlow always writes) says where the controls start.

@@ -131,6 +131,13 @@ mlir::LogicalResult inferFill(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTile(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSplit(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSplitV(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferUnpack(const InferContext &ctx, InferResult &out);
+/// The sizes of the parts of a SplitV of `total` elements (one -1 takes the rest).
+mlir::FailureOr<llvm::SmallVector<int64_t>> splitSizes(const InferContext &ctx,
+                                                       llvm::ArrayRef<int64_t> sizes,
+                                                       int64_t total);
 mlir::LogicalResult inferConcat(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPack(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferAddN(const InferContext &ctx, InferResult &out);

@@ -167,6 +167,128 @@ LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// One result per part: `input` with dimension `axis` replaced by each size (removed
+/// when `drop` is set).
+static void pushParts(TensorType input, int64_t axis, ArrayRef<int64_t> sizes, bool drop,
+                      InferResult &out) {
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(input.getShape());
+    if (drop)
+      shape.erase(shape.begin() + axis);
+    else
+      shape[axis] = s;
+    out.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+}
+
+/// `count` results of unknown shape (ranked with `rank` unknown dimensions if rank >= 0).
+static LogicalResult unknownParts(TensorType input, int64_t count, int64_t rank,
+                                  InferResult &out) {
+  for (int64_t i = 0; i < count; ++i)
+    out.push_back(rank < 0 ? Type(UnrankedTensorType::get(input.getElementType()))
+                           : Type(RankedTensorType::get(
+                                 SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                                 input.getElementType())));
+  return success();
+}
+
+static FailureOr<int64_t> normalizedAxis(const InferContext &ctx, int64_t axis, int64_t rank) {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank)
+    return ctx.error("axis ", axis, " is out of range for rank ", rank);
+  return a;
+}
+
+LogicalResult inferSplit(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(1));
+  auto n = ctx.attr<IntegerAttr>("num_split");
+  auto dim = ctx.constantInts(0);
+  if (!n || n.getInt() < 1)
+    return ctx.error("requires num_split >= 1");
+  if (!x.hasStaticShape() || !dim || dim->size() != 1)
+    return unknownParts(x, n.getInt(), x.hasRank() ? x.getRank() : -1, out);
+  auto axis = normalizedAxis(ctx, (*dim)[0], x.getRank());
+  if (failed(axis))
+    return failure();
+  if (x.getDimSize(*axis) % n.getInt() != 0)
+    return ctx.error("dimension ", *axis, " of size ", x.getDimSize(*axis),
+                     " does not split into ", n.getInt(), " equal parts");
+  pushParts(x, *axis, SmallVector<int64_t>(n.getInt(), x.getDimSize(*axis) / n.getInt()), false,
+            out);
+  return success();
+}
+
+FailureOr<SmallVector<int64_t>> splitSizes(const InferContext &ctx, ArrayRef<int64_t> sizes,
+                                           int64_t total) {
+  SmallVector<int64_t> result(sizes);
+  int64_t known = 0, unknown = -1;
+  for (auto [i, s] : llvm::enumerate(result)) {
+    if (s == -1) {
+      if (unknown >= 0)
+        return ctx.error("size_splits has more than one -1");
+      unknown = i;
+    } else if (s < 0) {
+      return ctx.error("size_splits must not be negative");
+    } else {
+      known += s;
+    }
+  }
+  if (unknown >= 0) {
+    if (known > total)
+      return ctx.error("size_splits add up to more than the ", total, " elements");
+    result[unknown] = total - known;
+  } else if (known != total) {
+    return ctx.error("size_splits add up to ", known, ", not the ", total, " elements");
+  }
+  return result;
+}
+
+LogicalResult inferSplitV(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto sizes = ctx.constantInts(1), dim = ctx.constantInts(2);
+  auto n = ctx.attr<IntegerAttr>("num_split");
+  if (!n || n.getInt() < 1)
+    return ctx.error("requires num_split >= 1");
+  if (!x.hasStaticShape() || !sizes || !dim || dim->size() != 1)
+    return unknownParts(x, n.getInt(), x.hasRank() ? x.getRank() : -1, out);
+  if (static_cast<int64_t>(sizes->size()) != n.getInt())
+    return ctx.error("size_splits has ", sizes->size(), " entries for num_split ", n.getInt());
+  auto axis = normalizedAxis(ctx, (*dim)[0], x.getRank());
+  if (failed(axis))
+    return failure();
+  auto parts = splitSizes(ctx, *sizes, x.getDimSize(*axis));
+  if (failed(parts))
+    return failure();
+  pushParts(x, *axis, *parts, false, out);
+  return success();
+}
+
+LogicalResult inferUnpack(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto n = ctx.attr<IntegerAttr>("num");
+  if (!n || n.getInt() < 1)
+    return ctx.error("requires num >= 1");
+  if (!x.hasStaticShape())
+    return unknownParts(x, n.getInt(), x.hasRank() ? x.getRank() - 1 : -1, out);
+  int64_t axisValue = 0;
+  if (auto a = ctx.attr<IntegerAttr>("axis"))
+    axisValue = a.getInt();
+  auto axis = normalizedAxis(ctx, axisValue, x.getRank());
+  if (failed(axis))
+    return failure();
+  if (x.getDimSize(*axis) != n.getInt())
+    return ctx.error("num = ", n.getInt(), " but dimension ", *axis, " has size ",
+                     x.getDimSize(*axis));
+  pushParts(x, *axis, SmallVector<int64_t>(n.getInt(), 1), true, out);
+  return success();
+}
+
 OpFoldResult StridedSliceOp::fold(FoldAdaptor adaptor) {
   // Slices of constants (shape arithmetic: Shape -> StridedSlice -> Pack -> Reshape).
   auto input = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());

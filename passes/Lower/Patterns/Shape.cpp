@@ -263,6 +263,55 @@ struct PlaceholderWithDefaultLowering : OpConversionPattern<tf::PlaceholderWithD
   }
 };
 
+/// Split, SplitV and Unpack: each result is a static slice of the input along one axis
+/// (Unpack's then loses that dimension).
+template <typename OpT>
+struct SplitLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value input = adaptor.getValue();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static input shape");
+    int64_t axis;
+    if constexpr (std::is_same_v<OpT, tf::UnpackOp>) {
+      axis = static_cast<int64_t>(op.getAxis());
+    } else {
+      auto dim = constantInts(adaptor.getSplitDim());
+      if (!dim)
+        return rewriter.notifyMatchFailure(op, "needs a constant split_dim");
+      axis = (*dim)[0];
+    }
+    if (axis < 0)
+      axis += inputType.getRank();
+    Location loc = op.getLoc();
+    SmallVector<Value> results;
+    int64_t offset = 0;
+    for (Value r : op->getResults()) {
+      auto resultType =
+          cast<RankedTensorType>(this->getTypeConverter()->convertType(r.getType()));
+      bool drop = std::is_same_v<OpT, tf::UnpackOp>;
+      int64_t size = drop ? 1 : resultType.getDimSize(axis);
+      SmallVector<OpFoldResult> offsets(inputType.getRank(), rewriter.getIndexAttr(0)), sizes,
+          strides(inputType.getRank(), rewriter.getIndexAttr(1));
+      for (int64_t d : inputType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      sizes[axis] = rewriter.getIndexAttr(size);
+      SmallVector<int64_t> sliceShape(inputType.getShape());
+      sliceShape[axis] = size;
+      auto sliceType = RankedTensorType::get(sliceShape, inputType.getElementType());
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, input, offsets,
+                                                   sizes, strides);
+      results.push_back(reshapeTo(rewriter, loc, slice, resultType));
+      offset += size;
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// Joins static tensors along `axis` by inserting each into its slice of the result.
 Value concatenate(OpBuilder &b, Location loc, ValueRange values, int64_t axis,
                   RankedTensorType resultType) {
@@ -378,7 +427,8 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
                PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
                SliceLowering<tf::StridedSliceOp>, GatherLowering, TileLowering, FillLowering,
-               PlaceholderWithDefaultLowering>(
+               PlaceholderWithDefaultLowering, SplitLowering<tf::SplitOp>,
+               SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>>(
       converter, patterns.getContext());
 }
 

@@ -673,3 +673,26 @@ func.func @tile_rank(%x: tensor<2x3xf32>) -> tensor<*xf32> {
   %0 = "tf.Tile"(%x, %m) : (tensor<2x3xf32>, tensor<3xi32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that Split needs a dimension divisible by num_split.
+func.func @split_uneven(%x: tensor<4x5xf32>) -> tensor<*xf32> {
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{dimension 1 of size 5 does not split into 2 equal parts}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = "tf.Split"(%d, %x) {num_split = 2 : i64} : (tensor<i32>, tensor<4x5xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that SplitV sizes must add up.
+func.func @splitv_sizes(%x: tensor<4x5xf32>) -> tensor<*xf32> {
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %s = "tf.Const"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{size_splits add up to 3, not the 5 elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = "tf.SplitV"(%x, %s, %d) {num_split = 2 : i64} : (tensor<4x5xf32>, tensor<2xi32>, tensor<i32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}

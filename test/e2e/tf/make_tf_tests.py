@@ -325,6 +325,19 @@ def build_slices():
          "-1), folded to a constant shape", flatten, [("x", img)], EXACT)
 
 
+def build_split():
+    r = rng_for("split")
+    x = f32(r, (4, 6))
+    case("split", "shape", "Split into 3 along axis 1, SplitV [1, -1, 2] along axis -1, and "
+         "Unpack along axis 0; several outputs of one node fetched by port",
+         lambda p: {"s:1": raw.Split(axis=tf.constant(1), value=p["x"], num_split=3,
+                                     name="s")[1],
+                    "v:1": raw.SplitV(value=p["x"], size_splits=tf.constant([1, -1, 2]),
+                                      axis=tf.constant(-1), num_split=3, name="v")[1],
+                    "u:3": raw.Unpack(value=p["x"], num=4, axis=0, name="u")[3]},
+         [("x", x)], EXACT)
+
+
 def build_gather_tile():
     r = rng_for("gather")
     params = f32(r, (5, 3, 2))
@@ -441,8 +454,13 @@ def comment(text):
     return ["# " + line for line in textwrap.wrap(text, 94, break_on_hyphens=False)]
 
 
+def tensor_name(name):
+    """A fetch key is a node name (port 0) or "node:port"."""
+    return name if ":" in name else name + ":0"
+
+
 def out_file(name):
-    return name.replace("/", "_").replace(":", "_") + "_0.npy"
+    return tensor_name(name).replace("/", "_").replace(":", "_") + ".npy"
 
 
 def test_block(c):
@@ -460,14 +478,15 @@ def test_block(c):
     lines = [""] + comment("%s: %s." % (c.name, c.doc)) + comment("Tolerance: %s." % c.tol[2])
     lines += ["# RUN: " + compile_cmd, "# RUN: " + run_cmd, "# RUN: " + cmp_cmd]
     for i, (n, a) in enumerate(c.fetches):
-        lines.append("# %s%s: {{^}}%s:0 %s [%s]{{$}}" % (
-            prefix, "-NEXT" if i else "", n, NAME[a.dtype.type], ",".join(map(str, a.shape))))
+        lines.append("# %s%s: {{^}}%s %s [%s]{{$}}" % (
+            prefix, "-NEXT" if i else "", tensor_name(n), NAME[a.dtype.type],
+            ",".join(map(str, a.shape))))
     return lines
 
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_slices, build_gather_tile, build_batch_matmul, build_conv]:
+                  build_slices, build_split, build_gather_tile, build_batch_matmul, build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

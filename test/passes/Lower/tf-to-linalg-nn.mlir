@@ -227,3 +227,21 @@ func.func @gather_tile_fill(%p: tensor<5x3xf32>, %i: tensor<4xi32>, %v: tensor<f
   %2 = "tf.Fill"(%d, %v) : (tensor<2xi32>, tensor<f32>) -> tensor<2x2xf32>
   return %0, %1, %2 : tensor<4x3xf32>, tensor<10x3xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// Tests that Split, SplitV and Unpack become static slices (Unpack's then reshaped).
+// CHECK-LABEL: func.func @split
+func.func @split(%x: tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>, tensor<6xf32>) {
+  // CHECK: tensor.extract_slice %arg0[0, 0] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 2] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 4] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 1] [4, 3] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[3, 0] [1, 6] [1, 1]
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %s:3 = "tf.Split"(%d, %x) {num_split = 3 : i64} : (tensor<i32>, tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>)
+  %sizes = "tf.Const"() {value = dense<[1, 3, -1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %v:3 = "tf.SplitV"(%x, %sizes, %d) {num_split = 3 : i64} : (tensor<4x6xf32>, tensor<3xi32>, tensor<i32>) -> (tensor<4x1xf32>, tensor<4x3xf32>, tensor<4x2xf32>)
+  %u:4 = "tf.Unpack"(%x) {num = 4 : i64} : (tensor<4x6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>)
+  return %s#1, %v#1, %u#3 : tensor<4x2xf32>, tensor<4x3xf32>, tensor<6xf32>
+}
