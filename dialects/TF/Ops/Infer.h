@@ -37,6 +37,9 @@ struct InferContext {
   mlir::Type operandType(unsigned index) const {
     return index < operands.size() ? operands[index].getType() : mlir::Type();
   }
+  /// Checks that there are `count` tensor operands and that `T`, if given, is the first
+  /// one's element type; returns the first one's type.
+  mlir::FailureOr<mlir::TensorType> firstInput(unsigned count) const;
   /// Fails unless the op has at least `count` operands that are tensors.
   mlir::LogicalResult requireTensorOperands(unsigned count) const;
   /// Fails if the type attribute `name` is present and differs from `actual`.

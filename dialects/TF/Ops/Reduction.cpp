@@ -20,11 +20,10 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(const InferContext &ctx, ArrayRef<
 }
 
 LogicalResult inferReduction(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   bool keep = false;
   if (auto k = ctx.attr<BoolAttr>("keep_dims"))
     keep = k.getValue();
@@ -52,11 +51,10 @@ LogicalResult inferReduction(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   Type element = IntegerType::get(ctx.context, 64);
   if (auto t = ctx.attr<TypeAttr>("output_type"))
     element = t.getValue();

@@ -63,11 +63,10 @@ LogicalResult inferReshape(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferTranspose(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   auto perm = ctx.constantInts(1);
   if (!x.hasRank()) {
     out.push_back(x);
@@ -94,11 +93,10 @@ LogicalResult inferTranspose(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(1)))
+  auto input = ctx.firstInput(1);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   if (!x.hasRank()) {
     out.push_back(x);
     return success();
@@ -132,11 +130,10 @@ LogicalResult inferSqueeze(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   auto dim = ctx.constantInts(1);
   if (!x.hasRank() || !dim) {
     out.push_back(x.hasRank() ? Type(RankedTensorType::get(
@@ -158,11 +155,10 @@ LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferPad(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   if (!x.hasRank()) {
     out.push_back(x);
     return success();
@@ -385,11 +381,10 @@ LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferTile(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto input = ctx.firstInput(2);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   auto multiples = ctx.constantInts(1);
   if (!x.hasRank() || !multiples) {
     out.push_back(x.hasRank() ? Type(RankedTensorType::get(

@@ -115,11 +115,10 @@ FailureOr<SliceSpec> computeSlice(const InferContext &ctx, ArrayRef<int64_t> sha
 }
 
 LogicalResult inferSlice(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(3)))
+  auto input = ctx.firstInput(3);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   auto begin = ctx.constantInts(1), size = ctx.constantInts(2);
   if (!x.hasStaticShape() || !begin || !size) {
     out.push_back(x.hasRank() ? Type(RankedTensorType::get(
@@ -150,11 +149,10 @@ static FailureOr<SliceSpec> stridedSliceSpec(const InferContext &ctx, TensorType
 }
 
 LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(4)))
+  auto input = ctx.firstInput(4);
+  if (failed(input))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  if (failed(ctx.checkTypeAttr("T", x.getElementType())))
-    return failure();
+  TensorType x = *input;
   if (!x.hasStaticShape() || !ctx.constantInts(1) || !ctx.constantInts(2) ||
       !ctx.constantInts(3)) {
     out.push_back(UnrankedTensorType::get(x.getElementType()));

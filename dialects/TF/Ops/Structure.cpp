@@ -16,6 +16,15 @@ LogicalResult InferContext::requireTensorOperands(unsigned count) const {
   return success();
 }
 
+FailureOr<TensorType> InferContext::firstInput(unsigned count) const {
+  if (failed(requireTensorOperands(count)))
+    return failure();
+  auto x = cast<TensorType>(operandType(0));
+  if (failed(checkTypeAttr("T", x.getElementType())))
+    return failure();
+  return x;
+}
+
 LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
   Attribute raw = attributes ? attributes.get(name) : Attribute();
   if (!raw)
@@ -115,12 +124,10 @@ LogicalResult inferConst(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(1)))
+  auto input = ctx.firstInput(1);
+  if (failed(input))
     return failure();
-  Type type = ctx.operandType(0);
-  if (failed(ctx.checkTypeAttr("T", cast<TensorType>(type).getElementType())))
-    return failure();
-  out.push_back(type);
+  out.push_back(*input);
   return success();
 }
 

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -72,6 +73,16 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   for (Value in : inputs)
     maps.push_back(broadcastMap(cast<RankedTensorType>(in.getType()), resultType));
   return buildParallelGeneric(b, loc, resultType, inputs, maps, body);
+}
+
+std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &i : attr.getValues<APInt>())
+    values.push_back(i.getSExtValue());
+  return values;
 }
 
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {

@@ -46,6 +46,9 @@ mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type ty
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::RankedTensorType type, mlir::Value value);
 
+/// The integers of a converted constant operand (an arith.constant), if it is one.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
+
 /// `value` (static shape) reshaped to `type` with the same number of elements, as
 /// collapse_shape/expand_shape views (no data moves after bufferization).
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -59,17 +59,6 @@ Value combine(OpBuilder &b, Location loc, ElementKind kind, Combine c, Value x, 
   llvm_unreachable("unknown combination");
 }
 
-/// The constant integers of a converted operand (an arith.constant), if it is one.
-std::optional<SmallVector<int64_t>> constantInts(Value v) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &i : attr.getValues<APInt>())
-    values.push_back(i.getSExtValue());
-  return values;
-}
-
 /// Normalised reduction axes of `rank`, sorted and unique.
 SmallVector<int64_t> normalize(ArrayRef<int64_t> axes, int64_t rank) {
   SmallVector<int64_t> result;

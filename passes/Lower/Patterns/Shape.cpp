@@ -54,16 +54,6 @@ struct ReshapeLowering : OpConversionPattern<OpT> {
   }
 };
 
-std::optional<SmallVector<int64_t>> constantInts(Value v) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &i : attr.getValues<APInt>())
-    values.push_back(i.getSExtValue());
-  return values;
-}
-
 struct TransposeLowering : OpConversionPattern<tf::TransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::TransposeOp op, OpAdaptor adaptor,
