@@ -608,6 +608,72 @@ def TF_UnpackOp : TF_Op<"Unpack"> {
   let inferFn = "inferUnpack";
 }
 
+def TF_RangeOp : TF_Op<"Range"> {
+  let summary = "start, start + delta, ... up to (not including) limit";
+  let description = [{
+    Needs constant operands; it folds to a constant.
+    ```mlir
+    %r = "tf.Range"(%start, %limit, %delta) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<5xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$start, TF_NumberTensor:$limit, TF_NumberTensor:$delta,
+                  OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferRange";
+  let hasFolder = 1;
+}
+
+def TF_OneHotOp : TF_Op<"OneHot"> {
+  let summary = "on_value where the new last dimension equals the index, off_value elsewhere";
+  let description = [{
+    Only `axis = -1` is supported.
+    ```mlir
+    %y = "tf.OneHot"(%i, %depth, %on, %off) : (tensor<3xi32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<3x4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$indices, TensorOf<[I32]>:$depth, TF_Tensor:$on_value,
+                  TF_Tensor:$off_value, DefaultValuedOptionalAttr<I64Attr, "-1">:$axis,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$TI);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferOneHot";
+}
+
+class TF_SpaceDepthOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    NHWC only.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x) {block_size = 2 : i64} : (tensor<1x2x2x4xf32>) -> tensor<1x4x4x1xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, I64Attr:$block_size,
+                  DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+}
+
+def TF_DepthToSpaceOp : TF_SpaceDepthOp<"DepthToSpace",
+    "moves blocks of channels into spatial blocks"> {
+  let inferFn = "inferDepthToSpace";
+}
+def TF_SpaceToDepthOp : TF_SpaceDepthOp<"SpaceToDepth",
+    "moves spatial blocks into channels"> {
+  let inferFn = "inferSpaceToDepth";
+}
+
+def TF_MirrorPadOp : TF_Op<"MirrorPad"> {
+  let summary = "pads by mirroring the input (REFLECT excludes the edge, SYMMETRIC repeats it)";
+  let description = [{
+    ```mlir
+    %y = "tf.MirrorPad"(%x, %p) {mode = "REFLECT"} : (tensor<3xf32>, tensor<1x2xi32>) -> tensor<5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$paddings, StrAttr:$mode,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tpaddings);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMirrorPad";
+}
+
 // Ops whose leading data inputs are a list of N tensors. Their operands are one list:
 // the N values, `extraData` more data inputs, then the control inputs, so that no segment
 // sizes are needed; `N` (which TensorFlow always writes) says where the controls start.

@@ -147,6 +147,12 @@ mlir::LogicalResult inferAddN(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSizeOf(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferRankOf(const InferContext &ctx, InferResult &out);
+// Generate.cpp
+mlir::LogicalResult inferRange(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferOneHot(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out);
 // Reduction.cpp
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);

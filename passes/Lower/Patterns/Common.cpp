@@ -85,6 +85,21 @@ std::optional<SmallVector<int64_t>> constantInts(Value v) {
   return values;
 }
 
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value buildGather(OpBuilder &b, Location loc, RankedTensorType resultType, Value input,
+                  IndexMapFn inputIndex) {
+  return buildParallelGeneric(
+      b, loc, resultType, ValueRange{}, {}, [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        SmallVector<Value> index;
+        for (int64_t i = 0; i < resultType.getRank(); ++i)
+          index.push_back(linalg::IndexOp::create(nb, l, i));
+        return tensor::ExtractOp::create(nb, l, input, inputIndex(nb, l, index));
+      });
+}
+
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
   if (auto f = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, value));

@@ -38,6 +38,19 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType, mlir::ValueRange inputs,
                              BodyBuilder body);
 
+/// Maps the result indices of a gather to the input indices to read (index values).
+using IndexMapFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &, mlir::Location, llvm::ArrayRef<mlir::Value>)>;
+
+/// A generic over `resultType` whose element at each index is `input` read at
+/// `inputIndex(index)` with tensor.extract.
+mlir::Value buildGather(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType resultType, mlir::Value input,
+                        IndexMapFn inputIndex);
+
+/// An index constant.
+mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
 /// A scalar constant of `type` (integer, index or float) holding `value`.
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                            double value);

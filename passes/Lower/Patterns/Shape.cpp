@@ -214,16 +214,128 @@ struct TileLowering : OpConversionPattern<tf::TileOp> {
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    Value input = adaptor.getInput();
-    Value result = buildParallelGeneric(
-        rewriter, op.getLoc(), resultType, ValueRange{}, {},
-        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+    Value result = buildGather(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
           SmallVector<Value> source;
           for (int64_t k = 0; k < inputType.getRank(); ++k)
             source.push_back(arith::RemUIOp::create(
-                b, l, linalg::IndexOp::create(b, l, k),
-                arith::ConstantIndexOp::create(b, l, inputType.getDimSize(k))));
-          return tensor::ExtractOp::create(b, l, input, source);
+                b, l, index[k], indexConstant(b, l, inputType.getDimSize(k))));
+          return source;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// DepthToSpace (NHWC): output (n, h, w, c) reads input (n, h / b, w / b,
+/// ((h % b) * b + w % b) * C + c); SpaceToDepth is the inverse.
+template <typename OpT, bool ToSpace>
+struct SpaceDepthLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t block = static_cast<int64_t>(op.getBlockSize());
+    int64_t outC = resultType.getDimSize(3), inC = inputType.getDimSize(3);
+    Value result = buildGather(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> i) {
+          Value bs = indexConstant(b, l, block);
+          auto div = [&](Value v) -> Value { return arith::DivUIOp::create(b, l, v, bs); };
+          auto rem = [&](Value v) -> Value { return arith::RemUIOp::create(b, l, v, bs); };
+          auto mul = [&](Value v, int64_t c) -> Value {
+            return arith::MulIOp::create(b, l, v, indexConstant(b, l, c));
+          };
+          auto add = [&](Value x, Value y) -> Value { return arith::AddIOp::create(b, l, x, y); };
+          if (ToSpace) {
+            // c_in = ((h % b) * b + w % b) * C_out + c
+            Value offset = add(mul(rem(i[1]), block), rem(i[2]));
+            return SmallVector<Value>{i[0], div(i[1]), div(i[2]), add(mul(offset, outC), i[3])};
+          }
+          // Output (n, h, w, c) with c = ((dh * b) + dw) * C_in + c_in reads
+          // (n, h * b + dh, w * b + dw, c_in).
+          Value cIn = arith::RemUIOp::create(b, l, i[3], indexConstant(b, l, inC));
+          Value offset = arith::DivUIOp::create(b, l, i[3], indexConstant(b, l, inC));
+          return SmallVector<Value>{i[0], add(mul(i[1], block), div(offset)),
+                                    add(mul(i[2], block), rem(offset)), cIn};
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MirrorPad: output index o reads o - before, reflected at both edges (REFLECT skips the
+/// edge element, SYMMETRIC repeats it).
+struct MirrorPadLowering : OpConversionPattern<tf::MirrorPadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::MirrorPadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto pads = constantInts(adaptor.getPaddings());
+    if (!resultType || !resultType.hasStaticShape() || !inputType || !pads)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and constant paddings");
+    bool reflect = op.getMode() == "REFLECT";
+    Value result = buildGather(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          SmallVector<Value> source;
+          for (int64_t k = 0; k < inputType.getRank(); ++k) {
+            int64_t n = inputType.getDimSize(k), before = (*pads)[2 * k];
+            // i = o - before; i < 0 -> -i - (symmetric); i >= n -> 2n - i - 2 (+1 symmetric).
+            Type i64 = b.getI64Type();
+            Value o = arith::IndexCastOp::create(b, l, i64, index[k]);
+            Value i = arith::SubIOp::create(b, l, o, scalarConstant(b, l, i64, before));
+            Value zero = scalarConstant(b, l, i64, 0);
+            Value low = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
+            Value mirroredLow = arith::SubIOp::create(
+                b, l, scalarConstant(b, l, i64, reflect ? 0 : -1), i);
+            Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
+                                               scalarConstant(b, l, i64, n));
+            Value mirroredHigh = arith::SubIOp::create(
+                b, l, scalarConstant(b, l, i64, reflect ? 2 * n - 2 : 2 * n - 1), i);
+            Value v = arith::SelectOp::create(b, l, low, mirroredLow, i);
+            v = arith::SelectOp::create(b, l, high, mirroredHigh, v);
+            source.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
+          }
+          return source;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// OneHot (axis -1): on_value where the last index equals indices[...], else off_value.
+struct OneHotLowering : OpConversionPattern<tf::OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::OneHotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutput().getType()));
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    Value on = tensor::ExtractOp::create(rewriter, loc, adaptor.getOnValue(), ValueRange{});
+    Value off = tensor::ExtractOp::create(rewriter, loc, adaptor.getOffValue(), ValueRange{});
+    Value indices = adaptor.getIndices();
+    int64_t rank = resultType.getRank();
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i + 1 < rank; ++i)
+            at.push_back(linalg::IndexOp::create(b, l, i));
+          Value raw = tensor::ExtractOp::create(b, l, indices, at);
+          Value position = arith::IndexCastOp::create(b, l, raw.getType(),
+                                                      linalg::IndexOp::create(b, l, rank - 1));
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, raw, position);
+          return arith::SelectOp::create(b, l, hit, on, off);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -418,7 +530,10 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
                SliceLowering<tf::StridedSliceOp>, GatherLowering, TileLowering, FillLowering,
                PlaceholderWithDefaultLowering, SplitLowering<tf::SplitOp>,
-               SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>>(
+               SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
+               SpaceDepthLowering<tf::DepthToSpaceOp, true>,
+               SpaceDepthLowering<tf::SpaceToDepthOp, false>, MirrorPadLowering, OneHotLowering,
+               ShapeQueryLowering<tf::RangeOp>>(
       converter, patterns.getContext());
 }
 

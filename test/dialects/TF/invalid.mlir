@@ -696,3 +696,37 @@ func.func @splitv_sizes(%x: tensor<4x5xf32>) -> tensor<*xf32> {
   %0:2 = "tf.SplitV"(%x, %s, %d) {num_split = 2 : i64} : (tensor<4x5xf32>, tensor<2xi32>, tensor<i32>) -> (tensor<*xf32>, tensor<*xf32>)
   return %0#0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that MirrorPad REFLECT cannot pad by the dimension's size.
+func.func @mirror_too_much(%x: tensor<3xf32>) -> tensor<*xf32> {
+  %p = "tf.Const"() {value = dense<[[3, 0]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  // expected-error @+2 {{paddings of dimension 0 are too large for REFLECT mode and size 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.MirrorPad"(%x, %p) {mode = "REFLECT"} : (tensor<3xf32>, tensor<1x2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that SpaceToDepth needs spatial sizes divisible by the block.
+func.func @space_to_depth(%x: tensor<1x3x4x1xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{dimension of size 3 is not divisible by block_size 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.SpaceToDepth"(%x) {block_size = 2 : i64} : (tensor<1x3x4x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that Range cannot go away from its limit.
+func.func @range_direction() -> tensor<*xi32> {
+  %s = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %l = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{start 5 cannot reach limit 1 with delta 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}

@@ -44,7 +44,8 @@ FAMILIES = {
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin)",
     "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
-             "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, and "
+             "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
+             "OneHot, Range, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
     "matmul": "MatMul through the Eigen kernel, BatchMatMul and BatchMatMulV2",
@@ -338,6 +339,31 @@ def build_split():
          [("x", x)], EXACT)
 
 
+def build_rearrange():
+    r = rng_for("rearrange")
+    x = f32(r, (2, 4, 6, 8))
+    case("depth_space", "shape", "DepthToSpace and SpaceToDepth with block size 2",
+         lambda p: {"d": raw.DepthToSpace(input=p["x"], block_size=2, name="d"),
+                    "s": raw.SpaceToDepth(input=p["x"], block_size=2, name="s")},
+         [("x", x)], EXACT)
+    y = f32(r, (3, 4))
+    case("mirror_pad", "shape", "MirrorPad REFLECT and SYMMETRIC",
+         lambda p: {"a": raw.MirrorPad(input=p["y"], paddings=tf.constant([[2, 1], [3, 0]]),
+                                       mode="REFLECT", name="a"),
+                    "b": raw.MirrorPad(input=p["y"], paddings=tf.constant([[3, 2], [1, 4]]),
+                                       mode="SYMMETRIC", name="b")},
+         [("y", y)], EXACT)
+    idx = np.array([[0, 3], [2, 5], [1, 1]], np.int32)
+    case("one_hot_range", "shape", "OneHot of depth 4 (index 5 gives all off) and a folded "
+         "Range added to it",
+         lambda p: {"h": raw.OneHot(indices=p["i"], depth=tf.constant(4),
+                                    on_value=tf.constant(2.0), off_value=tf.constant(-1.0),
+                                    name="h"),
+                    "r": raw.Range(start=tf.constant(1.0), limit=tf.constant(3.0),
+                                   delta=tf.constant(0.5), name="r")},
+         [("i", idx)], EXACT)
+
+
 def build_gather_tile():
     r = rng_for("gather")
     params = f32(r, (5, 3, 2))
@@ -486,7 +512,7 @@ def test_block(c):
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_slices, build_split, build_gather_tile, build_batch_matmul, build_conv]:
+                  build_slices, build_split, build_rearrange, build_gather_tile, build_batch_matmul, build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

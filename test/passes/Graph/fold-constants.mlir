@@ -57,3 +57,16 @@ func.func @flatten(%x: tensor<2x3x4xf32>) -> tensor<2xi32> {
   %p = "tf.Pack"(%batch, %m) {N = 2 : i64, axis = 0 : i64} : (tensor<i32>, tensor<i32>) -> tensor<2xi32>
   return %p : tensor<2xi32>
 }
+
+// -----
+
+// Tests that Range of constants folds.
+// CHECK-LABEL: func.func @range
+func.func @range() -> tensor<4xi32> {
+  // CHECK: "tf.Const"() {dtype = i32, value = dense<[2, 5, 8, 11]> : tensor<4xi32>}
+  %s = "tf.Const"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %l = "tf.Const"() {value = dense<12> : tensor<i32>} : () -> tensor<i32>
+  %d = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

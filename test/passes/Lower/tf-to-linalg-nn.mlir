@@ -245,3 +245,24 @@ func.func @split(%x: tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>, tens
   %u:4 = "tf.Unpack"(%x) {num = 4 : i64} : (tensor<4x6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>)
   return %s#1, %v#1, %u#3 : tensor<4x2xf32>, tensor<4x3xf32>, tensor<6xf32>
 }
+
+// -----
+
+// Tests DepthToSpace, MirrorPad and OneHot as gathers from computed indices.
+// CHECK-LABEL: func.func @rearrange
+func.func @rearrange(%x: tensor<1x2x2x4xf32>, %y: tensor<3xf32>, %i: tensor<2xi32>, %on: tensor<f32>, %off: tensor<f32>) -> (tensor<1x4x4x1xf32>, tensor<6xf32>, tensor<2x3xf32>) {
+  // CHECK-DAG: arith.divui
+  // CHECK-DAG: arith.remui
+  // CHECK: tensor.extract %arg0
+  // CHECK: arith.cmpi slt
+  // CHECK: arith.cmpi sge
+  // CHECK: tensor.extract %arg1
+  // CHECK: arith.cmpi eq
+  // CHECK: arith.select
+  %0 = "tf.DepthToSpace"(%x) {block_size = 2 : i64} : (tensor<1x2x2x4xf32>) -> tensor<1x4x4x1xf32>
+  %p = "tf.Const"() {value = dense<[[2, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  %1 = "tf.MirrorPad"(%y, %p) {mode = "REFLECT"} : (tensor<3xf32>, tensor<1x2xi32>) -> tensor<6xf32>
+  %d = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %2 = "tf.OneHot"(%i, %d, %on, %off) : (tensor<2xi32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<1x4x4x1xf32>, tensor<6xf32>, tensor<2x3xf32>
+}

@@ -1,0 +1,165 @@
+//===- Generate.cpp - Range, OneHot, DepthToSpace, SpaceToDepth, MirrorPad ----===//
+#include "dialects/TF/TFOps.h"
+
+#include <cstdio>
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+/// The scalar value of a constant operand, as a double.
+static std::optional<double> constantScalar(Value v) {
+  auto c = v.getDefiningOp<ConstOp>();
+  auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+  if (!values || values.getNumElements() != 1)
+    return std::nullopt;
+  if (auto f = dyn_cast<FloatType>(values.getElementType()))
+    return (*values.getValues<APFloat>().begin()).convertToDouble();
+  return static_cast<double>((*values.getValues<APInt>().begin()).getSExtValue());
+}
+
+/// A number as a person writes it (5, 0.5, 1e+20).
+static std::string shortNumber(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", v);
+  return buffer;
+}
+
+/// The number of elements of Range(start, limit, delta), as TensorFlow computes it.
+static FailureOr<int64_t> rangeSize(const InferContext &ctx, double start, double limit,
+                                    double delta, bool integer) {
+  if (delta == 0)
+    return ctx.error("delta must not be 0");
+  if ((delta > 0 && start > limit) || (delta < 0 && start < limit))
+    return ctx.error("start ", shortNumber(start), " cannot reach limit ", shortNumber(limit),
+                     " with delta ", shortNumber(delta));
+  double n = integer ? std::ceil(std::abs(limit - start) / std::abs(delta))
+                     : std::ceil(std::abs((limit - start) / delta));
+  return static_cast<int64_t>(n);
+}
+
+LogicalResult inferRange(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  Type element = cast<TensorType>(ctx.operandType(0)).getElementType();
+  auto start = constantScalar(ctx.operands[0]), limit = constantScalar(ctx.operands[1]),
+       delta = constantScalar(ctx.operands[2]);
+  if (!start || !limit || !delta) {
+    out.push_back(RankedTensorType::get({ShapedType::kDynamic}, element));
+    return success();
+  }
+  auto n = rangeSize(ctx, *start, *limit, *delta, isa<IntegerType>(element));
+  if (failed(n))
+    return failure();
+  out.push_back(RankedTensorType::get({*n}, element));
+  return success();
+}
+
+OpFoldResult RangeOp::fold(FoldAdaptor) {
+  auto type = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto start = constantScalar(getStart()), delta = constantScalar(getDelta());
+  if (!type || !type.hasStaticShape() || !start || !delta)
+    return {};
+  SmallVector<Attribute> values;
+  Type element = type.getElementType();
+  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
+    double v = *start + i * *delta;
+    if (auto f = dyn_cast<FloatType>(element))
+      values.push_back(FloatAttr::get(f, v));
+    else
+      values.push_back(IntegerAttr::get(element, static_cast<int64_t>(v)));
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
+LogicalResult inferOneHot(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(4)))
+    return failure();
+  auto indices = cast<TensorType>(ctx.operandType(0));
+  auto on = cast<TensorType>(ctx.operandType(2));
+  auto off = cast<TensorType>(ctx.operandType(3));
+  if (failed(ctx.checkSameElementType(on, off, "on_value and off_value")))
+    return failure();
+  if (auto axis = ctx.attr<IntegerAttr>("axis"); axis && axis.getInt() != -1)
+    return ctx.error("only axis = -1 is supported, got ", axis.getInt());
+  auto depth = ctx.constantInts(1);
+  if (!indices.hasRank()) {
+    out.push_back(UnrankedTensorType::get(on.getElementType()));
+    return success();
+  }
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.push_back(depth && depth->size() == 1 ? (*depth)[0] : ShapedType::kDynamic);
+  if (depth && depth->size() == 1 && (*depth)[0] < 0)
+    return ctx.error("depth must not be negative");
+  out.push_back(RankedTensorType::get(shape, on.getElementType()));
+  return success();
+}
+
+static LogicalResult inferSpaceDepth(const InferContext &ctx, InferResult &out, bool toSpace) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  TensorType x = *input;
+  if (auto f = ctx.attr<StringAttr>("data_format"); f && f.getValue() != "NHWC")
+    return ctx.error("only data_format NHWC is supported, got \"", f.getValue(), "\"");
+  auto block = ctx.attr<IntegerAttr>("block_size");
+  if (!block || block.getInt() < 2)
+    return ctx.error("block_size must be at least 2");
+  int64_t b = block.getInt();
+  if (!x.hasRank()) {
+    out.push_back(x);
+    return success();
+  }
+  if (x.getRank() != 4)
+    return ctx.error("input must be 4-D, got ", x);
+  SmallVector<int64_t> shape(x.getShape());
+  auto scale = [&](int64_t d, bool up) -> FailureOr<int64_t> {
+    if (ShapedType::isDynamic(d))
+      return d;
+    if (up)
+      return d * b;
+    if (d % b != 0)
+      return ctx.error("dimension of size ", d, " is not divisible by block_size ", b);
+    return d / b;
+  };
+  auto h = scale(shape[1], toSpace), w = scale(shape[2], toSpace);
+  auto c = toSpace ? scale(shape[3], false) : FailureOr<int64_t>(shape[3] * b * b);
+  if (!toSpace && ShapedType::isDynamic(shape[3]))
+    c = ShapedType::kDynamic;
+  if (failed(h) || failed(w) || failed(c))
+    return failure();
+  if (toSpace && !ShapedType::isDynamic(shape[3]) && shape[3] % (b * b) != 0)
+    return ctx.error("channels ", shape[3], " are not divisible by block_size squared ", b * b);
+  if (toSpace && !ShapedType::isDynamic(shape[3]))
+    c = shape[3] / (b * b);
+  out.push_back(RankedTensorType::get({shape[0], *h, *w, *c}, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out) {
+  return inferSpaceDepth(ctx, out, /*toSpace=*/true);
+}
+
+LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out) {
+  return inferSpaceDepth(ctx, out, /*toSpace=*/false);
+}
+
+LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out) {
+  auto mode = ctx.attr<StringAttr>("mode");
+  if (!mode || (mode.getValue() != "REFLECT" && mode.getValue() != "SYMMETRIC"))
+    return ctx.error("mode must be \"REFLECT\" or \"SYMMETRIC\"");
+  if (failed(inferPad(ctx, out)))
+    return failure();
+  auto x = cast<TensorType>(ctx.operandType(0));
+  auto pads = ctx.constantInts(1);
+  if (x.hasStaticShape() && pads) {
+    int64_t limit = mode.getValue() == "REFLECT" ? 1 : 0;
+    for (int64_t i = 0; i < x.getRank(); ++i)
+      if ((*pads)[2 * i] > x.getDimSize(i) - limit || (*pads)[2 * i + 1] > x.getDimSize(i) - limit)
+        return ctx.error("paddings of dimension ", i, " are too large for ", mode.getValue(),
+                         " mode and size ", x.getDimSize(i));
+  }
+  return success();
+}
+
+} // namespace kiln::tf
