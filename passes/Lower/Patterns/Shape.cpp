@@ -138,23 +138,21 @@ struct SliceLowering : OpConversionPattern<OpT> {
       return failure();
     // A gather: each output element reads the input at begin + stride * index (affine maps
     // cannot say this, since linalg would take the input's extent as the loop bound).
-    Value input = adaptor.getInput();
-    Value result = buildParallelGeneric(
-        rewriter, op.getLoc(), resultType, ValueRange{}, {},
-        [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          SmallVector<Value> indices;
+    Value result = buildGather(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          SmallVector<Value> source;
           for (int64_t k = 0; k < inputType.getRank(); ++k)
-            indices.push_back(arith::ConstantIndexOp::create(b, l, spec->fixedIndex[k]));
+            source.push_back(indexConstant(b, l, spec->fixedIndex[k]));
           for (int64_t j = 0; j < resultType.getRank(); ++j) {
             if (spec->inputDim[j] < 0)
               continue;
-            Value i = linalg::IndexOp::create(b, l, j);
-            Value scaled = arith::MulIOp::create(
-                b, l, i, arith::ConstantIndexOp::create(b, l, spec->stride[j]));
-            indices[spec->inputDim[j]] = arith::AddIOp::create(
-                b, l, scaled, arith::ConstantIndexOp::create(b, l, spec->begin[j]));
+            Value scaled = arith::MulIOp::create(b, l, index[j],
+                                                 indexConstant(b, l, spec->stride[j]));
+            source[spec->inputDim[j]] =
+                arith::AddIOp::create(b, l, scaled, indexConstant(b, l, spec->begin[j]));
           }
-          return tensor::ExtractOp::create(b, l, input, indices);
+          return source;
         });
     rewriter.replaceOp(op, result);
     return success();
