@@ -674,6 +674,29 @@ def TF_MirrorPadOp : TF_Op<"MirrorPad"> {
   let inferFn = "inferMirrorPad";
 }
 
+class TF_ResizeOp<string mnemonic, string what, Type resultType, string infer>
+    : TF_Op<mnemonic> {
+  let summary = what # " resize of NHWC images to `size` (height, width)";
+  let description = [{
+    TensorFlow's coordinate rules: `align_corners` maps corner to corner,
+    `half_pixel_centers` samples at pixel centres.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x, %size) : (tensor<1x4x4x3xf32>, tensor<2xi32>) -> tensor<1x8x8x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$images, TensorOf<[I32]>:$size,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs resultType:$resized_images);
+  let inferFn = infer;
+}
+
+def TF_ResizeNearestNeighborOp : TF_ResizeOp<"ResizeNearestNeighbor", "nearest-neighbour",
+                                             TF_NumberTensor, "inferResizeNearest">;
+def TF_ResizeBilinearOp : TF_ResizeOp<"ResizeBilinear", "bilinear (result in f32)",
+                                      TensorOf<[F32]>, "inferResizeBilinear">;
+
 // Ops whose leading data inputs are a list of N tensors. Their operands are one list:
 // the N values, `extraData` more data inputs, then the control inputs, so that no segment
 // sizes are needed; `N` (which TensorFlow always writes) says where the controls start.

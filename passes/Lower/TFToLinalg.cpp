@@ -84,6 +84,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateShapePatterns(converter, patterns);
     lower::populateReductionPatterns(converter, patterns);
     lower::populateConvolutionPatterns(converter, patterns);
+    lower::populateImagePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

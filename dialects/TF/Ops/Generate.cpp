@@ -162,4 +162,54 @@ LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+static LogicalResult inferResize(const InferContext &ctx, InferResult &out, bool toF32) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto images = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", images.getElementType())))
+    return failure();
+  auto align = ctx.attr<BoolAttr>("align_corners"), half = ctx.attr<BoolAttr>("half_pixel_centers");
+  if (align && half && align.getValue() && half.getValue())
+    return ctx.error("align_corners and half_pixel_centers cannot both be true");
+  auto size = ctx.constantInts(1);
+  if (images.hasRank() && images.getRank() != 4)
+    return ctx.error("images must be 4-D (NHWC), got ", images);
+  if (size && (size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0))
+    return ctx.error("size must hold two positive values");
+  int64_t n = images.hasRank() ? images.getDimSize(0) : ShapedType::kDynamic;
+  int64_t c = images.hasRank() ? images.getDimSize(3) : ShapedType::kDynamic;
+  int64_t h = size ? (*size)[0] : ShapedType::kDynamic;
+  int64_t w = size ? (*size)[1] : ShapedType::kDynamic;
+  Type element = toF32 ? Type(Float32Type::get(ctx.context)) : images.getElementType();
+  out.push_back(RankedTensorType::get({n, h, w, c}, element));
+  return success();
+}
+
+LogicalResult inferResizeNearest(const InferContext &ctx, InferResult &out) {
+  return inferResize(ctx, out, /*toF32=*/false);
+}
+
+LogicalResult inferResizeBilinear(const InferContext &ctx, InferResult &out) {
+  return inferResize(ctx, out, /*toF32=*/true);
+}
+
+ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixelCenters) {
+  float scale = (alignCorners && out > 1) ? static_cast<float>(in - 1) / (out - 1)
+                                          : static_cast<float>(in) / out;
+  ResizeAxis axis;
+  for (int64_t o = 0; o < out; ++o) {
+    float x = halfPixelCenters ? (o + 0.5f) * scale - 0.5f : o * scale;
+    float floorX = std::floor(x);
+    axis.lower.push_back(std::max<int64_t>(static_cast<int64_t>(floorX), 0));
+    axis.upper.push_back(std::min<int64_t>(static_cast<int64_t>(std::ceil(x)), in - 1));
+    axis.lerp.push_back(x - floorX);
+    int64_t nearest = alignCorners ? static_cast<int64_t>(std::round(o * scale))
+                      : halfPixelCenters
+                          ? static_cast<int64_t>(std::floor((o + 0.5f) * scale))
+                          : static_cast<int64_t>(std::floor(o * scale));
+    axis.nearest.push_back(std::clamp<int64_t>(nearest, 0, in - 1));
+  }
+  return axis;
+}
+
 } // namespace kiln::tf

@@ -153,6 +153,16 @@ mlir::LogicalResult inferOneHot(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferResizeNearest(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferResizeBilinear(const InferContext &ctx, InferResult &out);
+
+/// TensorFlow's source coordinates of a resize: for each output index along a dimension,
+/// the input indices below and above and the interpolation weight of the upper one.
+struct ResizeAxis {
+  llvm::SmallVector<int64_t> lower, upper, nearest;
+  llvm::SmallVector<float> lerp;
+};
+ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixelCenters);
 // Reduction.cpp
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);

@@ -77,6 +77,8 @@ void populateShapePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
+void populateImagePatterns(const mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
 void populateConvolutionPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

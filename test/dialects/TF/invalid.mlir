@@ -730,3 +730,14 @@ func.func @range_direction() -> tensor<*xi32> {
   %0 = "tf.Range"(%s, %l, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
   return %0 : tensor<*xi32>
 }
+
+// -----
+
+// Tests that a resize cannot both align corners and use pixel centres.
+func.func @resize_modes(%x: tensor<1x2x2x1xf32>) -> tensor<*xf32> {
+  %s = "tf.Const"() {value = dense<4> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{align_corners and half_pixel_centers cannot both be true}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.ResizeBilinear"(%x, %s) {align_corners = true, half_pixel_centers = true} : (tensor<1x2x2x1xf32>, tensor<2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

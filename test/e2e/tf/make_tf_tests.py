@@ -47,7 +47,8 @@ FAMILIES = {
              "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, and "
              "shape subgraphs folded into constants",
-    "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool and FusedBatchNorm",
+    "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
+            "and ResizeNearestNeighbor",
     "matmul": "MatMul through the Eigen kernel, BatchMatMul and BatchMatMulV2",
 }
 
@@ -364,6 +365,21 @@ def build_rearrange():
          [("i", idx)], EXACT)
 
 
+def build_resize():
+    r = rng_for("resize")
+    x = f32(r, (1, 5, 4, 2))
+    for name, kw in [("plain", {}), ("align", {"align_corners": True}),
+                     ("half", {"half_pixel_centers": True})]:
+        case("resize_" + name, "conv", "ResizeBilinear and ResizeNearestNeighbor to 8x7 and "
+             "3x3, %s" % (kw or "default coordinates"),
+             lambda p, kw=kw: {
+                 "b": raw.ResizeBilinear(images=p["x"], size=tf.constant([8, 7]), name="b", **kw),
+                 "s": raw.ResizeBilinear(images=p["x"], size=tf.constant([3, 3]), name="s", **kw),
+                 "n": raw.ResizeNearestNeighbor(images=p["x"], size=tf.constant([8, 7]),
+                                                name="n", **kw)},
+             [("x", x)], (1e-5, 1e-6, "bilinear weights computed in float32 in another order"))
+
+
 def build_gather_tile():
     r = rng_for("gather")
     params = f32(r, (5, 3, 2))
@@ -512,7 +528,8 @@ def test_block(c):
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_slices, build_split, build_rearrange, build_gather_tile, build_batch_matmul, build_conv]:
+                  build_slices, build_split, build_rearrange, build_resize,
+                  build_gather_tile, build_batch_matmul, build_conv]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

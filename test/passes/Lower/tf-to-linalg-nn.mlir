@@ -266,3 +266,20 @@ func.func @rearrange(%x: tensor<1x2x2x4xf32>, %y: tensor<3xf32>, %i: tensor<2xi3
   %2 = "tf.OneHot"(%i, %d, %on, %off) : (tensor<2xi32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
   return %0, %1, %2 : tensor<1x4x4x1xf32>, tensor<6xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that resizes read compile-time coordinate tables: nearest indices [0, 0, 1, 1] for
+// 2 -> 4 pixels, and bilinear lower/upper/weight tables with a lerp in f32.
+// CHECK-LABEL: func.func @resize
+func.func @resize(%x: tensor<1x2x2x1xf32>) -> (tensor<1x4x4x1xf32>, tensor<1x4x4x1xf32>) {
+  // CHECK-DAG: arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+  // CHECK-DAG: arith.constant dense<[0.000000e+00, 5.000000e-01, 0.000000e+00, 5.000000e-01]> : tensor<4xf32>
+  // CHECK: arith.subf
+  // CHECK: arith.mulf
+  // CHECK: arith.addf
+  %s = "tf.Const"() {value = dense<4> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.ResizeNearestNeighbor"(%x, %s) : (tensor<1x2x2x1xf32>, tensor<2xi32>) -> tensor<1x4x4x1xf32>
+  %1 = "tf.ResizeBilinear"(%x, %s) : (tensor<1x2x2x1xf32>, tensor<2xi32>) -> tensor<1x4x4x1xf32>
+  return %0, %1 : tensor<1x4x4x1xf32>, tensor<1x4x4x1xf32>
+}
