@@ -37,6 +37,11 @@ TFTypeConverter::TFTypeConverter() {
   });
 }
 
+RankedTensorType staticTensorType(const TypeConverter *converter, Type type) {
+  auto t = dyn_cast_or_null<RankedTensorType>(converter->convertType(type));
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
 AffineMap broadcastMap(RankedTensorType inputType, RankedTensorType resultType) {
   MLIRContext *ctx = inputType.getContext();
   int64_t resultRank = resultType.getRank(), inputRank = inputType.getRank();

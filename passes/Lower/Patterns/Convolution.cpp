@@ -110,10 +110,9 @@ struct ConvLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
-    if (!resultType || !resultType.hasStaticShape() || !filterType ||
+    if (!resultType || !filterType ||
         !filterType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
@@ -163,9 +162,8 @@ struct PoolLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
     if (!Max && kind != ElementKind::Float)

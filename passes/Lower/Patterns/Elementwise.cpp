@@ -224,9 +224,8 @@ struct ElementwiseLowering : OpConversionPattern<OpT> {
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Operation *raw = op.getOperation();
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(raw->getResult(0).getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(this->getTypeConverter(), raw->getResult(0).getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     ElementKind kind = kindOf(getElementTypeOrSelf(raw->getOperand(0).getType()));
     Value result = buildElementwise(
@@ -266,10 +265,9 @@ struct SelectLowering : OpConversionPattern<tf::SelectOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::SelectOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
     auto condType = dyn_cast<RankedTensorType>(adaptor.getCondition().getType());
-    if (!type || !type.hasStaticShape() || !condType)
+    if (!type || !condType)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     MLIRContext *ctx = rewriter.getContext();
     AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
@@ -334,9 +332,8 @@ struct CastLowering : OpConversionPattern<tf::CastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::CastOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(getTypeConverter(), op.getY().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     Type srcTf = getElementTypeOrSelf(op.getX().getType());
     Type dstTf = getElementTypeOrSelf(op.getY().getType());

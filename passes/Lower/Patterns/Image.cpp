@@ -38,10 +38,9 @@ struct ResizeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getResizedImages().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getResizedImages().getType());
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getImages().getType());
-    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+    if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     tf::ResizeAxis h = tf::resizeAxis(inputType.getDimSize(1), resultType.getDimSize(1),

@@ -16,9 +16,8 @@ struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::MatMulOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getProduct().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(getTypeConverter(), op.getProduct().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
@@ -58,9 +57,8 @@ struct BiasAddLowering : OpConversionPattern<tf::BiasAddOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::BiasAddOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     int64_t rank = resultType.getRank();
     int64_t channel = (op.getDataFormat() == "NCHW" && rank > 2) ? 1 : rank - 1;
@@ -87,11 +85,10 @@ struct BatchMatMulLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     auto yType = dyn_cast<RankedTensorType>(adaptor.getY().getType());
-    if (!resultType || !resultType.hasStaticShape() || !xType || !yType)
+    if (!resultType || !xType || !yType)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     MLIRContext *ctx = rewriter.getContext();
     // Loops (batch..., m, k, n), n innermost as in MatMul.

@@ -20,6 +20,10 @@ public:
   TFTypeConverter();
 };
 
+/// `type` converted by `converter` if that gives a ranked tensor of static shape (what every
+/// lowering here needs), else null.
+mlir::RankedTensorType staticTensorType(const mlir::TypeConverter *converter, mlir::Type type);
+
 using BodyBuilder =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 

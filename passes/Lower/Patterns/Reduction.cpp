@@ -76,8 +76,7 @@ struct ReductionLowering : OpConversionPattern<OpT> {
                                 ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     auto inputType = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto axes = constantInts(adaptor.getReductionIndices());
     if (!inputType || !inputType.hasStaticShape() || !resultType || !axes)
       return rewriter.notifyMatchFailure(op, "needs static shapes and constant axes");
@@ -138,8 +137,7 @@ struct ArgReductionLowering : OpConversionPattern<OpT> {
                                 ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     auto inputType = dyn_cast<RankedTensorType>(x.getType());
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto axisValues = constantInts(adaptor.getDimension());
     if (!inputType || !inputType.hasStaticShape() || !resultType || !axisValues ||
         axisValues->size() != 1)

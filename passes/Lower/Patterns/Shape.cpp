@@ -43,11 +43,9 @@ struct ReshapeLowering : OpConversionPattern<OpT> {
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getOperands()[0];
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op->getResult(0).getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op->getResult(0).getType());
     auto inputType = dyn_cast<RankedTensorType>(input.getType());
-    if (!resultType || !resultType.hasStaticShape() || !inputType ||
-        !inputType.hasStaticShape())
+    if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), input, resultType));
     return success();
@@ -58,10 +56,9 @@ struct TransposeLowering : OpConversionPattern<tf::TransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::TransposeOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getY().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getY().getType());
     auto perm = constantInts(adaptor.getPerm());
-    if (!resultType || !resultType.hasStaticShape() || !perm)
+    if (!resultType || !perm)
       return rewriter.notifyMatchFailure(op, "needs a static shape and a constant perm");
     Location loc = op.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
@@ -78,10 +75,9 @@ struct PadLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto pads = constantInts(adaptor.getPaddings());
-    if (!resultType || !resultType.hasStaticShape() || !pads)
+    if (!resultType || !pads)
       return rewriter.notifyMatchFailure(op, "needs a static shape and constant paddings");
     Location loc = op.getLoc();
     SmallVector<OpFoldResult> low, high;
@@ -112,10 +108,9 @@ struct SliceLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
-    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+    if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Operation *raw = op.getOperation();
     tf::InferContext ctx{raw->getContext(), raw->getLoc(), raw->getOperands(),
@@ -165,12 +160,11 @@ struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::GatherV2Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     auto paramsType = dyn_cast<RankedTensorType>(adaptor.getParams().getType());
     auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
     auto axisValue = constantInts(adaptor.getAxis());
-    if (!resultType || !resultType.hasStaticShape() || !paramsType || !indicesType || !axisValue)
+    if (!resultType || !paramsType || !indicesType || !axisValue)
       return rewriter.notifyMatchFailure(op, "needs static shapes and a constant axis");
     int64_t axis = (*axisValue)[0] < 0 ? (*axisValue)[0] + paramsType.getRank() : (*axisValue)[0];
     int64_t indexRank = indicesType.getRank();
@@ -207,10 +201,9 @@ struct TileLowering : OpConversionPattern<tf::TileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::TileOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
-    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+    if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Value result = buildGather(
         rewriter, op.getLoc(), resultType, adaptor.getInput(),
@@ -233,10 +226,9 @@ struct SpaceDepthLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
-    if (!resultType || !resultType.hasStaticShape() || !inputType || !inputType.hasStaticShape())
+    if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t block = static_cast<int64_t>(op.getBlockSize());
     int64_t outC = resultType.getDimSize(3), inC = inputType.getDimSize(3);
@@ -273,11 +265,10 @@ struct MirrorPadLowering : OpConversionPattern<tf::MirrorPadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::MirrorPadOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto pads = constantInts(adaptor.getPaddings());
-    if (!resultType || !resultType.hasStaticShape() || !inputType || !pads)
+    if (!resultType || !inputType || !pads)
       return rewriter.notifyMatchFailure(op, "needs static shapes and constant paddings");
     bool reflect = op.getMode() == "REFLECT";
     Value result = buildGather(
@@ -314,9 +305,8 @@ struct OneHotLowering : OpConversionPattern<tf::OneHotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::OneHotOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Location loc = op.getLoc();
     Value on = tensor::ExtractOp::create(rewriter, loc, adaptor.getOnValue(), ValueRange{});
@@ -344,9 +334,8 @@ struct FillLowering : OpConversionPattern<tf::FillOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::FillOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
-    if (!resultType || !resultType.hasStaticShape())
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Value value = tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getValue(), ValueRange{});
     rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), resultType, value));
@@ -443,12 +432,11 @@ struct ConcatLowering : OpConversionPattern<tf::ConcatV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::ConcatV2Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     ValueRange all = adaptor.getInputsAndControls();
     ValueRange values = all.take_front(op.getN());
     auto axis = constantInts(all[op.getN()]);
-    if (!resultType || !resultType.hasStaticShape() || !allStatic(values) || !axis)
+    if (!resultType || !allStatic(values) || !axis)
       return rewriter.notifyMatchFailure(op, "needs static shapes and a constant axis");
     int64_t a = (*axis)[0] < 0 ? (*axis)[0] + resultType.getRank() : (*axis)[0];
     rewriter.replaceOp(op, concatenate(rewriter, op.getLoc(), values, a, resultType));
@@ -460,10 +448,9 @@ struct PackLowering : OpConversionPattern<tf::PackOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::PackOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     ValueRange values = adaptor.getInputsAndControls().take_front(op.getN());
-    if (!resultType || !resultType.hasStaticShape() || !allStatic(values))
+    if (!resultType || !allStatic(values))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t axis = op.getAxis();
     if (axis < 0)
@@ -483,10 +470,9 @@ struct AddNLowering : OpConversionPattern<tf::AddNOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::AddNOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getSum().getType()));
+    auto resultType = staticTensorType(getTypeConverter(), op.getSum().getType());
     ValueRange values = adaptor.getInputsAndControls().take_front(op.getN());
-    if (!resultType || !resultType.hasStaticShape())
+    if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     bool isFloat = kindOf(getElementTypeOrSelf(op.getSum().getType())) == ElementKind::Float;
     Value result = buildElementwise(

@@ -13,8 +13,7 @@ struct ConstLowering : OpConversionPattern<tf::ConstOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::ConstOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
     auto value = dyn_cast<DenseElementsAttr>(op.getValue());
     if (!type || !value)
       return rewriter.notifyMatchFailure(op, "needs a dense value of ranked type");
