@@ -110,12 +110,10 @@ LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorTyp
 }
 
 LogicalResult inferConvolution(const InferContext &ctx, InferResult &out, bool depthwise) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto inputs = ctx.twoInputs("input and filter");
+  if (failed(inputs))
     return failure();
-  auto input = cast<TensorType>(ctx.operandType(0));
-  auto filter = cast<TensorType>(ctx.operandType(1));
-  if (failed(ctx.checkSameElementType(input, filter, "input and filter")))
-    return failure();
+  auto [input, filter] = *inputs;
   auto w = readWindowAttrs(ctx);
   if (failed(w))
     return failure();

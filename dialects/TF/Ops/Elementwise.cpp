@@ -9,12 +9,10 @@ using namespace mlir;
 namespace kiln::tf {
 
 LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto inputs = ctx.twoInputs("inputs");
+  if (failed(inputs))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  auto y = cast<TensorType>(ctx.operandType(1));
-  if (failed(ctx.checkSameElementType(x, y, "inputs")))
-    return failure();
+  auto [x, y] = *inputs;
   if (!x.hasRank() || !y.hasRank()) {
     out.push_back(UnrankedTensorType::get(x.getElementType()));
     return success();

@@ -40,6 +40,10 @@ struct InferContext {
   /// Checks that there are `count` tensor operands and that `T`, if given, is the first
   /// one's element type; returns the first one's type.
   mlir::FailureOr<mlir::TensorType> firstInput(unsigned count) const;
+  /// Checks that the first two operands are tensors of one element type (which must
+  /// match `T`); returns their types. `what` names them in errors.
+  mlir::FailureOr<std::pair<mlir::TensorType, mlir::TensorType>>
+  twoInputs(llvm::StringRef what) const;
   /// Fails unless the op has at least `count` operands that are tensors.
   mlir::LogicalResult requireTensorOperands(unsigned count) const;
   /// Fails if the type attribute `name` is present and differs from `actual`.

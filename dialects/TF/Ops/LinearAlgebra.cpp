@@ -12,12 +12,10 @@ static bool dimsConflict(int64_t a, int64_t b) {
 }
 
 LogicalResult inferMatMul(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto inputs = ctx.twoInputs("inputs");
+  if (failed(inputs))
     return failure();
-  auto a = cast<TensorType>(ctx.operandType(0));
-  auto b = cast<TensorType>(ctx.operandType(1));
-  if (failed(ctx.checkSameElementType(a, b, "inputs")))
-    return failure();
+  auto [a, b] = *inputs;
   if ((a.hasRank() && a.getRank() != 2) || (b.hasRank() && b.getRank() != 2))
     return ctx.error("inputs must be 2-D, got ", a, " and ", b);
   bool ta = false, tb = false;
@@ -43,12 +41,10 @@ LogicalResult inferMatMul(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto inputs = ctx.twoInputs("value and bias");
+  if (failed(inputs))
     return failure();
-  auto value = cast<TensorType>(ctx.operandType(0));
-  auto bias = cast<TensorType>(ctx.operandType(1));
-  if (failed(ctx.checkSameElementType(value, bias, "value and bias")))
-    return failure();
+  auto [value, bias] = *inputs;
   StringRef format = "NHWC";
   if (auto attr = ctx.attr<StringAttr>("data_format"))
     format = attr.getValue();
@@ -69,12 +65,10 @@ LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferBatchMatMul(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)))
+  auto inputs = ctx.twoInputs("inputs");
+  if (failed(inputs))
     return failure();
-  auto x = cast<TensorType>(ctx.operandType(0));
-  auto y = cast<TensorType>(ctx.operandType(1));
-  if (failed(ctx.checkSameElementType(x, y, "inputs")))
-    return failure();
+  auto [x, y] = *inputs;
   if (!x.hasRank() || !y.hasRank()) {
     out.push_back(UnrankedTensorType::get(x.getElementType()));
     return success();

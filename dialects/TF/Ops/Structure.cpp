@@ -25,6 +25,15 @@ FailureOr<TensorType> InferContext::firstInput(unsigned count) const {
   return x;
 }
 
+FailureOr<std::pair<TensorType, TensorType>> InferContext::twoInputs(StringRef what) const {
+  if (failed(requireTensorOperands(2)))
+    return failure();
+  auto a = cast<TensorType>(operandType(0)), b = cast<TensorType>(operandType(1));
+  if (failed(checkSameElementType(a, b, what)))
+    return failure();
+  return std::make_pair(a, b);
+}
+
 LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
   Attribute raw = attributes ? attributes.get(name) : Attribute();
   if (!raw)
