@@ -210,7 +210,23 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef implName, const ModelSign
   loadPointers(run->getArg(0), sig.inputs.size());
   loadPointers(run->getArg(1), sig.outputs.size());
   args.push_back(run->getArg(2));
+  // The thread budget of kernels called by the model comes from the options
+  // (kiln/runtime/parallel.h); only models that call kernels depend on the runtime for it.
+  bool callsKernels = llvm::any_of(m.functions(), [](const llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("kiln_kernel_");
+  });
+  llvm::Value *previous = nullptr;
+  if (callsKernels) {
+    llvm::FunctionCallee enter =
+        m.getOrInsertFunction("kiln_parallel_enter", llvm::FunctionType::get(i32, {ptr}, false));
+    previous = b.CreateCall(enter, {run->getArg(3)});
+  }
   b.CreateCall(impl, args);
+  if (callsKernels) {
+    llvm::FunctionCallee exit = m.getOrInsertFunction(
+        "kiln_parallel_exit", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32}, false));
+    b.CreateCall(exit, {previous});
+  }
   b.CreateRet(llvm::ConstantInt::get(i32, KILN_STATUS_OK));
 
   InfoBuilder info(m, sig.name);

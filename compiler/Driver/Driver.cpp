@@ -282,7 +282,7 @@ int Compilation::link(StringRef objectPath, StringRef exePath) {
       cxx = *found;
   std::vector<std::string> args = {cxx,     "-o",       exePath.str(),   objectPath.str(),
                                    "-L" + libDir, "-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime",
-                                   "-lm"};
+                                   "-lm", "-pthread"};
   std::vector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(cxx, argRefs, std::nullopt, {}, 0, 0, &message);

@@ -105,6 +105,46 @@ SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, const Geometry &g) {
                          DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.dilation)))};
 }
 
+/// Conv2D (NHWC, input already padded) as one matrix product: the windows of the input
+/// are copied into patches[N*OH*OW, KH*KW*C] (nothing is copied for a 1x1 window with
+/// unit strides), the HWIO filter is viewed as [KH*KW*C, F], and their product, viewed
+/// as [N, OH, OW, F], is the result. The product is the contraction that calls the
+/// matrix-product kernel when it is large enough.
+Value convAsMatmul(OpBuilder &b, Location loc, Value padded, Value filter, const Geometry &g,
+                   ArrayRef<int64_t> outNHW) {
+  auto inType = cast<RankedTensorType>(padded.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  Type element = inType.getElementType();
+  int64_t n = outNHW[0], oh = outNHW[1], ow = outNHW[2];
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t c = filterType.getDimSize(2), f = filterType.getDimSize(3);
+  auto patchesType = RankedTensorType::get({n * oh * ow, kh * kw * c}, element);
+  Value patches;
+  if (kh == 1 && kw == 1 && g.stride[0] == 1 && g.stride[1] == 1 &&
+      inType.getDimSize(1) == oh && inType.getDimSize(2) == ow) {
+    patches = reshapeTo(b, loc, padded, patchesType);
+  } else {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr dn, doh, dow, dkh, dkw, dc;
+    bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+    AffineMap inMap = AffineMap::get(
+        6, 0,
+        {dn, doh * g.stride[0] + dkh * g.dilation[0], dow * g.stride[1] + dkw * g.dilation[1], dc},
+        ctx);
+    auto windowsType = RankedTensorType::get({n, oh, ow, kh, kw, c}, element);
+    Value windows = buildParallelGeneric(b, loc, windowsType, {padded}, {inMap},
+                                         [](OpBuilder &, Location, ValueRange args) -> Value {
+                                           return args[0];
+                                         });
+    patches = reshapeTo(b, loc, windows, patchesType);
+  }
+  Value weights = reshapeTo(b, loc, filter, RankedTensorType::get({kh * kw * c, f}, element));
+  Value product = buildMatmul(b, loc, patches, weights,
+                              RankedTensorType::get({n * oh * ow, f}, element), false, false,
+                              ElementKind::Float);
+  return reshapeTo(b, loc, product, RankedTensorType::get({n, oh, ow, f}, element));
+}
+
 template <typename OpT, bool Depthwise>
 struct ConvLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -141,6 +181,8 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
+    } else if (element.isF32()) {
+      result = convAsMatmul(rewriter, loc, padded, adaptor.getFilter(), *g, outShape);
     } else {
       outShape.push_back(filterType.getDimSize(3));
       auto outType = RankedTensorType::get(outShape, element);

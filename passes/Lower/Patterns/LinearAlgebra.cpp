@@ -8,10 +8,42 @@
 using namespace mlir;
 
 namespace kiln::lower {
+
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs, RankedTensorType resultType,
+                  bool transposeA, bool transposeB, ElementKind kind) {
+  MLIRContext *ctx = b.getContext();
+  // Loops (m, k, n): with n innermost, B and C are read along their rows, which LLVM
+  // vectorizes; kiln-lower-kernel-calls recognises this form.
+  AffineExpr m, n, k;
+  bindDims(ctx, m, k, n);
+  AffineMap aMap = AffineMap::get(3, 0, transposeA ? ArrayRef{k, m} : ArrayRef{m, k}, ctx);
+  AffineMap bMap = AffineMap::get(3, 0, transposeB ? ArrayRef{n, k} : ArrayRef{k, n}, ctx);
+  AffineMap cMap = AffineMap::get(3, 0, {m, n}, ctx);
+  Value zero = scalarConstant(b, loc, resultType.getElementType(), 0);
+  Value init = filledTensor(b, loc, resultType, zero);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
+      ArrayRef<AffineMap>{aMap, bMap, cMap},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::reduction,
+                                    utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value product, sum;
+        if (kind == ElementKind::Float) {
+          product = arith::MulFOp::create(nb, l, args[0], args[1]);
+          sum = arith::AddFOp::create(nb, l, args[2], product);
+        } else {
+          product = arith::MulIOp::create(nb, l, args[0], args[1]);
+          sum = arith::AddIOp::create(nb, l, args[2], product);
+        }
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  return generic.getResult(0);
+}
+
 namespace {
 
-/// C[m, n] = sum_k A[m, k] * B[k, n], with A and B read transposed when asked: one
-/// linalg.generic contraction over (m, k, n).
+/// C[m, n] = sum_k A[m, k] * B[k, n], with A and B read transposed when asked.
 struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::MatMulOp op, OpAdaptor adaptor,
@@ -19,36 +51,9 @@ struct MatMulLowering : OpConversionPattern<tf::MatMulOp> {
     auto resultType = staticTensorType(getTypeConverter(), op.getProduct().getType());
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    // Loops (m, k, n): with n innermost, B and C are read along their rows, which LLVM
-    // vectorizes.
-    AffineExpr m, n, k;
-    bindDims(ctx, m, k, n);
-    AffineMap aMap = AffineMap::get(3, 0, op.getTransposeA() ? ArrayRef{k, m} : ArrayRef{m, k}, ctx);
-    AffineMap bMap = AffineMap::get(3, 0, op.getTransposeB() ? ArrayRef{n, k} : ArrayRef{k, n}, ctx);
-    AffineMap cMap = AffineMap::get(3, 0, {m, n}, ctx);
-    ElementKind kind = kindOf(getElementTypeOrSelf(op.getA().getType()));
-    Value zero = scalarConstant(rewriter, loc, resultType.getElementType(), 0);
-    Value init = filledTensor(rewriter, loc, resultType, zero);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getA(), adaptor.getB()},
-        ValueRange{init}, ArrayRef<AffineMap>{aMap, bMap, cMap},
-        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                      utils::IteratorType::reduction,
-                                      utils::IteratorType::parallel},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value product, sum;
-          if (kind == ElementKind::Float) {
-            product = arith::MulFOp::create(b, l, args[0], args[1]);
-            sum = arith::AddFOp::create(b, l, args[2], product);
-          } else {
-            product = arith::MulIOp::create(b, l, args[0], args[1]);
-            sum = arith::AddIOp::create(b, l, args[2], product);
-          }
-          linalg::YieldOp::create(b, l, sum);
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, buildMatmul(rewriter, op.getLoc(), adaptor.getA(), adaptor.getB(),
+                                       resultType, op.getTransposeA(), op.getTransposeB(),
+                                       kindOf(getElementTypeOrSelf(op.getA().getType()))));
     return success();
   }
 };

@@ -71,6 +71,12 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
+/// C = op(lhs) x op(rhs) (2-D, static), as the linalg.generic contraction over loops
+/// (m, k, n) that kiln-lower-kernel-calls turns into a kernel call.
+mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                        mlir::Value rhs, mlir::RankedTensorType resultType, bool transposeA,
+                        bool transposeB, ElementKind kind);
+
 void populateStructurePatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(const mlir::TypeConverter &converter,

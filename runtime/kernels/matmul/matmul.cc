@@ -1,28 +1,94 @@
-// Matrix product kernels on Eigen's blocked, vectorised GEMM (single-threaded).
+// kiln_kernel_matmul_f32: picks the ISA once, then splits C into column (or row) blocks
+// across the calling thread's budget (kiln/runtime/parallel.h).
 #include "kiln/kernels/matmul.h"
 
-#include <Eigen/Core>
+#include <stdlib.h>
+#include <string.h>
 
+#include "gemm.h"
+
+namespace kiln::kernels {
 namespace {
 
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMajor, Eigen::Unaligned>;
-using Map = Eigen::Map<RowMajor, Eigen::Unaligned>;
+enum class Isa { Unknown, Avx2, Avx512 };
+
+Isa chosenIsa() {
+  static Isa isa = Isa::Unknown; // every thread computes the same value
+  Isa known = __atomic_load_n(&isa, __ATOMIC_RELAXED);
+  if (known != Isa::Unknown) return known;
+  Isa found = __builtin_cpu_supports("avx512f") ? Isa::Avx512 : Isa::Avx2;
+  // KILN_KERNEL_ISA=avx2 forces the AVX2 code on an AVX-512 machine (used by the tests).
+  const char *forced = getenv("KILN_KERNEL_ISA");
+  if (forced != nullptr && strcmp(forced, "avx2") == 0) found = Isa::Avx2;
+  __atomic_store_n(&isa, found, __ATOMIC_RELAXED);
+  return found;
+}
+
+// Fewest multiply-adds worth handing to another thread (a few microseconds of work).
+constexpr int64_t kMinParallelWork = int64_t(1) << 21;
+
+struct Split {
+  const GemmArgs *args;
+  Isa isa;
+  bool byColumns;
+  int64_t unit; // columns or rows per work item
+};
+
+void runBlock(void *ctx, int64_t begin, int64_t end) {
+  const Split &s = *static_cast<const Split *>(ctx);
+  const GemmArgs &g = *s.args;
+  int64_t m0 = 0, m1 = g.m, n0 = 0, n1 = g.n;
+  int64_t &lo = s.byColumns ? n0 : m0, &hi = s.byColumns ? n1 : m1;
+  int64_t limit = hi;
+  lo = begin * s.unit;
+  hi = end * s.unit < limit ? end * s.unit : limit;
+  if (s.isa == Isa::Avx512)
+    gemmAvx512(g, m0, m1, n0, n1);
+  else
+    gemmAvx2(g, m0, m1, n0, n1);
+}
 
 } // namespace
+} // namespace kiln::kernels
+
+using namespace kiln::kernels;
 
 extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
                                        int64_t n, int64_t k, int32_t flags) {
-  const float *pa = reinterpret_cast<const float *>(a);
-  const float *pb = reinterpret_cast<const float *>(b);
-  Map out(reinterpret_cast<float *>(c), m, n);
-  bool ta = flags & KILN_MATMUL_TRANSPOSE_A, tb = flags & KILN_MATMUL_TRANSPOSE_B;
-  if (!ta && !tb)
-    out.noalias() += ConstMap(pa, m, k) * ConstMap(pb, k, n);
-  else if (ta && !tb)
-    out.noalias() += ConstMap(pa, k, m).transpose() * ConstMap(pb, k, n);
-  else if (!ta && tb)
-    out.noalias() += ConstMap(pa, m, k) * ConstMap(pb, n, k).transpose();
-  else
-    out.noalias() += ConstMap(pa, k, m).transpose() * ConstMap(pb, n, k).transpose();
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  GemmArgs g;
+  g.a = reinterpret_cast<const float *>(a);
+  g.b = reinterpret_cast<const float *>(b);
+  g.c = reinterpret_cast<float *>(c);
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  if (flags & KILN_MATMUL_TRANSPOSE_A) { // a is k x m
+    g.ars = 1;
+    g.aks = m;
+  } else {
+    g.ars = k;
+    g.aks = 1;
+  }
+  if (flags & KILN_MATMUL_TRANSPOSE_B) { // b is n x k
+    g.bks = 1;
+    g.bcs = k;
+  } else {
+    g.bks = n;
+    g.bcs = 1;
+  }
+  g.ldc = n;
+
+  Split s;
+  s.args = &g;
+  s.isa = chosenIsa();
+  int64_t tileRows = s.isa == Isa::Avx512 ? kAvx512TileRows : kAvx2TileRows;
+  int64_t tileCols = s.isa == Isa::Avx512 ? kAvx512TileCols : kAvx2TileCols;
+  int64_t colTiles = (n + tileCols - 1) / tileCols, rowTiles = (m + tileRows - 1) / tileRows;
+  s.byColumns = colTiles >= rowTiles || colTiles >= kiln_parallel_threads();
+  s.unit = s.byColumns ? tileCols : tileRows;
+  int64_t count = s.byColumns ? colTiles : rowTiles;
+  int64_t workPerItem = (s.byColumns ? m : n) * k * s.unit;
+  int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
+  kiln_parallel_for(count, grain, runBlock, &s);
 }

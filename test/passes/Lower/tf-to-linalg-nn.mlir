@@ -1,14 +1,50 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-tf-to-linalg %s | FileCheck %s
 
-// Tests that a SAME Conv2D pads the input explicitly (TensorFlow puts the odd pixel after)
-// and becomes linalg.conv_2d_nhwc_hwcf with the strides.
+// Tests that a SAME f32 Conv2D pads the input explicitly (TensorFlow puts the odd pixel
+// after), copies the strided windows into patches [N*OH*OW, KH*KW*C] and multiplies them
+// by the HWIO filter viewed as [KH*KW*C, F] in the matmul contraction.
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
 // CHECK-LABEL: func.func @conv_same
 func.func @conv_same(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
   // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
-  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-  // CHECK-SAME: ins(%[[P]], %arg1 : tensor<1x9x9x2xf32>, tensor<3x3x2x4xf32>)
+  // CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}]{{.*}} ins(%[[P]] : tensor<1x9x9x2xf32>) outs({{.*}} : tensor<1x4x4x3x3x2xf32>)
+  // CHECK: tensor.expand_shape {{.*}} : tensor<288xf32> into tensor<16x18xf32>
+  // CHECK: tensor.expand_shape {{.*}} : tensor<72xf32> into tensor<18x4xf32>
+  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK-SAME: ins({{.*}} : tensor<16x18xf32>, tensor<18x4xf32>)
+  // CHECK: arith.mulf
+  // CHECK: arith.addf
+  // CHECK: tensor.expand_shape {{.*}} into tensor<1x4x4x4xf32>
+  // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
   %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Tests that a 1x1 f32 Conv2D with unit strides multiplies a view of the input itself
+// (no window copy).
+// CHECK-LABEL: func.func @conv_pointwise
+func.func @conv_pointwise(%x: tensor<2x5x5x3xf32>, %w: tensor<1x1x3x8xf32>) -> tensor<2x5x5x8xf32> {
+  // CHECK-NOT: tensor.pad
+  // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0
+  // CHECK: %[[X:.*]] = tensor.expand_shape %[[FLAT]] {{.*}} into tensor<50x3xf32>
+  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK-SAME: ins(%[[X]], {{.*}} : tensor<50x3xf32>, tensor<3x8xf32>)
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<2x5x5x3xf32>, tensor<1x1x3x8xf32>) -> tensor<2x5x5x8xf32>
+  return %0 : tensor<2x5x5x8xf32>
+}
+
+// -----
+
+// Tests that a Conv2D of another float type stays linalg.conv_2d_nhwc_hwcf with the
+// strides and dilations.
+// CHECK-LABEL: func.func @conv_f64
+func.func @conv_f64(%x: tensor<1x8x8x2xf64>, %w: tensor<3x3x2x4xf64>) -> tensor<1x2x2x4xf64> {
+  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  // CHECK-SAME: ins(%arg0, %arg1 : tensor<1x8x8x2xf64>, tensor<3x3x2x4xf64>)
+  %0 = "tf.Conv2D"(%x, %w) {padding = "VALID", strides = [1, 2, 2, 1], dilations = [1, 2, 2, 1]} : (tensor<1x8x8x2xf64>, tensor<3x3x2x4xf64>) -> tensor<1x2x2x4xf64>
+  return %0 : tensor<1x2x2x4xf64>
 }
 
 // -----
@@ -17,7 +53,7 @@ func.func @conv_same(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 // CHECK-LABEL: func.func @conv_nchw
 func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32> {
   // CHECK: linalg.transpose ins(%arg0 : tensor<1x2x5x5xf32>) {{.*}} permutation = [0, 2, 3, 1]
-  // CHECK: linalg.conv_2d_nhwc_hwcf
+  // CHECK: iterator_types = ["parallel", "reduction", "parallel"]
   // CHECK: linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
   %0 = "tf.Conv2D"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1], data_format = "NCHW"} : (tensor<1x2x5x5xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>

@@ -1,0 +1,57 @@
+// Internal interface of the f32 matrix product: the operand description shared by the
+// ISA-specific implementations (gemm_avx512.cc, gemm_avx2.cc) and the dispatcher
+// (matmul.cc).
+#ifndef KILN_KERNELS_MATMUL_GEMM_H
+#define KILN_KERNELS_MATMUL_GEMM_H
+
+#include <stdint.h>
+
+#include "kiln/runtime/parallel.h"
+
+namespace kiln::kernels {
+
+// C (m x n, row stride ldc) += op(a) (m x k) * op(b) (k x n), where
+// op(a)(i, kk) = a[i * ars + kk * aks] and op(b)(kk, j) = b[kk * bks + j * bcs].
+struct GemmArgs {
+  const float *a;
+  const float *b;
+  float *c;
+  int64_t m, n, k;
+  int64_t ars, aks;
+  int64_t bks, bcs;
+  int64_t ldc;
+};
+
+// Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
+// order of the floating-point operations, so changing it changes results in the last bits.
+constexpr int64_t kGemmDepth = 256;
+
+// Products with at most this many rows (and B not transposed) read the operands in place.
+constexpr int64_t kGemmDirectRows = 4;
+
+// Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition).
+inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+    int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+    for (int64_t i = m0; i < m1; ++i)
+      for (int64_t j = n0; j < n1; ++j) {
+        float acc = 0.0f;
+        for (int64_t kk = pc; kk < pc + kc; ++kk)
+          acc = __builtin_fmaf(g.a[i * g.ars + kk * g.aks], g.b[kk * g.bks + j * g.bcs], acc);
+        g.c[i * g.ldc + j] += acc;
+      }
+  }
+}
+
+// C[m0:m1, n0:n1] += (op(a) op(b))[m0:m1, n0:n1] with AVX-512 (only on CPUs that have
+// AVX-512F) or AVX2 + FMA.
+void gemmAvx512(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
+void gemmAvx2(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
+
+// Register tile of each implementation (rows x columns), for the dispatcher's splits.
+constexpr int64_t kAvx512TileRows = 14, kAvx512TileCols = 32;
+constexpr int64_t kAvx2TileRows = 6, kAvx2TileCols = 16;
+
+} // namespace kiln::kernels
+
+#endif // KILN_KERNELS_MATMUL_GEMM_H

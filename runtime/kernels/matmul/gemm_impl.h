@@ -1,0 +1,197 @@
+// The blocked f32 matrix product behind kiln_kernel_matmul_f32, written once over a vector
+// ISA (see gemm_avx512.cc and gemm_avx2.cc, which include this file with their traits).
+//
+// Layout follows BLIS: C is computed in MR x NR register tiles; A is packed into MR-row
+// panels and B into NR-column panels per KC-deep slice, so the micro-kernel streams both
+// from contiguous memory. Small products (few rows, B not transposed) skip packing.
+//
+// Every element of C gets the same arithmetic whatever the ISA, the blocking of M and N or
+// the thread that computes it: for each KC slice in order, a fused multiply-add chain over
+// the slice starting from zero, then one addition into C. So results do not depend on the
+// thread count or on which path (packed or direct) ran.
+#ifndef KILN_KERNELS_MATMUL_GEMM_IMPL_H
+#define KILN_KERNELS_MATMUL_GEMM_IMPL_H
+
+#include <stdint.h>
+
+#include "gemm.h"
+
+namespace kiln::kernels {
+namespace {
+
+template <class V>
+struct Gemm {
+  using Vec = typename V::Vec;
+  using Mask = typename V::Mask;
+  static constexpr int L = V::kLanes;
+  static constexpr int MR = V::kRows;
+  static constexpr int NR = 2 * L;
+  static constexpr int64_t MC = V::kRowBlock; // multiple of MR
+  static constexpr int64_t NC = V::kColBlock; // multiple of NR
+
+  // acc[i][*] = sum over kk < kc of a(i, kk) * b(kk, *); then C rows += acc.
+  // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j].
+  template <int R, bool Packed>
+  static inline __attribute__((always_inline)) void micro(int64_t kc, const float *a,
+                                                          int64_t ars, int64_t aks,
+                                                          const float *b, int64_t bks,
+                                                          float *c, int64_t ldc, int rows,
+                                                          int cols) {
+    if (Packed) {
+      ars = 1;
+      aks = MR;
+      bks = NR;
+    }
+    Vec acc[R][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i)
+      acc[i][0] = acc[i][1] = V::zero();
+    for (int64_t kk = 0; kk < kc; ++kk) {
+      Vec b0 = V::load(b), b1 = V::load(b + L);
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        Vec ai = V::broadcast(a + i * ars);
+        acc[i][0] = V::fma(ai, b0, acc[i][0]);
+        acc[i][1] = V::fma(ai, b1, acc[i][1]);
+      }
+      a += aks;
+      b += bks;
+    }
+    if (rows == R && cols == NR) {
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        float *row = c + i * ldc;
+        V::store(row, V::add(V::load(row), acc[i][0]));
+        V::store(row + L, V::add(V::load(row + L), acc[i][1]));
+      }
+      return;
+    }
+    Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i) {
+      if (i >= rows) break;
+      float *row = c + i * ldc;
+      V::storeMasked(row, V::add(V::loadMasked(row, m0), acc[i][0]), m0);
+      V::storeMasked(row + L, V::add(V::loadMasked(row + L, m1), acc[i][1]), m1);
+    }
+  }
+
+  // The unpacked micro-kernel for `rows` < MR rows, chosen at run time.
+  template <int R>
+  static void directRows(int rows, int64_t kc, const float *a, int64_t ars, int64_t aks,
+                         const float *b, int64_t bks, float *c, int64_t ldc, int cols) {
+    if constexpr (R > 1) {
+      if (rows < R)
+        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols);
+    }
+    micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols);
+  }
+
+  // B not transposed and few rows: read A and B in place.
+  static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+      int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+      for (int64_t j = n0; j < n1; j += NR) {
+        int cols = n1 - j < NR ? int(n1 - j) : NR;
+        for (int64_t i = m0; i < m1; i += MR) {
+          int rows = m1 - i < MR ? int(m1 - i) : MR;
+          directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
+                         g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols);
+        }
+      }
+    }
+  }
+
+  // Packs rows [i0, i0 + mc) x depth [p0, p0 + kc) of op(a) into MR-row panels.
+  static void packA(const GemmArgs &g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+                    float *out) {
+    for (int64_t q = 0; q < mc; q += MR) {
+      int rows = mc - q < MR ? int(mc - q) : MR;
+      const float *src = g.a + (i0 + q) * g.ars + p0 * g.aks;
+      if (g.ars == 1) { // op(a) column-contiguous (a transposed): copy runs of rows
+        for (int64_t kk = 0; kk < kc; ++kk, out += MR) {
+          const float *col = src + kk * g.aks;
+          for (int i = 0; i < rows; ++i) out[i] = col[i];
+          for (int i = rows; i < MR; ++i) out[i] = 0.0f;
+        }
+        continue;
+      }
+      for (int64_t kk = 0; kk < kc; ++kk, out += MR) {
+        for (int i = 0; i < rows; ++i) out[i] = src[i * g.ars + kk * g.aks];
+        for (int i = rows; i < MR; ++i) out[i] = 0.0f;
+      }
+    }
+  }
+
+  // Packs depth [p0, p0 + kc) x columns [j0, j0 + nc) of op(b) into NR-column panels.
+  static void packB(const GemmArgs &g, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+                    float *out) {
+    for (int64_t q = 0; q < nc; q += NR) {
+      int cols = nc - q < NR ? int(nc - q) : NR;
+      if (g.bcs == 1) {
+        Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
+        const float *src = g.b + p0 * g.bks + j0 + q;
+        for (int64_t kk = 0; kk < kc; ++kk, out += NR, src += g.bks) {
+          V::store(out, V::loadMasked(src, m0));
+          V::store(out + L, V::loadMasked(src + L, m1));
+        }
+        continue;
+      }
+      // b stored transposed (n x k): column j of op(b) is contiguous in depth.
+      for (int j = 0; j < cols; ++j) {
+        const float *src = g.b + (j0 + q + j) * g.bcs + p0 * g.bks;
+        for (int64_t kk = 0; kk < kc; ++kk) out[kk * NR + j] = src[kk * g.bks];
+      }
+      for (int64_t kk = 0; kk < kc; ++kk)
+        for (int j = cols; j < NR; ++j) out[kk * NR + j] = 0.0f;
+      out += kc * NR;
+    }
+  }
+
+  static int64_t workspaceFloats() { return kGemmDepth * (NC + MC); }
+
+  // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws`.
+  static void packed(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                     float *ws) {
+    float *bp = ws, *ap = ws + kGemmDepth * NC;
+    for (int64_t jc = n0; jc < n1; jc += NC) {
+      int64_t nc = n1 - jc < NC ? n1 - jc : NC;
+      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+        packB(g, pc, kc, jc, nc, bp);
+        for (int64_t ic = m0; ic < m1; ic += MC) {
+          int64_t mc = m1 - ic < MC ? m1 - ic : MC;
+          packA(g, ic, mc, pc, kc, ap);
+          for (int64_t jr = 0; jr < nc; jr += NR) {
+            int cols = nc - jr < NR ? int(nc - jr) : NR;
+            const float *bpanel = bp + (jr / NR) * kc * NR;
+            for (int64_t ir = 0; ir < mc; ir += MR) {
+              int rows = mc - ir < MR ? int(mc - ir) : MR;
+              micro<MR, true>(kc, ap + (ir / MR) * kc * MR, 0, 0, bpanel, 0,
+                              g.c + (ic + ir) * g.ldc + jc + jr, g.ldc, rows, cols);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    if (g.bcs == 1 && m1 - m0 <= kGemmDirectRows) {
+      direct(g, m0, m1, n0, n1);
+      return;
+    }
+    float *ws = static_cast<float *>(
+        kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))));
+    if (ws == nullptr) { // out of memory: the unpacked path needs none
+      referenceGemm(g, m0, m1, n0, n1);
+      return;
+    }
+    packed(g, m0, m1, n0, n1, ws);
+  }
+};
+
+} // namespace
+} // namespace kiln::kernels
+
+#endif // KILN_KERNELS_MATMUL_GEMM_IMPL_H

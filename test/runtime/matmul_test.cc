@@ -1,0 +1,134 @@
+// kiln_kernel_matmul_f32 and its ISA variants against a double-precision reference.
+#include "kiln/kernels/matmul.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "../../runtime/kernels/matmul/gemm.h"
+#include "kiln/runtime/parallel.h"
+
+namespace {
+
+struct Problem {
+  int64_t m, n, k;
+  int32_t flags;
+  std::vector<float> a, b, c;
+  Problem(int64_t m_, int64_t n_, int64_t k_, int32_t flags_)
+      : m(m_), n(n_), k(k_), flags(flags_), a(m * k), b(k * n), c(m * n) {
+    std::mt19937 gen(static_cast<uint32_t>(m * 131 + n * 7 + k + flags));
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (float& v : a) v = dist(gen);
+    for (float& v : b) v = dist(gen);
+    for (float& v : c) v = dist(gen);
+  }
+  float A(int64_t i, int64_t q) const {
+    return flags & KILN_MATMUL_TRANSPOSE_A ? a[q * m + i] : a[i * k + q];
+  }
+  float B(int64_t q, int64_t j) const {
+    return flags & KILN_MATMUL_TRANSPOSE_B ? b[j * k + q] : b[q * n + j];
+  }
+  // Max abs error of `got` against c + op(a) op(b) computed in double.
+  double Error(const std::vector<float>& got) const {
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = c[i * n + j];
+        for (int64_t q = 0; q < k; ++q) sum += double(A(i, q)) * double(B(q, j));
+        worst = std::max(worst, std::fabs(sum - got[i * n + j]));
+      }
+    return worst;
+  }
+  kiln::kernels::GemmArgs Args(std::vector<float>& out) const {
+    kiln::kernels::GemmArgs g;
+    g.a = a.data();
+    g.b = b.data();
+    g.c = out.data();
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    bool ta = flags & KILN_MATMUL_TRANSPOSE_A, tb = flags & KILN_MATMUL_TRANSPOSE_B;
+    g.ars = ta ? 1 : k;
+    g.aks = ta ? m : 1;
+    g.bks = tb ? 1 : n;
+    g.bcs = tb ? k : 1;
+    g.ldc = n;
+    return g;
+  }
+  std::vector<float> Run() const {
+    std::vector<float> out = c;
+    kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(a.data()),
+                           reinterpret_cast<uintptr_t>(b.data()),
+                           reinterpret_cast<uintptr_t>(out.data()), m, n, k, flags);
+    return out;
+  }
+};
+
+double Tolerance(int64_t k) { return 2e-6 * double(k) + 1e-5; }
+
+const int64_t kSizes[] = {1, 2, 3, 4, 5, 6, 7, 13, 14, 15, 16, 17, 31, 32, 33, 57, 100, 257};
+
+class MatmulTest : public ::testing::TestWithParam<int32_t> {
+ protected:
+  void TearDown() override { kiln_parallel_set_threads(0); }
+};
+
+TEST_P(MatmulTest, MatchesReferenceOnOddShapes) {
+  kiln_parallel_set_threads(1);
+  for (int64_t m : kSizes)
+    for (int64_t n : {1, 5, 16, 31, 33, 64, 100})
+      for (int64_t k : {1, 3, 17, 256, 300}) {
+        Problem p(m, n, k, GetParam());
+        ASSERT_LT(p.Error(p.Run()), Tolerance(k)) << m << "x" << n << "x" << k;
+      }
+}
+
+TEST_P(MatmulTest, BothIsasMatchTheReferenceAndEachOther) {
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  for (int64_t m : {1, 3, 14, 29, 70})
+    for (int64_t n : {1, 17, 32, 95})
+      for (int64_t k : {5, 256, 513}) {
+        Problem p(m, n, k, GetParam());
+        std::vector<float> two = p.c;
+        kiln::kernels::gemmAvx2(p.Args(two), 0, m, 0, n);
+        ASSERT_LT(p.Error(two), Tolerance(k)) << m << "x" << n << "x" << k;
+        if (!avx512) continue;
+        std::vector<float> wide = p.c;
+        kiln::kernels::gemmAvx512(p.Args(wide), 0, m, 0, n);
+        ASSERT_EQ(0, std::memcmp(two.data(), wide.data(), two.size() * sizeof(float)))
+            << m << "x" << n << "x" << k;
+      }
+}
+
+TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 200, 300},
+                         {2, 1000, 700},
+                         {1000, 3, 500},
+                         {129, 129, 1029}}) {
+    Problem p(m, n, k, GetParam());
+    kiln_parallel_set_threads(1);
+    std::vector<float> one = p.Run();
+    ASSERT_LT(p.Error(one), Tolerance(k));
+    for (int32_t threads : {2, 3, 5}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> many = p.Run();
+      ASSERT_EQ(0, std::memcmp(one.data(), many.data(), one.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " threads " << threads;
+    }
+  }
+}
+
+TEST_P(MatmulTest, EmptyDimensionsLeaveCUnchanged) {
+  Problem p(4, 5, 0, GetParam());
+  EXPECT_EQ(p.Run(), p.c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Flags, MatmulTest,
+                         ::testing::Values(0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
+                                           KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B));
+
+}  // namespace
