@@ -14,6 +14,7 @@ StringRef graphPipeline() {
 
 StringRef lowerPipeline() {
   return "kiln-lower-tf-to-linalg,"
+         "kiln-lower-fuse-elementwise,"
          "kiln-lower-use-destinations,"
          "canonicalize,"
          "eliminate-empty-tensors,"

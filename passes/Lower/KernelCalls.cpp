@@ -4,6 +4,8 @@
 #include "kiln/runtime/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kiln::lower {
 #define GEN_PASS_DEF_KERNELCALLSPASS
@@ -77,6 +79,21 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   return match;
 }
 
+/// The linalg.fill of zeros that initialises `c` just before `op` (only ops without memory
+/// effects in between), if there is one: the kernel can then overwrite C instead.
+linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (!fill)
+      if (isMemoryEffectFree(prev))
+        continue;
+    if (!fill || fill.getOutputs()[0] != c)
+      return nullptr;
+    return matchPattern(fill.getInputs()[0], m_PosZeroFloat()) ? fill : nullptr;
+  }
+  return nullptr;
+}
+
 struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass> {
   using KernelCallsPassBase::KernelCallsPassBase;
 
@@ -99,6 +116,10 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       decl.setPrivate();
     }
     for (auto &[op, m] : matches) {
+      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
+        m.flags |= KILN_MATMUL_OVERWRITE;
+        fill.erase();
+      }
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
       auto address = [&](Value v) -> Value {

@@ -38,6 +38,29 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def FuseElementwisePass : Pass<"kiln-lower-fuse-elementwise", "mlir::ModuleOp"> {
+  let summary = "Fuse chains of elementwise linalg.generic ops into one loop nest";
+  let description = [{
+    Merges an all-parallel `linalg.generic` into the all-parallel generic that consumes it,
+    when the consumer is its only user, so that a chain such as the batch-normalisation
+    arithmetic and Relu6 after a convolution reads and writes memory once instead of once
+    per op. Contractions, reductions and the window copies of convolutions are never fused
+    into (so matrix products keep the form `kiln-lower-kernel-calls` recognises), and
+    reshapes are not moved.
+
+    Before:
+    ```mlir
+    %0 = linalg.generic {parallel} ins(%x, %scale) outs(%e0) { mulf }
+    %1 = linalg.generic {parallel} ins(%0, %shift) outs(%e1) { addf }
+    ```
+    After:
+    ```mlir
+    %1 = linalg.generic {parallel} ins(%x, %scale, %shift) outs(%e1) { mulf, addf }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def UseDestinationsPass : Pass<"kiln-lower-use-destinations", "mlir::ModuleOp"> {
   let summary = "Turn the entry function's results into output buffers it writes";
   let description = [{
@@ -114,13 +137,14 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
 }
 
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
-  let summary = "Call the runtime's Eigen kernels for large f32 matrix products";
+  let summary = "Call the runtime's kernels for large f32 matrix products";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
     (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
     `kiln_kernel_matmul_f32` in `libkiln_kernels.a`, passing the buffers' addresses, the
     sizes and the transpose flags. Products with fewer than `min-flops` multiply-adds stay
-    loops.
+    loops. When the op before it (ignoring ops without memory effects) fills C with +0.0,
+    that fill is removed and the call passes KILN_MATMUL_OVERWRITE, so C is written once.
 
     Before:
     ```mlir

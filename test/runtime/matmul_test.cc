@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <tuple>
 #include <random>
 #include <vector>
 
@@ -120,6 +122,26 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
           << m << "x" << n << "x" << k << " threads " << threads;
     }
   }
+}
+
+TEST_P(MatmulTest, OverwriteIgnoresTheOldC) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 40, 300},
+                         {70, 33, 600},
+                         {300, 200, 30}}) {
+    Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
+    std::vector<float> out(p.c.size(), std::nanf(""));
+    kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(p.a.data()),
+                           reinterpret_cast<uintptr_t>(p.b.data()),
+                           reinterpret_cast<uintptr_t>(out.data()), m, n, k, p.flags);
+    std::fill(p.c.begin(), p.c.end(), 0.0f); // the reference adds c
+    ASSERT_LT(p.Error(out), Tolerance(k)) << m << "x" << n << "x" << k;
+  }
+  Problem empty(2, 3, 0, GetParam() | KILN_MATMUL_OVERWRITE);
+  std::vector<float> out(6, 7.0f);
+  kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(empty.a.data()),
+                         reinterpret_cast<uintptr_t>(empty.b.data()),
+                         reinterpret_cast<uintptr_t>(out.data()), 2, 3, 0, empty.flags);
+  EXPECT_EQ(out, std::vector<float>(6, 0.0f));
 }
 
 TEST_P(MatmulTest, EmptyDimensionsLeaveCUnchanged) {

@@ -145,6 +145,40 @@ Value convAsMatmul(OpBuilder &b, Location loc, Value padded, Value filter, const
   return reshapeTo(b, loc, product, RankedTensorType::get({n, oh, ow, f}, element));
 }
 
+/// A depthwise convolution as one generic over loops (n, oh, ow, kh, kw, c, m): the
+/// channel loop is innermost (m is almost always 1), so every access is contiguous and LLVM
+/// vectorizes it; the window loops accumulate into the [N, OH, OW, C, M] result.
+Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value init,
+                const Geometry &g) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr n, oh, ow, kh, kw, c, m;
+  bindDims(ctx, n, oh, ow, kh, kw, c, m);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(7, 0,
+                     {n, oh * g.stride[0] + kh * g.dilation[0],
+                      ow * g.stride[1] + kw * g.dilation[1], c},
+                     ctx),
+      AffineMap::get(7, 0, {kh, kw, c, m}, ctx), AffineMap::get(7, 0, {n, oh, ow, c, m}, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
+                                         IteratorType::parallel,  IteratorType::reduction,
+                                         IteratorType::reduction, IteratorType::parallel,
+                                         IteratorType::parallel};
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(init.getType()));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{padded, filter}, ValueRange{init},
+             maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum =
+                   isFloat ? Value(arith::AddFOp::create(
+                                 nb, l, args[2], arith::MulFOp::create(nb, l, args[0], args[1])))
+                           : Value(arith::AddIOp::create(
+                                 nb, l, args[2], arith::MulIOp::create(nb, l, args[0], args[1])));
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
 template <typename OpT, bool Depthwise>
 struct ConvLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -174,10 +208,7 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.append({filterType.getDimSize(2), filterType.getDimSize(3)});
       auto outType = RankedTensorType::get(outShape, element);
       Value init = filledTensor(rewriter, loc, outType, zero);
-      Value conv = linalg::DepthwiseConv2DNhwcHwcmOp::create(
-                       rewriter, loc, TypeRange{outType}, ValueRange{padded, adaptor.getFilter()},
-                       ValueRange{init}, windowAttrs(rewriter, *g))
-                       .getResult(0);
+      Value conv = depthwise(rewriter, loc, padded, adaptor.getFilter(), init, *g);
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));

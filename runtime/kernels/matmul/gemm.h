@@ -20,16 +20,23 @@ struct GemmArgs {
   int64_t ars, aks;
   int64_t bks, bcs;
   int64_t ldc;
+  bool overwrite; // C = op(a) op(b): C's old values are never read
 };
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
 // order of the floating-point operations, so changing it changes results in the last bits.
 constexpr int64_t kGemmDepth = 256;
 
-// Products with at most this many rows (and B not transposed) read the operands in place.
+// Products with B not transposed read the operands in place (no packing) when they have at
+// most kGemmDirectRows rows, or at most kGemmDirectCols columns and a depth of at least
+// kGemmDirectDepth (measured on the convolutions of MobileNetV2: packing A costs more
+// than it saves when each row of A meets few columns).
 constexpr int64_t kGemmDirectRows = 4;
+constexpr int64_t kGemmDirectCols = 128;
+constexpr int64_t kGemmDirectDepth = 24;
 
-// Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition).
+// Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
+// or a store for the first slice when overwriting).
 inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
     int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
@@ -38,7 +45,8 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
         float acc = 0.0f;
         for (int64_t kk = pc; kk < pc + kc; ++kk)
           acc = __builtin_fmaf(g.a[i * g.ars + kk * g.aks], g.b[kk * g.bks + j * g.bcs], acc);
-        g.c[i * g.ldc + j] += acc;
+        float &out = g.c[i * g.ldc + j];
+        out = g.overwrite && pc == 0 ? acc : out + acc;
       }
   }
 }

@@ -36,7 +36,7 @@ struct Gemm {
                                                           int64_t ars, int64_t aks,
                                                           const float *b, int64_t bks,
                                                           float *c, int64_t ldc, int rows,
-                                                          int cols) {
+                                                          int cols, bool overwrite) {
     if (Packed) {
       ars = 1;
       aks = MR;
@@ -61,8 +61,8 @@ struct Gemm {
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         float *row = c + i * ldc;
-        V::store(row, V::add(V::load(row), acc[i][0]));
-        V::store(row + L, V::add(V::load(row + L), acc[i][1]));
+        V::store(row, overwrite ? acc[i][0] : V::add(V::load(row), acc[i][0]));
+        V::store(row + L, overwrite ? acc[i][1] : V::add(V::load(row + L), acc[i][1]));
       }
       return;
     }
@@ -71,23 +71,25 @@ struct Gemm {
     for (int i = 0; i < R; ++i) {
       if (i >= rows) break;
       float *row = c + i * ldc;
-      V::storeMasked(row, V::add(V::loadMasked(row, m0), acc[i][0]), m0);
-      V::storeMasked(row + L, V::add(V::loadMasked(row + L, m1), acc[i][1]), m1);
+      V::storeMasked(row, overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]), m0);
+      V::storeMasked(row + L,
+                     overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]), m1);
     }
   }
 
   // The unpacked micro-kernel for `rows` < MR rows, chosen at run time.
   template <int R>
   static void directRows(int rows, int64_t kc, const float *a, int64_t ars, int64_t aks,
-                         const float *b, int64_t bks, float *c, int64_t ldc, int cols) {
+                         const float *b, int64_t bks, float *c, int64_t ldc, int cols,
+                         bool overwrite) {
     if constexpr (R > 1) {
       if (rows < R)
-        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols);
+        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite);
     }
-    micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols);
+    micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
   }
 
-  // B not transposed and few rows: read A and B in place.
+  // B not transposed, and few rows or few columns: read A and B in place.
   static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
@@ -96,7 +98,8 @@ struct Gemm {
         for (int64_t i = m0; i < m1; i += MR) {
           int rows = m1 - i < MR ? int(m1 - i) : MR;
           directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
-                         g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols);
+                         g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols,
+                         g.overwrite && pc == 0);
         }
       }
     }
@@ -168,7 +171,8 @@ struct Gemm {
             for (int64_t ir = 0; ir < mc; ir += MR) {
               int rows = mc - ir < MR ? int(mc - ir) : MR;
               micro<MR, true>(kc, ap + (ir / MR) * kc * MR, 0, 0, bpanel, 0,
-                              g.c + (ic + ir) * g.ldc + jc + jr, g.ldc, rows, cols);
+                              g.c + (ic + ir) * g.ldc + jc + jr, g.ldc, rows, cols,
+                              g.overwrite && pc == 0);
             }
           }
         }
@@ -177,7 +181,8 @@ struct Gemm {
   }
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    if (g.bcs == 1 && m1 - m0 <= kGemmDirectRows) {
+    if (g.bcs == 1 && (m1 - m0 <= kGemmDirectRows ||
+                       (n1 - n0 <= kGemmDirectCols && g.k >= kGemmDirectDepth))) {
       direct(g, m0, m1, n0, n1);
       return;
     }

@@ -55,7 +55,11 @@ using namespace kiln::kernels;
 
 extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
                                        int64_t n, int64_t k, int32_t flags) {
-  if (m <= 0 || n <= 0 || k <= 0) return;
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) { // an empty sum
+    if (flags & KILN_MATMUL_OVERWRITE) memset(reinterpret_cast<float *>(c), 0, sizeof(float) * m * n);
+    return;
+  }
   GemmArgs g;
   g.a = reinterpret_cast<const float *>(a);
   g.b = reinterpret_cast<const float *>(b);
@@ -78,6 +82,7 @@ extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, in
     g.bcs = 1;
   }
   g.ldc = n;
+  g.overwrite = flags & KILN_MATMUL_OVERWRITE;
 
   Split s;
   s.args = &g;

@@ -52,3 +52,44 @@ func.func @int_matmul(%a: memref<64x64xi32>, %b: memref<64x64xi32>, %c: memref<6
   }
   return
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that a zero fill of C just before the product (only effect-free ops between) is
+// dropped and the call overwrites C (flag 4), while a fill of another value, or one with
+// a write to C in between, stays and C is accumulated into (flag 0).
+// CHECK-LABEL: func.func @overwrite
+func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>,
+                     %d: memref<32x48xf32>) {
+  // CHECK-NOT: linalg.fill
+  // CHECK: %[[F4:.*]] = arith.constant 4 : i32
+  // CHECK: call @kiln_kernel_matmul_f32({{.*}}, %[[F4]])
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  %view = memref.collapse_shape %a [[0, 1]] : memref<32x40xf32> into memref<1280xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  // CHECK: %[[ONE:.*]] = arith.constant 1.0
+  // CHECK: linalg.fill ins(%[[ONE]] : f32) outs(%arg3
+  // CHECK: %[[F0:.*]] = arith.constant 0 : i32
+  // CHECK: call @kiln_kernel_matmul_f32({{.*}}, %[[F0]])
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%d : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%d : memref<32x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -61,10 +61,15 @@ func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 
 // -----
 
-// Tests that a depthwise convolution's [N, H, W, C, M] result is collapsed to C * M channels.
+// Tests that a depthwise convolution is one generic over (n, oh, ow, kh, kw, c, m), channels
+// innermost, whose [N, OH, OW, C, M] result is collapsed to C * M channels.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d3, d2 + d4, d5)>
+// CHECK-DAG: #[[F:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>
 // CHECK-LABEL: func.func @depthwise
 func.func @depthwise(%x: tensor<1x4x4x3xf32>, %w: tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32> {
-  // CHECK: linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} -> tensor<1x2x2x3x2xf32>
+  // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[F]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
+  // CHECK-SAME: outs({{.*}} : tensor<1x2x2x3x2xf32>)
   // CHECK: tensor.collapse_shape
   // CHECK: tensor.expand_shape {{.*}} into tensor<1x2x2x6xf32>
   %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32>

@@ -2,8 +2,8 @@
  * kiln/kernels/matmul.h - matrix product kernels called by compiled models.
  *
  * Generated code calls these for large f32 matrix products (kiln-lower-kernel-calls);
- * their symbol names are in kiln/runtime/abi.h. They never allocate beyond Eigen's
- * packing buffers, keep no global state, and are thread-safe.
+ * their symbol names are in kiln/runtime/abi.h. They pack operands in the calling
+ * thread's workspace (kiln_parallel_workspace), keep no other state, and are thread-safe.
  */
 #ifndef KILN_KERNELS_MATMUL_H
 #define KILN_KERNELS_MATMUL_H
@@ -16,9 +16,12 @@
 extern "C" {
 #endif
 
-/* Flags: KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B (abi.h). */
+/* Flags: KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B, KILN_MATMUL_OVERWRITE (abi.h). */
 /*
- * c[m x n] += op(a) * op(b), all dense row-major, where op(a) is m x k and op(b) k x n.
+ * c[m x n] += op(a) * op(b), all dense row-major, where op(a) is m x k and op(b) k x n;
+ * with KILN_MATMUL_OVERWRITE, c = op(a) * op(b) and c's contents are not read. The work is
+ * split over the calling thread's budget (kiln/runtime/parallel.h); the result is the
+ * same, bit for bit, for every budget and on every x86-64 CPU the library runs on.
  * The pointers are passed as addresses (uintptr_t) because generated code holds them as
  * integers.
  */
