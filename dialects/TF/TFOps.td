@@ -795,6 +795,70 @@ def TF_DepthwiseConv2dNativeOp : TF_ConvOp<"DepthwiseConv2dNative",
   let inferFn = "inferDepthwiseConv2D";
 }
 
+// TensorFlow's grappler-fused ops: a convolution or matrix product and its epilogue in one
+// node. The operands are the two data inputs, `num_args` epilogue arguments (the bias, or
+// the scale, offset, mean and variance of a batch normalisation), then control inputs.
+class TF_FusedOp<string mnemonic> : TF_Op<mnemonic> {
+  dag attrArgs = (ins);
+  let arguments = !con((ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$num_args,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$num_host_args, StrArrayAttr:$fused_ops,
+      OptionalAttr<F32Attr>:$epsilon, OptionalAttr<F32Attr>:$leakyrelu_alpha,
+      OptionalAttr<TypeAttr>:$T), attrArgs);
+  let results = (outs TF_FloatTensor:$output);
+  let opExtraDecls = [{
+    /// Two data inputs, the epilogue arguments and the host arguments.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(2 + getNumArgs() + getNumHostArgs(),
+                                getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getArgs() {
+      return getInputsAndControls().slice(2, getNumArgs());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
+def TF_FusedConv2DOp : TF_FusedOp<"_FusedConv2D"> {
+  let summary = "Conv2D followed by the `fused_ops` epilogue (grappler's remapper)";
+  let description = [{
+    `fused_ops` is ["BiasAdd"] or ["FusedBatchNorm"] (inference statistics, `epsilon`),
+    optionally followed by one of Relu, Relu6, Elu or LeakyRelu (`leakyrelu_alpha`), the
+    combinations TensorFlow's CPU kernel implements; `num_args` is 1 for BiasAdd and 4 for
+    FusedBatchNorm.
+    ```mlir
+    %y = "tf._FusedConv2D"(%x, %f, %b) {fused_ops = ["BiasAdd", "Relu"], num_args = 1 : i64,
+        padding = "SAME", strides = [1, 1, 1, 1]}
+        : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let attrArgs = (ins I64ArrayAttr:$strides, StrAttr:$padding,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations);
+  let inferFn = "inferFusedConv2D";
+}
+
+def TF_FusedMatMulOp : TF_FusedOp<"_FusedMatMul"> {
+  let summary = "MatMul followed by the `fused_ops` epilogue (grappler's remapper)";
+  let description = [{
+    `fused_ops` is ["BiasAdd"], optionally followed by one of Relu, Relu6, Elu, LeakyRelu
+    (`leakyrelu_alpha`), Tanh or Sigmoid; `num_args` is 1.
+    ```mlir
+    %y = "tf._FusedMatMul"(%a, %b, %bias) {fused_ops = ["BiasAdd", "Relu6"], num_args = 1 : i64}
+        : (tensor<3x4xf32>, tensor<4x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let attrArgs = (ins DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b);
+  let inferFn = "inferFusedMatMul";
+}
+
 class TF_PoolOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let summary = what # " over `ksize` windows";
   let description = [{

@@ -1,38 +1,53 @@
 #!/usr/bin/env python3
-"""Kiln against TensorFlow on the same graphs and inputs, on this machine, in one run.
+"""Kiln against its peers on the same graphs and inputs, on this machine, in one run.
 
-For each model it compiles the GraphDef with Kiln, runs the executable's `--bench` (median
-of N runs after a warm-up), runs the same GraphDef in TensorFlow (tf.compat.v1.Session with
-the same thread count, same inputs, median of N session runs after a warm-up), and prints
-median milliseconds and the ratio TF / Kiln (above 1: Kiln is faster). It also reports a
-1024x1024x1024 f32 MatMul as GFLOP/s.
+For each model and thread count it compiles the GraphDef with Kiln and runs the executable's
+`--bench` (median of N runs after a warm-up), and runs the same GraphDef on the same inputs in
+each peer, each in a fresh process whose thread pools are set to that count:
 
-Needs tensorflow-cpu (PyPI), never needed to build or test Kiln:
+  tf    TensorFlow (tf.compat.v1.Session on the imported GraphDef; grappler and oneDNN on)
+  xla   TensorFlow with XLA: the imported graph pruned to a function, tf.function(jit_compile=True)
+  ort   ONNX Runtime: a hook, reported as not run until Kiln reads ONNX (a later issue)
+  aot   saved_model_cli aot_compile_cpu (tfcompile's successor): reported when the wheel lacks it
+
+It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
+(above 1: Kiln is faster), the largest difference between Kiln's outputs and TensorFlow's,
+and the scratch arena against the sum of all intermediates (`kiln compile --stats`). It
+also measures this core's peak f32 FMA throughput (test/bench/peak.c) and reports a
+1024x1024x1024 f32 MatMul as a fraction of it.
+
+The peers come from PyPI and are never needed to build or test Kiln:
     python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0
-    /tmp/tf/bin/python test/bench/bench.py [--runs 200] [--threads 1 2] [--kiln build/bin/kiln]
-ONNX Runtime joins once Kiln reads ONNX (see peers() below).
+    /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--threads 1 2] [--models mlp1 cnn ...]
 """
 import argparse
+import json
 import os
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-import tensorflow as tf  # noqa: E402
-
-tf.compat.v1.disable_eager_execution()
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SHARED = os.environ.get("KILN_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
 
 
+# ---- models: each writes a binary GraphDef and returns (feeds, fetches) ------------------
+
+def _write(graph, path):
+    with open(path, "wb") as f:
+        f.write(graph.as_graph_def().SerializeToString())
+
+
 def mlp_graph(batch, path):
-    """784-256-256-10 MLP with random weights, frozen, written as a binary GraphDef."""
+    """784-256-256-10 MLP with random weights, frozen."""
+    import tensorflow as tf
     rng = np.random.default_rng(7)
     g = tf.Graph()
     with g.as_default():
@@ -44,104 +59,284 @@ def mlp_graph(batch, path):
             h = tf.raw_ops.BiasAdd(value=tf.raw_ops.MatMul(a=h, b=w), bias=b)
             h = tf.raw_ops.Relu(features=h) if i < 2 else tf.raw_ops.Softmax(logits=h,
                                                                                name="probs")
-    with open(path, "wb") as f:
-        f.write(g.as_graph_def().SerializeToString())
+    _write(g, path)
     return {"x": rng.uniform(0, 1, (batch, 784)).astype(np.float32)}, ["probs"]
 
 
+def cnn_graph(batch, path):
+    """A small CNN on 28x28x1: conv3x3/32 relu, maxpool, conv3x3/64 relu, maxpool, dense 10."""
+    import tensorflow as tf
+    rng = np.random.default_rng(9)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, (batch, 28, 28, 1), name="x")
+        h = x
+        for c_in, c_out in [(1, 32), (32, 64)]:
+            w = tf.constant(rng.normal(0, 0.2, (3, 3, c_in, c_out)).astype(np.float32))
+            b = tf.constant(rng.normal(0, 0.1, (c_out,)).astype(np.float32))
+            h = tf.raw_ops.Conv2D(input=h, filter=w, strides=[1, 1, 1, 1], padding="SAME")
+            h = tf.raw_ops.Relu(features=tf.raw_ops.BiasAdd(value=h, bias=b))
+            h = tf.raw_ops.MaxPool(input=h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                   padding="VALID")
+        h = tf.reshape(h, (batch, 7 * 7 * 64))
+        w = tf.constant(rng.normal(0, 0.05, (7 * 7 * 64, 10)).astype(np.float32))
+        tf.raw_ops.MatMul(a=h, b=w, name="logits")
+    _write(g, path)
+    return {"x": rng.uniform(0, 1, (batch, 28, 28, 1)).astype(np.float32)}, ["logits"]
+
+
+def mobilenet_graph(path):
+    """Keras MobileNetV2 (alpha 1.0, 224x224, random weights), frozen; fetches the logits."""
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2)
+    tf.keras.utils.set_random_seed(11)
+    model = tf.keras.applications.MobileNetV2(input_shape=(224, 224, 3), weights=None,
+                                              classifier_activation=None)
+    fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
+        tf.TensorSpec((1, 224, 224, 3), tf.float32, name="x"))
+    graph_def = convert_variables_to_constants_v2(fn).graph.as_graph_def()
+    with open(path, "wb") as f:
+        f.write(graph_def.SerializeToString())
+    rng = np.random.default_rng(12)
+    return {"x": rng.uniform(-1, 1, (1, 224, 224, 3)).astype(np.float32)}, ["Identity"]
+
+
 def matmul_graph(n, path):
+    import tensorflow as tf
     rng = np.random.default_rng(8)
     g = tf.Graph()
     with g.as_default():
         a = tf.compat.v1.placeholder(tf.float32, (n, n), name="a")
         b = tf.constant(rng.uniform(-1, 1, (n, n)).astype(np.float32))
         tf.raw_ops.MatMul(a=a, b=b, name="c")
-    with open(path, "wb") as f:
-        f.write(g.as_graph_def().SerializeToString())
+    _write(g, path)
     return {"a": rng.uniform(-1, 1, (n, n)).astype(np.float32)}, ["c"]
 
 
-def kiln_ms(kiln, graph, feeds, fetches, runs, threads, tmp):
-    exe = os.path.join(tmp, "model")
-    cmd = [kiln, "compile", graph, "-o", exe]
+def corpus_model(rel, feed_files, fetches):
+    path = os.path.join(SHARED, "corpus/tf", rel)
+    if not os.path.exists(path):
+        return None
+    ref = os.path.join(os.path.dirname(path), "ref")
+    return path, {k: np.load(os.path.join(ref, v)) for k, v in feed_files.items()}, fetches
+
+
+# ---- Kiln --------------------------------------------------------------------------------
+
+def kiln_compile(kiln, graph, feeds, fetches, exe):
+    cmd = [kiln, "compile", graph, "-o", exe, "--stats"]
     for name, value in feeds.items():
         cmd += ["--feed", "%s=f32[%s]" % (name, ",".join(map(str, value.shape)))]
     for name in fetches:
         cmd += ["--fetch", name]
-    subprocess.run(cmd, check=True)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    arena = re.search(r"scratch arena: (\d+) bytes", text)
+    naive = re.search(r"naive total: (\d+) bytes", text)
+    return (int(arena.group(1)) if arena else None, int(naive.group(1)) if naive else None)
+
+
+def kiln_run(exe, feeds, runs, threads, tmp):
     inputs = []
     for name, value in feeds.items():
         path = os.path.join(tmp, name + ".npy")
         np.save(path, value)
         inputs += ["--input", "%s=%s" % (name, path)]
-    out = subprocess.run([exe] + inputs + ["--bench", str(runs), "--threads", str(threads)],
+    outdir = os.path.join(tmp, "kiln_out")
+    out = subprocess.run([exe] + inputs + ["--bench", str(runs), "--threads", str(threads),
+                                           "--output-dir", outdir],
                          check=True, capture_output=True, text=True).stdout
-    return float(re.search(r"median_ms=([0-9.]+)", out).group(1))
+    return float(re.search(r"median_ms=([0-9.]+)", out).group(1)), outdir
 
 
-def tf_ms(graph, feeds, fetches, runs, threads):
+# ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
+
+def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
+    import tensorflow as tf
+    tf.config.threading.set_intra_op_parallelism_threads(threads)
+    tf.config.threading.set_inter_op_parallelism_threads(threads)
+    feeds = dict(np.load(feeds_npz))
     gd = tf.compat.v1.GraphDef()
     with open(graph, "rb") as f:
         data = f.read()
     try:
         gd.ParseFromString(data)
-    except Exception:  # text GraphDef
+    except Exception:  # a text GraphDef
         from google.protobuf import text_format
         text_format.Parse(data.decode(), gd)
-    g = tf.Graph()
-    with g.as_default():
-        tf.import_graph_def(gd, name="")
-    config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
-                                      inter_op_parallelism_threads=threads)
-    with tf.compat.v1.Session(graph=g, config=config) as s:
+    if peer == "tf":
+        g = tf.Graph()
+        with g.as_default():
+            tf.import_graph_def(gd, name="")
+        config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
+                                          inter_op_parallelism_threads=threads)
+        sess = tf.compat.v1.Session(graph=g, config=config)
         feed = {g.get_tensor_by_name(k + ":0"): v for k, v in feeds.items()}
         fetch = [g.get_tensor_by_name(k + ":0") for k in fetches]
-        s.run(fetch, feed)
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            s.run(fetch, feed)
-            times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+
+        def call():
+            return sess.run(fetch, feed)
+    elif peer == "xla":
+        wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(gd, name=""),
+                                             [])
+        pruned = wrapped.prune([wrapped.graph.get_tensor_by_name(k + ":0") for k in feeds],
+                               [wrapped.graph.get_tensor_by_name(k + ":0") for k in fetches])
+        jitted = tf.function(pruned, jit_compile=True)
+        args = [tf.constant(v) for v in feeds.values()]
+
+        def call():
+            return [t.numpy() for t in jitted(*args)]
+    else:
+        raise SystemExit("unknown peer " + peer)
+    results = call()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - t0) * 1000)
+    np.savez(out_npz, *results)
+    print(json.dumps({"median_ms": statistics.median(times)}))
+
+
+def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
+    feeds_npz = os.path.join(tmp, "feeds.npz")
+    np.savez(feeds_npz, **feeds)
+    out_npz = os.path.join(tmp, "%s_out.npz" % peer)
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", peer,
+                           str(threads), graph, feeds_npz, ",".join(fetches), str(runs), out_npz],
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        return None, None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed"
+    ms = json.loads(proc.stdout.strip().splitlines()[-1])["median_ms"]
+    with np.load(out_npz) as z:
+        outs = [z["arr_%d" % i] for i in range(len(fetches))]
+    return ms, outs, None
+
+
+def max_error(outdir, fetches, reference):
+    worst = 0.0
+    for name, ref in zip(fetches, reference):
+        node, _, port = name.partition(":")
+        got = np.load(os.path.join(outdir, "%s_%s.npy" % (node.replace("/", "_"), port or "0")))
+        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - ref))))
+    return worst
+
+
+def peak_gflops(tmp):
+    exe = os.path.join(tmp, "peak")
+    subprocess.run(["cc", "-O2", "-march=native", os.path.join(HERE, "peak.c"), "-o", exe],
+                   check=True)
+    runs = [float(subprocess.run([exe], check=True, capture_output=True, text=True)
+                  .stdout.split()[0]) for _ in range(5)]
+    return statistics.median(runs)
+
+
+def aot_available():
+    cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
+    if not os.path.exists(cli):
+        return False
+    out = subprocess.run([cli, "aot_compile_cpu", "--help"], capture_output=True, text=True)
+    return "output_prefix" in out.stdout + out.stderr
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--runs", type=int, default=200)
+    p.add_argument("--runs", type=int, default=100)
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--peers", nargs="+", default=["tf", "xla"])
+    p.add_argument("--models", nargs="+",
+                   default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2"])
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
+    p.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     a = p.parse_args()
+    if a.worker:
+        peer, threads, graph, feeds_npz, fetches, runs, out_npz = a.worker
+        worker(peer, int(threads), graph, feeds_npz, fetches.split(","), int(runs), out_npz)
+        return
+
     with tempfile.TemporaryDirectory() as tmp:
+        builders = {
+            "mlp1": ("mlp 784-256-256-10 batch 1", lambda path: mlp_graph(1, path)),
+            "mlp64": ("mlp 784-256-256-10 batch 64", lambda path: mlp_graph(64, path)),
+            "cnn": ("small CNN 28x28 batch 16", lambda path: cnn_graph(16, path)),
+            "mobilenetv2": ("MobileNetV2 224x224 batch 1", mobilenet_graph),
+        }
+        corpus = {
+            "fc-layers": ("tf2onnx/fc-layers batch 4",
+                          ("tf2onnx/fc-layers/frozen.pb", {"X": "X.npy"}, ["output"])),
+            "conv_2d": ("mlir_tests/conv_2d",
+                        ("tensorflow/mlir_tests/conv_2d.pbtxt", {"input": "input.npy"},
+                         ["output_0"])),
+        }
         models = []
-        for batch in (1, 64):
-            path = os.path.join(tmp, "mlp%d.pb" % batch)
-            feeds, fetches = mlp_graph(batch, path)
-            models.append(("mlp 784-256-256-10 batch %d" % batch, path, feeds, fetches))
-        fc = os.path.join(SHARED, "corpus/tf/tf2onnx/fc-layers/frozen.pb")
-        if os.path.exists(fc):
-            models.append(("tf2onnx/fc-layers batch 4", fc,
-                           {"X": np.load(os.path.join(os.path.dirname(fc), "ref/X.npy"))},
-                           ["output"]))
-        conv = os.path.join(SHARED, "corpus/tf/tensorflow/mlir_tests/conv_2d.pbtxt")
-        if os.path.exists(conv):
-            models.append(("mlir_tests/conv_2d", conv,
-                           {"input": np.load(os.path.join(os.path.dirname(conv),
-                                                          "ref/input.npy"))}, ["output_0"]))
-        print("| model | threads | Kiln ms | TensorFlow ms | TF / Kiln |")
-        print("|---|---|---|---|---|")
-        for name, path, feeds, fetches in models:
+        for key in a.models:
+            if key in builders:
+                title, build = builders[key]
+                path = os.path.join(tmp, key + ".pb")
+                feeds, fetches = build(path)
+                models.append((title, path, feeds, fetches))
+            elif key in corpus:
+                title, spec = corpus[key]
+                found = corpus_model(*spec)
+                if found is None:
+                    print("skipped %s: ../shared corpus not found" % title)
+                else:
+                    models.append((title,) + found)
+        peers = [x for x in a.peers if x in ("tf", "xla")]
+        print("Peers:", ", ".join(peers) + ";",
+              "ONNX Runtime not run (Kiln does not read ONNX yet);",
+              "saved_model_cli aot_compile_cpu %s" %
+              ("available but not run" if aot_available() else
+               "not in this tensorflow-cpu wheel"))
+        print()
+        head = "| model | threads | Kiln ms |" + "".join(" %s ms | %s / Kiln |" % (x, x)
+                                                        for x in peers)
+        print(head + " max abs diff vs TF |")
+        print("|---" * (3 + 2 * len(peers) + 1) + "|")
+        memory = []
+        for title, path, feeds, fetches in models:
+            exe = os.path.join(tmp, "model")
+            arena, naive = kiln_compile(a.kiln, path, feeds, fetches, exe)
+            memory.append((title, arena, naive))
             for t in a.threads:
-                k = kiln_ms(a.kiln, path, feeds, fetches, a.runs, t, tmp)
-                f = tf_ms(path, feeds, fetches, a.runs, t)
-                print("| %s | %d | %.4f | %.4f | %.2f |" % (name, t, k, f, f / k))
+                k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
+                row = "| %s | %d | %.4f |" % (title, t, k)
+                diff = "n/a"
+                for peer in peers:
+                    ms, outs, err = peer_run(peer, t, path, feeds, fetches, a.runs, tmp)
+                    if ms is None:
+                        row += " failed | (%s) |" % err[:60]
+                        continue
+                    row += " %.4f | %.2f |" % (ms, ms / k)
+                    if peer == "tf":
+                        diff = "%.2g" % max_error(outdir, fetches, outs)
+                print(row + " %s |" % diff, flush=True)
+
+        print("\n| model | scratch arena bytes | sum of intermediates | arena / sum |")
+        print("|---|---|---|---|")
+        for title, arena, naive in memory:
+            ratio = "%.2f" % (arena / naive) if arena and naive else "n/a"
+            print("| %s | %s | %s | %s |" % (title, arena, naive or "n/a", ratio))
+
+        peak = peak_gflops(tmp)
         path = os.path.join(tmp, "mm.pb")
         feeds, fetches = matmul_graph(1024, path)
-        runs = max(3, a.runs // 20)
-        k = kiln_ms(a.kiln, path, feeds, fetches, runs, 1, tmp)
-        f = tf_ms(path, feeds, fetches, runs, 1)
+        exe = os.path.join(tmp, "mm")
+        kiln_compile(a.kiln, path, feeds, fetches, exe)
+        runs = max(5, a.runs // 10)
         flops = 2 * 1024 ** 3
-        print("\nmatmul 1024^3 f32, 1 thread: Kiln %.1f GFLOP/s (%.1f ms), TensorFlow %.1f GFLOP/s"
-              " (%.1f ms)" % (flops / k / 1e6, k, flops / f / 1e6, f))
+        k, _ = kiln_run(exe, feeds, runs, 1, tmp)
+        line = ("\nmatmul 1024^3 f32, 1 thread: peak %.1f GFLOP/s (test/bench/peak.c); "
+                "Kiln %.1f GFLOP/s (%.0f%% of peak)" % (peak, flops / k / 1e6,
+                                                        100 * flops / k / 1e6 / peak))
+        for peer in peers:
+            ms, _, err = peer_run(peer, 1, path, feeds, fetches, runs, tmp)
+            if ms is not None:
+                line += ", %s %.1f GFLOP/s (%.0f%%)" % (peer, flops / ms / 1e6,
+                                                        100 * flops / ms / 1e6 / peak)
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 //===- Convolution.cpp - Conv2D, DepthwiseConv2dNative, pooling, batch norm ---===//
 #include "dialects/TF/TFOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -142,6 +143,87 @@ LogicalResult inferConvolution(const InferContext &ctx, InferResult &out, bool d
 
 LogicalResult inferConv2D(const InferContext &ctx, InferResult &out) {
   return inferConvolution(ctx, out, /*depthwise=*/false);
+}
+
+FailureOr<StringRef> fusedActivation(const InferContext &ctx, bool allowBatchNorm,
+                                     bool &batchNorm) {
+  auto ops = ctx.attr<ArrayAttr>("fused_ops");
+  auto numArgs = ctx.attr<IntegerAttr>("num_args");
+  if (!ops || !numArgs)
+    return ctx.error("needs the attributes fused_ops and num_args");
+  if (auto host = ctx.attr<IntegerAttr>("num_host_args"); host && host.getInt() != 0)
+    return ctx.error("has ", host.getInt(), " host arguments; Kiln supports none");
+  SmallVector<StringRef> names;
+  for (Attribute a : ops)
+    if (auto str = dyn_cast<StringAttr>(a))
+      names.push_back(str.getValue());
+  auto describe = [&] {
+    std::string text = "[";
+    for (auto [i, n] : llvm::enumerate(names))
+      text += (i ? ", \"" : "\"") + n.str() + "\"";
+    return text + "]";
+  };
+  // The epilogues TensorFlow's CPU kernels implement: Tanh and Sigmoid only after MatMul.
+  static constexpr StringRef kActivations[] = {"Relu", "Relu6", "Elu", "LeakyRelu", "Tanh",
+                                               "Sigmoid"};
+  ArrayRef<StringRef> activations(kActivations, allowBatchNorm ? 4 : 6);
+  bool known = !names.empty() && names.size() <= 2 &&
+               (names[0] == "BiasAdd" || (allowBatchNorm && names[0] == "FusedBatchNorm")) &&
+               (names.size() == 1 || llvm::is_contained(activations, names[1]));
+  if (!known)
+    return ctx.error("fused_ops ", describe(), " is not supported (Kiln supports ",
+                     allowBatchNorm ? "BiasAdd or FusedBatchNorm" : "BiasAdd",
+                     ", optionally followed by Relu, Relu6, Elu, LeakyRelu",
+                     allowBatchNorm ? ")" : ", Tanh or Sigmoid)");
+  batchNorm = names[0] == "FusedBatchNorm";
+  int64_t expected = batchNorm ? 4 : 1;
+  if (numArgs.getInt() != expected)
+    return ctx.error("fused_ops ", describe(), " takes ", expected, " argument",
+                     expected == 1 ? "" : "s", ", but num_args is ", numArgs.getInt());
+  if (ctx.operands.size() < static_cast<size_t>(2 + expected))
+    return ctx.error("expects ", 2 + expected, " data inputs, got ", ctx.operands.size());
+  return names.size() == 2 ? names[1] : StringRef();
+}
+
+/// Checks the epilogue arguments: each a vector of the output's channel count.
+static LogicalResult checkFusedArgs(const InferContext &ctx, Type result, int64_t channelDim,
+                                    unsigned count) {
+  auto type = dyn_cast<RankedTensorType>(result);
+  int64_t channels = type ? type.getDimSize(channelDim) : ShapedType::kDynamic;
+  for (unsigned i = 0; i < count; ++i) {
+    auto arg = dyn_cast<TensorType>(ctx.operandType(2 + i));
+    if (!arg)
+      return ctx.error("epilogue argument ", i, " is not a tensor");
+    if (arg.getElementType() != mlir::getElementTypeOrSelf(result))
+      return ctx.error("epilogue argument ", i, " has type ", arg, ", expected elements of ",
+                       mlir::getElementTypeOrSelf(result));
+    if (!arg.hasRank())
+      continue;
+    if (arg.getRank() != 1 || (!ShapedType::isDynamic(channels) &&
+                               !ShapedType::isDynamic(arg.getDimSize(0)) &&
+                               arg.getDimSize(0) != channels))
+      return ctx.error("epilogue argument ", i, " must be a vector of ", channels,
+                       " values (one per output channel), got ", arg);
+  }
+  return success();
+}
+
+LogicalResult inferFusedConv2D(const InferContext &ctx, InferResult &out) {
+  bool batchNorm = false;
+  if (failed(fusedActivation(ctx, /*allowBatchNorm=*/true, batchNorm)) ||
+      failed(inferConvolution(ctx, out, /*depthwise=*/false)))
+    return failure();
+  auto format = ctx.attr<StringAttr>("data_format");
+  int64_t channelDim = format && format.getValue() == "NCHW" ? 1 : 3;
+  return checkFusedArgs(ctx, out.front(), channelDim, batchNorm ? 4 : 1);
+}
+
+LogicalResult inferFusedMatMul(const InferContext &ctx, InferResult &out) {
+  bool batchNorm = false;
+  if (failed(fusedActivation(ctx, /*allowBatchNorm=*/false, batchNorm)) ||
+      failed(inferMatMul(ctx, out)))
+    return failure();
+  return checkFusedArgs(ctx, out.front(), 1, 1);
 }
 
 LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out) {

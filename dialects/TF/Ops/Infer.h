@@ -180,6 +180,12 @@ mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &o
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedConv2D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedMatMul(const InferContext &ctx, InferResult &out);
+/// The activation of a _FusedConv2D/_FusedMatMul epilogue ("" when there is none), after
+/// checking `fused_ops` and the argument count. Shared by inference and lowering.
+mlir::FailureOr<llvm::StringRef> fusedActivation(const InferContext &ctx, bool allowBatchNorm,
+                                                 bool &batchNorm);
 
 } // namespace kiln::tf
 

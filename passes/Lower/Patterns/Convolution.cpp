@@ -230,6 +230,75 @@ struct ConvLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// Creates the tf op `name` with result types from its inference function.
+Value createTF(ConversionPatternRewriter &rewriter, Location loc, StringRef name,
+               ValueRange operands, ArrayRef<NamedAttribute> attrs) {
+  MLIRContext *ctx = rewriter.getContext();
+  OperationState state(loc, ("tf." + name).str());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  auto opName = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
+  SmallVector<Type> types;
+  if (!opName || failed(opName->getInterface<InferTypeOpInterface>()->inferReturnTypes(
+                     ctx, loc, state.operands, state.attributes.getDictionary(ctx), nullptr, {},
+                     types)))
+    return nullptr;
+  state.addTypes(types);
+  return rewriter.create(state)->getResult(0);
+}
+
+/// _FusedConv2D and _FusedMatMul become the tf ops they fuse (the convolution or product,
+/// BiasAdd or inference FusedBatchNormV3, then the activation), which the other patterns
+/// lower; kiln-lower-fuse-elementwise then merges the epilogue into one loop nest.
+template <typename OpT>
+struct FusedOpLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    constexpr bool conv = std::is_same_v<OpT, tf::FusedConv2DOp>;
+    tf::InferContext ctx{op->getContext(), op.getLoc(), op->getOperands(),
+                         op->getAttrDictionary()};
+    bool batchNorm = false;
+    auto activation = tf::fusedActivation(ctx, conv, batchNorm);
+    if (failed(activation))
+      return failure();
+    Location loc = op.getLoc();
+    ValueRange operands = adaptor.getOperands();
+    auto copy = [&](ArrayRef<StringRef> names) {
+      SmallVector<NamedAttribute> attrs;
+      for (StringRef n : names)
+        if (Attribute a = op->getAttr(n))
+          attrs.push_back(rewriter.getNamedAttr(n, a));
+      return attrs;
+    };
+    Value value = conv ? createTF(rewriter, loc, "Conv2D", operands.take_front(2),
+                                  copy({"strides", "padding", "explicit_paddings", "data_format",
+                                        "dilations"}))
+                       : createTF(rewriter, loc, "MatMul", operands.take_front(2),
+                                  copy({"transpose_a", "transpose_b"}));
+    if (value && batchNorm) {
+      SmallVector<Value> args = {value};
+      llvm::append_range(args, operands.slice(2, 4));
+      SmallVector<NamedAttribute> attrs = copy({"epsilon", "data_format"});
+      attrs.push_back(rewriter.getNamedAttr("is_training", rewriter.getBoolAttr(false)));
+      value = createTF(rewriter, loc, "FusedBatchNormV3", args, attrs);
+    } else if (value) {
+      value = createTF(rewriter, loc, "BiasAdd", {value, operands[2]}, copy({"data_format"}));
+    }
+    if (value && !activation->empty()) {
+      SmallVector<NamedAttribute> attrs;
+      if (*activation == "LeakyRelu")
+        if (Attribute alpha = op->getAttr("leakyrelu_alpha"))
+          attrs.push_back(rewriter.getNamedAttr("alpha", alpha));
+      value = createTF(rewriter, loc, *activation, {value}, attrs);
+    }
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "cannot build the unfused ops");
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
 template <typename OpT, bool Max>
 struct PoolLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -385,7 +454,8 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
 } // namespace
 
 void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConvLowering<tf::Conv2DOp, false>,
+  patterns.add<FusedOpLowering<tf::FusedConv2DOp>, FusedOpLowering<tf::FusedMatMulOp>,
+               ConvLowering<tf::Conv2DOp, false>,
                ConvLowering<tf::DepthwiseConv2dNativeOp, true>,
                PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
                FusedBatchNormLowering<tf::FusedBatchNormOp>,

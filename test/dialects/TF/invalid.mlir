@@ -741,3 +741,33 @@ func.func @resize_modes(%x: tensor<1x2x2x1xf32>) -> tensor<*xf32> {
   %0 = "tf.ResizeBilinear"(%x, %s) {align_corners = true, half_pixel_centers = true} : (tensor<1x2x2x1xf32>, tensor<2xi32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that a _FusedConv2D epilogue TensorFlow's CPU kernel lacks is refused by name.
+func.func @fused_conv_tanh(%x: tensor<1x4x4x2xf32>, %f: tensor<1x1x2x3xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{fused_ops ["BiasAdd", "Tanh"] is not supported (Kiln supports BiasAdd or FusedBatchNorm, optionally followed by Relu, Relu6, Elu, LeakyRelu)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf._FusedConv2D"(%x, %f, %b) {fused_ops = ["BiasAdd", "Tanh"], num_args = 1 : i64, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that num_args must match the fused ops (FusedBatchNorm takes four).
+func.func @fused_conv_args(%x: tensor<1x4x4x2xf32>, %f: tensor<1x1x2x3xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{fused_ops ["FusedBatchNorm"] takes 4 arguments, but num_args is 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf._FusedConv2D"(%x, %f, %b) {fused_ops = ["FusedBatchNorm"], num_args = 1 : i64, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that the bias of a _FusedMatMul has one value per output column.
+func.func @fused_matmul_bias(%a: tensor<3x5xf32>, %w: tensor<5x4xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{epilogue argument 0 must be a vector of 4 values (one per output channel), got 'tensor<3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd"], num_args = 1 : i64} : (tensor<3x5xf32>, tensor<5x4xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

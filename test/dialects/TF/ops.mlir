@@ -261,3 +261,17 @@ func.func @unknown_attrs(%x: tensor<4xf32>) {
   %0 = "tf.Identity"(%x) {T = f32, _class = ["loc:@w"], _output_shapes = [#tf.shape<4>]} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Tests grappler's fused ops: the epilogue arguments follow the two data inputs (num_args of
+// them), then the control inputs; the result type is inferred as for Conv2D and MatMul.
+// CHECK-LABEL: func.func @fused(
+// CHECK: "tf._FusedConv2D"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {fused_ops = ["BiasAdd", "Relu"], num_args = 1 : i64, padding = "SAME", strides = [1, 2, 2, 1]}
+// CHECK: "tf._FusedMatMul"(%{{.*}}, %{{.*}}, %{{.*}}) {fused_ops = ["BiasAdd", "Tanh"], num_args = 1 : i64, transpose_b = true}
+func.func @fused(%x: tensor<1x8x8x2xf32>, %f: tensor<3x3x2x4xf32>, %b: tensor<4xf32>,
+                 %a: tensor<3x5xf32>, %w: tensor<4x5xf32>, %c: !tf.control) {
+  %0 = "tf._FusedConv2D"(%x, %f, %b, %c) {fused_ops = ["BiasAdd", "Relu"], num_args = 1 : i64, padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>, tensor<4xf32>, !tf.control) -> tensor<1x4x4x4xf32>
+  %1 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd", "Tanh"], num_args = 1 : i64, transpose_b = true} : (tensor<3x5xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return
+}

@@ -49,7 +49,8 @@ FAMILIES = {
              "shape subgraphs folded into constants",
     "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
-    "matmul": "MatMul through the Eigen kernel, BatchMatMul and BatchMatMulV2",
+    "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
+    "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
 }
 
 # Tolerances (rtol, atol, why).
@@ -526,10 +527,73 @@ def test_block(c):
     return lines
 
 
+def fused_node(op, inputs, fused_ops, name, **attrs):
+    """A grappler-fused node (_FusedConv2D, _FusedMatMul), which tf.raw_ops does not
+    expose, added to the graph being built with its attributes as TensorFlow spells them."""
+    from tensorflow.core.framework import attr_value_pb2 as av
+    lst = av.AttrValue.ListValue
+    values = {"T": av.AttrValue(type=tf.float32.as_datatype_enum),
+              "TArgs": av.AttrValue(list=lst(type=[tf.float32.as_datatype_enum] *
+                                             (len(inputs) - 2))),
+              "num_args": av.AttrValue(i=len(inputs) - 2),
+              "num_host_args": av.AttrValue(i=0),
+              "fused_ops": av.AttrValue(list=lst(s=[f.encode() for f in fused_ops]))}
+    for key, value in attrs.items():
+        if isinstance(value, str):
+            values[key] = av.AttrValue(s=value.encode())
+        elif isinstance(value, bool):
+            values[key] = av.AttrValue(b=value)
+        elif isinstance(value, float):
+            values[key] = av.AttrValue(f=value)
+        else:
+            values[key] = av.AttrValue(list=lst(i=value))
+    g = tf.compat.v1.get_default_graph()
+    return g._create_op_internal(op, inputs, [tf.float32], name=name, attrs=values).outputs[0]
+
+
+def build_fused():
+    r = rng_for("fused")
+    x, w = f32(r, (2, 7, 6, 3)), f32(r, (3, 3, 3, 4))
+    bias = f32(r, (4,))
+    for act in ["", "Relu", "Relu6", "Elu", "LeakyRelu"]:
+        ops = ["BiasAdd"] + ([act] if act else [])
+        extra = {"leakyrelu_alpha": 0.3} if act == "LeakyRelu" else {}
+        case("fused_conv_bias_%s" % (act.lower() or "none"), "fused",
+             "_FusedConv2D %s, SAME, stride 2" % ops,
+             lambda p, ops=ops, extra=extra: {"y": fused_node(
+                 "_FusedConv2D", [p["x"], p["w"], p["b"]], ops, "y", strides=[1, 2, 2, 1],
+                 padding="SAME", **extra)},
+             [("x", x), ("w", w), ("b", bias)], SUMS)
+    scale, offset = f32(r, (4,), 0.5, 1.5), f32(r, (4,))
+    mean, var = f32(r, (4,)), f32(r, (4,), 0.5, 2.0)
+    case("fused_conv_batchnorm_relu6", "fused",
+         "_FusedConv2D [FusedBatchNorm, Relu6], VALID, epsilon 0.001",
+         lambda p: {"y": fused_node(
+             "_FusedConv2D", [p["x"], p["w"], p["s"], p["o"], p["m"], p["v"]],
+             ["FusedBatchNorm", "Relu6"], "y", strides=[1, 1, 1, 1], padding="VALID",
+             epsilon=0.001)},
+         [("x", x), ("w", w), ("s", scale), ("o", offset), ("m", mean), ("v", var)], SUMS)
+    a, b, c = f32(r, (5, 40)), f32(r, (40, 33)), f32(r, (33,))
+    for act, ta, tb in [("Relu", False, False), ("LeakyRelu", True, False),
+                        ("Elu", False, True), ("", True, True), ("Tanh", False, False),
+                        ("Sigmoid", False, False), ("Relu6", False, False)]:
+        ops = ["BiasAdd"] + ([act] if act else [])
+        extra = {"leakyrelu_alpha": 0.05} if act == "LeakyRelu" else {}
+        xa = a.T.copy() if ta else a
+        yb = b.T.copy() if tb else b
+        case("fused_matmul_%s%s_%s" % ("t" if ta else "n", "t" if tb else "n",
+                                       act.lower() or "none"), "fused",
+             "_FusedMatMul %s, transpose_a=%s transpose_b=%s" % (ops, ta, tb),
+             lambda p, ops=ops, extra=extra, ta=ta, tb=tb: {"z": fused_node(
+                 "_FusedMatMul", [p["a"], p["b"], p["c"]], ops, "z", transpose_a=ta,
+                 transpose_b=tb, **extra)},
+             [("a", xa), ("b", yb), ("c", c)], SUMS)
+
+
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_resize,
-                  build_gather_tile, build_batch_matmul, build_conv]:
+                  build_gather_tile, build_batch_matmul, build_conv, build_fused]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

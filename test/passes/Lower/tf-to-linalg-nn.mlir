@@ -324,3 +324,33 @@ func.func @resize(%x: tensor<1x2x2x1xf32>) -> (tensor<1x4x4x1xf32>, tensor<1x4x4
   %1 = "tf.ResizeBilinear"(%x, %s) : (tensor<1x2x2x1xf32>, tensor<2xi32>) -> tensor<1x4x4x1xf32>
   return %0, %1 : tensor<1x4x4x1xf32>, tensor<1x4x4x1xf32>
 }
+
+// -----
+
+// Tests that _FusedConv2D lowers as its parts: the patches x filter contraction, then the
+// BiasAdd and the Relu6 as elementwise generics (kiln-lower-fuse-elementwise merges them
+// later).
+// CHECK-LABEL: func.func @fused_conv
+func.func @fused_conv(%x: tensor<1x5x5x3xf32>, %w: tensor<1x1x3x4xf32>, %b: tensor<4xf32>) -> tensor<1x5x5x4xf32> {
+  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK: linalg.generic {{.*}} ins({{.*}}, %arg2 : tensor<1x5x5x4xf32>, tensor<4xf32>)
+  // CHECK: arith.addf
+  // CHECK: linalg.generic
+  // CHECK: arith.maximumf
+  // CHECK: arith.minimumf
+  %0 = "tf._FusedConv2D"(%x, %w, %b) {fused_ops = ["BiasAdd", "Relu6"], num_args = 1 : i64, padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x5x5x3xf32>, tensor<1x1x3x4xf32>, tensor<4xf32>) -> tensor<1x5x5x4xf32>
+  return %0 : tensor<1x5x5x4xf32>
+}
+
+// -----
+
+// Tests that _FusedMatMul with LeakyRelu uses leakyrelu_alpha.
+// CHECK-LABEL: func.func @fused_matmul
+func.func @fused_matmul(%a: tensor<3x4xf32>, %w: tensor<4x2xf32>, %b: tensor<2xf32>) -> tensor<3x2xf32> {
+  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK: arith.addf
+  // CHECK: %[[ALPHA:.*]] = arith.constant 3.000000e-01 : f32
+  // CHECK: arith.mulf {{.*}}, %[[ALPHA]]
+  %0 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd", "LeakyRelu"], leakyrelu_alpha = 0.3 : f32, num_args = 1 : i64} : (tensor<3x4xf32>, tensor<4x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
