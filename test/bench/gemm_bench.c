@@ -1,0 +1,49 @@
+/* GFLOP/s of kiln_kernel_matmul_f32 on one shape, best of 15 calls:
+ *
+ *   cc -O2 -I runtime/include -I runtime/kernels/include test/bench/gemm_bench.c \
+ *      -L build/lib -lkiln_kernels -lkiln_runtime -lm -pthread -o /tmp/gemm_bench
+ *   /tmp/gemm_bench [N [THREADS [M [K]]]]     (default 1024 1 N N: C[M x N] += A[M x K] B[K x N])
+ *
+ * Compare with test/bench/peak.c run just before or after; the machine's noise shows as
+ * differences between repeated runs. KILN_KERNEL_ISA=avx2 measures the AVX2 code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "kiln/kernels/matmul.h"
+#include "kiln/runtime/parallel.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static float* random_matrix(long n) {
+  float* p = malloc((size_t)n * sizeof(float));
+  for (long i = 0; i < n; i++) p[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+  return p;
+}
+
+int main(int argc, char** argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 1024;
+  int threads = argc > 2 ? atoi(argv[2]) : 1;
+  int m = argc > 3 ? atoi(argv[3]) : n;
+  int k = argc > 4 ? atoi(argv[4]) : n;
+  kiln_parallel_set_threads(threads);
+  float *a = random_matrix((long)m * k), *b = random_matrix((long)k * n);
+  float* c = calloc((size_t)m * n, sizeof(float));
+  double best = 1e9;
+  for (int r = 0; r < 15; r++) {
+    double t = now();
+    kiln_kernel_matmul_f32((uintptr_t)a, (uintptr_t)b, (uintptr_t)c, m, n, k, 0);
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  printf("m=%d n=%d k=%d threads=%d: %.1f GFLOP/s\n", m, n, k, threads,
+         2.0 * m * n * k / best / 1e9);
+  free(a);
+  free(b);
+  free(c);
+  return 0;
+}
