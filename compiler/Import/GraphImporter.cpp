@@ -389,14 +389,7 @@ Operation *GraphImporter::createOp(const Node &node, ArrayRef<Value> data,
     state.addAttribute("device", builder.getStringAttr(def.device()));
   }
 
-  auto name = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
-  auto *infer = name->getInterface<InferTypeOpInterface>();
-  SmallVector<Type> types;
-  if (failed(infer->inferReturnTypes(ctx, loc, state.operands,
-                                     state.attributes.getDictionary(ctx), nullptr, {}, types)))
-    return nullptr;
-  state.addTypes(types);
-  return builder.create(state);
+  return tf::createInferred(builder, state);
 }
 
 LogicalResult GraphImporter::build(ModuleOp module) {

@@ -9,3 +9,16 @@ using namespace kiln::tf;
 
 #define GET_OP_CLASSES
 #include "dialects/TF/TFOps.cpp.inc"
+
+Operation *kiln::tf::createInferred(OpBuilder &builder, OperationState &state) {
+  MLIRContext *ctx = builder.getContext();
+  auto name = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
+  auto *infer = name ? name->getInterface<InferTypeOpInterface>() : nullptr;
+  SmallVector<Type> types;
+  if (!infer || failed(infer->inferReturnTypes(ctx, state.location, state.operands,
+                                               state.attributes.getDictionary(ctx), nullptr,
+                                               {}, types)))
+    return nullptr;
+  state.addTypes(types);
+  return builder.create(state);
+}
