@@ -80,6 +80,12 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return buildParallelGeneric(b, loc, resultType, inputs, maps, body);
 }
 
+Value multiplyAdd(OpBuilder &b, Location loc, ElementKind kind, Value a, Value x, Value acc) {
+  if (kind == ElementKind::Float)
+    return arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, a, x));
+  return arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, a, x));
+}
+
 std::optional<SmallVector<int64_t>> constantInts(Value v) {
   DenseIntElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)))

@@ -164,17 +164,13 @@ Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value in
                                          IteratorType::parallel,  IteratorType::reduction,
                                          IteratorType::reduction, IteratorType::parallel,
                                          IteratorType::parallel};
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(init.getType()));
+  ElementKind kind = kindOf(getElementTypeOrSelf(init.getType()));
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{padded, filter}, ValueRange{init},
              maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value sum =
-                   isFloat ? Value(arith::AddFOp::create(
-                                 nb, l, args[2], arith::MulFOp::create(nb, l, args[0], args[1])))
-                           : Value(arith::AddIOp::create(
-                                 nb, l, args[2], arith::MulIOp::create(nb, l, args[0], args[1])));
-               linalg::YieldOp::create(nb, l, sum);
+               linalg::YieldOp::create(nb, l,
+                                       multiplyAdd(nb, l, kind, args[0], args[1], args[2]));
              })
       .getResult(0);
 }
@@ -230,21 +226,14 @@ struct ConvLowering : OpConversionPattern<OpT> {
   }
 };
 
-/// Creates the tf op `name` with result types from its inference function.
-Value createTF(ConversionPatternRewriter &rewriter, Location loc, StringRef name,
-               ValueRange operands, ArrayRef<NamedAttribute> attrs) {
-  MLIRContext *ctx = rewriter.getContext();
+/// Creates the tf op `name`, its result types inferred; null if inference fails.
+Value createTF(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
+               ArrayRef<NamedAttribute> attrs) {
   OperationState state(loc, ("tf." + name).str());
   state.addOperands(operands);
   state.addAttributes(attrs);
-  auto opName = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
-  SmallVector<Type> types;
-  if (!opName || failed(opName->getInterface<InferTypeOpInterface>()->inferReturnTypes(
-                     ctx, loc, state.operands, state.attributes.getDictionary(ctx), nullptr, {},
-                     types)))
-    return nullptr;
-  state.addTypes(types);
-  return rewriter.create(state)->getResult(0);
+  Operation *op = tf::createInferred(b, state);
+  return op ? op->getResult(0) : Value();
 }
 
 /// _FusedConv2D and _FusedMatMul become the tf ops they fuse (the convolution or product,

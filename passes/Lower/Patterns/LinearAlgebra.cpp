@@ -28,15 +28,7 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs, RankedTensor
                                     utils::IteratorType::reduction,
                                     utils::IteratorType::parallel},
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value product, sum;
-        if (kind == ElementKind::Float) {
-          product = arith::MulFOp::create(nb, l, args[0], args[1]);
-          sum = arith::AddFOp::create(nb, l, args[2], product);
-        } else {
-          product = arith::MulIOp::create(nb, l, args[0], args[1]);
-          sum = arith::AddIOp::create(nb, l, args[2], product);
-        }
-        linalg::YieldOp::create(nb, l, sum);
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, kind, args[0], args[1], args[2]));
       });
   return generic.getResult(0);
 }
@@ -129,12 +121,7 @@ struct BatchMatMulLowering : OpConversionPattern<OpT> {
                             operandMap(yType, op.getAdjY(), k, n),
                             AffineMap::get(loops, 0, outExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value sum = kind == ElementKind::Float
-                          ? Value(arith::AddFOp::create(
-                                b, l, args[2], arith::MulFOp::create(b, l, args[0], args[1])))
-                          : Value(arith::AddIOp::create(
-                                b, l, args[2], arith::MulIOp::create(b, l, args[0], args[1])));
-          linalg::YieldOp::create(b, l, sum);
+          linalg::YieldOp::create(b, l, multiplyAdd(b, l, kind, args[0], args[1], args[2]));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

@@ -71,6 +71,10 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
+/// acc + a * b, in float or integer arithmetic: the body of every contraction.
+mlir::Value multiplyAdd(mlir::OpBuilder &b, mlir::Location loc, ElementKind kind, mlir::Value a,
+                        mlir::Value x, mlir::Value acc);
+
 /// C = op(lhs) x op(rhs) (2-D, static), as the linalg.generic contraction over loops
 /// (m, k, n) that kiln-lower-kernel-calls turns into a kernel call.
 mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
