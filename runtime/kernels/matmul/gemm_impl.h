@@ -3,12 +3,14 @@
 //
 // Layout follows BLIS: C is computed in MR x NR register tiles; A is packed into MR-row
 // panels and B into NR-column panels per KC-deep slice, so the micro-kernel streams both
-// from contiguous memory. Small products (few rows, B not transposed) skip packing.
+// from contiguous memory. Products with B not transposed and few rows, or few columns,
+// read A and B in place instead (see kGemmDirectRows in gemm.h).
 //
 // Every element of C gets the same arithmetic whatever the ISA, the blocking of M and N or
 // the thread that computes it: for each KC slice in order, a fused multiply-add chain over
-// the slice starting from zero, then one addition into C. So results do not depend on the
-// thread count or on which path (packed or direct) ran.
+// the slice starting from zero, then one addition into C (a store, for the first slice of
+// an overwriting product). So results do not depend on the thread count or on which path
+// (packed or direct) ran.
 #ifndef KILN_KERNELS_MATMUL_GEMM_IMPL_H
 #define KILN_KERNELS_MATMUL_GEMM_IMPL_H
 
@@ -111,14 +113,6 @@ struct Gemm {
     for (int64_t q = 0; q < mc; q += MR) {
       int rows = mc - q < MR ? int(mc - q) : MR;
       const float *src = g.a + (i0 + q) * g.ars + p0 * g.aks;
-      if (g.ars == 1) { // op(a) column-contiguous (a transposed): copy runs of rows
-        for (int64_t kk = 0; kk < kc; ++kk, out += MR) {
-          const float *col = src + kk * g.aks;
-          for (int i = 0; i < rows; ++i) out[i] = col[i];
-          for (int i = rows; i < MR; ++i) out[i] = 0.0f;
-        }
-        continue;
-      }
       for (int64_t kk = 0; kk < kc; ++kk, out += MR) {
         for (int i = 0; i < rows; ++i) out[i] = src[i * g.ars + kk * g.aks];
         for (int i = rows; i < MR; ++i) out[i] = 0.0f;

@@ -10,18 +10,25 @@
 namespace kiln::kernels {
 namespace {
 
-enum class Isa { Unknown, Avx2, Avx512 };
+// One implementation of the product and its register tile.
+struct Impl {
+  void (*gemm)(const GemmArgs &, int64_t, int64_t, int64_t, int64_t);
+  int64_t tileRows, tileCols;
+};
 
-Isa chosenIsa() {
-  static Isa isa = Isa::Unknown; // every thread computes the same value
-  Isa known = __atomic_load_n(&isa, __ATOMIC_RELAXED);
-  if (known != Isa::Unknown) return known;
-  Isa found = __builtin_cpu_supports("avx512f") ? Isa::Avx512 : Isa::Avx2;
+constexpr Impl kAvx512 = {gemmAvx512, kAvx512TileRows, kAvx512TileCols};
+constexpr Impl kAvx2 = {gemmAvx2, kAvx2TileRows, kAvx2TileCols};
+
+const Impl &chosenImpl() {
+  static const Impl *chosen = nullptr; // every thread computes the same value
+  const Impl *known = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+  if (known != nullptr) return *known;
+  const Impl *found = __builtin_cpu_supports("avx512f") ? &kAvx512 : &kAvx2;
   // KILN_KERNEL_ISA=avx2 forces the AVX2 code on an AVX-512 machine (used by the tests).
   const char *forced = getenv("KILN_KERNEL_ISA");
-  if (forced != nullptr && strcmp(forced, "avx2") == 0) found = Isa::Avx2;
-  __atomic_store_n(&isa, found, __ATOMIC_RELAXED);
-  return found;
+  if (forced != nullptr && strcmp(forced, "avx2") == 0) found = &kAvx2;
+  __atomic_store_n(&chosen, found, __ATOMIC_RELAXED);
+  return *found;
 }
 
 // Fewest multiply-adds worth handing to another thread (a few microseconds of work).
@@ -29,7 +36,7 @@ constexpr int64_t kMinParallelWork = int64_t(1) << 21;
 
 struct Split {
   const GemmArgs *args;
-  Isa isa;
+  const Impl *impl;
   bool byColumns;
   int64_t unit; // columns or rows per work item
 };
@@ -42,10 +49,7 @@ void runBlock(void *ctx, int64_t begin, int64_t end) {
   int64_t limit = hi;
   lo = begin * s.unit;
   hi = end * s.unit < limit ? end * s.unit : limit;
-  if (s.isa == Isa::Avx512)
-    gemmAvx512(g, m0, m1, n0, n1);
-  else
-    gemmAvx2(g, m0, m1, n0, n1);
+  s.impl->gemm(g, m0, m1, n0, n1);
 }
 
 } // namespace
@@ -57,7 +61,8 @@ extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, in
                                        int64_t n, int64_t k, int32_t flags) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) { // an empty sum
-    if (flags & KILN_MATMUL_OVERWRITE) memset(reinterpret_cast<float *>(c), 0, sizeof(float) * m * n);
+    if (flags & KILN_MATMUL_OVERWRITE)
+      memset(reinterpret_cast<float *>(c), 0, sizeof(float) * m * n);
     return;
   }
   GemmArgs g;
@@ -86,9 +91,8 @@ extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, in
 
   Split s;
   s.args = &g;
-  s.isa = chosenIsa();
-  int64_t tileRows = s.isa == Isa::Avx512 ? kAvx512TileRows : kAvx2TileRows;
-  int64_t tileCols = s.isa == Isa::Avx512 ? kAvx512TileCols : kAvx2TileCols;
+  s.impl = &chosenImpl();
+  int64_t tileRows = s.impl->tileRows, tileCols = s.impl->tileCols;
   int64_t colTiles = (n + tileCols - 1) / tileCols, rowTiles = (m + tileRows - 1) / tileRows;
   s.byColumns = colTiles >= rowTiles || colTiles >= kiln_parallel_threads();
   s.unit = s.byColumns ? tileCols : tileRows;
