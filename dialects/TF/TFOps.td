@@ -89,6 +89,37 @@ def TF_IdentityOp : TF_Op<"Identity"> {
   let hasFolder = 1;
 }
 
+def TF_IdentityNOp : TF_Op<"IdentityN"> {
+  let summary = "returns its inputs, a list whose element types are `T`";
+  let description = [{
+    The operands are the data inputs (as many as `T` has types), then the control inputs.
+    ```mlir
+    %a, %b = "tf.IdentityN"(%x, %y) {T = [f32, i32]}
+        : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, TypeArrayAttr:$T);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let inferFn = "inferIdentityN";
+  let hasFolder = 1;
+  let opExtraDecls = [{
+    /// The data inputs: one per type in `T`.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(getT().size(), getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getValues() {
+      return getInputsAndControls().take_front(getNumDataInputs());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
 def TF_NoOpOp : TF_Op<"NoOp"> {
   let summary = "does nothing; used to group control dependencies";
   let description = [{
@@ -366,6 +397,24 @@ class TF_ArgReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
 def TF_ArgMaxOp : TF_ArgReductionOp<"ArgMax", "largest value">;
 def TF_ArgMinOp : TF_ArgReductionOp<"ArgMin", "smallest value">;
 
+def TF_TopKV2Op : TF_Op<"TopKV2"> {
+  let summary = "the `k` largest entries of each row (the last dimension) and their indices";
+  let description = [{
+    `k` must be a constant. The entries come in decreasing order; equal values keep their
+    order in the row (the lower index first), and NaN counts as larger than every number,
+    so results are defined for every input (TensorFlow's order of NaNs depends on its sort).
+    The order is the same when `sorted` is false, which TensorFlow allows.
+    ```mlir
+    %v, %i = "tf.TopKV2"(%x, %k) : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$input, TF_IndexTensor:$k,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$sorted, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Tk, OptionalAttr<TypeAttr>:$index_type);
+  let results = (outs TF_NumberTensor:$values, TF_IndexTensor:$indices);
+  let inferFn = "inferTopKV2";
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement.
 //===----------------------------------------------------------------------===//
@@ -487,6 +536,22 @@ def TF_GatherV2Op : TF_Op<"GatherV2"> {
                   OptionalAttr<TypeAttr>:$Taxis);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferGatherV2";
+}
+
+def TF_GatherNdOp : TF_Op<"GatherNd"> {
+  let summary = "gathers slices of `params` at the index tuples in the last dimension of `indices`";
+  let description = [{
+    With `indices` of shape [..., Q], the result shape is indices.shape[:-1] +
+    params.shape[Q:]. An index tuple out of range gives zeros (TensorFlow's CPU kernel
+    reports an error), as for GatherV2.
+    ```mlir
+    %y = "tf.GatherNd"(%p, %i) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$params, TF_IndexTensor:$indices,
+                  OptionalAttr<TypeAttr>:$Tparams, OptionalAttr<TypeAttr>:$Tindices);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferGatherNd";
 }
 
 def TF_FillOp : TF_Op<"Fill"> {
@@ -793,6 +858,27 @@ def TF_Conv2DOp : TF_ConvOp<"Conv2D",
 def TF_DepthwiseConv2dNativeOp : TF_ConvOp<"DepthwiseConv2dNative",
     "depthwise 2-D convolution; the filter is [height, width, channels, multiplier]"> {
   let inferFn = "inferDepthwiseConv2D";
+}
+
+def TF_Conv2DBackpropInputOp : TF_Op<"Conv2DBackpropInput"> {
+  let summary = "the gradient of Conv2D with respect to its input (a transposed convolution)";
+  let description = [{
+    `input_sizes` (a constant) is the shape of the Conv2D input; `filter` is that Conv2D's
+    [height, width, in_channels, out_channels] filter and `out_backprop` has the shape of its
+    output. The window attributes are those of the forward Conv2D.
+    ```mlir
+    %dx = "tf.Conv2DBackpropInput"(%sizes, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]}
+        : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x8x2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$input_sizes, TF_FloatTensor:$filter,
+      TF_FloatTensor:$out_backprop, I64ArrayAttr:$strides, StrAttr:$padding,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<BoolAttr>:$use_cudnn_on_gpu,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferConv2DBackpropInput";
 }
 
 // TensorFlow's grappler-fused ops: a convolution or matrix product and its epilogue in one

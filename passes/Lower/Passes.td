@@ -34,7 +34,7 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
-    "mlir::tensor::TensorDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
   ];
 }
 

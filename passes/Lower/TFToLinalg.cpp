@@ -93,7 +93,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     target.addLegalOp<ModuleOp>();
     target.addIllegalDialect<tf::TFDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-                           tensor::TensorDialect>();
+                           scf::SCFDialect, tensor::TensorDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());

@@ -145,6 +145,48 @@ LogicalResult inferConv2D(const InferContext &ctx, InferResult &out) {
   return inferConvolution(ctx, out, /*depthwise=*/false);
 }
 
+LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto filter = cast<TensorType>(ctx.operandType(1));
+  auto grad = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(filter, grad, "filter and out_backprop")))
+    return failure();
+  auto w = readWindowAttrs(ctx);
+  if (failed(w))
+    return failure();
+  auto sizes = ctx.constantInts(0);
+  if (!sizes) {
+    out.push_back(UnrankedTensorType::get(filter.getElementType()));
+    return success();
+  }
+  if (sizes->size() != 4)
+    return ctx.error("input_sizes must have 4 entries, got ", sizes->size());
+  for (int64_t d : *sizes)
+    if (d < 0)
+      return ctx.error("input_sizes must not be negative");
+  auto input = RankedTensorType::get(*sizes, filter.getElementType());
+  if (filter.hasRank() && filter.getRank() != 4)
+    return ctx.error("filter must be 4-D, got ", filter);
+  if (grad.hasRank() && grad.getRank() != 4)
+    return ctx.error("out_backprop must be 4-D, got ", grad);
+  if (filter.hasRank()) {
+    int64_t fc = filter.getDimSize(2), c = input.getDimSize(w->layout.c);
+    if (!ShapedType::isDynamic(fc) && fc != c)
+      return ctx.error("input_sizes has ", c, " channels but the filter expects ", fc);
+    // The forward Conv2D's output must be out_backprop's shape.
+    SmallVector<Type, 1> forward;
+    if (failed(windowOutput(ctx, *w, input, filter.getDimSize(0), filter.getDimSize(1),
+                            filter.getDimSize(3), forward)))
+      return failure();
+    if (grad.hasRank() && failed(verifyCompatibleShape(forward[0], grad)))
+      return ctx.error("out_backprop ", grad, " is not the shape of the Conv2D output ",
+                       forward[0], " for input_sizes ", input);
+  }
+  out.push_back(input);
+  return success();
+}
+
 FailureOr<StringRef> fusedActivation(const InferContext &ctx, bool allowBatchNorm,
                                      bool &batchNorm) {
   auto ops = ctx.attr<ArrayAttr>("fused_ops");

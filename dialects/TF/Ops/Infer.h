@@ -116,6 +116,7 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
 mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConst(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out);
 // Elementwise.cpp
 mlir::LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCast(const InferContext &ctx, InferResult &out);
@@ -134,6 +135,7 @@ mlir::LogicalResult inferExpandDims(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPadV2(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferGatherNd(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFill(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTile(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
@@ -170,12 +172,14 @@ ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixel
 // Reduction.cpp
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out);
 /// The axes of a reduction, in [0, rank), sorted and unique; fails on out-of-range axes.
 mlir::FailureOr<llvm::SmallVector<int64_t>> normalizeAxes(const InferContext &ctx,
                                                           llvm::ArrayRef<int64_t> axes,
                                                           int64_t rank);
 // Convolution.cpp
 mlir::LogicalResult inferConv2D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);

@@ -78,4 +78,36 @@ LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  TensorType x = *input;
+  Type index = IntegerType::get(ctx.context, 32);
+  if (auto t = ctx.attr<TypeAttr>("index_type"))
+    index = t.getValue();
+  if (!index.isInteger(32) && !index.isInteger(64))
+    return ctx.error("index_type must be int32 or int64, got ", index);
+  auto k = ctx.constantInts(1);
+  if (x.hasRank() && x.getRank() == 0)
+    return ctx.error("input must have at least one dimension, got ", x);
+  if (k && k->size() != 1)
+    return ctx.error("k must be a scalar");
+  if (k && (*k)[0] < 0)
+    return ctx.error("k = ", (*k)[0], " must not be negative");
+  if (!x.hasRank()) {
+    out.push_back(UnrankedTensorType::get(x.getElementType()));
+    out.push_back(UnrankedTensorType::get(index));
+    return success();
+  }
+  int64_t n = x.getDimSize(x.getRank() - 1);
+  if (k && !ShapedType::isDynamic(n) && (*k)[0] > n)
+    return ctx.error("k = ", (*k)[0], " is larger than the last dimension of ", x);
+  SmallVector<int64_t> shape(x.getShape());
+  shape.back() = k ? (*k)[0] : ShapedType::kDynamic;
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  out.push_back(RankedTensorType::get(shape, index));
+  return success();
+}
+
 } // namespace kiln::tf

@@ -360,6 +360,31 @@ LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferGatherNd(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto params = cast<TensorType>(ctx.operandType(0));
+  auto indices = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkTypeAttr("Tparams", params.getElementType())) ||
+      failed(ctx.checkTypeAttr("Tindices", indices.getElementType())))
+    return failure();
+  if (!params.hasRank() || !indices.hasRank() ||
+      (indices.getRank() > 0 && indices.isDynamicDim(indices.getRank() - 1))) {
+    out.push_back(UnrankedTensorType::get(params.getElementType()));
+    return success();
+  }
+  if (indices.getRank() == 0)
+    return ctx.error("indices must have at least one dimension");
+  int64_t depth = indices.getDimSize(indices.getRank() - 1);
+  if (depth > params.getRank())
+    return ctx.error("index tuples have ", depth, " entries but params ", params,
+                     " has rank ", params.getRank());
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, params.getShape().drop_front(depth));
+  out.push_back(RankedTensorType::get(shape, params.getElementType()));
+  return success();
+}
+
 LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(2)))
     return failure();

@@ -140,12 +140,38 @@ LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out)
   return success();
 }
 
+LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out) {
+  auto types = ctx.attr<ArrayAttr>("T");
+  if (!types)
+    return ctx.error("requires the type list attribute 'T'");
+  if (types.size() > ctx.operands.size())
+    return ctx.error("T lists ", types.size(), " types but the op has ", ctx.operands.size(),
+                     " operands");
+  for (auto [i, t] : llvm::enumerate(types)) {
+    auto tensor = dyn_cast<TensorType>(ctx.operandType(i));
+    auto declared = dyn_cast<TypeAttr>(t);
+    if (!tensor || !declared)
+      return ctx.error("input ", i, " must be a tensor with its type in T");
+    if (declared.getValue() != tensor.getElementType())
+      return ctx.error("T[", i, "] = ", declared.getValue(), " does not match input ", i, " of type ",
+                       tensor);
+    out.push_back(tensor);
+  }
+  return success();
+}
 
 OpFoldResult IdentityOp::fold(FoldAdaptor) {
   // Control inputs order the op; keep it then.
   if (!getControlInputs().empty() || getInput().getType() != getOutput().getType())
     return {};
   return getInput();
+}
+
+LogicalResult IdentityNOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &results) {
+  if (!getControlInputs().empty() || getValues().getTypes() != getResultTypes())
+    return failure();
+  llvm::append_range(results, getValues());
+  return success();
 }
 
 OpFoldResult PlaceholderWithDefaultOp::fold(FoldAdaptor) {

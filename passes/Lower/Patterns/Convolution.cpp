@@ -1,4 +1,4 @@
-//===- Convolution.cpp - Conv2D, DepthwiseConv2dNative, pooling, batch norm ---===//
+//===- Convolution.cpp - Conv2D and its input gradient, depthwise, pools, BN ---===//
 //
 // Convolutions and pools compute in NHWC with upstream linalg named ops; NCHW inputs are
 // transposed in and out. Padding is an explicit tensor.pad computed with TensorFlow's
@@ -175,6 +175,22 @@ Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value in
       .getResult(0);
 }
 
+/// Conv2D of a padded NHWC input: through the matrix-product kernel for f32, else with
+/// linalg's named convolution.
+Value conv2d(OpBuilder &b, Location loc, Value padded, Value filter, const Geometry &g,
+             ArrayRef<int64_t> outNHW) {
+  Type element = getElementTypeOrSelf(padded.getType());
+  if (element.isF32())
+    return convAsMatmul(b, loc, padded, filter, g, outNHW);
+  SmallVector<int64_t> outShape(outNHW);
+  outShape.push_back(cast<RankedTensorType>(filter.getType()).getDimSize(3));
+  auto outType = RankedTensorType::get(outShape, element);
+  Value init = filledTensor(b, loc, outType, scalarConstant(b, loc, element, 0));
+  return linalg::Conv2DNhwcHwcfOp::create(b, loc, TypeRange{outType}, ValueRange{padded, filter},
+                                          ValueRange{init}, windowAttrs(b, g))
+      .getResult(0);
+}
+
 template <typename OpT, bool Depthwise>
 struct ConvLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -208,17 +224,84 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
-    } else if (element.isF32()) {
-      result = convAsMatmul(rewriter, loc, padded, adaptor.getFilter(), *g, outShape);
     } else {
-      outShape.push_back(filterType.getDimSize(3));
-      auto outType = RankedTensorType::get(outShape, element);
-      Value init = filledTensor(rewriter, loc, outType, zero);
-      result = linalg::Conv2DNhwcHwcfOp::create(rewriter, loc, TypeRange{outType},
-                                                ValueRange{padded, adaptor.getFilter()},
-                                                ValueRange{init}, windowAttrs(rewriter, *g))
-                   .getResult(0);
+      result = conv2d(rewriter, loc, padded, adaptor.getFilter(), *g, outShape);
     }
+    if (nchw)
+      result = transpose(rewriter, loc, result, kToNCHW);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Conv2DBackpropInput as a Conv2D with unit strides: the gradient, with stride - 1 zeros
+/// between its elements and padded so that every window that touched an input position
+/// lines up with it, convolved with the filter turned by 180 degrees and with its channel
+/// dimensions swapped.
+struct ConvBackpropInputLowering : OpConversionPattern<tf::Conv2DBackpropInputOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::Conv2DBackpropInputOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
+    if (!resultType || !filterType || !filterType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    bool nchw = op.getDataFormat() == "NCHW";
+    Value grad = adaptor.getOutBackprop();
+    auto inputType = resultType; // the forward Conv2D's input
+    if (nchw) {
+      grad = transpose(rewriter, loc, grad, kToNHWC);
+      SmallVector<int64_t> shape;
+      for (int64_t p : kToNHWC)
+        shape.push_back(resultType.getDimSize(p));
+      inputType = RankedTensorType::get(shape, resultType.getElementType());
+    }
+    int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+    auto g = geometry(op, inputType, kh, kw);
+    if (failed(g))
+      return failure();
+    auto gradType = cast<RankedTensorType>(grad.getType());
+    Type element = gradType.getElementType();
+    // Position oh of the gradient goes to oh * stride + before in the padded tensor.
+    SmallVector<int64_t> paddedShape(inputType.getShape());
+    int64_t before[2];
+    for (int i = 0; i < 2; ++i) {
+      int64_t extent = (g->window[i] - 1) * g->dilation[i] + 1;
+      before[i] = extent - 1 - g->dims[i].padBefore;
+      paddedShape[1 + i] += extent - 1;
+      int64_t last = before[i] + (gradType.getDimSize(1 + i) - 1) * g->stride[i];
+      if (before[i] < 0 || (gradType.getDimSize(1 + i) > 0 && last >= paddedShape[1 + i]))
+        return op.emitOpError() << "padding larger than the filter window is not supported";
+    }
+    paddedShape[3] = gradType.getDimSize(3);
+    Value zero = scalarConstant(rewriter, loc, element, 0);
+    Value padded = filledTensor(rewriter, loc, RankedTensorType::get(paddedShape, element), zero);
+    padded = tensor::InsertSliceOp::create(
+        rewriter, loc, grad, padded,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(before[0]),
+                               rewriter.getIndexAttr(before[1]), rewriter.getIndexAttr(0)},
+        getAsIndexOpFoldResult(rewriter.getContext(), gradType.getShape()),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(g->stride[0]),
+                               rewriter.getIndexAttr(g->stride[1]), rewriter.getIndexAttr(1)});
+    // flipped[kh, kw, f, c] = filter[KH - 1 - kh, KW - 1 - kw, c, f].
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr dh, dw, df, dc;
+    bindDims(ctx, dh, dw, df, dc);
+    auto flippedType = RankedTensorType::get(
+        {kh, kw, filterType.getDimSize(3), filterType.getDimSize(2)}, element);
+    Value flipped = buildParallelGeneric(
+        rewriter, loc, flippedType, {adaptor.getFilter()},
+        {AffineMap::get(4, 0, {kh - 1 - dh, kw - 1 - dw, dc, df}, ctx)},
+        [](OpBuilder &, Location, ValueRange args) -> Value { return args[0]; });
+    Geometry unit = *g;
+    for (int i = 0; i < 2; ++i) {
+      unit.stride[i] = 1;
+      unit.dims[i] = {inputType.getDimSize(1 + i), 0, 0};
+    }
+    Value result = conv2d(rewriter, loc, padded, flipped, unit,
+                          {inputType.getDimSize(0), inputType.getDimSize(1),
+                           inputType.getDimSize(2)});
     if (nchw)
       result = transpose(rewriter, loc, result, kToNCHW);
     rewriter.replaceOp(op, result);
@@ -444,7 +527,7 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
 
 void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<FusedOpLowering<tf::FusedConv2DOp>, FusedOpLowering<tf::FusedMatMulOp>,
-               ConvLowering<tf::Conv2DOp, false>,
+               ConvLowering<tf::Conv2DOp, false>, ConvBackpropInputLowering,
                ConvLowering<tf::DepthwiseConv2dNativeOp, true>,
                PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
                FusedBatchNormLowering<tf::FusedBatchNormOp>,

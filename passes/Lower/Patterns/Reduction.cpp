@@ -1,9 +1,10 @@
-//===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin --------------===//
+//===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, TopKV2 ------===//
 #include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -190,6 +191,97 @@ struct ArgReductionLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// TopKV2's order: (va, a) comes before (vb, b) if va is larger, or equal with a < b. NaN is
+/// larger than every number and equal to NaN, so the order is total.
+Value comesBefore(OpBuilder &b, Location l, ElementKind kind, Value va, Value a, Value vb,
+                  Value bi) {
+  Value greater, equal;
+  if (kind == ElementKind::Float) {
+    using P = arith::CmpFPredicate;
+    Value aNaN = arith::CmpFOp::create(b, l, P::UNO, va, va);
+    Value bNaN = arith::CmpFOp::create(b, l, P::UNO, vb, vb);
+    Value bNumber = arith::XOrIOp::create(b, l, bNaN, arith::ConstantIntOp::create(b, l, 1, 1));
+    greater = arith::OrIOp::create(b, l, arith::CmpFOp::create(b, l, P::OGT, va, vb),
+                                   arith::AndIOp::create(b, l, aNaN, bNumber));
+    equal = arith::OrIOp::create(b, l, arith::CmpFOp::create(b, l, P::OEQ, va, vb),
+                                 arith::AndIOp::create(b, l, aNaN, bNaN));
+  } else {
+    using P = arith::CmpIPredicate;
+    greater = arith::CmpIOp::create(b, l, kind == ElementKind::Unsigned ? P::ugt : P::sgt, va, vb);
+    equal = arith::CmpIOp::create(b, l, P::eq, va, vb);
+  }
+  Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a, bi);
+  return arith::OrIOp::create(b, l, greater, arith::AndIOp::create(b, l, equal, earlier));
+}
+
+/// TopKV2 by selection, one row at a time: the j-th result is the first element in the
+/// order of comesBefore among those after the (j-1)-th, found by one scan of the row. That
+/// is k scans of n elements (cheap for the small k of classification heads) and needs no
+/// scratch memory.
+struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::TopKV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto valuesType = staticTensorType(getTypeConverter(), op.getValues().getType());
+    auto indicesType = staticTensorType(getTypeConverter(), op.getIndices().getType());
+    if (!inputType || !inputType.hasStaticShape() || !valuesType || !indicesType)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and a constant k");
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
+    Type element = inputType.getElementType(), indexType = indicesType.getElementType();
+    int64_t n = inputType.getShape().back(), k = valuesType.getShape().back();
+    int64_t rows = inputType.getNumElements() / std::max<int64_t>(n, 1);
+    if (n == 0)
+      rows = valuesType.getNumElements() / std::max<int64_t>(k, 1);
+    Value x = reshapeTo(rewriter, loc, adaptor.getInput(),
+                        RankedTensorType::get({rows, n}, element));
+    Value values = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, element);
+    Value indices = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, indexType);
+    Value zero = indexConstant(rewriter, loc, 0), one = indexConstant(rewriter, loc, 1);
+    Value none = indexConstant(rewriter, loc, -1);
+    Value anyValue = scalarConstant(rewriter, loc, element, 0);
+    auto rowLoop = scf::ForOp::create(
+        rewriter, loc, zero, indexConstant(rewriter, loc, rows), one, ValueRange{values, indices},
+        [&](OpBuilder &b, Location l, Value r, ValueRange rowAcc) {
+          auto rankLoop = scf::ForOp::create(
+              b, l, zero, indexConstant(b, l, k), one,
+              ValueRange{rowAcc[0], rowAcc[1], anyValue, none},
+              [&](OpBuilder &b, Location l, Value j, ValueRange acc) {
+                Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, zero);
+                Value prevV = acc[2], prevI = acc[3];
+                auto scan = scf::ForOp::create(
+                    b, l, zero, indexConstant(b, l, n), one, ValueRange{anyValue, none},
+                    [&](OpBuilder &b, Location l, Value i, ValueRange best) {
+                      Value v = tensor::ExtractOp::create(b, l, x, ValueRange{r, i});
+                      Value after = arith::OrIOp::create(
+                          b, l, first, comesBefore(b, l, kind, prevV, prevI, v, i));
+                      Value noBest =
+                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, best[1], none);
+                      Value better = arith::OrIOp::create(
+                          b, l, noBest, comesBefore(b, l, kind, v, i, best[0], best[1]));
+                      Value take = arith::AndIOp::create(b, l, after, better);
+                      scf::YieldOp::create(
+                          b, l,
+                          ValueRange{arith::SelectOp::create(b, l, take, v, best[0]),
+                                     arith::SelectOp::create(b, l, take, i, best[1])});
+                    });
+                Value bestV = scan.getResult(0), bestI = scan.getResult(1);
+                Value newValues =
+                    tensor::InsertOp::create(b, l, bestV, acc[0], ValueRange{r, j});
+                Value newIndices = tensor::InsertOp::create(
+                    b, l, arith::IndexCastOp::create(b, l, indexType, bestI), acc[1],
+                    ValueRange{r, j});
+                scf::YieldOp::create(b, l, ValueRange{newValues, newIndices, bestV, bestI});
+              });
+          scf::YieldOp::create(b, l, ValueRange{rankLoop.getResult(0), rankLoop.getResult(1)});
+        });
+    rewriter.replaceOp(op, {reshapeTo(rewriter, loc, rowLoop.getResult(0), valuesType),
+                            reshapeTo(rewriter, loc, rowLoop.getResult(1), indicesType)});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
@@ -199,7 +291,7 @@ void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet
                ReductionLowering<tf::MaxOp, Combine::Max>,
                ReductionLowering<tf::MinOp, Combine::Min>,
                ArgReductionLowering<tf::ArgMaxOp, true>,
-               ArgReductionLowering<tf::ArgMinOp, false>>(converter, patterns.getContext());
+               ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -196,6 +196,48 @@ struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
   }
 };
 
+/// GatherNd: output position (outer, inner) reads params at (indices[outer, :], inner); a
+/// tuple with any entry out of range gives zero, as for GatherV2.
+struct GatherNdLowering : OpConversionPattern<tf::GatherNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::GatherNdOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto paramsType = dyn_cast<RankedTensorType>(adaptor.getParams().getType());
+    auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (!resultType || !paramsType || !indicesType || !indicesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t outer = indicesType.getRank() - 1;
+    int64_t depth = indicesType.getDimSize(outer);
+    Value params = adaptor.getParams(), indices = adaptor.getIndices();
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at, source;
+          for (int64_t j = 0; j < outer; ++j)
+            at.push_back(linalg::IndexOp::create(b, l, j));
+          at.push_back(Value());
+          Value inRange = arith::ConstantIntOp::create(b, l, 1, 1);
+          Value zeroIndex = indexConstant(b, l, 0);
+          for (int64_t q = 0; q < depth; ++q) {
+            at.back() = indexConstant(b, l, q);
+            Value raw = tensor::ExtractOp::create(b, l, indices, at);
+            Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
+            Value size = indexConstant(b, l, paramsType.getDimSize(q));
+            Value ok = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index, size);
+            inRange = arith::AndIOp::create(b, l, inRange, ok);
+            source.push_back(arith::SelectOp::create(b, l, ok, index, zeroIndex));
+          }
+          for (int64_t k = depth; k < paramsType.getRank(); ++k)
+            source.push_back(linalg::IndexOp::create(b, l, outer + k - depth));
+          Value v = tensor::ExtractOp::create(b, l, params, source);
+          return arith::SelectOp::create(b, l, inRange, v, scalarConstant(b, l, v.getType(), 0));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Tile: output index i reads the input at i mod size, per dimension.
 struct TileLowering : OpConversionPattern<tf::TileOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -512,7 +554,7 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
                ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
                PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
-               SliceLowering<tf::StridedSliceOp>, GatherLowering, TileLowering, FillLowering,
+               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering, FillLowering,
                PlaceholderWithDefaultLowering, SplitLowering<tf::SplitOp>,
                SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
                SpaceDepthLowering<tf::DepthToSpaceOp, true>,

@@ -1,4 +1,4 @@
-//===- Structure.cpp - Const and Identity -------------------------------------===//
+//===- Structure.cpp - Const, Identity and IdentityN --------------------------===//
 #include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
 
@@ -33,10 +33,19 @@ struct IdentityLowering : OpConversionPattern<tf::IdentityOp> {
   }
 };
 
+struct IdentityNLowering : OpConversionPattern<tf::IdentityNOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::IdentityNOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInputsAndControls().take_front(op.getNumResults()));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateStructurePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstLowering, IdentityLowering>(converter, patterns.getContext());
+  patterns.add<ConstLowering, IdentityLowering, IdentityNLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

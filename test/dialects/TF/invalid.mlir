@@ -771,3 +771,45 @@ func.func @fused_matmul_bias(%a: tensor<3x5xf32>, %w: tensor<5x4xf32>, %b: tenso
   %0 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd"], num_args = 1 : i64} : (tensor<3x5xf32>, tensor<5x4xf32>, tensor<3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that IdentityN's T must match its inputs.
+func.func @identityn_types(%x: tensor<4xf32>, %n: tensor<i32>) {
+  // expected-error @+2 {{T[1] = 'f32' does not match input 1 of type 'tensor<i32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = "tf.IdentityN"(%x, %n) {T = [f32, f32]} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
+  return
+}
+
+// -----
+
+// Tests that GatherNd index tuples cannot be longer than the rank of params.
+func.func @gathernd_depth(%p: tensor<5x3xf32>, %i: tensor<4x3xi32>) -> tensor<*xf32> {
+  // expected-error @+2 {{index tuples have 3 entries but params 'tensor<5x3xf32>' has rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.GatherNd"(%p, %i) : (tensor<5x3xf32>, tensor<4x3xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that TopKV2's k cannot exceed the row length.
+func.func @topk_k(%x: tensor<2x3xf32>) {
+  %k = "tf.Const"() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{k = 4 is larger than the last dimension of 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = "tf.TopKV2"(%x, %k) : (tensor<2x3xf32>, tensor<i32>) -> (tensor<*xf32>, tensor<*xi32>)
+  return
+}
+
+// -----
+
+// Tests that Conv2DBackpropInput's gradient must have the forward Conv2D's output shape.
+func.func @backprop_shape(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x5x4x4xf32>) -> tensor<*xf32> {
+  %s = "tf.Const"() {value = dense<[1, 8, 7, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  // expected-error @+2 {{out_backprop 'tensor<1x5x4x4xf32>' is not the shape of the Conv2D output 'tensor<1x4x4x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x5x4x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -275,3 +275,25 @@ func.func @fused(%x: tensor<1x8x8x2xf32>, %f: tensor<3x3x2x4xf32>, %b: tensor<4x
   %1 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd", "Tanh"], num_args = 1 : i64, transpose_b = true} : (tensor<3x5xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   return
 }
+
+// -----
+
+// Tests IdentityN (data inputs as listed in T, then control inputs), GatherNd, TopKV2 (two
+// results, i32 indices unless index_type says otherwise) and Conv2DBackpropInput (the result
+// shape is the constant input_sizes).
+// CHECK-LABEL: func.func @more_ops(
+// CHECK: "tf.IdentityN"(%{{.*}}, %{{.*}}, %{{.*}}) {T = [f32, i32]} : (tensor<4xf32>, tensor<i32>, !tf.control) -> (tensor<4xf32>, tensor<i32>)
+// CHECK: "tf.GatherNd"(%{{.*}}, %{{.*}}) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+// CHECK: "tf.TopKV2"(%{{.*}}, %{{.*}}) {index_type = i64} : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+// CHECK: "tf.Conv2DBackpropInput"(%{{.*}}, %{{.*}}, %{{.*}}) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
+func.func @more_ops(%x: tensor<4xf32>, %n: tensor<i32>, %c: !tf.control, %p: tensor<5x3x2xf32>,
+                    %i: tensor<4x2xi32>, %t: tensor<2x9xf32>, %f: tensor<3x3x2x4xf32>,
+                    %dy: tensor<1x4x4x4xf32>) {
+  %0:2 = "tf.IdentityN"(%x, %n, %c) {T = [f32, i32]} : (tensor<4xf32>, tensor<i32>, !tf.control) -> (tensor<4xf32>, tensor<i32>)
+  %1 = "tf.GatherNd"(%p, %i) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+  %k = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %2:2 = "tf.TopKV2"(%t, %k) {index_type = i64} : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  %s = "tf.Const"() {value = dense<[1, 8, 7, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %3 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
+  return
+}

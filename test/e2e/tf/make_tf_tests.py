@@ -39,15 +39,15 @@ NAME = {np.float32: "float32", np.float64: "float64", np.float16: "float16",
 FAMILIES = {
     "math": "unary math and activation functions (Square, Sqrt, Rsqrt, Exp, Log, Neg, Abs, "
             "Floor, Erf, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, ZerosLike, "
-            "OnesLike)",
+            "OnesLike) and Keras's PReLU",
     "binary": "SquaredDifference, Pow, FloorDiv and FloorMod",
     "logic": "comparisons, logical ops, Select and SelectV2",
-    "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin)",
+    "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin) and TopKV2",
     "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
-             "StridedSlice (every mask), GatherV2, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
+             "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, and "
              "shape subgraphs folded into constants",
-    "conv": "Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
+    "conv": "Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
@@ -90,7 +90,8 @@ def run_graph(build, feeds):
 
 def case(name, family, doc, build, feeds, tol, reference=None):
     """reference(feeds) -> {fetch: value} overrides TensorFlow's run of the graph itself
-    (for graphs the CPU kernels cannot run); it must still use TensorFlow."""
+    (for graphs the CPU kernels cannot run); it must still use TensorFlow, or NumPy where
+    TensorFlow leaves the result unspecified (the order of NaNs in TopKV2)."""
     if reference is None:
         gd, values = run_graph(build, feeds)
     else:
@@ -144,6 +145,14 @@ def build_math():
     x = f32(rng_for("leaky"), (2, 8), -3, 3)
     case("leakyrelu_f32", "math", "LeakyRelu with alpha 0.1",
          lambda p: {"y": raw.LeakyRelu(features=p["x"], alpha=0.1, name="y")}, [("x", x)], ARITH)
+    x = f32(rng_for("prelu"), (2, 3, 4), -3, 3)
+    alpha = f32(rng_for("prelu_alpha"), (4,), 0, 0.5)
+    case("prelu_keras", "math", "PReLU as Keras writes it (TensorFlow has no Prelu op): "
+         "Relu(x) - alpha * Relu(-x) with a per-channel alpha",
+         lambda p: {"y": raw.AddV2(x=raw.Relu(features=p["x"]),
+                                   y=raw.Mul(x=raw.Neg(x=tf.constant(alpha)),
+                                             y=raw.Relu(features=raw.Neg(x=p["x"]))),
+                                   name="y")}, [("x", x)], ARITH)
     x = f32(rng_for("logsoftmax"), (3, 5), -10, 10)
     x[2] = [1000, -1000, 0, 999, 998]
     case("logsoftmax_f32", "math", "LogSoftmax over the last axis, with large logits",
@@ -236,6 +245,39 @@ def build_reduce():
                     "j": raw.ArgMin(input=p["x"], dimension=tf.constant(0),
                                     output_type=tf.int32, name="j")},
          [("x", ax)], EXACT)
+    def topk(x, **kw):
+        return dict(zip(["t:0", "t:1"], raw.TopKV2(input=x, name="t", **kw)))
+    tx = r.integers(-4, 4, (3, 9)).astype(np.float32)
+    case("topk_f32_ties", "reduce", "TopKV2 k=4 on float32 rows with many ties (equal values "
+         "in index order)",
+         lambda p: topk(p["x"], k=tf.constant(4)), [("x", tx)],
+         EXACT)
+    t3 = f32(r, (2, 3, 7))
+    case("topk_f32_3d_all", "reduce", "TopKV2 with k equal to the row length (a full sort) "
+         "on a 3-D input, int64 indices",
+         lambda p: topk(p["x"], k=tf.constant(7), index_type=tf.int64), [("x", t3)], EXACT)
+    ti = r.integers(-1000, 1000, (4, 33)).astype(np.int32)
+    ti[0, :5] = 2147483647
+    ti[1, :] = -2147483648
+    case("topk_i32", "reduce", "TopKV2 k=5 on int32 with the extreme values",
+         lambda p: topk(p["x"], k=tf.constant(5)), [("x", ti)],
+         EXACT)
+    tn = np.array([[1, np.nan, 3, 3, -np.inf, np.nan, 2, 0, -0.0],
+                   [np.inf, 5, np.nan, -1, 5, 7, 7, np.nan, 0]], np.float32)
+
+    def topk_nan_ref(feeds):
+        # TensorFlow's order of NaNs follows its sort algorithm; Kiln puts NaN above every
+        # number. NumPy gives the reference: a stable sort on (-is_nan, -value).
+        x = feeds["x"]
+        nan = np.isnan(x)
+        key = -np.where(nan, 0, x)
+        order = np.stack([np.lexsort((key[i], ~nan[i])) for i in range(len(x))])
+        idx = order[:, :4].astype(np.int32)
+        return {"t:0": np.take_along_axis(x, idx, 1), "t:1": idx}
+    case("topk_f32_nan", "reduce", "TopKV2 k=4 with NaN and infinities: NaN counts as the "
+         "largest value (reference: NumPy, since TensorFlow's NaN order is its sort's)",
+         lambda p: topk(p["x"], k=tf.constant(4)), [("x", tn)],
+         EXACT, reference=topk_nan_ref)
 
 
 def build_shape():
@@ -391,6 +433,20 @@ def build_gather_tile():
                     "b": raw.GatherV2(params=p["p"], indices=tf.constant([2, 0], tf.int64),
                                       axis=tf.constant(1), name="b")},
          [("p", params), ("i", idx)], EXACT)
+    idx_nd = np.array([[4, 1], [0, 2], [2, 0], [4, 2]], np.int32)
+    idx_full = np.array([[[1, 2, 0], [3, 0, 1]], [[0, 0, 0], [4, 2, 1]]], np.int64)
+    case("gathernd", "shape", "GatherNd with index pairs (gathering rows of the last axis), "
+         "full index triples (scalars) and single indices (slices)",
+         lambda p: {"a": raw.GatherNd(params=p["p"], indices=p["i"], name="a"),
+                    "b": raw.GatherNd(params=p["p"], indices=tf.constant(idx_full), name="b"),
+                    "c": raw.GatherNd(params=p["p"], indices=tf.constant([[3], [1]]),
+                                      name="c")},
+         [("p", params), ("i", idx_nd)], EXACT)
+    rn = rng_for("identityn")
+    ints = rn.integers(-5, 5, (3,)).astype(np.int32)
+    case("identityn", "shape", "IdentityN of a float32 and an int32 tensor, both outputs used",
+         lambda p: dict(zip(["n:0", "n:1"], raw.IdentityN(input=[p["x"], p["k"]], name="n"))),
+         [("x", f32(rn, (2, 2))), ("k", ints)], EXACT)
     x = f32(r, (2, 3))
     case("tile_fill", "shape", "Tile by [3, 2] and Fill of a [2, 4] shape",
          lambda p: {"t": raw.Tile(input=p["x"], multiples=tf.constant([3, 2]), name="t"),
@@ -458,6 +514,44 @@ def build_conv():
          lambda p: {"y": raw.Conv2D(input=p["x"], filter=p["w"], strides=[1, 1, 2, 2],
                                     padding="SAME", data_format="NCHW", name="y")},
          [("x", xc), ("w", w)], SUMS, reference=conv_nchw_ref)
+    for name, sizes, kw in [
+            ("conv_backprop_input_same_s2", (2, 9, 8, 3), dict(strides=[1, 2, 2, 1],
+                                                               padding="SAME")),
+            ("conv_backprop_input_valid_s2", (2, 9, 8, 3), dict(strides=[1, 2, 2, 1],
+                                                                padding="VALID")),
+            ("conv_backprop_input_dilated", (1, 7, 6, 3), dict(strides=[1, 1, 1, 1],
+                                                               padding="SAME",
+                                                               dilations=[1, 2, 2, 1])),
+            ("conv_backprop_input_explicit", (1, 6, 7, 3), dict(
+                strides=[1, 2, 1, 1], padding="EXPLICIT",
+                explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0]))]:
+        g = tf.Graph()
+        with g.as_default():
+            fwd = raw.Conv2D(input=tf.zeros(sizes), filter=tf.constant(w), **kw)
+            dy_shape = fwd.shape.as_list()
+        dy = f32(rng_for(name), dy_shape)
+        case(name, "conv", "Conv2DBackpropInput (a transposed convolution) for input_sizes "
+             "%s and %s" % (list(sizes), kw),
+             lambda p, sizes=sizes, kw=kw: {"y": raw.Conv2DBackpropInput(
+                 input_sizes=tf.constant(sizes), filter=p["w"], out_backprop=p["dy"], name="y",
+                 **kw)},
+             [("w", w), ("dy", dy)], SUMS)
+    dy = f32(rng_for("conv_backprop_input_nchw"), (2, 5, 4, 4))
+
+    def backprop_nchw_ref(feeds):
+        g = tf.Graph()
+        with g.as_default():
+            y = raw.Conv2DBackpropInput(input_sizes=tf.constant([2, 9, 8, 3]),
+                                        filter=tf.constant(w), out_backprop=tf.constant(dy),
+                                        strides=[1, 2, 2, 1], padding="SAME")
+            with tf.compat.v1.Session(graph=g) as s:
+                return {"y": nhwc_to_nchw(s.run(y))}
+    case("conv_backprop_input_nchw", "conv", "Conv2DBackpropInput NCHW, SAME, stride 2 "
+         "(reference: TensorFlow in NHWC, transposed)",
+         lambda p: {"y": raw.Conv2DBackpropInput(
+             input_sizes=tf.constant([2, 3, 9, 8]), filter=p["w"], out_backprop=p["dy"],
+             strides=[1, 1, 2, 2], padding="SAME", data_format="NCHW", name="y")},
+         [("w", w), ("dy", nhwc_to_nchw(dy).copy())], SUMS, reference=backprop_nchw_ref)
     dw = f32(r, (3, 3, 3, 2))
     for name, kw in [("depthwise_same", dict(strides=[1, 1, 1, 1], padding="SAME")),
                      ("depthwise_valid_s2", dict(strides=[1, 2, 2, 1], padding="VALID"))]:

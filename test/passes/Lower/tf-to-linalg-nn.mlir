@@ -354,3 +354,66 @@ func.func @fused_matmul(%a: tensor<3x4xf32>, %w: tensor<4x2xf32>, %b: tensor<2xf
   %0 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd", "LeakyRelu"], leakyrelu_alpha = 0.3 : f32, num_args = 1 : i64} : (tensor<3x4xf32>, tensor<4x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// Tests TopKV2 as selection loops: per row (outer loop) and rank (middle loop), one scan of
+// the row (inner loop) keeps the first element, in the order "larger, or equal and earlier,
+// with NaN above every number", that comes after the previous rank's element.
+// CHECK-LABEL: func.func @topk
+func.func @topk(%t: tensor<2x9xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+  // CHECK: scf.for %[[R:.*]] = %c0 to %c2 step %c1 iter_args
+  // CHECK: scf.for %[[J:.*]] = %c0 to %c3 step %c1 iter_args
+  // CHECK: scf.for %[[I:.*]] = %c0 to %c9 step %c1 iter_args({{.*}}) -> (f32, index)
+  // CHECK: tensor.extract %arg0[%[[R]], %[[I]]]
+  // CHECK: arith.cmpf uno
+  // CHECK: arith.cmpf ogt
+  // CHECK: arith.cmpf oeq
+  // CHECK: arith.cmpi slt
+  // CHECK: tensor.insert {{.*}}[%[[R]], %[[J]]] : tensor<2x3xf32>
+  // CHECK: arith.index_cast {{.*}} : index to i32
+  // CHECK: tensor.insert {{.*}}[%[[R]], %[[J]]] : tensor<2x3xi32>
+  %k = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %0:2 = "tf.TopKV2"(%t, %k) : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi32>
+}
+
+// -----
+
+// Tests Conv2DBackpropInput as a stride-1 Conv2D: the gradient is inserted with the forward
+// strides into a zero tensor padded by (window - 1 - forward padding) before, and the
+// filter is turned by 180 degrees with its channel dimensions swapped.
+// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (-d0 + 2, -d1 + 2, d3, d2)>
+// CHECK-LABEL: func.func @conv_backprop_input
+func.func @conv_backprop_input(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32> {
+  // CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<1x10x9x4xf32>
+  // CHECK: %[[SPREAD:.*]] = tensor.insert_slice %arg1 into %[[ZERO]][0, 2, 1, 0] [1, 4, 4, 4] [1, 2, 2, 1]
+  // CHECK: linalg.generic {indexing_maps = [#[[FLIP]], {{.*}}]} ins(%arg0 : tensor<3x3x2x4xf32>) outs(%{{.*}} : tensor<3x3x4x2xf32>)
+  // CHECK: linalg.generic {{.*}} ins(%[[SPREAD]] : tensor<1x10x9x4xf32>) outs(%{{.*}} : tensor<1x8x7x3x3x4xf32>)
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}} outs(%{{.*}} : tensor<56x2xf32>)
+  %s = "tf.Const"() {value = dense<[1, 8, 7, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
+  return %0 : tensor<1x8x7x2xf32>
+}
+
+// -----
+
+// Tests GatherNd (each entry of the index tuple range-checked, zero when any is out of
+// range) and IdentityN (its inputs, unchanged).
+// CHECK-LABEL: func.func @gathernd_identityn
+func.func @gathernd_identityn(%p: tensor<5x3x2xf32>, %i: tensor<4x2xi32>, %x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4x2xf32>, tensor<4xf32>, tensor<i32>) {
+  // CHECK: %[[ROW:.*]] = linalg.index 0
+  // CHECK: tensor.extract %arg1[%[[ROW]], %{{.*}}]
+  // CHECK: %[[OK0:.*]] = arith.cmpi ult, %{{.*}}, %c5
+  // CHECK: %[[I0:.*]] = arith.select %[[OK0]]
+  // CHECK: %[[OK1:.*]] = arith.cmpi ult, %{{.*}}, %c3
+  // CHECK: %[[ALL:.*]] = arith.andi %{{.*}}, %[[OK1]]
+  // CHECK: %[[I1:.*]] = arith.select %[[OK1]]
+  // CHECK: %[[COL:.*]] = linalg.index 1
+  // CHECK: %[[V:.*]] = tensor.extract %arg0[%[[I0]], %[[I1]], %[[COL]]]
+  // CHECK: arith.select %[[ALL]], %[[V]]
+  // CHECK: return %{{.*}}, %arg2, %arg3
+  %1 = "tf.GatherNd"(%p, %i) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+  %0:2 = "tf.IdentityN"(%x, %n) {T = [f32, i32]} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
+  return %1, %0#0, %0#1 : tensor<4x2xf32>, tensor<4xf32>, tensor<i32>
+}
