@@ -166,7 +166,7 @@ private:
           << " ms)\n";
     last = now;
   }
-  LogicalResult runPipeline(ModuleOp module, LogicalResult (*build)(OpPassManager &),
+  LogicalResult runPipeline(ModuleOp module, function_ref<LogicalResult(OpPassManager &)> build,
                             StringRef stage);
   LogicalResult dumpStage(ModuleOp module, StringRef stage);
   LogicalResult writeText(StringRef path, function_ref<void(llvm::raw_ostream &)> write);
@@ -185,7 +185,8 @@ size_t countOps(ModuleOp module) {
   return n;
 }
 
-LogicalResult Compilation::runPipeline(ModuleOp module, LogicalResult (*build)(OpPassManager &),
+LogicalResult Compilation::runPipeline(ModuleOp module,
+                                       function_ref<LogicalResult(OpPassManager &)> build,
                                        StringRef stage) {
   PassManager pm(module->getContext());
   if (failed(build(pm)))
@@ -372,20 +373,29 @@ int Compilation::run() {
   size_t graphOps = countOps(*module);
 
   // Lowering and bufferization.
-  if (failed(runPipeline(*module, pipelines::buildLowerPipeline, "lower")))
+  auto lower = [&](OpPassManager &pm) {
+    return pipelines::buildLowerPipeline(pm, !options.noKernels);
+  };
+  if (failed(runPipeline(*module, lower, "lower")))
     return 1;
   progress("lowered");
   if (failed(dumpStage(*module, "lowered")))
     return 1;
-  for (auto func : module->getOps<func::FuncOp>())
-    if (func.getSymName() == implName)
-      if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
-        signature->scratchBytes = bytes.getInt();
+  int64_t naiveBytes = 0;
+  for (auto func : module->getOps<func::FuncOp>()) {
+    if (func.getSymName() != implName)
+      continue;
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
+      signature->scratchBytes = bytes.getInt();
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchNaiveBytesAttr))
+      naiveBytes = bytes.getInt();
+  }
   if (options.stats) {
     llvm::outs() << "stats: ops after import: " << importedOps << "\n"
                  << "stats: ops after graph passes: " << graphOps << "\n"
                  << "stats: scratch arena: " << signature->scratchBytes
-                 << " bytes (naive plan: one slot per buffer)\n";
+                 << " bytes (buffers share memory by lifetime; naive total: " << naiveBytes
+                 << " bytes, one slot per buffer)\n";
     int64_t io = 0;
     for (const auto &t : signature->inputs)
       io += t.byteSize;

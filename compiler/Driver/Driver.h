@@ -33,6 +33,7 @@ struct CompileOptions {
   int optLevel = 3;
   bool stats = false;
   bool verbose = false;
+  bool noKernels = false;           // no runtime kernel calls: generated loops only
   std::string executablePath;       // the running kiln, to find the runtime libraries
 };
 

@@ -12,17 +12,19 @@ StringRef graphPipeline() {
          "kiln-graph-infer-shapes,kiln-graph-prune)";
 }
 
-StringRef lowerPipeline() {
-  return "kiln-lower-tf-to-linalg,"
-         "kiln-lower-fuse-elementwise,"
-         "kiln-lower-use-destinations,"
-         "canonicalize,"
-         "eliminate-empty-tensors,"
-         "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
-         "canonicalize,"
-         "kiln-lower-assign-scratch,"
-         "func.func(kiln-lower-kernel-calls)";
+std::string lowerPipeline(bool kernelCalls) {
+  std::string text = "kiln-lower-tf-to-linalg,"
+                     "kiln-lower-fuse-elementwise,"
+                     "kiln-lower-use-destinations,"
+                     "canonicalize,"
+                     "eliminate-empty-tensors,"
+                     "one-shot-bufferize{bufferize-function-boundaries "
+                     "function-boundary-type-conversion=identity-layout-map},"
+                     "canonicalize,"
+                     "kiln-lower-assign-scratch,";
+  if (kernelCalls)
+    text += "func.func(kiln-lower-kernel-calls),";
+  return text + "kiln-lower-verify-scratch";
 }
 
 StringRef llvmPipeline() {
@@ -49,7 +51,9 @@ static LogicalResult build(OpPassManager &pm, StringRef text) {
 }
 
 LogicalResult buildGraphPipeline(OpPassManager &pm) { return build(pm, graphPipeline()); }
-LogicalResult buildLowerPipeline(OpPassManager &pm) { return build(pm, lowerPipeline()); }
+LogicalResult buildLowerPipeline(OpPassManager &pm, bool kernelCalls) {
+  return build(pm, lowerPipeline(kernelCalls));
+}
 LogicalResult buildLLVMPipeline(OpPassManager &pm) { return build(pm, llvmPipeline()); }
 
 void registerPipelines() {

@@ -13,16 +13,19 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace kiln::pipelines {
 
 /// The textual form of each pipeline (what `--dump-ir` and the docs show).
 llvm::StringRef graphPipeline();
-llvm::StringRef lowerPipeline();
+/// Without `kernelCalls`, every op stays generated loops (no runtime kernel calls).
+std::string lowerPipeline(bool kernelCalls = true);
 llvm::StringRef llvmPipeline();
 
 /// Appends the pipeline to `pm`, which must be anchored on builtin.module.
 llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm);
-llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm);
+llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm, bool kernelCalls = true);
 llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm);
 
 /// Registers the pipelines as kiln-opt flags.

@@ -1,4 +1,11 @@
 //===- AssignScratch.cpp - every allocation gets a slot in one arena ----------===//
+//
+// Buffers whose lifetimes (Lifetimes.h) do not overlap share memory. The plan is the
+// greedy one of TensorFlow Lite's arena planner: the largest buffers are placed first, each
+// at the lowest offset where it overlaps no placed buffer that is live at the same time.
+//
+//===----------------------------------------------------------------------------===//
+#include "passes/Lower/Lifetimes.h"
 #include "passes/Lower/Passes.h"
 
 #include "kiln/runtime/abi.h"
@@ -20,7 +27,54 @@ int64_t byteSize(MemRefType type) {
   return type.getNumElements() * static_cast<int64_t>((bits + 7) / 8);
 }
 
+/// Each buffer its own slot, one after another.
+SmallVector<int64_t> naiveOffsets(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> offsets;
+  int64_t end = 0;
+  for (int64_t bytes : sizes) {
+    offsets.push_back(end);
+    end += bytes;
+  }
+  return offsets;
+}
+
+/// Largest first, each at the lowest offset free for its whole lifetime.
+SmallVector<int64_t> plan(func::FuncOp func, ArrayRef<memref::AllocOp> allocs,
+                          ArrayRef<int64_t> sizes) {
+  SmallVector<Value> buffers;
+  for (memref::AllocOp alloc : allocs)
+    buffers.push_back(alloc.getResult());
+  SmallVector<kiln::lower::Lifetime> lifetimes = kiln::lower::computeLifetimes(func, buffers);
+  SmallVector<size_t> order(allocs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return sizes[a] != sizes[b] ? sizes[a] > sizes[b] : lifetimes[a].first < lifetimes[b].first;
+  });
+  SmallVector<int64_t> offsets(allocs.size(), 0);
+  SmallVector<size_t> placed;
+  for (size_t i : order) {
+    // The slots of placed buffers live at the same time, by offset; take the first gap.
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    for (size_t j : placed)
+      if (lifetimes[i].overlaps(lifetimes[j]))
+        busy.push_back({offsets[j], offsets[j] + sizes[j]});
+    llvm::sort(busy);
+    int64_t offset = 0;
+    for (auto [begin, end] : busy) {
+      if (offset + sizes[i] <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    offsets[i] = offset;
+    placed.push_back(i);
+  }
+  return offsets;
+}
+
 struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratchPass> {
+  using AssignScratchPassBase::AssignScratchPassBase;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.isPublic())
@@ -45,13 +99,16 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     if (!ok)
       return failure();
 
-    // The naive plan: each buffer its own aligned slot.
-    SmallVector<int64_t> offsets;
-    int64_t size = 0;
+    SmallVector<int64_t> sizes;
+    int64_t naive = 0;
     for (memref::AllocOp alloc : allocs) {
-      offsets.push_back(size);
-      size += llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT);
+      sizes.push_back(llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT));
+      naive += sizes.back();
     }
+    SmallVector<int64_t> offsets = naivePlan ? naiveOffsets(sizes) : plan(func, allocs, sizes);
+    int64_t size = 0;
+    for (auto [offset, bytes] : llvm::zip(offsets, sizes))
+      size = std::max(size, offset + bytes);
 
     MLIRContext *ctx = func.getContext();
     auto scratchType = MemRefType::get({size}, IntegerType::get(ctx, 8));
@@ -60,7 +117,9 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     SmallVector<Type> argTypes(func.getArgumentTypes());
     argTypes.push_back(scratchType);
     func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
-    func->setAttr(kiln::lower::kScratchBytesAttr, IntegerAttr::get(IntegerType::get(ctx, 64), size));
+    Type i64 = IntegerType::get(ctx, 64);
+    func->setAttr(kiln::lower::kScratchBytesAttr, IntegerAttr::get(i64, size));
+    func->setAttr(kiln::lower::kScratchNaiveBytesAttr, IntegerAttr::get(i64, naive));
 
     for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
       OpBuilder b(alloc);

@@ -79,6 +79,31 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   return match;
 }
 
+struct DepthwiseMatch {
+  Value input, filter, output;
+  ArrayRef<int64_t> window; // strides, dilations, pads before (see kDepthwiseAttr)
+};
+
+/// Matches the f32 depthwise generic the DepthwiseConv2dNative lowering marks with
+/// kDepthwiseAttr: the filter is its input, the output its init, and the image the one
+/// buffer its body loads from.
+std::optional<DepthwiseMatch> matchDepthwise(linalg::GenericOp op) {
+  auto window = op->getAttrOfType<DenseI64ArrayAttr>(kiln::lower::kDepthwiseAttr);
+  if (!window || window.size() != 6 || !op.hasPureBufferSemantics() ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  DepthwiseMatch match{Value(), op.getDpsInputs()[0], op.getDpsInits()[0], window.asArrayRef()};
+  for (auto load : op.getRegion().front().getOps<memref::LoadOp>()) {
+    if (match.input && match.input != load.getMemRef())
+      return std::nullopt;
+    match.input = load.getMemRef();
+  }
+  if (!match.input || !isContiguousF32(match.input, 4) || !isContiguousF32(match.filter, 4) ||
+      !isContiguousF32(match.output, 5))
+    return std::nullopt;
+  return match;
+}
+
 /// The linalg.fill of zeros that initialises `c` just before `op` (only ops without memory
 /// effects in between), if there is one: the kernel can then overwrite C instead.
 linalg::FillOp zeroFillBefore(Operation *op, Value c) {
@@ -99,41 +124,67 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matches;
+    SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
+    SmallVector<std::pair<linalg::GenericOp, DepthwiseMatch>> depthwise;
     func.walk([&](linalg::GenericOp op) {
       if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops)
-        matches.push_back({op, *m});
+        matmuls.push_back({op, *m});
+      else if (auto d = matchDepthwise(op))
+        depthwise.push_back({op, *d});
     });
-    if (matches.empty())
-      return;
-    auto module = func->getParentOfType<ModuleOp>();
     OpBuilder b(func.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
-    auto kernelType = b.getFunctionType({i64, i64, i64, i64, i64, i64, i32}, {});
-    if (!module.lookupSymbol<func::FuncOp>(KILN_KERNEL_MATMUL_F32)) {
+    auto declare = [&](StringRef name, ArrayRef<Type> args) {
+      auto module = func->getParentOfType<ModuleOp>();
+      if (module.lookupSymbol<func::FuncOp>(name))
+        return;
+      OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
-      auto decl = func::FuncOp::create(b, func.getLoc(), KILN_KERNEL_MATMUL_F32, kernelType);
-      decl.setPrivate();
-    }
-    for (auto &[op, m] : matches) {
+      func::FuncOp::create(b, func.getLoc(), name, b.getFunctionType(args, {})).setPrivate();
+    };
+    // Emits the call replacing `op`: buffers by address, then integer arguments.
+    auto call = [&](linalg::GenericOp op, StringRef name, ValueRange buffers,
+                    ArrayRef<int64_t> sizes, int32_t flags) {
+      b.setInsertionPoint(op);
+      Location loc = op.getLoc();
+      SmallVector<Value> args;
+      for (Value v : buffers) {
+        Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
+        args.push_back(arith::IndexCastOp::create(b, loc, i64, p));
+      }
+      for (int64_t s : sizes)
+        args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, s)));
+      args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, flags)));
+      func::CallOp::create(b, loc, name, TypeRange{}, args);
+      op.erase();
+    };
+    if (!matmuls.empty())
+      declare(KILN_KERNEL_MATMUL_F32, {i64, i64, i64, i64, i64, i64, i32});
+    for (auto &[op, m] : matmuls) {
       if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
         m.flags |= KILN_MATMUL_OVERWRITE;
         fill.erase();
       }
-      b.setInsertionPoint(op);
-      Location loc = op.getLoc();
-      auto address = [&](Value v) -> Value {
-        Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
-        return arith::IndexCastOp::create(b, loc, i64, p);
-      };
-      auto constant = [&](Type t, int64_t v) -> Value {
-        return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-      };
-      func::CallOp::create(b, loc, KILN_KERNEL_MATMUL_F32, TypeRange{},
-                           ValueRange{address(m.a), address(m.b), address(m.c),
-                                      constant(i64, m.m), constant(i64, m.n), constant(i64, m.k),
-                                      constant(i32, m.flags)});
-      op.erase();
+      call(op, KILN_KERNEL_MATMUL_F32, {m.a, m.b, m.c}, {m.m, m.n, m.k}, m.flags);
+    }
+    if (!depthwise.empty()) {
+      SmallVector<Type> args(3 + 15, i64);
+      args.push_back(i32);
+      declare(KILN_KERNEL_DEPTHWISE_CONV2D_F32, args);
+    }
+    for (auto &[op, d] : depthwise) {
+      int32_t flags = 0;
+      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
+        flags |= KILN_DEPTHWISE_OVERWRITE;
+        fill.erase();
+      }
+      auto in = cast<MemRefType>(d.input.getType()).getShape();
+      auto f = cast<MemRefType>(d.filter.getType()).getShape();
+      auto out = cast<MemRefType>(d.output.getType()).getShape();
+      // n, h, w, c, m, kh, kw, oh, ow, then the window.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
+      llvm::append_range(sizes, d.window);
+      call(op, KILN_KERNEL_DEPTHWISE_CONV2D_F32, {d.input, d.filter, d.output}, sizes, flags);
     }
   }
 };

@@ -16,6 +16,12 @@ namespace kiln::lower {
 
 /// Name of the function attribute holding the scratch arena size in bytes.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "kiln.scratch_bytes";
+/// Name of the function attribute holding the arena size one slot per buffer would need.
+inline constexpr llvm::StringLiteral kScratchNaiveBytesAttr = "kiln.scratch_naive_bytes";
+
+/// Marks the f32 depthwise convolution generic that kiln-lower-kernel-calls turns into a
+/// kernel call: [stride h, stride w, dilation h, dilation w, pad top, pad left].
+inline constexpr llvm::StringLiteral kDepthwiseAttr = "kiln.depthwise";
 
 /// Reports every tf op that kiln-lower-tf-to-linalg cannot lower (an unfed Placeholder, a
 /// shape still unknown), at its node, all at once.

@@ -87,14 +87,20 @@ def UseDestinationsPass : Pass<"kiln-lower-use-destinations", "mlir::ModuleOp"> 
 }
 
 def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
-  let summary = "Place every buffer allocation in one scratch arena (naive plan)";
+  let summary = "Place every buffer allocation in one scratch arena, sharing memory by lifetime";
   let description = [{
     Each public function gets a trailing `memref<Nxi8>` scratch argument; every static
-    `memref.alloc` becomes a `memref.view` of it at its own offset (aligned to 64 bytes), and
-    its `memref.dealloc` disappears, so the compiled code never calls malloc. This plan gives
-    every buffer its own slot; the memory-scheduling pass will let buffers that are not live
-    at the same time share space. The arena size is stored in the function attribute
-    `kiln.scratch_bytes`.
+    `memref.alloc` becomes a `memref.view` of it at an offset aligned to 64 bytes, and its
+    `memref.dealloc` disappears, so the compiled code never calls malloc.
+
+    A buffer is live from the op that allocates it to the last op that uses it or a value
+    derived from it (a view, a reshape, its address passed to a kernel). Buffers that are
+    never live at the same time share memory: the largest buffers are placed first, each at
+    the lowest offset where it overlaps no placed buffer live at the same time (the greedy
+    plan of TensorFlow Lite's arena planner). `naive` gives every buffer its own slot
+    instead, for comparison. The arena size is stored in the function attribute
+    `kiln.scratch_bytes`, and the size of the naive plan in `kiln.scratch_naive_bytes`;
+    `kiln-lower-verify-scratch` checks the plan.
 
     Before:
     ```mlir
@@ -106,14 +112,29 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
     After:
     ```mlir
     func.func @main(%x: memref<4xf32>, %out: memref<4xf32>, %scratch: memref<64xi8>)
-        attributes {kiln.scratch_bytes = 64 : i64} {
+        attributes {kiln.scratch_bytes = 64 : i64, kiln.scratch_naive_bytes = 64 : i64} {
       %c0 = arith.constant 0 : index
       %0 = memref.view %scratch[%c0][] : memref<64xi8> to memref<4xf32>
       ...
     }
     ```
   }];
+  let options = [
+    Option<"naivePlan", "naive", "bool", /*default=*/"false",
+           "Give every buffer its own slot (no sharing)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def VerifyScratchPass : Pass<"kiln-lower-verify-scratch", "mlir::ModuleOp"> {
+  let summary = "Check that no two buffers live at the same time share scratch memory";
+  let description = [{
+    For each function with a scratch arena (`kiln.scratch_bytes`), finds every
+    `memref.view` of the arena at a constant offset, computes its lifetime as
+    `kiln-lower-assign-scratch` does, and reports an error at both views when two of them
+    overlap in memory while both are live, or when a view reaches past the arena's end. It
+    changes nothing; the lower pipeline runs it after planning.
+  }];
 }
 
 def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp"> {

@@ -73,6 +73,9 @@ int main(int argc, char **argv) {
   compile->add_flag("--stats", options.stats,
                     "Print op counts, pass statistics and the scratch arena size");
   compile->add_flag("-v,--verbose", options.verbose, "Print each compilation step and its time");
+  compile->add_flag("--no-kernels", options.noKernels,
+                    "Compute matrix products and depthwise convolutions in generated loops "
+                    "instead of calling the runtime's kernels (for testing and comparison)");
 
   try {
     app.parse(argc, argv);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------------===//
 #include "passes/Lower/Patterns/Patterns.h"
+#include "passes/Lower/Passes.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -191,6 +192,56 @@ Value conv2d(OpBuilder &b, Location loc, Value padded, Value filter, const Geome
       .getResult(0);
 }
 
+/// An f32 depthwise convolution over the unpadded NHWC `input`: the same loops as
+/// `depthwise`, but the body reads the input with tensor.extract at the window position and
+/// takes zero outside it, so no padded copy is made. The op carries `kiln.depthwise` =
+/// [stride h, stride w, dilation h, dilation w, pad top, pad left], from which
+/// kiln-lower-kernel-calls calls the runtime's depthwise kernel instead.
+Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
+                        const Geometry &g) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr n, oh, ow, kh, kw, c, m;
+  bindDims(ctx, n, oh, ow, kh, kw, c, m);
+  SmallVector<AffineMap> maps = {AffineMap::get(7, 0, {kh, kw, c, m}, ctx),
+                                 AffineMap::get(7, 0, {n, oh, ow, c, m}, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
+                                         IteratorType::parallel,  IteratorType::reduction,
+                                         IteratorType::reduction, IteratorType::parallel,
+                                         IteratorType::parallel};
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{filter}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value zero = indexConstant(nb, l, 0);
+        Value inside = arith::ConstantIntOp::create(nb, l, 1, 1);
+        SmallVector<Value> at = {linalg::IndexOp::create(nb, l, 0)};
+        for (int i = 0; i < 2; ++i) {
+          // stride * o + dilation * k - pad, range-checked (a negative index is huge unsigned).
+          Value o = linalg::IndexOp::create(nb, l, 1 + i);
+          Value k = linalg::IndexOp::create(nb, l, 3 + i);
+          Value pos = arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, o, indexConstant(nb, l, g.stride[i])),
+              arith::MulIOp::create(nb, l, k, indexConstant(nb, l, g.dilation[i])));
+          pos = arith::SubIOp::create(nb, l, pos, indexConstant(nb, l, g.dims[i].padBefore));
+          Value ok = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, pos,
+                                           indexConstant(nb, l, inputType.getDimSize(1 + i)));
+          inside = arith::AndIOp::create(nb, l, inside, ok);
+          at.push_back(arith::SelectOp::create(nb, l, ok, pos, zero));
+        }
+        at.push_back(linalg::IndexOp::create(nb, l, 5));
+        Value v = tensor::ExtractOp::create(nb, l, input, at);
+        v = arith::SelectOp::create(nb, l, inside, v, scalarConstant(nb, l, v.getType(), 0));
+        linalg::YieldOp::create(nb, l,
+                                multiplyAdd(nb, l, ElementKind::Float, v, args[0], args[1]));
+      });
+  generic->setAttr(kDepthwiseAttr,
+                   b.getDenseI64ArrayAttr({g.stride[0], g.stride[1], g.dilation[0],
+                                           g.dilation[1], g.dims[0].padBefore,
+                                           g.dims[1].padBefore}));
+  return generic.getResult(0);
+}
+
 template <typename OpT, bool Depthwise>
 struct ConvLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -212,7 +263,8 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    Value padded = padSpatial(rewriter, loc, input, *g, zero);
+    bool unpadded = Depthwise && element.isF32();
+    Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
     SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
                                      g->dims[1].output};
     Value result;
@@ -220,7 +272,9 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.append({filterType.getDimSize(2), filterType.getDimSize(3)});
       auto outType = RankedTensorType::get(outShape, element);
       Value init = filledTensor(rewriter, loc, outType, zero);
-      Value conv = depthwise(rewriter, loc, padded, adaptor.getFilter(), init, *g);
+      Value conv = unpadded
+                       ? depthwiseUnpadded(rewriter, loc, input, adaptor.getFilter(), init, *g)
+                       : depthwise(rewriter, loc, padded, adaptor.getFilter(), init, *g);
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));

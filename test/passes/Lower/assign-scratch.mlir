@@ -1,15 +1,18 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-assign-scratch %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-lower-assign-scratch=naive %s | FileCheck %s --check-prefix=NAIVE
+// RUN: kiln-opt --split-input-file --kiln-lower-assign-scratch --kiln-lower-verify-scratch %s | FileCheck %s
 
 // Tests that allocations become views of one scratch argument at 64-byte aligned offsets,
-// that deallocations vanish, and that the arena size is recorded.
+// that deallocations vanish, and that the arena size is recorded. Both buffers are live
+// together (%b until its dealloc), so they do not share: the larger one is placed first.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %[[S:[a-z0-9]+]]: memref<256xi8>
-// CHECK-SAME: kiln.scratch_bytes = 256 : i64
+// CHECK-SAME: kiln.scratch_bytes = 256 : i64, kiln.scratch_naive_bytes = 256 : i64
 func.func @main(%out: memref<4xf32>) {
+  // CHECK: %[[C192:.*]] = arith.constant 192 : index
+  // CHECK: memref.view %[[S]][%[[C192]]][] : memref<256xi8> to memref<4xf32>
   // CHECK: %[[C0:.*]] = arith.constant 0 : index
-  // CHECK: memref.view %[[S]][%[[C0]]][] : memref<256xi8> to memref<4xf32>
-  // CHECK: %[[C64:.*]] = arith.constant 64 : index
-  // CHECK: memref.view %[[S]][%[[C64]]][] : memref<256xi8> to memref<20xf64>
+  // CHECK: memref.view %[[S]][%[[C0]]][] : memref<256xi8> to memref<20xf64>
   // CHECK-NOT: memref.alloc
   // CHECK-NOT: memref.dealloc
   %a = memref.alloc() : memref<4xf32>
@@ -17,6 +20,40 @@ func.func @main(%out: memref<4xf32>) {
   memref.copy %a, %out : memref<4xf32> to memref<4xf32>
   memref.dealloc %b : memref<20xf64>
   memref.dealloc %a : memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests sharing by lifetime in a chain a -> b -> c -> out: a is dead once b is written, so
+// c (written from b) takes a's place; b, live together with both, gets its own slot. The
+// address of b passed to a call (as kernel calls take it) keeps b live until the call.
+// The naive plan gives each buffer its own slot.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: kiln.scratch_bytes = 128 : i64, kiln.scratch_naive_bytes = 192 : i64
+// NAIVE-LABEL: func.func @chain
+// NAIVE-SAME: kiln.scratch_bytes = 192 : i64, kiln.scratch_naive_bytes = 192 : i64
+func.func private @use(i64)
+func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
+  // CHECK: arith.constant 0 : index
+  // CHECK-NEXT: memref.view
+  // CHECK: arith.constant 64 : index
+  // CHECK-NEXT: memref.view
+  // CHECK: arith.constant 0 : index
+  // CHECK-NEXT: memref.view
+  // NAIVE: memref.view %{{.*}}[%c0][]
+  // NAIVE: memref.view %{{.*}}[%c64][]
+  // NAIVE: memref.view %{{.*}}[%c128][]
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  %c = memref.alloc() : memref<16xf32>
+  memref.copy %b, %c : memref<16xf32> to memref<16xf32>
+  %p = memref.extract_aligned_pointer_as_index %b : memref<16xf32> -> index
+  %i = arith.index_cast %p : index to i64
+  func.call @use(%i) : (i64) -> ()
+  memref.copy %c, %out : memref<16xf32> to memref<16xf32>
   return
 }
 

@@ -93,3 +93,40 @@ func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32
   }
   return
 }
+
+// -----
+
+#f = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>
+
+// Tests that the depthwise generic marked kiln.depthwise becomes a call of the depthwise
+// kernel with the image its body loads, the filter and the output, then n, h, w, c, m, kh,
+// kw, oh, ow and the window [strides, dilations, pads before]; the zero fill of the output
+// before it goes, and the call overwrites (flag 1). min-flops does not apply: the kernel
+// beats the loops at every size.
+// CHECK: func.func private @kiln_kernel_depthwise_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+// CHECK-LABEL: func.func @depthwise
+// SMALL-LABEL: func.func @depthwise
+// SMALL: call @kiln_kernel_depthwise_conv2d_f32
+func.func @depthwise(%x: memref<1x5x5x3xf32>, %w: memref<3x3x3x1xf32>, %y: memref<1x3x3x3x1xf32>) {
+  // CHECK-NOT: linalg.fill
+  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+  // CHECK-DAG: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
+  // CHECK-DAG: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg2
+  // CHECK: call @kiln_kernel_depthwise_conv2d_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c5_i64, %c5_i64_{{.*}}, %c3_i64, %c1_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32)
+  // CHECK-NOT: linalg.generic
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x3x3x3x1xf32>)
+  linalg.generic {indexing_maps = [#f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w : memref<3x3x3x1xf32>) outs(%y : memref<1x3x3x3x1xf32>) attrs = {kiln.depthwise = array<i64: 2, 2, 1, 1, 1, 1>} {
+  ^bb0(%in: f32, %out: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x5x5x3xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -61,19 +61,41 @@ func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 
 // -----
 
-// Tests that a depthwise convolution is one generic over (n, oh, ow, kh, kw, c, m), channels
-// innermost, whose [N, OH, OW, C, M] result is collapsed to C * M channels.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d3, d2 + d4, d5)>
+// Tests that an f32 depthwise convolution is one generic over (n, oh, ow, kh, kw, c, m),
+// channels innermost, reading the unpadded input at (n, 2 * oh + kh - 1, 2 * ow + kw - 1, c)
+// and zero outside it, marked kiln.depthwise = [strides, dilations, pads before] for the
+// kernel call; its [N, OH, OW, C, M] result is collapsed to C * M channels.
 // CHECK-DAG: #[[F:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>
 // CHECK-LABEL: func.func @depthwise
-func.func @depthwise(%x: tensor<1x4x4x3xf32>, %w: tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32> {
-  // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[F]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
-  // CHECK-SAME: outs({{.*}} : tensor<1x2x2x3x2xf32>)
+func.func @depthwise(%x: tensor<1x5x5x3xf32>, %w: tensor<3x3x3x2xf32>) -> tensor<1x3x3x6xf32> {
+  // CHECK: linalg.fill
+  // CHECK: linalg.generic {indexing_maps = [#[[F]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
+  // CHECK-SAME: ins(%arg1 : tensor<3x3x3x2xf32>) outs({{.*}} : tensor<1x3x3x3x2xf32>) attrs = {kiln.depthwise = array<i64: 2, 2, 1, 1, 1, 1>}
+  // CHECK: arith.subi
+  // CHECK: arith.cmpi ult, %{{.*}}, %c5
+  // CHECK: %[[V:.*]] = tensor.extract %arg0
+  // CHECK: arith.select %{{.*}}, %[[V]], %{{.*}} : f32
   // CHECK: tensor.collapse_shape
-  // CHECK: tensor.expand_shape {{.*}} into tensor<1x2x2x6xf32>
-  %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x2x2x6xf32>
-  return %0 : tensor<1x2x2x6xf32>
+  // CHECK: tensor.expand_shape {{.*}} into tensor<1x3x3x6xf32>
+  %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x3x3x6xf32>
+  return %0 : tensor<1x3x3x6xf32>
+}
+
+// -----
+
+// Tests that other float types pad the input and read it through the window map.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d3, d2 + d4, d5)>
+// CHECK-DAG: #[[F:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>
+// CHECK-LABEL: func.func @depthwise_f64
+func.func @depthwise_f64(%x: tensor<1x4x4x3xf64>, %w: tensor<3x3x3x2xf64>) -> tensor<1x4x4x6xf64> {
+  // CHECK: tensor.pad
+  // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[F]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
+  // CHECK-SAME: outs({{.*}} : tensor<1x4x4x3x2xf64>)
+  // CHECK-NOT: kiln.depthwise
+  %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf64>, tensor<3x3x3x2xf64>) -> tensor<1x4x4x6xf64>
+  return %0 : tensor<1x4x4x6xf64>
 }
 
 // -----

@@ -118,6 +118,9 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_MATMUL_TRANSPOSE_A 1 /* a is stored k x m */
 #define KILN_MATMUL_TRANSPOSE_B 2 /* b is stored n x k */
 #define KILN_MATMUL_OVERWRITE 4   /* c = op(a) op(b): c's contents are not read */
+#define KILN_KERNEL_DEPTHWISE_CONV2D_F32 "kiln_kernel_depthwise_conv2d_f32"
+/* Flags of kiln_kernel_depthwise_conv2d_f32. */
+#define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char* kiln_dtype_name(int32_t dtype) {

@@ -1,0 +1,103 @@
+// kiln_kernel_depthwise_conv2d_f32 against a double-precision reference.
+#include "kiln/kernels/depthwise.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kiln/runtime/parallel.h"
+
+namespace {
+
+struct Shape {
+  int64_t n, h, w, c, m, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
+  int64_t oh() const { return (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1; }
+  int64_t ow() const { return (w + pl + pr - ((kw - 1) * dw + 1)) / sw + 1; }
+};
+
+struct Problem {
+  Shape s;
+  std::vector<float> in, filter, out;
+  explicit Problem(const Shape &shape)
+      : s(shape), in(s.n * s.h * s.w * s.c), filter(s.kh * s.kw * s.c * s.m),
+        out(s.n * s.oh() * s.ow() * s.c * s.m) {
+    std::mt19937 gen(static_cast<uint32_t>(s.c * 97 + s.h * 13 + s.kh + s.m));
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (float &v : in) v = dist(gen);
+    for (float &v : filter) v = dist(gen);
+    for (float &v : out) v = dist(gen);
+  }
+  std::vector<float> Run(bool overwrite) const {
+    std::vector<float> got = out;
+    kiln_kernel_depthwise_conv2d_f32(
+        reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
+        reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.m, s.kh, s.kw, s.oh(),
+        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, overwrite ? KILN_DEPTHWISE_OVERWRITE : 0);
+    return got;
+  }
+  // Max abs error of `got` against the convolution (plus the old output unless
+  // `overwrite`) computed in double with explicit zero padding.
+  double Error(const std::vector<float> &got, bool overwrite) const {
+    double worst = 0;
+    int64_t oh = s.oh(), ow = s.ow();
+    for (int64_t b = 0; b < s.n; ++b)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x)
+          for (int64_t ch = 0; ch < s.c; ++ch)
+            for (int64_t j = 0; j < s.m; ++j) {
+              int64_t at = (((b * oh + y) * ow + x) * s.c + ch) * s.m + j;
+              double sum = overwrite ? 0.0 : out[at];
+              for (int64_t i = 0; i < s.kh; ++i)
+                for (int64_t k = 0; k < s.kw; ++k) {
+                  int64_t iy = y * s.sh + i * s.dh - s.pt, ix = x * s.sw + k * s.dw - s.pl;
+                  if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
+                  sum += double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
+                         double(filter[((i * s.kw + k) * s.c + ch) * s.m + j]);
+                }
+              worst = std::max(worst, std::fabs(sum - got[at]));
+            }
+    return worst;
+  }
+};
+
+class DepthwiseTest : public ::testing::TestWithParam<Shape> {
+protected:
+  void TearDown() override { kiln_parallel_set_threads(0); }
+};
+
+TEST_P(DepthwiseTest, MatchesReference) {
+  Problem p(GetParam());
+  for (bool overwrite : {true, false}) {
+    kiln_parallel_set_threads(1);
+    std::vector<float> got = p.Run(overwrite);
+    EXPECT_LT(p.Error(got, overwrite), 1e-5) << "overwrite " << overwrite;
+  }
+}
+
+TEST_P(DepthwiseTest, SameBitsForEveryThreadCount) {
+  Problem p(GetParam());
+  kiln_parallel_set_threads(1);
+  std::vector<float> one = p.Run(true);
+  for (int threads : {2, 3, 8}) {
+    kiln_parallel_set_threads(threads);
+    EXPECT_EQ(p.Run(true), one) << threads << " threads";
+  }
+}
+
+// n, h, w, c, m, kh, kw, strides, dilations, pads (top, left, bottom, right). Channel
+// counts cover the 32-wide blocks, the 8-wide ones and the scalar tail.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, DepthwiseTest,
+    ::testing::Values(Shape{1, 9, 8, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                      Shape{2, 11, 10, 45, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+                      Shape{1, 7, 9, 13, 1, 5, 3, 1, 2, 2, 1, 4, 1, 4, 1},
+                      Shape{1, 6, 6, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                      Shape{3, 5, 4, 8, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+                      Shape{1, 2, 2, 40, 1, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2},
+                      Shape{1, 40, 33, 96, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}));
+
+} // namespace
