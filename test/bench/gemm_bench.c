@@ -2,7 +2,8 @@
  *
  *   cc -O2 -I runtime/include -I runtime/kernels/include test/bench/gemm_bench.c \
  *      -L build/lib -lkiln_kernels -lkiln_runtime -lm -pthread -o /tmp/gemm_bench
- *   /tmp/gemm_bench [N [THREADS [M [K]]]]     (default 1024 1 N N: C[M x N] += A[M x K] B[K x N])
+ *   /tmp/gemm_bench [N [THREADS [M [K [FLAGS]]]]]   (default 1024 1 N N 0: C[M x N] += A[M x K] B[K x N];
+ *                                                FLAGS as in kiln/runtime/abi.h, 4 = overwrite C)
  *
  * Compare with test/bench/peak.c run just before or after; the machine's noise shows as
  * differences between repeated runs. KILN_KERNEL_ISA=avx2 measures the AVX2 code. */
@@ -30,13 +31,14 @@ int main(int argc, char** argv) {
   int threads = argc > 2 ? atoi(argv[2]) : 1;
   int m = argc > 3 ? atoi(argv[3]) : n;
   int k = argc > 4 ? atoi(argv[4]) : n;
+  int flags = argc > 5 ? atoi(argv[5]) : 0;
   kiln_parallel_set_threads(threads);
   float *a = random_matrix((long)m * k), *b = random_matrix((long)k * n);
   float* c = calloc((size_t)m * n, sizeof(float));
   double best = 1e9;
   for (int r = 0; r < 15; r++) {
     double t = now();
-    kiln_kernel_matmul_f32((uintptr_t)a, (uintptr_t)b, (uintptr_t)c, m, n, k, 0);
+    kiln_kernel_matmul_f32((uintptr_t)a, (uintptr_t)b, (uintptr_t)c, m, n, k, flags);
     t = now() - t;
     if (t < best) best = t;
   }

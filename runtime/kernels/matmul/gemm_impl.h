@@ -3,8 +3,9 @@
 //
 // Layout follows BLIS: C is computed in MR x NR register tiles; A is packed into MR-row
 // panels and B into NR-column panels per KC-deep slice, so the micro-kernel streams both
-// from contiguous memory. Products with B not transposed and few rows, or few columns,
-// read A and B in place instead (see kGemmDirectRows in gemm.h).
+// from contiguous memory. Products with B not transposed and few rows, or a short depth,
+// read A and B in place instead (see kGemmDirectRows in gemm.h), a row tile at a time so
+// that its rows of A stay in L1 while it meets every column.
 //
 // Every element of C gets the same arithmetic whatever the ISA, the blocking of M and N or
 // the thread that computes it: for each KC slice in order, a fused multiply-add chain over
@@ -32,8 +33,10 @@ struct Gemm {
   static constexpr int64_t NC = V::kColBlock; // multiple of NR
 
   // acc[i][*] = sum over kk < kc of a(i, kk) * b(kk, *); then C rows += acc.
-  // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j].
-  template <int R, bool Packed>
+  // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j]. With Half, the tile is
+  // one vector wide (cols <= L): the second vector is neither computed nor touched (a
+  // masked load from the next row's first columns, just stored, would stall on every row).
+  template <int R, bool Packed, bool Half = false>
   static inline __attribute__((always_inline)) void micro(int64_t kc, const float *a,
                                                           int64_t ars, int64_t aks,
                                                           const float *b, int64_t bks,
@@ -49,17 +52,18 @@ struct Gemm {
     for (int i = 0; i < R; ++i)
       acc[i][0] = acc[i][1] = V::zero();
     for (int64_t kk = 0; kk < kc; ++kk) {
-      Vec b0 = V::load(b), b1 = V::load(b + L);
+      Vec b0 = V::load(b), b1 = Half ? b0 : V::load(b + L);
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         Vec ai = V::broadcast(a + i * ars);
         acc[i][0] = V::fma(ai, b0, acc[i][0]);
-        acc[i][1] = V::fma(ai, b1, acc[i][1]);
+        if (!Half)
+          acc[i][1] = V::fma(ai, b1, acc[i][1]);
       }
       a += aks;
       b += bks;
     }
-    if (rows == R && cols == NR) {
+    if (!Half && rows == R && cols == NR) {
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         float *row = c + i * ldc;
@@ -74,8 +78,10 @@ struct Gemm {
       if (i >= rows) break;
       float *row = c + i * ldc;
       V::storeMasked(row, overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]), m0);
-      V::storeMasked(row + L,
-                     overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]), m1);
+      if (!Half)
+        V::storeMasked(row + L,
+                       overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]),
+                       m1);
     }
   }
 
@@ -88,17 +94,20 @@ struct Gemm {
       if (rows < R)
         return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite);
     }
-    micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
+    if (cols <= L)
+      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
+    else
+      micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
   }
 
   // B not transposed, and few rows or few columns: read A and B in place.
   static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-      for (int64_t j = n0; j < n1; j += NR) {
-        int cols = n1 - j < NR ? int(n1 - j) : NR;
-        for (int64_t i = m0; i < m1; i += MR) {
-          int rows = m1 - i < MR ? int(m1 - i) : MR;
+      for (int64_t i = m0; i < m1; i += MR) {
+        int rows = m1 - i < MR ? int(m1 - i) : MR;
+        for (int64_t j = n0; j < n1; j += NR) {
+          int cols = n1 - j < NR ? int(n1 - j) : NR;
           directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
                          g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols,
                          g.overwrite && pc == 0);
@@ -164,9 +173,14 @@ struct Gemm {
             const float *bpanel = bp + (jr / NR) * kc * NR;
             for (int64_t ir = 0; ir < mc; ir += MR) {
               int rows = mc - ir < MR ? int(mc - ir) : MR;
-              micro<MR, true>(kc, ap + (ir / MR) * kc * MR, 0, 0, bpanel, 0,
-                              g.c + (ic + ir) * g.ldc + jc + jr, g.ldc, rows, cols,
-                              g.overwrite && pc == 0);
+              const float *apanel = ap + (ir / MR) * kc * MR;
+              float *ctile = g.c + (ic + ir) * g.ldc + jc + jr;
+              bool first = g.overwrite && pc == 0;
+              if (cols <= L)
+                micro<MR, true, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols,
+                                      first);
+              else
+                micro<MR, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols, first);
             }
           }
         }
@@ -175,8 +189,10 @@ struct Gemm {
   }
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    if (g.bcs == 1 && (m1 - m0 <= kGemmDirectRows ||
-                       (n1 - n0 <= kGemmDirectCols && g.k >= kGemmDirectDepth))) {
+    int64_t rows = m1 - m0, cols = n1 - n0;
+    if (g.bcs == 1 && (rows <= kGemmDirectRows ||
+                       (g.k <= kGemmDepth &&
+                        (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       direct(g, m0, m1, n0, n1);
       return;
     }
