@@ -28,12 +28,13 @@ struct GemmArgs {
 constexpr int64_t kGemmDepth = 256;
 
 // Products with B not transposed read the operands in place (no packing) when they have at
-// most kGemmDirectRows rows, or fit one depth slice and have at most kGemmDirectCols columns
-// or at most kGemmDirectFewRows rows. Measured with test/bench/gemm_bench.c on the 1x1
-// convolutions of MobileNetV2 (m = pixels, k and n = channels): packing A costs more than it
-// saves when the depth is short, but a long, wide B is worth packing for many rows
-// (1024 x 1024 x 256: 138 GFLOP/s packed, 109 direct).
+// most kGemmDirectRows rows, or a depth of at most kGemmDirectDepth and at most
+// kGemmDirectCols columns or kGemmDirectFewRows rows. Measured with test/bench/gemm_bench.c
+// on the convolutions of MobileNetV2 and the small CNN of test/bench (m = pixels, k and n
+// = channels, or window x channels): packing A costs more than it saves unless B is both
+// long and wide and A tall (1024 x 1024 x 256: 138 GFLOP/s packed, 109 direct).
 constexpr int64_t kGemmDirectRows = 4;
+constexpr int64_t kGemmDirectDepth = 1024;
 constexpr int64_t kGemmDirectCols = 640;
 constexpr int64_t kGemmDirectFewRows = 256;
 

@@ -191,7 +191,7 @@ struct Gemm {
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     int64_t rows = m1 - m0, cols = n1 - n0;
     if (g.bcs == 1 && (rows <= kGemmDirectRows ||
-                       (g.k <= kGemmDepth &&
+                       (g.k <= kGemmDirectDepth &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       direct(g, m0, m1, n0, n1);
       return;
