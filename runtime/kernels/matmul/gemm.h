@@ -25,7 +25,7 @@ struct GemmArgs {
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
 // order of the floating-point operations, so changing it changes results in the last bits.
-constexpr int64_t kGemmDepth = 256;
+constexpr int64_t kGemmDepth = 512;
 
 // Products with B not transposed read the operands in place (no packing) when they have at
 // most kGemmDirectRows rows, or a depth of at most kGemmDirectDepth and at most
