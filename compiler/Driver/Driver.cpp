@@ -11,6 +11,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <mutex>
 
 using namespace mlir;
 
@@ -179,11 +181,40 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-size_t countOps(ModuleOp module) {
+size_t countOps(Operation *root) {
   size_t n = 0;
-  module.walk([&](Operation *op) { n += op != module.getOperation(); });
+  root->walk([&](Operation *op) { n += op != root; });
   return n;
 }
+
+/// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass
+/// statistics are compiled out of release builds of LLVM, so the driver counts itself.
+struct OpCounts : PassInstrumentation {
+  struct Record {
+    std::string pass;
+    size_t before = 0, after = 0;
+  };
+  std::mutex mutex;
+  std::vector<Record> records;
+  DenseMap<std::pair<Pass *, Operation *>, size_t> open;
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (pass->getArgument().empty()) // a pass manager running nested ones
+      return;
+    size_t n = countOps(op);
+    std::lock_guard<std::mutex> lock(mutex);
+    open[{pass, op}] = records.size();
+    records.push_back({pass->getArgument().str(), n, n});
+  }
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (pass->getArgument().empty()) // a pass manager running nested ones
+      return;
+    size_t n = countOps(op);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = open.find({pass, op}); it != open.end())
+      records[it->second].after = n;
+  }
+};
 
 LogicalResult Compilation::runPipeline(ModuleOp module,
                                        function_ref<LogicalResult(OpPassManager &)> build,
@@ -198,9 +229,18 @@ LogicalResult Compilation::runPipeline(ModuleOp module,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, options.dumpIrDir + "/" + stage.str());
   }
-  if (options.stats)
-    pm.enableStatistics();
-  return pm.run(module);
+  OpCounts *counts = nullptr;
+  if (options.stats) {
+    auto owned = std::make_unique<OpCounts>();
+    counts = owned.get();
+    pm.addInstrumentation(std::move(owned));
+  }
+  if (failed(pm.run(module)))
+    return failure();
+  if (counts && stage == "graph")
+    for (const OpCounts::Record &r : counts->records)
+      llvm::outs() << "stats: " << r.pass << ": " << r.before << " -> " << r.after << " ops\n";
+  return success();
 }
 
 LogicalResult Compilation::writeText(StringRef path,

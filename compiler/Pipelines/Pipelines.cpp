@@ -9,7 +9,7 @@ namespace kiln::pipelines {
 
 StringRef graphPipeline() {
   return "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
-         "kiln-graph-infer-shapes,kiln-graph-prune)";
+         "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune)";
 }
 
 std::string lowerPipeline(bool kernelCalls) {

@@ -68,4 +68,33 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
   ];
 }
 
+def CSEPass : Pass<"kiln-graph-cse", "mlir::func::FuncOp"> {
+  let summary = "Merge identical ops (common subexpression elimination)";
+  let description = [{
+    The paper's common subexpression elimination (section 5.1): graphs built by layers of
+    abstraction often hold several copies of one computation. Ops with the same name,
+    attributes (the device too), result types and operands, control inputs included and in
+    the same order, compute the same values, so all but the first are removed and their
+    uses take the first's results. Ops are visited in program order, so chains of copies
+    merge in one pass. Placeholders (each is its own input) and ops with side effects
+    (variables, random numbers, queues, I/O) are never merged; control dependencies are kept
+    because ops with different control inputs differ.
+
+    Before:
+    ```mlir
+    %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = "tf.AddV2"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = "tf.AddV2"(%0, %0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMerged", "ops-merged", "Number of ops merged into an identical one">,
+  ];
+}
+
 #endif // KILN_PASSES_GRAPH_PASSES_TD
