@@ -20,11 +20,12 @@ std::string lowerPipeline(bool kernelCalls) {
                      "eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
-                     "canonicalize,"
-                     "kiln-lower-assign-scratch,";
+                     "canonicalize,";
+  // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
+  // kernels write, so lifetimes must be computed afterwards.
   if (kernelCalls)
     text += "func.func(kiln-lower-kernel-calls),";
-  return text + "kiln-lower-verify-scratch";
+  return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch";
 }
 
 StringRef llvmPipeline() {

@@ -51,7 +51,10 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
   let description = [{
     Runs each op's folder in program order: `tf.Shape`, `tf.Size` and `tf.Rank` of
     tensors with static shapes become constants, and `tf.Identity` without control inputs
-    is forwarded. New constants keep the folded node's name as their location, so later
+    is forwarded. Float arithmetic on constants (Add, AddV2, Sub, Mul, RealDiv, Maximum,
+    Minimum, SquaredDifference, Pow, Neg, Abs, Square, Sqrt, Rsqrt, Exp, Log, Relu, Relu6,
+    with NumPy broadcasting, results of up to 2^20 elements) is computed in double and
+    rounded once, so the statistics of a frozen batch normalisation become two constants. New constants keep the folded node's name as their location, so later
     shape inference (a Reshape whose shape came from Shape) sees them.
 
     Before:

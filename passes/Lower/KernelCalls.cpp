@@ -7,6 +7,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 namespace kiln::lower {
 #define GEN_PASS_DEF_KERNELCALLSPASS
 #include "passes/Lower/Passes.h.inc"
@@ -119,6 +121,128 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   return nullptr;
 }
 
+/// An elementwise op after a kernel that the kernel can apply itself: out = min(max(in *
+/// scale + bias, lo), hi) per channel (the last dimension), where scale and bias are
+/// per-channel buffers or scalar constants (see kiln_kernel_matmul_epilogue_f32).
+struct EpilogueMatch {
+  linalg::GenericOp op;
+  Value output;                  // where the result goes instead of the kernel's buffer
+  Value scale, bias;             // per-channel buffers, or null
+  float scaleValue = 1.0f, biasValue = 0.0f;
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
+  SmallVector<Operation *> deadViews; // views of the kernel's buffer only `op` read
+};
+
+std::optional<float> constantF32(Value v) {
+  FloatAttr attr;
+  if (!v.getType().isF32() || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  return static_cast<float>(attr.getValueAsDouble());
+}
+
+/// Finds the epilogue that follows the kernel writing `result` (a fresh buffer, written
+/// whole by `kernel`): the only reader of `result`, through reshapes, is an all-parallel
+/// generic of the form above writing a separate buffer of the same size, with nothing in
+/// between using that buffer.
+std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value result,
+                                           int64_t channels) {
+  if (!result.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  EpilogueMatch match;
+  Value read = result;
+  while (true) {
+    SmallVector<Operation *> users;
+    for (Operation *user : read.getUsers())
+      if (user != kernel)
+        users.push_back(user);
+    if (users.size() != 1)
+      return std::nullopt;
+    Operation *user = users.front();
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      match.deadViews.push_back(user);
+      read = user->getResult(0);
+      continue;
+    }
+    match.op = dyn_cast<linalg::GenericOp>(user);
+    break;
+  }
+  linalg::GenericOp g = match.op;
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumDpsInputs() < 1 || g.getDpsInputs()[0] != read ||
+      g.getNumParallelLoops() != g.getNumLoops() || g->getBlock() != kernel->getBlock())
+    return std::nullopt;
+  match.output = g.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(match.output.getType());
+  auto readType = cast<MemRefType>(read.getType());
+  int64_t rank = readType.getRank();
+  if (!outType || outType != readType || !isContiguousF32(match.output, rank) ||
+      readType.getShape().back() != channels)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
+  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, g.getContext()));
+  if (maps[0] != id || maps.back() != id)
+    return std::nullopt;
+  for (unsigned i = 1; i < g.getNumDpsInputs(); ++i)
+    if (maps[i] != channel || !isContiguousF32(g.getDpsInputs()[i], 1))
+      return std::nullopt;
+  // The output must be free until the kernel: defined before it (or an allocation that can
+  // move there) and untouched in between.
+  Operation *def = match.output.getDefiningOp();
+  if (def && !isa<memref::AllocOp>(def) && !def->isBeforeInBlock(kernel))
+    return std::nullopt;
+  for (Operation *op = kernel->getNextNode(); op && op != g; op = op->getNextNode())
+    if (llvm::is_contained(op->getOperands(), match.output))
+      return std::nullopt;
+
+  // The body: v = in, then in order at most one each of v * p, v + p, max(v, lo),
+  // min(v, hi), with p a per-channel input or a constant.
+  Block &body = g.getRegion().front();
+  Value v = body.getArgument(0);
+  auto parameter = [&](Value p, Value &buffer, float &value) {
+    if (auto arg = dyn_cast<BlockArgument>(p); arg && arg.getOwner() == &body &&
+                                                arg.getArgNumber() >= 1 &&
+                                                arg.getArgNumber() < g.getNumDpsInputs()) {
+      buffer = g.getDpsInputs()[arg.getArgNumber()];
+      return true;
+    }
+    if (auto c = constantF32(p)) {
+      value = *c;
+      return true;
+    }
+    return false;
+  };
+  auto other = [&](Operation *op) -> Value {
+    if (op->getNumOperands() != 2)
+      return Value();
+    if (op->getOperand(0) == v)
+      return op->getOperand(1);
+    return op->getOperand(1) == v ? op->getOperand(0) : Value();
+  };
+  int stage = 0; // 0: mul, 1: add, 2: max, 3: min, 4: done
+  for (Operation &op : body.without_terminator()) {
+    Value p = other(&op);
+    if (!p || !v.hasOneUse())
+      return std::nullopt;
+    if (isa<arith::MulFOp>(op) && stage <= 0 && parameter(p, match.scale, match.scaleValue))
+      stage = 1;
+    else if (isa<arith::AddFOp>(op) && stage <= 1 && parameter(p, match.bias, match.biasValue))
+      stage = 2;
+    else if (isa<arith::MaximumFOp>(op) && stage <= 2 && constantF32(p))
+      match.lo = *constantF32(p), stage = 3;
+    else if (isa<arith::MinimumFOp>(op) && stage <= 3 && constantF32(p))
+      match.hi = *constantF32(p), stage = 4;
+    else
+      return std::nullopt;
+    v = op.getResult(0);
+  }
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield->getOperand(0) != v)
+    return std::nullopt;
+  return match;
+}
+
 struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass> {
   using KernelCallsPassBase::KernelCallsPassBase;
 
@@ -142,49 +266,98 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       b.setInsertionPointToStart(module.getBody());
       func::FuncOp::create(b, func.getLoc(), name, b.getFunctionType(args, {})).setPrivate();
     };
-    // Emits the call replacing `op`: buffers by address, then integer arguments.
-    auto call = [&](linalg::GenericOp op, StringRef name, ValueRange buffers,
-                    ArrayRef<int64_t> sizes, int32_t flags) {
-      b.setInsertionPoint(op);
+    // Emits the call replacing `op`: buffers by address, then integer arguments, then the
+    // epilogue's arguments if `epilogue` is set. If it holds a matched op, that op goes
+    // too and its output takes the place of the kernel's buffer; an empty one passes the
+    // identity (for kernels whose signature always has the arguments).
+    auto call = [&](linalg::GenericOp op, StringRef name, SmallVector<Value> buffers,
+                    ArrayRef<int64_t> sizes, int32_t flags, EpilogueMatch *epilogue) {
       Location loc = op.getLoc();
-      SmallVector<Value> args;
-      for (Value v : buffers) {
-        Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
-        args.push_back(arith::IndexCastOp::create(b, loc, i64, p));
+      bool fused = epilogue && epilogue->op;
+      if (fused) {
+        if (Operation *def = epilogue->output.getDefiningOp(); def && !def->isBeforeInBlock(op))
+          def->moveBefore(op);
+        buffers.back() = epilogue->output;
       }
+      b.setInsertionPoint(op);
+      auto address = [&](Value v) -> Value {
+        if (!v)
+          return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, 0));
+        Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
+        return arith::IndexCastOp::create(b, loc, i64, p);
+      };
+      auto f32 = [&](float v) -> Value {
+        return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+      };
+      SmallVector<Value> args;
+      for (Value v : buffers)
+        args.push_back(address(v));
       for (int64_t s : sizes)
         args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, s)));
       args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, flags)));
+      if (epilogue)
+        args.append({address(epilogue->scale), f32(epilogue->scaleValue),
+                     address(epilogue->bias), f32(epilogue->biasValue), f32(epilogue->lo),
+                     f32(epilogue->hi)});
       func::CallOp::create(b, loc, name, TypeRange{}, args);
       op.erase();
+      if (fused) {
+        epilogue->op.erase();
+        for (Operation *view : llvm::reverse(epilogue->deadViews))
+          view->erase();
+      }
     };
-    if (!matmuls.empty())
-      declare(KILN_KERNEL_MATMUL_F32, {i64, i64, i64, i64, i64, i64, i32});
+    // The kernel's own output, when an epilogue writes elsewhere, is then unused.
+    auto eraseIfUnused = [](Value buffer) {
+      if (auto alloc = buffer.getDefiningOp<memref::AllocOp>(); alloc && alloc->use_empty())
+        alloc.erase();
+    };
+    Type f32 = b.getF32Type();
+    SmallVector<Type> epilogueArgs = {i64, f32, i64, f32, f32, f32};
     for (auto &[op, m] : matmuls) {
+      std::optional<EpilogueMatch> epilogue;
       if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
         m.flags |= KILN_MATMUL_OVERWRITE;
         fill.erase();
+        epilogue = matchEpilogue(op, m.c, m.n);
       }
-      call(op, KILN_KERNEL_MATMUL_F32, {m.a, m.b, m.c}, {m.m, m.n, m.k}, m.flags);
-    }
-    if (!depthwise.empty()) {
-      SmallVector<Type> args(3 + 15, i64);
-      args.push_back(i32);
-      declare(KILN_KERNEL_DEPTHWISE_CONV2D_F32, args);
+      SmallVector<Type> args = {i64, i64, i64, i64, i64, i64, i32};
+      StringRef name = KILN_KERNEL_MATMUL_F32;
+      if (epilogue) {
+        name = KILN_KERNEL_MATMUL_EPILOGUE_F32;
+        llvm::append_range(args, epilogueArgs);
+      }
+      declare(name, args);
+      call(op, name, {m.a, m.b, m.c}, {m.m, m.n, m.k}, m.flags,
+           epilogue ? &*epilogue : nullptr);
+      if (epilogue)
+        eraseIfUnused(m.c);
     }
     for (auto &[op, d] : depthwise) {
       int32_t flags = 0;
-      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
-        flags |= KILN_DEPTHWISE_OVERWRITE;
-        fill.erase();
-      }
       auto in = cast<MemRefType>(d.input.getType()).getShape();
       auto f = cast<MemRefType>(d.filter.getType()).getShape();
       auto out = cast<MemRefType>(d.output.getType()).getShape();
+      std::optional<EpilogueMatch> epilogue;
+      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
+        flags |= KILN_DEPTHWISE_OVERWRITE;
+        fill.erase();
+        epilogue = matchEpilogue(op, d.output, out[3] * out[4]);
+      }
+      SmallVector<Type> args(3 + 15, i64);
+      args.push_back(i32);
+      llvm::append_range(args, epilogueArgs);
+      declare(KILN_KERNEL_DEPTHWISE_CONV2D_F32, args);
       // n, h, w, c, m, kh, kw, oh, ow, then the window.
       SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
       llvm::append_range(sizes, d.window);
-      call(op, KILN_KERNEL_DEPTHWISE_CONV2D_F32, {d.input, d.filter, d.output}, sizes, flags);
+      EpilogueMatch none;
+      if (epilogue)
+        flags |= KILN_DEPTHWISE_EPILOGUE;
+      call(op, KILN_KERNEL_DEPTHWISE_CONV2D_F32, {d.input, d.filter, d.output}, sizes, flags,
+           epilogue ? &*epilogue : &none);
+      if (epilogue)
+        eraseIfUnused(d.output);
     }
   }
 };

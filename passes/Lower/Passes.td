@@ -158,7 +158,7 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
 }
 
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
-  let summary = "Call the runtime's kernels for large f32 matrix products";
+  let summary = "Call the runtime's kernels for f32 matrix products and depthwise convolutions";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
     (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
@@ -166,6 +166,16 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
     sizes and the transpose flags. Products with fewer than `min-flops` multiply-adds stay
     loops. When the op before it (ignoring ops without memory effects) fills C with +0.0,
     that fill is removed and the call passes KILN_MATMUL_OVERWRITE, so C is written once.
+    The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    `kiln_kernel_depthwise_conv2d_f32` at every size.
+
+    An overwriting kernel's result that only an elementwise op reads, of the form
+    `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or
+    constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6), is
+    computed by the kernel itself (`kiln_kernel_matmul_epilogue_f32`, or the depthwise
+    kernel's epilogue arguments), which writes the elementwise op's output directly; the op
+    and the kernel's own buffer go. The pass runs before buffer planning, which then sees
+    the buffers the kernels really write.
 
     Before:
     ```mlir

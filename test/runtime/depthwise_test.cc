@@ -31,17 +31,23 @@ struct Problem {
     for (float &v : filter) v = dist(gen);
     for (float &v : out) v = dist(gen);
   }
-  std::vector<float> Run(bool overwrite) const {
+  std::vector<float> Run(bool overwrite, const float *scale = nullptr, float bias = 0.0f,
+                         float lo = 0.0f, float hi = 0.0f) const {
     std::vector<float> got = out;
+    int32_t flags = (overwrite ? KILN_DEPTHWISE_OVERWRITE : 0) |
+                    (scale ? KILN_DEPTHWISE_EPILOGUE : 0);
     kiln_kernel_depthwise_conv2d_f32(
         reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
         reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.m, s.kh, s.kw, s.oh(),
-        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, overwrite ? KILN_DEPTHWISE_OVERWRITE : 0);
+        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, reinterpret_cast<uintptr_t>(scale),
+        1.0f, 0, bias, lo, hi);
     return got;
   }
   // Max abs error of `got` against the convolution (plus the old output unless
-  // `overwrite`) computed in double with explicit zero padding.
-  double Error(const std::vector<float> &got, bool overwrite) const {
+  // `overwrite`) computed in double with explicit zero padding, then the epilogue
+  // min(max(v * scale[ch] + bias, lo), hi) if `scale` is set.
+  double Error(const std::vector<float> &got, bool overwrite, const float *scale = nullptr,
+               float bias = 0.0f, float lo = 0.0f, float hi = 0.0f) const {
     double worst = 0;
     int64_t oh = s.oh(), ow = s.ow();
     for (int64_t b = 0; b < s.n; ++b)
@@ -58,6 +64,8 @@ struct Problem {
                   sum += double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
                          double(filter[((i * s.kw + k) * s.c + ch) * s.m + j]);
                 }
+              if (scale)
+                sum = std::min<double>(std::max<double>(sum * scale[ch * s.m + j] + bias, lo), hi);
               worst = std::max(worst, std::fabs(sum - got[at]));
             }
     return worst;
@@ -76,6 +84,16 @@ TEST_P(DepthwiseTest, MatchesReference) {
     std::vector<float> got = p.Run(overwrite);
     EXPECT_LT(p.Error(got, overwrite), 1e-5) << "overwrite " << overwrite;
   }
+}
+
+TEST_P(DepthwiseTest, Epilogue) {
+  Problem p(GetParam());
+  std::vector<float> scale(p.s.c * p.s.m);
+  for (size_t i = 0; i < scale.size(); ++i) scale[i] = 0.25f + 0.125f * float(i % 7);
+  kiln_parallel_set_threads(2);
+  // A Relu6 after a per-channel scale and a bias, as a fused batch norm gives.
+  std::vector<float> got = p.Run(true, scale.data(), 0.1f, 0.0f, 6.0f);
+  EXPECT_LT(p.Error(got, true, scale.data(), 0.1f, 0.0f, 6.0f), 1e-5);
 }
 
 TEST_P(DepthwiseTest, SameBitsForEveryThreadCount) {

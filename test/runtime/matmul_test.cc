@@ -144,6 +144,42 @@ TEST_P(MatmulTest, OverwriteIgnoresTheOldC) {
   EXPECT_EQ(out, std::vector<float>(6, 0.0f));
 }
 
+// The epilogue (a per-column scale, a scalar bias, then a clamp to [0, 6]: a batch norm and
+// Relu6) against the reference product followed by the same arithmetic, on shapes that take
+// the direct and the packed paths, with full and partial tiles; NaN in a column stays NaN.
+TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 40, 300},
+                         {70, 33, 600},
+                         {300, 20, 30},
+                         {200, 700, 1100}}) {
+    Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
+    std::vector<float> scale(n);
+    for (int64_t j = 0; j < n; ++j) scale[j] = j == 5 ? std::nanf("") : 0.5f + 0.25f * (j % 5);
+    std::vector<float> out(p.c.size(), std::nanf(""));
+    kiln_parallel_set_threads(2);
+    kiln_kernel_matmul_epilogue_f32(reinterpret_cast<uintptr_t>(p.a.data()),
+                                    reinterpret_cast<uintptr_t>(p.b.data()),
+                                    reinterpret_cast<uintptr_t>(out.data()), m, n, k, p.flags,
+                                    reinterpret_cast<uintptr_t>(scale.data()), 1.0f, 0, 0.25f,
+                                    0.0f, 6.0f);
+    std::fill(p.c.begin(), p.c.end(), 0.0f);
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float got = out[i * n + j];
+        if (j == 5) {
+          ASSERT_TRUE(std::isnan(got)) << i << "," << j;
+          continue;
+        }
+        double sum = 0;
+        for (int64_t q = 0; q < k; ++q) sum += double(p.A(i, q)) * double(p.B(q, j));
+        double want = std::min(std::max(sum * scale[j] + 0.25, 0.0), 6.0);
+        worst = std::max(worst, std::fabs(want - got));
+      }
+    ASSERT_LT(worst, Tolerance(k)) << m << "x" << n << "x" << k;
+  }
+}
+
 TEST_P(MatmulTest, EmptyDimensionsLeaveCUnchanged) {
   Problem p(4, 5, 0, GetParam());
   EXPECT_EQ(p.Run(), p.c);

@@ -14,7 +14,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -548,6 +550,10 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
     AffineMap c = AffineMap::get(4, 0, getAffineDimExpr(channel, ctx));
     Type u = cast<RankedTensorType>(adaptor.getScale().getType()).getElementType();
     double epsilon = op.getEpsilon().convertToDouble();
+    if (Value folded = foldedBatchNorm(rewriter, loc, adaptor, xType, id, c, epsilon)) {
+      replaceWithStatistics(rewriter, op, adaptor, folded);
+      return success();
+    }
     Value y = buildParallelGeneric(
         rewriter, loc, xType,
         {adaptor.getX(), adaptor.getScale(), adaptor.getOffset(), adaptor.getMean(),
@@ -567,13 +573,64 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
           Value r = arith::AddFOp::create(b, l, scaled, args[2]);
           return t != u ? Value(arith::TruncFOp::create(b, l, t, r)) : r;
         });
-    // In inference the batch statistics are the given ones.
+    replaceWithStatistics(rewriter, op, adaptor, y);
+    return success();
+  }
+
+  // In inference the batch statistics are the given ones.
+  static void replaceWithStatistics(ConversionPatternRewriter &rewriter, OpT op,
+                                    typename OpT::Adaptor adaptor, Value y) {
     SmallVector<Value> results = {y, adaptor.getMean(), adaptor.getVariance(), adaptor.getMean(),
                                   adaptor.getVariance()};
     if (op->getNumResults() == 6)
       results.push_back(adaptor.getMean());
     rewriter.replaceOp(op, results);
-    return success();
+  }
+
+  /// f32 with constant statistics (a frozen graph): x * s + b per channel, with
+  /// s = scale / sqrt(variance + epsilon) and b = offset - mean * s computed here in double.
+  /// That is the form the kernels apply as an epilogue; null otherwise.
+  static Value foldedBatchNorm(OpBuilder &b, Location loc, typename OpT::Adaptor adaptor,
+                               RankedTensorType xType, AffineMap id, AffineMap c,
+                               double epsilon) {
+    // A constant operand: an arith.constant, or a tf.Const the conversion has not reached.
+    auto constant = [](Value v, DenseFPElementsAttr &attr) {
+      if (auto c = v.getDefiningOp<UnrealizedConversionCastOp>(); c && c->getNumOperands() == 1)
+        v = c->getOperand(0);
+      if (auto c = v.getDefiningOp<tf::ConstOp>())
+        return static_cast<bool>(attr = dyn_cast<DenseFPElementsAttr>(c.getValue()));
+      return matchPattern(v, m_Constant(&attr));
+    };
+    DenseFPElementsAttr scale, offset, mean, variance;
+    if (!xType.getElementType().isF32() || !constant(adaptor.getScale(), scale) ||
+        !constant(adaptor.getOffset(), offset) || !constant(adaptor.getMean(), mean) ||
+        !constant(adaptor.getVariance(), variance) || !scale.getElementType().isF32())
+      return Value();
+    auto values = [](DenseFPElementsAttr a) {
+      SmallVector<double> v;
+      for (const APFloat &f : a.getValues<APFloat>())
+        v.push_back(f.convertToDouble());
+      return v;
+    };
+    SmallVector<double> sc = values(scale), of = values(offset), mu = values(mean),
+                        var = values(variance);
+    int64_t channels = static_cast<int64_t>(sc.size());
+    if (of.size() != sc.size() || mu.size() != sc.size() || var.size() != sc.size())
+      return Value();
+    SmallVector<float> s(channels), t(channels);
+    for (int64_t i = 0; i < channels; ++i) {
+      double k = sc[i] / std::sqrt(var[i] + epsilon);
+      s[i] = static_cast<float>(k);
+      t[i] = static_cast<float>(of[i] - mu[i] * k);
+    }
+    auto vecType = RankedTensorType::get({channels}, b.getF32Type());
+    Value sv = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vecType, ArrayRef(s)));
+    Value tv = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vecType, ArrayRef(t)));
+    return buildParallelGeneric(b, loc, xType, {adaptor.getX(), sv, tv}, {id, c, c},
+                                [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                                  Value scaled = arith::MulFOp::create(nb, l, args[0], args[1]);
+                                  return arith::AddFOp::create(nb, l, scaled, args[2]);
+                                });
   }
 };
 

@@ -7,8 +7,11 @@
 #include <math.h>
 
 #include "kiln/runtime/parallel.h"
+#include "../epilogue.h"
 
 namespace {
+
+using kiln::kernels::Epilogue;
 
 // Eight floats: one AVX2 register (the library is built for x86-64-v3, which has FMA).
 using Vec = __m256;
@@ -23,7 +26,18 @@ struct Conv {
   float *out;
   int64_t n, h, w, c, m, kh, kw, oh, ow, sh, sw, dh, dw, pt, pl;
   bool overwrite;
+  const Epilogue *epi; // null: none
 };
+
+// The epilogue on output channels [ch, ch + kLanes).
+inline Vec finish(Vec v, const Epilogue &e, int64_t ch) {
+  if (e.scales())
+    v = _mm256_mul_ps(v, e.scale ? load(e.scale + ch) : _mm256_set1_ps(e.scaleValue));
+  if (e.biases())
+    v = _mm256_add_ps(v, e.bias ? load(e.bias + ch) : _mm256_set1_ps(e.biasValue));
+  // max/min return their second operand when either is NaN: a NaN result stays NaN.
+  return _mm256_min_ps(_mm256_set1_ps(e.hi), _mm256_max_ps(_mm256_set1_ps(e.lo), v));
+}
 
 // The window taps [lo, hi) along one dimension that land inside the input.
 inline void clip(int64_t origin, int64_t dilation, int64_t taps, int64_t size, int64_t &lo,
@@ -50,7 +64,8 @@ inline void pixelBlock(const Conv &v, const float *image, float *outPixel, int64
         acc[j] = _mm256_fmadd_ps(load(src + j * kLanes), load(f + j * kLanes), acc[j]);
     }
   }
-  for (int j = 0; j < Width; ++j) store(outPixel + c0 + j * kLanes, acc[j]);
+  for (int j = 0; j < Width; ++j)
+    store(outPixel + c0 + j * kLanes, v.epi ? finish(acc[j], *v.epi, c0 + j * kLanes) : acc[j]);
 }
 
 void rows(void *ctx, int64_t begin, int64_t end) {
@@ -76,7 +91,7 @@ void rows(void *ctx, int64_t begin, int64_t end) {
             for (int64_t k = x0; k < x1; ++k)
               acc = fmaf(image[((iy + i * v.dh) * v.w + (ix + k * v.dw)) * v.c + c0],
                          v.filter[(i * v.kw + k) * v.c + c0], acc);
-          outPixel[c0] = acc;
+          outPixel[c0] = v.epi ? v.epi->apply(acc, c0) : acc;
         }
         continue;
       }
@@ -88,7 +103,7 @@ void rows(void *ctx, int64_t begin, int64_t end) {
             for (int64_t k = x0; k < x1; ++k)
               acc = fmaf(image[((iy + i * v.dh) * v.w + (ix + k * v.dw)) * v.c + ch],
                          v.filter[((i * v.kw + k) * v.c + ch) * v.m + j], acc);
-          outPixel[ch * v.m + j] = acc;
+          outPixel[ch * v.m + j] = v.epi ? v.epi->apply(acc, ch * v.m + j) : acc;
         }
       }
     }
@@ -104,10 +119,14 @@ extern "C" void kiln_kernel_depthwise_conv2d_f32(
     uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n, int64_t h, int64_t w,
     int64_t c, int64_t m, int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
     int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
-    int32_t flags) {
+    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
+    float lo, float hi) {
+  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
+             scale_value, bias_value, lo, hi};
   Conv v{reinterpret_cast<const float *>(input), reinterpret_cast<const float *>(filter),
          reinterpret_cast<float *>(output), n, h, w, c, m, kh, kw, oh, ow, stride_h, stride_w,
-         dilation_h, dilation_w, pad_top, pad_left, (flags & KILN_DEPTHWISE_OVERWRITE) != 0};
+         dilation_h, dilation_w, pad_top, pad_left, (flags & KILN_DEPTHWISE_OVERWRITE) != 0,
+         (flags & KILN_DEPTHWISE_EPILOGUE) ? &e : nullptr};
   int64_t rowCount = n * oh;
   if (rowCount <= 0 || ow <= 0 || c * m <= 0) return;
   int64_t rowWork = ow * c * m * kh * kw;

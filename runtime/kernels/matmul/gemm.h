@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kiln/runtime/parallel.h"
+#include "../epilogue.h"
 
 namespace kiln::kernels {
 
@@ -21,6 +22,7 @@ struct GemmArgs {
   int64_t bks, bcs;
   int64_t ldc;
   bool overwrite; // C = op(a) op(b): C's old values are never read
+  const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
 };
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
@@ -50,6 +52,8 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
           acc = __builtin_fmaf(g.a[i * g.ars + kk * g.aks], g.b[kk * g.bks + j * g.bcs], acc);
         float &out = g.c[i * g.ldc + j];
         out = g.overwrite && pc == 0 ? acc : out + acc;
+        if (g.epilogue && pc + kc >= g.k)
+          out = g.epilogue->apply(out, j);
       }
   }
 }

@@ -20,6 +20,11 @@ struct Avx512 {
   static Vec broadcast(const float *p) { return _mm512_set1_ps(*p); }
   static Vec fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
   static Vec add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
+  static Vec mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
+  // The zero-masked forms: GCC 12 warns about the undefined source of the plain ones.
+  static Vec max(Vec a, Vec b) { return _mm512_maskz_max_ps(0xFFFF, a, b); }
+  static Vec min(Vec a, Vec b) { return _mm512_maskz_min_ps(0xFFFF, a, b); }
+  static Vec set1(float v) { return _mm512_set1_ps(v); }
   static Mask mask(int n) {
     return n <= 0 ? Mask(0) : n >= kLanes ? Mask(0xFFFF) : Mask((1u << n) - 1);
   }

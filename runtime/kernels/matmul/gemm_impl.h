@@ -36,12 +36,25 @@ struct Gemm {
   // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j]. With Half, the tile is
   // one vector wide (cols <= L): the second vector is neither computed nor touched (a
   // masked load from the next row's first columns, just stored, would stall on every row).
+  // The epilogue on the L columns of C from column `col` on (`m` masks the ones in C).
+  static inline Vec finish(Vec v, const Epilogue &e, int64_t col, Mask m) {
+    if (e.scales())
+      v = V::mul(v, e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue));
+    if (e.biases())
+      v = V::add(v, e.bias ? V::loadMasked(e.bias + col, m) : V::set1(e.biasValue));
+    // max/min return their second operand when either is NaN: a NaN in C stays NaN.
+    return V::min(V::set1(e.hi), V::max(V::set1(e.lo), v));
+  }
+
+  // `epi`, if set, is applied as the tile is stored (the last depth slice); `col` is the
+  // tile's first column in C, which indexes the epilogue's per-column vectors.
   template <int R, bool Packed, bool Half = false>
   static inline __attribute__((always_inline)) void micro(int64_t kc, const float *a,
                                                           int64_t ars, int64_t aks,
                                                           const float *b, int64_t bks,
                                                           float *c, int64_t ldc, int rows,
-                                                          int cols, bool overwrite) {
+                                                          int cols, bool overwrite,
+                                                          const Epilogue *epi, int64_t col) {
     if (Packed) {
       ars = 1;
       aks = MR;
@@ -63,25 +76,36 @@ struct Gemm {
       a += aks;
       b += bks;
     }
+    Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
     if (!Half && rows == R && cols == NR) {
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         float *row = c + i * ldc;
-        V::store(row, overwrite ? acc[i][0] : V::add(V::load(row), acc[i][0]));
-        V::store(row + L, overwrite ? acc[i][1] : V::add(V::load(row + L), acc[i][1]));
+        Vec v0 = overwrite ? acc[i][0] : V::add(V::load(row), acc[i][0]);
+        Vec v1 = overwrite ? acc[i][1] : V::add(V::load(row + L), acc[i][1]);
+        if (epi) {
+          v0 = finish(v0, *epi, col, m0);
+          v1 = finish(v1, *epi, col + L, m1);
+        }
+        V::store(row, v0);
+        V::store(row + L, v1);
       }
       return;
     }
-    Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
       if (i >= rows) break;
       float *row = c + i * ldc;
-      V::storeMasked(row, overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]), m0);
-      if (!Half)
-        V::storeMasked(row + L,
-                       overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]),
-                       m1);
+      Vec v0 = overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]);
+      if (epi)
+        v0 = finish(v0, *epi, col, m0);
+      V::storeMasked(row, v0, m0);
+      if (!Half) {
+        Vec v1 = overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]);
+        if (epi)
+          v1 = finish(v1, *epi, col + L, m1);
+        V::storeMasked(row + L, v1, m1);
+      }
     }
   }
 
@@ -89,15 +113,16 @@ struct Gemm {
   template <int R>
   static void directRows(int rows, int64_t kc, const float *a, int64_t ars, int64_t aks,
                          const float *b, int64_t bks, float *c, int64_t ldc, int cols,
-                         bool overwrite) {
+                         bool overwrite, const Epilogue *epi, int64_t col) {
     if constexpr (R > 1) {
       if (rows < R)
-        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite);
+        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi,
+                                 col);
     }
     if (cols <= L)
-      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
+      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
     else
-      micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite);
+      micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
   }
 
   // B not transposed, and few rows or few columns: read A and B in place.
@@ -110,7 +135,7 @@ struct Gemm {
           int cols = n1 - j < NR ? int(n1 - j) : NR;
           directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
                          g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols,
-                         g.overwrite && pc == 0);
+                         g.overwrite && pc == 0, pc + kc >= g.k ? g.epilogue : nullptr, j);
         }
       }
     }
@@ -176,11 +201,13 @@ struct Gemm {
               const float *apanel = ap + (ir / MR) * kc * MR;
               float *ctile = g.c + (ic + ir) * g.ldc + jc + jr;
               bool first = g.overwrite && pc == 0;
+              const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
               if (cols <= L)
                 micro<MR, true, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols,
-                                      first);
+                                      first, epi, jc + jr);
               else
-                micro<MR, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols, first);
+                micro<MR, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols, first,
+                                epi, jc + jr);
             }
           }
         }

@@ -57,15 +57,22 @@ void runBlock(void *ctx, int64_t begin, int64_t end) {
 
 using namespace kiln::kernels;
 
-extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                       int64_t n, int64_t k, int32_t flags) {
+namespace {
+
+void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+            int32_t flags, const Epilogue *epilogue) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) { // an empty sum
+    float *out = reinterpret_cast<float *>(c);
     if (flags & KILN_MATMUL_OVERWRITE)
-      memset(reinterpret_cast<float *>(c), 0, sizeof(float) * m * n);
+      memset(out, 0, sizeof(float) * m * n);
+    if (epilogue)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) out[i * n + j] = epilogue->apply(out[i * n + j], j);
     return;
   }
   GemmArgs g;
+  g.epilogue = epilogue;
   g.a = reinterpret_cast<const float *>(a);
   g.b = reinterpret_cast<const float *>(b);
   g.c = reinterpret_cast<float *>(c);
@@ -100,4 +107,21 @@ extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, in
   int64_t workPerItem = (s.byColumns ? m : n) * k * s.unit;
   int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
   kiln_parallel_for(count, grain, runBlock, &s);
+}
+
+} // namespace
+
+extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                       int64_t n, int64_t k, int32_t flags) {
+  matmul(a, b, c, m, n, k, flags, nullptr);
+}
+
+extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c,
+                                                int64_t m, int64_t n, int64_t k, int32_t flags,
+                                                uintptr_t scale, float scale_value,
+                                                uintptr_t bias, float bias_value, float lo,
+                                                float hi) {
+  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
+             scale_value, bias_value, lo, hi};
+  matmul(a, b, c, m, n, k, flags, &e);
 }

@@ -70,3 +70,46 @@ func.func @range() -> tensor<4xi32> {
   %0 = "tf.Range"(%s, %l, %d) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests that arithmetic on constants folds (NumPy broadcasting, computed in double and
+// rounded once): a batch normalisation's statistics as Keras freezes them,
+// inv = Rsqrt(variance + epsilon) * gamma and beta - mean * inv, become two constants,
+// and the ops on the data stay.
+// CHECK-LABEL: func.func @batchnorm_statistics
+func.func @batchnorm_statistics(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK-DAG: "tf.Const"() {{.*}}value = dense<[2.000000e+00, 1.000000e+00, 5.000000e-01]> : tensor<3xf32>
+  // CHECK-DAG: "tf.Const"() {{.*}}value = dense<[-1.000000e+00, 0.000000e+00, 1.500000e+00]> : tensor<3xf32>
+  // CHECK-NOT: "tf.Rsqrt"
+  // CHECK-NOT: "tf.Sub"
+  // CHECK: "tf.Mul"(%arg0
+  // CHECK: "tf.AddV2"
+  %var = "tf.Const"() {value = dense<[0.24, 0.99, 3.99]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %eps = "tf.Const"() {value = dense<0.01> : tensor<f32>} : () -> tensor<f32>
+  %gamma = "tf.Const"() {value = dense<[1.0, 1.0, 1.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %mean = "tf.Const"() {value = dense<[1.0, 2.0, -1.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %beta = "tf.Const"() {value = dense<[1.0, 2.0, 1.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %0 = "tf.AddV2"(%var, %eps) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %1 = "tf.Rsqrt"(%0) : (tensor<3xf32>) -> tensor<3xf32>
+  %inv = "tf.Mul"(%1, %gamma) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = "tf.Mul"(%mean, %inv) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %shift = "tf.Sub"(%beta, %2) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %3 = "tf.Mul"(%x, %inv) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %4 = "tf.AddV2"(%3, %shift) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %4 : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that integer arithmetic and ops with control inputs are not folded here.
+// CHECK-LABEL: func.func @not_folded
+func.func @not_folded(%c: !tf.control) -> (tensor<2xi32>, tensor<2xf32>) {
+  // CHECK: "tf.AddV2"
+  // CHECK: "tf.Neg"
+  %a = "tf.Const"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.AddV2"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %f = "tf.Const"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %1 = "tf.Neg"(%f, %c) : (tensor<2xf32>, !tf.control) -> tensor<2xf32>
+  return %0, %1 : tensor<2xi32>, tensor<2xf32>
+}

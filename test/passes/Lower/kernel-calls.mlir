@@ -102,9 +102,10 @@ func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32
 // Tests that the depthwise generic marked kiln.depthwise becomes a call of the depthwise
 // kernel with the image its body loads, the filter and the output, then n, h, w, c, m, kh,
 // kw, oh, ow and the window [strides, dilations, pads before]; the zero fill of the output
-// before it goes, and the call overwrites (flag 1). min-flops does not apply: the kernel
-// beats the loops at every size.
-// CHECK: func.func private @kiln_kernel_depthwise_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+// before it goes, and the call overwrites (flag 1); without an epilogue to fuse, the
+// epilogue arguments are the identity (no scale, no bias, clamp to [-inf, inf]). min-flops
+// does not apply: the kernel beats the loops at every size.
+// CHECK: func.func private @kiln_kernel_depthwise_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
 // CHECK-LABEL: func.func @depthwise
 // SMALL-LABEL: func.func @depthwise
 // SMALL: call @kiln_kernel_depthwise_conv2d_f32
@@ -113,7 +114,10 @@ func.func @depthwise(%x: memref<1x5x5x3xf32>, %w: memref<3x3x3x1xf32>, %y: memre
   // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
   // CHECK-DAG: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
   // CHECK-DAG: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg2
-  // CHECK: call @kiln_kernel_depthwise_conv2d_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c5_i64, %c5_i64_{{.*}}, %c3_i64, %c1_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32)
+  // CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK-DAG: %[[LO:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK-DAG: %[[HI:.*]] = arith.constant 0x7F800000 : f32
+  // CHECK: call @kiln_kernel_depthwise_conv2d_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c5_i64, %c5_i64_{{.*}}, %c3_i64, %c1_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32, %c0_i64, %[[ONE]], %c0_i64_{{.*}}, %{{.*}}, %[[LO]], %[[HI]])
   // CHECK-NOT: linalg.generic
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<1x3x3x3x1xf32>)
@@ -129,4 +133,90 @@ func.func @depthwise(%x: memref<1x5x5x3xf32>, %w: memref<3x3x3x1xf32>, %y: memre
     linalg.yield %s : f32
   }
   return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ch = affine_map<(d0, d1) -> (d1)>
+
+// Tests that a per-column scale and bias and a Relu6 after an overwriting product become the
+// product's epilogue: the call writes the elementwise op's output (allocated before it now),
+// passes the scale and bias buffers and the clamp [0, 6], and the elementwise op and the
+// product's own buffer go.
+// CHECK: func.func private @kiln_kernel_matmul_epilogue_f32(i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// CHECK-LABEL: func.func @epilogue
+func.func @epilogue(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>) -> memref<32x48xf32> {
+  // CHECK: %[[Y:.*]] = memref.alloc() : memref<32x48xf32>
+  // CHECK-NOT: memref.alloc
+  // CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+  // CHECK: %[[Y64:.*]] = arith.index_cast %[[PY]]
+  // CHECK: %[[PS:.*]] = memref.extract_aligned_pointer_as_index %arg2
+  // CHECK: %[[S64:.*]] = arith.index_cast %[[PS]]
+  // CHECK: %[[PT:.*]] = memref.extract_aligned_pointer_as_index %arg3
+  // CHECK: %[[T64:.*]] = arith.index_cast %[[PT]]
+  // CHECK-NEXT: %[[B0:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NEXT: %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
+  // CHECK: call @kiln_kernel_matmul_epilogue_f32(%{{.*}}, %{{.*}}, %[[Y64]], %c32_i64, %c48_i64, %c40_i64, %c4_i32, %[[S64]], %{{.*}}, %[[T64]], %[[B0]], %[[ZERO]], %[[SIX]])
+  // CHECK-NOT: linalg.generic
+  // CHECK: return %[[Y]]
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #ch, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %s, %t : memref<32x48xf32>, memref<48xf32>, memref<48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %sv: f32, %tv: f32, %o: f32):
+    %0 = arith.mulf %v, %sv : f32
+    %1 = arith.addf %0, %tv : f32
+    %2 = arith.maximumf %1, %zero : f32
+    %3 = arith.minimumf %2, %six : f32
+    linalg.yield %3 : f32
+  }
+  return %y : memref<32x48xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that an elementwise op that is not of the epilogue's form (here a residual
+// addition, a second full-size input) stays.
+// CHECK-LABEL: func.func @residual
+func.func @residual(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %r: memref<32x48xf32>) -> memref<32x48xf32> {
+  // CHECK: call @kiln_kernel_matmul_f32(
+  // CHECK: linalg.generic
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<32x48xf32>, memref<32x48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %0 = arith.addf %v, %w : f32
+    linalg.yield %0 : f32
+  }
+  return %y : memref<32x48xf32>
 }

@@ -114,6 +114,7 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
  * is the C symbol; its declaration is in kiln/kernels/<family>.h.
  */
 #define KILN_KERNEL_MATMUL_F32 "kiln_kernel_matmul_f32"
+#define KILN_KERNEL_MATMUL_EPILOGUE_F32 "kiln_kernel_matmul_epilogue_f32"
 /* Flags of kiln_kernel_matmul_f32. */
 #define KILN_MATMUL_TRANSPOSE_A 1 /* a is stored k x m */
 #define KILN_MATMUL_TRANSPOSE_B 2 /* b is stored n x k */
@@ -121,6 +122,7 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_KERNEL_DEPTHWISE_CONV2D_F32 "kiln_kernel_depthwise_conv2d_f32"
 /* Flags of kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */
+#define KILN_DEPTHWISE_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char* kiln_dtype_name(int32_t dtype) {
