@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -185,6 +186,39 @@ size_t countOps(Operation *root) {
   size_t n = 0;
   root->walk([&](Operation *op) { n += op != root; });
   return n;
+}
+
+/// The placement summary of `--stats`: ops per device, and the bytes that cross devices
+/// (each tensor counted once per device that consumes it, as one Send/Recv pair would).
+void printPlacement(ModuleOp module) {
+  llvm::MapVector<StringRef, int64_t> ops;
+  int64_t bytes = 0, edges = 0;
+  auto deviceOf = [](Operation *op) {
+    auto d = op ? op->getAttrOfType<StringAttr>("device") : StringAttr();
+    return d ? d.getValue() : StringRef();
+  };
+  module.walk([&](Operation *op) {
+    StringRef device = deviceOf(op);
+    if (device.empty())
+      return;
+    ++ops[device];
+    for (Value result : op->getResults()) {
+      auto type = dyn_cast<ShapedType>(result.getType());
+      llvm::SmallDenseSet<StringRef, 4> destinations;
+      for (Operation *user : result.getUsers())
+        if (StringRef to = deviceOf(user); !to.empty() && to != device)
+          destinations.insert(to);
+      if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+        continue;
+      int64_t size = type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+      bytes += size * static_cast<int64_t>(destinations.size());
+      edges += static_cast<int64_t>(destinations.size());
+    }
+  });
+  for (auto [device, count] : ops)
+    llvm::outs() << "stats: placement: " << device << ": " << count << " ops\n";
+  llvm::outs() << "stats: placement: " << edges << " tensors cross devices, " << bytes
+               << " bytes\n";
 }
 
 /// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass
@@ -389,8 +423,13 @@ int Compilation::run() {
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
 
   // Graph passes.
-  if (failed(runPipeline(*module, pipelines::buildGraphPipeline, "graph")))
+  auto graph = [&](OpPassManager &pm) {
+    return pipelines::buildGraphPipeline(pm, options.devices);
+  };
+  if (failed(runPipeline(*module, graph, "graph")))
     return 1;
+  if (options.stats && !options.devices.empty())
+    printPlacement(*module);
   progress("graph passes");
   if (failed(dumpStage(*module, "graph")))
     return 1;

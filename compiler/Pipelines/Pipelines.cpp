@@ -2,14 +2,18 @@
 #include "compiler/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
 namespace kiln::pipelines {
 
-StringRef graphPipeline() {
-  return "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
-         "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune)";
+std::string graphPipeline(ArrayRef<std::string> devices) {
+  std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
+                     "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune";
+  if (!devices.empty())
+    text += ",kiln-graph-place{devices=" + llvm::join(devices, ",") + "}";
+  return text + ")";
 }
 
 std::string lowerPipeline(bool kernelCalls) {
@@ -51,7 +55,9 @@ static LogicalResult build(OpPassManager &pm, StringRef text) {
   return parsePassPipeline(text, pm, llvm::errs());
 }
 
-LogicalResult buildGraphPipeline(OpPassManager &pm) { return build(pm, graphPipeline()); }
+LogicalResult buildGraphPipeline(OpPassManager &pm, ArrayRef<std::string> devices) {
+  return build(pm, graphPipeline(devices));
+}
 LogicalResult buildLowerPipeline(OpPassManager &pm, bool kernelCalls) {
   return build(pm, lowerPipeline(kernelCalls));
 }

@@ -18,13 +18,15 @@
 namespace kiln::pipelines {
 
 /// The textual form of each pipeline (what `--dump-ir` and the docs show).
-llvm::StringRef graphPipeline();
+/// With `devices`, the graph pipeline ends with placement on them (kiln-graph-place).
+std::string graphPipeline(llvm::ArrayRef<std::string> devices = {});
 /// Without `kernelCalls`, every op stays generated loops (no runtime kernel calls).
 std::string lowerPipeline(bool kernelCalls = true);
 llvm::StringRef llvmPipeline();
 
 /// Appends the pipeline to `pm`, which must be anchored on builtin.module.
-llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm);
+llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm,
+                                       llvm::ArrayRef<std::string> devices = {});
 llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm, bool kernelCalls = true);
 llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm);
 

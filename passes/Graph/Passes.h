@@ -5,7 +5,30 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+#include <string>
+
 namespace kiln::graph {
+
+/// A TensorFlow device name, full (`/job:J/replica:R/task:T/device:TYPE:N`), short
+/// (`/cpu:0`, `/device:GPU:1`) or partial (`/device:GPU:*`, `/job:worker`): the fields given.
+struct DeviceName {
+  std::optional<std::string> job;
+  std::optional<int64_t> replica, task;
+  std::optional<std::string> type; // "CPU" or "GPU"
+  std::optional<int64_t> id;       // none: any ("*")
+
+  /// Parses `text` (empty: no constraint); none if it is not a device name.
+  static std::optional<DeviceName> parse(llvm::StringRef text);
+  /// The full name, unspecified fields defaulted (job localhost, 0, CPU).
+  std::string str() const;
+  /// True if every field given here equals `device`'s.
+  bool matches(const DeviceName &device) const;
+};
+
+/// Floating-point operations of a tf op, estimated from its static shapes (the placement
+/// cost model's compute term).
+double estimateFlops(mlir::Operation *op);
 
 #define GEN_PASS_DECL
 #include "passes/Graph/Passes.h.inc"

@@ -100,4 +100,40 @@ def CSEPass : Pass<"kiln-graph-cse", "mlir::func::FuncOp"> {
   ];
 }
 
+def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
+  let summary = "Assign every op a device with the paper's greedy cost model";
+  let description = [{
+    The paper's placement algorithm (section 3.2.1). `devices` lists the devices to use
+    (`/cpu:0`, `/device:GPU:1`, or full names `/job:J/replica:R/task:T/device:TYPE:N`).
+    Constraints come first: a node's `device` attribute, possibly partial
+    (`/device:GPU:*`), limits it to the devices it matches; nodes named in each other's
+    `_class = ["loc:@node"]` are colocated (grouped with union-find) and share the
+    intersection of their constraints; and a device must have a lowering for the op (so
+    far only CPUs have). A group with no feasible device is an error naming its nodes and
+    their constraints.
+
+    Then, in program (topological) order, each op goes to the feasible device where it
+    would finish first in a simulated execution: it starts when the device is free and
+    every input has arrived (its producer's finish time plus a transfer time from bytes and
+    the link between the devices: memcpy, PCIe or network), and takes a launch cost plus
+    its FLOPs (estimated from shapes) over the device's speed. Constants go with their
+    first user. The chosen device, in full, is written to each op's `device` attribute.
+
+    Before:
+    ```mlir
+    %0 = "tf.MatMul"(%a, %b) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+    %1 = "tf.MatMul"(%c, %d) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+    ```
+    After (`devices=/cpu:0,/cpu:1`): the two independent products run on different CPUs.
+    ```mlir
+    %0 = "tf.MatMul"(%a, %b) {device = "/job:localhost/replica:0/task:0/device:CPU:0"} ...
+    %1 = "tf.MatMul"(%c, %d) {device = "/job:localhost/replica:0/task:0/device:CPU:1"} ...
+    ```
+  }];
+  let options = [
+    ListOption<"devices", "devices", "std::string",
+               "Devices to place ops on (none: the pass does nothing)">,
+  ];
+}
+
 #endif // KILN_PASSES_GRAPH_PASSES_TD

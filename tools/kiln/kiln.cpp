@@ -73,6 +73,11 @@ int main(int argc, char **argv) {
   compile->add_flag("--stats", options.stats,
                     "Print op counts, pass statistics and the scratch arena size");
   compile->add_flag("-v,--verbose", options.verbose, "Print each compilation step and its time");
+  compile->add_option("--devices", options.devices,
+                      "Devices to place the graph's ops on, comma-separated: /cpu:0,/cpu:1 or "
+                      "full names /job:J/replica:R/task:T/device:TYPE:N. The chosen device of "
+                      "each op shows in --emit mlir --stage graph and --stats")
+      ->delimiter(',');
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and depthwise convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");

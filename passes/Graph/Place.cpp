@@ -1,0 +1,323 @@
+//===- Place.cpp - device placement with the paper's cost model ----------------===//
+//
+// Section 3.2.1 of the TensorFlow paper: constraints first (a node's `device` attribute,
+// possibly partial, and colocation groups from `_class = ["loc:@node"]`, joined with
+// union-find), then a greedy simulation in topological order that puts each op on the
+// feasible device where it would finish soonest, counting compute time from FLOPs and
+// device speed and transfer time for inputs produced on another device.
+//
+//===----------------------------------------------------------------------------===//
+#include "passes/Graph/Passes.h"
+#include "dialects/TF/TFOps.h"
+
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace kiln::graph {
+#define GEN_PASS_DEF_PLACEPASS
+#include "passes/Graph/Passes.h.inc"
+} // namespace kiln::graph
+
+using namespace mlir;
+
+namespace kiln::graph {
+
+std::optional<DeviceName> DeviceName::parse(StringRef text) {
+  DeviceName d;
+  if (text.empty())
+    return d;
+  if (!text.consume_front("/"))
+    return std::nullopt;
+  SmallVector<StringRef> parts;
+  text.split(parts, '/');
+  for (StringRef part : parts) {
+    auto [key, value] = part.split(':');
+    if (key == "job" && !value.empty()) {
+      d.job = value.str();
+    } else if (key == "replica" && !value.getAsInteger(10, d.replica.emplace())) {
+    } else if (key == "task" && !value.getAsInteger(10, d.task.emplace())) {
+    } else {
+      // "device:TYPE:N", or the legacy "TYPE:N" ("cpu:0", "gpu:1"); N may be "*".
+      StringRef type = key, id = value;
+      if (key == "device")
+        std::tie(type, id) = value.split(':');
+      std::string upper = type.upper();
+      if (upper != "CPU" && upper != "GPU")
+        return std::nullopt;
+      d.type = upper;
+      if (!id.empty() && id != "*" && id.getAsInteger(10, d.id.emplace()))
+        return std::nullopt;
+    }
+  }
+  return d;
+}
+
+std::string DeviceName::str() const {
+  std::string s = "/job:" + (job ? *job : std::string("localhost"));
+  s += "/replica:" + std::to_string(replica.value_or(0));
+  s += "/task:" + std::to_string(task.value_or(0));
+  s += "/device:" + (type ? *type : std::string("CPU")) + ":" + std::to_string(id.value_or(0));
+  return s;
+}
+
+bool DeviceName::matches(const DeviceName &device) const {
+  return (!job || job == device.job.value_or("localhost")) &&
+         (!replica || replica == device.replica.value_or(0)) &&
+         (!task || task == device.task.value_or(0)) && (!type || type == device.type) &&
+         (!id || id == device.id.value_or(0));
+}
+
+/// Floating-point operations of `op`, estimated from its shapes.
+double estimateFlops(Operation *op) {
+  auto elements = [](Type t) -> double {
+    auto s = dyn_cast<ShapedType>(t);
+    return s && s.hasStaticShape() ? static_cast<double>(s.getNumElements()) : 1.0;
+  };
+  double out = 0;
+  for (Type t : op->getResultTypes())
+    out += elements(t);
+  auto operandShape = [&](unsigned i) -> ArrayRef<int64_t> {
+    auto s = dyn_cast<ShapedType>(op->getOperand(i).getType());
+    return s && s.hasStaticShape() ? s.getShape() : ArrayRef<int64_t>{};
+  };
+  if (isa<tf::MatMulOp, tf::FusedMatMulOp, tf::BatchMatMulOp, tf::BatchMatMulV2Op>(op)) {
+    auto a = operandShape(0);
+    bool transposed = false;
+    if (auto attr = op->getAttrOfType<BoolAttr>("transpose_a"))
+      transposed = attr.getValue();
+    if (auto attr = op->getAttrOfType<BoolAttr>("adj_x"))
+      transposed = attr.getValue();
+    int64_t k = a.size() >= 2 ? (transposed ? a[a.size() - 2] : a.back()) : 1;
+    return 2.0 * out * static_cast<double>(k);
+  }
+  if (isa<tf::Conv2DOp, tf::FusedConv2DOp, tf::Conv2DBackpropInputOp>(op)) {
+    auto f = operandShape(1);
+    double window = f.size() == 4 ? static_cast<double>(f[0] * f[1] * f[2]) : 1.0;
+    return 2.0 * (isa<tf::Conv2DBackpropInputOp>(op) ? elements(op->getOperand(2).getType())
+                                                      : out) *
+           window;
+  }
+  if (isa<tf::DepthwiseConv2dNativeOp>(op)) {
+    auto f = operandShape(1);
+    return 2.0 * out * (f.size() == 4 ? static_cast<double>(f[0] * f[1]) : 1.0);
+  }
+  // Elementwise, data movement and reductions: about one operation per element read.
+  double in = 0;
+  for (Value v : op->getOperands())
+    in += elements(v.getType());
+  return std::max(in, out);
+}
+
+} // namespace kiln::graph
+
+namespace {
+
+using kiln::graph::DeviceName;
+
+/// What the cost model knows of a device kind (section 3.2.1's "device speeds").
+struct DeviceKind {
+  double flopsPerSecond; // sustained f32
+  double launchSeconds;  // fixed cost per op
+};
+
+DeviceKind kindOf(const DeviceName &d) {
+  if (d.type == "GPU")
+    return {20e12, 5e-6};
+  return {50e9, 2e-7};
+}
+
+/// Seconds to move `bytes` from one device to another (none on the same device).
+double transferSeconds(const DeviceName &from, const DeviceName &to, double bytes) {
+  if (from.str() == to.str())
+    return 0.0;
+  bool host = from.type == "CPU" && to.type == "CPU";
+  bool sameTask = from.job == to.job && from.replica == to.replica && from.task == to.task;
+  double bandwidth = !sameTask ? 1.25e9 : host ? 10e9 : 16e9; // network, memcpy, PCIe
+  double latency = !sameTask ? 50e-6 : host ? 1e-6 : 10e-6;
+  return latency + bytes / bandwidth;
+}
+
+/// Device types that can run `op`: each needs a lowering, and only the CPU has them so far.
+bool hasLowering(Operation *, const DeviceName &device) { return device.type == "CPU"; }
+
+double bytesOf(Value v) {
+  auto s = dyn_cast<ShapedType>(v.getType());
+  if (!s || !s.hasStaticShape() || !s.getElementType().isIntOrFloat())
+    return 0.0;
+  return static_cast<double>(s.getNumElements()) *
+         static_cast<double>((s.getElementTypeBitWidth() + 7) / 8);
+}
+
+std::string nodeName(Operation *op) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    return name.getName().str();
+  return op->getName().getStringRef().str();
+}
+
+struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
+  using PlacePassBase::PlacePassBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<DeviceName> available;
+    for (const std::string &text : devices) {
+      auto d = DeviceName::parse(text);
+      if (!d || !d->type || !d->id) {
+        func.emitError() << "'" << text
+                         << "' is not a device name (/cpu:0, /device:GPU:1, or "
+                            "/job:J/replica:R/task:T/device:TYPE:N)";
+        return signalPassFailure();
+      }
+      if (!d->job)
+        d->job = "localhost";
+      d->replica = d->replica.value_or(0);
+      d->task = d->task.value_or(0);
+      available.push_back(*d);
+    }
+    if (available.empty())
+      return;
+
+    // Ops to place: tf ops other than constants (which go wherever their users are).
+    SmallVector<Operation *> ops;
+    llvm::StringMap<Operation *> byName;
+    for (Operation &op : func.getBody().front()) {
+      if (!isa<kiln::tf::TFDialect>(op.getDialect()))
+        continue;
+      ops.push_back(&op);
+      byName[nodeName(&op)] = &op;
+    }
+
+    // Colocation groups.
+    llvm::EquivalenceClasses<Operation *> groups;
+    for (Operation *op : ops) {
+      groups.insert(op);
+      auto cls = op->getAttrOfType<ArrayAttr>("_class");
+      if (!cls)
+        continue;
+      for (Attribute a : cls) {
+        auto s = dyn_cast<StringAttr>(a);
+        if (!s || !s.getValue().starts_with("loc:@"))
+          continue;
+        if (Operation *other = byName.lookup(s.getValue().drop_front(5)))
+          groups.unionSets(op, other);
+      }
+    }
+
+    // Each op's own constraint.
+    DenseMap<Operation *, DeviceName> wanted;
+    bool ok = true;
+    for (Operation *op : ops) {
+      auto attr = op->getAttrOfType<StringAttr>("device");
+      if (!attr || attr.empty())
+        continue;
+      if (auto want = DeviceName::parse(attr.getValue())) {
+        wanted[op] = *want;
+        continue;
+      }
+      op->emitError() << "node '" << nodeName(op) << "' has device '" << attr.getValue()
+                      << "', which is not a device name";
+      ok = false;
+    }
+    if (!ok)
+      return signalPassFailure();
+
+    // Feasible devices of each group: those every member's constraint and lowering allow.
+    DenseMap<Operation *, SmallVector<unsigned>> feasible; // by group leader
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+      if (!(*it)->isLeader())
+        continue;
+      Operation *leader = (*it)->getData();
+      SmallVector<Operation *> members(groups.member_begin(**it), groups.member_end());
+      llvm::sort(members, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+      SmallVector<unsigned> allowed;
+      for (unsigned d = 0; d < available.size(); ++d) {
+        bool fits = true;
+        for (Operation *op : members) {
+          if (auto it = wanted.find(op); it != wanted.end())
+            fits &= it->second.matches(available[d]);
+          fits &= hasLowering(op, available[d]);
+        }
+        if (fits)
+          allowed.push_back(d);
+      }
+      if (allowed.empty()) {
+        InFlightDiagnostic diag = leader->emitError();
+        diag << "no device in --devices can run ";
+        if (members.size() > 1)
+          diag << "the colocated nodes";
+        else
+          diag << "node";
+        for (Operation *op : members) {
+          diag << " '" << nodeName(op) << "'";
+          if (auto attr = op->getAttrOfType<StringAttr>("device"); attr && !attr.empty())
+            diag << " (device '" << attr.getValue() << "')";
+        }
+        diag << "; devices:";
+        for (const DeviceName &d : available)
+          diag << " " << d.str();
+        diag << " (only CPU devices have lowerings so far)";
+        ok = false;
+      }
+      feasible[leader] = allowed;
+    }
+    if (!ok)
+      return signalPassFailure();
+
+    // The greedy simulation: ops in program (topological) order, each on the feasible
+    // device where it would finish first. A group is placed with its first member.
+    SmallVector<double> deviceFree(available.size(), 0.0);
+    DenseMap<Operation *, unsigned> placed;
+    DenseMap<Operation *, double> finish;
+    DenseMap<Operation *, unsigned> groupDevice;
+    SmallVector<Operation *> constants;
+    for (Operation *op : ops) {
+      // Constants cost nothing and go where their first user is (below).
+      if (isa<kiln::tf::ConstOp>(op) && !op->hasAttr("device") && !op->hasAttr("_class")) {
+        constants.push_back(op);
+        continue;
+      }
+      Operation *leader = groups.getLeaderValue(op);
+      SmallVector<unsigned> choices = feasible[leader];
+      if (auto it = groupDevice.find(leader); it != groupDevice.end())
+        choices = {it->second};
+      double compute = kiln::graph::estimateFlops(op);
+      double best = std::numeric_limits<double>::infinity();
+      unsigned bestDevice = choices.front();
+      for (unsigned d : choices) {
+        double start = deviceFree[d];
+        for (Value v : op->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          if (!def || !placed.count(def))
+            continue;
+          double ready = finish[def] +
+                         transferSeconds(available[placed[def]], available[d], bytesOf(v));
+          start = std::max(start, ready);
+        }
+        DeviceKind k = kindOf(available[d]);
+        double end = start + k.launchSeconds + compute / k.flopsPerSecond;
+        if (end < best) {
+          best = end;
+          bestDevice = d;
+        }
+      }
+      placed[op] = bestDevice;
+      finish[op] = best;
+      deviceFree[bestDevice] = best;
+      groupDevice.try_emplace(leader, bestDevice);
+      op->setAttr("device", StringAttr::get(op->getContext(), available[bestDevice].str()));
+    }
+    for (Operation *op : constants) {
+      unsigned device = feasible[groups.getLeaderValue(op)].front();
+      for (Operation *user : op->getUsers())
+        if (auto it = placed.find(user); it != placed.end()) {
+          device = it->second;
+          break;
+        }
+      op->setAttr("device", StringAttr::get(op->getContext(), available[device].str()));
+    }
+  }
+};
+
+} // namespace
