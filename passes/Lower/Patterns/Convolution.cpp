@@ -126,6 +126,23 @@ Value convAsMatmul(OpBuilder &b, Location loc, Value padded, Value filter, const
   if (kh == 1 && kw == 1 && g.stride[0] == 1 && g.stride[1] == 1 &&
       inType.getDimSize(1) == oh && inType.getDimSize(2) == ow) {
     patches = reshapeTo(b, loc, padded, patchesType);
+  } else if (g.dilation[1] == 1) {
+    // A window row takes kw * c contiguous values from one input row: copy it as one run,
+    // over the input viewed as [N, H, W * C]. The long inner loop vectorizes; a (kw, c)
+    // pair of short loops would be unrolled into scalar moves.
+    MLIRContext *ctx = b.getContext();
+    int64_t hp = inType.getDimSize(1), wp = inType.getDimSize(2);
+    Value rows = reshapeTo(b, loc, padded, RankedTensorType::get({n, hp, wp * c}, element));
+    AffineExpr dn, doh, dow, dkh, dq;
+    bindDims(ctx, dn, doh, dow, dkh, dq);
+    AffineMap inMap = AffineMap::get(
+        5, 0, {dn, doh * g.stride[0] + dkh * g.dilation[0], dow * (g.stride[1] * c) + dq}, ctx);
+    auto windowsType = RankedTensorType::get({n, oh, ow, kh, kw * c}, element);
+    Value windows = buildParallelGeneric(b, loc, windowsType, {rows}, {inMap},
+                                         [](OpBuilder &, Location, ValueRange args) -> Value {
+                                           return args[0];
+                                         });
+    patches = reshapeTo(b, loc, windows, patchesType);
   } else {
     MLIRContext *ctx = b.getContext();
     AffineExpr dn, doh, dow, dkh, dkw, dc;

@@ -2,12 +2,15 @@
 
 // Tests that a SAME f32 Conv2D pads the input explicitly (TensorFlow puts the odd pixel
 // after), copies the strided windows into patches [N*OH*OW, KH*KW*C] and multiplies them
-// by the HWIO filter viewed as [KH*KW*C, F] in the matmul contraction.
-// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// by the HWIO filter viewed as [KH*KW*C, F] in the matmul contraction. Each window row is
+// KW*C contiguous values of an input row, so the copy reads the input as [N, H, W*C] with
+// one loop over the run (stride 2 * C along W).
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 4 + d4)>
 // CHECK-LABEL: func.func @conv_same
 func.func @conv_same(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
   // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
-  // CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}]{{.*}} ins(%[[P]] : tensor<1x9x9x2xf32>) outs({{.*}} : tensor<1x4x4x3x3x2xf32>)
+  // CHECK: %[[ROWS:.*]] = tensor.expand_shape {{.*}} into tensor<1x9x18xf32>
+  // CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}]{{.*}} ins(%[[ROWS]] : tensor<1x9x18xf32>) outs({{.*}} : tensor<1x4x4x3x6xf32>)
   // CHECK: tensor.expand_shape {{.*}} : tensor<288xf32> into tensor<16x18xf32>
   // CHECK: tensor.expand_shape {{.*}} : tensor<72xf32> into tensor<18x4xf32>
   // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
@@ -411,7 +414,9 @@ func.func @conv_backprop_input(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x4x4x4xf32>
   // CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<1x10x9x4xf32>
   // CHECK: %[[SPREAD:.*]] = tensor.insert_slice %arg1 into %[[ZERO]][0, 2, 1, 0] [1, 4, 4, 4] [1, 2, 2, 1]
   // CHECK: linalg.generic {indexing_maps = [#[[FLIP]], {{.*}}]} ins(%arg0 : tensor<3x3x2x4xf32>) outs(%{{.*}} : tensor<3x3x4x2xf32>)
-  // CHECK: linalg.generic {{.*}} ins(%[[SPREAD]] : tensor<1x10x9x4xf32>) outs(%{{.*}} : tensor<1x8x7x3x3x4xf32>)
+  // CHECK: tensor.collapse_shape %[[SPREAD]]
+  // CHECK: %[[ROWS:.*]] = tensor.expand_shape {{.*}} into tensor<1x10x36xf32>
+  // CHECK: linalg.generic {{.*}} ins(%[[ROWS]] : tensor<1x10x36xf32>) outs(%{{.*}} : tensor<1x8x7x3x12xf32>)
   // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}} outs(%{{.*}} : tensor<56x2xf32>)
   %s = "tf.Const"() {value = dense<[1, 8, 7, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
   %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
