@@ -10,7 +10,8 @@ namespace kiln::pipelines {
 
 std::string graphPipeline(ArrayRef<std::string> devices) {
   std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
-                     "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune";
+                     "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune,"
+                     "kiln-graph-schedule";
   if (!devices.empty())
     text += ",kiln-graph-place{devices=" + llvm::join(devices, ",") + "}";
   return text + ")";

@@ -100,6 +100,34 @@ def CSEPass : Pass<"kiln-graph-cse", "mlir::func::FuncOp"> {
   ];
 }
 
+def SchedulePass : Pass<"kiln-graph-schedule", "mlir::func::FuncOp"> {
+  let summary = "Order ops to keep the peak of live intermediate tensors low";
+  let description = [{
+    The paper's memory scheduling (section 5.2). Any topological order computes the same
+    values, but the order decides how many intermediate tensors are alive at once, and so
+    the scratch arena that kiln-lower-assign-scratch plans. The pass reorders the ops by
+    greedy list scheduling: among the ops whose inputs are computed, it runs the one that
+    frees the most bytes (inputs whose last reader it is) net of the bytes it creates,
+    earliest in program order on ties, so one branch finishes before another starts.
+    Constants (and, later, receives) run as late as their first consumer allows; ops with
+    side effects keep their relative order. The new order is kept only if its peak of live
+    bytes is lower.
+
+    Before (peak: both 4 MB products alive at once):
+    ```mlir
+    %a = "tf.MatMul"(%x, %w) ... -> tensor<1024x1024xf32>
+    %b = "tf.MatMul"(%x, %v) ... -> tensor<1024x1024xf32>
+    %sa = "tf.Sum"(%a, %axes) ... -> tensor<f32>
+    %sb = "tf.Sum"(%b, %axes) ... -> tensor<f32>
+    ```
+    After: `%a`, `%sa`, `%b`, `%sb`, so one product is alive at a time.
+  }];
+  let statistics = [
+    Statistic<"peakBefore", "peak-bytes-before", "Peak live bytes in program order">,
+    Statistic<"peakAfter", "peak-bytes-after", "Peak live bytes after scheduling">,
+  ];
+}
+
 def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
   let summary = "Assign every op a device with the paper's greedy cost model";
   let description = [{
