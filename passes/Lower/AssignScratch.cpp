@@ -11,6 +11,7 @@
 #include "kiln/runtime/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace kiln::lower {
@@ -72,6 +73,58 @@ SmallVector<int64_t> plan(func::FuncOp func, ArrayRef<memref::AllocOp> allocs,
   return offsets;
 }
 
+/// Writes elementwise results in place: an all-parallel generic that reads buffer X and
+/// writes a fresh buffer Y of the same type, both through identity maps, where X is not
+/// needed after it, writes into X instead (each element is read before it is written, in
+/// the same iteration). Y's allocation goes, so X and Y take one slot.
+void writeInPlace(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  SmallVector<Value> buffers;
+  for (auto alloc : body.getOps<memref::AllocOp>())
+    buffers.push_back(alloc.getResult());
+  if (buffers.empty())
+    return;
+  SmallVector<kiln::lower::Lifetime> lifetimes = kiln::lower::computeLifetimes(func, buffers);
+  DenseMap<Value, size_t> slot;
+  for (auto [i, v] : llvm::enumerate(buffers))
+    slot[v] = i;
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = static_cast<int64_t>(i);
+  for (auto op : llvm::make_early_inc_range(body.getOps<linalg::GenericOp>())) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      continue;
+    Value y = op.getDpsInits()[0];
+    auto yAlloc = y.getDefiningOp<memref::AllocOp>();
+    if (!yAlloc || yAlloc->getBlock() != &body ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      continue;
+    // Y holds nothing before this op writes it.
+    int64_t at = position[op];
+    if (llvm::any_of(y.getUsers(), [&](Operation *u) {
+          Operation *top = u;
+          while (top->getBlock() != &body)
+            top = top->getParentOp();
+          return top != op && position[top] <= at;
+        }))
+      continue;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value x = in->get();
+      auto it = slot.find(x);
+      if (it == slot.end() || x == y || x.getType() != y.getType() ||
+          !op.getMatchingIndexingMap(in).isIdentity() || lifetimes[it->second].last != at)
+        continue;
+      // X's slot now holds Y's values too: it lives until Y's last use.
+      lifetimes[it->second].last = std::max(lifetimes[it->second].last,
+                                            lifetimes[slot[y]].last);
+      y.replaceAllUsesWith(x);
+      yAlloc.erase();
+      break;
+    }
+  }
+}
+
 struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratchPass> {
   using AssignScratchPassBase::AssignScratchPassBase;
 
@@ -85,6 +138,14 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
   }
 
   LogicalResult assign(func::FuncOp func) {
+    // The naive total counts every buffer, before in-place writes merge any.
+    int64_t naive = 0;
+    func.walk([&](memref::AllocOp alloc) {
+      if (alloc.getType().hasStaticShape())
+        naive += llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT);
+    });
+    if (!naivePlan)
+      writeInPlace(func);
     SmallVector<memref::AllocOp> allocs;
     bool ok = true;
     func.walk([&](memref::AllocOp alloc) {
@@ -100,11 +161,8 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
       return failure();
 
     SmallVector<int64_t> sizes;
-    int64_t naive = 0;
-    for (memref::AllocOp alloc : allocs) {
+    for (memref::AllocOp alloc : allocs)
       sizes.push_back(llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT));
-      naive += sizes.back();
-    }
     SmallVector<int64_t> offsets = naivePlan ? naiveOffsets(sizes) : plan(func, allocs, sizes);
     int64_t size = 0;
     for (auto [offset, bytes] : llvm::zip(offsets, sizes))

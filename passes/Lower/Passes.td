@@ -97,8 +97,10 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
     derived from it (a view, a reshape, its address passed to a kernel). Buffers that are
     never live at the same time share memory: the largest buffers are placed first, each at
     the lowest offset where it overlaps no placed buffer live at the same time (the greedy
-    plan of TensorFlow Lite's arena planner). `naive` gives every buffer its own slot
-    instead, for comparison. The arena size is stored in the function attribute
+    plan of TensorFlow Lite's arena planner). Before that, an elementwise op (all loops
+    parallel, identity maps) that reads a buffer for the last time and writes a fresh one of
+    the same type writes into the buffer it reads instead (in place). `naive` gives every
+    buffer its own slot instead, for comparison. The arena size is stored in the function attribute
     `kiln.scratch_bytes`, and the size of the naive plan in `kiln.scratch_naive_bytes`;
     `kiln-lower-verify-scratch` checks the plan.
 

@@ -66,3 +66,38 @@ func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
 func.func @none(%out: memref<4xf32>) {
   return
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Tests writing in place: the elementwise op reads %a for the last time and writes a fresh
+// buffer of the same type, so it writes %a's slot instead (one 64-byte slot for both). The
+// second op's input %b is read again later, so its output gets a slot of its own.
+// CHECK-LABEL: func.func @in_place
+// CHECK-SAME: kiln.scratch_bytes = 128 : i64, kiln.scratch_naive_bytes = 192 : i64
+func.func @in_place(%x: memref<16xf32>, %out: memref<16xf32>) {
+  // CHECK: %[[A:.*]] = memref.view
+  // CHECK: linalg.generic {{.*}} ins(%[[A]] : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<16xf32>) outs(%b : memref<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.negf %v : f32
+    linalg.yield %0 : f32
+  }
+  // CHECK: %[[C:.*]] = memref.view
+  // CHECK: linalg.generic {{.*}} ins(%[[A]] : memref<16xf32>) outs(%[[C]] : memref<16xf32>)
+  %c = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%b : memref<16xf32>) outs(%c : memref<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = math.exp %v : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+  memref.copy %c, %x : memref<16xf32> to memref<16xf32>
+  return
+}
