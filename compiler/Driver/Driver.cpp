@@ -19,6 +19,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -161,12 +162,14 @@ private:
     err << "\n";
     return 1;
   }
+  /// Reports a finished step: always with --verbose, and on a terminal when it took more
+  /// than a second, so a long compile (LLVM's optimisation of a large model) shows where
+  /// it is without flooding logs.
   void progress(StringRef step) {
     auto now = std::chrono::steady_clock::now();
-    if (options.verbose)
-      err << "kiln: " << step << " ("
-          << std::chrono::duration_cast<std::chrono::milliseconds>(now - last).count()
-          << " ms)\n";
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - last).count();
+    if (options.verbose || (ms >= 1000 && llvm::sys::Process::StandardErrIsDisplayed()))
+      err << "kiln: " << step << " (" << ms << " ms)\n";
     last = now;
   }
   LogicalResult runPipeline(ModuleOp module, function_ref<LogicalResult(OpPassManager &)> build,
