@@ -28,6 +28,8 @@ struct Avx2 {
   }
   static Vec loadMasked(const float *p, Mask m) { return _mm256_maskload_ps(p, m); }
   static void storeMasked(float *p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  // No vector packing of A here: the scalar loop packs every depth.
+  static int64_t packRows(const float *, int64_t, int64_t, float *) { return 0; }
 };
 static_assert(Gemm<Avx2>::NR == kAvx2TileCols, "tile width");
 

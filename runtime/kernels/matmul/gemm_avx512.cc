@@ -30,6 +30,47 @@ struct Avx512 {
   }
   static Vec loadMasked(const float *p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
   static void storeMasked(float *p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
+
+  // Packs a full panel, kRows rows of A (row stride ars, depth contiguous) by kc, into
+  // out[kk * kRows + i], 16 depths at a time through a 16x16 register transpose (rows 14
+  // and 15 are zero and not stored); the rest of the depth is left to the caller, and
+  // the number of depths packed is returned.
+  static int64_t packRows(const float *src, int64_t ars, int64_t kc, float *out) {
+    static_assert(kRows <= 16, "one register transpose per 16 depths");
+    int64_t kk = 0;
+    for (; kk + 16 <= kc; kk += 16, out += 16 * kRows) {
+      __m512 r[16], t[16];
+      for (int i = 0; i < 16; ++i)
+        r[i] = i < kRows ? _mm512_loadu_ps(src + i * ars + kk) : _mm512_setzero_ps();
+      for (int i = 0; i < 8; ++i) {
+        t[2 * i] = _mm512_maskz_unpacklo_ps(0xFFFF, r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_maskz_unpackhi_ps(0xFFFF, r[2 * i], r[2 * i + 1]);
+      }
+      // Within each 128-bit lane j, r[4g + c] now holds depth 4j + c of rows 4g..4g+3.
+      // (The zero-masked forms throughout: GCC 12 warns about the plain ones.)
+      for (int g = 0; g < 4; ++g) {
+        r[4 * g + 0] = _mm512_maskz_shuffle_ps(0xFFFF, t[4 * g + 0], t[4 * g + 2], 0x44);
+        r[4 * g + 1] = _mm512_maskz_shuffle_ps(0xFFFF, t[4 * g + 0], t[4 * g + 2], 0xEE);
+        r[4 * g + 2] = _mm512_maskz_shuffle_ps(0xFFFF, t[4 * g + 1], t[4 * g + 3], 0x44);
+        r[4 * g + 3] = _mm512_maskz_shuffle_ps(0xFFFF, t[4 * g + 1], t[4 * g + 3], 0xEE);
+      }
+      for (int c = 0; c < 4; ++c) {
+        // Lanes (0, 2) and (1, 3) of row groups 0-1 and 2-3, then gathered by depth.
+        __m512 a02 = _mm512_maskz_shuffle_f32x4(0xFFFF, r[c], r[4 + c], 0x88);
+        __m512 a13 = _mm512_maskz_shuffle_f32x4(0xFFFF, r[c], r[4 + c], 0xDD);
+        __m512 b02 = _mm512_maskz_shuffle_f32x4(0xFFFF, r[8 + c], r[12 + c], 0x88);
+        __m512 b13 = _mm512_maskz_shuffle_f32x4(0xFFFF, r[8 + c], r[12 + c], 0xDD);
+        t[c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a02, b02, 0x88);      // depth c
+        t[8 + c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a02, b02, 0xDD);  // depth 8 + c
+        t[4 + c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a13, b13, 0x88);  // depth 4 + c
+        t[12 + c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a13, b13, 0xDD); // depth 12 + c
+      }
+      const Mask rows = Mask((1u << kRows) - 1);
+      for (int d = 0; d < 16; ++d)
+        _mm512_mask_storeu_ps(out + d * kRows, rows, t[d]);
+    }
+    return kk;
+  }
 };
 static_assert(Gemm<Avx512>::NR == kAvx512TileCols, "tile width");
 

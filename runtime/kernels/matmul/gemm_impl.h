@@ -147,7 +147,12 @@ struct Gemm {
     for (int64_t q = 0; q < mc; q += MR) {
       int rows = mc - q < MR ? int(mc - q) : MR;
       const float *src = g.a + (i0 + q) * g.ars + p0 * g.aks;
-      for (int64_t kk = 0; kk < kc; ++kk, out += MR) {
+      int64_t kk = 0;
+      if (rows == MR && g.aks == 1) { // full panel of row-major A: the ISA may transpose it
+        kk = V::packRows(src, g.ars, kc, out);
+        out += kk * MR;
+      }
+      for (; kk < kc; ++kk, out += MR) {
         for (int i = 0; i < rows; ++i) out[i] = src[i * g.ars + kk * g.aks];
         for (int i = rows; i < MR; ++i) out[i] = 0.0f;
       }
