@@ -30,12 +30,20 @@ std::optional<DeviceName> DeviceName::parse(StringRef text) {
     return std::nullopt;
   SmallVector<StringRef> parts;
   text.split(parts, '/');
+  auto number = [](StringRef value, std::optional<int64_t> &field) {
+    int64_t n;
+    if (value.getAsInteger(10, n) || n < 0)
+      return false;
+    field = n;
+    return true;
+  };
   for (StringRef part : parts) {
     auto [key, value] = part.split(':');
     if (key == "job" && !value.empty()) {
       d.job = value.str();
-    } else if (key == "replica" && !value.getAsInteger(10, d.replica.emplace())) {
-    } else if (key == "task" && !value.getAsInteger(10, d.task.emplace())) {
+    } else if (key == "replica" || key == "task") {
+      if (!number(value, key == "replica" ? d.replica : d.task))
+        return std::nullopt;
     } else {
       // "device:TYPE:N", or the legacy "TYPE:N" ("cpu:0", "gpu:1"); N may be "*".
       StringRef type = key, id = value;
@@ -45,7 +53,7 @@ std::optional<DeviceName> DeviceName::parse(StringRef text) {
       if (upper != "CPU" && upper != "GPU")
         return std::nullopt;
       d.type = upper;
-      if (!id.empty() && id != "*" && id.getAsInteger(10, d.id.emplace()))
+      if (!id.empty() && id != "*" && !number(id, d.id))
         return std::nullopt;
     }
   }
