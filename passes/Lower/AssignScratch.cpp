@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace kiln::lower {
@@ -109,11 +110,26 @@ void writeInPlace(func::FuncOp func) {
           return top != op && position[top] <= at;
         }))
       continue;
+    // The buffer an operand views (through reshapes and subviews), or itself.
+    auto root = [](Value v) {
+      while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+        v = view.getViewSource();
+      return v;
+    };
     for (OpOperand *in : op.getDpsInputOperands()) {
       Value x = in->get();
       auto it = slot.find(x);
       if (it == slot.end() || x == y || x.getType() != y.getType() ||
           !op.getMatchingIndexingMap(in).isIdentity() || lifetimes[it->second].last != at)
+        continue;
+      // No other operand may read X (at other indices) while it is overwritten.
+      bool readElsewhere = llvm::any_of(op->getOpOperands(), [&](OpOperand &other) {
+        return &other != in && root(other.get()) == x;
+      });
+      op.getRegion().walk([&](memref::LoadOp load) {
+        readElsewhere |= root(load.getMemRef()) == x;
+      });
+      if (readElsewhere)
         continue;
       // X's slot now holds Y's values too: it lives until Y's last use.
       lifetimes[it->second].last = std::max(lifetimes[it->second].last,
