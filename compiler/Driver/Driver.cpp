@@ -191,37 +191,27 @@ size_t countOps(Operation *root) {
   return n;
 }
 
-/// The placement summary of `--stats`: ops per device, and the bytes that cross devices
-/// (each tensor counted once per device that consumes it, as one Send/Recv pair would).
+/// The placement summary of `--stats`: ops per device, and what crosses devices: one
+/// tensor per _Send that kiln-graph-partition inserted (one per tensor per destination).
 void printPlacement(ModuleOp module) {
   llvm::MapVector<StringRef, int64_t> ops;
-  int64_t bytes = 0, edges = 0;
-  auto deviceOf = [](Operation *op) {
-    auto d = op ? op->getAttrOfType<StringAttr>("device") : StringAttr();
-    return d ? d.getValue() : StringRef();
-  };
+  int64_t bytes = 0, sends = 0;
   module.walk([&](Operation *op) {
-    StringRef device = deviceOf(op);
-    if (device.empty())
+    auto device = op->getAttrOfType<StringAttr>("device");
+    if (!device)
       return;
-    ++ops[device];
-    for (Value result : op->getResults()) {
-      auto type = dyn_cast<ShapedType>(result.getType());
-      llvm::SmallDenseSet<StringRef, 4> destinations;
-      for (Operation *user : result.getUsers())
-        if (StringRef to = deviceOf(user); !to.empty() && to != device)
-          destinations.insert(to);
-      if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-        continue;
-      int64_t size = type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-      bytes += size * static_cast<int64_t>(destinations.size());
-      edges += static_cast<int64_t>(destinations.size());
-    }
+    ++ops[device.getValue()];
+    if (op->getName().getStringRef() != "tf._Send")
+      return;
+    ++sends;
+    auto type = dyn_cast<ShapedType>(op->getOperand(0).getType());
+    if (type && type.hasStaticShape() && type.getElementType().isIntOrFloat())
+      bytes += type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
   });
   for (auto [device, count] : ops)
     llvm::outs() << "stats: placement: " << device << ": " << count << " ops\n";
-  llvm::outs() << "stats: placement: " << edges << " tensors cross devices, " << bytes
-               << " bytes\n";
+  llvm::outs() << "stats: placement: " << sends << " tensors cross devices (_Send/_Recv pairs), "
+               << bytes << " bytes\n";
 }
 
 /// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass

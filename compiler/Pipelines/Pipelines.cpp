@@ -13,7 +13,7 @@ std::string graphPipeline(ArrayRef<std::string> devices) {
                      "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune,"
                      "kiln-graph-schedule";
   if (!devices.empty())
-    text += ",kiln-graph-place{devices=" + llvm::join(devices, ",") + "}";
+    text += ",kiln-graph-place{devices=" + llvm::join(devices, ",") + "},kiln-graph-partition";
   return text + ")";
 }
 

@@ -15,9 +15,10 @@ include "dialects/TF/TFTypes.td"
 include "dialects/TF/TFAttrs.td"
 include "dialects/TF/TFInterfaces.td"
 
-class TF_Op<string mnemonic, list<Trait> traits = []>
-    : Op<TF_Dialect, mnemonic, !listconcat(traits, [
-        Pure, TF_GraphOpInterface,
+// `effects` replaces Pure for ops with side effects (_Send, _Recv).
+class TF_Op<string mnemonic, list<Trait> traits = [], list<Trait> effects = [Pure]>
+    : Op<TF_Dialect, mnemonic, !listconcat(traits, effects, [
+        TF_GraphOpInterface,
         DeclareOpInterfaceMethods<InferTypeOpInterface>])> {
   // Data inputs and attributes of the op; control inputs are appended.
   dag dataArgs = (ins);
@@ -129,6 +130,41 @@ def TF_NoOpOp : TF_Op<"NoOp"> {
   }];
   let results = (outs TF_ControlType:$control);
   let inferFn = "";
+}
+
+def TF_SendOp : TF_Op<"_Send", [], [MemoryEffects<[MemWrite]>]> {
+  let summary = "sends `tensor` from `send_device` to the _Recv of the same `tensor_name`";
+  let description = [{
+    Inserted by kiln-graph-partition on every edge that crosses devices (the paper's
+    section 3.2.2), as TensorFlow names it.
+    ```mlir
+    "tf._Send"(%x) {tensor_name = "relu:0;/job:localhost/replica:0/task:0/device:CPU:1",
+        send_device = "/job:localhost/replica:0/task:0/device:CPU:0",
+        recv_device = "/job:localhost/replica:0/task:0/device:CPU:1"} : (tensor<4xf32>) -> ()
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$tensor, StrAttr:$tensor_name, StrAttr:$send_device,
+      StrAttr:$recv_device, OptionalAttr<I64Attr>:$send_device_incarnation,
+      OptionalAttr<BoolAttr>:$client_terminated, OptionalAttr<TypeAttr>:$T);
+  let results = (outs);
+  let inferFn = "inferNoResults";
+}
+
+def TF_RecvOp : TF_Op<"_Recv", [], [MemoryEffects<[MemRead]>]> {
+  let summary = "receives the tensor the _Send of the same `tensor_name` sends";
+  let description = [{
+    Its result type is the tensor's (`tensor_type` gives the element type; the shape is
+    the one the partitioning pass knew).
+    ```mlir
+    %x = "tf._Recv"() {tensor_name = "relu:0;/job:localhost/replica:0/task:0/device:CPU:1",
+        tensor_type = f32, send_device = "...CPU:0", recv_device = "...CPU:1"} : () -> tensor<4xf32>
+    ```
+  }];
+  let dataArgs = (ins StrAttr:$tensor_name, StrAttr:$send_device, StrAttr:$recv_device,
+      TypeAttr:$tensor_type, OptionalAttr<I64Attr>:$send_device_incarnation,
+      OptionalAttr<BoolAttr>:$client_terminated);
+  let results = (outs TF_Tensor:$tensor);
+  let inferFn = "inferRecv";
 }
 
 //===----------------------------------------------------------------------===//

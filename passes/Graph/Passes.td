@@ -164,4 +164,38 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
   ];
 }
 
+def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
+  let summary = "Turn every edge between devices into a _Send/_Recv pair";
+  let description = [{
+    The paper's partitioning (section 3.2.2), after kiln-graph-place. Each tensor an op on
+    one device produces for ops on another is sent once per destination device: a
+    `tf._Send` right after the producer, on its device, and one `tf._Recv` on the
+    destination device, right before the first consumer there, which every consumer on that
+    device then reads. The pair shares a `tensor_name` ("node:port;destination device").
+    Constants are copied to each device that uses them instead of sent. Control edges
+    between devices are left as they are (they order ops within the one sequence that runs
+    today).
+
+    In a compiled model the partitions still run as one sequence on one thread, so a
+    `_Recv` is lowered to the value its `_Send` sends; running each device's partition on a
+    thread of its own, with the pairs as in-process rendezvous, comes next.
+
+    Before (`%0` on CPU 0, `%1` on CPU 1):
+    ```mlir
+    %0 = "tf.Relu"(%x) {device = ".../device:CPU:0"} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "tf.Tanh"(%0) {device = ".../device:CPU:1"} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %0 = "tf.Relu"(%x) {device = ".../device:CPU:0"} : (tensor<4xf32>) -> tensor<4xf32>
+    "tf._Send"(%0) {device = ".../device:CPU:0", tensor_name = "...", ...} : (tensor<4xf32>) -> ()
+    %r = "tf._Recv"() {device = ".../device:CPU:1", tensor_name = "...", ...} : () -> tensor<4xf32>
+    %1 = "tf.Tanh"(%r) {device = ".../device:CPU:1"} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numRecvs", "recvs", "Number of _Send/_Recv pairs inserted">,
+  ];
+}
+
 #endif // KILN_PASSES_GRAPH_PASSES_TD

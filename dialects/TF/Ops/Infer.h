@@ -117,6 +117,8 @@ mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConst(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferNoResults(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferRecv(const InferContext &ctx, InferResult &out);
 // Elementwise.cpp
 mlir::LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCast(const InferContext &ctx, InferResult &out);

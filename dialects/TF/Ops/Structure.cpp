@@ -160,6 +160,16 @@ LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferNoResults(const InferContext &, InferResult &) { return success(); }
+
+LogicalResult inferRecv(const InferContext &ctx, InferResult &out) {
+  auto type = ctx.attr<TypeAttr>("tensor_type");
+  if (!type)
+    return ctx.error("requires the element type attribute 'tensor_type'");
+  out.push_back(UnrankedTensorType::get(type.getValue()));
+  return success();
+}
+
 OpFoldResult IdentityOp::fold(FoldAdaptor) {
   // Control inputs order the op; keep it then.
   if (!getControlInputs().empty() || getInput().getType() != getOutput().getType())

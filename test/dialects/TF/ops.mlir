@@ -297,3 +297,16 @@ func.func @more_ops(%x: tensor<4xf32>, %n: tensor<i32>, %c: !tf.control, %p: ten
   %3 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
   return
 }
+
+// -----
+
+// Tests _Send (no results) and _Recv (its result type given, the element type in
+// tensor_type).
+// CHECK-LABEL: func.func @send_recv(
+// CHECK: "tf._Send"(%{{.*}}) {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1"} : (tensor<4xf32>) -> ()
+// CHECK: "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
+func.func @send_recv(%x: tensor<4xf32>) {
+  "tf._Send"(%x) {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1"} : (tensor<4xf32>) -> ()
+  %0 = "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
+  return
+}

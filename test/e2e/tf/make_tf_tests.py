@@ -51,6 +51,8 @@ FAMILIES = {
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
+    "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
+               "runs them there)",
 }
 
 # Tolerances (rtol, atol, why).
@@ -80,13 +82,15 @@ def rng_for(name):
 
 def run_graph(build, feeds):
     """Builds a graph with build(placeholders) -> {fetch name: tensor}; returns the
-    GraphDef and the fetched values."""
+    GraphDef and the fetched values. The session has two CPU devices, so graphs may place
+    nodes on /device:CPU:0 and /device:CPU:1 and TensorFlow partitions them."""
     g = tf.Graph()
     with g.as_default():
         phs = {n: tf.compat.v1.placeholder(tf.as_dtype(a.dtype), a.shape, name=n)
                for n, a in feeds}
         outs = build(phs)
-    with tf.compat.v1.Session(graph=g) as s:
+    config = tf.compat.v1.ConfigProto(device_count={"CPU": 2})
+    with tf.compat.v1.Session(graph=g, config=config) as s:
         values = s.run({k: v for k, v in outs.items()}, {phs[n]: a for n, a in feeds})
     return g.as_graph_def(), values
 
@@ -687,10 +691,29 @@ def build_fused():
              [("a", xa), ("b", yb), ("c", c)], SUMS)
 
 
+def build_devices():
+    r = rng_for("devices")
+    x, w1, w2 = f32(r, (8, 16)), f32(r, (16, 12)), f32(r, (16, 12))
+
+    def two_towers(p):
+        with tf.device("/device:CPU:0"):
+            h1 = raw.Relu(features=raw.MatMul(a=p["x"], b=tf.constant(w1)))
+        with tf.device("/device:CPU:1"):
+            h2 = raw.Tanh(x=raw.MatMul(a=p["x"], b=tf.constant(w2)))
+            z = raw.Mul(x=h2, y=tf.constant(2.0), name="z")
+        with tf.device("/device:CPU:0"):
+            y = raw.AddV2(x=h1, y=h2, name="y")
+        return {"y": y, "z": z}
+    case("two_towers", "devices", "two MatMul towers on /device:CPU:0 and /device:CPU:1 "
+         "joined on CPU 0, with a second output computed on CPU 1", two_towers, [("x", x)],
+         SUMS)
+
+
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_resize,
-                  build_gather_tile, build_batch_matmul, build_conv, build_fused]:
+                  build_gather_tile, build_batch_matmul, build_conv, build_fused,
+                  build_devices]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

@@ -190,3 +190,17 @@ func.func @int_bodies(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, t
   %4 = "tf.RealDiv"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
 }
+
+// -----
+
+// Tests that a _Send/_Recv pair (partitions running as one sequence) becomes the sent value.
+// CHECK-LABEL: func.func @send_recv
+func.func @send_recv(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK-NOT: tf._
+  // CHECK: %[[R:.*]] = linalg.generic
+  // CHECK: return %[[R]]
+  %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  "tf._Send"(%0) {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1"} : (tensor<4xf32>) -> ()
+  %1 = "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
