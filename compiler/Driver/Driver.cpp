@@ -5,6 +5,7 @@
 #include "codegen/Target/Object.h"
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "passes/Graph/Passes.h"
 #include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -204,9 +205,7 @@ void printPlacement(ModuleOp module) {
     if (op->getName().getStringRef() != "tf._Send")
       return;
     ++sends;
-    auto type = dyn_cast<ShapedType>(op->getOperand(0).getType());
-    if (type && type.hasStaticShape() && type.getElementType().isIntOrFloat())
-      bytes += type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+    bytes += graph::tensorBytes(op->getOperand(0).getType());
   });
   for (auto [device, count] : ops)
     llvm::outs() << "stats: placement: " << device << ": " << count << " ops\n";

@@ -26,11 +26,6 @@ StringRef deviceOf(Operation *op) {
   return d ? d.getValue() : StringRef();
 }
 
-std::string nodeName(Operation *op) {
-  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
-    return name.getName().str();
-  return op->getName().getStringRef().str();
-}
 
 struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
   void runOnOperation() override {
@@ -68,7 +63,7 @@ struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
             copy->setAttr("device", StringAttr::get(ctx, to));
             received = copy->getResult(result.getResultNumber());
           } else {
-            std::string name = nodeName(producer) + ":" +
+            std::string name = kiln::graph::nodeName(producer) + ":" +
                                std::to_string(result.getResultNumber()) + ";" + to.str();
             auto nameAttr = StringAttr::get(ctx, name);
             auto fromAttr = StringAttr::get(ctx, from), toAttr = StringAttr::get(ctx, to);

@@ -30,6 +30,12 @@ struct DeviceName {
 /// cost model's compute term).
 double estimateFlops(mlir::Operation *op);
 
+/// Bytes of a tensor of `type`, 0 unless it has a static shape of ints or floats.
+int64_t tensorBytes(mlir::Type type);
+
+/// The node name of an imported op (its NameLoc), or the op's name when it has none.
+std::string nodeName(mlir::Operation *op);
+
 #define GEN_PASS_DECL
 #include "passes/Graph/Passes.h.inc"
 

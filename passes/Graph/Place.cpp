@@ -75,6 +75,19 @@ bool DeviceName::matches(const DeviceName &device) const {
          (!id || id == device.id.value_or(0));
 }
 
+int64_t tensorBytes(Type type) {
+  auto s = dyn_cast<ShapedType>(type);
+  if (!s || !s.hasStaticShape() || !s.getElementType().isIntOrFloat())
+    return 0;
+  return s.getNumElements() * static_cast<int64_t>((s.getElementTypeBitWidth() + 7) / 8);
+}
+
+std::string nodeName(Operation *op) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    return name.getName().str();
+  return op->getName().getStringRef().str();
+}
+
 /// Floating-point operations of `op`, estimated from its shapes.
 double estimateFlops(Operation *op) {
   auto elements = [](Type t) -> double {
@@ -148,19 +161,7 @@ double transferSeconds(const DeviceName &from, const DeviceName &to, double byte
 /// Device types that can run `op`: each needs a lowering, and only the CPU has them so far.
 bool hasLowering(Operation *, const DeviceName &device) { return device.type == "CPU"; }
 
-double bytesOf(Value v) {
-  auto s = dyn_cast<ShapedType>(v.getType());
-  if (!s || !s.hasStaticShape() || !s.getElementType().isIntOrFloat())
-    return 0.0;
-  return static_cast<double>(s.getNumElements()) *
-         static_cast<double>((s.getElementTypeBitWidth() + 7) / 8);
-}
-
-std::string nodeName(Operation *op) {
-  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
-    return name.getName().str();
-  return op->getName().getStringRef().str();
-}
+using kiln::graph::nodeName;
 
 struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
   using PlacePassBase::PlacePassBase;
@@ -300,7 +301,8 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
           if (!def || !placed.count(def))
             continue;
           double ready = finish[def] +
-                         transferSeconds(available[placed[def]], available[d], bytesOf(v));
+                         transferSeconds(available[placed[def]], available[d],
+                                         static_cast<double>(kiln::graph::tensorBytes(v.getType())));
           start = std::max(start, ready);
         }
         DeviceKind k = kindOf(available[d]);

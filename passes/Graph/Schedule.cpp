@@ -26,13 +26,6 @@ using namespace mlir;
 
 namespace {
 
-int64_t bytesOf(Type type) {
-  auto s = dyn_cast<ShapedType>(type);
-  if (!s || !s.hasStaticShape() || !s.getElementType().isIntOrFloat())
-    return 0;
-  return s.getNumElements() * static_cast<int64_t>((s.getElementTypeBitWidth() + 7) / 8);
-}
-
 /// The largest total size of tensors produced by `order` and still needed (by a later op
 /// or a result) at any point: what a scratch arena must hold, up to alignment.
 int64_t peakBytes(ArrayRef<Operation *> order) {
@@ -49,8 +42,8 @@ int64_t peakBytes(ArrayRef<Operation *> order) {
       for (Operation *user : r.getUsers())
         if (auto it = position.find(user); it != position.end())
           last = std::max(last, it->second);
-      delta[i] += bytesOf(r.getType());
-      delta[last + 1] -= bytesOf(r.getType());
+      delta[i] += kiln::graph::tensorBytes(r.getType());
+      delta[last + 1] -= kiln::graph::tensorBytes(r.getType());
     }
   }
   int64_t live = 0, peak = 0;
@@ -115,11 +108,11 @@ struct SchedulePass : kiln::graph::impl::SchedulePassBase<SchedulePass> {
           continue;
         unsigned uses = llvm::count(op->getOperands(), v);
         if (unscheduledUsers.lookup(v) == uses)
-          freed += bytesOf(v.getType());
+          freed += kiln::graph::tensorBytes(v.getType());
       }
       int64_t made = 0;
       for (Value r : op->getResults())
-        made += bytesOf(r.getType());
+        made += kiln::graph::tensorBytes(r.getType());
       return freed - made;
     };
 
