@@ -71,12 +71,16 @@ int main(int argc, char **argv) {
   compile->add_option("--dump-ir", options.dumpIrDir,
                       "Write the IR after every pass and at every stage into this directory");
   compile->add_flag("--stats", options.stats,
-                    "Print op counts, pass statistics and the scratch arena size");
-  compile->add_flag("-v,--verbose", options.verbose, "Print each compilation step and its time");
+                    "Print op counts before and after each graph pass, the placement summary "
+                    "with --devices, and the scratch arena next to its naive total");
+  compile->add_flag("-v,--verbose", options.verbose,
+                    "Print each compilation step and its time (on a terminal, steps over a "
+                    "second are printed anyway)");
   compile->add_option("--devices", options.devices,
                       "Devices to place the graph's ops on, comma-separated: /cpu:0,/cpu:1 or "
                       "full names /job:J/replica:R/task:T/device:TYPE:N. The chosen device of "
-                      "each op shows in --emit mlir --stage graph and --stats")
+                      "each op, and the _Send/_Recv pairs between devices, show in --emit mlir "
+                      "--stage graph; --stats sums them up")
       ->delimiter(',');
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and depthwise convolutions in generated loops "
