@@ -24,11 +24,6 @@ using namespace mlir;
 
 namespace {
 
-int64_t byteSize(MemRefType type) {
-  unsigned bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * static_cast<int64_t>((bits + 7) / 8);
-}
-
 /// Each buffer its own slot, one after another.
 SmallVector<int64_t> naiveOffsets(ArrayRef<int64_t> sizes) {
   SmallVector<int64_t> offsets;
@@ -158,7 +153,7 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     int64_t naive = 0;
     func.walk([&](memref::AllocOp alloc) {
       if (alloc.getType().hasStaticShape())
-        naive += llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT);
+        naive += llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), KILN_SCRATCH_ALIGNMENT);
     });
     if (!naivePlan)
       writeInPlace(func);
@@ -178,7 +173,7 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
 
     SmallVector<int64_t> sizes;
     for (memref::AllocOp alloc : allocs)
-      sizes.push_back(llvm::alignTo(byteSize(alloc.getType()), KILN_SCRATCH_ALIGNMENT));
+      sizes.push_back(llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), KILN_SCRATCH_ALIGNMENT));
     SmallVector<int64_t> offsets = naivePlan ? naiveOffsets(sizes) : plan(func, allocs, sizes);
     int64_t size = 0;
     for (auto [offset, bytes] : llvm::zip(offsets, sizes))

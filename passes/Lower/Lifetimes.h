@@ -12,6 +12,7 @@
 #define KILN_PASSES_LOWER_LIFETIMES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace kiln::lower {
 
@@ -22,6 +23,11 @@ struct Lifetime {
     return first <= other.last && other.first <= last;
   }
 };
+
+/// Bytes of a static buffer of `type` (the planner's slot size before alignment).
+inline int64_t bufferBytes(mlir::MemRefType type) {
+  return type.getNumElements() * static_cast<int64_t>((type.getElementTypeBitWidth() + 7) / 8);
+}
 
 /// The lifetime of each of `buffers` (values defined in `func`'s body, at any depth).
 llvm::SmallVector<Lifetime> computeLifetimes(mlir::func::FuncOp func,

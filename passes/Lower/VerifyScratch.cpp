@@ -41,9 +41,7 @@ struct VerifyScratchPass : kiln::lower::impl::VerifyScratchPassBase<VerifyScratc
         ok = false;
         return;
       }
-      MemRefType type = view.getType();
-      int64_t bytes =
-          type.getNumElements() * static_cast<int64_t>((type.getElementTypeBitWidth() + 7) / 8);
+      int64_t bytes = kiln::lower::bufferBytes(view.getType());
       int64_t begin = offset.getSExtValue();
       if (begin < 0 || begin + bytes > arenaBytes.getInt()) {
         view.emitError() << "scratch view [" << begin << ", " << begin + bytes
