@@ -110,7 +110,8 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 200, 300},
                          {2, 1000, 700},
                          {1000, 3, 500},
-                         {129, 129, 1029}}) {
+                         {129, 129, 1029},
+                         {300, 600, 100}}) { // direct, B packed in two column blocks
     Problem p(m, n, k, GetParam());
     kiln_parallel_set_threads(1);
     std::vector<float> one = p.Run();

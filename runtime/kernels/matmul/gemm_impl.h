@@ -125,8 +125,33 @@ struct Gemm {
       micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
   }
 
-  // B not transposed, and few rows or few columns: read A and B in place.
-  static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  // B not transposed, and few rows or few columns: read A in place, and B in place too
+  // when `bp` is null; otherwise each depth slice of B is packed into NR-column panels at
+  // `bp` first (kGemmDepth x NC floats), so that a panel is contiguous and stays in L1
+  // while the row tiles stream past it (B's rows in place, a power-of-two stride apart,
+  // map onto a fraction of L1's sets).
+  static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                     float *bp) {
+    if (bp) {
+      for (int64_t jc = n0; jc < n1; jc += NC) {
+        int64_t nc = n1 - jc < NC ? n1 - jc : NC;
+        for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+          int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+          packB(g, pc, kc, jc, nc, bp);
+          for (int64_t i = m0; i < m1; i += MR) {
+            int rows = m1 - i < MR ? int(m1 - i) : MR;
+            for (int64_t jr = 0; jr < nc; jr += NR) {
+              int cols = nc - jr < NR ? int(nc - jr) : NR;
+              directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
+                             bp + (jr / NR) * kc * NR, NR, g.c + i * g.ldc + jc + jr, g.ldc,
+                             cols, g.overwrite && pc == 0,
+                             pc + kc >= g.k ? g.epilogue : nullptr, jc + jr);
+            }
+          }
+        }
+      }
+      return;
+    }
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
       for (int64_t i = m0; i < m1; i += MR) {
@@ -225,7 +250,11 @@ struct Gemm {
     if (g.bcs == 1 && (rows <= kGemmDirectRows ||
                        (g.k <= kGemmDirectDepth &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
-      direct(g, m0, m1, n0, n1);
+      float *bp = nullptr;
+      if (rows > kGemmDirectPackBRows)
+        bp = static_cast<float *>(
+            kiln_parallel_workspace(kGemmDepth * NC * int64_t(sizeof(float))));
+      direct(g, m0, m1, n0, n1, bp);
       return;
     }
     float *ws = static_cast<float *>(
