@@ -173,25 +173,32 @@ private:
 
 } // namespace
 
-LogicalResult addEntryPoint(llvm::Module &m, StringRef implName, const ModelSignature &sig,
+LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
+                            ArrayRef<std::string> rendezvousKeys, const ModelSignature &sig,
                             bool withMain, std::string &error) {
   llvm::LLVMContext &ctx = m.getContext();
-  llvm::Function *impl = m.getFunction(implName);
-  if (!impl) {
-    error = ("the lowered module has no function '" + implName + "'").str();
-    return failure();
-  }
-  size_t expected = sig.inputs.size() + sig.outputs.size() + 1;
-  if (impl->arg_size() != expected) {
-    error = "the lowered entry function takes " + std::to_string(impl->arg_size()) +
-            " arguments; the signature needs " + std::to_string(expected);
-    return failure();
-  }
-  impl->setName(sig.name + "_impl");
-  impl->setLinkage(llvm::GlobalValue::InternalLinkage);
-
   auto *ptr = llvm::PointerType::get(ctx, 0);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *voidType = llvm::Type::getVoidTy(ctx);
+  std::vector<llvm::Function *> impls;
+  for (const EntryPart &part : parts) {
+    llvm::Function *impl = m.getFunction(part.implName);
+    if (!impl) {
+      error = "the lowered module has no function '" + part.implName + "'";
+      return failure();
+    }
+    size_t expected = part.inputs.size() + part.outputs.size() + 1;
+    if (impl->arg_size() != expected) {
+      error = "the lowered function '" + part.implName + "' takes " +
+              std::to_string(impl->arg_size()) + " arguments; its signature needs " +
+              std::to_string(expected);
+      return failure();
+    }
+    impl->setName(parts.size() == 1 ? sig.name + "_impl" : sig.name + "_" + part.implName);
+    impl->setLinkage(llvm::GlobalValue::InternalLinkage);
+    impls.push_back(impl);
+  }
+
   auto *runType = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr}, false);
   auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
                                      sig.name + "_run", m);
@@ -200,34 +207,94 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef implName, const ModelSign
   run->getArg(2)->setName("scratch");
   run->getArg(3)->setName("options");
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
-  std::vector<llvm::Value *> args;
-  auto loadPointers = [&](llvm::Value *array, size_t count) {
-    for (size_t i = 0; i < count; ++i) {
-      llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, array, i);
-      args.push_back(b.CreateLoad(ptr, slot));
-    }
+  // The arguments of part `p`, loaded from NAME_run's arrays.
+  auto partArgs = [&](const EntryPart &part) {
+    std::vector<llvm::Value *> args;
+    auto load = [&](llvm::Value *array, int64_t index) {
+      args.push_back(b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, array, index)));
+    };
+    for (int64_t i : part.inputs)
+      load(run->getArg(0), i);
+    for (int64_t i : part.outputs)
+      load(run->getArg(1), i);
+    args.push_back(b.CreateGEP(b.getInt8Ty(), run->getArg(2), b.getInt64(part.scratchOffset)));
+    return args;
   };
-  loadPointers(run->getArg(0), sig.inputs.size());
-  loadPointers(run->getArg(1), sig.outputs.size());
-  args.push_back(run->getArg(2));
   // The thread budget of kernels called by the model comes from the options
-  // (kiln/runtime/parallel.h); only models that call kernels depend on the runtime for it.
+  // (kiln/runtime/parallel.h); only models that call kernels or run partitions depend on
+  // the runtime for it.
+  bool concurrent = parts.size() > 1 || !rendezvousKeys.empty();
   bool callsKernels = llvm::any_of(m.functions(), [](const llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("kiln_kernel_");
   });
   llvm::Value *previous = nullptr;
-  if (callsKernels) {
+  if (callsKernels || concurrent) {
     llvm::FunctionCallee enter =
         m.getOrInsertFunction("kiln_parallel_enter", llvm::FunctionType::get(i32, {ptr}, false));
     previous = b.CreateCall(enter, {run->getArg(3)});
   }
-  b.CreateCall(impl, args);
-  if (callsKernels) {
+  llvm::Value *code = llvm::ConstantInt::get(i32, KILN_STATUS_OK);
+  if (!concurrent) {
+    b.CreateCall(impls.front(), partArgs(parts.front()));
+  } else {
+    // Each part gets a thunk taking its argument array; NAME_run fills the arrays and a
+    // table of kiln_partition_t {run, args} for kiln_partitions_run.
+    auto *thunkType = llvm::FunctionType::get(voidType, {ptr}, false);
+    auto *partType = llvm::StructType::get(ctx, {ptr, ptr});
+    llvm::Value *table = b.CreateAlloca(partType, b.getInt32(parts.size()), "partitions");
+    for (auto [index, part] : llvm::enumerate(parts)) {
+      llvm::Function *impl = impls[index];
+      auto *thunk = llvm::Function::Create(thunkType, llvm::GlobalValue::InternalLinkage,
+                                           impl->getName() + ".thunk", m);
+      llvm::IRBuilder<> tb(llvm::BasicBlock::Create(ctx, "entry", thunk));
+      std::vector<llvm::Value *> forwarded;
+      for (unsigned i = 0; i < impl->arg_size(); ++i)
+        forwarded.push_back(
+            tb.CreateLoad(ptr, tb.CreateConstInBoundsGEP1_64(ptr, thunk->getArg(0), i)));
+      tb.CreateCall(impl, forwarded);
+      tb.CreateRetVoid();
+
+      std::vector<llvm::Value *> args = partArgs(part);
+      llvm::Value *array = b.CreateAlloca(ptr, b.getInt32(args.size()), "args");
+      for (auto [i, v] : llvm::enumerate(args))
+        b.CreateStore(v, b.CreateConstInBoundsGEP1_64(ptr, array, i));
+      llvm::Value *slot = b.CreateConstInBoundsGEP1_64(partType, table, index);
+      b.CreateStore(thunk, b.CreateStructGEP(partType, slot, 0));
+      b.CreateStore(array, b.CreateStructGEP(partType, slot, 1));
+    }
+    std::vector<llvm::Constant *> keys;
+    for (const std::string &key : rendezvousKeys) {
+      auto *init = llvm::ConstantDataArray::getString(ctx, key, /*AddNull=*/true);
+      auto *g = new llvm::GlobalVariable(m, init->getType(), true,
+                                         llvm::GlobalValue::PrivateLinkage, init,
+                                         sig.name + ".key");
+      keys.push_back(g);
+    }
+    llvm::Constant *keyTable = llvm::ConstantPointerNull::get(ptr);
+    if (!keys.empty()) {
+      auto *arrayType = llvm::ArrayType::get(ptr, keys.size());
+      keyTable = new llvm::GlobalVariable(m, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                                          llvm::ConstantArray::get(arrayType, keys),
+                                          sig.name + ".keys");
+    }
+    llvm::FunctionCallee runParts = m.getOrInsertFunction(
+        "kiln_partitions_run", llvm::FunctionType::get(ptr, {i32, ptr, i32, ptr}, false));
+    llvm::Value *status =
+        b.CreateCall(runParts, {b.getInt32(parts.size()), table,
+                                b.getInt32(rendezvousKeys.size()), keyTable});
+    llvm::FunctionCallee statusCode =
+        m.getOrInsertFunction("kiln_status_code", llvm::FunctionType::get(i32, {ptr}, false));
+    llvm::FunctionCallee statusFree =
+        m.getOrInsertFunction("kiln_status_free", llvm::FunctionType::get(voidType, {ptr}, false));
+    code = b.CreateCall(statusCode, {status});
+    b.CreateCall(statusFree, {status});
+  }
+  if (previous) {
     llvm::FunctionCallee exit = m.getOrInsertFunction(
-        "kiln_parallel_exit", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32}, false));
+        "kiln_parallel_exit", llvm::FunctionType::get(voidType, {i32}, false));
     b.CreateCall(exit, {previous});
   }
-  b.CreateRet(llvm::ConstantInt::get(i32, KILN_STATUS_OK));
+  b.CreateRet(code);
 
   InfoBuilder info(m, sig.name);
   llvm::GlobalVariable *infoGlobal = info.model(sig, run);

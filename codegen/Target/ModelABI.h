@@ -42,10 +42,23 @@ int dtypeOf(mlir::Type elementType);
 /// must be static tensors; names come from the kiln.name / kiln.alias attributes.
 llvm::FailureOr<ModelSignature> extractSignature(mlir::func::FuncOp func, llvm::StringRef name);
 
-/// Given the LLVM IR of the lowered module, whose function `implName` takes one pointer per
-/// input, per output and the scratch arena, adds `NAME_run` and `NAME_info`, and, when
-/// `withMain` is set, a C `main` that calls the runtime's runner.
-llvm::LogicalResult addEntryPoint(llvm::Module &module, llvm::StringRef implName,
+/// One separately compiled function of the model (the whole model, or one partition of
+/// it): its name in the lowered module, which takes one pointer per input it reads, per
+/// output it writes and its scratch; the positions of those inputs and outputs in the
+/// model's signature; and where its scratch starts in the model's arena.
+struct EntryPart {
+  std::string implName;
+  std::vector<int64_t> inputs, outputs;
+  int64_t scratchOffset = 0;
+};
+
+/// Adds `NAME_run` and `NAME_info` to the LLVM IR of the lowered module, and, when
+/// `withMain` is set, a C `main` that calls the runtime's runner. One part without
+/// rendezvous keys is called directly; otherwise NAME_run starts every part at once through
+/// kiln_partitions_run (kiln/runtime/partitions.h), with `rendezvousKeys` as the keys their
+/// transfers refer to by number.
+llvm::LogicalResult addEntryPoint(llvm::Module &module, llvm::ArrayRef<EntryPart> parts,
+                                  llvm::ArrayRef<std::string> rendezvousKeys,
                                   const ModelSignature &signature, bool withMain,
                                   std::string &error);
 

@@ -8,6 +8,8 @@
 #include "passes/Graph/Passes.h"
 #include "passes/Lower/Passes.h"
 
+#include "kiln/runtime/abi.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -186,9 +188,14 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
+/// The ops of the graph under `root`: functions, their terminators and the calls of
+/// partitions are structure, not ops.
 size_t countOps(Operation *root) {
   size_t n = 0;
-  root->walk([&](Operation *op) { n += op != root; });
+  root->walk([&](Operation *op) {
+    n += op != root && !isa<FunctionOpInterface, kiln::dialect::PartitionOp>(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>();
+  });
   return n;
 }
 
@@ -452,21 +459,59 @@ int Compilation::run() {
   progress("lowered");
   if (failed(dumpStage(*module, "lowered")))
     return 1;
+  // The functions that make up the model: the entry function, or the partitions it was
+  // cut into (kiln-lower-partitions), each with its own part of the arena.
+  SmallVector<codegen::EntryPart> parts;
+  SmallVector<int64_t> partBytes;
   int64_t naiveBytes = 0;
   for (auto func : module->getOps<func::FuncOp>()) {
-    if (func.getSymName() != implName)
+    auto of = func->getAttrOfType<StringAttr>(lower::kPartitionOfAttr);
+    bool whole = func.getSymName() == implName;
+    if (!whole && !(of && of.getValue() == implName))
       continue;
-    if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
-      signature->scratchBytes = bytes.getInt();
-    if (auto bytes = func->getAttrOfType<IntegerAttr>(lower::kScratchNaiveBytesAttr))
-      naiveBytes = bytes.getInt();
+    codegen::EntryPart part;
+    part.implName = func.getSymName().str();
+    if (whole) {
+      for (size_t i = 0; i < signature->inputs.size(); ++i)
+        part.inputs.push_back(i);
+      for (size_t i = 0; i < signature->outputs.size(); ++i)
+        part.outputs.push_back(i);
+    } else {
+      auto ins = func->getAttrOfType<DenseI64ArrayAttr>(lower::kPartitionInputsAttr);
+      auto outs = func->getAttrOfType<DenseI64ArrayAttr>(lower::kPartitionOutputsAttr);
+      if (!ins || !outs)
+        return fail("partition '", part.implName, "' does not say its inputs and outputs");
+      part.inputs.assign(ins.asArrayRef().begin(), ins.asArrayRef().end());
+      part.outputs.assign(outs.asArrayRef().begin(), outs.asArrayRef().end());
+    }
+    int64_t bytes = 0;
+    if (auto attr = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
+      bytes = attr.getInt();
+    if (auto attr = func->getAttrOfType<IntegerAttr>(lower::kScratchNaiveBytesAttr))
+      naiveBytes += attr.getInt();
+    part.scratchOffset = signature->scratchBytes;
+    signature->scratchBytes += llvm::alignTo(bytes, KILN_SCRATCH_ALIGNMENT);
+    parts.push_back(std::move(part));
+    partBytes.push_back(bytes);
   }
+  if (parts.empty())
+    return fail("the lowered module has no function '", implName, "' or partitions of it");
+  std::vector<std::string> rendezvousKeys;
+  if (auto keys = (*module)->getAttrOfType<ArrayAttr>(lower::kRendezvousKeysAttr))
+    for (auto key : keys.getAsRange<StringAttr>())
+      rendezvousKeys.push_back(key.str());
   if (options.stats) {
     llvm::outs() << "stats: ops after import: " << importedOps << "\n"
                  << "stats: ops after graph passes: " << graphOps << "\n"
                  << "stats: scratch arena: " << signature->scratchBytes
                  << " bytes (buffers share memory by lifetime; naive total: " << naiveBytes
                  << " bytes, one slot per buffer)\n";
+    if (parts.size() > 1) {
+      llvm::outs() << "stats: partitions run concurrently: " << parts.size() << " (arena";
+      for (auto [part, bytes] : llvm::zip(parts, partBytes))
+        llvm::outs() << " " << part.implName << " " << bytes;
+      llvm::outs() << ")\n";
+    }
     int64_t io = 0;
     for (const auto &t : signature->inputs)
       io += t.byteSize;
@@ -492,7 +537,7 @@ int Compilation::run() {
   auto llvmModule = codegen::translateToLLVMIR(*module, llvmContext, error);
   if (!llvmModule)
     return fail(error);
-  if (failed(codegen::addEntryPoint(*llvmModule, implName, *signature,
+  if (failed(codegen::addEntryPoint(*llvmModule, parts, rendezvousKeys, *signature,
                                     options.emit == EmitKind::Exe, error)))
     return fail(error);
   codegen::optimize(*llvmModule, *machine, options.optLevel);

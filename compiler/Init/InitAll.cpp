@@ -1,6 +1,7 @@
 //===- InitAll.cpp - dialects and passes every Kiln tool knows ----------------===//
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFDialect.h"
 #include "passes/RegisterAll.h"
 
@@ -10,7 +11,8 @@
 #include "mlir/InitAllPasses.h"
 
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<kiln::tf::TFDialect>();
+  registry.insert<kiln::tf::TFDialect, kiln::dialect::KilnDialect>();
+  kiln::dialect::registerBufferizableOpInterfaces(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 }

@@ -12,20 +12,23 @@ std::string graphPipeline(ArrayRef<std::string> devices) {
   std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
                      "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune,"
                      "kiln-graph-schedule";
-  if (!devices.empty())
-    text += ",kiln-graph-place{devices=" + llvm::join(devices, ",") + "},kiln-graph-partition";
-  return text + ")";
+  if (devices.empty())
+    return text + ")";
+  return text + ",kiln-graph-place{devices=" + llvm::join(devices, ",") +
+         "},kiln-graph-partition),kiln-graph-outline-partitions";
 }
 
 std::string lowerPipeline(bool kernelCalls) {
-  std::string text = "kiln-lower-tf-to-linalg,"
+  std::string text = "kiln-lower-partitions,"
+                     "kiln-lower-tf-to-linalg,"
                      "kiln-lower-fuse-elementwise,"
                      "kiln-lower-use-destinations,"
                      "canonicalize,"
                      "eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
-                     "canonicalize,";
+                     "canonicalize,"
+                     "kiln-lower-rendezvous-calls,";
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
   // kernels write, so lifetimes must be computed afterwards.
   if (kernelCalls)

@@ -2,6 +2,8 @@
 #ifndef KILN_PASSES_GRAPH_PASSES_H
 #define KILN_PASSES_GRAPH_PASSES_H
 
+#include "dialects/Kiln/KilnDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -173,12 +173,7 @@ def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
     destination device, right before the first consumer there, which every consumer on that
     device then reads. The pair shares a `tensor_name` ("node:port;destination device").
     Constants are copied to each device that uses them instead of sent. Control edges
-    between devices are left as they are (they order ops within the one sequence that runs
-    today).
-
-    In a compiled model the partitions still run as one sequence on one thread, so a
-    `_Recv` is lowered to the value its `_Send` sends; running each device's partition on a
-    thread of its own, with the pairs as in-process rendezvous, comes next.
+    between devices are left for kiln-graph-outline-partitions, which drops them.
 
     Before (`%0` on CPU 0, `%1` on CPU 1):
     ```mlir
@@ -195,6 +190,46 @@ def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
   }];
   let statistics = [
     Statistic<"numRecvs", "recvs", "Number of _Send/_Recv pairs inserted">,
+  ];
+}
+
+def OutlinePartitionsPass : Pass<"kiln-graph-outline-partitions", "mlir::ModuleOp"> {
+  let summary = "Make each device's ops a function of its own, run by a kiln.partition";
+  let description = [{
+    After kiln-graph-partition, a function whose ops are on two or more devices becomes one
+    function per device (named after the function and the device: `@main.cpu1`), holding
+    that device's ops in their order, with the `tf._Send`/`tf._Recv` pairs that now join
+    them. The original function keeps its signature and calls each partition with a
+    `kiln.partition` op, which passes the inputs the partition reads and returns the
+    outputs it computes. The partitions of a function run concurrently (each on a thread of
+    its own on the CPU), so a partition may receive from one it has sent to.
+
+    Control edges between devices carry no data; since every op that crosses devices today
+    is free of side effects, they are dropped (within a device they stay). Functions on one
+    device, or with ops that have no device, are left alone.
+
+    After:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      kiln.partition @main.cpu0(%x) on ".../device:CPU:0" : (tensor<4xf32>) -> ()
+      %0 = kiln.partition @main.cpu1() on ".../device:CPU:1" : () -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    func.func private @main.cpu0(%x: tensor<4xf32>) attributes {kiln.device = "..."} {
+      %0 = "tf.Relu"(%x) ...
+      "tf._Send"(%0) {tensor_name = "Relu:0;..."} ...
+      return
+    }
+    func.func private @main.cpu1() -> tensor<4xf32> attributes {kiln.device = "..."} {
+      %r = "tf._Recv"() {tensor_name = "Relu:0;..."} ...
+      %1 = "tf.Tanh"(%r) ...
+      return %1 : tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["kiln::dialect::KilnDialect"];
+  let statistics = [
+    Statistic<"numPartitions", "partitions", "Number of partition functions made">,
   ];
 }
 

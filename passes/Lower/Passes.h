@@ -2,6 +2,8 @@
 #ifndef KILN_PASSES_LOWER_PASSES_H
 #define KILN_PASSES_LOWER_PASSES_H
 
+#include "dialects/Kiln/KilnDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,6 +20,17 @@ namespace kiln::lower {
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "kiln.scratch_bytes";
 /// Name of the function attribute holding the arena size one slot per buffer would need.
 inline constexpr llvm::StringLiteral kScratchNaiveBytesAttr = "kiln.scratch_naive_bytes";
+
+/// Attributes of a function compiled as one partition of `kiln.partition_of` (see
+/// kiln-lower-partitions): its index among them, and the positions in the entry function's
+/// signature of the inputs it takes and of the outputs it writes, in its own order.
+inline constexpr llvm::StringLiteral kPartitionOfAttr = "kiln.partition_of";
+inline constexpr llvm::StringLiteral kPartitionIndexAttr = "kiln.partition_index";
+inline constexpr llvm::StringLiteral kPartitionInputsAttr = "kiln.partition_inputs";
+inline constexpr llvm::StringLiteral kPartitionOutputsAttr = "kiln.partition_outputs";
+/// Module attribute: the tensor names of kiln.send/kiln.recv, sorted; calls of the runtime
+/// refer to a key by its position here.
+inline constexpr llvm::StringLiteral kRendezvousKeysAttr = "kiln.rendezvous_keys";
 
 /// Marks the f32 depthwise convolution generic that kiln-lower-kernel-calls turns into a
 /// kernel call: [stride h, stride w, dilation h, dilation w, pad top, pad left].

@@ -34,7 +34,7 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
-    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect", "kiln::dialect::KilnDialect",
   ];
 }
 
@@ -196,6 +196,49 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
     Option<"minFlops", "min-flops", "int64_t", "4096",
            "Smallest m * n * k sent to the kernel">,
   ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def PartitionsPass : Pass<"kiln-lower-partitions", "mlir::ModuleOp"> {
+  let summary = "Compile each kiln.partition's function on its own, for the entry to start";
+  let description = [{
+    The first lowering step for a graph cut into partitions (kiln-graph-outline-partitions).
+    Each function a `kiln.partition` calls becomes public, so that it is lowered like a model
+    of its own (outputs as destinations, a scratch arena of its own), and records which of
+    the entry function's inputs it takes and which outputs it writes:
+    `kiln.partition_of` (the entry function), `kiln.partition_index`, `kiln.partition_inputs`
+    and `kiln.partition_outputs` (positions in the entry's signature). The entry function,
+    now only calls, goes: the model's entry point (`NAME_run`), generated with the object
+    code, starts the partitions on threads of their own through `kiln_partitions_run`
+    (kiln/runtime/partitions.h), each with its part of one scratch arena.
+
+    Every operand of a `kiln.partition` must be an argument of its function, and every
+    result of the function a partition's result.
+  }];
+}
+
+def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> {
+  let summary = "Turn bufferized kiln.send and kiln.recv into calls of the runtime";
+  let description = [{
+    After bufferization, `kiln.send %buf as "key"` becomes a call of `kiln_partition_send`
+    and `kiln.recv "key" into %buf` one of `kiln_partition_recv`
+    (kiln/runtime/partitions.h), with the key's number, the buffer's address and its size in
+    bytes. The keys, sorted, are the module's `kiln.rendezvous_keys` attribute, which the
+    entry point passes to the runtime. A buffer with a non-identity layout (a view) is
+    copied to or from a contiguous one around the call.
+
+    Before:
+    ```mlir
+    kiln.send %0 as "Relu:0;/device:CPU:1" : memref<4xf32>
+    ```
+    After:
+    ```mlir
+    %p = memref.extract_aligned_pointer_as_index %0 : memref<4xf32> -> index
+    ...
+    call @kiln_partition_send(%c0_i32, %addr, %c16_i64) : (i32, i64, i64) -> ()
+    ```
+  }];
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];
 }

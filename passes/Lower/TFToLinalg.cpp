@@ -93,7 +93,8 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     target.addLegalOp<ModuleOp>();
     target.addIllegalDialect<tf::TFDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-                           scf::SCFDialect, tensor::TensorDialect>();
+                           scf::SCFDialect, tensor::TensorDialect,
+                           kiln::dialect::KilnDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());

@@ -1,8 +1,10 @@
 //===- Structure.cpp - Const, Identity and IdentityN --------------------------===//
 #include "passes/Lower/Patterns/Patterns.h"
+#include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -42,13 +44,14 @@ struct IdentityNLowering : OpConversionPattern<tf::IdentityNOp> {
   }
 };
 
-/// The partitions run as one sequence on one thread, so a _Send/_Recv pair is a plain
-/// value: the _Recv becomes what its _Send (same tensor_name) sends, and the _Send goes.
+/// _Send and _Recv become the kiln dialect's send and recv, which bufferize and then call
+/// the runtime's rendezvous (kiln-lower-rendezvous-calls).
 struct SendLowering : OpConversionPattern<tf::SendOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tf::SendOp op, OpAdaptor,
+  LogicalResult matchAndRewrite(tf::SendOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
+    rewriter.replaceOpWithNewOp<kiln::dialect::SendOp>(op, adaptor.getTensor(),
+                                                       op.getTensorNameAttr());
     return success();
   }
 };
@@ -57,19 +60,12 @@ struct RecvLowering : OpConversionPattern<tf::RecvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::RecvOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    tf::SendOp send;
-    op->getParentRegion()->walk([&](tf::SendOp s) {
-      if (s.getTensorName() == op.getTensorName())
-        send = s;
-    });
-    if (!send)
-      return op.emitOpError() << "has no _Send of tensor '" << op.getTensorName()
-                              << "' in this graph (receiving from another process is not "
-                                 "supported yet)";
-    Value sent = rewriter.getRemappedValue(send.getTensor());
-    if (!sent)
-      return rewriter.notifyMatchFailure(op, "the sent value is not converted yet");
-    rewriter.replaceOp(op, sent);
+    auto type = staticTensorType(getTypeConverter(), op.getTensor().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Value dest = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    rewriter.replaceOpWithNewOp<kiln::dialect::RecvOp>(op, type, op.getTensorNameAttr(), dest);
     return success();
   }
 };

@@ -193,11 +193,15 @@ func.func @int_bodies(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, t
 
 // -----
 
-// Tests that a _Send/_Recv pair (partitions running as one sequence) becomes the sent value.
+// Tests that _Send and _Recv become the kiln dialect's send and recv (into an empty tensor of
+// the received shape), keeping the tensor name.
 // CHECK-LABEL: func.func @send_recv
 func.func @send_recv(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK-NOT: tf._
-  // CHECK: %[[R:.*]] = linalg.generic
+  // CHECK: %[[S:.*]] = linalg.generic
+  // CHECK: kiln.send %[[S]] as "a:0;/cpu:1" : tensor<4xf32>
+  // CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+  // CHECK: %[[R:.*]] = kiln.recv "a:0;/cpu:1" into %[[E]] : tensor<4xf32> -> tensor<4xf32>
   // CHECK: return %[[R]]
   %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   "tf._Send"(%0) {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1"} : (tensor<4xf32>) -> ()

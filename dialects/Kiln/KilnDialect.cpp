@@ -1,0 +1,111 @@
+//===- KilnDialect.cpp - The kiln dialect -------------------------------------===//
+#include "dialects/Kiln/KilnDialect.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace kiln::dialect;
+
+#include "dialects/Kiln/KilnOpsDialect.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Kiln/KilnOps.cpp.inc"
+
+void KilnDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Kiln/KilnOps.cpp.inc"
+      >();
+}
+
+LogicalResult PartitionOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "calls '" << getCallee() << "', which is not a function";
+  FunctionType type = callee.getFunctionType();
+  if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
+      TypeRange(type.getResults()) != TypeRange(getOutputs().getTypes()))
+    return emitOpError() << "has the type " << FunctionType::get(getContext(),
+                                                                 getInputs().getTypes(),
+                                                                 getOutputs().getTypes())
+                         << " but '" << getCallee() << "' has " << type;
+  return success();
+}
+
+LogicalResult RecvOp::verify() {
+  bool tensor = isa<RankedTensorType>(getDest().getType());
+  if (tensor != bool(getResult()))
+    return emitOpError() << (tensor ? "into a tensor needs a result"
+                                    : "into a buffer has no result");
+  if (getResult() && getResult().getType() != getDest().getType())
+    return emitOpError() << "yields " << getResult().getType() << " into "
+                         << getDest().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Bufferization: send reads its tensor's buffer; recv writes its destination's buffer,
+// which becomes its result.
+//===----------------------------------------------------------------------===//
+
+namespace {
+using namespace mlir::bufferization;
+
+struct SendBufferization
+    : BufferizableOpInterface::ExternalModel<SendBufferization, SendOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &, const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &, const AnalysisState &) const {
+    return {};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto send = cast<SendOp>(op);
+    FailureOr<Value> buffer = getBuffer(rewriter, send.getValue(), options, state);
+    if (failed(buffer))
+      return failure();
+    replaceOpWithNewBufferizedOp<SendOp>(rewriter, op, *buffer, send.getTensorNameAttr());
+    return success();
+  }
+};
+
+struct RecvBufferization
+    : BufferizableOpInterface::ExternalModel<RecvBufferization, RecvOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
+    return false;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &, const AnalysisState &) const {
+    return true;
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &,
+                                      const AnalysisState &) const {
+    return {{op->getResult(0), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto recv = cast<RecvOp>(op);
+    FailureOr<Value> buffer = getBuffer(rewriter, recv.getDest(), options, state);
+    if (failed(buffer))
+      return failure();
+    RecvOp::create(rewriter, op->getLoc(), Type(), recv.getTensorNameAttr(), *buffer);
+    replaceOpWithBufferizedValues(rewriter, op, *buffer);
+    return success();
+  }
+};
+} // namespace
+
+void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, KilnDialect *) {
+    SendOp::attachInterface<SendBufferization>(*ctx);
+    RecvOp::attachInterface<RecvBufferization>(*ctx);
+  });
+}

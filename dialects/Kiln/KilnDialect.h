@@ -1,0 +1,22 @@
+//===- KilnDialect.h - The kiln dialect --------------------------------*- C++ -*-===//
+#ifndef KILN_DIALECTS_KILN_KILNDIALECT_H
+#define KILN_DIALECTS_KILN_KILNDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "dialects/Kiln/KilnOpsDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Kiln/KilnOps.h.inc"
+
+namespace kiln::dialect {
+/// Makes kiln.send and kiln.recv bufferizable (One-Shot Bufferize).
+void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
+} // namespace kiln::dialect
+
+#endif // KILN_DIALECTS_KILN_KILNDIALECT_H

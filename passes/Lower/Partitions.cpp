@@ -1,0 +1,80 @@
+//===- Partitions.cpp - each kiln.partition's function compiled on its own -----===//
+#include "passes/Lower/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace kiln::lower {
+#define GEN_PASS_DEF_PARTITIONSPASS
+#include "passes/Lower/Passes.h.inc"
+} // namespace kiln::lower
+
+using namespace mlir;
+
+namespace {
+
+struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> entries;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && !func.getBody().getOps<kiln::dialect::PartitionOp>().empty())
+        entries.push_back(func);
+    for (func::FuncOp entry : entries)
+      if (failed(split(entry)))
+        return signalPassFailure();
+  }
+
+  LogicalResult split(func::FuncOp entry) {
+    if (!entry.getBody().hasOneBlock())
+      return entry.emitError() << "partitions must be called from a function of one block";
+    Block &body = entry.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    MLIRContext *ctx = entry.getContext();
+    SymbolTable symbols(getOperation());
+    int64_t index = 0;
+    SmallVector<bool> written(ret.getNumOperands(), false);
+    for (Operation &op : body.without_terminator()) {
+      auto partition = dyn_cast<kiln::dialect::PartitionOp>(op);
+      if (!partition)
+        return op.emitError() << "'" << op.getName()
+                              << "' beside kiln.partition ops: a function cut into partitions "
+                                 "may only call them";
+      auto callee = symbols.lookup<func::FuncOp>(partition.getCallee());
+      if (!callee || callee.isExternal())
+        return partition.emitOpError() << "calls '" << partition.getCallee()
+                                       << "', which is not a function with a body";
+      SmallVector<int64_t> inputs, outputs;
+      for (Value v : partition.getInputs()) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        if (!arg || arg.getOwner() != &body)
+          return partition.emitOpError() << "takes a value that is not an input of '"
+                                         << entry.getSymName() << "'";
+        inputs.push_back(arg.getArgNumber());
+      }
+      for (Value v : partition.getOutputs()) {
+        SmallVector<int64_t> at;
+        for (OpOperand &use : v.getUses())
+          if (use.getOwner() == ret)
+            at.push_back(use.getOperandNumber());
+        if (at.size() != 1 || !v.hasOneUse())
+          return partition.emitOpError() << "has a result that is not exactly one output of '"
+                                         << entry.getSymName() << "'";
+        outputs.push_back(at.front());
+        written[at.front()] = true;
+      }
+      callee.setPublic();
+      callee->setAttr(kiln::lower::kPartitionOfAttr, entry.getSymNameAttr());
+      callee->setAttr(kiln::lower::kPartitionIndexAttr,
+                      IntegerAttr::get(IntegerType::get(ctx, 64), index++));
+      callee->setAttr(kiln::lower::kPartitionInputsAttr, DenseI64ArrayAttr::get(ctx, inputs));
+      callee->setAttr(kiln::lower::kPartitionOutputsAttr, DenseI64ArrayAttr::get(ctx, outputs));
+    }
+    for (auto [i, done] : llvm::enumerate(written))
+      if (!done)
+        return entry.emitError() << "output " << i << " is not computed by a partition";
+    entry.erase();
+    return success();
+  }
+};
+
+} // namespace

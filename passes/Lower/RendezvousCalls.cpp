@@ -1,0 +1,98 @@
+//===- RendezvousCalls.cpp - kiln.send/kiln.recv become runtime calls ----------===//
+#include "passes/Lower/Lifetimes.h"
+#include "passes/Lower/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <set>
+
+namespace kiln::lower {
+#define GEN_PASS_DEF_RENDEZVOUSCALLSPASS
+#include "passes/Lower/Passes.h.inc"
+} // namespace kiln::lower
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kSend = "kiln_partition_send";
+constexpr llvm::StringLiteral kRecv = "kiln_partition_recv";
+
+struct RendezvousCallsPass
+    : kiln::lower::impl::RendezvousCallsPassBase<RendezvousCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::set<std::string> names;
+    SmallVector<Operation *> ops;
+    bool ok = true;
+    module.walk([&](Operation *op) {
+      StringRef name;
+      Value buffer;
+      if (auto send = dyn_cast<kiln::dialect::SendOp>(op))
+        name = send.getTensorName(), buffer = send.getValue();
+      else if (auto recv = dyn_cast<kiln::dialect::RecvOp>(op))
+        name = recv.getTensorName(), buffer = recv.getDest();
+      else
+        return;
+      auto type = dyn_cast<MemRefType>(buffer.getType());
+      if (!type || !type.hasStaticShape()) {
+        op->emitOpError() << "needs a buffer of static shape; run after bufferization";
+        ok = false;
+        return;
+      }
+      names.insert(name.str());
+      ops.push_back(op);
+    });
+    if (!ok)
+      return signalPassFailure();
+    if (ops.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    SmallVector<Attribute> keys;
+    llvm::StringMap<int32_t> number;
+    for (const std::string &name : names) {
+      number[name] = static_cast<int32_t>(keys.size());
+      keys.push_back(StringAttr::get(ctx, name));
+    }
+    module->setAttr(kiln::lower::kRendezvousKeysAttr, ArrayAttr::get(ctx, keys));
+
+    OpBuilder b(ctx);
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    for (StringRef fn : {kSend, kRecv})
+      if (!module.lookupSymbol<func::FuncOp>(fn)) {
+        b.setInsertionPointToStart(module.getBody());
+        func::FuncOp::create(b, module.getLoc(), fn, b.getFunctionType({i32, i64, i64}, {}))
+            .setPrivate();
+      }
+    for (Operation *op : ops) {
+      bool send = isa<kiln::dialect::SendOp>(op);
+      Value buffer = send ? cast<kiln::dialect::SendOp>(op).getValue()
+                          : cast<kiln::dialect::RecvOp>(op).getDest();
+      StringRef name = send ? cast<kiln::dialect::SendOp>(op).getTensorName()
+                            : cast<kiln::dialect::RecvOp>(op).getTensorName();
+      Location loc = op->getLoc();
+      b.setInsertionPoint(op);
+      auto type = cast<MemRefType>(buffer.getType());
+      // The runtime moves contiguous bytes: a view goes through a dense copy.
+      Value dense = buffer;
+      if (!type.getLayout().isIdentity()) {
+        dense = memref::AllocOp::create(
+            b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+        if (send)
+          memref::CopyOp::create(b, loc, buffer, dense);
+      }
+      Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dense);
+      Value args[] = {
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, number[name])),
+          arith::IndexCastOp::create(b, loc, i64, pointer),
+          arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(i64, kiln::lower::bufferBytes(type)))};
+      func::CallOp::create(b, loc, send ? kSend : kRecv, TypeRange{}, args);
+      if (!send && dense != buffer)
+        memref::CopyOp::create(b, loc, dense, buffer);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
