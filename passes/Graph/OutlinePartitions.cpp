@@ -66,6 +66,15 @@ struct OutlinePartitionsPass
     }
     if (byDevice.size() < 2)
       return success();
+    // Partitions in the order of their device names, whatever the order of the ops.
+    llvm::MapVector<StringRef, SmallVector<Operation *>> sorted;
+    SmallVector<StringRef> names;
+    for (auto &entry : byDevice)
+      names.push_back(entry.first);
+    llvm::sort(names);
+    for (StringRef name : names)
+      sorted[name] = std::move(byDevice[name]);
+    byDevice = std::move(sorted);
 
     // Control edges between devices go; any other value crossing devices is a data edge
     // kiln-graph-partition should have turned into a _Send/_Recv pair.

@@ -197,8 +197,8 @@ def OutlinePartitionsPass : Pass<"kiln-graph-outline-partitions", "mlir::ModuleO
   let summary = "Make each device's ops a function of its own, run by a kiln.partition";
   let description = [{
     After kiln-graph-partition, a function whose ops are on two or more devices becomes one
-    function per device (named after the function and the device: `@main.cpu1`), holding
-    that device's ops in their order, with the `tf._Send`/`tf._Recv` pairs that now join
+    function per device (named after the function and the device: `@main.cpu1`; in the
+    order of the device names), holding that device's ops in their order, with the `tf._Send`/`tf._Recv` pairs that now join
     them. The original function keeps its signature and calls each partition with a
     `kiln.partition` op, which passes the inputs the partition reads and returns the
     outputs it computes. The partitions of a function run concurrently (each on a thread of

@@ -31,14 +31,15 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     MLIRContext *ctx = entry.getContext();
     SymbolTable symbols(getOperation());
-    int64_t index = 0;
-    SmallVector<bool> written(ret.getNumOperands(), false);
-    for (Operation &op : body.without_terminator()) {
-      auto partition = dyn_cast<kiln::dialect::PartitionOp>(op);
-      if (!partition)
+    for (Operation &op : body.without_terminator())
+      if (!isa<kiln::dialect::PartitionOp>(op))
         return op.emitError() << "'" << op.getName()
                               << "' beside kiln.partition ops: a function cut into partitions "
                                  "may only call them";
+    int64_t index = 0;
+    SmallVector<bool> written(ret.getNumOperands(), false);
+    for (Operation &op : body.without_terminator()) {
+      auto partition = cast<kiln::dialect::PartitionOp>(op);
       auto callee = symbols.lookup<func::FuncOp>(partition.getCallee());
       if (!callee || callee.isExternal())
         return partition.emitOpError() << "calls '" << partition.getCallee()

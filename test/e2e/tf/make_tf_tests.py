@@ -621,6 +621,16 @@ def test_block(c):
                                                            out_file(n)) for n, _ in c.fetches)
     lines = [""] + comment("%s: %s." % (c.name, c.doc)) + comment("Tolerance: %s." % c.tol[2])
     lines += ["# RUN: " + compile_cmd, "# RUN: " + run_cmd, "# RUN: " + cmp_cmd]
+    if c.family == "devices":
+        # Again on two devices: the nodes' device attributes force the split TensorFlow
+        # made, and the partitions run concurrently, exchanging tensors by Send/Recv.
+        split = c.name + ".split"
+        lines += comment("Placed on /cpu:0 and /cpu:1 as the graph says, each partition on a "
+                         "thread of its own:")
+        lines += ["# RUN: " + compile_cmd.replace(" -o %%t/%s" % c.name,
+                                                  " --devices /cpu:0,/cpu:1 -o %%t/%s" % split),
+                  "# RUN: " + run_cmd.replace("%%t/%s" % c.name, "%%t/%s" % split),
+                  "# RUN: " + cmp_cmd.replace("%%t/%s.out" % c.name, "%%t/%s.out" % split)]
     for i, (n, a) in enumerate(c.fetches):
         lines.append("# %s%s: {{^}}%s %s [%s]{{$}}" % (
             prefix, "-NEXT" if i else "", tensor_name(n), NAME[a.dtype.type],
@@ -707,6 +717,19 @@ def build_devices():
     case("two_towers", "devices", "two MatMul towers on /device:CPU:0 and /device:CPU:1 "
          "joined on CPU 0, with a second output computed on CPU 1", two_towers, [("x", x)],
          SUMS)
+
+    def ping_pong(p):
+        with tf.device("/device:CPU:1"):
+            t = raw.Tanh(x=p["x"])
+        with tf.device("/device:CPU:0"):
+            m = raw.Mul(x=t, y=p["y"])
+            n = raw.Neg(x=p["x"], name="n")
+        with tf.device("/device:CPU:1"):
+            s = raw.Sigmoid(x=m, name="s")
+        return {"s": s, "n": n}
+    case("ping_pong", "devices", "CPU 1 sends Tanh(x) to CPU 0, which multiplies it by y and "
+         "sends the product back for a Sigmoid: each device waits for the other in turn",
+         ping_pong, [("x", f32(r, (3, 5))), ("y", f32(r, (3, 5)))], TRANSCENDENTAL)
 
 
 def main():

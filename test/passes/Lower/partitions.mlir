@@ -1,0 +1,64 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-partitions %s | FileCheck %s
+
+// Tests that the entry function goes and each partition becomes public, recording its index
+// and the positions of its inputs and outputs in the entry's signature.
+// CHECK-NOT: func.func @main
+// CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0", kiln.partition_index = 0 : i64, kiln.partition_inputs = array<i64: 0, 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 1>}
+// CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1", kiln.partition_index = 1 : i64, kiln.partition_inputs = array<i64: 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 2, 0>}
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = kiln.partition @main.cpu0(%x, %y) on "/cpu:0" : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1:2 = kiln.partition @main.cpu1(%y) on "/cpu:1" : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %1#1, %0, %1#0 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+func.func private @main.cpu0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0"} {
+  %0 = "tf.AddV2"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @main.cpu1(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1"} {
+  %0 = "tf.Neg"(%y) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %y : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func private @p(%x: tensor<4xf32>) -> tensor<4xf32>
+func.func @declaration(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kiln.partition' op calls 'p', which is not a function with a body}}
+  %0 = kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func private @p(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @mixed(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'tf.Neg' beside kiln.partition ops: a function cut into partitions may only call them}}
+  %1 = "tf.Neg"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+func.func private @p() -> tensor<4xf32> {
+  %0 = "tf.Const"() {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @twice() -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{'kiln.partition' op has a result that is not exactly one output of 'twice'}}
+  %0 = kiln.partition @p() on "/cpu:0" : () -> tensor<4xf32>
+  return %0, %0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func private @p(%x: tensor<4xf32>) {
+  return
+}
+// expected-error @+1 {{output 0 is not computed by a partition}}
+func.func @unwritten(%x: tensor<4xf32>) -> tensor<4xf32> {
+  kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> ()
+  return %x : tensor<4xf32>
+}
