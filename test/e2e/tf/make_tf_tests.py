@@ -631,6 +631,10 @@ def test_block(c):
                                                   " --devices /cpu:0,/cpu:1 -o %%t/%s" % split),
                   "# RUN: " + run_cmd.replace("%%t/%s" % c.name, "%%t/%s" % split),
                   "# RUN: " + cmp_cmd.replace("%%t/%s.out" % c.name, "%%t/%s.out" % split)]
+        lines += comment("and its outputs are those of the graph on one device, bit for bit:")
+        lines += ["# RUN: %npycompare --rtol 0 --atol 0" + "".join(
+            " %%t/%s.out/%s %%t/%s.out/%s" % (split, out_file(n), c.name, out_file(n))
+            for n, _ in c.fetches)]
     for i, (n, a) in enumerate(c.fetches):
         lines.append("# %s%s: {{^}}%s %s [%s]{{$}}" % (
             prefix, "-NEXT" if i else "", tensor_name(n), NAME[a.dtype.type],
