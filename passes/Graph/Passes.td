@@ -170,8 +170,8 @@ def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
     The paper's partitioning (section 3.2.2), after kiln-graph-place. Each tensor an op on
     one device produces for ops on another is sent once per destination device: a
     `tf._Send` right after the producer, on its device, and one `tf._Recv` on the
-    destination device, right before the first consumer there, which every consumer on that
-    device then reads. The pair shares a `tensor_name` ("node:port;destination device").
+    destination device, right before the first consumer there (as late as its consumers allow:
+    the paper's ALAP rule for receives), which every consumer on that device then reads. The pair shares a `tensor_name` ("node:port;destination device").
     Constants are copied to each device that uses them instead of sent. Control edges
     between devices are left for kiln-graph-outline-partitions, which drops them.
 

@@ -228,6 +228,10 @@ def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> 
     entry point passes to the runtime. A buffer with a non-identity layout (a view) is
     copied to or from a contiguous one around the call.
 
+    Each key must be sent once and received at most once; a receive without a send in the
+    module (from another process), or one that comes before its send in the same function
+    (it would wait for ever), is an error.
+
     Before:
     ```mlir
     kiln.send %0 as "Relu:0;/device:CPU:1" : memref<4xf32>

@@ -18,6 +18,51 @@ namespace {
 constexpr llvm::StringLiteral kSend = "kiln_partition_send";
 constexpr llvm::StringLiteral kRecv = "kiln_partition_recv";
 
+StringRef keyOf(Operation *op) {
+  if (auto send = dyn_cast<kiln::dialect::SendOp>(op))
+    return send.getTensorName();
+  return cast<kiln::dialect::RecvOp>(op).getTensorName();
+}
+
+/// Every key is sent once and received at most once; a receive needs its send in the model
+/// (receiving from another process is not supported yet), and one in the same function must
+/// come after it: a partition waits in a receive until the send has happened.
+LogicalResult checkPairs(ArrayRef<Operation *> ops) {
+  llvm::StringMap<Operation *> sends, recvs;
+  bool ok = true;
+  for (Operation *op : ops) {
+    auto &seen = isa<kiln::dialect::SendOp>(op) ? sends : recvs;
+    auto [it, inserted] = seen.try_emplace(keyOf(op), op);
+    if (!inserted) {
+      op->emitOpError() << "is the second " << (&seen == &sends ? "send" : "receive")
+                        << " of tensor '" << keyOf(op) << "'";
+      ok = false;
+    }
+  }
+  for (auto &[key, recv] : recvs) {
+    auto it = sends.find(key);
+    if (it == sends.end()) {
+      recv->emitOpError() << "waits for tensor '" << key
+                          << "', which nothing in this model sends (receiving from another "
+                             "process is not supported yet)";
+      ok = false;
+      continue;
+    }
+    Operation *send = it->second;
+    if (send->getParentOfType<func::FuncOp>() == recv->getParentOfType<func::FuncOp>()) {
+      // Compare the ancestors of both in the function's body.
+      Block *body = &send->getParentOfType<func::FuncOp>().getBody().front();
+      Operation *s = body->findAncestorOpInBlock(*send), *r = body->findAncestorOpInBlock(*recv);
+      if (s && r && !s->isBeforeInBlock(r)) {
+        recv->emitOpError() << "receives tensor '" << key
+                            << "' before the same function sends it, so it would wait for ever";
+        ok = false;
+      }
+    }
+  }
+  return success(ok);
+}
+
 struct RendezvousCallsPass
     : kiln::lower::impl::RendezvousCallsPassBase<RendezvousCallsPass> {
   void runOnOperation() override {
@@ -43,7 +88,7 @@ struct RendezvousCallsPass
       names.insert(name.str());
       ops.push_back(op);
     });
-    if (!ok)
+    if (!ok || failed(checkPairs(ops)))
       return signalPassFailure();
     if (ops.empty())
       return;
