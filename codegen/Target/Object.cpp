@@ -1,6 +1,7 @@
 //===- Object.cpp - LLVM IR, optimisation and machine code --------------------===//
 #include "codegen/Target/Object.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -65,6 +66,24 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module, llvm::LLVMConte
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
+  // Kiln's own argument and result attributes (kiln.name, kiln.alias) have served the
+  // signature; LLVM IR has no place for them (and warns about them once the kiln dialect is
+  // loaded).
+  module.walk([](LLVM::LLVMFuncOp func) {
+    auto strip = [](DictionaryAttr attrs) {
+      if (!attrs)
+        return attrs;
+      SmallVector<NamedAttribute> kept;
+      for (NamedAttribute a : attrs)
+        if (!a.getName().getValue().starts_with("kiln."))
+          kept.push_back(a);
+      return DictionaryAttr::get(attrs.getContext(), kept);
+    };
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
+  });
   auto llvmModule = translateModuleToLLVMIR(module, ctx, "kiln_model");
   if (!llvmModule)
     error = "translation of the LLVM dialect to LLVM IR failed";

@@ -246,8 +246,15 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
 struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass> {
   using KernelCallsPassBase::KernelCallsPassBase;
 
+  // A module pass: it declares the kernels in the module, which passes on the functions,
+  // running in parallel, may not do.
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        rewrite(func);
+  }
+
+  void rewrite(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
     SmallVector<std::pair<linalg::GenericOp, DepthwiseMatch>> depthwise;
     func.walk([&](linalg::GenericOp op) {

@@ -159,7 +159,7 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
-def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::func::FuncOp"> {
+def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
   let summary = "Call the runtime's kernels for f32 matrix products and depthwise convolutions";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as

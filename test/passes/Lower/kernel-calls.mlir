@@ -220,3 +220,38 @@ func.func @residual(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %r: memref<32x
   }
   return %y : memref<32x48xf32>
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that functions calling the same kernel (the partitions of a model) share one
+// declaration of it.
+// CHECK-COUNT-1: func.func private @kiln_kernel_matmul_f32(
+// CHECK-NOT: func.func private @kiln_kernel_matmul_f32(
+// CHECK-LABEL: func.func @part0
+// CHECK: call @kiln_kernel_matmul_f32(
+// CHECK-LABEL: func.func @part1
+// CHECK: call @kiln_kernel_matmul_f32(
+func.func @part0(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @part1(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
