@@ -159,6 +159,36 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Compute chosen math functions with polynomials LLVM can vectorize";
+  let description = [{
+    Rewrites the `math` ops named in `functions` (by mnemonic: `tanh`, `exp`, ...) into
+    MLIR's polynomial and rational approximations (range reduction, then arithmetic and
+    selects only), which LLVM vectorizes with the loop around them; a libm call would run one
+    element at a time. The approximations are Eigen's and Cephes', the ones TensorFlow's CPU
+    kernels use, accurate to a few ulp in f32. The fused multiply-adds they compute with
+    become `llvm.intr.fma` (convert-math-to-libm would call `fmaf`). Functions not named
+    keep going to libm.
+
+    Before:
+    ```mlir
+    %y = math.tanh %x : f32
+    ```
+    After (abridged):
+    ```mlir
+    %c = arith.maximumf %x, %minus9 : f32   // clamp to [-7.99, 7.99]
+    ... a degree 13/6 rational function in %c, by fused multiply-adds ...
+    %y = arith.select %tiny, %x, %q : f32
+    ```
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Mnemonics of the math ops to approximate">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
+}
+
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
   let summary = "Call the runtime's kernels for f32 matrix products and depthwise convolutions";
   let description = [{
