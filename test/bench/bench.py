@@ -3,7 +3,8 @@
 
 For each model and thread count it compiles the GraphDef with Kiln and runs the executable's
 `--bench` (median of N runs after a warm-up), and runs the same GraphDef on the same inputs in
-each peer, each in a fresh process whose thread pools are set to that count:
+each peer, each in a fresh process whose thread pools are set to that count; the systems take
+turns --repeats times and each reports the median of its turns' medians:
 
   tf    TensorFlow (tf.compat.v1.Session on the imported GraphDef; grappler and oneDNN on)
   xla   TensorFlow with XLA: the imported graph pruned to a function, tf.function(jit_compile=True)
@@ -18,7 +19,7 @@ also measures this core's peak f32 FMA throughput (test/bench/peak.c) and report
 
 The peers come from PyPI and are never needed to build or test Kiln:
     python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0
-    /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--threads 1 2] [--models mlp1 cnn ...]
+    /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--repeats 3] [--threads 1 2] [--models mlp1 cnn ...]
 """
 import argparse
 import json
@@ -255,6 +256,8 @@ def aot_available():
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=100)
+    p.add_argument("--repeats", type=int, default=3,
+                   help="turns each system takes per model and thread count (median of medians)")
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--peers", nargs="+", default=["tf", "xla"])
     p.add_argument("--models", nargs="+",
@@ -312,17 +315,28 @@ def main():
             arena, naive = kiln_compile(a.kiln, path, feeds, fetches, exe)
             memory.append((title, arena, naive))
             for t in a.threads:
-                k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
+                # Kiln and each peer take turns, `repeats` times: a busy spell on this shared
+                # machine then slows one turn of each instead of one system's whole run.
+                kiln_ms, peer_ms, errors, diff = [], {x: [] for x in peers}, {}, "n/a"
+                for _ in range(a.repeats):
+                    k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
+                    kiln_ms.append(k)
+                    for peer in peers:
+                        ms, outs, err = peer_run(peer, t, path, feeds, fetches, a.runs, tmp)
+                        if ms is None:
+                            errors[peer] = err
+                            continue
+                        peer_ms[peer].append(ms)
+                        if peer == "tf":
+                            diff = "%.2g" % max_error(outdir, fetches, outs)
+                k = statistics.median(kiln_ms)
                 row = "| %s | %d | %.4f |" % (title, t, k)
-                diff = "n/a"
                 for peer in peers:
-                    ms, outs, err = peer_run(peer, t, path, feeds, fetches, a.runs, tmp)
-                    if ms is None:
-                        row += " failed | (%s) |" % err[:60]
+                    if not peer_ms[peer]:
+                        row += " failed | (%s) |" % errors.get(peer, "")[:60]
                         continue
+                    ms = statistics.median(peer_ms[peer])
                     row += " %.4f | %.2f |" % (ms, ms / k)
-                    if peer == "tf":
-                        diff = "%.2g" % max_error(outdir, fetches, outs)
                 print(row + " %s |" % diff, flush=True)
 
         print("\n| model | scratch arena bytes | sum of intermediates | arena / sum |")
