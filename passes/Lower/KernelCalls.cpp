@@ -81,27 +81,28 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   return match;
 }
 
-struct DepthwiseMatch {
+struct WindowMatch {
   Value input, filter, output;
-  ArrayRef<int64_t> window; // strides, dilations, pads before (see kDepthwiseAttr)
+  ArrayRef<int64_t> window; // the marker attribute's values
 };
 
-/// Matches the f32 depthwise generic the DepthwiseConv2dNative lowering marks with
-/// kDepthwiseAttr: the filter is its input, the output its init, and the image the one
-/// buffer its body loads from.
-std::optional<DepthwiseMatch> matchDepthwise(linalg::GenericOp op) {
-  auto window = op->getAttrOfType<DenseI64ArrayAttr>(kiln::lower::kDepthwiseAttr);
-  if (!window || window.size() != 6 || !op.hasPureBufferSemantics() ||
+/// Matches a window generic the convolution lowerings mark with `attr` (kDepthwiseAttr, with
+/// 6 values, or kConv3x3Attr, with 2): the filter is its input, the output its init (of rank
+/// `outRank`), and the image the one buffer its body loads from.
+std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, size_t values,
+                                       int64_t outRank) {
+  auto window = op->getAttrOfType<DenseI64ArrayAttr>(attr);
+  if (!window || window.size() != static_cast<int64_t>(values) || !op.hasPureBufferSemantics() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
     return std::nullopt;
-  DepthwiseMatch match{Value(), op.getDpsInputs()[0], op.getDpsInits()[0], window.asArrayRef()};
+  WindowMatch match{Value(), op.getDpsInputs()[0], op.getDpsInits()[0], window.asArrayRef()};
   for (auto load : op.getRegion().front().getOps<memref::LoadOp>()) {
     if (match.input && match.input != load.getMemRef())
       return std::nullopt;
     match.input = load.getMemRef();
   }
   if (!match.input || !isContiguousF32(match.input, 4) || !isContiguousF32(match.filter, 4) ||
-      !isContiguousF32(match.output, 5))
+      !isContiguousF32(match.output, outRank))
     return std::nullopt;
   return match;
 }
@@ -256,12 +257,14 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   void rewrite(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
-    SmallVector<std::pair<linalg::GenericOp, DepthwiseMatch>> depthwise;
+    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3;
     func.walk([&](linalg::GenericOp op) {
       if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops)
         matmuls.push_back({op, *m});
-      else if (auto d = matchDepthwise(op))
+      else if (auto d = matchWindow(op, kiln::lower::kDepthwiseAttr, 6, 5))
         depthwise.push_back({op, *d});
+      else if (auto c = matchWindow(op, kiln::lower::kConv3x3Attr, 2, 4))
+        conv3x3.push_back({op, *c});
     });
     OpBuilder b(func.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
@@ -362,6 +365,31 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       if (epilogue)
         flags |= KILN_DEPTHWISE_EPILOGUE;
       call(op, KILN_KERNEL_DEPTHWISE_CONV2D_F32, {d.input, d.filter, d.output}, sizes, flags,
+           epilogue ? &*epilogue : &none);
+      if (epilogue)
+        eraseIfUnused(d.output);
+    }
+    for (auto &[op, d] : conv3x3) {
+      int32_t flags = 0;
+      auto in = cast<MemRefType>(d.input.getType()).getShape();
+      auto out = cast<MemRefType>(d.output.getType()).getShape();
+      std::optional<EpilogueMatch> epilogue;
+      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
+        flags |= KILN_CONV2D_OVERWRITE;
+        fill.erase();
+        epilogue = matchEpilogue(op, d.output, out[3]);
+      }
+      SmallVector<Type> args(3 + 9, i64);
+      args.push_back(i32);
+      llvm::append_range(args, epilogueArgs);
+      declare(KILN_KERNEL_CONV2D_3X3_F32, args);
+      // n, h, w, c, f, oh, ow, then pad top and left.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
+      llvm::append_range(sizes, d.window);
+      EpilogueMatch none;
+      if (epilogue)
+        flags |= KILN_CONV2D_EPILOGUE;
+      call(op, KILN_KERNEL_CONV2D_3X3_F32, {d.input, d.filter, d.output}, sizes, flags,
            epilogue ? &*epilogue : &none);
       if (epilogue)
         eraseIfUnused(d.output);

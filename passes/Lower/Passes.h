@@ -37,6 +37,9 @@ inline constexpr llvm::StringLiteral kRendezvousKeysAttr = "kiln.rendezvous_keys
 /// Marks the f32 depthwise convolution generic that kiln-lower-kernel-calls turns into a
 /// kernel call: [stride h, stride w, dilation h, dilation w, pad top, pad left].
 inline constexpr llvm::StringLiteral kDepthwiseAttr = "kiln.depthwise";
+/// Marks the f32 3x3 Conv2D generic (unit strides and dilations) that kiln-lower-kernel-calls
+/// turns into a call of the Winograd kernel: [pad top, pad left].
+inline constexpr llvm::StringLiteral kConv3x3Attr = "kiln.conv2d_3x3";
 
 /// Reports every tf op that kiln-lower-tf-to-linalg cannot lower (an unfed Placeholder, a
 /// shape still unknown), at its node, all at once.

@@ -190,7 +190,7 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
 }
 
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
-  let summary = "Call the runtime's kernels for f32 matrix products and depthwise convolutions";
+  let summary = "Call the runtime's kernels for f32 matrix products and convolutions";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
     (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
@@ -199,13 +199,15 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     loops. When the op before it (ignoring ops without memory effects) fills C with +0.0,
     that fill is removed and the call passes KILN_MATMUL_OVERWRITE, so C is written once.
     The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
-    `kiln_kernel_depthwise_conv2d_f32` at every size.
+    `kiln_kernel_depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
+    `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
+    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(2x2, 3x3).
 
     An overwriting kernel's result that only an elementwise op reads, of the form
     `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or
     constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6), is
     computed by the kernel itself (`kiln_kernel_matmul_epilogue_f32`, or the depthwise
-    kernel's epilogue arguments), which writes the elementwise op's output directly; the op
+    convolution kernels' epilogue arguments), which writes the elementwise op's output directly; the op
     and the kernel's own buffer go. The pass runs before buffer planning, which then sees
     the buffers the kernels really write.
 

@@ -211,23 +211,25 @@ Value conv2d(OpBuilder &b, Location loc, Value padded, Value filter, const Geome
       .getResult(0);
 }
 
-/// An f32 depthwise convolution over the unpadded NHWC `input`: the same loops as
-/// `depthwise`, but the body reads the input with tensor.extract at the window position and
-/// takes zero outside it, so no padded copy is made. The op carries `kiln.depthwise` =
-/// [stride h, stride w, dilation h, dilation w, pad top, pad left], from which
-/// kiln-lower-kernel-calls calls the runtime's depthwise kernel instead.
-Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
-                        const Geometry &g) {
+/// A window op over the unpadded NHWC `input` as one generic over loops (n, oh, ow, kh, kw,
+/// c, j): the filter is read at (kh, kw, c, j), the result written through `outMap`, and the
+/// body reads the input with tensor.extract at the window position, taking zero outside it,
+/// so no padded copy is made. The op carries `attr` = `window`, from which
+/// kiln-lower-kernel-calls calls a runtime kernel instead.
+Value windowUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
+                     const Geometry &g, AffineMap outMap, StringRef attr,
+                     ArrayRef<int64_t> window) {
   MLIRContext *ctx = b.getContext();
-  AffineExpr n, oh, ow, kh, kw, c, m;
-  bindDims(ctx, n, oh, ow, kh, kw, c, m);
-  SmallVector<AffineMap> maps = {AffineMap::get(7, 0, {kh, kw, c, m}, ctx),
-                                 AffineMap::get(7, 0, {n, oh, ow, c, m}, ctx)};
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {AffineMap::get(7, 0, {d(3), d(4), d(5), d(6)}, ctx), outMap};
   using utils::IteratorType;
   SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
                                          IteratorType::parallel,  IteratorType::reduction,
-                                         IteratorType::reduction, IteratorType::parallel,
+                                         IteratorType::reduction, IteratorType::reduction,
                                          IteratorType::parallel};
+  // The channel loop is a reduction of a convolution, a parallel loop of a depthwise one.
+  if (outMap.getNumResults() == 5)
+    iterators[5] = IteratorType::parallel;
   auto inputType = cast<RankedTensorType>(input.getType());
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{filter}, ValueRange{init}, maps, iterators,
@@ -254,11 +256,45 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
         linalg::YieldOp::create(nb, l,
                                 multiplyAdd(nb, l, ElementKind::Float, v, args[0], args[1]));
       });
-  generic->setAttr(kDepthwiseAttr,
-                   b.getDenseI64ArrayAttr({g.stride[0], g.stride[1], g.dilation[0],
-                                           g.dilation[1], g.dims[0].padBefore,
-                                           g.dims[1].padBefore}));
+  generic->setAttr(attr, b.getDenseI64ArrayAttr(window));
   return generic.getResult(0);
+}
+
+/// An f32 depthwise convolution over the unpadded NHWC `input` (windowUnpadded), marked
+/// `kiln.depthwise` = [stride h, stride w, dilation h, dilation w, pad top, pad left].
+Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
+                        const Geometry &g) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  return windowUnpadded(b, loc, input, filter, init, g,
+                        AffineMap::get(7, 0, {d(0), d(1), d(2), d(5), d(6)}, ctx), kDepthwiseAttr,
+                        {g.stride[0], g.stride[1], g.dilation[0], g.dilation[1],
+                         g.dims[0].padBefore, g.dims[1].padBefore});
+}
+
+/// Whether an f32 Conv2D goes to the runtime's 3x3 kernel (Winograd F(2x2, 3x3)): a 3x3
+/// filter with unit strides and dilations and at least 16 input and output channels (with
+/// fewer, the transforms cost more than the multiplications they save).
+bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter) {
+  return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
+         filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
+         g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 && g.dilation[1] == 1;
+}
+
+/// Such a Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `kiln.conv2d_3x3` =
+/// [pad top, pad left].
+Value conv3x3Unpadded(OpBuilder &b, Location loc, Value input, Value filter, const Geometry &g,
+                      ArrayRef<int64_t> outNHW) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<int64_t> shape(outNHW);
+  shape.push_back(cast<RankedTensorType>(filter.getType()).getDimSize(3));
+  Type element = getElementTypeOrSelf(input.getType());
+  Value init = filledTensor(b, loc, RankedTensorType::get(shape, element),
+                            scalarConstant(b, loc, element, 0));
+  return windowUnpadded(b, loc, input, filter, init, g,
+                        AffineMap::get(7, 0, {d(0), d(1), d(2), d(6)}, ctx), kConv3x3Attr,
+                        {g.dims[0].padBefore, g.dims[1].padBefore});
 }
 
 template <typename OpT, bool Depthwise>
@@ -282,7 +318,7 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    bool unpadded = Depthwise && element.isF32();
+    bool unpadded = Depthwise ? element.isF32() : useConv3x3Kernel(*g, filterType);
     Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
     SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
                                      g->dims[1].output};
@@ -297,6 +333,8 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
+    } else if (unpadded) {
+      result = conv3x3Unpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape);
     } else {
       result = conv2d(rewriter, loc, padded, adaptor.getFilter(), *g, outShape);
     }

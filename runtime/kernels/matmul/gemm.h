@@ -23,6 +23,7 @@ struct GemmArgs {
   int64_t ldc;
   bool overwrite; // C = op(a) op(b): C's old values are never read
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
+  bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
 };
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
@@ -67,6 +68,10 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
 // AVX-512F) or AVX2 + FMA.
 void gemmAvx512(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
 void gemmAvx2(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
+
+// The whole product on the calling thread, with the ISA kiln_kernel_matmul_f32 chose (for
+// kernels built on it).
+void gemmSerial(const GemmArgs &g);
 
 // Register tile of each implementation (rows x columns), for the dispatcher's splits.
 constexpr int64_t kAvx512TileRows = 14, kAvx512TileCols = 32;

@@ -247,11 +247,11 @@ struct Gemm {
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     int64_t rows = m1 - m0, cols = n1 - n0;
-    if (g.bcs == 1 && (rows <= kGemmDirectRows ||
+    if (g.bcs == 1 && (g.inPlace || rows <= kGemmDirectRows ||
                        (g.k <= kGemmDirectDepth &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       float *bp = nullptr;
-      if (rows > kGemmDirectPackBRows)
+      if (rows > kGemmDirectPackBRows && !g.inPlace)
         bp = static_cast<float *>(
             kiln_parallel_workspace(kGemmDepth * NC * int64_t(sizeof(float))));
       direct(g, m0, m1, n0, n1, bp);

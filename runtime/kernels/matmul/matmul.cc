@@ -53,6 +53,9 @@ void runBlock(void *ctx, int64_t begin, int64_t end) {
 }
 
 } // namespace
+
+void gemmSerial(const GemmArgs &g) { chosenImpl().gemm(g, 0, g.m, 0, g.n); }
+
 } // namespace kiln::kernels
 
 using namespace kiln::kernels;

@@ -62,6 +62,8 @@ TRANSCENDENTAL = (2e-6, 1e-7, "libm and Eigen's vectorised functions differ by a
 APPROX = (1e-5, 1e-6, "Eigen's erf/softplus/expm1 approximations differ from libm's by more "
           "than a few ulp near their switch points")
 SUMS = (1e-5, 1e-5, "sums of many products in a different order")
+WINOGRAD = (1e-5, 1e-4, "Winograd F(2x2, 3x3) adds and halves before multiplying: errors of "
+            "a few ulp of the sum of |products| (about 40 here)")
 FOLDED_BN = (2e-6, 1e-6, "constant statistics fold to x * s + b per channel (as TensorFlow's "
              "remapper folds them), which rounds differently from (x - mean) * s + offset "
              "where the two terms cancel")
@@ -507,6 +509,25 @@ def build_conv():
         case(name, "conv", "Conv2D NHWC %s" % kw,
              lambda p, kw=kw: {"y": raw.Conv2D(input=p["x"], filter=p["w"], name="y", **kw)},
              [("x", x), ("w", w)], SUMS)
+    # 3x3, unit strides, 16+ channels: the Winograd kernel (kiln_kernel_conv2d_3x3_f32).
+    rw = rng_for("conv3x3_wide")
+    for name, xs, ws, kw in [
+            ("conv3x3_wide_same", (2, 9, 7, 16), (3, 3, 16, 24), dict(padding="SAME")),
+            ("conv3x3_wide_valid", (1, 10, 11, 20), (3, 3, 20, 16), dict(padding="VALID")),
+            ("conv3x3_wide_explicit", (1, 6, 9, 16), (3, 3, 16, 17), dict(
+                padding="EXPLICIT", explicit_paddings=[0, 0, 2, 0, 0, 1, 0, 0]))]:
+        xw, ww = f32(rw, xs), f32(rw, ws)
+        case(name, "conv", "Conv2D NHWC 3x3 %s, %d -> %d channels" % (kw, ws[2], ws[3]),
+             lambda p, kw=kw: {"y": raw.Conv2D(input=p["x"], filter=p["w"], name="y",
+                                                strides=[1, 1, 1, 1], **kw)},
+             [("x", xw), ("w", ww)], WINOGRAD)
+    xw, ww, bw = f32(rw, (2, 8, 8, 32)), f32(rw, (3, 3, 32, 16)), f32(rw, (16,))
+    case("conv3x3_wide_bias_relu", "conv", "Conv2D 3x3 SAME 32 -> 16 channels with constant "
+         "weights, BiasAdd and Relu (the kernel applies both)",
+         lambda p: {"y": raw.Relu(features=raw.BiasAdd(
+             value=raw.Conv2D(input=p["x"], filter=tf.constant(ww), strides=[1, 1, 1, 1],
+                              padding="SAME"), bias=tf.constant(bw)), name="y")},
+         [("x", xw)], WINOGRAD)
     xc = nhwc_to_nchw(x).copy()
 
     def conv_nchw_ref(feeds):

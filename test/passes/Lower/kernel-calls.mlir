@@ -255,3 +255,49 @@ func.func @part1(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48x
   }
   return
 }
+
+// -----
+
+#f = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests that the 3x3 convolution generic marked kiln.conv2d_3x3 becomes a call of the
+// Winograd kernel with the image, the filter and the output, then n, h, w, c, f, oh, ow and
+// the pads before; with the zero fill gone (overwrite, 1) and a BiasAdd + Relu after it,
+// the kernel applies them (epilogue, 2) and writes the Relu's output.
+// CHECK: func.func private @kiln_kernel_conv2d_3x3_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// CHECK-LABEL: func.func @conv3x3
+func.func @conv3x3(%x: memref<2x6x5x16xf32>, %w: memref<3x3x16x24xf32>, %b: memref<24xf32>, %out: memref<2x6x5x24xf32>) {
+  // CHECK-NOT: linalg.fill
+  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+  // CHECK-DAG: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
+  // CHECK-DAG: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %arg3
+  // CHECK-DAG: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %arg2
+  // CHECK-DAG: %[[IB:.*]] = arith.index_cast %[[PB]] : index to i64
+  // CHECK: call @kiln_kernel_conv2d_3x3_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c6_i64, %c5_i64, %c16_i64, %c24_i64, %c6_i64_{{.*}}, %c5_i64_{{.*}}, %c1_i64, %c1_i64_{{.*}}, %c3_i32, %c0_i64, %{{.*}}, %[[IB]], %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK-NOT: linalg.generic
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<2x6x5x24xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x6x5x24xf32>)
+  linalg.generic {indexing_maps = [#f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x16x24xf32>) outs(%y : memref<2x6x5x24xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<2x6x5x16xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %b : memref<2x6x5x24xf32>, memref<24xf32>) outs(%out : memref<2x6x5x24xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %a = arith.addf %v, %bias : f32
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -123,6 +123,10 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 /* Flags of kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */
 #define KILN_DEPTHWISE_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */
+#define KILN_KERNEL_CONV2D_3X3_F32 "kiln_kernel_conv2d_3x3_f32"
+/* Flags of kiln_kernel_conv2d_3x3_f32. */
+#define KILN_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
+#define KILN_CONV2D_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char* kiln_dtype_name(int32_t dtype) {
