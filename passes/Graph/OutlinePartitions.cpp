@@ -24,10 +24,7 @@ using namespace mlir;
 
 namespace {
 
-StringRef deviceOf(Operation *op) {
-  auto d = op->getAttrOfType<StringAttr>("device");
-  return d ? d.getValue() : StringRef();
-}
+using kiln::graph::deviceOf;
 
 /// "cpu1" for ".../device:CPU:1"; the full name made an identifier when it does not parse.
 std::string shortName(StringRef device) {

@@ -21,10 +21,7 @@ using namespace mlir;
 
 namespace {
 
-StringRef deviceOf(Operation *op) {
-  auto d = op ? op->getAttrOfType<StringAttr>("device") : StringAttr();
-  return d ? d.getValue() : StringRef();
-}
+using kiln::graph::deviceOf;
 
 
 struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {

@@ -38,6 +38,9 @@ int64_t tensorBytes(mlir::Type type);
 /// The node name of an imported op (its NameLoc), or the op's name when it has none.
 std::string nodeName(mlir::Operation *op);
 
+/// The op's `device` attribute, or "" (also for a null op).
+llvm::StringRef deviceOf(mlir::Operation *op);
+
 #define GEN_PASS_DECL
 #include "passes/Graph/Passes.h.inc"
 

@@ -88,6 +88,11 @@ std::string nodeName(Operation *op) {
   return op->getName().getStringRef().str();
 }
 
+StringRef deviceOf(Operation *op) {
+  auto d = op ? op->getAttrOfType<StringAttr>("device") : StringAttr();
+  return d ? d.getValue() : StringRef();
+}
+
 /// Floating-point operations of `op`, estimated from its shapes.
 double estimateFlops(Operation *op) {
   auto elements = [](Type t) -> double {

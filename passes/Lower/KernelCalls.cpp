@@ -343,56 +343,47 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       if (epilogue)
         eraseIfUnused(m.c);
     }
-    for (auto &[op, d] : depthwise) {
+    // A convolution kernel: overwrite and epilogue flags share their values (1 and 2)
+    // between the depthwise and 3x3 kernels; `sizes` come after the three buffers.
+    auto convolution = [&](linalg::GenericOp op, const WindowMatch &d, StringRef name,
+                           SmallVector<int64_t> sizes, int64_t channels) {
+      static_assert(KILN_DEPTHWISE_OVERWRITE == KILN_CONV2D_OVERWRITE &&
+                    KILN_DEPTHWISE_EPILOGUE == KILN_CONV2D_EPILOGUE, "shared flag values");
       int32_t flags = 0;
-      auto in = cast<MemRefType>(d.input.getType()).getShape();
-      auto f = cast<MemRefType>(d.filter.getType()).getShape();
-      auto out = cast<MemRefType>(d.output.getType()).getShape();
-      std::optional<EpilogueMatch> epilogue;
-      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
-        flags |= KILN_DEPTHWISE_OVERWRITE;
-        fill.erase();
-        epilogue = matchEpilogue(op, d.output, out[3] * out[4]);
-      }
-      SmallVector<Type> args(3 + 15, i64);
-      args.push_back(i32);
-      llvm::append_range(args, epilogueArgs);
-      declare(KILN_KERNEL_DEPTHWISE_CONV2D_F32, args);
-      // n, h, w, c, m, kh, kw, oh, ow, then the window.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
-      llvm::append_range(sizes, d.window);
-      EpilogueMatch none;
-      if (epilogue)
-        flags |= KILN_DEPTHWISE_EPILOGUE;
-      call(op, KILN_KERNEL_DEPTHWISE_CONV2D_F32, {d.input, d.filter, d.output}, sizes, flags,
-           epilogue ? &*epilogue : &none);
-      if (epilogue)
-        eraseIfUnused(d.output);
-    }
-    for (auto &[op, d] : conv3x3) {
-      int32_t flags = 0;
-      auto in = cast<MemRefType>(d.input.getType()).getShape();
-      auto out = cast<MemRefType>(d.output.getType()).getShape();
       std::optional<EpilogueMatch> epilogue;
       if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
         flags |= KILN_CONV2D_OVERWRITE;
         fill.erase();
-        epilogue = matchEpilogue(op, d.output, out[3]);
+        epilogue = matchEpilogue(op, d.output, channels);
       }
-      SmallVector<Type> args(3 + 9, i64);
+      SmallVector<Type> args(3 + sizes.size(), i64);
       args.push_back(i32);
       llvm::append_range(args, epilogueArgs);
-      declare(KILN_KERNEL_CONV2D_3X3_F32, args);
-      // n, h, w, c, f, oh, ow, then pad top and left.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
-      llvm::append_range(sizes, d.window);
+      declare(name, args);
       EpilogueMatch none;
       if (epilogue)
         flags |= KILN_CONV2D_EPILOGUE;
-      call(op, KILN_KERNEL_CONV2D_3X3_F32, {d.input, d.filter, d.output}, sizes, flags,
+      call(op, name, {d.input, d.filter, d.output}, sizes, flags,
            epilogue ? &*epilogue : &none);
       if (epilogue)
         eraseIfUnused(d.output);
+    };
+    for (auto &[op, d] : depthwise) {
+      auto in = cast<MemRefType>(d.input.getType()).getShape();
+      auto f = cast<MemRefType>(d.filter.getType()).getShape();
+      auto out = cast<MemRefType>(d.output.getType()).getShape();
+      // n, h, w, c, m, kh, kw, oh, ow, then the window.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
+      llvm::append_range(sizes, d.window);
+      convolution(op, d, KILN_KERNEL_DEPTHWISE_CONV2D_F32, sizes, out[3] * out[4]);
+    }
+    for (auto &[op, d] : conv3x3) {
+      auto in = cast<MemRefType>(d.input.getType()).getShape();
+      auto out = cast<MemRefType>(d.output.getType()).getShape();
+      // n, h, w, c, f, oh, ow, then pad top and left.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
+      llvm::append_range(sizes, d.window);
+      convolution(op, d, KILN_KERNEL_CONV2D_3X3_F32, sizes, out[3]);
     }
   }
 };
