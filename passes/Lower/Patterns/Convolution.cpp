@@ -273,12 +273,15 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
 }
 
 /// Whether an f32 Conv2D goes to the runtime's 3x3 kernel (Winograd F(2x2, 3x3)): a 3x3
-/// filter with unit strides and dilations and at least 16 input and output channels (with
-/// fewer, the transforms cost more than the multiplications they save).
-bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter) {
+/// filter with unit strides and dilations, at least 16 input and output channels (with
+/// fewer, the transforms cost more than the multiplications they save) and at least 64
+/// output pixels (the kernel transforms the filter on every call, which costs about what
+/// 50 pixels' saved multiplications are worth).
+bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t outputPixels) {
   return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
          filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
-         g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 && g.dilation[1] == 1;
+         outputPixels >= 64 && g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
+         g.dilation[1] == 1;
 }
 
 /// Such a Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `kiln.conv2d_3x3` =
@@ -318,7 +321,11 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    bool unpadded = Depthwise ? element.isF32() : useConv3x3Kernel(*g, filterType);
+    bool unpadded =
+        Depthwise ? element.isF32()
+                  : useConv3x3Kernel(*g, filterType,
+                                     inputType.getDimSize(0) * g->dims[0].output *
+                                         g->dims[1].output);
     Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
     SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
                                      g->dims[1].output};

@@ -514,7 +514,7 @@ def build_conv():
     for name, xs, ws, kw in [
             ("conv3x3_wide_same", (2, 9, 7, 16), (3, 3, 16, 24), dict(padding="SAME")),
             ("conv3x3_wide_valid", (1, 10, 11, 20), (3, 3, 20, 16), dict(padding="VALID")),
-            ("conv3x3_wide_explicit", (1, 6, 9, 16), (3, 3, 16, 17), dict(
+            ("conv3x3_wide_explicit", (1, 10, 9, 16), (3, 3, 16, 17), dict(
                 padding="EXPLICIT", explicit_paddings=[0, 0, 2, 0, 0, 1, 0, 0]))]:
         xw, ww = f32(rw, xs), f32(rw, ws)
         case(name, "conv", "Conv2D NHWC 3x3 %s, %d -> %d channels" % (kw, ws[2], ws[3]),

@@ -64,24 +64,27 @@ func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 
 // -----
 
-// Tests that an f32 3x3 Conv2D with unit strides and 16+ channels each way is one generic
-// over (n, oh, ow, kh, kw, c, f) reading the unpadded input (zero outside it), marked
-// kiln.conv2d_3x3 = [pad top, pad left] for the Winograd kernel; with fewer channels it
-// stays patches times filter.
+// Tests that an f32 3x3 Conv2D with unit strides, 16+ channels each way and 64+ output
+// pixels is one generic over (n, oh, ow, kh, kw, c, f) reading the unpadded input (zero
+// outside it), marked kiln.conv2d_3x3 = [pad top, pad left] for the Winograd kernel; with
+// fewer channels or pixels it stays patches times filter.
 // CHECK-DAG: #[[WF:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
 // CHECK-DAG: #[[WOUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
 // CHECK-LABEL: func.func @conv3x3_wide
-func.func @conv3x3_wide(%x: tensor<1x5x5x16xf32>, %w: tensor<3x3x16x16xf32>, %v: tensor<3x3x16x8xf32>) -> (tensor<1x5x5x16xf32>, tensor<1x5x5x8xf32>) {
+func.func @conv3x3_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x16xf32>, %v: tensor<3x3x16x8xf32>, %s: tensor<1x7x7x16xf32>) -> (tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>, tensor<1x7x7x16xf32>) {
   // CHECK-NOT: tensor.pad
   // CHECK: linalg.fill
   // CHECK: linalg.generic {indexing_maps = [#[[WF]], #[[WOUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
-  // CHECK-SAME: ins(%arg1 : tensor<3x3x16x16xf32>) outs({{.*}} : tensor<1x5x5x16xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
+  // CHECK-SAME: ins(%arg1 : tensor<3x3x16x16xf32>) outs({{.*}} : tensor<1x8x8x16xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
   // CHECK: tensor.extract %arg0
   // CHECK: tensor.pad
   // CHECK-NOT: kiln.conv2d_3x3
-  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x5x5x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x5x5x16xf32>
-  %1 = "tf.Conv2D"(%x, %v) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x5x5x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x5x5x8xf32>
-  return %0, %1 : tensor<1x5x5x16xf32>, tensor<1x5x5x8xf32>
+  // CHECK: tensor.pad
+  // CHECK-NOT: kiln.conv2d_3x3
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x8x8x16xf32>
+  %1 = "tf.Conv2D"(%x, %v) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x8x8x8xf32>
+  %2 = "tf.Conv2D"(%s, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x7x7x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x7x7x16xf32>
+  return %0, %1, %2 : tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>, tensor<1x7x7x16xf32>
 }
 
 // -----
