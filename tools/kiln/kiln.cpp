@@ -78,12 +78,13 @@ int main(int argc, char **argv) {
                     "second are printed anyway)");
   compile->add_option("--devices", options.devices,
                       "Devices to place the graph's ops on, comma-separated: /cpu:0,/cpu:1 or "
-                      "full names /job:J/replica:R/task:T/device:TYPE:N. The chosen device of "
-                      "each op, and the _Send/_Recv pairs between devices, show in --emit mlir "
-                      "--stage graph; --stats sums them up")
+                      "full names /job:J/replica:R/task:T/device:TYPE:N. Each device's ops "
+                      "become a partition that runs on a thread of its own, handing tensors "
+                      "to the others by _Send/_Recv; the placement and the partitions show in "
+                      "--emit mlir --stage graph, and --stats sums them up")
       ->delimiter(',');
   compile->add_flag("--no-kernels", options.noKernels,
-                    "Compute matrix products and depthwise convolutions in generated loops "
+                    "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");
 
   try {
