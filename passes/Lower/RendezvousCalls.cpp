@@ -18,10 +18,16 @@ namespace {
 constexpr llvm::StringLiteral kSend = "kiln_partition_send";
 constexpr llvm::StringLiteral kRecv = "kiln_partition_recv";
 
+// The key and the buffer of a kiln.send or kiln.recv.
 StringRef keyOf(Operation *op) {
   if (auto send = dyn_cast<kiln::dialect::SendOp>(op))
     return send.getTensorName();
   return cast<kiln::dialect::RecvOp>(op).getTensorName();
+}
+Value bufferOf(Operation *op) {
+  if (auto send = dyn_cast<kiln::dialect::SendOp>(op))
+    return send.getValue();
+  return cast<kiln::dialect::RecvOp>(op).getDest();
 }
 
 /// Every key is sent once and received at most once; a receive needs its send in the model
@@ -71,21 +77,15 @@ struct RendezvousCallsPass
     SmallVector<Operation *> ops;
     bool ok = true;
     module.walk([&](Operation *op) {
-      StringRef name;
-      Value buffer;
-      if (auto send = dyn_cast<kiln::dialect::SendOp>(op))
-        name = send.getTensorName(), buffer = send.getValue();
-      else if (auto recv = dyn_cast<kiln::dialect::RecvOp>(op))
-        name = recv.getTensorName(), buffer = recv.getDest();
-      else
+      if (!isa<kiln::dialect::SendOp, kiln::dialect::RecvOp>(op))
         return;
-      auto type = dyn_cast<MemRefType>(buffer.getType());
+      auto type = dyn_cast<MemRefType>(bufferOf(op).getType());
       if (!type || !type.hasStaticShape()) {
         op->emitOpError() << "needs a buffer of static shape; run after bufferization";
         ok = false;
         return;
       }
-      names.insert(name.str());
+      names.insert(keyOf(op).str());
       ops.push_back(op);
     });
     if (!ok || failed(checkPairs(ops)))
@@ -111,10 +111,8 @@ struct RendezvousCallsPass
       }
     for (Operation *op : ops) {
       bool send = isa<kiln::dialect::SendOp>(op);
-      Value buffer = send ? cast<kiln::dialect::SendOp>(op).getValue()
-                          : cast<kiln::dialect::RecvOp>(op).getDest();
-      StringRef name = send ? cast<kiln::dialect::SendOp>(op).getTensorName()
-                            : cast<kiln::dialect::RecvOp>(op).getTensorName();
+      Value buffer = bufferOf(op);
+      StringRef name = keyOf(op);
       Location loc = op->getLoc();
       b.setInsertionPoint(op);
       auto type = cast<MemRefType>(buffer.getType());
