@@ -11,9 +11,10 @@
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <map>
 
 namespace kiln::graph {
 #define GEN_PASS_DEF_OUTLINEPARTITIONSPASS
@@ -54,7 +55,8 @@ struct OutlinePartitionsPass
     if (!func.getBody().hasOneBlock())
       return success();
     Block &body = func.getBody().front();
-    llvm::MapVector<StringRef, SmallVector<Operation *>> byDevice;
+    // Partitions in the order of their device names, whatever the order of the ops.
+    std::map<StringRef, SmallVector<Operation *>> byDevice;
     for (Operation &op : body.without_terminator()) {
       StringRef device = deviceOf(&op);
       if (device.empty())
@@ -63,15 +65,6 @@ struct OutlinePartitionsPass
     }
     if (byDevice.size() < 2)
       return success();
-    // Partitions in the order of their device names, whatever the order of the ops.
-    llvm::MapVector<StringRef, SmallVector<Operation *>> sorted;
-    SmallVector<StringRef> names;
-    for (auto &entry : byDevice)
-      names.push_back(entry.first);
-    llvm::sort(names);
-    for (StringRef name : names)
-      sorted[name] = std::move(byDevice[name]);
-    byDevice = std::move(sorted);
 
     // Control edges between devices go; any other value crossing devices is a data edge
     // kiln-graph-partition should have turned into a _Send/_Recv pair.
@@ -109,7 +102,7 @@ struct OutlinePartitionsPass
     SmallVector<StringRef> resultDevice;
     for (Value v : ret.getOperands())
       resultDevice.push_back(v.getDefiningOp() ? deviceOf(v.getDefiningOp())
-                                               : byDevice.front().first);
+                                               : byDevice.begin()->first);
     SmallVector<Value> results(ret.getNumOperands());
     SmallVector<Operation *> partitionOps;
     for (auto &[device, ops] : byDevice) {
