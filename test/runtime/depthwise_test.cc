@@ -107,7 +107,8 @@ TEST_P(DepthwiseTest, SameBitsForEveryThreadCount) {
 }
 
 // n, h, w, c, m, kh, kw, strides, dilations, pads (top, left, bottom, right). Channel
-// counts cover the 32-wide blocks, the 8-wide ones and the scalar tail.
+// counts cover whole vectors (16 and 8 lanes) and tails; the test binary also runs with
+// KILN_KERNEL_ISA=avx2 (test/runtime/CMakeLists.txt).
 INSTANTIATE_TEST_SUITE_P(
     Shapes, DepthwiseTest,
     ::testing::Values(Shape{1, 9, 8, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
@@ -119,6 +120,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{1, 40, 33, 96, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
                       // runs of whole windows, dilated across; a 5x5 window
                       Shape{1, 9, 12, 24, 1, 3, 3, 1, 1, 1, 2, 1, 2, 1, 2},
-                      Shape{1, 10, 14, 16, 1, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2}));
+                      Shape{1, 10, 14, 16, 1, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+                      // the fast path: runs of whole windows longer than a register
+                      // block with a channel tail (24 = 16 + 8, 13), stride 2 with a
+                      // 5x5 window, and rows narrower than a block
+                      Shape{1, 12, 37, 24, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                      Shape{2, 9, 26, 13, 1, 3, 3, 2, 2, 1, 1, 0, 1, 1, 1},
+                      Shape{1, 13, 31, 20, 1, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},
+                      Shape{1, 4, 5, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}));
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "gemm.h"
+#include "../simd.h"
 
 namespace kiln::kernels {
 namespace {
@@ -36,16 +37,6 @@ struct Gemm {
   // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j]. With Half, the tile is
   // one vector wide (cols <= L): the second vector is neither computed nor touched (a
   // masked load from the next row's first columns, just stored, would stall on every row).
-  // The epilogue on the L columns of C from column `col` on (`m` masks the ones in C).
-  static inline Vec finish(Vec v, const Epilogue &e, int64_t col, Mask m) {
-    if (e.scales())
-      v = V::mul(v, e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue));
-    if (e.biases())
-      v = V::add(v, e.bias ? V::loadMasked(e.bias + col, m) : V::set1(e.biasValue));
-    // max/min return their second operand when either is NaN: a NaN in C stays NaN.
-    return V::min(V::set1(e.hi), V::max(V::set1(e.lo), v));
-  }
-
   // `epi`, if set, is applied as the tile is stored (the last depth slice); `col` is the
   // tile's first column in C, which indexes the epilogue's per-column vectors.
   template <int R, bool Packed, bool Half = false>
@@ -84,8 +75,8 @@ struct Gemm {
         Vec v0 = overwrite ? acc[i][0] : V::add(V::load(row), acc[i][0]);
         Vec v1 = overwrite ? acc[i][1] : V::add(V::load(row + L), acc[i][1]);
         if (epi) {
-          v0 = finish(v0, *epi, col, m0);
-          v1 = finish(v1, *epi, col + L, m1);
+          v0 = simd::finish<V>(v0, *epi, col, m0);
+          v1 = simd::finish<V>(v1, *epi, col + L, m1);
         }
         V::store(row, v0);
         V::store(row + L, v1);
@@ -98,12 +89,12 @@ struct Gemm {
       float *row = c + i * ldc;
       Vec v0 = overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]);
       if (epi)
-        v0 = finish(v0, *epi, col, m0);
+        v0 = simd::finish<V>(v0, *epi, col, m0);
       V::storeMasked(row, v0, m0);
       if (!Half) {
         Vec v1 = overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]);
         if (epi)
-          v1 = finish(v1, *epi, col + L, m1);
+          v1 = simd::finish<V>(v1, *epi, col + L, m1);
         V::storeMasked(row + L, v1, m1);
       }
     }

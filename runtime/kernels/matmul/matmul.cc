@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "../simd.h"
 
 namespace kiln::kernels {
 namespace {
@@ -19,17 +20,7 @@ struct Impl {
 constexpr Impl kAvx512 = {gemmAvx512, kAvx512TileRows, kAvx512TileCols};
 constexpr Impl kAvx2 = {gemmAvx2, kAvx2TileRows, kAvx2TileCols};
 
-const Impl &chosenImpl() {
-  static const Impl *chosen = nullptr; // every thread computes the same value
-  const Impl *known = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-  if (known != nullptr) return *known;
-  const Impl *found = __builtin_cpu_supports("avx512f") ? &kAvx512 : &kAvx2;
-  // KILN_KERNEL_ISA=avx2 forces the AVX2 code on an AVX-512 machine (used by the tests).
-  const char *forced = getenv("KILN_KERNEL_ISA");
-  if (forced != nullptr && strcmp(forced, "avx2") == 0) found = &kAvx2;
-  __atomic_store_n(&chosen, found, __ATOMIC_RELAXED);
-  return *found;
-}
+const Impl &chosenImpl() { return simd::useAvx512() ? kAvx512 : kAvx2; }
 
 // Fewest multiply-adds worth handing to another thread (a few microseconds of work).
 constexpr int64_t kMinParallelWork = int64_t(1) << 21;

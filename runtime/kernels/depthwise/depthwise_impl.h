@@ -1,0 +1,216 @@
+// The depthwise 2-D convolution behind kiln_kernel_depthwise_conv2d_f32, written once
+// over a vector ISA (simd.h) and compiled for AVX2 (depthwise_avx2.cc) and AVX-512
+// (depthwise_avx512.cc); depthwise.cc picks one and splits the output rows over threads.
+//
+// Channels are innermost (NHWC), so one vector holds one pixel's value of kLanes
+// consecutive channels. Square 3x3 and 5x5 windows with unit dilation, a stride of 1 or 2
+// and a channel multiplier of 1 (MobileNet's and EfficientNet's) take the fast path: per
+// output row and vector of channels, the window's filter taps stay in registers while the
+// row's pixels go past, kPixels at a time, and each input vector loaded serves every
+// pixel whose window covers it. Pixels whose window leaves the input (the edges) skip the
+// taps outside instead of reading a padded copy. Other windows take a plain loop.
+//
+// Every output element is one fused multiply-add chain over its taps, row by row and left
+// to right within a row, starting from zero (or the old output when accumulating); both
+// paths and both ISAs do exactly that, so results do not depend on the ISA, the path or
+// the thread count.
+#ifndef KILN_KERNELS_DEPTHWISE_IMPL_H
+#define KILN_KERNELS_DEPTHWISE_IMPL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "../simd.h"
+
+namespace kiln::kernels {
+
+// The operands, as kiln/kernels/depthwise.h describes them.
+struct DepthwiseArgs {
+  const float *in, *filter;
+  float *out;
+  int64_t n, h, w, c, m, kh, kw, oh, ow, sh, sw, dh, dw, pt, pl;
+  bool overwrite;
+  const Epilogue *epi; // null: none
+};
+
+// Output rows [begin, end) of every image (row = image * oh + y), with AVX2 or AVX-512.
+void depthwiseRowsAvx2(const DepthwiseArgs &a, int64_t begin, int64_t end);
+void depthwiseRowsAvx512(const DepthwiseArgs &a, int64_t begin, int64_t end);
+
+namespace {
+
+// The window taps [lo, hi) along one dimension that land inside the input.
+inline void clipTaps(int64_t origin, int64_t dilation, int64_t taps, int64_t size, int &lo,
+                     int &hi) {
+  lo = 0;
+  while (lo < taps && origin + lo * dilation < 0) ++lo;
+  hi = int(taps);
+  while (hi > lo && origin + (hi - 1) * dilation >= size) --hi;
+}
+
+template <class V>
+struct Depthwise {
+  using Vec = typename V::Vec;
+  using Mask = typename V::Mask;
+  static constexpr int L = V::kLanes;
+  // Output pixels per register block on the fast path: their accumulators and a 3x3
+  // window's nine filter vectors fit the ISA's registers (16 ymm, 32 zmm).
+  static constexpr int kPixels = L == 16 ? 8 : 4;
+
+  template <bool Full>
+  static Vec load(const float *p, Mask m) {
+    return Full ? V::load(p) : V::loadMasked(p, m);
+  }
+  template <bool Full>
+  static void store(float *p, Vec v, Mask m) {
+    if (Full)
+      V::store(p, v);
+    else
+      V::storeMasked(p, v, m);
+  }
+
+  // Channels [c0, c0 + L) (those in `m` unless Full) of output pixels x .. x + NP - 1 of
+  // one row, at `out` (pixel x, channel c0). `rows[i]` is input row i of the window (null
+  // for rows outside the input, which are those outside [y0, y1)); ix is pixel x's first
+  // input column. With NP == 1 only the window columns [x0, x1) are inside the input;
+  // with more pixels all are.
+  template <int K, int S, int NP, bool Full>
+  static inline __attribute__((always_inline)) void block(const DepthwiseArgs &a,
+                                                          const float *const *rows,
+                                                          const Vec (&f)[K][K], float *out,
+                                                          int64_t ix, int y0, int y1, int x0,
+                                                          int x1, int64_t c0, Mask m) {
+    const int64_t c = a.c;
+    Vec acc[NP];
+#pragma GCC unroll 16
+    for (int p = 0; p < NP; ++p)
+      acc[p] = a.overwrite ? V::zero() : load<Full>(out + p * c, m);
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i) {
+      if (i < y0 || i >= y1) continue;
+      const float *r = rows[i] + ix * c + c0;
+      constexpr int kColumns = (NP - 1) * S + K; // input columns the NP windows cover
+#pragma GCC unroll 32
+      for (int q = 0; q < kColumns; ++q) {
+        if (NP == 1 && (q < x0 || q >= x1)) continue;
+        Vec in = load<Full>(r + q * c, m);
+#pragma GCC unroll 16
+        for (int p = 0; p < NP; ++p) {
+          int k = q - p * S; // this column is tap k of pixel p's window
+          if (k >= 0 && k < K) acc[p] = V::fma(in, f[i][k], acc[p]);
+        }
+      }
+    }
+#pragma GCC unroll 16
+    for (int p = 0; p < NP; ++p)
+      store<Full>(out + p * c, a.epi ? simd::finish<V>(acc[p], *a.epi, c0, m) : acc[p], m);
+  }
+
+  // Channels [c0, c0 + L) of one output row on the fast path; the pixels [xa, xb) have
+  // their whole window inside the input along x.
+  template <int K, int S, bool Full>
+  static void rowFast(const DepthwiseArgs &a, const float *const *rows, float *outRow,
+                      int y0, int y1, int64_t xa, int64_t xb, int64_t c0, Mask m) {
+    Vec f[K][K];
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i)
+#pragma GCC unroll 8
+      for (int k = 0; k < K; ++k) f[i][k] = load<Full>(a.filter + (i * K + k) * a.c + c0, m);
+    auto edge = [&](int64_t x) {
+      int64_t ix = x * S - a.pl;
+      int x0, x1;
+      clipTaps(ix, 1, K, a.w, x0, x1);
+      block<K, S, 1, Full>(a, rows, f, outRow + x * a.c + c0, ix, y0, y1, x0, x1, c0, m);
+    };
+    int64_t x = 0;
+    for (; x < xa; ++x) edge(x);
+    for (; x + kPixels <= xb; x += kPixels)
+      block<K, S, kPixels, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl, y0, y1, 0, K,
+                                 c0, m);
+    for (; x < xb; ++x)
+      block<K, S, 1, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl, y0, y1, 0, K, c0, m);
+    for (; x < a.ow; ++x) edge(x);
+  }
+
+  template <int K, int S>
+  static void rowFastChannels(const DepthwiseArgs &a, const float *const *rows,
+                              float *outRow, int y0, int y1, int64_t xa, int64_t xb) {
+    int64_t c0 = 0;
+    for (; c0 + L <= a.c; c0 += L)
+      rowFast<K, S, true>(a, rows, outRow, y0, y1, xa, xb, c0, V::mask(L));
+    if (c0 < a.c)
+      rowFast<K, S, false>(a, rows, outRow, y0, y1, xa, xb, c0, V::mask(int(a.c - c0)));
+  }
+
+  // Any window, stride, dilation and multiplier: one pixel and one vector of channels at
+  // a time (or one output channel at a time with a multiplier above 1).
+  static void rowGeneric(const DepthwiseArgs &a, const float *image, float *outRow, int64_t iy,
+                         int y0, int y1) {
+    for (int64_t x = 0; x < a.ow; ++x) {
+      int64_t ix = x * a.sw - a.pl;
+      int x0, x1;
+      clipTaps(ix, a.dw, a.kw, a.w, x0, x1);
+      float *outPixel = outRow + x * a.c * a.m;
+      if (a.m == 1) {
+        for (int64_t c0 = 0; c0 < a.c; c0 += L) {
+          Mask m = V::mask(a.c - c0 < L ? int(a.c - c0) : L);
+          Vec acc = a.overwrite ? V::zero() : V::loadMasked(outPixel + c0, m);
+          for (int i = y0; i < y1; ++i)
+            for (int k = x0; k < x1; ++k)
+              acc = V::fma(
+                  V::loadMasked(image + ((iy + i * a.dh) * a.w + ix + k * a.dw) * a.c + c0, m),
+                  V::loadMasked(a.filter + (i * a.kw + k) * a.c + c0, m), acc);
+          V::storeMasked(outPixel + c0, a.epi ? simd::finish<V>(acc, *a.epi, c0, m) : acc, m);
+        }
+        continue;
+      }
+      for (int64_t ch = 0; ch < a.c; ++ch) {
+        for (int64_t j = 0; j < a.m; ++j) {
+          float acc = a.overwrite ? 0.0f : outPixel[ch * a.m + j];
+          for (int i = y0; i < y1; ++i)
+            for (int k = x0; k < x1; ++k)
+              acc = fmaf(image[((iy + i * a.dh) * a.w + ix + k * a.dw) * a.c + ch],
+                         a.filter[((i * a.kw + k) * a.c + ch) * a.m + j], acc);
+          outPixel[ch * a.m + j] = a.epi ? a.epi->apply(acc, ch * a.m + j) : acc;
+        }
+      }
+    }
+  }
+
+  static void rowsOf(const DepthwiseArgs &a, int64_t begin, int64_t end) {
+    bool fast = a.m == 1 && a.kh == a.kw && (a.kh == 3 || a.kh == 5) && a.dh == 1 &&
+                a.dw == 1 && (a.sw == 1 || a.sw == 2);
+    // The output columns whose window lies inside the input along x.
+    int64_t xa = (a.pl + a.sw - 1) / a.sw, xb = 0;
+    if (xa > a.ow) xa = a.ow;
+    if (a.w - a.kw + a.pl >= 0) xb = (a.w - a.kw + a.pl) / a.sw + 1;
+    if (xb > a.ow) xb = a.ow;
+    if (xb < xa) xb = xa;
+    for (int64_t row = begin; row < end; ++row) {
+      int64_t b = row / a.oh, y = row % a.oh;
+      int64_t iy = y * a.sh - a.pt;
+      int y0, y1;
+      clipTaps(iy, a.dh, a.kh, a.h, y0, y1);
+      const float *image = a.in + b * a.h * a.w * a.c;
+      float *outRow = a.out + row * a.ow * a.c * a.m;
+      if (!fast) {
+        rowGeneric(a, image, outRow, iy, y0, y1);
+        continue;
+      }
+      const float *rows[5];
+      for (int i = 0; i < a.kh; ++i)
+        rows[i] = i >= y0 && i < y1 ? image + (iy + i) * a.w * a.c : nullptr;
+      if (a.kh == 3)
+        a.sw == 1 ? rowFastChannels<3, 1>(a, rows, outRow, y0, y1, xa, xb)
+                  : rowFastChannels<3, 2>(a, rows, outRow, y0, y1, xa, xb);
+      else
+        a.sw == 1 ? rowFastChannels<5, 1>(a, rows, outRow, y0, y1, xa, xb)
+                  : rowFastChannels<5, 2>(a, rows, outRow, y0, y1, xa, xb);
+    }
+  }
+};
+
+} // namespace
+} // namespace kiln::kernels
+
+#endif // KILN_KERNELS_DEPTHWISE_IMPL_H
