@@ -111,7 +111,8 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
                          {2, 1000, 700},
                          {1000, 3, 500},
                          {129, 129, 1029},
-                         {300, 600, 100}}) { // direct, B packed in two column blocks
+                         {300, 600, 100},  // direct, B packed in two column blocks
+                         {49, 1280, 320}}) { // direct, few rows, B packed (MobileNetV2)
     Problem p(m, n, k, GetParam());
     kiln_parallel_set_threads(1);
     std::vector<float> one = p.Run();

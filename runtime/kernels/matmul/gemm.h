@@ -40,11 +40,19 @@ constexpr int64_t kGemmDirectRows = 4;
 constexpr int64_t kGemmDirectDepth = 1024;
 constexpr int64_t kGemmDirectCols = 640;
 constexpr int64_t kGemmDirectFewRows = 256;
-// With more rows than this, the direct path still packs B (each depth slice once, into
-// NR-column panels): B's rows in place are a power-of-two stride apart and share a fraction
-// of L1's sets. Best of 6 interleaved gemm_bench runs: 3136 x 24 x 144 (MobileNetV2)
-// 39 -> 70 GFLOP/s, 3136 x 64 x 288 (small CNN) 82 -> 96, 64 x 256 x 784 (MLP) 85 -> 95.
+// With more rows than kGemmDirectPackBRows, the direct path still packs B (each depth slice
+// once, into NR-column panels, reading B's rows front to back): B's rows in place are a
+// power-of-two stride apart and share a fraction of L1's sets. Best of 6 interleaved
+// gemm_bench runs: 3136 x 24 x 144 (MobileNetV2) 39 -> 70 GFLOP/s, 3136 x 64 x 288 (small
+// CNN) 82 -> 96, 64 x 256 x 784 (MLP) 85 -> 95.
 constexpr int64_t kGemmDirectPackBRows = 64;
+// It also packs B for more than one row tile when B has more than kGemmDirectPackBFloats
+// elements (64 KiB): a model's weights are rarely in cache, and each row tile reading a
+// column strip of B a row stride apart from memory defeats the prefetchers. Best of 6
+// alternated runs of test/bench/mobilenet_layers.c (MobileNetV2's layers in sequence, each
+// with weights of its own): 49 x 160 x 960 0.46 -> 0.18 ms, 49 x 320 x 1280 1.48 -> 0.48 ms,
+// all layers 12.0 -> 7.9 ms (with a 1 MiB threshold instead: 10.3 ms).
+constexpr int64_t kGemmDirectPackBFloats = int64_t(1) << 14;
 
 // Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
 // or a store for the first slice when overwriting).

@@ -178,17 +178,27 @@ struct Gemm {
   // Packs depth [p0, p0 + kc) x columns [j0, j0 + nc) of op(b) into NR-column panels.
   static void packB(const GemmArgs &g, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
                     float *out) {
+    if (g.bcs == 1) {
+      // Row by row, so that B is read front to back (a panel at a time would read
+      // 2 * L floats of every row, a row stride apart, which defeats the prefetchers).
+      for (int64_t kk = 0; kk < kc; ++kk) {
+        const float *src = g.b + (p0 + kk) * g.bks + j0;
+        float *dst = out + kk * NR;
+        int64_t q = 0;
+        for (; q + NR <= nc; q += NR, dst += kc * NR) {
+          V::store(dst, V::load(src + q));
+          V::store(dst + L, V::load(src + q + L));
+        }
+        if (q < nc) {
+          int cols = int(nc - q);
+          V::store(dst, V::loadMasked(src + q, V::mask(cols)));
+          V::store(dst + L, V::loadMasked(src + q + L, V::mask(cols - L)));
+        }
+      }
+      return;
+    }
     for (int64_t q = 0; q < nc; q += NR) {
       int cols = nc - q < NR ? int(nc - q) : NR;
-      if (g.bcs == 1) {
-        Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
-        const float *src = g.b + p0 * g.bks + j0 + q;
-        for (int64_t kk = 0; kk < kc; ++kk, out += NR, src += g.bks) {
-          V::store(out, V::loadMasked(src, m0));
-          V::store(out + L, V::loadMasked(src + L, m1));
-        }
-        continue;
-      }
       // b stored transposed (n x k): column j of op(b) is contiguous in depth.
       for (int j = 0; j < cols; ++j) {
         const float *src = g.b + (j0 + q + j) * g.bcs + p0 * g.bks;
@@ -242,7 +252,8 @@ struct Gemm {
                        (g.k <= kGemmDirectDepth &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       float *bp = nullptr;
-      if (rows > kGemmDirectPackBRows && !g.inPlace)
+      if (!g.inPlace && (rows > kGemmDirectPackBRows ||
+                         (rows > MR && g.k * cols > kGemmDirectPackBFloats)))
         bp = static_cast<float *>(
             kiln_parallel_workspace(kGemmDepth * NC * int64_t(sizeof(float))));
       direct(g, m0, m1, n0, n1, bp);
