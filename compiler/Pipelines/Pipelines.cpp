@@ -10,7 +10,7 @@ namespace kiln::pipelines {
 
 std::string graphPipeline(ArrayRef<std::string> devices) {
   std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
-                     "kiln-graph-infer-shapes,kiln-graph-cse,kiln-graph-prune,"
+                     "kiln-graph-infer-shapes,kiln-graph-fold-pads,kiln-graph-cse,kiln-graph-prune,"
                      "kiln-graph-schedule";
   if (devices.empty())
     return text + ")";

@@ -71,6 +71,34 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
   ];
 }
 
+def FoldPadsPass : Pass<"kiln-graph-fold-pads", "mlir::func::FuncOp"> {
+  let summary = "Make a zero tf.Pad before a convolution that convolution's own padding";
+  let description = [{
+    Keras writes a strided convolution's asymmetric padding as a `ZeroPadding2D` layer, a
+    `tf.Pad` before a VALID convolution (MobileNetV2 has five). That Pad would be a padded
+    copy of the whole input, zeros written first. A Conv2D, DepthwiseConv2dNative or
+    _FusedConv2D with VALID or EXPLICIT padding whose input is a `tf.Pad` (or a `tf.PadV2`
+    with the value zero) of constant, non-negative amounts on the spatial dimensions only
+    reads the Pad's input instead, with EXPLICIT padding that adds those amounts; the
+    convolution kernels then skip the window taps outside the input, as they do for SAME
+    padding. A Pad left without uses is removed; one with control inputs is kept.
+
+    Before:
+    ```mlir
+    %p = "tf.Const"() {dtype = i32, value = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+    %0 = "tf.Pad"(%x, %p) : (tensor<1x8x8x4xf32>, tensor<4x2xi32>) -> tensor<1x9x9x4xf32>
+    %1 = "tf.DepthwiseConv2dNative"(%0, %f) {padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x9x9x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x4x4x4xf32>
+    ```
+    After:
+    ```mlir
+    %1 = "tf.DepthwiseConv2dNative"(%x, %f) {explicit_paddings = [0, 0, 0, 1, 0, 1, 0, 0], padding = "EXPLICIT", strides = [1, 2, 2, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x4x4x4xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFolded", "pads-folded", "Number of convolutions that took a Pad's padding">,
+  ];
+}
+
 def CSEPass : Pass<"kiln-graph-cse", "mlir::func::FuncOp"> {
   let summary = "Merge identical ops (common subexpression elimination)";
   let description = [{

@@ -587,6 +587,37 @@ def build_conv():
              lambda p, kw=kw: {"y": raw.DepthwiseConv2dNative(input=p["x"], filter=p["w"],
                                                               name="y", **kw)},
              [("x", x), ("w", dw)], SUMS)
+    # Keras's ZeroPadding2D before a strided VALID convolution (MobileNetV2):
+    # kiln-graph-fold-pads makes a zero Pad the convolution's own padding.
+    rp = rng_for("pad_conv")
+    xp, dwp, wp = f32(rp, (1, 11, 10, 24)), f32(rp, (3, 3, 24, 1)), f32(rp, (3, 3, 24, 8))
+    case("pad_depthwise_s2", "conv", "Pad (0, 1) then DepthwiseConv2dNative VALID stride 2, "
+         "24 channels (folded into the convolution's padding)",
+         lambda p: {"y": raw.DepthwiseConv2dNative(
+             input=raw.Pad(input=p["x"], paddings=tf.constant([[0, 0], [0, 1], [0, 1], [0, 0]])),
+             filter=p["w"], strides=[1, 2, 2, 1], padding="VALID", name="y")},
+         [("x", xp), ("w", dwp)], SUMS)
+    case("padv2_conv_explicit", "conv", "PadV2 with zeros then Conv2D EXPLICIT (the amounts "
+         "add up)",
+         lambda p: {"y": raw.Conv2D(
+             input=raw.PadV2(input=p["x"], paddings=tf.constant([[0, 0], [2, 1], [1, 0], [0, 0]]),
+                             constant_values=tf.constant(0.0)),
+             filter=p["w"], strides=[1, 2, 1, 1], padding="EXPLICIT",
+             explicit_paddings=[0, 0, 1, 0, 0, 2, 0, 0], name="y")},
+         [("x", xp), ("w", wp)], SUMS)
+    def pad_shared(p):
+        z = raw.Pad(input=p["x"], paddings=tf.constant([[0, 0], [1, 0], [0, 1], [0, 0]]),
+                    name="z")
+        return {"y": raw.Conv2D(
+            input=raw.PadV2(input=p["x"], paddings=tf.constant([[0, 0], [1, 1], [1, 1], [0, 0]]),
+                            constant_values=tf.constant(1.0)),
+            filter=p["w"], strides=[1, 1, 1, 1], padding="VALID", name="y"),
+            "z": z,
+            "d": raw.DepthwiseConv2dNative(input=z, filter=p["dw"], strides=[1, 1, 1, 1],
+                                           padding="VALID", name="d")}
+    case("pad_shared", "conv", "PadV2 with ones then Conv2D VALID (not folded), and a zero "
+         "Pad that is also an output (folded into the DepthwiseConv2dNative, kept for the "
+         "output)", pad_shared, [("x", xp), ("w", wp), ("dw", dwp)], SUMS)
     for name, fn, kw in [
             ("maxpool_same", raw.MaxPool, dict(ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                                                padding="SAME")),
