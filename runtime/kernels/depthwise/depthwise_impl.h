@@ -8,8 +8,9 @@
 // output row and vector of channels, the window's filter taps stay in registers while the
 // row's pixels go past, kPixels at a time, and each input vector loaded serves every
 // pixel whose window covers it (long rows go kPixels pixels at a time across all channels
-// instead, which reads the input front to back). Pixels whose window leaves the input (the edges) skip the
-// taps outside instead of reading a padded copy. Other windows take a plain loop.
+// instead, which reads the input front to back). Pixels whose window leaves the input
+// (the edges) skip the taps outside instead of reading a padded copy. Other windows take
+// a plain loop.
 //
 // Every output element is one fused multiply-add chain over its taps, row by row and left
 // to right within a row, starting from zero (or the old output when accumulating); both
