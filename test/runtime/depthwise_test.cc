@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
 
 namespace {
@@ -128,5 +129,67 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{2, 9, 26, 13, 1, 3, 3, 2, 2, 1, 1, 0, 1, 1, 1},
                       Shape{1, 13, 31, 20, 1, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},
                       Shape{1, 4, 5, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}));
+
+// kiln_kernel_pointwise_depthwise_f32 against kiln_kernel_matmul_epilogue_f32 followed by
+// kiln_kernel_depthwise_conv2d_f32, which it must equal bit for bit.
+struct FusedShape {
+  Shape s; // its c is the 1x1 convolution's output channels, m must be 1
+  int64_t cin;
+};
+
+class PointwiseDepthwiseTest : public ::testing::TestWithParam<FusedShape> {
+protected:
+  void TearDown() override { kiln_parallel_set_threads(0); }
+};
+
+TEST_P(PointwiseDepthwiseTest, EqualsTheTwoKernels) {
+  const Shape &s = GetParam().s;
+  int64_t cin = GetParam().cin;
+  std::mt19937 gen(static_cast<uint32_t>(cin * 31 + s.c));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  auto random = [&](int64_t count) {
+    std::vector<float> v(count);
+    for (float &x : v) x = dist(gen);
+    return v;
+  };
+  std::vector<float> input = random(s.n * s.h * s.w * cin), weights = random(cin * s.c),
+                     filter = random(s.kh * s.kw * s.c), scale1 = random(s.c),
+                     bias1 = random(s.c), bias2 = random(s.c);
+  auto addr = [](const std::vector<float> &v) { return reinterpret_cast<uintptr_t>(v.data()); };
+  int64_t oh = s.oh(), ow = s.ow();
+  for (bool second : {false, true}) {
+    int32_t flags = second ? KILN_DEPTHWISE_EPILOGUE : 0;
+    kiln_parallel_set_threads(1);
+    std::vector<float> mid(s.n * s.h * s.w * s.c), expected(s.n * oh * ow * s.c);
+    kiln_kernel_matmul_epilogue_f32(addr(input), addr(weights), addr(mid), s.n * s.h * s.w,
+                                    s.c, cin, KILN_MATMUL_OVERWRITE, addr(scale1), 1.0f,
+                                    addr(bias1), 0.0f, 0.0f, 6.0f);
+    kiln_kernel_depthwise_conv2d_f32(addr(mid), addr(filter), addr(expected), s.n, s.h, s.w,
+                                     s.c, 1, s.kh, s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt,
+                                     s.pl, KILN_DEPTHWISE_OVERWRITE | flags, 0, 0.5f,
+                                     addr(bias2), 0.0f, -1.0f, 1.0f);
+    for (int threads : {1, 2, 3}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> got(expected.size(), NAN);
+      kiln_kernel_pointwise_depthwise_f32(
+          addr(input), addr(weights), addr(filter), addr(got), s.n, s.h, s.w, cin, s.c, s.kh,
+          s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, addr(scale1), 1.0f,
+          addr(bias1), 0.0f, 0.0f, 6.0f, 0, 0.5f, addr(bias2), 0.0f, -1.0f, 1.0f);
+      EXPECT_EQ(got, expected) << threads << " threads, second epilogue " << second;
+    }
+  }
+}
+
+// The fast path (3x3 and 5x5, strides 1 and 2, channel tails, several images, depths of
+// one and two GEMM slices) and windows it does not take (dilated, 1x2), which go one
+// element at a time.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, PointwiseDepthwiseTest,
+    ::testing::Values(FusedShape{{1, 12, 21, 24, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 8},
+                      FusedShape{{2, 13, 17, 40, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, 16},
+                      FusedShape{{1, 9, 20, 16, 1, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2}, 5},
+                      FusedShape{{1, 6, 7, 19, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 600},
+                      FusedShape{{1, 7, 8, 12, 1, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2}, 9},
+                      FusedShape{{1, 5, 6, 10, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 1}, 4}));
 
 } // namespace

@@ -39,6 +39,24 @@ struct DepthwiseArgs {
 void depthwiseRowsAvx2(const DepthwiseArgs &a, int64_t begin, int64_t end);
 void depthwiseRowsAvx512(const DepthwiseArgs &a, int64_t begin, int64_t end);
 
+// The largest window side the fast path takes.
+constexpr int kMaxFastWindow = 5;
+
+// Whether the fast path takes the convolution: a square 3x3 or 5x5 window, unit dilations,
+// a stride of 1 or 2 along x and a channel multiplier of 1.
+inline bool depthwiseFastPath(const DepthwiseArgs &a) {
+  return a.m == 1 && a.kh == a.kw && (a.kh == 3 || a.kh == kMaxFastWindow) && a.dh == 1 &&
+         a.dw == 1 && (a.sw == 1 || a.sw == 2);
+}
+
+// One output row (image * oh + y) of a convolution the fast path takes, from its window's
+// input rows wherever they are: rows[i] is input row y * sh - pt + i of that image, null
+// for rows outside the input (those outside [y0, y1)); a.in is not read.
+void depthwiseRowAvx2(const DepthwiseArgs &a, const float *const *rows, int64_t row, int y0,
+                      int y1);
+void depthwiseRowAvx512(const DepthwiseArgs &a, const float *const *rows, int64_t row, int y0,
+                        int y1);
+
 namespace {
 
 // The window taps [lo, hi) along one dimension that land inside the input.
@@ -235,35 +253,41 @@ struct Depthwise {
     }
   }
 
-  static void rowsOf(const DepthwiseArgs &a, int64_t begin, int64_t end) {
-    bool fast = a.m == 1 && a.kh == a.kw && (a.kh == 3 || a.kh == 5) && a.dh == 1 &&
-                a.dw == 1 && (a.sw == 1 || a.sw == 2);
+  // Output row `row` (image * oh + y) on the fast path, from the window's input rows:
+  // rows[i] is input row y * sh - pt + i, or null outside the input ([y0, y1) are not).
+  static void rowFromRows(const DepthwiseArgs &a, const float *const *rows, int64_t row,
+                          int y0, int y1) {
     // The output columns whose window lies inside the input along x.
     int64_t xa = (a.pl + a.sw - 1) / a.sw, xb = 0;
     if (xa > a.ow) xa = a.ow;
     if (a.w - a.kw + a.pl >= 0) xb = (a.w - a.kw + a.pl) / a.sw + 1;
     if (xb > a.ow) xb = a.ow;
     if (xb < xa) xb = xa;
+    float *outRow = a.out + row * a.ow * a.c;
+    if (a.kh == 3)
+      a.sw == 1 ? rowFastAny<3, 1>(a, rows, outRow, y0, y1, xa, xb)
+                : rowFastAny<3, 2>(a, rows, outRow, y0, y1, xa, xb);
+    else
+      a.sw == 1 ? rowFastAny<5, 1>(a, rows, outRow, y0, y1, xa, xb)
+                : rowFastAny<5, 2>(a, rows, outRow, y0, y1, xa, xb);
+  }
+
+  static void rowsOf(const DepthwiseArgs &a, int64_t begin, int64_t end) {
+    bool fast = depthwiseFastPath(a);
     for (int64_t row = begin; row < end; ++row) {
       int64_t b = row / a.oh, y = row % a.oh;
       int64_t iy = y * a.sh - a.pt;
       int y0, y1;
       clipTaps(iy, a.dh, a.kh, a.h, y0, y1);
       const float *image = a.in + b * a.h * a.w * a.c;
-      float *outRow = a.out + row * a.ow * a.c * a.m;
       if (!fast) {
-        rowGeneric(a, image, outRow, iy, y0, y1);
+        rowGeneric(a, image, a.out + row * a.ow * a.c * a.m, iy, y0, y1);
         continue;
       }
-      const float *rows[5];
+      const float *rows[kMaxFastWindow];
       for (int i = 0; i < a.kh; ++i)
         rows[i] = i >= y0 && i < y1 ? image + (iy + i) * a.w * a.c : nullptr;
-      if (a.kh == 3)
-        a.sw == 1 ? rowFastAny<3, 1>(a, rows, outRow, y0, y1, xa, xb)
-                  : rowFastAny<3, 2>(a, rows, outRow, y0, y1, xa, xb);
-      else
-        a.sw == 1 ? rowFastAny<5, 1>(a, rows, outRow, y0, y1, xa, xb)
-                  : rowFastAny<5, 2>(a, rows, outRow, y0, y1, xa, xb);
+      rowFromRows(a, rows, row, y0, y1);
     }
   }
 };

@@ -123,6 +123,9 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 /* Flags of kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */
 #define KILN_DEPTHWISE_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */
+/* A 1x1 convolution and the depthwise convolution of its result, in one (depthwise.h);
+ * the same flags as kiln_kernel_depthwise_conv2d_f32. */
+#define KILN_KERNEL_POINTWISE_DEPTHWISE_F32 "kiln_kernel_pointwise_depthwise_f32"
 #define KILN_KERNEL_CONV2D_3X3_F32 "kiln_kernel_conv2d_3x3_f32"
 /* Flags of kiln_kernel_conv2d_3x3_f32. */
 #define KILN_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
