@@ -86,6 +86,44 @@ def UseDestinationsPass : Pass<"kiln-lower-use-destinations", "mlir::ModuleOp"> 
                            "mlir::memref::MemRefDialect"];
 }
 
+def FuseKernelCallsPass : Pass<"kiln-lower-fuse-kernel-calls", "mlir::ModuleOp"> {
+  let summary = "Compute a 1x1 convolution inside the depthwise convolution it feeds";
+  let description = [{
+    MobileNetV2's inverted residual block expands its input six times with a 1x1
+    convolution, then convolves the expanded tensor depthwise: a kernel call writes the
+    expanded tensor (4.8 MB at 112x112x96) and the next reads it back. When a call of
+    `kiln_kernel_matmul_f32` or `kiln_kernel_matmul_epilogue_f32` that overwrites its
+    result is followed, with only constants, addresses, views and allocations in between,
+    by a call of `kiln_kernel_depthwise_conv2d_f32` that overwrites its output and reads
+    that result (as n x h x w x c, with a 3x3 or 5x5 window, unit dilations, a stride of 1
+    or 2 along x and a channel multiplier of 1), and nothing else uses the buffer, the two
+    become one call of `kiln_kernel_pointwise_depthwise_f32`. It computes the rows of the
+    product each output row needs as it goes, in a few rows of cache, and gives the same
+    result bit for bit; the buffer goes, so the scratch arena shrinks too. Runs after
+    `kiln-lower-kernel-calls` and before buffer planning.
+
+    Before:
+    ```mlir
+    call @kiln_kernel_matmul_epilogue_f32(%x, %w, %mid, %c12544, %c96, %c16, %c4, ...)
+    call @kiln_kernel_depthwise_conv2d_f32(%mid2, %f, %out, %c1, %c112, %c112, %c96, %c1,
+        %c3, %c3, %c56, %c56, %c2, %c2, %c1, %c1, %c0, %c0, %c3_i32, ...)
+    ```
+    After:
+    ```mlir
+    call @kiln_kernel_pointwise_depthwise_f32(%x, %w, %f, %out, %c1, %c112, %c112, %c16,
+        %c96, %c3, %c3, %c56, %c56, %c2, %c2, %c1, %c1, %c0, %c0, %c2_i32, ...)
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "calls-fused", "Number of 1x1 convolutions fused into a depthwise one">,
+  ];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", "1048576",
+           "Smallest result of the 1x1 convolution, in bytes, worth fusing">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
+}
+
 def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
   let summary = "Place every buffer allocation in one scratch arena, sharing memory by lifetime";
   let description = [{

@@ -618,6 +618,29 @@ def build_conv():
     case("pad_shared", "conv", "PadV2 with ones then Conv2D VALID (not folded), and a zero "
          "Pad that is also an output (folded into the DepthwiseConv2dNative, kept for the "
          "output)", pad_shared, [("x", xp), ("w", wp), ("dw", dwp)], SUMS)
+    # MobileNetV2's inverted residual block head: a 1x1 convolution to 64 channels (a 1 MiB
+    # result), bias and Relu6, then a 3x3 depthwise convolution, bias and Relu6;
+    # kiln-lower-fuse-kernel-calls makes the two one kernel call.
+    re_ = rng_for("expand_depthwise")
+    xe = f32(re_, (1, 64, 64, 8))
+    we, be = f32(re_, (1, 1, 8, 64)), f32(re_, (64,), -0.5, 0.5)
+    de, bd = f32(re_, (3, 3, 64, 1)), f32(re_, (64,), -0.5, 0.5)
+    # (Stride 2 keeps the expected output small; the runtime tests cover stride 1.)
+    for name, pad, kw in [
+            ("expand_depthwise_s2", [[0, 0], [0, 1], [0, 1], [0, 0]],
+             dict(strides=[1, 2, 2, 1], padding="VALID"))]:
+        def block(p, pad=pad, kw=kw):
+            h = raw.Relu6(features=raw.BiasAdd(value=raw.Conv2D(
+                input=p["x"], filter=tf.constant(we), strides=[1, 1, 1, 1], padding="VALID"),
+                bias=tf.constant(be)))
+            if pad is not None:
+                h = raw.Pad(input=h, paddings=tf.constant(pad))
+            h = raw.DepthwiseConv2dNative(input=h, filter=tf.constant(de), **kw)
+            return {"y": raw.Relu6(features=raw.BiasAdd(value=h, bias=tf.constant(bd)),
+                                   name="y")}
+        case(name, "conv", "1x1 Conv2D 8 -> 64 channels on 64x64, BiasAdd, Relu6, then "
+             "DepthwiseConv2dNative 3x3 %s%s, BiasAdd, Relu6 (one fused kernel call)"
+             % (kw, " after a Pad (0, 1)" if pad else ""), block, [("x", xe)], SUMS)
     for name, fn, kw in [
             ("maxpool_same", raw.MaxPool, dict(ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                                                padding="SAME")),
