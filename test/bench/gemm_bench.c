@@ -9,22 +9,10 @@
  * differences between repeated runs. KILN_KERNEL_ISA=avx2 measures the AVX2 code. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static float* random_matrix(long n) {
-  float* p = malloc((size_t)n * sizeof(float));
-  for (long i = 0; i < n; i++) p[i] = (float)rand() / (float)RAND_MAX - 0.5f;
-  return p;
-}
+#include "bench_util.h"
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1024;
@@ -33,7 +21,7 @@ int main(int argc, char** argv) {
   int k = argc > 4 ? atoi(argv[4]) : n;
   int flags = argc > 5 ? atoi(argv[5]) : 0;
   kiln_parallel_set_threads(threads);
-  float *a = random_matrix((long)m * k), *b = random_matrix((long)k * n);
+  float *a = random_floats((long)m * k), *b = random_floats((long)k * n);
   float* c = calloc((size_t)m * n, sizeof(float));
   double best = 1e9;
   for (int r = 0; r < 15; r++) {

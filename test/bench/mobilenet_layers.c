@@ -12,23 +12,11 @@
  * so they are in cache only as far as they would be in the model. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "kiln/kernels/depthwise.h"
 #include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static float *random_floats(long n) {
-  float *p = malloc((size_t)n * sizeof(float));
-  for (long i = 0; i < n; i++) p[i] = (float)rand() / (float)RAND_MAX - 0.5f;
-  return p;
-}
+#include "bench_util.h"
 
 /* 'p': pointwise, an m x k by k x n product; 'd': depthwise 3x3 on h x h x c, stride s. */
 typedef struct {
