@@ -236,10 +236,15 @@ def max_error(outdir, fetches, reference):
     return worst
 
 
-def peak_gflops(tmp):
+def peak_program(tmp):
     exe = os.path.join(tmp, "peak")
     subprocess.run(["cc", "-O2", "-march=native", os.path.join(HERE, "peak.c"), "-o", exe],
                    check=True)
+    return exe
+
+
+def peak_gflops(exe):
+    """This core's peak f32 FMA throughput: the median of 5 runs of test/bench/peak.c."""
     runs = [float(subprocess.run([exe], check=True, capture_output=True, text=True)
                   .stdout.split()[0]) for _ in range(5)]
     return statistics.median(runs)
@@ -345,20 +350,29 @@ def main():
             ratio = "%.2f" % (arena / naive) if arena and naive else "n/a"
             print("| %s | %s | %s | %s |" % (title, arena, naive or "n/a", ratio))
 
-        peak = peak_gflops(tmp)
+        peak_exe = peak_program(tmp)
         path = os.path.join(tmp, "mm.pb")
         feeds, fetches = matmul_graph(1024, path)
         exe = os.path.join(tmp, "mm")
         kiln_compile(a.kiln, path, feeds, fetches, exe)
         runs = max(5, a.runs // 10)
         flops = 2 * 1024 ** 3
-        k, _ = kiln_run(exe, feeds, runs, 1, tmp)
+        # The peak, Kiln and the peers take turns as well; each reports its median turn.
+        peaks, kiln_ms, peer_ms = [], [], {x: [] for x in peers}
+        for _ in range(a.repeats):
+            peaks.append(peak_gflops(peak_exe))
+            kiln_ms.append(kiln_run(exe, feeds, runs, 1, tmp)[0])
+            for peer in peers:
+                ms = peer_run(peer, 1, path, feeds, fetches, runs, tmp)[0]
+                if ms is not None:
+                    peer_ms[peer].append(ms)
+        peak, k = statistics.median(peaks), statistics.median(kiln_ms)
         line = ("\nmatmul 1024^3 f32, 1 thread: peak %.1f GFLOP/s (test/bench/peak.c); "
                 "Kiln %.1f GFLOP/s (%.0f%% of peak)" % (peak, flops / k / 1e6,
                                                         100 * flops / k / 1e6 / peak))
         for peer in peers:
-            ms, _, err = peer_run(peer, 1, path, feeds, fetches, runs, tmp)
-            if ms is not None:
+            if peer_ms[peer]:
+                ms = statistics.median(peer_ms[peer])
                 line += ", %s %.1f GFLOP/s (%.0f%%)" % (peer, flops / ms / 1e6,
                                                         100 * flops / ms / 1e6 / peak)
         print(line)
