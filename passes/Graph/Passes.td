@@ -75,7 +75,7 @@ def FoldPadsPass : Pass<"kiln-graph-fold-pads", "mlir::func::FuncOp"> {
   let summary = "Make a zero tf.Pad before a convolution that convolution's own padding";
   let description = [{
     Keras writes a strided convolution's asymmetric padding as a `ZeroPadding2D` layer, a
-    `tf.Pad` before a VALID convolution (MobileNetV2 has five). That Pad would be a padded
+    `tf.Pad` before a VALID convolution (MobileNetV2 has four). That Pad would be a padded
     copy of the whole input, zeros written first. A Conv2D, DepthwiseConv2dNative or
     _FusedConv2D with VALID or EXPLICIT padding whose input is a `tf.Pad` (or a `tf.PadV2`
     with the value zero) of constant, non-negative amounts on the spatial dimensions only
