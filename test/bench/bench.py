@@ -8,7 +8,10 @@ turns --repeats times and each reports the median of its turns' medians:
 
   tf    TensorFlow (tf.compat.v1.Session on the imported GraphDef; grappler and oneDNN on)
   xla   TensorFlow with XLA: the imported graph pruned to a function, tf.function(jit_compile=True)
-  ort   ONNX Runtime: a hook, reported as not run until Kiln reads ONNX (a later issue)
+  ort   ONNX Runtime on the same GraphDef converted to ONNX by tf2onnx (opset 17), with
+        intra-op threads set to the count and sequential execution; the last column is the
+        largest difference between its outputs and TensorFlow's (the conversion's fidelity).
+        Once Kiln reads ONNX (a later issue), it can compile that ONNX model too.
   aot   saved_model_cli aot_compile_cpu (tfcompile's successor): reported when the wheel lacks it
 
 It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
@@ -17,8 +20,10 @@ and the scratch arena against the sum of all intermediates (`kiln compile --stat
 also measures this core's peak f32 FMA throughput (test/bench/peak.c) and reports a
 1024x1024x1024 f32 MatMul as a fraction of it.
 
-The peers come from PyPI and are never needed to build or test Kiln:
-    python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0
+The peers come from PyPI and are never needed to build or test Kiln (tf2onnx without its
+dependencies: it pins an older protobuf than TensorFlow's, and needs none of the rest here):
+    python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0 \
+        onnxruntime==1.32.0 onnx==1.23.2 && /tmp/tf/bin/pip install --no-deps tf2onnx==1.17.0
     /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--repeats 3] [--threads 1 2] [--models mlp1 cnn ...]
 """
 import argparse
@@ -199,6 +204,25 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
 
         def call():
             return [t.numpy() for t in jitted(*args)]
+    elif peer == "ort":
+        # The same GraphDef converted to ONNX by tf2onnx, run by ONNX Runtime with
+        # `threads` intra-op threads, sequentially.
+        import onnxruntime
+        import tf2onnx
+        names = {k: k + ":0" for k in feeds}
+        outputs = [k if ":" in k else k + ":0" for k in fetches]
+        model, _ = tf2onnx.convert.from_graph_def(gd, input_names=list(names.values()),
+                                                  output_names=outputs, opset=17)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        sess = onnxruntime.InferenceSession(model.SerializeToString(), options,
+                                            providers=["CPUExecutionProvider"])
+        feed = {names[k]: v for k, v in feeds.items()}
+
+        def call():
+            return sess.run(outputs, feed)
     else:
         raise SystemExit("unknown peer " + peer)
     results = call()
@@ -250,6 +274,12 @@ def peak_gflops(exe):
     return statistics.median(runs)
 
 
+def ort_available():
+    """ONNX Runtime and tf2onnx, which converts the GraphDef for it, both importable."""
+    import importlib.util
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tf2onnx"))
+
+
 def aot_available():
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     if not os.path.exists(cli):
@@ -264,7 +294,7 @@ def main():
     p.add_argument("--repeats", type=int, default=3,
                    help="turns each system takes per model and thread count (median of medians)")
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--peers", nargs="+", default=["tf", "xla"])
+    p.add_argument("--peers", nargs="+", default=["tf", "xla", "ort"])
     p.add_argument("--models", nargs="+",
                    default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2"])
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
@@ -303,17 +333,22 @@ def main():
                     print("skipped %s: ../shared corpus not found" % title)
                 else:
                     models.append((title,) + found)
-        peers = [x for x in a.peers if x in ("tf", "xla")]
-        print("Peers:", ", ".join(peers) + ";",
-              "ONNX Runtime not run (Kiln does not read ONNX yet);",
+        peers = [x for x in a.peers if x in ("tf", "xla", "ort")]
+        missing = ""
+        if "ort" in peers and not ort_available():
+            peers.remove("ort")
+            missing = " ONNX Runtime not run (pip install onnxruntime onnx; pip install " \
+                      "--no-deps tf2onnx);"
+        print("Peers:", ", ".join(peers) + ";" + missing,
               "saved_model_cli aot_compile_cpu %s" %
               ("available but not run" if aot_available() else
                "not in this tensorflow-cpu wheel"))
         print()
         head = "| model | threads | Kiln ms |" + "".join(" %s ms | %s / Kiln |" % (x, x)
                                                         for x in peers)
-        print(head + " max abs diff vs TF |")
-        print("|---" * (3 + 2 * len(peers) + 1) + "|")
+        extra = " ort vs TF |" if "ort" in peers else ""
+        print(head + " max abs diff vs TF |" + extra)
+        print("|---" * (3 + 2 * len(peers) + 1 + bool(extra)) + "|")
         memory = []
         for title, path, feeds, fetches in models:
             exe = os.path.join(tmp, "model")
@@ -323,6 +358,7 @@ def main():
                 # Kiln and each peer take turns, `repeats` times: a busy spell on this shared
                 # machine then slows one turn of each instead of one system's whole run.
                 kiln_ms, peer_ms, errors, diff = [], {x: [] for x in peers}, {}, "n/a"
+                tf_outs, ort_outs = None, None
                 for _ in range(a.repeats):
                     k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
                     kiln_ms.append(k)
@@ -334,6 +370,9 @@ def main():
                         peer_ms[peer].append(ms)
                         if peer == "tf":
                             diff = "%.2g" % max_error(outdir, fetches, outs)
+                            tf_outs = outs
+                        elif peer == "ort":
+                            ort_outs = outs
                 k = statistics.median(kiln_ms)
                 row = "| %s | %d | %.4f |" % (title, t, k)
                 for peer in peers:
@@ -342,7 +381,12 @@ def main():
                         continue
                     ms = statistics.median(peer_ms[peer])
                     row += " %.4f | %.2f |" % (ms, ms / k)
-                print(row + " %s |" % diff, flush=True)
+                row += " %s |" % diff
+                if extra:
+                    row += (" %.2g |" % max(float(np.max(np.abs(o.astype(np.float64) - r)))
+                                            for o, r in zip(ort_outs, tf_outs))
+                            if tf_outs is not None and ort_outs is not None else " n/a |")
+                print(row, flush=True)
 
         print("\n| model | scratch arena bytes | sum of intermediates | arena / sum |")
         print("|---|---|---|---|")
