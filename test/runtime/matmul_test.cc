@@ -187,6 +187,34 @@ TEST_P(MatmulTest, EmptyDimensionsLeaveCUnchanged) {
   EXPECT_EQ(p.Run(), p.c);
 }
 
+// B packed ahead of time (KILN_MATMUL_PACKED_B, as kiln-lower-pack-weights writes constant
+// weights) gives the same bits as B unpacked, on every path the unpacked product takes
+// (direct, direct with B packed per call, packed), with several depth slices, partial
+// panels and thread counts.
+TEST_P(MatmulTest, PackedBGivesTheSameBits) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 10, 784},
+                         {3, 45, 70},
+                         {64, 256, 784},
+                         {49, 97, 1100},
+                         {300, 200, 300},
+                         {129, 700, 40}}) {
+    Problem p(m, n, k, GetParam());
+    std::vector<float> packed(k * kiln_matmul_packed_b_width(n), NAN);
+    kiln_kernel_matmul_pack_b_f32(reinterpret_cast<uintptr_t>(p.b.data()), k, n, p.flags,
+                                  reinterpret_cast<uintptr_t>(packed.data()));
+    for (int32_t threads : {1, 3}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> expected = p.Run(), got = p.c;
+      kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(p.a.data()),
+                             reinterpret_cast<uintptr_t>(packed.data()),
+                             reinterpret_cast<uintptr_t>(got.data()), m, n, k,
+                             p.flags | KILN_MATMUL_PACKED_B);
+      ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " threads " << threads;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Flags, MatmulTest,
                          ::testing::Values(0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
                                            KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B));

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "kiln/runtime/abi.h"
 #include "kiln/runtime/parallel.h"
 #include "../epilogue.h"
 
@@ -24,11 +25,13 @@ struct GemmArgs {
   bool overwrite; // C = op(a) op(b): C's old values are never read
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
+  bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says
 };
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
 // order of the floating-point operations, so changing it changes results in the last bits.
 constexpr int64_t kGemmDepth = 512;
+static_assert(kGemmDepth == KILN_MATMUL_PACK_DEPTH, "packed B holds the GEMM's depth slices");
 
 // Products with B not transposed read the operands in place (no packing) when they have at
 // most kGemmDirectRows rows, or a depth of at most kGemmDirectDepth and at most

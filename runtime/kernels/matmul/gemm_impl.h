@@ -164,6 +164,27 @@ struct Gemm {
     }
   }
 
+  // B packed ahead of time (GemmArgs::bPacked): read in place like the direct path, a
+  // panel of KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16).
+  static void prepacked(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    constexpr int64_t P = KILN_MATMUL_PACK_COLS;
+    static_assert(P % NR == 0, "a tile lies within one panel");
+    int64_t width = kiln_matmul_packed_b_width(g.n);
+    for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+      int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+      const float *slice = g.b + pc * width;
+      for (int64_t i = m0; i < m1; i += MR) {
+        int rows = m1 - i < MR ? int(m1 - i) : MR;
+        for (int64_t j = n0; j < n1; j += NR) {
+          int cols = n1 - j < NR ? int(n1 - j) : NR;
+          directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
+                         slice + j / P * kc * P + j % P, P, g.c + i * g.ldc + j, g.ldc, cols,
+                         g.overwrite && pc == 0, pc + kc >= g.k ? g.epilogue : nullptr, j);
+        }
+      }
+    }
+  }
+
   // Packs rows [i0, i0 + mc) x depth [p0, p0 + kc) of op(a) into MR-row panels.
   static void packA(const GemmArgs &g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
                     float *out) {
@@ -254,6 +275,10 @@ struct Gemm {
   }
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    if (g.bPacked) {
+      prepacked(g, m0, m1, n0, n1);
+      return;
+    }
     int64_t rows = m1 - m0, cols = n1 - n0;
     if (g.bcs == 1 && (g.inPlace || rows <= kGemmDirectRows ||
                        (g.k <= kGemmDirectDepth &&

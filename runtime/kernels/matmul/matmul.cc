@@ -80,7 +80,11 @@ void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t
     g.ars = k;
     g.aks = 1;
   }
-  if (flags & KILN_MATMUL_TRANSPOSE_B) { // b is n x k
+  if (flags & KILN_MATMUL_PACKED_B) { // op(b) packed (abi.h)
+    g.bPacked = true;
+    g.bks = 0;
+    g.bcs = 0;
+  } else if (flags & KILN_MATMUL_TRANSPOSE_B) { // b is n x k
     g.bks = 1;
     g.bcs = k;
   } else {
@@ -118,4 +122,16 @@ extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintpt
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
              scale_value, bias_value, lo, hi};
   matmul(a, b, c, m, n, k, flags, &e);
+}
+
+extern "C" void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n, int32_t flags,
+                                              uintptr_t out) {
+  const float *in = reinterpret_cast<const float *>(b);
+  float *packed = reinterpret_cast<float *>(out);
+  int64_t width = kiln_matmul_packed_b_width(n);
+  for (int64_t i = 0; i < k * width; ++i) packed[i] = 0.0f;
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t j = 0; j < n; ++j)
+      packed[kiln_matmul_packed_b_index(kk, j, k, n)] =
+          flags & KILN_MATMUL_TRANSPOSE_B ? in[j * k + kk] : in[kk * n + j];
 }

@@ -119,6 +119,26 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_MATMUL_TRANSPOSE_A 1 /* a is stored k x m */
 #define KILN_MATMUL_TRANSPOSE_B 2 /* b is stored n x k */
 #define KILN_MATMUL_OVERWRITE 4   /* c = op(a) op(b): c's contents are not read */
+#define KILN_MATMUL_PACKED_B 8    /* b holds op(b) packed (kiln_matmul_packed_b_index); */
+                                  /* KILN_MATMUL_TRANSPOSE_B is then ignored */
+/* The packed layout of op(b) (k x n) that KILN_MATMUL_PACKED_B reads, so that a compiler
+ * can pack constant weights once: depth slices of KILN_MATMUL_PACK_DEPTH rows, each cut
+ * into panels of KILN_MATMUL_PACK_COLS columns stored row after row, the last panel of a
+ * slice padded with zeros to its full width. It holds k * kiln_matmul_packed_b_width(n)
+ * floats. */
+#define KILN_MATMUL_PACK_DEPTH 512
+#define KILN_MATMUL_PACK_COLS 32
+static inline int64_t kiln_matmul_packed_b_width(int64_t n) {
+  return (n + KILN_MATMUL_PACK_COLS - 1) / KILN_MATMUL_PACK_COLS * KILN_MATMUL_PACK_COLS;
+}
+/* Where element (row kk, column j) of op(b) goes in the packed array. */
+static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t k, int64_t n) {
+  int64_t slice = kk / KILN_MATMUL_PACK_DEPTH * KILN_MATMUL_PACK_DEPTH;
+  int64_t depth = k - slice < KILN_MATMUL_PACK_DEPTH ? k - slice : KILN_MATMUL_PACK_DEPTH;
+  return slice * kiln_matmul_packed_b_width(n) +
+         j / KILN_MATMUL_PACK_COLS * depth * KILN_MATMUL_PACK_COLS +
+         (kk - slice) * KILN_MATMUL_PACK_COLS + j % KILN_MATMUL_PACK_COLS;
+}
 #define KILN_KERNEL_DEPTHWISE_CONV2D_F32 "kiln_kernel_depthwise_conv2d_f32"
 /* Flags of kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */

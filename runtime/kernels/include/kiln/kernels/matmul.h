@@ -16,7 +16,10 @@
 extern "C" {
 #endif
 
-/* Flags: KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B, KILN_MATMUL_OVERWRITE (abi.h). */
+/* Flags: KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B, KILN_MATMUL_OVERWRITE and
+ * KILN_MATMUL_PACKED_B (abi.h). With KILN_MATMUL_PACKED_B, b is op(b) in the packed layout
+ * of abi.h (kiln-lower-pack-weights writes constant weights so): nothing is packed per
+ * call, and the result is the same, bit for bit, as with b unpacked. */
 /*
  * c[m x n] += op(a) * op(b), all dense row-major, where op(a) is m x k and op(b) k x n;
  * with KILN_MATMUL_OVERWRITE, c = op(a) * op(b) and c's contents are not read. The work is
@@ -41,6 +44,13 @@ void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int6
                                      int64_t n, int64_t k, int32_t flags, uintptr_t scale,
                                      float scale_value, uintptr_t bias, float bias_value,
                                      float lo, float hi);
+
+/*
+ * Writes op(b) (b k x n, or n x k with KILN_MATMUL_TRANSPOSE_B in `flags`) into `out` in the
+ * packed layout KILN_MATMUL_PACKED_B reads: k * kiln_matmul_packed_b_width(n) floats.
+ */
+void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n, int32_t flags,
+                                   uintptr_t out);
 
 #ifdef __cplusplus
 }
