@@ -32,7 +32,7 @@ std::string lowerPipeline(bool kernelCalls) {
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
   // kernels write, so lifetimes must be computed afterwards.
   if (kernelCalls)
-    text += "kiln-lower-kernel-calls,kiln-lower-fuse-kernel-calls,";
+    text += "kiln-lower-kernel-calls,kiln-lower-fuse-kernel-calls,kiln-lower-pack-weights,";
   return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch";
 }
 

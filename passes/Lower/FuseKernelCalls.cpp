@@ -1,5 +1,6 @@
 //===- FuseKernelCalls.cpp - a 1x1 convolution into the depthwise one it feeds ===//
 #include "passes/Lower/Passes.h"
+#include "passes/Lower/CallOperands.h"
 #include "kiln/runtime/abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,9 @@ namespace kiln::lower {
 } // namespace kiln::lower
 
 using namespace mlir;
+using kiln::lower::addressedBuffer;
+using kiln::lower::constantInt;
+using namespace kiln::lower::matmul_operands;
 
 namespace {
 
@@ -24,32 +28,6 @@ enum Depthwise : unsigned {
   kDwInput = 0, kDwFilter, kDwOutput, kDwN, kDwH, kDwW, kDwC, kDwM, kDwKh, kDwKw, kDwOh,
   kDwOw, kDwSh, kDwSw, kDwDh, kDwDw, kDwPt, kDwPl, kDwFlags, kDwEpilogue, kDwArgs = 25
 };
-// And of kiln_kernel_matmul_f32 / kiln_kernel_matmul_epilogue_f32 (kiln/kernels/matmul.h).
-enum Matmul : unsigned { kMmA = 0, kMmB, kMmC, kMmM, kMmN, kMmK, kMmFlags, kMmEpilogue };
-
-std::optional<int64_t> constantInt(Value v) {
-  APInt value;
-  if (!matchPattern(v, m_ConstantInt(&value)))
-    return std::nullopt;
-  return value.getSExtValue();
-}
-
-/// The buffer whose address `v` is (index_cast of extract_aligned_pointer_as_index), seen
-/// through reshapes to the buffer they view.
-Value bufferOf(Value v) {
-  auto cast = v.getDefiningOp<arith::IndexCastOp>();
-  auto ptr = cast ? cast.getIn().getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
-                  : memref::ExtractAlignedPointerAsIndexOp();
-  if (!ptr)
-    return Value();
-  Value buffer = ptr.getSource();
-  while (Operation *def = buffer.getDefiningOp()) {
-    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
-      break;
-    buffer = def->getOperand(0);
-  }
-  return buffer;
-}
 
 /// Whether every use of `buffer` (through reshapes) is an address that only `a` or `b`
 /// passes, and collects those ops (the reshapes, pointers and casts) into `uses`.
@@ -97,7 +75,7 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
         *dh != 1 || !dwl || *dwl != 1 || !sw || (*sw != 1 && *sw != 2) || !flags ||
         !(*flags & KILN_DEPTHWISE_OVERWRITE))
       return func::CallOp();
-    Value mid = bufferOf(dw.getOperand(kDwInput));
+    Value mid = addressedBuffer(dw.getOperand(kDwInput));
     auto midType = mid ? dyn_cast<MemRefType>(mid.getType()) : MemRefType();
     if (!mid || !mid.getDefiningOp<memref::AllocOp>() || !midType.hasStaticShape() ||
         midType.getNumElements() * 4 < minBytes)
@@ -113,7 +91,7 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
     }
     if (!mm || (mm.getCallee() != KILN_KERNEL_MATMUL_F32 &&
                 mm.getCallee() != KILN_KERNEL_MATMUL_EPILOGUE_F32) ||
-        bufferOf(mm.getOperand(kMmC)) != mid)
+        addressedBuffer(mm.getOperand(kMmC)) != mid)
       return func::CallOp();
     auto mmFlags = constantInt(mm.getOperand(kMmFlags));
     auto rows = constantInt(mm.getOperand(kMmM)), cols = constantInt(mm.getOperand(kMmN));
@@ -137,7 +115,7 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
       func::CallOp mm = producer(dw);
       if (!mm)
         continue;
-      Value mid = bufferOf(dw.getOperand(kDwInput));
+      Value mid = addressedBuffer(dw.getOperand(kDwInput));
       SmallVector<Operation *> uses;
       if (!onlyAddressOf(mid, mm, dw, uses))
         continue;

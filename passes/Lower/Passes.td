@@ -124,6 +124,39 @@ def FuseKernelCallsPass : Pass<"kiln-lower-fuse-kernel-calls", "mlir::ModuleOp">
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
 }
 
+def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
+  let summary = "Pack constant matrix-product operands into the GEMM's layout at compile time";
+  let description = [{
+    A frozen model's weights are constants, yet the GEMM would copy B into column panels on
+    every call (or read it a row stride apart when it does not). For each call of
+    `kiln_kernel_matmul_f32` or `kiln_kernel_matmul_epilogue_f32` whose B is a constant
+    f32 `memref.global` (through reshapes: a convolution's filter), this pass writes
+    op(B) into a new constant global in the packed layout of `kiln/runtime/abi.h`
+    (`kiln_matmul_packed_b_index`: depth slices of 512 rows, panels of 32 columns padded
+    with zeros), points the call at it and passes KILN_MATMUL_PACKED_B (dropping
+    KILN_MATMUL_TRANSPOSE_B: the packed copy is op(B)). Calls sharing a constant share its
+    packed copy, and constants nothing reads any more are removed. The results are the
+    same bit for bit. Runs after `kiln-lower-kernel-calls`.
+
+    Before:
+    ```mlir
+    memref.global "private" constant @w : memref<2x3xf32> = dense<...>
+    %b = memref.get_global @w : memref<2x3xf32>
+    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c4, %c3, %c2, %c4_i32)
+    ```
+    After:
+    ```mlir
+    memref.global "private" constant @w_packed : memref<64xf32> = dense<...>
+    %b = memref.get_global @w_packed : memref<64xf32>
+    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c4, %c3, %c2, %c12_i32)
+    ```
+  }];
+  let statistics = [
+    Statistic<"numPacked", "calls-packed", "Number of matrix products given packed weights">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
 def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
   let summary = "Place every buffer allocation in one scratch arena, sharing memory by lifetime";
   let description = [{
