@@ -123,6 +123,22 @@ struct Gemm {
       micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
   }
 
+  // Columns [j0, j1) of C over the depth slice [pc, pc + kc), A read in place, row tiles
+  // outside column tiles; bTile(j) is B's tile for columns [j, j + NR), rows bks apart.
+  template <class BTile>
+  static void sliceTiles(const GemmArgs &g, int64_t m0, int64_t m1, int64_t j0, int64_t j1,
+                         int64_t pc, int64_t kc, int64_t bks, BTile bTile) {
+    for (int64_t i = m0; i < m1; i += MR) {
+      int rows = m1 - i < MR ? int(m1 - i) : MR;
+      for (int64_t j = j0; j < j1; j += NR) {
+        int cols = j1 - j < NR ? int(j1 - j) : NR;
+        directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks, bTile(j), bks,
+                       g.c + i * g.ldc + j, g.ldc, cols, g.overwrite && pc == 0,
+                       pc + kc >= g.k ? g.epilogue : nullptr, j);
+      }
+    }
+  }
+
   // B not transposed, and few rows or few columns: read A in place, and B in place too
   // when `bp` is null; otherwise each depth slice of B is packed into NR-column panels at
   // `bp` first (kGemmDepth x NC floats), so that a panel is contiguous and stays in L1
@@ -136,31 +152,16 @@ struct Gemm {
         for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
           int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
           packB(g, pc, kc, jc, nc, bp);
-          for (int64_t i = m0; i < m1; i += MR) {
-            int rows = m1 - i < MR ? int(m1 - i) : MR;
-            for (int64_t jr = 0; jr < nc; jr += NR) {
-              int cols = nc - jr < NR ? int(nc - jr) : NR;
-              directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
-                             bp + (jr / NR) * kc * NR, NR, g.c + i * g.ldc + jc + jr, g.ldc,
-                             cols, g.overwrite && pc == 0,
-                             pc + kc >= g.k ? g.epilogue : nullptr, jc + jr);
-            }
-          }
+          sliceTiles(g, m0, m1, jc, jc + nc, pc, kc, NR,
+                     [&](int64_t j) { return bp + (j - jc) / NR * kc * NR; });
         }
       }
       return;
     }
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-      for (int64_t i = m0; i < m1; i += MR) {
-        int rows = m1 - i < MR ? int(m1 - i) : MR;
-        for (int64_t j = n0; j < n1; j += NR) {
-          int cols = n1 - j < NR ? int(n1 - j) : NR;
-          directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
-                         g.b + pc * g.bks + j, g.bks, g.c + i * g.ldc + j, g.ldc, cols,
-                         g.overwrite && pc == 0, pc + kc >= g.k ? g.epilogue : nullptr, j);
-        }
-      }
+      sliceTiles(g, m0, m1, n0, n1, pc, kc, g.bks,
+                 [&](int64_t j) { return g.b + pc * g.bks + j; });
     }
   }
 
@@ -173,15 +174,8 @@ struct Gemm {
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
       const float *slice = g.b + pc * width;
-      for (int64_t i = m0; i < m1; i += MR) {
-        int rows = m1 - i < MR ? int(m1 - i) : MR;
-        for (int64_t j = n0; j < n1; j += NR) {
-          int cols = n1 - j < NR ? int(n1 - j) : NR;
-          directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks,
-                         slice + j / P * kc * P + j % P, P, g.c + i * g.ldc + j, g.ldc, cols,
-                         g.overwrite && pc == 0, pc + kc >= g.k ? g.epilogue : nullptr, j);
-        }
-      }
+      sliceTiles(g, m0, m1, n0, n1, pc, kc, P,
+                 [&](int64_t j) { return slice + j / P * kc * P + j % P; });
     }
   }
 
