@@ -126,30 +126,52 @@ struct Depthwise {
       store<Full>(out + p * c, a.epi ? simd::finish<V>(acc[p], *a.epi, c0, m) : acc[p], m);
   }
 
-  // Channels [c0, c0 + L) of one output row on the fast path; the pixels [xa, xb) have
-  // their whole window inside the input along x.
-  template <int K, int S, bool Full>
-  static void rowFast(const DepthwiseArgs &a, const float *const *rows, float *outRow,
-                      int y0, int y1, int64_t xa, int64_t xb, int64_t c0, Mask m) {
-    Vec f[K][K];
+  // The window's filter taps for channels [c0, c0 + L) (those in `m` unless Full).
+  template <int K, bool Full>
+  static inline __attribute__((always_inline)) void loadTaps(const DepthwiseArgs &a,
+                                                             int64_t c0, Mask m,
+                                                             Vec (&f)[K][K]) {
 #pragma GCC unroll 8
     for (int i = 0; i < K; ++i)
 #pragma GCC unroll 8
       for (int k = 0; k < K; ++k) f[i][k] = load<Full>(a.filter + (i * K + k) * a.c + c0, m);
+  }
+
+  // A number of pixels as a type, for the callables walkRow calls.
+  template <int N>
+  struct Pixels {
+    static constexpr int value = N;
+  };
+
+  // Walks one output row as the fast path does: the edge pixels one at a time with their
+  // window clipped, the pixels [xa, xb) whose window lies inside the input along x
+  // kPixels at a time, then one at a time. Calls run(Pixels<NP>(), x, x0, x1) for pixels
+  // x .. x + NP - 1, whose window columns [x0, x1) are inside the input.
+  template <int K, int S, class Run>
+  static inline __attribute__((always_inline)) void walkRow(const DepthwiseArgs &a,
+                                                            int64_t xa, int64_t xb, Run run) {
     auto edge = [&](int64_t x) {
-      int64_t ix = x * S - a.pl;
       int x0, x1;
-      clipTaps(ix, 1, K, a.w, x0, x1);
-      block<K, S, 1, Full>(a, rows, f, outRow + x * a.c + c0, ix, y0, y1, x0, x1, c0, m);
+      clipTaps(x * S - a.pl, 1, K, a.w, x0, x1);
+      run(Pixels<1>(), x, x0, x1);
     };
     int64_t x = 0;
     for (; x < xa; ++x) edge(x);
-    for (; x + kPixels <= xb; x += kPixels)
-      block<K, S, kPixels, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl, y0, y1, 0, K,
-                                 c0, m);
-    for (; x < xb; ++x)
-      block<K, S, 1, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl, y0, y1, 0, K, c0, m);
+    for (; x + kPixels <= xb; x += kPixels) run(Pixels<kPixels>(), x, 0, K);
+    for (; x < xb; ++x) run(Pixels<1>(), x, 0, K);
     for (; x < a.ow; ++x) edge(x);
+  }
+
+  // Channels [c0, c0 + L) of one output row on the fast path, the taps loaded once.
+  template <int K, int S, bool Full>
+  static void rowFast(const DepthwiseArgs &a, const float *const *rows, float *outRow,
+                      int y0, int y1, int64_t xa, int64_t xb, int64_t c0, Mask m) {
+    Vec f[K][K];
+    loadTaps<K, Full>(a, c0, m, f);
+    walkRow<K, S>(a, xa, xb, [&](auto np, int64_t x, int x0, int x1) {
+      block<K, S, decltype(np)::value, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl,
+                                             y0, y1, x0, x1, c0, m);
+    });
   }
 
   template <int K, int S>
@@ -175,17 +197,12 @@ struct Depthwise {
     Vec f[K][K];
     int64_t c0 = 0;
     for (; c0 + L <= a.c; c0 += L) {
-#pragma GCC unroll 8
-      for (int i = 0; i < K; ++i)
-#pragma GCC unroll 8
-        for (int k = 0; k < K; ++k) f[i][k] = V::load(a.filter + (i * K + k) * a.c + c0);
+      loadTaps<K, true>(a, c0, V::mask(L), f);
       block<K, S, NP, true>(a, rows, f, out + c0, ix, y0, y1, x0, x1, c0, V::mask(L));
     }
     if (c0 < a.c) {
       Mask m = V::mask(int(a.c - c0));
-      for (int i = 0; i < K; ++i)
-        for (int k = 0; k < K; ++k)
-          f[i][k] = V::loadMasked(a.filter + (i * K + k) * a.c + c0, m);
+      loadTaps<K, false>(a, c0, m, f);
       block<K, S, NP, false>(a, rows, f, out + c0, ix, y0, y1, x0, x1, c0, m);
     }
   }
@@ -193,17 +210,9 @@ struct Depthwise {
   template <int K, int S>
   static void rowFastPixels(const DepthwiseArgs &a, const float *const *rows, float *outRow,
                             int y0, int y1, int64_t xa, int64_t xb) {
-    auto edge = [&](int64_t x) {
-      int x0, x1;
-      clipTaps(x * S - a.pl, 1, K, a.w, x0, x1);
-      pixels<K, S, 1>(a, rows, outRow, y0, y1, x, x0, x1);
-    };
-    int64_t x = 0;
-    for (; x < xa; ++x) edge(x);
-    for (; x + kPixels <= xb; x += kPixels)
-      pixels<K, S, kPixels>(a, rows, outRow, y0, y1, x, 0, K);
-    for (; x < xb; ++x) pixels<K, S, 1>(a, rows, outRow, y0, y1, x, 0, K);
-    for (; x < a.ow; ++x) edge(x);
+    walkRow<K, S>(a, xa, xb, [&](auto np, int64_t x, int x0, int x1) {
+      pixels<K, S, decltype(np)::value>(a, rows, outRow, y0, y1, x, x0, x1);
+    });
   }
 
   // Rows of at least this many output pixels go pixels first (rowFastPixels).
