@@ -1,14 +1,16 @@
-//===- CallOperands.h - reading the operands of kernel calls --------*- C++ -*-===//
+//===- CallOperands.h - declaring runtime calls, reading their operands ---*- C++ -*-===//
 //
 // Kernel calls (kiln-lower-kernel-calls) pass buffers by address (index_cast of
 // memref.extract_aligned_pointer_as_index) and sizes and flags as constants; the passes
-// that rewrite those calls read them back with these.
+// that rewrite those calls read them back with these. The passes that call the runtime
+// declare its functions with declareRuntimeFunction.
 //
 //===----------------------------------------------------------------------------===//
 #ifndef KILN_PASSES_LOWER_CALLOPERANDS_H
 #define KILN_PASSES_LOWER_CALLOPERANDS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 
@@ -21,6 +23,18 @@ namespace kiln::lower {
 namespace matmul_operands {
 enum : unsigned { kMmA = 0, kMmB, kMmC, kMmM, kMmN, kMmK, kMmFlags, kMmEpilogue };
 } // namespace matmul_operands
+
+/// Declares the runtime function `name` (private, no results) at the start of `module`,
+/// unless it is declared already.
+inline void declareRuntimeFunction(mlir::ModuleOp module, llvm::StringRef name,
+                                   llvm::ArrayRef<mlir::Type> args) {
+  if (module.lookupSymbol<mlir::func::FuncOp>(name))
+    return;
+  mlir::OpBuilder b(module.getContext());
+  b.setInsertionPointToStart(module.getBody());
+  mlir::func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(args, {}))
+      .setPrivate();
+}
 
 /// The value of an integer constant operand.
 inline std::optional<int64_t> constantInt(mlir::Value v) {

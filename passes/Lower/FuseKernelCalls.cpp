@@ -119,18 +119,12 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
       SmallVector<Operation *> uses;
       if (!onlyAddressOf(mid, mm, dw, uses))
         continue;
-      auto module = func->getParentOfType<ModuleOp>();
-      if (!module.lookupSymbol<func::FuncOp>(KILN_KERNEL_POINTWISE_DEPTHWISE_F32)) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(module.getBody());
-        SmallVector<Type> args(19, i64);
-        args.push_back(i32);
-        for (int e = 0; e < 2; ++e)
-          args.append({i64, f32, i64, f32, f32, f32});
-        func::FuncOp::create(b, func.getLoc(), KILN_KERNEL_POINTWISE_DEPTHWISE_F32,
-                             b.getFunctionType(args, {}))
-            .setPrivate();
-      }
+      SmallVector<Type> types(19, i64);
+      types.push_back(i32);
+      for (int e = 0; e < 2; ++e)
+        types.append({i64, f32, i64, f32, f32, f32});
+      kiln::lower::declareRuntimeFunction(func->getParentOfType<ModuleOp>(),
+                                          KILN_KERNEL_POINTWISE_DEPTHWISE_F32, types);
       b.setInsertionPoint(dw);
       Location loc = dw.getLoc();
       auto f32Const = [&](float v) -> Value {

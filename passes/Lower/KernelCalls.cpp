@@ -1,5 +1,6 @@
 //===- KernelCalls.cpp - large matrix products call the runtime's kernels -----===//
 #include "passes/Lower/Passes.h"
+#include "passes/Lower/CallOperands.h"
 
 #include "kiln/runtime/abi.h"
 
@@ -269,12 +270,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     OpBuilder b(func.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
     auto declare = [&](StringRef name, ArrayRef<Type> args) {
-      auto module = func->getParentOfType<ModuleOp>();
-      if (module.lookupSymbol<func::FuncOp>(name))
-        return;
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      func::FuncOp::create(b, func.getLoc(), name, b.getFunctionType(args, {})).setPrivate();
+      kiln::lower::declareRuntimeFunction(func->getParentOfType<ModuleOp>(), name, args);
     };
     // Emits the call replacing `op`: buffers by address, then integer arguments, then the
     // epilogue's arguments if `epilogue` is set. If it holds a matched op, that op goes

@@ -1,6 +1,7 @@
 //===- RendezvousCalls.cpp - kiln.send/kiln.recv become runtime calls ----------===//
 #include "passes/Lower/Lifetimes.h"
 #include "passes/Lower/Passes.h"
+#include "passes/Lower/CallOperands.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -104,11 +105,7 @@ struct RendezvousCallsPass
     OpBuilder b(ctx);
     Type i32 = b.getI32Type(), i64 = b.getI64Type();
     for (StringRef fn : {kSend, kRecv})
-      if (!module.lookupSymbol<func::FuncOp>(fn)) {
-        b.setInsertionPointToStart(module.getBody());
-        func::FuncOp::create(b, module.getLoc(), fn, b.getFunctionType({i32, i64, i64}, {}))
-            .setPrivate();
-      }
+      kiln::lower::declareRuntimeFunction(module, fn, {i32, i64, i64});
     for (Operation *op : ops) {
       bool send = isa<kiln::dialect::SendOp>(op);
       Value buffer = bufferOf(op);
