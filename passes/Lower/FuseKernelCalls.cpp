@@ -64,9 +64,9 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
         rewrite(func);
   }
 
-  /// The matrix-product call writing the buffer the depthwise call `dw` reads, if the two
-  /// can become one call.
-  func::CallOp producer(func::CallOp dw) {
+  /// The matrix-product call writing the buffer `mid` the depthwise call `dw` reads, if the
+  /// two can become one call.
+  func::CallOp producer(func::CallOp dw, Value &mid) {
     auto arg = [&](unsigned i) { return constantInt(dw.getOperand(i)); };
     auto m = arg(kDwM), kh = arg(kDwKh), kw = arg(kDwKw), dh = arg(kDwDh), dwl = arg(kDwDw),
          sw = arg(kDwSw), flags = arg(kDwFlags);
@@ -75,7 +75,7 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
         *dh != 1 || !dwl || *dwl != 1 || !sw || (*sw != 1 && *sw != 2) || !flags ||
         !(*flags & KILN_DEPTHWISE_OVERWRITE))
       return func::CallOp();
-    Value mid = addressedBuffer(dw.getOperand(kDwInput));
+    mid = addressedBuffer(dw.getOperand(kDwInput));
     auto midType = mid ? dyn_cast<MemRefType>(mid.getType()) : MemRefType();
     if (!mid || !mid.getDefiningOp<memref::AllocOp>() || !midType.hasStaticShape() ||
         midType.getNumElements() * 4 < minBytes)
@@ -112,10 +112,10 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
     OpBuilder b(func.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
     for (func::CallOp dw : depthwise) {
-      func::CallOp mm = producer(dw);
+      Value mid;
+      func::CallOp mm = producer(dw, mid);
       if (!mm)
         continue;
-      Value mid = addressedBuffer(dw.getOperand(kDwInput));
       SmallVector<Operation *> uses;
       if (!onlyAddressOf(mid, mm, dw, uses))
         continue;
