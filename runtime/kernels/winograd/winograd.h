@@ -1,0 +1,36 @@
+// Internal to the Winograd kernel (kiln_kernel_conv2d_3x3_f32): the problem, and the tile
+// loop compiled once for AVX2 and once for AVX-512 (winograd_impl.h).
+#ifndef KILN_KERNELS_WINOGRAD_WINOGRAD_H
+#define KILN_KERNELS_WINOGRAD_WINOGRAD_H
+
+#include <stdint.h>
+
+#include "../epilogue.h"
+
+namespace kiln::kernels::winograd {
+
+constexpr int64_t kMaxBlock = 126; // tiles per block, at most
+
+struct Conv {
+  const float *in, *filter;
+  float *out;
+  int64_t n, h, w, c, f, oh, ow, pt, pl;
+  bool overwrite;
+  const Epilogue *epi; // null: none
+  int64_t tilesH, tilesW, tiles; // 2x2 output tiles
+  int64_t block;                 // tiles per block
+  const float *u;                // transformed filter, 16 x c x f
+  const uint8_t *bad;            // per input pixel (n x h x w): 1 if it holds an inf or NaN
+};
+
+// The outputs of tiles [t0, t0 + count) by the direct sum.
+void directTiles(const Conv &v, int64_t t0, int64_t count);
+
+// kiln_parallel_for bodies over blocks of tiles: transforms, GEMMs and the direct sum
+// where it is needed, with AVX2 or AVX-512 vectors.
+void runTilesAvx2(void *ctx, int64_t begin, int64_t end);
+void runTilesAvx512(void *ctx, int64_t begin, int64_t end);
+
+} // namespace kiln::kernels::winograd
+
+#endif // KILN_KERNELS_WINOGRAD_WINOGRAD_H

@@ -1,0 +1,196 @@
+// Internal: the Winograd kernel's input and output transforms and its tile loop, a template
+// over the vector type W of the transforms (V8, eight lanes, in winograd.cc, compiled for
+// AVX2; V16 in winograd_avx512.cc). Lanes left over after the W-wide ones go eight at a
+// time, then one at a time, through the same code.
+#ifndef KILN_KERNELS_WINOGRAD_WINOGRAD_IMPL_H
+#define KILN_KERNELS_WINOGRAD_WINOGRAD_IMPL_H
+
+#include "winograd.h"
+
+#include "kiln/runtime/parallel.h"
+#include "../matmul/gemm.h"
+
+namespace kiln::kernels::winograd {
+namespace {
+
+// GCC's vector extension: eight or sixteen lanes, or one (float), with the same code.
+typedef float V8 __attribute__((vector_size(32)));
+typedef float V16 __attribute__((vector_size(64)));
+template <class T> inline T load(const float *p) {
+  T v;
+  __builtin_memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T> inline void store(float *p, T v) { __builtin_memcpy(p, &v, sizeof(T)); }
+template <class T> inline T splat(float x) { return T{} + x; }
+
+// The lanes of a W-wide step (W is V8 or V16).
+template <class W> constexpr int64_t kWide = sizeof(W) / sizeof(float);
+
+// Lanes [ch, ch + |T|) of the input transform B^T d B of one tile, d read through p.
+template <class T>
+inline void inputLanes(const float *const (&p)[4][4], int64_t ch, float *o, int64_t plane) {
+  T d[4][4], s[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 4; ++k) d[i][k] = load<T>(p[i][k] + ch);
+  for (int k = 0; k < 4; ++k) { // B^T d
+    s[0][k] = d[0][k] - d[2][k];
+    s[1][k] = d[1][k] + d[2][k];
+    s[2][k] = d[2][k] - d[1][k];
+    s[3][k] = d[1][k] - d[3][k];
+  }
+  for (int i = 0; i < 4; ++i) { // (B^T d) B
+    store(o + (i * 4 + 0) * plane + ch, s[i][0] - s[i][2]);
+    store(o + (i * 4 + 1) * plane + ch, s[i][1] + s[i][2]);
+    store(o + (i * 4 + 2) * plane + ch, s[i][2] - s[i][1]);
+    store(o + (i * 4 + 3) * plane + ch, s[i][1] - s[i][3]);
+  }
+}
+
+// V[k][t][ch] = (B^T d B)[k] for tiles [t0, t0 + count), with `zeros` (c floats of 0)
+// standing in for input pixels outside the image. finite[t] says whether tile t's inputs
+// are all finite: the transforms would turn an infinity into inf - inf = NaN in outputs
+// whose direct sum is infinite, so such tiles are summed directly instead.
+template <class W>
+void transformInput(const Conv &v, int64_t t0, int64_t count, const float *zeros, float *out,
+                    bool *finite) {
+  const int64_t c = v.c, plane = count * c;
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t tile = t0 + t;
+    int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
+    int64_t y0 = (rest / v.tilesW) * 2 - v.pt, x0 = (rest % v.tilesW) * 2 - v.pl;
+    const float *p[4][4];
+    bool ok = true;
+    for (int i = 0; i < 4; ++i)
+      for (int k = 0; k < 4; ++k) {
+        int64_t y = y0 + i, x = x0 + k;
+        bool inside = y >= 0 && y < v.h && x >= 0 && x < v.w;
+        int64_t pixel = (b * v.h + y) * v.w + x;
+        p[i][k] = inside ? v.in + pixel * c : zeros;
+        ok = ok && (!inside || !v.bad[pixel]);
+      }
+    finite[t] = ok;
+    float *o = out + t * c;
+    int64_t ch = 0;
+    if constexpr (kWide<W> > 8)
+      for (; ch + kWide<W> <= c; ch += kWide<W>) inputLanes<W>(p, ch, o, plane);
+    for (; ch + 8 <= c; ch += 8) inputLanes<V8>(p, ch, o, plane);
+    for (; ch < c; ++ch) inputLanes<float>(p, ch, o, plane);
+  }
+}
+
+// Lanes [j, j + |T|) of the output transform A^T m A of one tile: y[i][k], 2 x 2.
+template <class T> inline void outputTransform(const float *m, int64_t plane, T (&y)[2][2]) {
+  T a[4][4], s[2][4];
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 4; ++k) a[i][k] = load<T>(m + (i * 4 + k) * plane);
+  for (int k = 0; k < 4; ++k) { // A^T m
+    s[0][k] = a[0][k] + a[1][k] + a[2][k];
+    s[1][k] = a[1][k] - a[2][k] - a[3][k];
+  }
+  for (int i = 0; i < 2; ++i) { // (A^T m) A
+    y[i][0] = s[i][0] + s[i][1] + s[i][2];
+    y[i][1] = s[i][1] - s[i][2] - s[i][3];
+  }
+}
+
+// The epilogue on the lanes of T from channel j: as Epilogue::apply (a NaN stays NaN).
+template <class T> inline T finish(T x, const Epilogue &e, int64_t j) {
+  if (e.scales())
+    x = x * (e.scale ? load<T>(e.scale + j) : splat<T>(e.scaleValue));
+  if (e.biases())
+    x = x + (e.bias ? load<T>(e.bias + j) : splat<T>(e.biasValue));
+  T lo = splat<T>(e.lo), hi = splat<T>(e.hi);
+  x = x < lo ? lo : x; // lanes compare false for NaN and keep x
+  return x > hi ? hi : x;
+}
+template <> inline float finish(float x, const Epilogue &e, int64_t j) { return e.apply(x, j); }
+
+// Lanes [j, j + |T|) of one tile's outputs from m, stored (or added) through q (null: outside
+// the output) with the epilogue.
+template <class T>
+inline void outputLanes(const Conv &v, const float *m, int64_t plane, float *const (&q)[2][2],
+                        int64_t j) {
+  T y[2][2];
+  outputTransform<T>(m, plane, y);
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 2; ++k) {
+      if (!q[i][k]) continue;
+      T r = v.overwrite ? y[i][k] : load<T>(q[i][k] + j) + y[i][k];
+      store<T>(q[i][k] + j, v.epi ? finish<T>(r, *v.epi, j) : r);
+    }
+}
+
+// The 2x2 outputs A^T m A of tiles [t0, t0 + count) from M[k][t][j], stored (or added) with
+// the epilogue, clipped to the output; tiles with non-finite inputs are left out.
+template <class W>
+void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
+                     const bool *finite) {
+  const int64_t f = v.f, plane = count * f;
+  for (int64_t t = 0; t < count; ++t) {
+    if (!finite[t])
+      continue;
+    int64_t tile = t0 + t;
+    int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
+    int64_t y0 = (rest / v.tilesW) * 2, x0 = (rest % v.tilesW) * 2;
+    float *q[2][2];
+    for (int i = 0; i < 2; ++i)
+      for (int k = 0; k < 2; ++k)
+        q[i][k] = y0 + i < v.oh && x0 + k < v.ow
+                      ? v.out + ((b * v.oh + y0 + i) * v.ow + x0 + k) * f
+                      : nullptr;
+    const float *src = m + t * f;
+    int64_t j = 0;
+    if constexpr (kWide<W> > 8)
+      for (; j + kWide<W> <= f; j += kWide<W>) outputLanes<W>(v, src + j, plane, q, j);
+    for (; j + 8 <= f; j += 8) outputLanes<V8>(v, src + j, plane, q, j);
+    for (; j < f; ++j) outputLanes<float>(v, src + j, plane, q, j);
+  }
+}
+
+template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
+
+  const Conv &v = *static_cast<const Conv *>(ctx);
+  const int64_t c = v.c, f = v.f, block = v.block;
+  // V (16 x block x c), M (16 x block x f) and a row of zeros for the padding.
+  float *ws = static_cast<float *>(
+      kiln_parallel_workspace(int64_t(sizeof(float)) * (16 * block * (c + f) + c)));
+  if (ws == nullptr || v.u == nullptr) { // no memory for the transforms
+    int64_t t0 = begin * block, t1 = end * block < v.tiles ? end * block : v.tiles;
+    directTiles(v, t0, t1 - t0);
+    return;
+  }
+  float *vbuf = ws, *mbuf = ws + 16 * block * c, *zeros = mbuf + 16 * block * f;
+  for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
+  for (int64_t b = begin; b < end; ++b) {
+    int64_t t0 = b * block, count = v.tiles - t0 < block ? v.tiles - t0 : block;
+    bool finite[kMaxBlock];
+    transformInput<W>(v, t0, count, zeros, vbuf, finite);
+    for (int k = 0; k < 16; ++k) {
+      GemmArgs g;
+      g.a = vbuf + k * count * c;
+      g.b = v.u + k * c * f;
+      g.c = mbuf + k * count * f;
+      g.m = count;
+      g.n = f;
+      g.k = c;
+      g.ars = c;
+      g.aks = 1;
+      g.bks = f;
+      g.bcs = 1;
+      g.ldc = f;
+      g.overwrite = true;
+      g.inPlace = true; // the workspace holds V and M
+      kiln::kernels::gemmSerial(g);
+    }
+    transformOutput<W>(v, t0, count, mbuf, finite);
+    for (int64_t t = 0; t < count; ++t)
+      if (!finite[t])
+        directTiles(v, t0 + t, 1);
+  }
+}
+
+} // namespace
+} // namespace kiln::kernels::winograd
+
+#endif // KILN_KERNELS_WINOGRAD_WINOGRAD_IMPL_H
