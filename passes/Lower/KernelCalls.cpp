@@ -87,11 +87,12 @@ struct WindowMatch {
   ArrayRef<int64_t> window; // the marker attribute's values
 };
 
-/// Matches a window generic the convolution lowerings mark with `attr` (kDepthwiseAttr, with
-/// 6 values, or kConv3x3Attr, with 2): the filter is its input, the output its init (of rank
+/// Matches a window generic the convolution and pooling lowerings mark with `attr`
+/// (kDepthwiseAttr, with 6 values, kConv3x3Attr, with 2, or kMaxPoolAttr, with 6): the filter
+/// (a max pool's window, never read, of rank 2) is its input, the output its init (of rank
 /// `outRank`), and the image the one buffer its body loads from.
 std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, size_t values,
-                                       int64_t outRank) {
+                                       int64_t outRank, int64_t filterRank = 4) {
   auto window = op->getAttrOfType<DenseI64ArrayAttr>(attr);
   if (!window || window.size() != static_cast<int64_t>(values) || !op.hasPureBufferSemantics() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
@@ -102,25 +103,31 @@ std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, siz
       return std::nullopt;
     match.input = load.getMemRef();
   }
-  if (!match.input || !isContiguousF32(match.input, 4) || !isContiguousF32(match.filter, 4) ||
+  if (!match.input || !isContiguousF32(match.input, 4) ||
+      !isContiguousF32(match.filter, filterRank) ||
       !isContiguousF32(match.output, outRank))
     return std::nullopt;
   return match;
 }
 
-/// The linalg.fill of zeros that initialises `c` just before `op` (only ops without memory
-/// effects in between), if there is one: the kernel can then overwrite C instead.
-linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+/// The linalg.fill that initialises `c` just before `op` (only ops without memory effects
+/// in between), if there is one.
+linalg::FillOp fillBefore(Operation *op, Value c) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     auto fill = dyn_cast<linalg::FillOp>(prev);
     if (!fill)
       if (isMemoryEffectFree(prev))
         continue;
-    if (!fill || fill.getOutputs()[0] != c)
-      return nullptr;
-    return matchPattern(fill.getInputs()[0], m_PosZeroFloat()) ? fill : nullptr;
+    return fill && fill.getOutputs()[0] == c ? fill : nullptr;
   }
   return nullptr;
+}
+
+/// The fill of zeros that initialises `c` just before `op`, if there is one: the kernel can
+/// then overwrite C instead.
+linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+  linalg::FillOp fill = fillBefore(op, c);
+  return fill && matchPattern(fill.getInputs()[0], m_PosZeroFloat()) ? fill : nullptr;
 }
 
 /// An elementwise op after a kernel that the kernel can apply itself: out = min(max(in *
@@ -258,7 +265,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   void rewrite(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
-    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3;
+    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3, maxPools;
     func.walk([&](linalg::GenericOp op) {
       if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops)
         matmuls.push_back({op, *m});
@@ -266,18 +273,21 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         depthwise.push_back({op, *d});
       else if (auto c = matchWindow(op, kiln::lower::kConv3x3Attr, 2, 4))
         conv3x3.push_back({op, *c});
+      else if (auto p = matchWindow(op, kiln::lower::kMaxPoolAttr, 6, 4, 2))
+        maxPools.push_back({op, *p});
     });
     OpBuilder b(func.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
     auto declare = [&](StringRef name, ArrayRef<Type> args) {
       kiln::lower::declareRuntimeFunction(func->getParentOfType<ModuleOp>(), name, args);
     };
-    // Emits the call replacing `op`: buffers by address, then integer arguments, then the
-    // epilogue's arguments if `epilogue` is set. If it holds a matched op, that op goes
-    // too and its output takes the place of the kernel's buffer; an empty one passes the
-    // identity (for kernels whose signature always has the arguments).
+    // Emits the call replacing `op`: buffers by address, integer arguments, the flags if
+    // given, then the epilogue's arguments if `epilogue` is set. If it holds a matched op,
+    // that op goes too and its output takes the place of the kernel's buffer; an empty one
+    // passes the identity (for kernels whose signature always has the arguments).
     auto call = [&](linalg::GenericOp op, StringRef name, SmallVector<Value> buffers,
-                    ArrayRef<int64_t> sizes, int32_t flags, EpilogueMatch *epilogue) {
+                    ArrayRef<int64_t> sizes, std::optional<int32_t> flags,
+                    EpilogueMatch *epilogue) {
       Location loc = op.getLoc();
       bool fused = epilogue && epilogue->op;
       if (fused) {
@@ -300,7 +310,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         args.push_back(address(v));
       for (int64_t s : sizes)
         args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, s)));
-      args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, flags)));
+      if (flags)
+        args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, *flags)));
       if (epilogue)
         args.append({address(epilogue->scale), f32(epilogue->scaleValue),
                      address(epilogue->bias), f32(epilogue->biasValue), f32(epilogue->lo),
@@ -380,6 +391,20 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
       llvm::append_range(sizes, d.window);
       convolution(op, d, KILN_KERNEL_CONV2D_3X3_F32, sizes, out[3]);
+    }
+    for (auto &[op, p] : maxPools) {
+      // The kernel writes every output element: the fill before it goes.
+      if (linalg::FillOp fill = fillBefore(op, p.output))
+        fill.erase();
+      auto in = cast<MemRefType>(p.input.getType()).getShape();
+      auto out = cast<MemRefType>(p.output.getType()).getShape();
+      // n, h, w, c, oh, ow, then the window.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[1], out[2]};
+      llvm::append_range(sizes, p.window);
+      declare(KILN_KERNEL_MAX_POOL2D_F32, SmallVector<Type>(2 + sizes.size(), i64));
+      Value window = p.filter;
+      call(op, KILN_KERNEL_MAX_POOL2D_F32, {p.input, p.output}, sizes, std::nullopt, nullptr);
+      eraseIfUnused(window);
     }
   }
 };

@@ -261,7 +261,7 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
 }
 
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
-  let summary = "Call the runtime's kernels for f32 matrix products and convolutions";
+  let summary = "Call the runtime's kernels for f32 matrix products, convolutions and max pools";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
     (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
@@ -272,7 +272,10 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `kiln_kernel_depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
-    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(2x2, 3x3).
+    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(2x2, 3x3). The max pool
+    generic marked `kiln.max_pool` becomes a call of `kiln_kernel_max_pool2d_f32`, which
+    writes every output element: the fill of its output before it goes, as does the window
+    buffer that only gave the generic its loop sizes.
 
     An overwriting kernel's result that only an elementwise op reads, of the form
     `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or

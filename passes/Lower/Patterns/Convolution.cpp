@@ -211,10 +211,35 @@ Value conv2d(OpBuilder &b, Location loc, Value padded, Value filter, const Geome
       .getResult(0);
 }
 
+/// Inside a generic whose loops 0, 1, 2 are (n, oh, ow), 3 and 4 the window's (kh, kw) and
+/// 5 the channel: the element of the unpadded NHWC `input` under the window, or `outside`
+/// where the window lies outside it, so that no padded copy is made.
+Value windowElement(OpBuilder &b, Location l, Value input, const Geometry &g, Value outside) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Value zero = indexConstant(b, l, 0);
+  Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+  SmallVector<Value> at = {linalg::IndexOp::create(b, l, 0)};
+  for (int i = 0; i < 2; ++i) {
+    // stride * o + dilation * k - pad, range-checked (a negative index is huge unsigned).
+    Value o = linalg::IndexOp::create(b, l, 1 + i);
+    Value k = linalg::IndexOp::create(b, l, 3 + i);
+    Value pos = arith::AddIOp::create(
+        b, l, arith::MulIOp::create(b, l, o, indexConstant(b, l, g.stride[i])),
+        arith::MulIOp::create(b, l, k, indexConstant(b, l, g.dilation[i])));
+    pos = arith::SubIOp::create(b, l, pos, indexConstant(b, l, g.dims[i].padBefore));
+    Value ok = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, pos,
+                                     indexConstant(b, l, inputType.getDimSize(1 + i)));
+    inside = arith::AndIOp::create(b, l, inside, ok);
+    at.push_back(arith::SelectOp::create(b, l, ok, pos, zero));
+  }
+  at.push_back(linalg::IndexOp::create(b, l, 5));
+  Value v = tensor::ExtractOp::create(b, l, input, at);
+  return arith::SelectOp::create(b, l, inside, v, outside);
+}
+
 /// A window op over the unpadded NHWC `input` as one generic over loops (n, oh, ow, kh, kw,
 /// c, j): the filter is read at (kh, kw, c, j), the result written through `outMap`, and the
-/// body reads the input with tensor.extract at the window position, taking zero outside it,
-/// so no padded copy is made. The op carries `attr` = `window`, from which
+/// body reads the input through windowElement, taking zero outside it. The op carries `attr` = `window`, from which
 /// kiln-lower-kernel-calls calls a runtime kernel instead.
 Value windowUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
                      const Geometry &g, AffineMap outMap, StringRef attr,
@@ -230,29 +255,11 @@ Value windowUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Valu
   // The channel loop is a reduction of a convolution, a parallel loop of a depthwise one.
   if (outMap.getNumResults() == 5)
     iterators[5] = IteratorType::parallel;
-  auto inputType = cast<RankedTensorType>(input.getType());
+  Type element = getElementTypeOrSelf(input.getType());
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{filter}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value zero = indexConstant(nb, l, 0);
-        Value inside = arith::ConstantIntOp::create(nb, l, 1, 1);
-        SmallVector<Value> at = {linalg::IndexOp::create(nb, l, 0)};
-        for (int i = 0; i < 2; ++i) {
-          // stride * o + dilation * k - pad, range-checked (a negative index is huge unsigned).
-          Value o = linalg::IndexOp::create(nb, l, 1 + i);
-          Value k = linalg::IndexOp::create(nb, l, 3 + i);
-          Value pos = arith::AddIOp::create(
-              nb, l, arith::MulIOp::create(nb, l, o, indexConstant(nb, l, g.stride[i])),
-              arith::MulIOp::create(nb, l, k, indexConstant(nb, l, g.dilation[i])));
-          pos = arith::SubIOp::create(nb, l, pos, indexConstant(nb, l, g.dims[i].padBefore));
-          Value ok = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, pos,
-                                           indexConstant(nb, l, inputType.getDimSize(1 + i)));
-          inside = arith::AndIOp::create(nb, l, inside, ok);
-          at.push_back(arith::SelectOp::create(nb, l, ok, pos, zero));
-        }
-        at.push_back(linalg::IndexOp::create(nb, l, 5));
-        Value v = tensor::ExtractOp::create(nb, l, input, at);
-        v = arith::SelectOp::create(nb, l, inside, v, scalarConstant(nb, l, v.getType(), 0));
+        Value v = windowElement(nb, l, input, g, scalarConstant(nb, l, element, 0));
         linalg::YieldOp::create(nb, l,
                                 multiplyAdd(nb, l, ElementKind::Float, v, args[0], args[1]));
       });
@@ -489,6 +496,39 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// A floating-point max pool over the unpadded NHWC `input` as one generic over loops (n, oh,
+/// ow, kh, kw, c), the channel innermost, as TensorFlow computes it: `init` holds the lowest
+/// finite value and each window value greater than the running maximum replaces it, so NaNs
+/// are passed over (a window of NaNs or of -inf gives the lowest value); positions outside
+/// the input are that lowest value too. `window` (kh x kw, never read) gives the window
+/// loops their sizes. An f32 op carries `kiln.max_pool` = [window h, window w, stride h,
+/// stride w, pad top, pad left], from which kiln-lower-kernel-calls calls
+/// kiln_kernel_max_pool2d_f32 instead.
+Value maxPoolUnpadded(OpBuilder &b, Location loc, Value input, Value window, Value init,
+                      Value lowest, const Geometry &g) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {d(3), d(4)}, ctx),
+                                 AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
+                                         IteratorType::parallel,  IteratorType::reduction,
+                                         IteratorType::reduction, IteratorType::parallel};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{window}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = windowElement(nb, l, input, g, lowest);
+        Value greater = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, args[1]);
+        linalg::YieldOp::create(nb, l,
+                                arith::SelectOp::create(nb, l, greater, v, args[1]).getResult());
+      });
+  if (getElementTypeOrSelf(input.getType()).isF32())
+    generic->setAttr(kMaxPoolAttr,
+                     b.getDenseI64ArrayAttr({g.window[0], g.window[1], g.stride[0], g.stride[1],
+                                             g.dims[0].padBefore, g.dims[1].padBefore}));
+  return generic.getResult(0);
+}
+
 template <typename OpT, bool Max>
 struct PoolLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -517,7 +557,8 @@ struct PoolLowering : OpConversionPattern<OpT> {
       initValue = scalarConstant(rewriter, loc, element, 0);
     } else if (auto f = dyn_cast<FloatType>(element)) {
       initValue = arith::ConstantOp::create(
-          rewriter, loc, rewriter.getFloatAttr(f, -std::numeric_limits<double>::infinity()));
+          rewriter, loc,
+          FloatAttr::get(f, APFloat::getLargest(f.getFloatSemantics(), /*Negative=*/true)));
     } else {
       unsigned w = element.getIntOrFloatBitWidth();
       initValue = arith::ConstantOp::create(
@@ -525,16 +566,23 @@ struct PoolLowering : OpConversionPattern<OpT> {
           IntegerAttr::get(element, kind == ElementKind::Unsigned ? APInt::getMinValue(w)
                                                                   : APInt::getSignedMinValue(w)));
     }
-    Value padded = padSpatial(rewriter, loc, input, *g, initValue);
     auto outType = RankedTensorType::get({inputType.getDimSize(0), g->dims[0].output,
                                           g->dims[1].output, inputType.getDimSize(3)},
                                          element);
     Value init = filledTensor(rewriter, loc, outType, initValue);
     Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{g->window[0], g->window[1]},
                                            element);
+    Value result;
+    if (Max && isa<FloatType>(element)) {
+      result = maxPoolUnpadded(rewriter, loc, input, window, init, initValue, *g);
+      if (nchw)
+        result = transpose(rewriter, loc, result, kToNCHW);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    Value padded = padSpatial(rewriter, loc, input, *g, initValue);
     SmallVector<Value> ins = {padded, window};
     SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
-    Value result;
     if (!Max)
       result = linalg::PoolingNhwcSumOp::create(rewriter, loc, TypeRange{outType}, ins,
                                                 ValueRange{init}, attrs)

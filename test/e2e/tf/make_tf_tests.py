@@ -654,6 +654,13 @@ def build_conv():
         case(name, "conv", "%s %s" % (op_name(fn), kw),
              lambda p, fn=fn, kw=kw, arg=arg: {"y": fn(**{arg: p["x"]}, name="y", **kw)},
              [("x", x)], SUMS if fn is raw.AvgPool else EXACT)
+    xm = f32(rng_for("maxpool_nan"), (2, 6, 7, 37))
+    xm[0, 1, 2, 3], xm[1, 3, 3, 36], xm[0, 5, 6, 20] = np.nan, np.inf, -np.inf
+    xm[1, 0, 0, 8], xm[1, 0, 1, 8] = np.nan, 5.0  # NaN first in a window, then a larger value
+    case("maxpool_nan_c37", "conv", "MaxPool 3x3/1 SAME on 37 channels (vectors and a "
+         "masked tail) with NaNs and infinities",
+         lambda p: {"y": raw.MaxPool(input=p["x"], ksize=[1, 3, 3, 1], strides=[1, 1, 1, 1],
+                                     padding="SAME", name="y")}, [("x", xm)], EXACT)
     scale, offset = f32(r, (3,), 0.5, 2), f32(r, (3,))
     mean, var = f32(r, (3,)), f32(r, (3,), 0.1, 2)
 

@@ -301,3 +301,38 @@ func.func @conv3x3(%x: memref<2x6x5x16xf32>, %w: memref<3x3x16x24xf32>, %b: memr
   }
   return
 }
+
+// -----
+
+#w = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+#p = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+
+// Tests that the max pool generic marked kiln.max_pool becomes a call of the pooling kernel
+// with the image and the output, then n, h, w, c, oh, ow, the window, the strides and the
+// pads before; the -inf fill before it and the window buffer go.
+// CHECK: func.func private @kiln_kernel_max_pool2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @max_pool
+func.func @max_pool(%x: memref<2x7x6x5xf32>, %y: memref<2x4x3x5xf32>) {
+  // CHECK-NOT: memref.alloc
+  // CHECK-NOT: linalg.fill
+  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+  // CHECK-DAG: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg1
+  // CHECK-DAG: %[[IX:.*]] = arith.index_cast %[[PX]] : index to i64
+  // CHECK-DAG: %[[IY:.*]] = arith.index_cast %[[PY]] : index to i64
+  // CHECK: call @kiln_kernel_max_pool2d_f32(%[[IX]], %[[IY]], %c2_i64, %c7_i64, %c6_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64_{{.*}}, %c2_i64_{{.*}}, %c1_i64, %c0_i64)
+  // CHECK-NOT: linalg.generic
+  %neg = arith.constant 0xFF800000 : f32
+  %window = memref.alloc() : memref<3x3xf32>
+  linalg.fill ins(%neg : f32) outs(%y : memref<2x4x3x5xf32>)
+  linalg.generic {indexing_maps = [#w, #p], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%window : memref<3x3xf32>) outs(%y : memref<2x4x3x5xf32>) attrs = {kiln.max_pool = array<i64: 3, 3, 2, 2, 1, 0>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<2x7x6x5xf32>
+    %m = arith.maximumf %acc, %v : f32
+    linalg.yield %m : f32
+  }
+  return
+}

@@ -128,15 +128,52 @@ func.func @depthwise_f64(%x: tensor<1x4x4x3xf64>, %w: tensor<3x3x3x2xf64>) -> te
 
 // -----
 
-// Tests that MaxPool pads with -inf and uses linalg.pooling_nhwc_max.
+// Tests that an f32 MaxPool reads the unpadded input in one generic over (n, oh, ow, kh, kw,
+// c), marked for kiln-lower-kernel-calls with [window, strides, pads], and takes the maximum
+// as TensorFlow does: from the lowest float (also the value outside the input), replaced by
+// each greater value, so NaNs are passed over.
 // CHECK-LABEL: func.func @maxpool
 func.func @maxpool(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
-  // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
-  // CHECK: tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
-  // CHECK: tensor.yield %[[NEG]]
-  // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  // CHECK: %[[LOWEST:.*]] = arith.constant -3.40282347E+38 : f32
+  // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[LOWEST]] : f32)
+  // CHECK-NOT: tensor.pad
+  // CHECK: linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
+  // CHECK-SAME: outs(%[[INIT]] : tensor<1x3x3x2xf32>) attrs = {kiln.max_pool = array<i64: 3, 3, 2, 2, 1, 1>}
+  // CHECK: ^bb0(%{{.*}}: f32, %[[ACC:.*]]: f32):
+  // CHECK: %[[IN:.*]] = tensor.extract %arg0
+  // CHECK: %[[V:.*]] = arith.select %{{.*}}, %[[IN]], %[[LOWEST]] : f32
+  // CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[ACC]] : f32
+  // CHECK: arith.select %[[GT]], %[[V]], %[[ACC]] : f32
   %0 = "tf.MaxPool"(%x) {ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32>
   return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// Tests that an f64 MaxPool takes the same generic, without the kernel marker.
+// CHECK-LABEL: func.func @maxpool_f64
+func.func @maxpool_f64(%x: tensor<1x4x4x2xf64>) -> tensor<1x2x2x2xf64> {
+  // CHECK: arith.constant -1.7976931348623157E+308 : f64
+  // CHECK: linalg.generic
+  // CHECK-NOT: kiln.max_pool
+  // CHECK: arith.cmpf ogt
+  %0 = "tf.MaxPool"(%x) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf64>) -> tensor<1x2x2x2xf64>
+  return %0 : tensor<1x2x2x2xf64>
+}
+
+// -----
+
+// Tests that an integer MaxPool pads with the type's minimum and uses
+// linalg.pooling_nhwc_max.
+// CHECK-LABEL: func.func @maxpool_i32
+func.func @maxpool_i32(%x: tensor<1x5x5x2xi32>) -> tensor<1x3x3x2xi32> {
+  // CHECK: %[[MIN:.*]] = arith.constant -2147483648 : i32
+  // CHECK: tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+  // CHECK: tensor.yield %[[MIN]]
+  // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  %0 = "tf.MaxPool"(%x) {ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xi32>) -> tensor<1x3x3x2xi32>
+  return %0 : tensor<1x3x3x2xi32>
 }
 
 // -----
