@@ -279,7 +279,7 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
                          g.dims[0].padBefore, g.dims[1].padBefore});
 }
 
-/// Whether an f32 Conv2D goes to the runtime's 3x3 kernel (Winograd F(2x2, 3x3)): a 3x3
+/// Whether an f32 Conv2D goes to the runtime's 3x3 kernel (Winograd F(4x4, 3x3)): a 3x3
 /// filter with unit strides and dilations, at least 16 input and output channels (with
 /// fewer, the transforms cost more than the multiplications they save) and at least 64
 /// output pixels (the kernel transforms the filter on every call, which costs about what

@@ -1,16 +1,18 @@
-// kiln_kernel_conv2d_3x3_f32: Winograd F(2x2, 3x3) over blocks of output tiles.
+// kiln_kernel_conv2d_3x3_f32: Winograd F(4x4, 3x3) over blocks of output tiles.
 //
-// With d a 4x4 input block, g a 3x3 filter and
-//   B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1],  G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1],
-//   A^T = [1 1 1 0; 0 1 -1 -1],
-// the 2x2 output block is A^T [(G g G^T) .* (B^T d B)] A. Summed over input channels, the
-// elementwise products become, for each of the 16 positions, a matrix product
-// (tiles x c) * (c x f): the filter is transformed once per call (U, 16 x c x f), then
-// blocks of tiles are transformed (V, 16 x tiles x c), multiplied by the GEMM into M
-// (16 x tiles x f) and transformed back, all in the calling thread's workspace. Transforms
-// run over channels, innermost and contiguous, in vectors of 8 (AVX2) or 16 (AVX-512)
-// lanes (winograd_impl.h). Tiles are
-// split across the thread budget; each tile's arithmetic is the same whatever the split.
+// With d a 6x6 input block, g a 3x3 filter and (Lavin and Gray's points 0, +-1, +-2)
+//   B^T = [4  0 -5  0 1 0;  0 -4 -4  1 1 0;  0  4 -4 -1 1 0;
+//          0 -2 -1  2 1 0;  0  2 -1 -2 1 0;  0  4  0 -5 0 1],
+//   G   = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1],
+//   A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1],
+// the 4x4 output block is A^T [(G g G^T) .* (B^T d B)] A: 36 products for 16 outputs
+// instead of 144. Summed over input channels, the elementwise products become, for each of
+// the 36 positions, a matrix product (tiles x c) * (c x f): the filter is transformed once
+// per call (U, 36 x c x f), then blocks of tiles are transformed (V, 36 x tiles x c),
+// multiplied by the GEMM into M (36 x tiles x f) and transformed back, all in the calling
+// thread's workspace. Transforms run over channels, innermost and contiguous, in vectors of
+// 8 (AVX2) or 16 (AVX-512) lanes (winograd_impl.h). Tiles are split across the thread
+// budget; each tile's arithmetic is the same whatever the split.
 #include "kiln/kernels/conv2d.h"
 
 #include <stdlib.h>
@@ -22,23 +24,32 @@
 namespace kiln::kernels::winograd {
 namespace {
 
+// G x for a column (or row) x of 3: the filter transform's 1-D step.
+template <class T> inline void filterStep(const T (&x)[3], T (&y)[kIn]) {
+  T outer = x[0] + x[2];
+  y[0] = splat<T>(0.25f) * x[0];
+  y[1] = splat<T>(-1.0f / 6.0f) * (outer + x[1]);
+  y[2] = splat<T>(-1.0f / 6.0f) * (outer - x[1]);
+  T quarter = splat<T>(1.0f / 24.0f) * x[0] + splat<T>(1.0f / 6.0f) * x[2];
+  y[3] = quarter + splat<T>(1.0f / 12.0f) * x[1];
+  y[4] = quarter - splat<T>(1.0f / 12.0f) * x[1];
+  y[5] = x[2];
+}
+
 // Lanes [j, j + |T|) of the filter transform: G g G^T from the 3x3 taps g[(i*3+k)*plane].
 template <class T> inline void filterLanes(const float *g, float *u, int64_t plane) {
-  T r[4][3];
+  T s[kIn][3]; // G g, by columns
   for (int k = 0; k < 3; ++k) {
-    T g0 = load<T>(g + (0 * 3 + k) * plane), g1 = load<T>(g + (1 * 3 + k) * plane),
-      g2 = load<T>(g + (2 * 3 + k) * plane);
-    r[0][k] = g0;
-    r[1][k] = splat<T>(0.5f) * (g0 + g1 + g2);
-    r[2][k] = splat<T>(0.5f) * (g0 - g1 + g2);
-    r[3][k] = g2;
+    T x[3] = {load<T>(g + (0 * 3 + k) * plane), load<T>(g + (1 * 3 + k) * plane),
+              load<T>(g + (2 * 3 + k) * plane)};
+    T y[kIn];
+    filterStep<T>(x, y);
+    for (int i = 0; i < kIn; ++i) s[i][k] = y[i];
   }
-  for (int i = 0; i < 4; ++i) {
-    float *row = u + (i * 4) * plane;
-    store(row + 0 * plane, r[i][0]);
-    store(row + 1 * plane, splat<T>(0.5f) * (r[i][0] + r[i][1] + r[i][2]));
-    store(row + 2 * plane, splat<T>(0.5f) * (r[i][0] - r[i][1] + r[i][2]));
-    store(row + 3 * plane, r[i][2]);
+  for (int i = 0; i < kIn; ++i) { // (G g) G^T, by rows
+    T y[kIn];
+    filterStep<T>(s[i], y);
+    for (int k = 0; k < kIn; ++k) store(u + (i * kIn + k) * plane, y[k]);
   }
 }
 
@@ -97,9 +108,9 @@ void directPixel(const Conv &v, int64_t b, int64_t y, int64_t x) {
 void directTiles(const Conv &v, int64_t t0, int64_t count) {
   for (int64_t tile = t0; tile < t0 + count; ++tile) {
     int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
-    int64_t y0 = (rest / v.tilesW) * 2, x0 = (rest % v.tilesW) * 2;
-    for (int64_t y = y0; y < y0 + 2 && y < v.oh; ++y)
-      for (int64_t x = x0; x < x0 + 2 && x < v.ow; ++x) directPixel(v, b, y, x);
+    int64_t y0 = (rest / v.tilesW) * kOut, x0 = (rest % v.tilesW) * kOut;
+    for (int64_t y = y0; y < y0 + kOut && y < v.oh; ++y)
+      for (int64_t x = x0; x < x0 + kOut && x < v.ow; ++x) directPixel(v, b, y, x);
   }
 }
 
@@ -127,17 +138,17 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   v.pt = pad_top, v.pl = pad_left;
   v.overwrite = flags & KILN_CONV2D_OVERWRITE;
   v.epi = (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr;
-  v.tilesH = (oh + 1) / 2, v.tilesW = (ow + 1) / 2;
+  v.tilesH = (oh + kOut - 1) / kOut, v.tilesW = (ow + kOut - 1) / kOut;
   v.tiles = n * v.tilesH * v.tilesW;
   // Blocks of tiles whose V and M fit in about 768 KiB (L2), a multiple of the register
   // tiles' 14 (AVX-512) and 6 (AVX2) rows.
-  int64_t block = (768 * 1024 / int64_t(sizeof(float)) / 16) / (c + f);
+  int64_t block = (768 * 1024 / int64_t(sizeof(float)) / kPositions) / (c + f);
   block = block < 42 ? 42 : block > kMaxBlock ? kMaxBlock : block / 42 * 42;
   v.block = block;
   // An empty sum, no memory for the transformed filter or a non-finite filter: the direct
   // sum (threads that find no workspace fall back to it too).
   float *u = c > 0 ? static_cast<float *>(
-                         kiln_aligned_alloc(int64_t(sizeof(float)) * 16 * c * f, 64))
+                         kiln_aligned_alloc(int64_t(sizeof(float)) * kPositions * c * f, 64))
                    : nullptr;
   // Which input pixels hold an infinity or NaN, checked once each (a tile reads up to four
   // times as many).
@@ -150,7 +161,7 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   }
   int64_t blocks = (v.tiles + block - 1) / block;
   // At least about a million multiply-adds per chunk of blocks.
-  int64_t perBlock = 16 * block * c * f;
+  int64_t perBlock = kPositions * block * c * f;
   int64_t grain = ((int64_t(1) << 20) + perBlock - 1) / perBlock;
   kiln_parallel_for(blocks, grain,
                     kiln::kernels::simd::useAvx512() ? runTilesAvx512 : runTilesAvx2, &v);

@@ -10,6 +10,9 @@
 namespace kiln::kernels::winograd {
 
 constexpr int64_t kMaxBlock = 126; // tiles per block, at most
+constexpr int kOut = 4;             // F(4x4, 3x3): output tiles of 4x4 pixels,
+constexpr int kIn = kOut + 2;       // computed from 6x6 input blocks,
+constexpr int kPositions = kIn * kIn; // by 36 products, one per position in the block
 
 struct Conv {
   const float *in, *filter;
@@ -17,9 +20,9 @@ struct Conv {
   int64_t n, h, w, c, f, oh, ow, pt, pl;
   bool overwrite;
   const Epilogue *epi; // null: none
-  int64_t tilesH, tilesW, tiles; // 2x2 output tiles
+  int64_t tilesH, tilesW, tiles; // 4x4 output tiles
   int64_t block;                 // tiles per block
-  const float *u;                // transformed filter, 16 x c x f
+  const float *u;                // transformed filter, 36 x c x f
   const uint8_t *bad;            // per input pixel (n x h x w): 1 if it holds an inf or NaN
 };
 

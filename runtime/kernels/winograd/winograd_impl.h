@@ -27,23 +27,31 @@ template <class T> inline T splat(float x) { return T{} + x; }
 // The lanes of a W-wide step (W is V8 or V16).
 template <class W> constexpr int64_t kWide = sizeof(W) / sizeof(float);
 
+// B^T x for a column (or row) x of 6: the input transform's 1-D step.
+template <class T> inline void inputStep(const T (&x)[6], T (&y)[6]) {
+  const T four = splat<T>(4.0f), five = splat<T>(5.0f), two = splat<T>(2.0f);
+  y[0] = four * x[0] - five * x[2] + x[4];
+  y[1] = (x[3] + x[4]) - four * (x[1] + x[2]);
+  y[2] = (x[4] - x[3]) + four * (x[1] - x[2]);
+  y[3] = (x[4] - x[2]) + two * (x[3] - x[1]);
+  y[4] = (x[4] - x[2]) - two * (x[3] - x[1]);
+  y[5] = four * x[1] - five * x[3] + x[5];
+}
+
 // Lanes [ch, ch + |T|) of the input transform B^T d B of one tile, d read through p.
 template <class T>
-inline void inputLanes(const float *const (&p)[4][4], int64_t ch, float *o, int64_t plane) {
-  T d[4][4], s[4][4];
-  for (int i = 0; i < 4; ++i)
-    for (int k = 0; k < 4; ++k) d[i][k] = load<T>(p[i][k] + ch);
-  for (int k = 0; k < 4; ++k) { // B^T d
-    s[0][k] = d[0][k] - d[2][k];
-    s[1][k] = d[1][k] + d[2][k];
-    s[2][k] = d[2][k] - d[1][k];
-    s[3][k] = d[1][k] - d[3][k];
+inline void inputLanes(const float *const (&p)[kIn][kIn], int64_t ch, float *o, int64_t plane) {
+  T s[kIn][kIn]; // B^T d, by columns
+  for (int k = 0; k < kIn; ++k) {
+    T d[kIn], y[kIn];
+    for (int i = 0; i < kIn; ++i) d[i] = load<T>(p[i][k] + ch);
+    inputStep<T>(d, y);
+    for (int i = 0; i < kIn; ++i) s[i][k] = y[i];
   }
-  for (int i = 0; i < 4; ++i) { // (B^T d) B
-    store(o + (i * 4 + 0) * plane + ch, s[i][0] - s[i][2]);
-    store(o + (i * 4 + 1) * plane + ch, s[i][1] + s[i][2]);
-    store(o + (i * 4 + 2) * plane + ch, s[i][2] - s[i][1]);
-    store(o + (i * 4 + 3) * plane + ch, s[i][1] - s[i][3]);
+  for (int i = 0; i < kIn; ++i) { // (B^T d) B, by rows
+    T y[kIn];
+    inputStep<T>(s[i], y);
+    for (int k = 0; k < kIn; ++k) store(o + (i * kIn + k) * plane + ch, y[k]);
   }
 }
 
@@ -58,11 +66,11 @@ void transformInput(const Conv &v, int64_t t0, int64_t count, const float *zeros
   for (int64_t t = 0; t < count; ++t) {
     int64_t tile = t0 + t;
     int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
-    int64_t y0 = (rest / v.tilesW) * 2 - v.pt, x0 = (rest % v.tilesW) * 2 - v.pl;
-    const float *p[4][4];
+    int64_t y0 = (rest / v.tilesW) * kOut - v.pt, x0 = (rest % v.tilesW) * kOut - v.pl;
+    const float *p[kIn][kIn];
     bool ok = true;
-    for (int i = 0; i < 4; ++i)
-      for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < kIn; ++i)
+      for (int k = 0; k < kIn; ++k) {
         int64_t y = y0 + i, x = x0 + k;
         bool inside = y >= 0 && y < v.h && x >= 0 && x < v.w;
         int64_t pixel = (b * v.h + y) * v.w + x;
@@ -79,19 +87,26 @@ void transformInput(const Conv &v, int64_t t0, int64_t count, const float *zeros
   }
 }
 
-// Lanes [j, j + |T|) of the output transform A^T m A of one tile: y[i][k], 2 x 2.
-template <class T> inline void outputTransform(const float *m, int64_t plane, T (&y)[2][2]) {
-  T a[4][4], s[2][4];
-  for (int i = 0; i < 4; ++i)
-    for (int k = 0; k < 4; ++k) a[i][k] = load<T>(m + (i * 4 + k) * plane);
-  for (int k = 0; k < 4; ++k) { // A^T m
-    s[0][k] = a[0][k] + a[1][k] + a[2][k];
-    s[1][k] = a[1][k] - a[2][k] - a[3][k];
+// A^T x for a column (or row) x of 6: the output transform's 1-D step.
+template <class T> inline void outputStep(const T (&x)[kIn], T (&y)[kOut]) {
+  T a = x[1] + x[2], b = x[1] - x[2], c = x[3] + x[4], d = x[3] - x[4];
+  y[0] = x[0] + a + c;
+  y[1] = b + splat<T>(2.0f) * d;
+  y[2] = a + splat<T>(4.0f) * c;
+  y[3] = b + splat<T>(8.0f) * d + x[5];
+}
+
+// Lanes [j, j + |T|) of the output transform A^T m A of one tile: y[i][k], 4 x 4.
+template <class T>
+inline void outputTransform(const float *m, int64_t plane, T (&y)[kOut][kOut]) {
+  T s[kOut][kIn]; // A^T m, by columns
+  for (int k = 0; k < kIn; ++k) {
+    T x[kIn], r[kOut];
+    for (int i = 0; i < kIn; ++i) x[i] = load<T>(m + (i * kIn + k) * plane);
+    outputStep<T>(x, r);
+    for (int i = 0; i < kOut; ++i) s[i][k] = r[i];
   }
-  for (int i = 0; i < 2; ++i) { // (A^T m) A
-    y[i][0] = s[i][0] + s[i][1] + s[i][2];
-    y[i][1] = s[i][1] - s[i][2] - s[i][3];
-  }
+  for (int i = 0; i < kOut; ++i) outputStep<T>(s[i], y[i]); // (A^T m) A, by rows
 }
 
 // The epilogue on the lanes of T from channel j: as Epilogue::apply (a NaN stays NaN).
@@ -109,19 +124,19 @@ template <> inline float finish(float x, const Epilogue &e, int64_t j) { return 
 // Lanes [j, j + |T|) of one tile's outputs from m, stored (or added) through q (null: outside
 // the output) with the epilogue.
 template <class T>
-inline void outputLanes(const Conv &v, const float *m, int64_t plane, float *const (&q)[2][2],
-                        int64_t j) {
-  T y[2][2];
+inline void outputLanes(const Conv &v, const float *m, int64_t plane,
+                        float *const (&q)[kOut][kOut], int64_t j) {
+  T y[kOut][kOut];
   outputTransform<T>(m, plane, y);
-  for (int i = 0; i < 2; ++i)
-    for (int k = 0; k < 2; ++k) {
+  for (int i = 0; i < kOut; ++i)
+    for (int k = 0; k < kOut; ++k) {
       if (!q[i][k]) continue;
       T r = v.overwrite ? y[i][k] : load<T>(q[i][k] + j) + y[i][k];
       store<T>(q[i][k] + j, v.epi ? finish<T>(r, *v.epi, j) : r);
     }
 }
 
-// The 2x2 outputs A^T m A of tiles [t0, t0 + count) from M[k][t][j], stored (or added) with
+// The 4x4 outputs A^T m A of tiles [t0, t0 + count) from M[k][t][j], stored (or added) with
 // the epilogue, clipped to the output; tiles with non-finite inputs are left out.
 template <class W>
 void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
@@ -132,10 +147,10 @@ void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
       continue;
     int64_t tile = t0 + t;
     int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
-    int64_t y0 = (rest / v.tilesW) * 2, x0 = (rest % v.tilesW) * 2;
-    float *q[2][2];
-    for (int i = 0; i < 2; ++i)
-      for (int k = 0; k < 2; ++k)
+    int64_t y0 = (rest / v.tilesW) * kOut, x0 = (rest % v.tilesW) * kOut;
+    float *q[kOut][kOut];
+    for (int i = 0; i < kOut; ++i)
+      for (int k = 0; k < kOut; ++k)
         q[i][k] = y0 + i < v.oh && x0 + k < v.ow
                       ? v.out + ((b * v.oh + y0 + i) * v.ow + x0 + k) * f
                       : nullptr;
@@ -152,21 +167,21 @@ template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
 
   const Conv &v = *static_cast<const Conv *>(ctx);
   const int64_t c = v.c, f = v.f, block = v.block;
-  // V (16 x block x c), M (16 x block x f) and a row of zeros for the padding.
+  // V (36 x block x c), M (36 x block x f) and a row of zeros for the padding.
   float *ws = static_cast<float *>(
-      kiln_parallel_workspace(int64_t(sizeof(float)) * (16 * block * (c + f) + c)));
+      kiln_parallel_workspace(int64_t(sizeof(float)) * (kPositions * block * (c + f) + c)));
   if (ws == nullptr || v.u == nullptr) { // no memory for the transforms
     int64_t t0 = begin * block, t1 = end * block < v.tiles ? end * block : v.tiles;
     directTiles(v, t0, t1 - t0);
     return;
   }
-  float *vbuf = ws, *mbuf = ws + 16 * block * c, *zeros = mbuf + 16 * block * f;
+  float *vbuf = ws, *mbuf = ws + kPositions * block * c, *zeros = mbuf + kPositions * block * f;
   for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
   for (int64_t b = begin; b < end; ++b) {
     int64_t t0 = b * block, count = v.tiles - t0 < block ? v.tiles - t0 : block;
     bool finite[kMaxBlock];
     transformInput<W>(v, t0, count, zeros, vbuf, finite);
-    for (int k = 0; k < 16; ++k) {
+    for (int k = 0; k < kPositions; ++k) {
       GemmArgs g;
       g.a = vbuf + k * count * c;
       g.b = v.u + k * c * f;

@@ -1,5 +1,5 @@
 /*
- * kiln/kernels/conv2d.h - 3x3 convolution kernel (Winograd F(2x2, 3x3)) called by compiled
+ * kiln/kernels/conv2d.h - 3x3 convolution kernel (Winograd F(4x4, 3x3)) called by compiled
  * models.
  *
  * Generated code calls it for f32 Conv2D with a 3x3 filter, unit strides and dilations and
@@ -26,11 +26,13 @@ extern "C" {
  * KILN_CONV2D_EPILOGUE each output channel j then gets min(max(v * scale(j) + bias(j), lo),
  * hi) as in kiln_kernel_matmul_epilogue_f32.
  *
- * It computes by Winograd's minimal filtering F(2x2, 3x3) (Lavin and Gray, 2016): each 2x2
- * block of outputs from a 4x4 block of inputs with 16 multiplications per channel pair
- * instead of 36, the multiplications being 16 matrix products that share the GEMM of
- * kiln_kernel_matmul_f32. The transforms add rounding: results are within a few ulp of the
- * direct sum times the sum's magnitude, and do not depend on the thread budget.
+ * It computes by Winograd's minimal filtering F(4x4, 3x3) (Lavin and Gray, 2016): each 4x4
+ * block of outputs from a 6x6 block of inputs with 36 multiplications per channel pair
+ * instead of 144, the multiplications being 36 matrix products that share the GEMM of
+ * kiln_kernel_matmul_f32. The transforms scale by up to 8 and add rounding: results are
+ * within about 100 ulp of the direct sum times the sum's magnitude (3e-6 measured), and do
+ * not depend on the thread budget. Output tiles with an infinity or NaN among their inputs
+ * are summed directly, so infinities stay infinities.
  */
 void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
                                 int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh,
