@@ -88,7 +88,7 @@ struct WindowMatch {
 };
 
 /// Matches a window generic the convolution and pooling lowerings mark with `attr`
-/// (kDepthwiseAttr, with 6 values, kConv3x3Attr, with 2, or kMaxPoolAttr, with 6): the filter
+/// (kDepthwiseAttr, kConvDirectAttr or kMaxPoolAttr, with 6 values, kConv3x3Attr, with 2): the filter
 /// (a max pool's window, never read, of rank 2) is its input, the output its init (of rank
 /// `outRank`), and the image the one buffer its body loads from.
 std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, size_t values,
@@ -265,7 +265,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   void rewrite(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
-    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3, maxPools;
+    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3, direct, maxPools;
     func.walk([&](linalg::GenericOp op) {
       if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops)
         matmuls.push_back({op, *m});
@@ -273,6 +273,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         depthwise.push_back({op, *d});
       else if (auto c = matchWindow(op, kiln::lower::kConv3x3Attr, 2, 4))
         conv3x3.push_back({op, *c});
+      else if (auto c = matchWindow(op, kiln::lower::kConvDirectAttr, 6, 4))
+        direct.push_back({op, *c});
       else if (auto p = matchWindow(op, kiln::lower::kMaxPoolAttr, 6, 4, 2))
         maxPools.push_back({op, *p});
     });
@@ -351,7 +353,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         eraseIfUnused(m.c);
     }
     // A convolution kernel: overwrite and epilogue flags share their values (1 and 2)
-    // between the depthwise and 3x3 kernels; `sizes` come after the three buffers.
+    // between the depthwise, 3x3 and direct kernels; `sizes` come after the three buffers.
     auto convolution = [&](linalg::GenericOp op, const WindowMatch &d, StringRef name,
                            SmallVector<int64_t> sizes, int64_t channels) {
       static_assert(KILN_DEPTHWISE_OVERWRITE == KILN_CONV2D_OVERWRITE &&
@@ -391,6 +393,15 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
       llvm::append_range(sizes, d.window);
       convolution(op, d, KILN_KERNEL_CONV2D_3X3_F32, sizes, out[3]);
+    }
+    for (auto &[op, d] : direct) {
+      auto in = cast<MemRefType>(d.input.getType()).getShape();
+      auto f = cast<MemRefType>(d.filter.getType()).getShape();
+      auto out = cast<MemRefType>(d.output.getType()).getShape();
+      // n, h, w, c, f, kh, kw, oh, ow, then the window.
+      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
+      llvm::append_range(sizes, d.window);
+      convolution(op, d, KILN_KERNEL_CONV2D_DIRECT_F32, sizes, out[3]);
     }
     for (auto &[op, p] : maxPools) {
       // The kernel writes every output element: the fill before it goes.

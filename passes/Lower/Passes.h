@@ -40,6 +40,10 @@ inline constexpr llvm::StringLiteral kDepthwiseAttr = "kiln.depthwise";
 /// Marks the f32 3x3 Conv2D generic (unit strides and dilations) that kiln-lower-kernel-calls
 /// turns into a call of the Winograd kernel: [pad top, pad left].
 inline constexpr llvm::StringLiteral kConv3x3Attr = "kiln.conv2d_3x3";
+/// Marks the f32 Conv2D generic of small window depth that kiln-lower-kernel-calls turns
+/// into a call of the direct convolution kernel: [stride h, stride w, dilation h, dilation w,
+/// pad top, pad left].
+inline constexpr llvm::StringLiteral kConvDirectAttr = "kiln.conv2d_direct";
 /// Marks the f32 MaxPool generic that kiln-lower-kernel-calls turns into a kernel call:
 /// [window h, window w, stride h, stride w, pad top, pad left].
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "kiln.max_pool";

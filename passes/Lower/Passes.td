@@ -272,7 +272,9 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `kiln_kernel_depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
-    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3). The max pool
+    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked
+    `kiln.conv2d_direct` (a window depth kh * kw * c of 64 or less, 8 or more output
+    channels) one of `kiln_kernel_conv2d_direct_f32`, which reads the input in place. The max pool
     generic marked `kiln.max_pool` becomes a call of `kiln_kernel_max_pool2d_f32`, which
     writes every output element: the fill of its output before it goes, as does the window
     buffer that only gave the generic its loop sizes.

@@ -291,10 +291,23 @@ bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t output
          g.dilation[1] == 1;
 }
 
-/// Such a Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `kiln.conv2d_3x3` =
-/// [pad top, pad left].
-Value conv3x3Unpadded(OpBuilder &b, Location loc, Value input, Value filter, const Geometry &g,
-                      ArrayRef<int64_t> outNHW) {
+/// Whether an f32 Conv2D goes to the runtime's direct convolution kernel: a window of small
+/// depth (kh * kw * c at most 64: the first convolution of an image model), other than 1x1
+/// (which multiplies the input itself, without a patches matrix), and 8 or more output
+/// channels (the kernel's register tile spans 16 or 32 of them). A patches matrix for it
+/// would be as large as the output and the GEMM's depth too short to pay for its loads and
+/// stores.
+bool useDirectConvKernel(RankedTensorType filter) {
+  int64_t taps = filter.getDimSize(0) * filter.getDimSize(1);
+  return filter.getElementType().isF32() && taps > 1 && taps * filter.getDimSize(2) <= 64 &&
+         filter.getDimSize(3) >= 8;
+}
+
+/// An f32 Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `attr` = `window`:
+/// `kiln.conv2d_3x3` = [pad top, pad left] or `kiln.conv2d_direct` = [stride h, stride w,
+/// dilation h, dilation w, pad top, pad left].
+Value convUnpadded(OpBuilder &b, Location loc, Value input, Value filter, const Geometry &g,
+                   ArrayRef<int64_t> outNHW, StringRef attr, ArrayRef<int64_t> window) {
   MLIRContext *ctx = b.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   SmallVector<int64_t> shape(outNHW);
@@ -303,8 +316,7 @@ Value conv3x3Unpadded(OpBuilder &b, Location loc, Value input, Value filter, con
   Value init = filledTensor(b, loc, RankedTensorType::get(shape, element),
                             scalarConstant(b, loc, element, 0));
   return windowUnpadded(b, loc, input, filter, init, g,
-                        AffineMap::get(7, 0, {d(0), d(1), d(2), d(6)}, ctx), kConv3x3Attr,
-                        {g.dims[0].padBefore, g.dims[1].padBefore});
+                        AffineMap::get(7, 0, {d(0), d(1), d(2), d(6)}, ctx), attr, window);
 }
 
 template <typename OpT, bool Depthwise>
@@ -328,11 +340,11 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    bool unpadded =
-        Depthwise ? element.isF32()
-                  : useConv3x3Kernel(*g, filterType,
-                                     inputType.getDimSize(0) * g->dims[0].output *
-                                         g->dims[1].output);
+    bool conv3x3 = !Depthwise && useConv3x3Kernel(*g, filterType,
+                                                   inputType.getDimSize(0) *
+                                                       g->dims[0].output * g->dims[1].output);
+    bool direct = !Depthwise && !conv3x3 && useDirectConvKernel(filterType);
+    bool unpadded = Depthwise ? element.isF32() : conv3x3 || direct;
     Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
     SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
                                      g->dims[1].output};
@@ -347,8 +359,14 @@ struct ConvLowering : OpConversionPattern<OpT> {
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
-    } else if (unpadded) {
-      result = conv3x3Unpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape);
+    } else if (conv3x3) {
+      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
+                            kConv3x3Attr, {g->dims[0].padBefore, g->dims[1].padBefore});
+    } else if (direct) {
+      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
+                            kConvDirectAttr,
+                            {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
+                             g->dims[0].padBefore, g->dims[1].padBefore});
     } else {
       result = conv2d(rewriter, loc, padded, adaptor.getFilter(), *g, outShape);
     }

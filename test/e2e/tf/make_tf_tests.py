@@ -528,6 +528,21 @@ def build_conv():
              value=raw.Conv2D(input=p["x"], filter=tf.constant(ww), strides=[1, 1, 1, 1],
                               padding="SAME"), bias=tf.constant(bw)), name="y")},
          [("x", xw)], WINOGRAD)
+    # Windows of depth 64 or less (kh * kw * c): the direct kernel (kiln_kernel_conv2d_direct_f32).
+    rd = rng_for("conv_direct")
+    xd, wd, bd = f32(rd, (1, 17, 15, 3)), f32(rd, (3, 3, 3, 32)), f32(rd, (32,))
+    case("conv_direct_s2_relu6", "conv", "Conv2D 3x3 SAME stride 2, 3 -> 32 channels with "
+         "constant weights, BiasAdd and Relu6 (MobileNetV2's first layer, direct kernel)",
+         lambda p: {"y": raw.Relu6(features=raw.BiasAdd(
+             value=raw.Conv2D(input=p["x"], filter=tf.constant(wd), strides=[1, 2, 2, 1],
+                              padding="SAME"), bias=tf.constant(bd)), name="y")},
+         [("x", xd)], SUMS)
+    xd1, wd1 = f32(rd, (2, 13, 12, 1)), f32(rd, (5, 5, 1, 21))
+    case("conv_direct_dilated", "conv", "Conv2D 5x5 SAME, dilation 2, 1 -> 21 channels "
+         "(direct kernel: a channel tail)",
+         lambda p: {"y": raw.Conv2D(input=p["x"], filter=p["w"], strides=[1, 1, 1, 1],
+                                    padding="SAME", dilations=[1, 2, 2, 1], name="y")},
+         [("x", xd1), ("w", wd1)], SUMS)
     xc = nhwc_to_nchw(x).copy()
 
     def conv_nchw_ref(feeds):

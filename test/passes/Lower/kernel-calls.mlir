@@ -336,3 +336,33 @@ func.func @max_pool(%x: memref<2x7x6x5xf32>, %y: memref<2x4x3x5xf32>) {
   }
   return
 }
+
+// -----
+
+#fd = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#od = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+
+// Tests that the convolution generic marked kiln.conv2d_direct becomes a call of the direct
+// kernel with the image, the filter and the output, then n, h, w, c, f, kh, kw, oh, ow, the
+// strides, dilations and pads before; the zero fill goes (overwrite, 1).
+// CHECK: func.func private @kiln_kernel_conv2d_direct_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// CHECK-LABEL: func.func @conv_direct
+func.func @conv_direct(%x: memref<1x9x9x3xf32>, %w: memref<3x3x3x8xf32>, %y: memref<1x5x5x8xf32>) {
+  // CHECK-NOT: linalg.fill
+  // CHECK: call @kiln_kernel_conv2d_direct_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c9_i64, %c9_i64_{{.*}}, %c3_i64, %c8_i64, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c5_i64, %c5_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32, %c0_i64, %{{.*}}, %c0_i64_{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK-NOT: linalg.generic
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x5x5x8xf32>)
+  linalg.generic {indexing_maps = [#fd, #od], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x3x8xf32>) outs(%y : memref<1x5x5x8xf32>) attrs = {kiln.conv2d_direct = array<i64: 2, 2, 1, 1, 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x9x9x3xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

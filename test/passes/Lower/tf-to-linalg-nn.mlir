@@ -89,6 +89,29 @@ func.func @conv3x3_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x16xf32>, %v:
 
 // -----
 
+// Tests that an f32 Conv2D whose window depth (kh * kw * c) is 64 or less and with 8+ output
+// channels is one generic over the unpadded input marked kiln.conv2d_direct = [strides,
+// dilations, pads before] for the direct kernel; a deeper window, a 1x1 window or fewer
+// output channels stay patches times filter (or the input times the filter).
+// CHECK-LABEL: func.func @conv_direct
+func.func @conv_direct(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x8xf32>, %d: tensor<3x3x8x8xf32>, %n: tensor<3x3x3x4xf32>, %p: tensor<1x1x3x8xf32>) -> (tensor<1x5x5x8xf32>, tensor<1x9x9x8xf32>, tensor<1x9x9x4xf32>, tensor<1x9x9x8xf32>) {
+  // CHECK-NOT: tensor.pad
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%arg1 : tensor<3x3x3x8xf32>) outs({{.*}} : tensor<1x5x5x8xf32>) attrs = {kiln.conv2d_direct = array<i64: 2, 2, 1, 1, 1, 1>}
+  // CHECK: tensor.extract %arg0
+  // CHECK: tensor.pad
+  // CHECK-NOT: kiln.conv2d_direct
+  // CHECK: tensor.pad
+  // CHECK-NOT: kiln.conv2d_direct
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>) -> tensor<1x5x5x8xf32>
+  %y = "tf.Conv2D"(%x, %p) {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x9x9x3xf32>, tensor<1x1x3x8xf32>) -> tensor<1x9x9x8xf32>
+  %1 = "tf.Conv2D"(%y, %d) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x9x9x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x9x9x8xf32>
+  %2 = "tf.Conv2D"(%x, %n) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x9x9x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x9x9x4xf32>
+  return %0, %1, %2, %y : tensor<1x5x5x8xf32>, tensor<1x9x9x8xf32>, tensor<1x9x9x4xf32>, tensor<1x9x9x8xf32>
+}
+
+// -----
+
 // Tests that an f32 depthwise convolution is one generic over (n, oh, ow, kh, kw, c, m),
 // channels innermost, reading the unpadded input at (n, 2 * oh + kh - 1, 2 * ow + kw - 1, c)
 // and zero outside it, marked kiln.depthwise = [strides, dilations, pads before] for the

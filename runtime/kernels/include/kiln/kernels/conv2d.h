@@ -1,10 +1,10 @@
 /*
- * kiln/kernels/conv2d.h - 3x3 convolution kernel (Winograd F(4x4, 3x3)) called by compiled
- * models.
+ * kiln/kernels/conv2d.h - convolution kernels called by compiled models.
  *
- * Generated code calls it for f32 Conv2D with a 3x3 filter, unit strides and dilations and
- * enough channels (kiln-lower-kernel-calls); its symbol name is in kiln/runtime/abi.h. It
- * keeps no state and is thread-safe.
+ * Generated code calls the first (Winograd F(4x4, 3x3)) for f32 Conv2D with a 3x3 filter,
+ * unit strides and dilations and enough channels, and the second for f32 Conv2D whose
+ * window depth (kh * kw * c) is small (kiln-lower-kernel-calls); their symbol names are in
+ * kiln/runtime/abi.h. They keep no state and are thread-safe.
  */
 #ifndef KILN_KERNELS_CONV2D_H
 #define KILN_KERNELS_CONV2D_H
@@ -39,6 +39,28 @@ void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t out
                                 int64_t ow, int64_t pad_top, int64_t pad_left, int32_t flags,
                                 uintptr_t scale, float scale_value, uintptr_t bias,
                                 float bias_value, float lo, float hi);
+
+/*
+ * output[b, y, x, j] (+)= sum over (i, k, ch) of
+ *     input[b, y * stride_h + i * dilation_h - pad_top, x * stride_w + k * dilation_w - pad_left, ch]
+ *     * filter[i, k, ch, j]
+ * with input NHWC (n x h x w x c), filter kh x kw x c x f (HWIO), output n x oh x ow x f, all
+ * dense; positions outside the input count as zeros. Flags and epilogue as
+ * kiln_kernel_conv2d_3x3_f32. It computes directly, without a patches matrix: a register
+ * tile of output pixels times output channels takes, for each window tap and input channel,
+ * one load of the filter row and one broadcast of each pixel's input value, so it suits
+ * windows of small depth (kh * kw * c, the first convolution of an image model: 9 or 27),
+ * where a patches matrix would be as large as the output and the GEMM's depth too short to
+ * pay for its loads and stores. Each output element is summed in the order (i, k, ch) with
+ * fused multiply-adds; the result does not depend on the thread budget.
+ */
+void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                   int64_t dilation_w, int64_t pad_top, int64_t pad_left,
+                                   int32_t flags, uintptr_t scale, float scale_value,
+                                   uintptr_t bias, float bias_value, float lo, float hi);
 
 #ifdef __cplusplus
 }
