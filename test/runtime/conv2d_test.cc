@@ -3,36 +3,24 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "kiln/runtime/parallel.h"
+#include "conv_reference.h"
 
 namespace {
 
+// A 3x3 convolution with unit strides: batch, image, channels in and out, pads.
 struct Shape {
   int64_t n, h, w, c, f, pt, pl, pb, pr;
-  int64_t oh() const { return h + pt + pb - 2; }
-  int64_t ow() const { return w + pl + pr - 2; }
 };
 
-struct Problem {
-  Shape s;
-  std::vector<float> in, filter, out, bias;
-  explicit Problem(const Shape &shape)
-      : s(shape), in(s.n * s.h * s.w * s.c), filter(9 * s.c * s.f),
-        out(s.n * s.oh() * s.ow() * s.f), bias(s.f) {
-    std::mt19937 gen(static_cast<uint32_t>(s.c * 97 + s.h * 13 + s.f + s.pt));
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float &v : in) v = dist(gen);
-    for (float &v : filter) v = dist(gen);
-    for (float &v : out) v = dist(gen);
-    for (float &v : bias) v = dist(gen);
-  }
+struct Problem : kiln_test::ConvProblem {
+  explicit Problem(const Shape &t)
+      : ConvProblem({t.n, t.h, t.w, t.c, t.f, 3, 3, 1, 1, 1, 1, t.pt, t.pl, t.pb, t.pr}) {}
   std::vector<float> Run(bool overwrite, bool epilogue = false) const {
     std::vector<float> got = out;
     int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0);
@@ -42,35 +30,6 @@ struct Problem {
                                s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
                                reinterpret_cast<uintptr_t>(bias.data()), 0.0f, 0.0f, 6.0f);
     return got;
-  }
-  // Max error of `got` against the convolution (plus the old output unless `overwrite`) in
-  // double with explicit zero padding, then, with `epilogue`, min(max(2v + bias, 0), 6);
-  // relative to the sum of |products| of each output (the scale rounding errors grow with).
-  double Error(const std::vector<float> &got, bool overwrite, bool epilogue = false) const {
-    double worst = 0;
-    int64_t oh = s.oh(), ow = s.ow();
-    for (int64_t b = 0; b < s.n; ++b)
-      for (int64_t y = 0; y < oh; ++y)
-        for (int64_t x = 0; x < ow; ++x)
-          for (int64_t j = 0; j < s.f; ++j) {
-            int64_t at = ((b * oh + y) * ow + x) * s.f + j;
-            double sum = overwrite ? 0.0 : out[at], magnitude = std::fabs(sum) + 1e-30;
-            for (int64_t i = 0; i < 3; ++i)
-              for (int64_t k = 0; k < 3; ++k) {
-                int64_t iy = y + i - s.pt, ix = x + k - s.pl;
-                if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
-                for (int64_t ch = 0; ch < s.c; ++ch) {
-                  double p = double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
-                             filter[((i * 3 + k) * s.c + ch) * s.f + j];
-                  sum += p;
-                  magnitude += std::fabs(p);
-                }
-              }
-            if (epilogue)
-              sum = std::min(std::max(2.0 * sum + bias[j], 0.0), 6.0);
-            worst = std::max(worst, std::fabs(sum - got[at]) / (epilogue ? 2 * magnitude : magnitude));
-          }
-    return worst;
   }
 };
 
@@ -120,8 +79,8 @@ TEST_F(Conv2dTest, NanInTheInputReachesOnlyItsOutputs) {
   std::vector<float> got = p.Run(true);
   for (int64_t y = 0; y < 8; ++y)
     for (int64_t x = 0; x < 8; ++x) {
-      // Outputs whose window holds the pixel are NaN; Winograd's 4x4 input blocks must not
-      // spread it to the rest of a 2x2 tile.
+      // Outputs whose window holds the pixel are NaN; Winograd's 6x6 input blocks must not
+      // spread it to the rest of a 4x4 tile.
       bool reads = y >= 4 && y <= 6 && x >= 4 && x <= 6;
       EXPECT_EQ(reads, std::isnan(got[(y * 8 + x) * 4])) << y << "," << x;
     }

@@ -3,35 +3,19 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "kiln/runtime/parallel.h"
+#include "conv_reference.h"
 
 namespace {
 
-struct Shape {
-  int64_t n, h, w, c, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-  int64_t oh() const { return (h + pt + pb - (kh - 1) * dh - 1) / sh + 1; }
-  int64_t ow() const { return (w + pl + pr - (kw - 1) * dw - 1) / sw + 1; }
-};
+using Shape = kiln_test::ConvShape;
 
-struct Problem {
-  Shape s;
-  std::vector<float> in, filter, out, bias;
-  explicit Problem(const Shape &shape)
-      : s(shape), in(s.n * s.h * s.w * s.c), filter(s.kh * s.kw * s.c * s.f),
-        out(s.n * s.oh() * s.ow() * s.f), bias(s.f) {
-    std::mt19937 gen(static_cast<uint32_t>(s.c * 101 + s.h * 17 + s.f + s.kh * 3 + s.sw));
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float &v : in) v = dist(gen);
-    for (float &v : filter) v = dist(gen);
-    for (float &v : out) v = dist(gen);
-    for (float &v : bias) v = dist(gen);
-  }
+struct Problem : kiln_test::ConvProblem {
+  using ConvProblem::ConvProblem;
   std::vector<float> Run(bool overwrite, bool epilogue = false) const {
     std::vector<float> got = out;
     int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0);
@@ -42,35 +26,6 @@ struct Problem {
                                   s.pl, flags, 0, 2.0f, reinterpret_cast<uintptr_t>(bias.data()),
                                   0.0f, 0.0f, 6.0f);
     return got;
-  }
-  // Max error of `got` against the convolution (plus the old output unless `overwrite`) in
-  // double, then, with `epilogue`, min(max(2v + bias, 0), 6); relative to the sum of
-  // |products| of each output.
-  double Error(const std::vector<float> &got, bool overwrite, bool epilogue = false) const {
-    double worst = 0;
-    int64_t oh = s.oh(), ow = s.ow();
-    for (int64_t b = 0; b < s.n; ++b)
-      for (int64_t y = 0; y < oh; ++y)
-        for (int64_t x = 0; x < ow; ++x)
-          for (int64_t j = 0; j < s.f; ++j) {
-            int64_t at = ((b * oh + y) * ow + x) * s.f + j;
-            double sum = overwrite ? 0.0 : out[at], magnitude = std::fabs(sum) + 1e-30;
-            for (int64_t i = 0; i < s.kh; ++i)
-              for (int64_t k = 0; k < s.kw; ++k) {
-                int64_t iy = y * s.sh + i * s.dh - s.pt, ix = x * s.sw + k * s.dw - s.pl;
-                if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
-                for (int64_t ch = 0; ch < s.c; ++ch) {
-                  double p = double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
-                             filter[((i * s.kw + k) * s.c + ch) * s.f + j];
-                  sum += p;
-                  magnitude += std::fabs(p);
-                }
-              }
-            if (epilogue)
-              sum = std::min(std::max(2.0 * sum + bias[j], 0.0), 6.0);
-            worst = std::max(worst, std::fabs(sum - got[at]) / (epilogue ? 2 * magnitude : magnitude));
-          }
-    return worst;
   }
 };
 
@@ -105,7 +60,7 @@ TEST_F(DirectConvTest, MatchesTheDirectSum) {
 }
 
 TEST_F(DirectConvTest, ResultsDoNotDependOnTheThreadCount) {
-  Problem p({3, 20, 21, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
+  Problem p(Shape{3, 20, 21, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
   kiln_parallel_set_threads(1);
   std::vector<float> one = p.Run(true, true);
   for (int threads : {2, 3}) {
@@ -115,7 +70,7 @@ TEST_F(DirectConvTest, ResultsDoNotDependOnTheThreadCount) {
 }
 
 TEST_F(DirectConvTest, NanInTheInputReachesOnlyItsOutputs) {
-  Problem p({1, 8, 8, 1, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
+  Problem p(Shape{1, 8, 8, 1, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
   p.in[3 * 8 + 5] = NAN;
   std::vector<float> got = p.Run(true);
   for (int64_t y = 0; y < 8; ++y)
