@@ -88,9 +88,9 @@ struct WindowMatch {
 };
 
 /// Matches a window generic the convolution and pooling lowerings mark with `attr`
-/// (kDepthwiseAttr, kConvDirectAttr or kMaxPoolAttr, with 6 values, kConv3x3Attr, with 2): the filter
-/// (a max pool's window, never read, of rank 2) is its input, the output its init (of rank
-/// `outRank`), and the image the one buffer its body loads from.
+/// (kDepthwiseAttr, kConvDirectAttr or kMaxPoolAttr, with 6 values, kConv3x3Attr, with 2):
+/// the filter (a max pool's window, never read, of rank 2) is its input, the output its init
+/// (of rank `outRank`), and the image the one buffer its body loads from.
 std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, size_t values,
                                        int64_t outRank, int64_t filterRank = 4) {
   auto window = op->getAttrOfType<DenseI64ArrayAttr>(attr);
