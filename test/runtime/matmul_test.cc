@@ -197,7 +197,8 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
                          {64, 256, 784},
                          {49, 97, 1100},
                          {300, 200, 300},
-                         {129, 700, 40}}) {
+                         {129, 700, 40},
+                         {30, 1100, 600}}) { // column blocks of both ISAs, two depth slices
     Problem p(m, n, k, GetParam());
     std::vector<float> packed(k * kiln_matmul_packed_b_width(n), NAN);
     kiln_kernel_matmul_pack_b_f32(reinterpret_cast<uintptr_t>(p.b.data()), k, n, p.flags,

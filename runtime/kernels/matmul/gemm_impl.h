@@ -55,14 +55,13 @@ struct Gemm {
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i)
       acc[i][0] = acc[i][1] = V::zero();
-    // Packed: B's panel (kc x NR, 64 KB at the full depth) does not fit L1 beside A's, so
-    // it is prefetched 8 depths ahead (one line of the two each depth reads; the adjacent
-    // one follows). With the loop unrolled twice: 1024^3 +2 to 8% (median of 15-20 paired
-    // gemm_bench runs, three series; 39 of 50 runs faster).
+    // B's panel (kc x NR, 64 KB at the full depth) does not fit L1 beside A's, so it is
+    // prefetched 8 depths ahead (one line of the two each depth reads; the adjacent one
+    // follows), packed or not. With the loop unrolled twice: 1024^3 +2 to 8% (median of
+    // 15-20 paired gemm_bench runs, three series; 39 of 50 runs faster).
 #pragma GCC unroll 2
     for (int64_t kk = 0; kk < kc; ++kk) {
-      if (Packed)
-        __builtin_prefetch(b + 8 * NR, 0, 3);
+      __builtin_prefetch(b + 8 * bks, 0, 3);
       Vec b0 = V::load(b), b1 = Half ? b0 : V::load(b + L);
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
@@ -166,16 +165,24 @@ struct Gemm {
   }
 
   // B packed ahead of time (GemmArgs::bPacked): read in place like the direct path, a
-  // panel of KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16).
+  // panel of KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16),
+  // in blocks of NC columns like the direct path's packed B, so that a block of a depth
+  // slice (kGemmDepth x NC floats) stays in L2 while every row tile passes over it. (Over
+  // all the columns at once, 1024^3 streamed a 2 MB slice from memory for every row tile:
+  // 22 to 24 ms in a busy spell, 15.5 to 16.7 in a quiet one; with the blocks and B's
+  // prefetch in the unpacked micro-kernel, 20.5 to 22.5 and 14 to 15.)
   static void prepacked(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     constexpr int64_t P = KILN_MATMUL_PACK_COLS;
-    static_assert(P % NR == 0, "a tile lies within one panel");
+    static_assert(P % NR == 0 && NC % P == 0, "a tile lies within one panel, a panel in a block");
     int64_t width = kiln_matmul_packed_b_width(g.n);
-    for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-      int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-      const float *slice = g.b + pc * width;
-      sliceTiles(g, m0, m1, n0, n1, pc, kc, P,
-                 [&](int64_t j) { return slice + j / P * kc * P + j % P; });
+    for (int64_t jc = n0; jc < n1; jc = (jc / NC + 1) * NC) {
+      int64_t jend = (jc / NC + 1) * NC < n1 ? (jc / NC + 1) * NC : n1;
+      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+        const float *slice = g.b + pc * width;
+        sliceTiles(g, m0, m1, jc, jend, pc, kc, P,
+                   [&](int64_t j) { return slice + j / P * kc * P + j % P; });
+      }
     }
   }
 
