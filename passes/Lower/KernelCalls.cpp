@@ -110,13 +110,13 @@ std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, siz
   return match;
 }
 
-/// The linalg.fill that initialises `c` just before `op` (only ops without memory effects
-/// in between), if there is one.
+/// The linalg.fill that initialises `c` just before `op` (only ops without memory effects,
+/// or allocations of other buffers, in between), if there is one.
 linalg::FillOp fillBefore(Operation *op, Value c) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     auto fill = dyn_cast<linalg::FillOp>(prev);
     if (!fill)
-      if (isMemoryEffectFree(prev))
+      if (isMemoryEffectFree(prev) || isa<memref::AllocOp>(prev))
         continue;
     return fill && fill.getOutputs()[0] == c ? fill : nullptr;
   }
@@ -252,6 +252,52 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
   return match;
 }
 
+/// A 2x2, stride 2 VALID max pool (the generic the MaxPool lowering marks kMaxPoolAttr) that
+/// alone reads `result`, a fresh buffer the kernel `kernel` writes whole (through its
+/// epilogue `epilogue`, if any): the kernel can write the pool's output instead.
+struct PoolMatch {
+  linalg::GenericOp op;
+  Value output;
+};
+
+std::optional<PoolMatch> matchPoolAfter(Operation *kernel, Operation *epilogue, Value result) {
+  if (!result.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  linalg::GenericOp pool;
+  for (Operation *user : result.getUsers()) {
+    if (user == kernel || user == epilogue)
+      continue;
+    auto load = dyn_cast<memref::LoadOp>(user);
+    auto parent = load ? dyn_cast<linalg::GenericOp>(load->getParentOp()) : nullptr;
+    if (!parent || (pool && parent != pool))
+      return std::nullopt;
+    pool = parent;
+  }
+  if (!pool || pool->getBlock() != kernel->getBlock())
+    return std::nullopt;
+  auto window = pool->getAttrOfType<DenseI64ArrayAttr>(kiln::lower::kMaxPoolAttr);
+  if (!window || window.asArrayRef() != ArrayRef<int64_t>{2, 2, 2, 2, 0, 0} ||
+      pool.getNumDpsInits() != 1)
+    return std::nullopt;
+  Value output = pool.getDpsInits()[0];
+  auto in = cast<MemRefType>(result.getType()).getShape();
+  if (!isContiguousF32(output, 4) ||
+      cast<MemRefType>(output.getType()).getShape() !=
+          ArrayRef<int64_t>{in[0], in[1] / 2, in[2] / 2, in[3]})
+    return std::nullopt;
+  // The pool's output must be free from the kernel on: defined before it (or an allocation
+  // that can move there) and untouched until the pool, but for its fill.
+  Operation *def = output.getDefiningOp();
+  if (def && !(isa<memref::AllocOp>(def) && def->getNumOperands() == 0) &&
+      !def->isBeforeInBlock(kernel))
+    return std::nullopt;
+  linalg::FillOp fill = fillBefore(pool, output);
+  for (Operation *op = kernel->getNextNode(); op && op != pool; op = op->getNextNode())
+    if (op != fill && llvm::is_contained(op->getOperands(), output))
+      return std::nullopt;
+  return PoolMatch{pool, output};
+}
+
 struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass> {
   using KernelCallsPassBase::KernelCallsPassBase;
 
@@ -352,6 +398,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       if (epilogue)
         eraseIfUnused(m.c);
     }
+    llvm::SmallPtrSet<Operation *, 4> fusedPools;
     // A convolution kernel: overwrite and epilogue flags share their values (1 and 2)
     // between the depthwise, 3x3 and direct kernels; `sizes` come after the three buffers.
     auto convolution = [&](linalg::GenericOp op, const WindowMatch &d, StringRef name,
@@ -372,10 +419,34 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       EpilogueMatch none;
       if (epilogue)
         flags |= KILN_CONV2D_EPILOGUE;
-      call(op, name, {d.input, d.filter, d.output}, sizes, flags,
-           epilogue ? &*epilogue : &none);
+      // A 2x2/2 max pool that alone reads the result: the 3x3 and direct kernels write the
+      // pool's output instead (the result never reaches memory).
+      Value result = epilogue ? epilogue->output : d.output;
+      std::optional<PoolMatch> pool;
+      if ((flags & KILN_CONV2D_OVERWRITE) && name != KILN_KERNEL_DEPTHWISE_CONV2D_F32)
+        pool = matchPoolAfter(op, epilogue ? epilogue->op.getOperation() : nullptr, result);
+      SmallVector<Value> buffers = {d.input, d.filter, d.output};
+      if (pool) {
+        flags |= KILN_CONV2D_MAX_POOL;
+        if (Operation *def = pool->output.getDefiningOp(); def && !def->isBeforeInBlock(op))
+          def->moveBefore(op);
+        if (epilogue)
+          epilogue->output = pool->output;
+        else
+          buffers.back() = pool->output;
+      }
+      call(op, name, buffers, sizes, flags, epilogue ? &*epilogue : &none);
       if (epilogue)
         eraseIfUnused(d.output);
+      if (pool) {
+        fusedPools.insert(pool->op);
+        if (linalg::FillOp fill = fillBefore(pool->op, pool->output))
+          fill.erase();
+        Value window = pool->op.getDpsInputs()[0];
+        pool->op.erase();
+        eraseIfUnused(window);
+        eraseIfUnused(result);
+      }
     };
     for (auto &[op, d] : depthwise) {
       auto in = cast<MemRefType>(d.input.getType()).getShape();
@@ -404,6 +475,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       convolution(op, d, KILN_KERNEL_CONV2D_DIRECT_F32, sizes, out[3]);
     }
     for (auto &[op, p] : maxPools) {
+      if (fusedPools.contains(op.getOperation()))
+        continue; // erased, its pool computed by the convolution before it
       // The kernel writes every output element: the fill before it goes.
       if (linalg::FillOp fill = fillBefore(op, p.output))
         fill.erase();

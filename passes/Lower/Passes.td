@@ -279,6 +279,11 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     writes every output element: the fill of its output before it goes, as does the window
     buffer that only gave the generic its loop sizes.
 
+    A 2x2, stride 2 VALID max pool that alone reads an overwriting 3x3 or direct convolution
+    kernel's result (after its epilogue, if any) is computed by that kernel
+    (KILN_CONV2D_MAX_POOL): the call writes the pool's output, and the result, the pool and
+    its fill go, so the convolution's full-size result never reaches memory.
+
     An overwriting kernel's result that only an elementwise op reads, of the form
     `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or
     constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6), is

@@ -21,9 +21,12 @@ struct Shape {
 struct Problem : kiln_test::ConvProblem {
   explicit Problem(const Shape &t)
       : ConvProblem({t.n, t.h, t.w, t.c, t.f, 3, 3, 1, 1, 1, 1, t.pt, t.pl, t.pb, t.pr}) {}
-  std::vector<float> Run(bool overwrite, bool epilogue = false) const {
-    std::vector<float> got = out;
-    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0);
+  // With `pool`, the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL), in a buffer of
+  // that size.
+  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false) const {
+    std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
+    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
+                    (pool ? KILN_CONV2D_MAX_POOL : 0);
     kiln_kernel_conv2d_3x3_f32(reinterpret_cast<uintptr_t>(in.data()),
                                reinterpret_cast<uintptr_t>(filter.data()),
                                reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f,
@@ -113,6 +116,25 @@ TEST_F(Conv2dTest, InfinitiesGiveTheDirectSumsInfinities) {
         EXPECT_EQ(infinite, std::isinf(v)) << y << "," << x << "," << j << ": " << v;
         EXPECT_FALSE(std::isnan(v)) << y << "," << x << "," << j;
       }
+}
+
+TEST_F(Conv2dTest, MaxPoolIsThePoolOfTheResult) {
+  // Even and odd sizes (the last row and column dropped), a NaN, tiles split across blocks.
+  const Shape shapes[] = {{2, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 9, 11, 16, 24, 1, 1, 1, 1},
+                          {3, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 7, 6, 17, 33, 0, 0, 0, 0}};
+  for (const Shape &t : shapes) {
+    Problem p(t);
+    p.in[5 * p.s.c + 1] = NAN; // pixel (0, 5): its tiles take the direct sum
+    for (int32_t threads : {1, 3}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> want = kiln_test::MaxPool2x2(p.Run(true, true), p.s.n, p.s.oh(),
+                                                      p.s.ow(), p.s.f);
+      std::vector<float> got = p.Run(true, true, true);
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)))
+          << t.h << "x" << t.w << " " << threads << " threads";
+    }
+  }
 }
 
 } // namespace

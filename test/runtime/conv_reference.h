@@ -62,6 +62,27 @@ struct ConvProblem {
   }
 };
 
+// TensorFlow's 2x2, stride 2 VALID max pool of y (n x oh x ow x f): from the lowest float,
+// each greater value in row-major window order replacing the maximum (NaNs passed over).
+inline std::vector<float> MaxPool2x2(const std::vector<float> &y, int64_t n, int64_t oh,
+                                     int64_t ow, int64_t f) {
+  int64_t ph = oh / 2, pw = ow / 2;
+  std::vector<float> out(n * ph * pw * f);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < ph; ++i)
+      for (int64_t k = 0; k < pw; ++k)
+        for (int64_t j = 0; j < f; ++j) {
+          float m = -3.40282347e38f;
+          for (int d = 0; d < 4; ++d) {
+            float v = y[((b * oh + 2 * i + d / 2) * ow + 2 * k + d % 2) * f + j];
+            if (v > m)
+              m = v;
+          }
+          out[((b * ph + i) * pw + k) * f + j] = m;
+        }
+  return out;
+}
+
 } // namespace kiln_test
 
 #endif // KILN_TEST_RUNTIME_CONV_REFERENCE_H

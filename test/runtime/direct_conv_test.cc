@@ -16,9 +16,12 @@ using Shape = kiln_test::ConvShape;
 
 struct Problem : kiln_test::ConvProblem {
   using ConvProblem::ConvProblem;
-  std::vector<float> Run(bool overwrite, bool epilogue = false) const {
-    std::vector<float> got = out;
-    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0);
+  // With `pool`, the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL), in a buffer of
+  // that size.
+  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false) const {
+    std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
+    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
+                    (pool ? KILN_CONV2D_MAX_POOL : 0);
     kiln_kernel_conv2d_direct_f32(reinterpret_cast<uintptr_t>(in.data()),
                                   reinterpret_cast<uintptr_t>(filter.data()),
                                   reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c,
@@ -78,6 +81,23 @@ TEST_F(DirectConvTest, NanInTheInputReachesOnlyItsOutputs) {
       bool reads = std::abs(y - 3) <= 1 && std::abs(x - 5) <= 1;
       EXPECT_EQ(reads, std::isnan(got[(y * 8 + x) * 16 + 7])) << y << "," << x;
     }
+}
+
+TEST_F(DirectConvTest, MaxPoolIsThePoolOfTheResult) {
+  const Shape shapes[] = {
+      {2, 28, 28, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // the small CNN's first layer
+      {1, 13, 11, 3, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // odd sizes, a channel tail
+      {1, 15, 15, 3, 16, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},  // stride 2
+  };
+  for (const Shape &s : shapes) {
+    Problem p(s);
+    p.in[3] = NAN;
+    for (int32_t threads : {1, 3}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> want = kiln_test::MaxPool2x2(p.Run(true, true), s.n, s.oh(), s.ow(), s.f);
+      EXPECT_EQ(p.Run(true, true, true), want) << s.h << "x" << s.w << " " << threads << " threads";
+    }
+  }
 }
 
 } // namespace

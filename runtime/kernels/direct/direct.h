@@ -14,6 +14,7 @@ struct DirectArgs {
   float *out;
   int64_t n, h, w, c, f, kh, kw, oh, ow, sh, sw, dh, dw, pt, pl;
   bool overwrite;
+  bool pool;           // write the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL)
   const Epilogue *epi; // null: none
 };
 
@@ -24,8 +25,8 @@ void directRowsAvx512(const DirectArgs &a, int64_t begin, int64_t end);
 // Window taps a register tile takes at once; larger windows go in parts.
 constexpr int kDirectMaxTaps = 64;
 
-// Output rows [begin, end) one element at a time, skipping window positions outside the
-// input: for when no memory is to be had for a row of zeros.
+// Output rows [begin, end) one element at a time (pooled rows with a.pool), skipping window
+// positions outside the input: for when no memory is to be had for the padded rows.
 void directRowsScalar(const DirectArgs &a, int64_t begin, int64_t end);
 
 } // namespace kiln::kernels

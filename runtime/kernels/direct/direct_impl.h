@@ -128,53 +128,100 @@ template <class V> struct Direct {
   // Each output row reads kh input rows, copied with their padding (zeros, also for rows
   // outside the input) into the thread's workspace first, so that every tap of every tile
   // reads pixels a stride apart.
-  static void rows(const DirectArgs &a, int64_t begin, int64_t end) {
-    const int64_t taps = a.kh * a.kw;
-    // Padded row width: every window position of the row, from -pad_left on.
-    const int64_t pw = (a.ow - 1) * a.sw + (a.kw - 1) * a.dw + 1;
-    const int64_t rowFloats = pw * a.c;
-    // The workspace: kh padded rows, a row of zeros (for rows outside the input), then each
-    // row's address and each tap's row and offset in it.
-    int64_t floats = rowFloats * (a.kh + 1);
-    float *ws = static_cast<float *>(kiln_parallel_workspace(
-        int64_t(sizeof(float)) * floats + int64_t(sizeof(int64_t)) * (a.kh + 2 * taps)));
-    if (ws == nullptr)
-      return directRowsScalar(a, begin, end);
-    float *zeros = ws + rowFloats * a.kh;
-    for (int64_t e = 0; e < rowFloats; ++e) zeros[e] = 0.0f;
-    const float **rowOf = reinterpret_cast<const float **>(ws + floats);
-    int64_t *tapRow = reinterpret_cast<int64_t *>(rowOf + a.kh), *tapCol = tapRow + taps;
-    for (int64_t t = 0; t < taps; ++t)
-      tapRow[t] = t / a.kw, tapCol[t] = (t % a.kw) * a.dw * a.c;
-    const float *tap[kDirectMaxTaps];
-    // The input columns that land in the padded row: [x0, x1) from padded column -pl + x.
-    const int64_t x0 = a.pl < 0 ? 0 : a.pl, x1 = a.w + a.pl < pw ? a.w + a.pl : pw;
-    for (int64_t row = begin; row < end; ++row) {
-      int64_t b = row / a.oh, y = row % a.oh;
+  // The thread's workspace: kh padded rows, a row of zeros (for rows outside the input),
+  // with a.pool two rows of the result, then each padded row's address and each tap's row
+  // and offset in it.
+  struct Rows {
+    const DirectArgs &a;
+    int64_t taps, rowFloats, x0, x1;
+    float *padded, *zeros, *result;
+    const float **rowOf;
+    const int64_t *tapRow, *tapCol;
+
+    explicit Rows(const DirectArgs &args) : a(args), taps(a.kh * a.kw) {
+      // Padded row width: every window position of the row, from -pad_left on; the input
+      // columns land at [x0, x1) of it.
+      const int64_t pw = (a.ow - 1) * a.sw + (a.kw - 1) * a.dw + 1;
+      rowFloats = pw * a.c;
+      x0 = a.pl < 0 ? 0 : a.pl, x1 = a.w + a.pl < pw ? a.w + a.pl : pw;
+      int64_t floats = rowFloats * (a.kh + 1) + (a.pool ? 2 * a.ow * a.f : 0);
+      padded = static_cast<float *>(kiln_parallel_workspace(
+          int64_t(sizeof(float)) * floats + int64_t(sizeof(int64_t)) * (a.kh + 2 * taps)));
+      if (padded == nullptr)
+        return;
+      zeros = padded + rowFloats * a.kh;
+      result = zeros + rowFloats;
+      for (int64_t e = 0; e < rowFloats; ++e) zeros[e] = 0.0f;
+      rowOf = reinterpret_cast<const float **>(padded + floats);
+      int64_t *row = reinterpret_cast<int64_t *>(rowOf + a.kh), *col = row + taps;
+      for (int64_t t = 0; t < taps; ++t)
+        row[t] = t / a.kw, col[t] = (t % a.kw) * a.dw * a.c;
+      tapRow = row, tapCol = col;
+    }
+
+    // Output row (b, y) of the convolution, with its epilogue, into out (ow x f).
+    void compute(int64_t b, int64_t y, float *out) {
       for (int64_t i = 0; i < a.kh; ++i) {
         int64_t iy = y * a.sh + i * a.dh - a.pt;
         if (iy < 0 || iy >= a.h || x0 >= x1) {
           rowOf[i] = zeros;
           continue;
         }
-        float *r = ws + i * rowFloats;
+        float *r = padded + i * rowFloats;
         const float *src = a.in + ((b * a.h + iy) * a.w + (x0 - a.pl)) * a.c;
         __builtin_memset(r, 0, sizeof(float) * x0 * a.c);
         __builtin_memcpy(r + x0 * a.c, src, sizeof(float) * (x1 - x0) * a.c);
         __builtin_memset(r + x1 * a.c, 0, sizeof(float) * (rowFloats - x1 * a.c));
         rowOf[i] = r;
       }
+      const float *tap[kDirectMaxTaps];
       for (int64_t xb = 0; xb < a.ow; xb += P) {
         int count = a.ow - xb < P ? int(a.ow - xb) : P;
-        float *out = a.out + ((b * a.oh + y) * a.ow + xb) * a.f;
         const int64_t start = xb * a.sw * a.c;
         // At least one part, so that an empty window still writes its outputs.
         for (int64_t t0 = 0; t0 == 0 || t0 < taps; t0 += kDirectMaxTaps) {
           int part = taps - t0 < kDirectMaxTaps ? int(taps - t0) : kDirectMaxTaps;
           for (int t = 0; t < part; ++t)
             tap[t] = rowOf[tapRow[t0 + t]] + start + tapCol[t0 + t];
-          tilesOf(count, a, Strided{tap, a.sw * a.c}, t0, part, out, t0 == 0,
+          tilesOf(count, a, Strided{tap, a.sw * a.c}, t0, part, out + xb * a.f, t0 == 0,
                   t0 + part >= taps);
+        }
+      }
+    }
+  };
+
+  // Output rows [begin, end) of every image (row = image * oh + y); with a.pool, rows of
+  // the pooled output (image * (oh / 2) + y), each from two rows of the result.
+  static void rows(const DirectArgs &a, int64_t begin, int64_t end) {
+    Rows r(a);
+    if (r.padded == nullptr)
+      return directRowsScalar(a, begin, end);
+    const int64_t ph = a.oh / 2, pw = a.ow / 2, f = a.f;
+    for (int64_t row = begin; row < end; ++row) {
+      if (!a.pool) {
+        r.compute(row / a.oh, row % a.oh, a.out + row * a.ow * f);
+        continue;
+      }
+      int64_t b = row / ph, y = row % ph;
+      float *top = r.result, *bottom = r.result + a.ow * f;
+      r.compute(b, 2 * y, top);
+      r.compute(b, 2 * y + 1, bottom);
+      float *out = a.out + row * pw * f;
+      for (int64_t x = 0; x < pw; ++x) {
+        const float *w[4] = {top + 2 * x * f, top + (2 * x + 1) * f, bottom + 2 * x * f,
+                             bottom + (2 * x + 1) * f};
+        int64_t j = 0;
+        for (; j + V::kLanes <= f; j += V::kLanes) {
+          // max_ps(v, m): m unless v > m, as TensorFlow's pool (NaNs passed over).
+          Vec m = V::set1(-__FLT_MAX__);
+          for (const float *p : w) m = V::max(V::load(p + j), m);
+          V::store(out + x * f + j, m);
+        }
+        if (j < f) {
+          Mask mk = V::mask(int(f - j));
+          Vec m = V::set1(-__FLT_MAX__);
+          for (const float *p : w) m = V::max(V::loadMasked(p + j, mk), m);
+          V::storeMasked(out + x * f + j, m, mk);
         }
       }
     }

@@ -86,20 +86,40 @@ void markPixels(void *ctx, int64_t begin, int64_t end) {
 }
 
 // The direct sum for one output pixel, for when no memory is to be had for the transforms.
+// The direct sum for output (b, y, x) and channel j, before the epilogue.
+float directSum(const Conv &v, int64_t b, int64_t y, int64_t x, int64_t j) {
+  float acc = 0.0f;
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) {
+      int64_t iy = y + i - v.pt, ix = x + k - v.pl;
+      if (iy < 0 || iy >= v.h || ix < 0 || ix >= v.w) continue;
+      const float *p = v.in + ((b * v.h + iy) * v.w + ix) * v.c;
+      const float *g = v.filter + (i * 3 + k) * v.c * v.f + j;
+      for (int64_t ch = 0; ch < v.c; ++ch) acc = __builtin_fmaf(p[ch], g[ch * v.f], acc);
+    }
+  return acc;
+}
+
 void directPixel(const Conv &v, int64_t b, int64_t y, int64_t x) {
   float *o = v.out + ((b * v.oh + y) * v.ow + x) * v.f;
   for (int64_t j = 0; j < v.f; ++j) {
-    float acc = 0.0f;
-    for (int i = 0; i < 3; ++i)
-      for (int k = 0; k < 3; ++k) {
-        int64_t iy = y + i - v.pt, ix = x + k - v.pl;
-        if (iy < 0 || iy >= v.h || ix < 0 || ix >= v.w) continue;
-        const float *p = v.in + ((b * v.h + iy) * v.w + ix) * v.c;
-        const float *g = v.filter + (i * 3 + k) * v.c * v.f + j;
-        for (int64_t ch = 0; ch < v.c; ++ch) acc = __builtin_fmaf(p[ch], g[ch * v.f], acc);
-      }
+    float acc = directSum(v, b, y, x, j);
     float r = v.overwrite ? acc : o[j] + acc;
     o[j] = v.epi ? v.epi->apply(r, j) : r;
+  }
+}
+
+// With v.pool: the pooled output (b, y, x) (of oh / 2 x ow / 2) by the direct sum.
+void directPooledPixel(const Conv &v, int64_t b, int64_t y, int64_t x) {
+  float *o = v.out + ((b * (v.oh / 2) + y) * (v.ow / 2) + x) * v.f;
+  for (int64_t j = 0; j < v.f; ++j) {
+    float r = -__FLT_MAX__;
+    for (int di = 0; di < 2; ++di)
+      for (int dk = 0; dk < 2; ++dk) {
+        float s = directSum(v, b, 2 * y + di, 2 * x + dk, j);
+        r = poolMax(r, v.epi ? v.epi->apply(s, j) : s);
+      }
+    o[j] = r;
   }
 }
 
@@ -109,6 +129,12 @@ void directTiles(const Conv &v, int64_t t0, int64_t count) {
   for (int64_t tile = t0; tile < t0 + count; ++tile) {
     int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
     int64_t y0 = (rest / v.tilesW) * kOut, x0 = (rest % v.tilesW) * kOut;
+    if (v.pool) {
+      for (int64_t y = y0 / 2; y < (y0 + kOut) / 2 && y < v.oh / 2; ++y)
+        for (int64_t x = x0 / 2; x < (x0 + kOut) / 2 && x < v.ow / 2; ++x)
+          directPooledPixel(v, b, y, x);
+      continue;
+    }
     for (int64_t y = y0; y < y0 + kOut && y < v.oh; ++y)
       for (int64_t x = x0; x < x0 + kOut && x < v.ow; ++x) directPixel(v, b, y, x);
   }
@@ -136,7 +162,8 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   v.out = reinterpret_cast<float *>(output);
   v.n = n, v.h = h, v.w = w, v.c = c, v.f = f, v.oh = oh, v.ow = ow;
   v.pt = pad_top, v.pl = pad_left;
-  v.overwrite = flags & KILN_CONV2D_OVERWRITE;
+  v.pool = flags & KILN_CONV2D_MAX_POOL; // implies overwriting
+  v.overwrite = v.pool || (flags & KILN_CONV2D_OVERWRITE);
   v.epi = (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr;
   v.tilesH = (oh + kOut - 1) / kOut, v.tilesW = (ow + kOut - 1) / kOut;
   v.tiles = n * v.tilesH * v.tilesW;

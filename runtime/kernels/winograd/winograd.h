@@ -19,6 +19,7 @@ struct Conv {
   float *out;
   int64_t n, h, w, c, f, oh, ow, pt, pl;
   bool overwrite;
+  bool pool;           // write the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL)
   const Epilogue *epi; // null: none
   int64_t tilesH, tilesW, tiles; // 4x4 output tiles
   int64_t block;                 // tiles per block
@@ -28,6 +29,11 @@ struct Conv {
 
 // The outputs of tiles [t0, t0 + count) by the direct sum.
 void directTiles(const Conv &v, int64_t t0, int64_t count);
+
+// TensorFlow's max of a pool window taken in order: the first value, then each later one
+// greater than the maximum so far (NaNs are passed over; the pool starts from the lowest
+// float, which no value of a window of four can be below except -inf and NaN).
+template <class T> inline T poolMax(T m, T v) { return v > m ? v : m; }
 
 // kiln_parallel_for bodies over blocks of tiles: transforms, GEMMs and the direct sum
 // where it is needed, with AVX2 or AVX-512 vectors.

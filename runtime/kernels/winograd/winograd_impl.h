@@ -122,12 +122,27 @@ template <class T> inline T finish(T x, const Epilogue &e, int64_t j) {
 template <> inline float finish(float x, const Epilogue &e, int64_t j) { return e.apply(x, j); }
 
 // Lanes [j, j + |T|) of one tile's outputs from m, stored (or added) through q (null: outside
-// the output) with the epilogue.
+// the output) with the epilogue; with v.pool, q[i][k] for i, k < 2 are the pooled outputs of
+// the tile's four 2x2 windows.
 template <class T>
 inline void outputLanes(const Conv &v, const float *m, int64_t plane,
                         float *const (&q)[kOut][kOut], int64_t j) {
   T y[kOut][kOut];
   outputTransform<T>(m, plane, y);
+  if (v.pool) {
+    for (int i = 0; i < kOut / 2; ++i)
+      for (int k = 0; k < kOut / 2; ++k) {
+        if (!q[i][k]) continue;
+        T r = splat<T>(-__FLT_MAX__);
+        for (int di = 0; di < 2; ++di)
+          for (int dk = 0; dk < 2; ++dk) {
+            T x = y[2 * i + di][2 * k + dk];
+            r = poolMax<T>(r, v.epi ? finish<T>(x, *v.epi, j) : x);
+          }
+        store<T>(q[i][k] + j, r);
+      }
+    return;
+  }
   for (int i = 0; i < kOut; ++i)
     for (int k = 0; k < kOut; ++k) {
       if (!q[i][k]) continue;
@@ -149,11 +164,20 @@ void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
     int64_t b = tile / (v.tilesH * v.tilesW), rest = tile % (v.tilesH * v.tilesW);
     int64_t y0 = (rest / v.tilesW) * kOut, x0 = (rest % v.tilesW) * kOut;
     float *q[kOut][kOut];
-    for (int i = 0; i < kOut; ++i)
-      for (int k = 0; k < kOut; ++k)
-        q[i][k] = y0 + i < v.oh && x0 + k < v.ow
-                      ? v.out + ((b * v.oh + y0 + i) * v.ow + x0 + k) * f
-                      : nullptr;
+    if (v.pool) { // the pooled outputs (oh / 2 x ow / 2) of the tile's 2x2 windows
+      int64_t ph = v.oh / 2, pw = v.ow / 2;
+      for (int i = 0; i < kOut; ++i)
+        for (int k = 0; k < kOut; ++k)
+          q[i][k] = i < kOut / 2 && k < kOut / 2 && y0 / 2 + i < ph && x0 / 2 + k < pw
+                        ? v.out + ((b * ph + y0 / 2 + i) * pw + x0 / 2 + k) * f
+                        : nullptr;
+    } else {
+      for (int i = 0; i < kOut; ++i)
+        for (int k = 0; k < kOut; ++k)
+          q[i][k] = y0 + i < v.oh && x0 + k < v.ow
+                        ? v.out + ((b * v.oh + y0 + i) * v.ow + x0 + k) * f
+                        : nullptr;
+    }
     const float *src = m + t * f;
     int64_t j = 0;
     if constexpr (kWide<W> > 8)

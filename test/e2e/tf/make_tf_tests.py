@@ -543,6 +543,23 @@ def build_conv():
          lambda p: {"y": raw.Conv2D(input=p["x"], filter=p["w"], strides=[1, 1, 1, 1],
                                     padding="SAME", dilations=[1, 2, 2, 1], name="y")},
          [("x", xd1), ("w", wd1)], SUMS)
+    # A convolution, BiasAdd, Relu and a 2x2/2 max pool: the kernel writes the pool's output
+    # (KILN_CONV2D_MAX_POOL); odd sizes drop the last row and column.
+    rp = rng_for("conv_relu_pool")
+    for name, xs, ws, tol in [("conv_relu_pool_direct", (2, 15, 13, 1), (3, 3, 1, 24), SUMS),
+                              ("conv3x3_relu_pool", (2, 15, 13, 16), (3, 3, 16, 20), WINOGRAD)]:
+        # No NaN here: TensorFlow's result for a NaN through Conv2D + BiasAdd + Relu differs
+        # between its code paths (0 in this graph, NaN from a Relu alone); maxpool_nan_c37
+        # covers NaNs in the pool.
+        xp, wp, bp = f32(rp, xs), f32(rp, ws), f32(rp, (ws[3],))
+        case(name, "conv", "Conv2D 3x3 SAME %d -> %d channels with constant weights, BiasAdd, "
+             "Relu, MaxPool 2x2/2 VALID on %dx%d (one kernel call)"
+             % (ws[2], ws[3], xs[1], xs[2]),
+             lambda p, wp=wp, bp=bp: {"y": raw.MaxPool(input=raw.Relu(features=raw.BiasAdd(
+                 value=raw.Conv2D(input=p["x"], filter=tf.constant(wp), strides=[1, 1, 1, 1],
+                                  padding="SAME"), bias=tf.constant(bp))),
+                 ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID", name="y")},
+             [("x", xp)], tol)
     xc = nhwc_to_nchw(x).copy()
 
     def conv_nchw_ref(feeds):

@@ -366,3 +366,97 @@ func.func @conv_direct(%x: memref<1x9x9x3xf32>, %w: memref<3x3x3x8xf32>, %y: mem
   }
   return
 }
+
+// -----
+
+#f3 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#o3 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+#id3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch3 = affine_map<(d0, d1, d2, d3) -> (d3)>
+#pw = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+#po = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+
+// Tests that a 2x2/2 max pool that alone reads a convolution kernel's result (here through
+// its BiasAdd + Relu epilogue) is computed by the kernel: one call with the overwrite,
+// epilogue and max pool flags (1 | 2 | 4) writing the pool's output; the result's buffers,
+// the pool and its fill go. A 3x3 pool of the same result stays a call of its own.
+// CHECK-LABEL: func.func @conv_pool
+func.func @conv_pool(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %b: memref<16xf32>, %out: memref<1x3x3x16xf32>) {
+  // CHECK-NOT: memref.alloc
+  // CHECK-NOT: linalg
+  // CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %arg3
+  // CHECK: %[[IO:.*]] = arith.index_cast %[[PO]] : index to i64
+  // CHECK: call @kiln_kernel_conv2d_3x3_f32(%{{.*}}, %{{.*}}, %[[IO]], %c1_i64, %c6_i64, %c6_i64_{{.*}}, %c16_i64, %c16_i64_{{.*}}, %c6_i64_{{.*}}, %c6_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c7_i32,
+  // CHECK-NOT: kiln_kernel_max_pool2d_f32
+  // CHECK: return
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %y = memref.alloc() : memref<1x6x6x16xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x6x6x16xf32>)
+  linalg.generic {indexing_maps = [#f3, #o3], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x16x16xf32>) outs(%y : memref<1x6x6x16xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x6x6x16xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %r = memref.alloc() : memref<1x6x6x16xf32>
+  linalg.generic {indexing_maps = [#id3, #ch3, #id3], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %b : memref<1x6x6x16xf32>, memref<16xf32>) outs(%r : memref<1x6x6x16xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %a = arith.addf %v, %bias : f32
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  }
+  linalg.fill ins(%lowest : f32) outs(%out : memref<1x3x3x16xf32>)
+  %window = memref.alloc() : memref<2x2xf32>
+  linalg.generic {indexing_maps = [#pw, #po], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%window : memref<2x2xf32>) outs(%out : memref<1x3x3x16xf32>) attrs = {kiln.max_pool = array<i64: 2, 2, 2, 2, 0, 0>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %r[%n, %h, %h, %c] : memref<1x6x6x16xf32>
+    %gt = arith.cmpf ogt, %v, %acc : f32
+    %m = arith.select %gt, %v, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @conv_pool_3x3
+func.func @conv_pool_3x3(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %out: memref<1x2x2x16xf32>) {
+  // CHECK: call @kiln_kernel_conv2d_3x3_f32({{.*}}, %c1_i32,
+  // CHECK: call @kiln_kernel_max_pool2d_f32
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x6x6x16xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x6x6x16xf32>)
+  linalg.generic {indexing_maps = [#f3, #o3], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x16x16xf32>) outs(%y : memref<1x6x6x16xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x6x6x16xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %window = memref.alloc() : memref<3x3xf32>
+  linalg.generic {indexing_maps = [#pw, #po], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%window : memref<3x3xf32>) outs(%out : memref<1x2x2x16xf32>) attrs = {kiln.max_pool = array<i64: 3, 3, 2, 2, 0, 0>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %y[%n, %h, %h, %c] : memref<1x6x6x16xf32>
+    %gt = arith.cmpf ogt, %v, %acc : f32
+    %m = arith.select %gt, %v, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}

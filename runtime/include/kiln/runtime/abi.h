@@ -150,6 +150,10 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
 /* Flags of kiln_kernel_conv2d_3x3_f32. */
 #define KILN_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
 #define KILN_CONV2D_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */
+/* With KILN_CONV2D_OVERWRITE: write the 2x2, stride 2 max pool (VALID) of the result
+ * instead of the result, n x oh/2 x ow/2 x f (kiln_kernel_conv2d_3x3_f32 and
+ * kiln_kernel_conv2d_direct_f32). */
+#define KILN_CONV2D_MAX_POOL 4
 /* A convolution with a small window depth, computed directly (conv2d.h); the same flags as
  * kiln_kernel_conv2d_3x3_f32. */
 #define KILN_KERNEL_CONV2D_DIRECT_F32 "kiln_kernel_conv2d_direct_f32"

@@ -24,7 +24,10 @@ extern "C" {
  * dense; positions outside the input count as zeros, so the input needs no padded copy.
  * With KILN_CONV2D_OVERWRITE the output is written, else added to; with
  * KILN_CONV2D_EPILOGUE each output channel j then gets min(max(v * scale(j) + bias(j), lo),
- * hi) as in kiln_kernel_matmul_epilogue_f32.
+ * hi) as in kiln_kernel_matmul_epilogue_f32. With KILN_CONV2D_MAX_POOL (which implies
+ * overwriting) the output is instead the 2x2, stride 2 VALID max pool of that result,
+ * n x oh/2 x ow/2 x f, taken as TensorFlow's MaxPool (kiln/kernels/pool.h): each pooled
+ * value from the four results it covers, none of which is written.
  *
  * It computes by Winograd's minimal filtering F(4x4, 3x3) (Lavin and Gray, 2016): each 4x4
  * block of outputs from a 6x6 block of inputs with 36 multiplications per channel pair
@@ -45,8 +48,8 @@ void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t out
  *     input[b, y * stride_h + i * dilation_h - pad_top, x * stride_w + k * dilation_w - pad_left, ch]
  *     * filter[i, k, ch, j]
  * with input NHWC (n x h x w x c), filter kh x kw x c x f (HWIO), output n x oh x ow x f, all
- * dense; positions outside the input count as zeros. Flags and epilogue as
- * kiln_kernel_conv2d_3x3_f32. It computes directly, without a patches matrix: a register
+ * dense; positions outside the input count as zeros. Flags (KILN_CONV2D_MAX_POOL too) and
+ * epilogue as kiln_kernel_conv2d_3x3_f32. It computes directly, without a patches matrix: a register
  * tile of output pixels times output channels takes, for each window tap and input channel,
  * one load of the filter row and one broadcast of each pixel's input value, so it suits
  * windows of small depth (kh * kw * c, the first convolution of an image model: 9 or 27),
