@@ -4,7 +4,8 @@
 For each model and thread count it compiles the GraphDef with Kiln and runs the executable's
 `--bench` (median of N runs after a warm-up), and runs the same GraphDef on the same inputs in
 each peer, each in a fresh process whose thread pools are set to that count; the systems take
-turns --repeats times and each reports the median of its turns' medians:
+turns --repeats times, Kiln right after each peer, and each reports the median of its turns'
+medians, each ratio the median of the ratios of a peer's turns to the Kiln run after them:
 
   tf    TensorFlow (tf.compat.v1.Session on the imported GraphDef; grappler and oneDNN on)
   xla   TensorFlow with XLA: the imported graph pruned to a function, tf.function(jit_compile=True)
@@ -15,7 +16,7 @@ turns --repeats times and each reports the median of its turns' medians:
   aot   saved_model_cli aot_compile_cpu (tfcompile's successor): reported when the wheel lacks it
 
 It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
-(above 1: Kiln is faster), the largest difference between Kiln's outputs and TensorFlow's,
+(above 1: Kiln is faster; the median of the paired turns' ratios), the largest difference between Kiln's outputs and TensorFlow's,
 and the scratch arena against the sum of all intermediates (`kiln compile --stats`). It
 also measures this core's peak f32 FMA throughput (test/bench/peak.c) and reports a
 1024x1024x1024 f32 MatMul as a fraction of it.
@@ -355,19 +356,24 @@ def main():
             arena, naive = kiln_compile(a.kiln, path, feeds, fetches, exe)
             memory.append((title, arena, naive))
             for t in a.threads:
-                # Kiln and each peer take turns, `repeats` times: a busy spell on this shared
-                # machine then slows one turn of each instead of one system's whole run.
-                kiln_ms, peer_ms, errors, diff = [], {x: [] for x in peers}, {}, "n/a"
+                # Kiln and each peer take turns, `repeats` times, Kiln right after each peer
+                # (whose timed calls end its process): a busy spell on this shared machine,
+                # which can slow a run by half for a few hundred milliseconds, then slows one
+                # pair instead of one system's whole run, and each ratio is the median of
+                # its pairs' ratios.
+                kiln_ms, peer_ms, ratios, errors, diff = [], {x: [] for x in peers}, \
+                    {x: [] for x in peers}, {}, "n/a"
                 tf_outs, ort_outs = None, None
                 for _ in range(a.repeats):
-                    k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
-                    kiln_ms.append(k)
                     for peer in peers:
                         ms, outs, err = peer_run(peer, t, path, feeds, fetches, a.runs, tmp)
+                        k, outdir = kiln_run(exe, feeds, a.runs, t, tmp)
+                        kiln_ms.append(k)
                         if ms is None:
                             errors[peer] = err
                             continue
                         peer_ms[peer].append(ms)
+                        ratios[peer].append(ms / k)
                         if peer == "tf":
                             diff = "%.2g" % max_error(outdir, fetches, outs)
                             tf_outs = outs
@@ -380,7 +386,7 @@ def main():
                         row += " failed | (%s) |" % errors.get(peer, "")[:60]
                         continue
                     ms = statistics.median(peer_ms[peer])
-                    row += " %.4f | %.2f |" % (ms, ms / k)
+                    row += " %.4f | %.2f |" % (ms, statistics.median(ratios[peer]))
                 row += " %s |" % diff
                 if extra:
                     row += (" %.2g |" % max(float(np.max(np.abs(o.astype(np.float64) - r)))
@@ -401,13 +407,15 @@ def main():
         kiln_compile(a.kiln, path, feeds, fetches, exe)
         runs = max(5, a.runs // 10)
         flops = 2 * 1024 ** 3
-        # The peak, Kiln and the peers take turns as well; each reports its median turn.
+        # The peak, Kiln and the peers take turns as well, Kiln after each peer; each
+        # reports its median turn.
         peaks, kiln_ms, peer_ms = [], [], {x: [] for x in peers}
         for _ in range(a.repeats):
             peaks.append(peak_gflops(peak_exe))
             kiln_ms.append(kiln_run(exe, feeds, runs, 1, tmp)[0])
             for peer in peers:
                 ms = peer_run(peer, 1, path, feeds, fetches, runs, tmp)[0]
+                kiln_ms.append(kiln_run(exe, feeds, runs, 1, tmp)[0])
                 if ms is not None:
                     peer_ms[peer].append(ms)
         peak, k = statistics.median(peaks), statistics.median(kiln_ms)
