@@ -56,6 +56,9 @@ constexpr int64_t kGemmDirectPackBRows = 64;
 // with weights of its own): 49 x 160 x 960 0.46 -> 0.18 ms, 49 x 320 x 1280 1.48 -> 0.48 ms,
 // all layers 12.0 -> 7.9 ms (with a 1 MiB threshold instead: 10.3 ms).
 constexpr int64_t kGemmDirectPackBFloats = int64_t(1) << 14;
+// With B packed ahead of time, more rows than this pack A too, in blocks of rows (the
+// GEMM's packed path, without packing B).
+constexpr int64_t kGemmPackARows = 256;
 
 // Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
 // or a store for the first slice when overwriting).

@@ -46,10 +46,10 @@ struct Gemm {
                                                           float *c, int64_t ldc, int rows,
                                                           int cols, bool overwrite,
                                                           const Epilogue *epi, int64_t col) {
-    if (Packed) {
+    if (Packed) { // A packed; B packed too, panels NR wide unless bks gives their width
       ars = 1;
       aks = MR;
-      bks = NR;
+      bks = bks ? bks : NR;
     }
     Vec acc[R][2];
 #pragma GCC unroll 16
@@ -241,21 +241,29 @@ struct Gemm {
 
   static int64_t workspaceFloats() { return kGemmDepth * (NC + MC); }
 
-  // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws`.
+  // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws` (A only when B
+  // is packed ahead of time: its panels are read where they are, KILN_MATMUL_PACK_COLS
+  // columns wide).
   static void packed(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      float *ws) {
+    constexpr int64_t P = KILN_MATMUL_PACK_COLS;
     float *bp = ws, *ap = ws + kGemmDepth * NC;
+    const int64_t width = g.bPacked ? kiln_matmul_packed_b_width(g.n) : 0;
     for (int64_t jc = n0; jc < n1; jc += NC) {
       int64_t nc = n1 - jc < NC ? n1 - jc : NC;
       for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
         int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-        packB(g, pc, kc, jc, nc, bp);
+        if (!g.bPacked)
+          packB(g, pc, kc, jc, nc, bp);
         for (int64_t ic = m0; ic < m1; ic += MC) {
           int64_t mc = m1 - ic < MC ? m1 - ic : MC;
           packA(g, ic, mc, pc, kc, ap);
           for (int64_t jr = 0; jr < nc; jr += NR) {
             int cols = nc - jr < NR ? int(nc - jr) : NR;
-            const float *bpanel = bp + (jr / NR) * kc * NR;
+            int64_t j = jc + jr;
+            const float *bpanel = g.bPacked ? g.b + pc * width + j / P * kc * P + j % P
+                                            : bp + (jr / NR) * kc * NR;
+            const int64_t bstride = g.bPacked ? P : 0;
             for (int64_t ir = 0; ir < mc; ir += MR) {
               int rows = mc - ir < MR ? int(mc - ir) : MR;
               const float *apanel = ap + (ir / MR) * kc * MR;
@@ -263,11 +271,11 @@ struct Gemm {
               bool first = g.overwrite && pc == 0;
               const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
               if (cols <= L)
-                micro<MR, true, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols,
-                                      first, epi, jc + jr);
+                micro<MR, true, true>(kc, apanel, 0, 0, bpanel, bstride, ctile, g.ldc, rows,
+                                      cols, first, epi, jc + jr);
               else
-                micro<MR, true>(kc, apanel, 0, 0, bpanel, 0, ctile, g.ldc, rows, cols, first,
-                                epi, jc + jr);
+                micro<MR, true>(kc, apanel, 0, 0, bpanel, bstride, ctile, g.ldc, rows, cols,
+                                first, epi, jc + jr);
             }
           }
         }
@@ -277,6 +285,12 @@ struct Gemm {
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (g.bPacked) {
+      if (m1 - m0 > kGemmPackARows)
+        if (float *ws = static_cast<float *>(
+                kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))))) {
+          packed(g, m0, m1, n0, n1, ws);
+          return;
+        }
       prepacked(g, m0, m1, n0, n1);
       return;
     }
