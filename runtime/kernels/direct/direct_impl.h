@@ -59,8 +59,8 @@ template <class V> struct Direct {
   // t0 + t's input pixel for each pixel. `first` and `last` say whether this is
   // the window's first or last part: the sum starts from zero (overwriting) or from the
   // output, and the last applies the epilogue.
-  template <int Count, bool Full, class Access>
-  static void tile(const DirectArgs &a, const Access &p, int64_t t0, int taps, float *out,
+  template <int Count, bool Full>
+  static void tile(const DirectArgs &a, const Strided &p, int64_t t0, int taps, float *out,
                    int64_t j, Mask m0, Mask m1, bool first, bool last) {
     // Locals, not a's fields: the compiler cannot tell that the stores leave them alone.
     const int64_t c = a.c, f = a.f;
@@ -102,8 +102,8 @@ template <class V> struct Direct {
       }
   }
 
-  template <int Count, class Access>
-  static void tiles(const DirectArgs &a, const Access &p, int64_t t0, int taps, float *out,
+  template <int Count>
+  static void tiles(const DirectArgs &a, const Strided &p, int64_t t0, int taps, float *out,
                     bool first, bool last) {
     int64_t j = 0;
     for (; j + 2 * V::kLanes <= a.f; j += 2 * V::kLanes)
@@ -115,8 +115,8 @@ template <class V> struct Direct {
   }
 
   // A tile of `count` pixels (the tile is unrolled by its pixel count).
-  template <int Count = P, class Access>
-  static void tilesOf(int count, const DirectArgs &a, const Access &p, int64_t t0, int taps,
+  template <int Count = P>
+  static void tilesOf(int count, const DirectArgs &a, const Strided &p, int64_t t0, int taps,
                       float *out, bool first, bool last) {
     if constexpr (Count >= 1) {
       if (count == Count)
@@ -127,10 +127,8 @@ template <class V> struct Direct {
 
   // Each output row reads kh input rows, copied with their padding (zeros, also for rows
   // outside the input) into the thread's workspace first, so that every tap of every tile
-  // reads pixels a stride apart.
-  // The thread's workspace: kh padded rows, a row of zeros (for rows outside the input),
-  // with a.pool two rows of the result, then each padded row's address and each tap's row
-  // and offset in it.
+  // reads pixels a stride apart. The workspace: kh padded rows, a row of zeros, with a.pool
+  // two rows of the result, then each padded row's address and each tap's row and offset.
   struct Rows {
     const DirectArgs &a;
     int64_t taps, rowFloats, x0, x1;
