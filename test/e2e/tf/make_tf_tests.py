@@ -287,6 +287,15 @@ def build_reduce():
          "largest value (reference: NumPy, since TensorFlow's NaN order is its sort's)",
          lambda p: topk(p["x"], k=tf.constant(4)), [("x", tn)],
          EXACT, reference=topk_nan_ref)
+    xr = f32(rng_for("reduce_nan"), (4, 37))
+    xr[0, 0], xr[1, 20], xr[2, 36], xr[3, :] = np.nan, np.nan, np.nan, np.nan
+    xr[1, 3] = np.inf
+    case("reduce_nan", "reduce", "Max and Min over rows holding a NaN (first, in the middle, "
+         "in the vector tail, all NaN) propagate it; ArgMax passes over it",
+         lambda p: {"mx": raw.Max(input=p["x"], axis=[1], name="mx"),
+                    "mn": raw.Min(input=p["x"], axis=[1], name="mn"),
+                    "am": raw.ArgMax(input=p["x"], dimension=1, name="am")},
+         [("x", xr)], EXACT)
 
 
 def build_shape():
