@@ -5,6 +5,7 @@
 
 #include "kiln/runtime/parallel.h"
 #include "depthwise_impl.h"
+#include "../grain.h"
 
 namespace {
 
@@ -17,9 +18,6 @@ void rows(void *ctx, int64_t begin, int64_t end) {
   else
     kiln::kernels::depthwiseRowsAvx2(a, begin, end);
 }
-
-// Fewest multiply-adds worth handing to another thread (a few microseconds of work).
-constexpr int64_t kMinParallelWork = int64_t(1) << 18;
 
 } // namespace
 
@@ -41,6 +39,6 @@ extern "C" void kiln_kernel_depthwise_conv2d_f32(
   int64_t rowCount = n * oh;
   if (rowCount <= 0 || ow <= 0 || c * m <= 0) return;
   int64_t rowWork = ow * c * m * kh * kw;
-  int64_t grain = rowWork >= kMinParallelWork ? 1 : kMinParallelWork / (rowWork > 0 ? rowWork : 1);
+  int64_t grain = kiln::kernels::rowGrain(rowWork);
   kiln_parallel_for(rowCount, grain, rows, &a);
 }

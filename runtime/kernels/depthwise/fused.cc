@@ -12,6 +12,7 @@
 #include "kiln/runtime/parallel.h"
 #include "../matmul/gemm.h"
 #include "depthwise_impl.h"
+#include "../grain.h"
 
 namespace {
 
@@ -116,10 +117,8 @@ void rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-// Fewest multiply-adds worth handing to another thread (a few microseconds of work), and
-// fewest output rows per chunk: a chunk recomputes the rows of the 1x1 convolution its
-// first window shares with the previous chunk.
-constexpr int64_t kMinParallelWork = int64_t(1) << 18;
+// Fewest output rows per chunk (beside kiln::kernels::rowGrain's): a chunk recomputes the
+// rows of the 1x1 convolution its first window shares with the previous chunk.
 constexpr int64_t kMinRows = 4;
 
 } // namespace
@@ -144,7 +143,7 @@ extern "C" void kiln_kernel_pointwise_depthwise_f32(
   int64_t rowCount = n * oh;
   if (rowCount <= 0 || ow <= 0 || c <= 0) return;
   int64_t rowWork = ow * c * kh * kw + stride_h * w * c * cin;
-  int64_t grain = rowWork >= kMinParallelWork ? 1 : kMinParallelWork / (rowWork > 0 ? rowWork : 1);
+  int64_t grain = kiln::kernels::rowGrain(rowWork);
   if (grain < kMinRows) grain = kMinRows;
   kiln_parallel_for(rowCount, grain, rows, &f);
 }

@@ -5,6 +5,7 @@
 
 #include "kiln/runtime/parallel.h"
 #include "direct_impl.h"
+#include "../grain.h"
 
 namespace kiln::kernels {
 
@@ -71,9 +72,6 @@ void rows(void *ctx, int64_t begin, int64_t end) {
     kiln::kernels::directRowsAvx2(a, begin, end);
 }
 
-// Fewest multiply-adds worth handing to another thread (a few microseconds of work).
-constexpr int64_t kMinParallelWork = int64_t(1) << 18;
-
 } // namespace
 
 extern "C" void kiln_kernel_conv2d_direct_f32(
@@ -96,6 +94,6 @@ extern "C" void kiln_kernel_conv2d_direct_f32(
                pad_top, pad_left, pool || (flags & KILN_CONV2D_OVERWRITE) != 0, pool,
                (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr};
   int64_t rowWork = (pool ? 2 : 1) * ow * f * kh * kw * c;
-  int64_t grain = rowWork >= kMinParallelWork ? 1 : kMinParallelWork / (rowWork > 0 ? rowWork : 1);
+  int64_t grain = kiln::kernels::rowGrain(rowWork);
   kiln_parallel_for(rowCount, grain, rows, &a);
 }
