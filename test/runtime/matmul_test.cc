@@ -197,6 +197,7 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
                          {64, 256, 784},
                          {49, 97, 1100},
                          {300, 200, 300},
+                         {1000, 75, 530}, // A packed, 6 rows after 71 tiles of 14
                          {129, 700, 40},
                          {30, 1100, 600}}) { // column blocks of both ISAs, two depth slices
     Problem p(m, n, k, GetParam());
@@ -212,6 +213,21 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
                              p.flags | KILN_MATMUL_PACKED_B);
       ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
           << m << "x" << n << "x" << k << " threads " << threads;
+      // With an epilogue (a per-column bias, then a clamp), as compiled layers call it.
+      std::vector<float> bias(n);
+      for (int64_t j = 0; j < n; ++j) bias[j] = 0.125f * float(j % 7) - 0.25f;
+      auto withEpilogue = [&](const float* b, int32_t flags) {
+        std::vector<float> out(p.c.size(), std::nanf(""));
+        kiln_kernel_matmul_epilogue_f32(
+            reinterpret_cast<uintptr_t>(p.a.data()), reinterpret_cast<uintptr_t>(b),
+            reinterpret_cast<uintptr_t>(out.data()), m, n, k, flags | KILN_MATMUL_OVERWRITE,
+            0, 1.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, -1.0f, 1.0f);
+        return out;
+      };
+      expected = withEpilogue(p.b.data(), p.flags);
+      got = withEpilogue(packed.data(), p.flags | KILN_MATMUL_PACKED_B);
+      ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " threads " << threads << ", epilogue";
     }
   }
 }

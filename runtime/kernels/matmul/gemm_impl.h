@@ -164,10 +164,11 @@ struct Gemm {
     }
   }
 
-  // B packed ahead of time (GemmArgs::bPacked): read in place like the direct path, a
-  // panel of KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16),
-  // in blocks of NC columns like the direct path's packed B, so that a block of a depth
-  // slice (kGemmDepth x NC floats) stays in L2 while every row tile passes over it. (Over
+  // B packed ahead of time (GemmArgs::bPacked), at most kGemmPackARows rows (more pack A:
+  // see packed()): A and B read in place like the direct path, a panel of
+  // KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16), in blocks
+  // of NC columns like the direct path's packed B, so that a block of a depth slice
+  // (kGemmDepth x NC floats) stays in L2 while every row tile passes over it. (Over
   // all the columns at once, 1024^3 streamed a 2 MB slice from memory for every row tile:
   // 22 to 24 ms in a busy spell, 15.5 to 16.7 in a quiet one; with the blocks and B's
   // prefetch in the unpacked micro-kernel, 20.5 to 22.5 and 14 to 15.)
@@ -241,43 +242,85 @@ struct Gemm {
 
   static int64_t workspaceFloats() { return kGemmDepth * (NC + MC); }
 
-  // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws` (A only when B
-  // is packed ahead of time: its panels are read where they are, KILN_MATMUL_PACK_COLS
-  // columns wide).
+  // directRows for a packed panel's last rows, called without inlining it or specializing
+  // it for the caller's constant arguments: either copies its chain of kernels (70 KiB).
+  static __attribute__((noipa)) void lastRows(int rows, int64_t kc, const float *a,
+                                              int64_t ars, int64_t aks, const float *b,
+                                              int64_t bks, float *c, int64_t ldc, int cols,
+                                              bool overwrite, const Epilogue *epi,
+                                              int64_t col) {
+    directRows<MR>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi, col);
+  }
+
+  // Rows [ic, ic + mc) x columns [j0, j1) of C over the depth slice [pc, pc + kc), A's
+  // rows packed at `ap` into MR-row panels, B's in panels of `w` columns from column `b0`
+  // on at `bp` (w x kc floats each, rows w apart). Row tiles outside column tiles: A's
+  // panel (14 x 512 floats, 28 KiB) stays in L1 while B's block streams past from L2,
+  // instead of both coming from L2. The last rows, fewer than MR, take the kernel of
+  // their own height rather than a full tile of zeros (1024 rows: 73 tiles of 14 and one
+  // of 2, not 74 of 14).
+  static void block(const GemmArgs &g, const float *ap, int64_t ic, int64_t mc, int64_t j0,
+                    int64_t j1, int64_t pc, int64_t kc, const float *bp, int64_t b0,
+                    int64_t w) {
+    const bool first = g.overwrite && pc == 0;
+    const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
+    for (int64_t ir = 0; ir < mc; ir += MR) {
+      int rows = mc - ir < MR ? int(mc - ir) : MR;
+      const float *apanel = ap + ir * kc;
+      for (int64_t j = j0; j < j1; j += NR) {
+        int cols = j1 - j < NR ? int(j1 - j) : NR;
+        const float *btile = bp + (j - b0) / w * kc * w + (j - b0) % w;
+        float *ctile = g.c + (ic + ir) * g.ldc + j;
+        if (rows < MR)
+          lastRows(rows, kc, apanel, 1, MR, btile, w, ctile, g.ldc, cols, first, epi, j);
+        else if (cols <= L)
+          micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first,
+                                epi, j);
+        else
+          micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first, epi,
+                          j);
+      }
+    }
+  }
+
+  // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws`.
   static void packed(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
                      float *ws) {
-    constexpr int64_t P = KILN_MATMUL_PACK_COLS;
     float *bp = ws, *ap = ws + kGemmDepth * NC;
-    const int64_t width = g.bPacked ? kiln_matmul_packed_b_width(g.n) : 0;
+    if (g.bPacked) {
+      // B packed ahead of time, its panels read where they are (KILN_MATMUL_PACK_COLS
+      // columns wide): each block of A's rows is packed once per depth slice and meets
+      // every column block in turn. (Column blocks outside row blocks, as B packed here
+      // needs, pack A once per column block. With block()'s order and last rows too,
+      // 1024^3 took 81% -> 86% of the same FMA work's time at peak just before it, in a
+      // busy spell, median of 60 pairs; the compiled graph 4% less time, median of 20
+      // alternated pairs.)
+      constexpr int64_t P = KILN_MATMUL_PACK_COLS;
+      static_assert(P % NR == 0 && NC % P == 0, "a tile lies within one panel");
+      const int64_t width = kiln_matmul_packed_b_width(g.n);
+      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
+        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+        const float *slice = g.b + pc * width;
+        for (int64_t ic = m0; ic < m1; ic += MC) {
+          int64_t mc = m1 - ic < MC ? m1 - ic : MC;
+          packA(g, ic, mc, pc, kc, ap);
+          for (int64_t jc = n0; jc < n1; jc += NC) {
+            int64_t jend = n1 - jc < NC ? n1 : jc + NC;
+            block(g, ap, ic, mc, jc, jend, pc, kc, slice, 0, P);
+          }
+        }
+      }
+      return;
+    }
     for (int64_t jc = n0; jc < n1; jc += NC) {
       int64_t nc = n1 - jc < NC ? n1 - jc : NC;
       for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
         int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-        if (!g.bPacked)
-          packB(g, pc, kc, jc, nc, bp);
+        packB(g, pc, kc, jc, nc, bp);
         for (int64_t ic = m0; ic < m1; ic += MC) {
           int64_t mc = m1 - ic < MC ? m1 - ic : MC;
           packA(g, ic, mc, pc, kc, ap);
-          for (int64_t jr = 0; jr < nc; jr += NR) {
-            int cols = nc - jr < NR ? int(nc - jr) : NR;
-            int64_t j = jc + jr;
-            const float *bpanel = g.bPacked ? g.b + pc * width + j / P * kc * P + j % P
-                                            : bp + (jr / NR) * kc * NR;
-            const int64_t bstride = g.bPacked ? P : 0;
-            for (int64_t ir = 0; ir < mc; ir += MR) {
-              int rows = mc - ir < MR ? int(mc - ir) : MR;
-              const float *apanel = ap + (ir / MR) * kc * MR;
-              float *ctile = g.c + (ic + ir) * g.ldc + jc + jr;
-              bool first = g.overwrite && pc == 0;
-              const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
-              if (cols <= L)
-                micro<MR, true, true>(kc, apanel, 0, 0, bpanel, bstride, ctile, g.ldc, rows,
-                                      cols, first, epi, jc + jr);
-              else
-                micro<MR, true>(kc, apanel, 0, 0, bpanel, bstride, ctile, g.ldc, rows, cols,
-                                first, epi, jc + jr);
-            }
-          }
+          block(g, ap, ic, mc, jc, jc + nc, pc, kc, bp, jc, NR);
         }
       }
     }
