@@ -112,7 +112,8 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
                          {1000, 3, 500},
                          {129, 129, 1029},
                          {300, 600, 100},  // direct, B packed in two column blocks
-                         {49, 1280, 320}}) { // direct, few rows, B packed (MobileNetV2)
+                         {49, 1280, 320},  // direct, few rows, B packed (MobileNetV2)
+                         {700, 96, 64}}) { // 3 column tiles: rows on 2 threads, columns on 3
     Problem p(m, n, k, GetParam());
     kiln_parallel_set_threads(1);
     std::vector<float> one = p.Run();
