@@ -43,7 +43,11 @@ StringRef llvmPipeline() {
   return "func.func(kiln-lower-copies-to-linalg,"
          "kiln-lower-approximate-math{functions=tanh,exp,expm1,log1p,erf},"
          "convert-linalg-to-loops,"
-         "math-extend-to-supported-types),"
+         "math-extend-to-supported-types,"
+         // bf16 arithmetic in f32, rounded after each op as TensorFlow's (Eigen's) bfloat16
+         // does; then the conversions, the extension's too, as integer arithmetic.
+         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
+         "kiln-lower-expand-bf16),"
          "convert-scf-to-cf,"
          "expand-strided-metadata,"
          "lower-affine,"

@@ -260,6 +260,28 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
                            "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
 }
 
+def ExpandBF16Pass : Pass<"kiln-lower-expand-bf16", "mlir::func::FuncOp"> {
+  let summary = "Convert between f32 and bf16 with integer arithmetic, not library calls";
+  let description = [{
+    `arith.truncf` to bf16 and `arith.extf` from bf16 become bit casts, shifts and adds
+    (round to nearest even, NaN kept quiet), which LLVM vectorizes with the loop around
+    them. Left alone, an x86 CPU without AVX512-BF16 truncates by calling `__truncsfbf2`,
+    which the GCC 12 runtime of Debian 12 does not have, so the model would not link.
+
+    Before:
+    ```mlir
+    %y = arith.truncf %x : f32 to bf16
+    ```
+    After (abridged):
+    ```mlir
+    %b = arith.bitcast %x : f32 to i32
+    ... %r = %b + 0x7fff + ((%b >> 16) & 1), a quiet NaN for NaN ...
+    %y = arith.bitcast (arith.trunci (%r >> 16) : i32 to i16) : i16 to bf16
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
   let summary = "Call the runtime's kernels for f32 matrix products, convolutions and max pools";
   let description = [{
