@@ -26,6 +26,20 @@ else:
     lit_config.note("shared corpus not found at '%s' (set KILN_SHARED): "
                     "tests that need it are skipped" % shared)
 
+# Compiled models may be linked against another build of the runtime (scripts/test.sh runs
+# the end-to-end tests against the sanitized one): lit --param kiln_runtime_lib_dir=DIR
+# --param kiln_ldflags=FLAGS.
+for param, variable in (("kiln_runtime_lib_dir", "KILN_RUNTIME_LIB_DIR"),
+                        ("kiln_ldflags", "KILN_LDFLAGS")):
+    value = lit_config.params.get(param)
+    if value:
+        config.environment[variable] = value
+        lit_config.note("%s=%s" % (variable, value))
+# Sanitizer reports fail the test that triggers them.
+for variable in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    if variable in os.environ:
+        config.environment[variable] = os.environ[variable]
+
 config.substitutions.append(("%python", config.numpy_python))
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
 # Headers and archives for programs that link a compiled model.

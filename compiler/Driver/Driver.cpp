@@ -357,6 +357,14 @@ int Compilation::link(StringRef objectPath, StringRef exePath) {
   std::vector<std::string> args = {cxx,     "-o",       exePath.str(),   objectPath.str(),
                                    "-L" + libDir, "-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime",
                                    "-lm", "-pthread"};
+  // Flags a runtime built differently needs (-fsanitize=address,undefined for the
+  // sanitized runtime scripts/test.sh builds).
+  if (const char *extra = std::getenv("KILN_LDFLAGS")) {
+    SmallVector<StringRef> flags;
+    StringRef(extra).split(flags, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef flag : flags)
+      args.push_back(flag.str());
+  }
   std::vector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(cxx, argRefs, std::nullopt, {}, 0, 0, &message);

@@ -46,7 +46,7 @@ struct Problem {
     return worst;
   }
   kiln::kernels::GemmArgs Args(std::vector<float>& out) const {
-    kiln::kernels::GemmArgs g;
+    kiln::kernels::GemmArgs g{};
     g.a = a.data();
     g.b = b.data();
     g.c = out.data();

@@ -14,15 +14,16 @@ namespace kiln::kernels {
 
 // C (m x n, row stride ldc) += op(a) (m x k) * op(b) (k x n), where
 // op(a)(i, kk) = a[i * ars + kk * aks] and op(b)(kk, j) = b[kk * bks + j * bcs].
+// Every field has a default, so that one left unset reads as nothing rather than garbage.
 struct GemmArgs {
-  const float *a;
-  const float *b;
-  float *c;
-  int64_t m, n, k;
-  int64_t ars, aks;
-  int64_t bks, bcs;
-  int64_t ldc;
-  bool overwrite; // C = op(a) op(b): C's old values are never read
+  const float *a = nullptr;
+  const float *b = nullptr;
+  float *c = nullptr;
+  int64_t m = 0, n = 0, k = 0;
+  int64_t ars = 0, aks = 0;
+  int64_t bks = 0, bcs = 0;
+  int64_t ldc = 0;
+  bool overwrite = false; // C = op(a) op(b): C's old values are never read
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
   bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says

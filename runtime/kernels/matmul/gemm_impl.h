@@ -45,14 +45,17 @@ struct Gemm {
   // one vector wide (cols <= L): the second vector is neither computed nor touched (a
   // masked load from the next row's first columns, just stored, would stall on every row).
   // `epi`, if set, is applied as the tile is stored (the last depth slice); `col` is the
-  // tile's first column in C, which indexes the epilogue's per-column vectors.
+  // tile's first column in C, which indexes the epilogue's per-column vectors. Unpacked,
+  // B's rows from `kcFull` on are read under the columns' mask: B read in place ends with
+  // its last row, and a full vector from a narrow tile's last rows would read past it.
   template <int R, bool Packed, bool Half = false>
   static inline __attribute__((always_inline)) void micro(int64_t kc, const float *a,
                                                           int64_t ars, int64_t aks,
                                                           const float *b, int64_t bks,
                                                           float *c, int64_t ldc, int rows,
                                                           int cols, bool overwrite,
-                                                          const Epilogue *epi, int64_t col) {
+                                                          const Epilogue *epi, int64_t col,
+                                                          int64_t kcFull) {
     if (Packed) { // A packed; B packed too, panels NR wide unless bks gives their width
       ars = 1;
       aks = MR;
@@ -62,14 +65,8 @@ struct Gemm {
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i)
       acc[i][0] = acc[i][1] = V::zero();
-    // B's panel (kc x NR, 64 KB at the full depth) does not fit L1 beside A's, so it is
-    // prefetched 8 depths ahead (one line of the two each depth reads; the adjacent one
-    // follows), packed or not. With the loop unrolled twice: 1024^3 +2 to 8% (median of
-    // 15-20 paired gemm_bench runs, three series; 39 of 50 runs faster).
-#pragma GCC unroll 2
-    for (int64_t kk = 0; kk < kc; ++kk) {
-      __builtin_prefetch(b + 8 * bks, 0, 3);
-      Vec b0 = V::load(b), b1 = Half ? b0 : V::load(b + L);
+    // One depth: every row's product with B's row.
+    auto depth = [&](Vec b0, Vec b1) __attribute__((always_inline)) {
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
         Vec ai = V::broadcast(a + i * ars);
@@ -79,8 +76,27 @@ struct Gemm {
       }
       a += aks;
       b += bks;
+    };
+    // B's panel (kc x NR, 64 KB at the full depth) does not fit L1 beside A's, so it is
+    // prefetched 8 depths ahead (one line of the two each depth reads; the adjacent one
+    // follows), packed or not. With the loop unrolled twice: 1024^3 +2 to 8% (median of
+    // 15-20 paired gemm_bench runs, three series; 39 of 50 runs faster).
+    const int64_t full = Packed ? kc : kcFull;
+#pragma GCC unroll 2
+    for (int64_t kk = 0; kk < full; ++kk) {
+      __builtin_prefetch(b + 8 * bks, 0, 3);
+      Vec b0 = V::load(b);
+      depth(b0, Half ? b0 : V::load(b + L));
     }
+    // The masks are made here, not live in registers across the loop above.
     Mask m0 = V::mask(cols), m1 = V::mask(cols - L);
+    if (!Packed) {
+#pragma GCC unroll 1
+      for (int64_t kk = full; kk < kc; ++kk) {
+        Vec b0 = V::loadMasked(b, m0);
+        depth(b0, Half ? b0 : V::loadMasked(b + L, m1));
+      }
+    }
     if (!Half && rows == R && cols == NR) {
 #pragma GCC unroll 16
       for (int i = 0; i < R; ++i) {
@@ -117,21 +133,36 @@ struct Gemm {
   template <int R>
   static void directRows(int rows, int64_t kc, const float *a, int64_t ars, int64_t aks,
                          const float *b, int64_t bks, float *c, int64_t ldc, int cols,
-                         bool overwrite, const Epilogue *epi, int64_t col) {
+                         bool overwrite, const Epilogue *epi, int64_t col, int64_t kcFull) {
     if constexpr (R > 1) {
       if (rows < R)
         return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi,
-                                 col);
+                                 col, kcFull);
     }
     if (cols <= L)
-      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
+      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col,
+                            kcFull);
     else
-      micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col);
+      micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col, kcFull);
+  }
+
+  // With B read in place from depth `pc` on, how many of a tile's depths may read B's
+  // full vectors: those whose row ends, for a tile `width` floats wide at column j, before
+  // B's last element does. Only a narrow tile's last few rows need the mask.
+  static int64_t fullDepths(const GemmArgs &g, int64_t pc, int64_t kc, int64_t j, int cols) {
+    const int64_t width = cols <= L ? L : NR;
+    if (cols == width)
+      return kc;
+    // Row r reads up to r * bks + j + width; B ends at (k - 1) * bks + n.
+    const int64_t room = (g.k - 1) * g.bks + g.n - j - width;
+    const int64_t firstMasked = room < 0 ? 0 : room / g.bks + 1;
+    return firstMasked <= pc ? 0 : firstMasked - pc < kc ? firstMasked - pc : kc;
   }
 
   // Columns [j0, j1) of C over the depth slice [pc, pc + kc), A read in place, row tiles
-  // outside column tiles; bTile(j) is B's tile for columns [j, j + NR), rows bks apart.
-  template <class BTile>
+  // outside column tiles; bTile(j) is B's tile for columns [j, j + NR), rows bks apart,
+  // in B itself (InPlaceB) or in panels padded to whole tiles.
+  template <bool InPlaceB, class BTile>
   static void sliceTiles(const GemmArgs &g, int64_t m0, int64_t m1, int64_t j0, int64_t j1,
                          int64_t pc, int64_t kc, int64_t bks, BTile bTile) {
     for (int64_t i = m0; i < m1; i += MR) {
@@ -140,7 +171,8 @@ struct Gemm {
         int cols = j1 - j < NR ? int(j1 - j) : NR;
         directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks, bTile(j), bks,
                        g.c + i * g.ldc + j, g.ldc, cols, g.overwrite && pc == 0,
-                       pc + kc >= g.k ? g.epilogue : nullptr, j);
+                       pc + kc >= g.k ? g.epilogue : nullptr, j,
+                       InPlaceB ? fullDepths(g, pc, kc, j, cols) : kc);
       }
     }
   }
@@ -158,7 +190,7 @@ struct Gemm {
         for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
           int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
           packB(g, pc, kc, jc, nc, bp);
-          sliceTiles(g, m0, m1, jc, jc + nc, pc, kc, NR,
+          sliceTiles<false>(g, m0, m1, jc, jc + nc, pc, kc, NR,
                      [&](int64_t j) { return bp + (j - jc) / NR * kc * NR; });
         }
       }
@@ -166,7 +198,7 @@ struct Gemm {
     }
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-      sliceTiles(g, m0, m1, n0, n1, pc, kc, g.bks,
+      sliceTiles<true>(g, m0, m1, n0, n1, pc, kc, g.bks,
                  [&](int64_t j) { return g.b + pc * g.bks + j; });
     }
   }
@@ -188,7 +220,7 @@ struct Gemm {
       for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
         int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
         const float *slice = g.b + pc * width;
-        sliceTiles(g, m0, m1, jc, jend, pc, kc, P,
+        sliceTiles<false>(g, m0, m1, jc, jend, pc, kc, P,
                    [&](int64_t j) { return slice + j / P * kc * P + j % P; });
       }
     }
@@ -255,7 +287,7 @@ struct Gemm {
                                         int64_t aks, const float *b, int64_t bks, float *c,
                                         int64_t ldc, int cols, bool overwrite,
                                         const Epilogue *epi, int64_t col) {
-    directRows<MR>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi, col);
+    directRows<MR>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi, col, kc);
   }
 
   // Rows [ic, ic + mc) x columns [j0, j1) of C over the depth slice [pc, pc + kc), A's
@@ -281,10 +313,10 @@ struct Gemm {
           lastRows(rows, kc, apanel, 1, MR, btile, w, ctile, g.ldc, cols, first, epi, j);
         else if (cols <= L)
           micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first,
-                                epi, j);
+                                epi, j, kc);
         else
           micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first, epi,
-                          j);
+                          j, kc);
       }
     }
   }
