@@ -58,6 +58,11 @@ bool parseStage(StringRef text, Stage &stage) {
   return s.has_value();
 }
 
+static std::string tensorNameHint() {
+  return "(expected NAME or NAME:PORT, PORT from 0 to " + std::to_string(import::kMaxPort) +
+         ")";
+}
+
 bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::string &error) {
   auto [name, spec] = text.split('=');
   if (name.empty() || spec.empty()) {
@@ -66,7 +71,7 @@ bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::st
   }
   auto id = import::parseTensorId(name);
   if (!id) {
-    error = "bad tensor name '" + name.str() + "' (expected NAME or NAME:PORT)";
+    error = "bad tensor name '" + name.str() + "' " + tensorNameHint();
     return false;
   }
   feed.id = *id;
@@ -415,7 +420,7 @@ int Compilation::run() {
   for (const std::string &text : options.fetches) {
     auto id = import::parseTensorId(text);
     if (!id)
-      return fail("--fetch: bad tensor name '", text, "' (expected NAME or NAME:PORT)");
+      return fail("--fetch: bad tensor name '", text, "' ", tensorNameHint());
     importOptions.fetches.push_back(import::FetchSpec{*id, ""});
   }
   OwningOpRef<ModuleOp> module =

@@ -12,6 +12,15 @@ using namespace mlir;
 
 namespace kiln::import {
 
+/// A config's output_index is an int64; TensorFlow's ports are int32.
+static LogicalResult checkOutputIndex(const tensorflow::tf2xla::TensorId &id, StringRef what,
+                                      Location loc) {
+  if (id.output_index() >= 0 && id.output_index() <= kMaxPort)
+    return success();
+  return emitError(loc) << what << " '" << id.node_name() << "' has output_index "
+                        << id.output_index() << "; it must be from 0 to " << kMaxPort;
+}
+
 LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext *ctx) {
   Location loc = FileLineColLoc::get(ctx, path, 0, 0);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
@@ -24,6 +33,8 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
   for (const auto &feed : config.feed()) {
     if (feed.id().node_name().empty())
       return emitError(loc) << "a feed has no id { node_name }";
+    if (failed(checkOutputIndex(feed.id(), "feed", loc)))
+      return failure();
     FeedSpec spec;
     spec.id = TensorId{feed.id().node_name(), static_cast<int>(feed.id().output_index())};
     spec.alias = feed.name();
@@ -44,6 +55,8 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
   for (const auto &fetch : config.fetch()) {
     if (fetch.id().node_name().empty())
       return emitError(loc) << "a fetch has no id { node_name }";
+    if (failed(checkOutputIndex(fetch.id(), "fetch", loc)))
+      return failure();
     options.fetches.push_back(FetchSpec{
         TensorId{fetch.id().node_name(), static_cast<int>(fetch.id().output_index())},
         fetch.name()});

@@ -43,8 +43,9 @@ std::optional<TensorId> parseTensorId(StringRef text) {
   StringRef name = text;
   if (colon != StringRef::npos) {
     StringRef port = text.substr(colon + 1);
-    unsigned value;
-    if (port.getAsInteger(10, value))
+    // TensorFlow's ports are int32; a larger one would wrap to a negative index.
+    uint64_t value;
+    if (port.getAsInteger(10, value) || value > uint64_t(kMaxPort))
       return std::nullopt;
     id.port = static_cast<int>(value);
     name = text.substr(0, colon);
@@ -151,7 +152,9 @@ LogicalResult GraphImporter::indexNodes() {
       sawControl |= in.control;
       std::optional<TensorId> id = parseTensorId(text);
       if (!id)
-        return nodeError(node) << "malformed input '" << raw << "'";
+        return nodeError(node) << "malformed input '" << raw
+                               << "' (expected NAME, NAME:PORT with PORT from 0 to "
+                               << kMaxPort << ", or ^NAME)";
       if (!byName.count(id->node))
         return nodeError(node) << "input '" << raw << "' names no node in the graph";
       in.node = id->node;

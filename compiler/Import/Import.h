@@ -25,7 +25,11 @@ struct TensorId {
   std::string str() const { return node + ":" + std::to_string(port); }
 };
 
-/// Parses "node" or "node:port"; fails on an empty name or a bad port.
+/// The largest port a tensor name may give (TensorFlow's ports are int32).
+inline constexpr int kMaxPort = 2147483647;
+
+/// Parses "node" or "node:port"; fails on an empty name or a port that is not a number
+/// from 0 to kMaxPort.
 std::optional<TensorId> parseTensorId(llvm::StringRef text);
 
 /// A tensor to feed: it becomes a function argument, and what computes it is not needed.
