@@ -40,6 +40,11 @@ for variable in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
     if variable in os.environ:
         config.environment[variable] = os.environ[variable]
 
+# Tools built with sanitizers (scripts/sanitize.sh) reserve terabytes of address space, so
+# tests that limit it (ulimit -v) say `UNSUPPORTED: sanitized`.
+if config.kiln_sanitize:
+    config.available_features.add("sanitized")
+
 config.substitutions.append(("%python", config.numpy_python))
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
 # Headers and archives for programs that link a compiled model.

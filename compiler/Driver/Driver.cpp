@@ -184,6 +184,9 @@ private:
                             StringRef stage);
   LogicalResult dumpStage(ModuleOp module, StringRef stage);
   LogicalResult writeText(StringRef path, function_ref<void(llvm::raw_ostream &)> write);
+  LogicalResult writeOutput(StringRef path,
+                            function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write);
+  LogicalResult checkOutputs();
   std::string defaultModelName() const;
   std::string outputBase() const;
   int link(StringRef objectPath, StringRef exePath);
@@ -281,16 +284,52 @@ LogicalResult Compilation::runPipeline(ModuleOp module,
   return success();
 }
 
-LogicalResult Compilation::writeText(StringRef path,
-                                     function_ref<void(llvm::raw_ostream &)> write) {
+/// Writes `path` ("-" is standard output) with `write`. A write that fails (a full disk,
+/// /dev/full) is reported and the partial file removed; unchecked, LLVM's stream would
+/// end the process with "IO failure on output stream".
+LogicalResult Compilation::writeOutput(
+    StringRef path, function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
   std::string error;
   auto file = openOutputFile(path, &error);
   if (!file) {
     err << "kiln: error: cannot write '" << path << "': " << error << "\n";
     return failure();
   }
-  write(file->os());
+  if (failed(write(file->os())))
+    return failure();
+  file->os().flush();
+  if (std::error_code ec = file->os().error()) {
+    file->os().clear_error();
+    err << "kiln: error: cannot write '" << path << "': " << ec.message() << "\n";
+    return failure();
+  }
   file->keep();
+  return success();
+}
+
+LogicalResult Compilation::writeText(StringRef path,
+                                     function_ref<void(llvm::raw_ostream &)> write) {
+  return writeOutput(path, [&](llvm::raw_pwrite_stream &os) {
+    write(os);
+    return success();
+  });
+}
+
+/// Refuses outputs that are the graph or the config: `-o model.pb` with --emit obj
+/// (model.pb.o, fine) is not, but `-o model.pbtxt --emit mlir` would overwrite the input.
+LogicalResult Compilation::checkOutputs() {
+  SmallVector<std::string> outputs;
+  if (options.emit == EmitKind::Obj)
+    outputs = {outputBase() + ".o", outputBase() + ".h"};
+  else if (options.output != "-")
+    outputs = {options.output};
+  for (const std::string &out : outputs)
+    for (StringRef input : {StringRef(options.graphPath), StringRef(options.configPath)})
+      if (!input.empty() && llvm::sys::fs::equivalent(input, out)) {
+        err << "kiln: error: the output '" << out << "' is the input '" << input
+            << "'; give another file with -o\n";
+        return failure();
+      }
   return success();
 }
 
@@ -395,6 +434,8 @@ int Compilation::run() {
   if (output == "-" && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
     return fail("--emit ", options.emit == EmitKind::Exe ? "exe" : "obj",
                 " cannot write to standard output; give a file with -o");
+  if (failed(checkOutputs()))
+    return 1;
 
   std::string target_error;
   std::unique_ptr<llvm::TargetMachine> machine;
@@ -562,16 +603,18 @@ int Compilation::run() {
   if (options.emit == EmitKind::Llvm)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }));
 
-  if (options.emit == EmitKind::Asm) {
-    std::string asmError;
-    auto file = openOutputFile(output, &asmError);
-    if (!file)
-      return fail("cannot write '", output, "': ", asmError);
-    if (failed(codegen::emitMachineCode(*llvmModule, *machine, file->os(), true, asmError)))
-      return fail(asmError);
-    file->keep();
-    return 0;
-  }
+  // Machine code, as assembly text or an object file.
+  auto emitCode = [&](StringRef path, bool assembly) {
+    return writeOutput(path, [&](llvm::raw_pwrite_stream &os) {
+      std::string error;
+      if (succeeded(codegen::emitMachineCode(*llvmModule, *machine, os, assembly, error)))
+        return success();
+      err << "kiln: error: " << error << "\n";
+      return failure();
+    });
+  };
+  if (options.emit == EmitKind::Asm)
+    return failed(emitCode(output, /*assembly=*/true));
 
   std::string objectPath;
   SmallString<256> tempObject;
@@ -582,14 +625,10 @@ int Compilation::run() {
       return fail("cannot create a temporary object file: ", ec.message());
     objectPath = std::string(tempObject);
   }
-  {
-    std::string objError;
-    auto file = openOutputFile(objectPath, &objError);
-    if (!file)
-      return fail("cannot write '", objectPath, "': ", objError);
-    if (failed(codegen::emitMachineCode(*llvmModule, *machine, file->os(), false, objError)))
-      return fail(objError);
-    file->keep();
+  if (failed(emitCode(objectPath, /*assembly=*/false))) {
+    if (options.emit == EmitKind::Exe)
+      llvm::sys::fs::remove(objectPath);
+    return 1;
   }
   progress("object emitted");
 

@@ -23,11 +23,11 @@ static LogicalResult checkOutputIndex(const tensorflow::tf2xla::TensorId &id, St
 
 LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext *ctx) {
   Location loc = FileLineColLoc::get(ctx, path, 0, 0);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInputFile(path, "the config", ctx);
   if (!buffer)
-    return emitError(loc) << "cannot read the config: " << buffer.getError().message();
+    return failure();
   tensorflow::tf2xla::Config config;
-  if (failed(parseProto((*buffer)->getBuffer(), path, /*text=*/true, "tf2xla.Config", config,
+  if (failed(parseProto(buffer->getBuffer(), path, /*text=*/true, "tf2xla.Config", config,
                         ctx)))
     return failure();
   for (const auto &feed : config.feed()) {

@@ -24,6 +24,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -547,12 +548,44 @@ public:
   std::string text;
 };
 
+/// Whether bytes that are not a valid binary message were meant as text: they start with
+/// a field name or a comment and hold no control characters but whitespace. A binary
+/// message's tags and lengths are such characters (NodeDef's op is tag 0x12), so a corrupt
+/// binary file whose first byte happens to be a letter is still reported as binary.
 bool looksLikeText(StringRef bytes) {
   StringRef head = bytes.ltrim();
-  return !head.empty() && (std::isalpha(static_cast<unsigned char>(head[0])) || head[0] == '#');
+  if (head.empty() || !(std::isalpha(static_cast<unsigned char>(head[0])) || head[0] == '#'))
+    return false;
+  return llvm::all_of(bytes, [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 ? u != 0x7f : (u >= '\t' && u <= '\r');
+  });
 }
 
 } // namespace
+
+std::unique_ptr<llvm::MemoryBuffer> readInputFile(StringRef path, StringRef what,
+                                                  MLIRContext *ctx) {
+  auto fail = [&](const Twine &problem) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0)) << "cannot read " << what << ": " << problem;
+    return nullptr;
+  };
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return fail(ec.message());
+  if (status.type() == llvm::sys::fs::file_type::directory_file)
+    return fail("it is a directory");
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return fail("it is not a regular file");
+  constexpr uint64_t kMaxBytes = uint64_t(INT32_MAX);
+  if (status.getSize() > kMaxBytes)
+    return fail(Twine(status.getSize()) + " bytes is more than protobuf's limit of " +
+                Twine(kMaxBytes) + " bytes");
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer)
+    return fail(buffer.getError().message());
+  return std::move(*buffer);
+}
 
 /// Parses a text or binary protobuf message; reports failure through `ctx`.
 LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringRef what,
@@ -591,13 +624,10 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
 
 OwningOpRef<ModuleOp> importGraphDefFile(StringRef path, const ImportOptions &options,
                                          MLIRContext *ctx) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!buffer) {
-    emitError(FileLineColLoc::get(ctx, path, 0, 0))
-        << "cannot read the graph: " << buffer.getError().message();
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInputFile(path, "the graph", ctx);
+  if (!buffer)
     return nullptr;
-  }
-  return importGraphDefBuffer((*buffer)->getBuffer(), path, options, ctx);
+  return importGraphDefBuffer(buffer->getBuffer(), path, options, ctx);
 }
 
 } // namespace kiln::import

@@ -4,10 +4,19 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 
 #include <google/protobuf/message.h>
 
 namespace kiln::import {
+
+/// Reads the file at `path` whole: it must be a regular file (not a directory, a device
+/// such as /dev/zero, or a pipe) of at most 2 GiB, protobuf's limit on a message. `what`
+/// names it in errors ("the graph", "the config"), which go to `context` at the file.
+std::unique_ptr<llvm::MemoryBuffer> readInputFile(llvm::StringRef path, llvm::StringRef what,
+                                                  mlir::MLIRContext *context);
 
 /// Parses `bytes` as a binary message, or as text when `text` is set or the bytes look
 /// like text and are not valid binary. `what` names the message in errors.

@@ -40,8 +40,10 @@ class TF_Op<string mnemonic, list<Trait> traits = [], list<Trait> effects = [Pur
         ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands,
         ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties,
         ::mlir::RegionRange, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      return ::kiln::tf::}] # inferFn # [{(
-          ::kiln::tf::InferContext{context, location, operands, attributes}, inferred);
+      ::kiln::tf::InferContext ctx{context, location, operands, attributes};
+      if (::mlir::failed(::kiln::tf::}] # inferFn # [{(ctx, inferred)))
+        return ::mlir::failure();
+      return ::kiln::tf::checkInferredTypes(ctx, inferred);
     }
   }]);
 }
@@ -712,7 +714,9 @@ def TF_UnpackOp : TF_Op<"Unpack"> {
 def TF_RangeOp : TF_Op<"Range"> {
   let summary = "start, start + delta, ... up to (not including) limit";
   let description = [{
-    Needs constant operands; it folds to a constant.
+    Needs constant operands (the size must be known); results of up to 2^20 elements fold
+    to a constant, larger ones are computed at run time. Element i is start + T(i) * delta
+    in the element type T, as TensorFlow computes it.
     ```mlir
     %r = "tf.Range"(%start, %limit, %delta) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<5xi32>
     ```

@@ -19,10 +19,6 @@ Attribute constantOf(Value value) {
   return c ? c.getValueAttr() : Attribute();
 }
 
-/// Largest result, in elements, that elementwise folding computes: bigger constants would
-/// grow the model more than the computation they save.
-constexpr int64_t kMaxFoldedElements = int64_t(1) << 20;
-
 /// The value of an elementwise tf op on constants, computed in double and rounded once to
 /// the result type (float types only), or null when `op` is not one of those.
 std::optional<double> applyElementwise(StringRef name, ArrayRef<double> x) {
@@ -62,7 +58,7 @@ DenseElementsAttr foldElementwise(Operation *op, ArrayRef<Attribute> operands) {
     return {};
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()) ||
-      type.getNumElements() > kMaxFoldedElements)
+      type.getNumElements() > kiln::tf::kMaxFoldedElements)
     return {};
   SmallVector<DenseFPElementsAttr> inputs;
   for (size_t i = 0; i < arity; ++i) {
@@ -114,6 +110,14 @@ struct FoldConstantsPass : kiln::graph::impl::FoldConstantsPassBase<FoldConstant
         ops.push_back(op);
     });
     for (Operation *op : ops) {
+      // The budget: a result too large to compute here is left to run time (a Range of
+      // 2^31 constants ran for minutes and ran out of memory).
+      if (llvm::any_of(op->getResultTypes(), [](Type t) {
+            auto tensor = dyn_cast<RankedTensorType>(t);
+            return tensor && tensor.hasStaticShape() &&
+                   tensor.getNumElements() > kiln::tf::kMaxFoldedElements;
+          }))
+        continue;
       SmallVector<Attribute> operands;
       for (Value v : op->getOperands())
         operands.push_back(constantOf(v));

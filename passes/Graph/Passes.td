@@ -53,9 +53,11 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
     tensors with static shapes become constants, and `tf.Identity` without control inputs
     is forwarded. Float arithmetic on constants (Add, AddV2, Sub, Mul, RealDiv, Maximum,
     Minimum, SquaredDifference, Pow, Neg, Abs, Square, Sqrt, Rsqrt, Exp, Log, Relu, Relu6,
-    with NumPy broadcasting, results of up to 2^20 elements) is computed in double and
-    rounded once, so the statistics of a frozen batch normalisation become two constants. New constants keep the folded node's name as their location, so later
-    shape inference (a Reshape whose shape came from Shape) sees them.
+    with NumPy broadcasting) is computed in double and rounded once, so the statistics of
+    a frozen batch normalisation become two constants. No op whose result has more than
+    2^20 elements is folded (a Range of 2^31 constants, say): it is computed at run time.
+    New constants keep the folded node's name as their location, so later shape
+    inference (a Reshape whose shape came from Shape) sees them.
 
     Before:
     ```mlir

@@ -7,16 +7,33 @@
 //===----------------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cstring>
+#include <unistd.h>
+
 using namespace kiln::driver;
+
+/// Allocation failures (a graph too large for the machine's memory) end the compilation
+/// with a message and exit code 1, not LLVM's "LLVM ERROR: out of memory" and an abort.
+/// Called with the heap exhausted, so it writes with write(2) and allocates nothing.
+static void outOfMemory(void *, const char *reason, bool) {
+  static const char prefix[] = "kiln: error: out of memory (";
+  static const char suffix[] = "); the graph needs more memory than this machine gives\n";
+  (void)!::write(2, prefix, sizeof prefix - 1);
+  (void)!::write(2, reason, std::strlen(reason));
+  (void)!::write(2, suffix, sizeof suffix - 1);
+  ::_exit(1);
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::install_bad_alloc_error_handler(outOfMemory);
   CLI::App app{"Kiln: an ahead-of-time compiler for TensorFlow dataflow graphs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "kiln 0.1.0 (LLVM/MLIR 22)");

@@ -35,6 +35,11 @@ static FailureOr<int64_t> rangeSize(const InferContext &ctx, double start, doubl
                      " with delta ", shortNumber(delta));
   double n = integer ? std::ceil(std::abs(limit - start) / std::abs(delta))
                      : std::ceil(std::abs((limit - start) / delta));
+  // NaN fails this too; the cast below is then exact.
+  if (!(n <= double(kMaxTensorElements)))
+    return ctx.error("start ", shortNumber(start), ", limit ", shortNumber(limit),
+                     " and delta ", shortNumber(delta), " make ", shortNumber(n),
+                     " elements, more than 2^48");
   return static_cast<int64_t>(n);
 }
 
@@ -58,17 +63,34 @@ LogicalResult inferRange(const InferContext &ctx, InferResult &out) {
 OpFoldResult RangeOp::fold(FoldAdaptor) {
   auto type = dyn_cast<RankedTensorType>(getOutput().getType());
   auto start = constantScalar(getStart()), delta = constantScalar(getDelta());
-  if (!type || !type.hasStaticShape() || !start || !delta)
+  if (!type || !type.hasStaticShape() || !start || !delta ||
+      type.getNumElements() > kMaxFoldedElements)
     return {};
-  SmallVector<Attribute> values;
+  // As TensorFlow's kernel: element i is start + T(i) * delta, each operation rounded
+  // to the element type T.
   Type element = type.getElementType();
-  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
-    double v = *start + i * *delta;
-    if (auto f = dyn_cast<FloatType>(element))
-      values.push_back(FloatAttr::get(f, v));
-    else
-      values.push_back(IntegerAttr::get(element, static_cast<int64_t>(v)));
+  if (auto f = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &semantics = f.getFloatSemantics();
+    bool lost;
+    APFloat first(*start), step(*delta);
+    first.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    step.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < type.getDimSize(0); ++i) {
+      APFloat value(semantics);
+      value.convertFromAPInt(APInt(64, i), /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
+      value.multiply(step, APFloat::rmNearestTiesToEven);
+      value.add(first, APFloat::rmNearestTiesToEven);
+      values.push_back(value);
+    }
+    return DenseElementsAttr::get(type, values);
   }
+  unsigned width = element.getIntOrFloatBitWidth();
+  APInt first(width, static_cast<int64_t>(*start), /*isSigned=*/true),
+      step(width, static_cast<int64_t>(*delta), /*isSigned=*/true);
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i)
+    values.push_back(first + step * APInt(width, i, /*isSigned=*/true));
   return DenseElementsAttr::get(type, values);
 }
 

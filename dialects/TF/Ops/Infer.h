@@ -84,6 +84,24 @@ mlir::FailureOr<SliceSpec> computeSlice(const InferContext &ctx, llvm::ArrayRef<
                                         llvm::ArrayRef<int64_t> begin,
                                         llvm::ArrayRef<int64_t> size);
 
+/// The most elements a tensor may have (2^48): the byte sizes of its shape, its views
+/// and the arena computed in int64 cannot overflow below it.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 48;
+
+/// The most elements a folder computes at compile time (2^20): larger results are left
+/// to run time, where they cost memory once instead of compile time and model size.
+inline constexpr int64_t kMaxFoldedElements = int64_t(1) << 20;
+
+/// The number of elements of `shape`'s known dimensions, or none if it exceeds
+/// kMaxTensorElements (dynamic dimensions count as 1).
+std::optional<int64_t> boundedElementCount(llvm::ArrayRef<int64_t> shape);
+
+/// Checks what an inference function returned: every known dimension is non-negative and
+/// the known dimensions have at most kMaxTensorElements elements, so that a hostile
+/// shape (a Range to 1e300, a Fill of [2^40, 2^40]) is an error at its node rather than
+/// an overflow later. Every op's inferReturnTypes calls it.
+mlir::LogicalResult checkInferredTypes(const InferContext &ctx, llvm::ArrayRef<mlir::Type> types);
+
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic
 /// dimension or unknown rank is compatible with anything).
 bool areCompatibleResultTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);

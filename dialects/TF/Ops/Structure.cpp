@@ -95,6 +95,41 @@ LogicalResult InferContext::checkSameElementType(TensorType a, TensorType b,
   return checkTypeAttr("T", a.getElementType());
 }
 
+std::optional<int64_t> boundedElementCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d) || d == 0)
+      continue;
+    if (d > kMaxTensorElements / count)
+      return std::nullopt;
+    count *= d;
+  }
+  return count;
+}
+
+LogicalResult checkInferredTypes(const InferContext &ctx, ArrayRef<Type> types) {
+  for (auto [index, type] : llvm::enumerate(types)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      continue;
+    ArrayRef<int64_t> shape = tensor.getShape();
+    bool negative = llvm::any_of(shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); });
+    bool empty = llvm::is_contained(shape, 0);
+    if (!negative && (empty || boundedElementCount(shape)))
+      continue;
+    std::string dims;
+    llvm::raw_string_ostream os(dims);
+    llvm::interleave(
+        shape, os, [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; }, ",");
+    if (negative)
+      return ctx.error("output ", index, " would have the shape [", dims,
+                       "], with a negative dimension");
+    return ctx.error("output ", index, " would have the shape [", dims, "], more than 2^48 (",
+                     kMaxTensorElements, ") elements");
+  }
+  return success();
+}
+
 bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
   if (lhs.size() != rhs.size())
     return false;

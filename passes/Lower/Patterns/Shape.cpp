@@ -531,6 +531,36 @@ struct AddNLowering : OpConversionPattern<tf::AddNOp> {
   }
 };
 
+/// Range (a result too large to fold): element i is start + T(i) * delta, multiplied and
+/// added in the element type T, as TensorFlow's kernel computes it.
+struct RangeLowering : OpConversionPattern<tf::RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::RangeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart(), ValueRange{});
+    Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta(), ValueRange{});
+    Type element = resultType.getElementType();
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          if (isa<FloatType>(element)) {
+            Value x = arith::SIToFPOp::create(
+                b, l, element, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+            return arith::AddFOp::create(b, l, start, arith::MulFOp::create(b, l, x, delta));
+          }
+          Value x = arith::IndexCastOp::create(b, l, element, i);
+          return arith::AddIOp::create(b, l, start, arith::MulIOp::create(b, l, x, delta));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Shape, Size and Rank of a static tensor are constants (usually folded earlier).
 template <typename OpT>
 struct ShapeQueryLowering : OpConversionPattern<OpT> {
@@ -559,7 +589,7 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
                SpaceDepthLowering<tf::DepthToSpaceOp, true>,
                SpaceDepthLowering<tf::SpaceToDepthOp, false>, MirrorPadLowering, OneHotLowering,
-               ShapeQueryLowering<tf::RangeOp>>(
+               RangeLowering>(
       converter, patterns.getContext());
 }
 

@@ -733,6 +733,31 @@ func.func @range_direction() -> tensor<*xi32> {
 
 // -----
 
+// Tests that a Range too long for any machine is an error, not an integer overflow.
+func.func @range_size() -> tensor<*xf32> {
+  %s = "tf.Const"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %l = "tf.Const"() {value = dense<1.0e30> : tensor<f32>} : () -> tensor<f32>
+  %d = "tf.Const"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  // expected-error @+2 {{start 0, limit 1e+30 and delta 1 make 1e+30 elements, more than 2^48}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that no op may infer a shape of more than 2^48 elements (Fill's dims multiply
+// past int64 here).
+func.func @fill_size(%v: tensor<f32>) -> tensor<*xf32> {
+  %dims = "tf.Const"() {value = dense<[4294967296, 4294967296, 16]> : tensor<3xi64>} : () -> tensor<3xi64>
+  // expected-error @+2 {{output 0 would have the shape [4294967296,4294967296,16], more than 2^48 (281474976710656) elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Fill"(%dims, %v) : (tensor<3xi64>, tensor<f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 // Tests that a resize cannot both align corners and use pixel centres.
 func.func @resize_modes(%x: tensor<1x2x2x1xf32>) -> tensor<*xf32> {
   %s = "tf.Const"() {value = dense<4> : tensor<2xi32>} : () -> tensor<2xi32>

@@ -22,6 +22,9 @@ import zlib
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# The dilated convolutions need oneDNN's kernels (without them TensorFlow 2.21 refuses
+# dilation rates above 1 on this CPU).
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 import tensorflow as tf  # noqa: E402
 from google.protobuf import text_format  # noqa: E402
 
@@ -424,6 +427,36 @@ def build_rearrange():
                     "r": raw.Range(start=tf.constant(1.0), limit=tf.constant(3.0),
                                    delta=tf.constant(0.5), name="r")},
          [("i", idx)], EXACT)
+
+
+def build_range():
+    # Element i is start + float32(i) * delta in float32 arithmetic: with thousands of
+    # elements, that differs from computing in double and rounding once.
+    case("range_folded_f32", "shape", "a Range of 3000 float32 elements with delta 0.1, "
+         "folded at compile time, and its last 6 elements",
+         lambda p: {"r": raw.Slice(input=raw.Range(start=tf.constant(-7.0),
+                                                    limit=tf.constant(293.0),
+                                                    delta=tf.constant(0.1)),
+                                   begin=tf.constant([2994]), size=tf.constant([6]),
+                                   name="r"),
+                    "s": raw.AddV2(x=p["x"], y=raw.Range(start=tf.constant(1.0),
+                                                          limit=tf.constant(3.0),
+                                                          delta=tf.constant(0.5)), name="s")},
+         [("x", f32(rng_for("range_folded"), (4,)))], EXACT)
+    n = (1 << 21) + 3
+    case("range_large_f32", "shape", "a Range of 2^21 + 3 float32 elements, too many to fold "
+         "(it is computed at run time), its last 6 elements, and one of int64 summed",
+         lambda p: {"r": raw.Slice(input=raw.Range(start=tf.constant(0.25),
+                                                    limit=tf.constant(0.25 + 0.1 * n),
+                                                    delta=tf.constant(0.1)),
+                                   begin=tf.constant([n - 6]), size=tf.constant([6]),
+                                   name="r"),
+                    "s": raw.Sum(input=raw.Range(start=tf.constant(-5, tf.int64),
+                                                 limit=tf.constant(3 * n, tf.int64),
+                                                 delta=tf.constant(3, tf.int64)),
+                                 axis=tf.constant(0), name="s"),
+                    "x": raw.Identity(input=p["x"], name="x_out")},
+         [("x", f32(rng_for("range_large"), (2,)))], EXACT)
 
 
 def build_resize():
@@ -861,7 +894,7 @@ def build_devices():
 
 def main():
     for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
-                  build_slices, build_split, build_rearrange, build_resize,
+                  build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_conv, build_fused,
                   build_devices]:
         build()

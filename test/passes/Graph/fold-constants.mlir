@@ -73,6 +73,41 @@ func.func @range() -> tensor<4xi32> {
 
 // -----
 
+// Tests that a float Range folds as TensorFlow computes it, start + T(i) * delta in the
+// element type: 0.1f * 3 rounds to 0.3 (0x3E99999A) before 0.25 is added.
+// CHECK-LABEL: func.func @range_float
+func.func @range_float() -> tensor<4xf32> {
+  // CHECK: "tf.Const"() {dtype = f32, value = dense<[2.500000e-01, 3.500000e-01, 4.500000e-01, 5.500000e-01]> : tensor<4xf32>}
+  %s = "tf.Const"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %l = "tf.Const"() {value = dense<0.6> : tensor<f32>} : () -> tensor<f32>
+  %d = "tf.Const"() {value = dense<0.1> : tensor<f32>} : () -> tensor<f32>
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests the size budget: no op whose result has more than 2^20 elements folds, here a
+// Range of 2^31 elements (it used to run for minutes and run out of memory) and an Add
+// of two constants of 2^20 + 1 elements; at 2^20 elements, Add still folds.
+// CHECK-LABEL: func.func @budget
+// CHECK: "tf.Range"
+// CHECK: "tf.AddV2"({{.*}}) {{.*}} -> tensor<1048577xf32>
+// CHECK-NOT: "tf.AddV2"
+func.func @budget() -> (tensor<2147483648xi64>, tensor<1048577xf32>, tensor<1048576xf32>) {
+  %s = "tf.Const"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %l = "tf.Const"() {value = dense<2147483648> : tensor<i64>} : () -> tensor<i64>
+  %d = "tf.Const"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2147483648xi64>
+  %a = "tf.Const"() {value = dense<1.0> : tensor<1048577xf32>} : () -> tensor<1048577xf32>
+  %1 = "tf.AddV2"(%a, %a) : (tensor<1048577xf32>, tensor<1048577xf32>) -> tensor<1048577xf32>
+  %b = "tf.Const"() {value = dense<1.0> : tensor<1048576xf32>} : () -> tensor<1048576xf32>
+  %2 = "tf.AddV2"(%b, %b) : (tensor<1048576xf32>, tensor<1048576xf32>) -> tensor<1048576xf32>
+  return %0, %1, %2 : tensor<2147483648xi64>, tensor<1048577xf32>, tensor<1048576xf32>
+}
+
+// -----
+
 // Tests that arithmetic on constants folds (NumPy broadcasting, computed in double and
 // rounded once): a batch normalisation's statistics as Keras freezes them,
 // inv = Rsqrt(variance + epsilon) * gamma and beta - mean * inv, become two constants,

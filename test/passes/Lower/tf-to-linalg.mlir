@@ -208,3 +208,27 @@ func.func @send_recv(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a Range left to run time (too large to fold) is start + T(i) * delta per
+// element, multiplied and added in the element type, and on integers in integer arithmetic.
+// CHECK-LABEL: func.func @range
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[X:.*]] = arith.sitofp %[[I64]] : i64 to f32
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK: arith.addf %{{.*}}, %[[M]] : f32
+// CHECK: linalg.generic
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @range(%s: tensor<f32>, %d: tensor<f32>, %si: tensor<i64>, %di: tensor<i64>)
+    -> (tensor<2000000xf32>, tensor<2000000xi64>) {
+  %l = "tf.Const"() {value = dense<3.0e6> : tensor<f32>} : () -> tensor<f32>
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2000000xf32>
+  %li = "tf.Const"() {value = dense<3000000> : tensor<i64>} : () -> tensor<i64>
+  %1 = "tf.Range"(%si, %li, %di) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2000000xi64>
+  return %0, %1 : tensor<2000000xf32>, tensor<2000000xi64>
+}
