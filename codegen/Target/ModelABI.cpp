@@ -173,9 +173,39 @@ private:
 
 } // namespace
 
+/// The model's kiln_check_info_t table: {message, rank, is_unsigned, dims} per check.
+static llvm::Constant *checkTable(llvm::Module &m, ArrayRef<CheckInfo> checks,
+                                  StringRef prefix) {
+  llvm::LLVMContext &ctx = m.getContext();
+  auto *ptr = llvm::PointerType::get(ctx, 0);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *entryType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
+  auto global = [&](llvm::Constant *init, StringRef what) {
+    auto *g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                       llvm::GlobalValue::PrivateLinkage, init,
+                                       prefix + "." + what);
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return g;
+  };
+  std::vector<llvm::Constant *> entries;
+  for (const CheckInfo &check : checks) {
+    std::vector<uint64_t> dims(check.dims.begin(), check.dims.end());
+    llvm::Constant *dimsPtr =
+        dims.empty() ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(ptr))
+                     : global(llvm::ConstantDataArray::get(ctx, dims), "check_dims");
+    entries.push_back(llvm::ConstantStruct::get(
+        entryType,
+        {global(llvm::ConstantDataArray::getString(ctx, check.message), "check_message"),
+         llvm::ConstantInt::get(i32, dims.size()), llvm::ConstantInt::get(i32, check.isUnsigned),
+         dimsPtr}));
+  }
+  return global(llvm::ConstantArray::get(llvm::ArrayType::get(entryType, entries.size()), entries),
+                "checks");
+}
+
 LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
-                            ArrayRef<std::string> rendezvousKeys, const ModelSignature &sig,
-                            bool withMain, std::string &error) {
+                            ArrayRef<std::string> rendezvousKeys, ArrayRef<CheckInfo> checks,
+                            const ModelSignature &sig, bool withMain, std::string &error) {
   llvm::LLVMContext &ctx = m.getContext();
   auto *ptr = llvm::PointerType::get(ctx, 0);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
@@ -187,7 +217,7 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
       error = "the lowered module has no function '" + part.implName + "'";
       return failure();
     }
-    size_t expected = part.inputs.size() + part.outputs.size() + 1;
+    size_t expected = part.inputs.size() + part.outputs.size() + 1 + part.statusArgument;
     if (impl->arg_size() != expected) {
       error = "the lowered function '" + part.implName + "' takes " +
               std::to_string(impl->arg_size()) + " arguments; its signature needs " +
@@ -207,8 +237,21 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
   run->getArg(2)->setName("scratch");
   run->getArg(3)->setName("options");
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  // The status each part's checks record a failure in (kiln/runtime/abi.h), zeroed for
+  // this call: one per part, so that concurrent partitions never write the same one.
+  llvm::Value *status = nullptr;
+  const int64_t words = KILN_CHECK_STATUS_WORDS;
+  auto partStatus = [&](size_t index) {
+    return b.CreateConstInBoundsGEP1_64(i64, status, index * words);
+  };
+  if (!checks.empty()) {
+    status = b.CreateAlloca(i64, b.getInt32(parts.size() * words), "status");
+    for (size_t w = 0; w < parts.size() * words; ++w)
+      b.CreateStore(b.getInt64(0), b.CreateConstInBoundsGEP1_64(i64, status, w));
+  }
   // The arguments of part `p`, loaded from NAME_run's arrays.
-  auto partArgs = [&](const EntryPart &part) {
+  auto partArgs = [&](const EntryPart &part, size_t index) {
     std::vector<llvm::Value *> args;
     auto load = [&](llvm::Value *array, int64_t index) {
       args.push_back(b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, array, index)));
@@ -218,6 +261,8 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
     for (int64_t i : part.outputs)
       load(run->getArg(1), i);
     args.push_back(b.CreateGEP(b.getInt8Ty(), run->getArg(2), b.getInt64(part.scratchOffset)));
+    if (part.statusArgument)
+      args.push_back(partStatus(index));
     return args;
   };
   // The thread budget of kernels called by the model comes from the options
@@ -235,7 +280,7 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
   }
   llvm::Value *code = llvm::ConstantInt::get(i32, KILN_STATUS_OK);
   if (!concurrent) {
-    b.CreateCall(impls.front(), partArgs(parts.front()));
+    b.CreateCall(impls.front(), partArgs(parts.front(), 0));
   } else {
     // Each part gets a thunk taking its argument array; NAME_run fills the arrays and a
     // table of kiln_partition_t {run, args} for kiln_partitions_run.
@@ -254,7 +299,7 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
       tb.CreateCall(impl, forwarded);
       tb.CreateRetVoid();
 
-      std::vector<llvm::Value *> args = partArgs(part);
+      std::vector<llvm::Value *> args = partArgs(part, index);
       llvm::Value *array = b.CreateAlloca(ptr, b.getInt32(args.size()), "args");
       for (auto [i, v] : llvm::enumerate(args))
         b.CreateStore(v, b.CreateConstInBoundsGEP1_64(ptr, array, i));
@@ -288,6 +333,31 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
         m.getOrInsertFunction("kiln_status_free", llvm::FunctionType::get(voidType, {ptr}, false));
     code = b.CreateCall(statusCode, {status});
     b.CreateCall(statusFree, {status});
+  }
+  if (status) {
+    // A failed check: kiln_check_failed formats the first failing part's message.
+    llvm::Value *failedStatus = llvm::ConstantPointerNull::get(ptr);
+    for (size_t index = parts.size(); index-- > 0;) {
+      llvm::Value *here = partStatus(index);
+      llvm::Value *number = b.CreateLoad(i64, here);
+      failedStatus =
+          b.CreateSelect(b.CreateICmpNE(number, b.getInt64(0)), here, failedStatus);
+    }
+    llvm::BasicBlock *before = b.GetInsertBlock();
+    auto *failed = llvm::BasicBlock::Create(ctx, "check_failed", run);
+    auto *done = llvm::BasicBlock::Create(ctx, "done", run);
+    b.CreateCondBr(b.CreateIsNotNull(failedStatus), failed, done);
+    b.SetInsertPoint(failed);
+    llvm::FunctionCallee report = m.getOrInsertFunction(
+        "kiln_check_failed", llvm::FunctionType::get(i32, {ptr, ptr, ptr}, false));
+    llvm::Value *failedCode =
+        b.CreateCall(report, {run->getArg(3), checkTable(m, checks, sig.name), failedStatus});
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    llvm::PHINode *phi = b.CreatePHI(i32, 2);
+    phi->addIncoming(code, before);
+    phi->addIncoming(failedCode, failed);
+    code = phi;
   }
   if (previous) {
     llvm::FunctionCallee exit = m.getOrInsertFunction(

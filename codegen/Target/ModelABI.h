@@ -50,15 +50,25 @@ struct EntryPart {
   std::string implName;
   std::vector<int64_t> inputs, outputs;
   int64_t scratchOffset = 0;
+  bool statusArgument = false; // it takes the checks' status last (kiln-lower-checks)
+};
+
+/// One check of the model's input values (kiln/runtime/abi.h: kiln_check_info_t).
+struct CheckInfo {
+  std::string message;
+  llvm::SmallVector<int64_t> dims;
+  bool isUnsigned = false;
 };
 
 /// Adds `NAME_run` and `NAME_info` to the LLVM IR of the lowered module, and, when
 /// `withMain` is set, a C `main` that calls the runtime's runner. One part without
 /// rendezvous keys is called directly; otherwise NAME_run starts every part at once through
 /// kiln_partitions_run (kiln/runtime/partitions.h), with `rendezvousKeys` as the keys their
-/// transfers refer to by number.
+/// transfers refer to by number. With `checks`, NAME_run gives the parts that take it a
+/// status to record a failed check in, and returns kiln_check_failed's code when one did.
 llvm::LogicalResult addEntryPoint(llvm::Module &module, llvm::ArrayRef<EntryPart> parts,
                                   llvm::ArrayRef<std::string> rendezvousKeys,
+                                  llvm::ArrayRef<CheckInfo> checks,
                                   const ModelSignature &signature, bool withMain,
                                   std::string &error);
 

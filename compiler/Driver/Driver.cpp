@@ -188,6 +188,13 @@ private:
                             function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write);
   LogicalResult checkOutputs();
   std::string defaultModelName() const;
+  pipelines::PipelineOptions pipelineOptions() const {
+    pipelines::PipelineOptions p;
+    p.devices = options.devices;
+    p.kernelCalls = !options.noKernels;
+    p.runtimeChecks = options.runtimeChecks;
+    return p;
+  }
   std::string outputBase() const;
   int link(StringRef objectPath, StringRef exePath);
 
@@ -477,7 +484,7 @@ int Compilation::run() {
 
   // Graph passes.
   auto graph = [&](OpPassManager &pm) {
-    return pipelines::buildGraphPipeline(pm, options.devices);
+    return pipelines::buildGraphPipeline(pm, pipelineOptions());
   };
   if (failed(runPipeline(*module, graph, "graph")))
     return 1;
@@ -506,7 +513,7 @@ int Compilation::run() {
 
   // Lowering and bufferization.
   auto lower = [&](OpPassManager &pm) {
-    return pipelines::buildLowerPipeline(pm, !options.noKernels);
+    return pipelines::buildLowerPipeline(pm, pipelineOptions());
   };
   if (failed(runPipeline(*module, lower, "lower")))
     return 1;
@@ -544,12 +551,22 @@ int Compilation::run() {
     if (auto attr = func->getAttrOfType<IntegerAttr>(lower::kScratchNaiveBytesAttr))
       naiveBytes += attr.getInt();
     part.scratchOffset = signature->scratchBytes;
+    part.statusArgument = func->hasAttr(lower::kStatusArgumentAttr);
     signature->scratchBytes += llvm::alignTo(bytes, KILN_SCRATCH_ALIGNMENT);
     parts.push_back(std::move(part));
     partBytes.push_back(bytes);
   }
   if (parts.empty())
     return fail("the lowered module has no function '", implName, "' or partitions of it");
+  std::vector<codegen::CheckInfo> checks;
+  if (auto table = (*module)->getAttrOfType<ArrayAttr>(lower::kChecksAttr))
+    for (auto entry : table.getAsRange<DictionaryAttr>()) {
+      codegen::CheckInfo check;
+      check.message = entry.getAs<StringAttr>("message").str();
+      llvm::append_range(check.dims, entry.getAs<DenseI64ArrayAttr>("dims").asArrayRef());
+      check.isUnsigned = entry.getAs<BoolAttr>("unsigned").getValue();
+      checks.push_back(std::move(check));
+    }
   std::vector<std::string> rendezvousKeys;
   if (auto keys = (*module)->getAttrOfType<ArrayAttr>(lower::kRendezvousKeysAttr))
     for (auto key : keys.getAsRange<StringAttr>())
@@ -577,7 +594,10 @@ int Compilation::run() {
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
 
   // LLVM dialect.
-  if (failed(runPipeline(*module, pipelines::buildLLVMPipeline, "llvm")))
+  auto toLLVM = [&](OpPassManager &pm) {
+    return pipelines::buildLLVMPipeline(pm, pipelineOptions());
+  };
+  if (failed(runPipeline(*module, toLLVM, "llvm")))
     return 1;
   progress("LLVM dialect");
   if (failed(dumpStage(*module, "llvm")))
@@ -591,7 +611,7 @@ int Compilation::run() {
   auto llvmModule = codegen::translateToLLVMIR(*module, llvmContext, error);
   if (!llvmModule)
     return fail(error);
-  if (failed(codegen::addEntryPoint(*llvmModule, parts, rendezvousKeys, *signature,
+  if (failed(codegen::addEntryPoint(*llvmModule, parts, rendezvousKeys, checks, *signature,
                                     options.emit == EmitKind::Exe, error)))
     return fail(error);
   codegen::optimize(*llvmModule, *machine, options.optLevel);

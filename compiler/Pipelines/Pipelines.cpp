@@ -8,17 +8,23 @@ using namespace mlir;
 
 namespace kiln::pipelines {
 
-std::string graphPipeline(ArrayRef<std::string> devices) {
+std::string graphPipeline(const PipelineOptions &options) {
   std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
                      "kiln-graph-infer-shapes,kiln-graph-fold-pads,kiln-graph-cse,kiln-graph-prune,"
                      "kiln-graph-schedule";
-  if (devices.empty())
-    return text + ")";
-  return text + ",kiln-graph-place{devices=" + llvm::join(devices, ",") +
-         "},kiln-graph-partition),kiln-graph-outline-partitions";
+  if (!options.devices.empty())
+    text += ",kiln-graph-place{devices=" + llvm::join(options.devices, ",") +
+            "},kiln-graph-partition),kiln-graph-outline-partitions,func.func(";
+  else
+    text += ",";
+  // Checks go in last, into the function (partition) that computes what they check.
+  text += "kiln-graph-insert-checks";
+  if (!options.runtimeChecks)
+    text += "{constants-only}";
+  return text + ")";
 }
 
-std::string lowerPipeline(bool kernelCalls) {
+std::string lowerPipeline(const PipelineOptions &options) {
   std::string text = "kiln-lower-partitions,"
                      "kiln-lower-tf-to-linalg,"
                      "kiln-lower-fuse-elementwise,"
@@ -31,12 +37,12 @@ std::string lowerPipeline(bool kernelCalls) {
                      "kiln-lower-rendezvous-calls,";
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
   // kernels write, so lifetimes must be computed afterwards.
-  if (kernelCalls)
+  if (options.kernelCalls)
     text += "kiln-lower-kernel-calls,kiln-lower-fuse-kernel-calls,kiln-lower-pack-weights,";
-  return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch";
+  return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch,kiln-lower-checks";
 }
 
-StringRef llvmPipeline() {
+std::string llvmPipeline(const PipelineOptions &) {
   // tanh, exp, expm1, log1p and erf as polynomials LLVM vectorizes (8 to 90 times faster
   // than libm, and within a few ulp: see the pass); log stays with libm, whose result for
   // subnormal inputs the approximation gets wrong.
@@ -68,13 +74,15 @@ static LogicalResult build(OpPassManager &pm, StringRef text) {
   return parsePassPipeline(text, pm, llvm::errs());
 }
 
-LogicalResult buildGraphPipeline(OpPassManager &pm, ArrayRef<std::string> devices) {
-  return build(pm, graphPipeline(devices));
+LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  return build(pm, graphPipeline(options));
 }
-LogicalResult buildLowerPipeline(OpPassManager &pm, bool kernelCalls) {
-  return build(pm, lowerPipeline(kernelCalls));
+LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  return build(pm, lowerPipeline(options));
 }
-LogicalResult buildLLVMPipeline(OpPassManager &pm) { return build(pm, llvmPipeline()); }
+LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  return build(pm, llvmPipeline(options));
+}
 
 void registerPipelines() {
   PassPipelineRegistration<>("kiln-graph-pipeline",

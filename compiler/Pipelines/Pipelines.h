@@ -14,21 +14,33 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
+#include <vector>
 
 namespace kiln::pipelines {
 
+/// What the pipelines do beyond their defaults (kiln compile's options).
+struct PipelineOptions {
+  /// Place the graph on these devices (kiln-graph-place) and partition it.
+  std::vector<std::string> devices;
+  /// Call the runtime's kernels; without, every op stays generated loops.
+  bool kernelCalls = true;
+  /// Check input values where TensorFlow reports errors (kiln-graph-insert-checks);
+  /// without, constants are still checked at compile time.
+  bool runtimeChecks = true;
+};
+
 /// The textual form of each pipeline (what `--dump-ir` and the docs show).
-/// With `devices`, the graph pipeline ends with placement on them (kiln-graph-place).
-std::string graphPipeline(llvm::ArrayRef<std::string> devices = {});
-/// Without `kernelCalls`, every op stays generated loops (no runtime kernel calls).
-std::string lowerPipeline(bool kernelCalls = true);
-llvm::StringRef llvmPipeline();
+std::string graphPipeline(const PipelineOptions &options = {});
+std::string lowerPipeline(const PipelineOptions &options = {});
+std::string llvmPipeline(const PipelineOptions &options = {});
 
 /// Appends the pipeline to `pm`, which must be anchored on builtin.module.
 llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm,
-                                       llvm::ArrayRef<std::string> devices = {});
-llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm, bool kernelCalls = true);
-llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm);
+                                       const PipelineOptions &options = {});
+llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm,
+                                       const PipelineOptions &options = {});
+llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm,
+                                      const PipelineOptions &options = {});
 
 /// Registers the pipelines as kiln-opt flags.
 void registerPipelines();

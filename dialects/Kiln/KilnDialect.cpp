@@ -46,6 +46,26 @@ LogicalResult RecvOp::verify() {
   return success();
 }
 
+LogicalResult CheckOp::verify() {
+  StringRef kind = getKind();
+  if (kind != "nonzero" && kind != "nonnegative" && kind != "in_range")
+    return emitOpError() << "has the kind '" << kind
+                         << "'; expected nonzero, nonnegative or in_range";
+  auto shaped = cast<ShapedType>(getSubject().getType());
+  if (!shaped.getElementType().isIntOrIndex())
+    return emitOpError() << "checks " << shaped.getElementType()
+                         << " values; only integers are checked";
+  ArrayRef<int64_t> bounds = getBounds();
+  if (kind != "in_range")
+    return bounds.empty() ? success() : emitOpError() << "has bounds but is not in_range";
+  int64_t last = shaped.getRank() > 0 ? shaped.getDimSize(shaped.getRank() - 1) : 1;
+  if (bounds.size() != 1 && int64_t(bounds.size()) != last)
+    return emitOpError() << "has " << bounds.size()
+                         << " bounds; expected 1 or one per position of the last dimension ("
+                         << last << ")";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Bufferization: send reads its tensor's buffer; recv writes its destination's buffer,
 // which becomes its result.
@@ -73,6 +93,29 @@ struct SendBufferization
     if (failed(buffer))
       return failure();
     replaceOpWithNewBufferizedOp<SendOp>(rewriter, op, *buffer, send.getTensorNameAttr());
+    return success();
+  }
+};
+
+struct CheckBufferization
+    : BufferizableOpInterface::ExternalModel<CheckBufferization, CheckOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &, const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &, const AnalysisState &) const {
+    return {};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto check = cast<CheckOp>(op);
+    FailureOr<Value> buffer = getBuffer(rewriter, check.getSubject(), options, state);
+    if (failed(buffer))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { check.getSubjectMutable().assign(*buffer); });
     return success();
   }
 };
@@ -107,5 +150,6 @@ void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) 
   registry.addExtension(+[](MLIRContext *ctx, KilnDialect *) {
     SendOp::attachInterface<SendBufferization>(*ctx);
     RecvOp::attachInterface<RecvBufferization>(*ctx);
+    CheckOp::attachInterface<CheckBufferization>(*ctx);
   });
 }

@@ -1,8 +1,9 @@
 //===- KilnOps.td - The kiln dialect: partitions and Send/Recv ----*- tablegen -*-===//
 //
 // The `kiln` dialect holds what Kiln adds to a TensorFlow graph on its way to machine
-// code: the partitions a placed graph is cut into (one per device) and the transfers of
-// tensors between them (section 3.2.2 of the TensorFlow paper).
+// code: the partitions a placed graph is cut into (one per device), the transfers of
+// tensors between them (section 3.2.2 of the TensorFlow paper) and the checks of input
+// values that TensorFlow's kernels make at run time.
 //
 //===----------------------------------------------------------------------------===//
 
@@ -78,6 +79,35 @@ def Kiln_RecvOp : Kiln_Op<"recv"> {
   let arguments = (ins StrAttr:$tensor_name, AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$dest);
   let results = (outs Optional<AnyRankedTensor>:$result);
   let assemblyFormat = "$tensor_name `into` $dest attr-dict `:` type($dest) (`->` type($result)^)?";
+  let hasVerifier = 1;
+}
+
+def Kiln_CheckOp : Kiln_Op<"check"> {
+  let summary = "fails the model's call when a tensor's values break a condition";
+  let description = [{
+    Where TensorFlow's kernel reports an error about input values, Kiln checks them:
+    `nonzero` (an integer divisor), `nonnegative` (an integer power's exponent) or
+    `in_range`, each value v in [0, bound) with the bounds along the last dimension
+    (`bounds` holds one bound for every element, or one per position of the last
+    dimension: a GatherNd's index tuples). `message` is what the failed call reports, with
+    `{index}` standing for the first failing element's coordinates and `{value}` for its
+    value; `unsigned_values` says the integers are unsigned.
+
+    The op has no result and is never removed. `kiln-graph-insert-checks` adds it (or fails
+    compilation when the values are constants that break it); after bufferization it reads
+    a buffer, and `kiln-lower-checks` turns it into a loop that records the first failure in
+    the function's status argument.
+
+    ```mlir
+    kiln.check "in_range" %indices bounds [5], "node 'g' (GatherV2): indices{index} = {value} is not in [0, 5)" : tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$subject,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$bounds, StrAttr:$message,
+                       UnitAttr:$unsigned_values);
+  let assemblyFormat = [{
+    $kind $subject (`bounds` $bounds^)? `,` $message attr-dict `:` type($subject)
+  }];
   let hasVerifier = 1;
 }
 

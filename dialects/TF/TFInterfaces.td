@@ -24,4 +24,19 @@ def TF_GraphOpInterface : OpInterface<"GraphOpInterface"> {
   ];
 }
 
+def TF_RuntimeChecksInterface : OpInterface<"RuntimeChecksInterface"> {
+  let cppNamespace = "::kiln::tf";
+  let description = [{
+    Ops whose TensorFlow kernels report errors about input values (integer division by
+    zero, an index out of range, an integer raised to a negative power). Each says which of
+    its operands must meet which condition; `kiln-graph-insert-checks` makes a `kiln.check`
+    of each, or a compile-time error where the operand is a constant that breaks it.
+  }];
+  let methods = [
+    InterfaceMethod<"Appends the conditions the op's operands must meet.",
+      "void", "getRuntimeChecks",
+      (ins "::llvm::SmallVectorImpl<::kiln::tf::RuntimeCheck> &":$checks)>,
+  ];
+}
+
 #endif // KILN_TF_INTERFACES_TD

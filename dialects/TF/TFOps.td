@@ -174,8 +174,9 @@ def TF_RecvOp : TF_Op<"_Recv", [], [MemoryEffects<[MemRead]>]> {
 //===----------------------------------------------------------------------===//
 
 class TF_BinaryOp<string mnemonic, string what, Type operandType = TF_NumberTensor,
-                  Type resultType = operandType, string infer = "inferBroadcastBinary">
-    : TF_Op<mnemonic> {
+                  Type resultType = operandType, string infer = "inferBroadcastBinary",
+                  list<Trait> traits = []>
+    : TF_Op<mnemonic, traits> {
   let summary = what # ", elementwise, with NumPy broadcasting";
   let description = [{
     ```mlir
@@ -192,13 +193,25 @@ def TF_AddOp : TF_BinaryOp<"Add", "x + y">;
 def TF_AddV2Op : TF_BinaryOp<"AddV2", "x + y">;
 def TF_SubOp : TF_BinaryOp<"Sub", "x - y">;
 def TF_MulOp : TF_BinaryOp<"Mul", "x * y">;
-def TF_RealDivOp : TF_BinaryOp<"RealDiv", "x / y (integer division truncates toward zero)">;
+// Integer division and remainder: TensorFlow's kernels report a zero divisor.
+class TF_DivisionOp<string mnemonic, string what>
+    : TF_BinaryOp<mnemonic, what, TF_NumberTensor, TF_NumberTensor, "inferBroadcastBinary",
+                  [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]>;
+def TF_RealDivOp : TF_DivisionOp<"RealDiv", "x / y (integer division truncates toward zero)">;
+def TF_DivOp : TF_DivisionOp<"Div", "x / y (integer division truncates toward zero)">;
+def TF_TruncateDivOp : TF_DivisionOp<"TruncateDiv", "x / y rounded toward zero">;
+def TF_TruncateModOp : TF_DivisionOp<"TruncateMod",
+    "the remainder of x / y rounded toward zero: it has the sign of x (C's % and fmod)">;
+def TF_ModOp : TF_DivisionOp<"Mod",
+    "the remainder of x / y rounded toward zero, as TruncateMod">;
 def TF_MaximumOp : TF_BinaryOp<"Maximum", "max(x, y)">;
 def TF_MinimumOp : TF_BinaryOp<"Minimum", "min(x, y)">;
 def TF_SquaredDifferenceOp : TF_BinaryOp<"SquaredDifference", "(x - y) * (x - y)">;
-def TF_PowOp : TF_BinaryOp<"Pow", "x to the power y">;
-def TF_FloorDivOp : TF_BinaryOp<"FloorDiv", "floor(x / y) (integers round toward -inf)">;
-def TF_FloorModOp : TF_BinaryOp<"FloorMod",
+def TF_PowOp : TF_BinaryOp<"Pow", "x to the power y (integers: y must not be negative)",
+    TF_NumberTensor, TF_NumberTensor, "inferBroadcastBinary",
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]>;
+def TF_FloorDivOp : TF_DivisionOp<"FloorDiv", "floor(x / y) (integers round toward -inf)">;
+def TF_FloorModOp : TF_DivisionOp<"FloorMod",
     "x - floor(x / y) * y: the remainder with the sign of y">;
 
 class TF_CompareOp<string mnemonic, string what>
@@ -558,12 +571,12 @@ def TF_RankOp : TF_Op<"Rank"> {
   let hasFolder = 1;
 }
 
-def TF_GatherV2Op : TF_Op<"GatherV2"> {
+def TF_GatherV2Op : TF_Op<"GatherV2", [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
   let summary = "gathers slices of `params` along `axis` at `indices`";
   let description = [{
     The result shape is params.shape[:axis] + indices.shape + params.shape[axis+1:]. Only
-    `batch_dims = 0` is supported. Indices out of range give zeros (TensorFlow's CPU kernel
-    reports an error).
+    `batch_dims = 0` is supported. An index out of range is an error, as in TensorFlow's
+    CPU kernel (a kiln.check; with --no-runtime-checks it gives zeros).
     ```mlir
     %y = "tf.GatherV2"(%p, %i, %a) : (tensor<5x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
     ```
@@ -576,12 +589,11 @@ def TF_GatherV2Op : TF_Op<"GatherV2"> {
   let inferFn = "inferGatherV2";
 }
 
-def TF_GatherNdOp : TF_Op<"GatherNd"> {
+def TF_GatherNdOp : TF_Op<"GatherNd", [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
   let summary = "gathers slices of `params` at the index tuples in the last dimension of `indices`";
   let description = [{
     With `indices` of shape [..., Q], the result shape is indices.shape[:-1] +
-    params.shape[Q:]. An index tuple out of range gives zeros (TensorFlow's CPU kernel
-    reports an error), as for GatherV2.
+    params.shape[Q:]. An index tuple out of range is an error, as for GatherV2.
     ```mlir
     %y = "tf.GatherNd"(%p, %i) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
     ```
@@ -621,7 +633,8 @@ def TF_TileOp : TF_Op<"Tile"> {
 def TF_PlaceholderWithDefaultOp : TF_Op<"PlaceholderWithDefault"> {
   let summary = "a placeholder that yields `input` when it is not fed";
   let description = [{
-    Feeding it replaces it by an argument like a Placeholder; otherwise it is its input.
+    Feeding it replaces it by an argument like a Placeholder; otherwise it is its input,
+    whose shape must match the declared `shape`.
     ```mlir
     %y = "tf.PlaceholderWithDefault"(%d) {dtype = f32, shape = #tf.shape<2>} : (tensor<2xf32>) -> tensor<2xf32>
     ```
@@ -629,7 +642,7 @@ def TF_PlaceholderWithDefaultOp : TF_Op<"PlaceholderWithDefault"> {
   let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$dtype,
                   OptionalAttr<TF_ShapeAttr>:$shape);
   let results = (outs TF_Tensor:$output);
-  let inferFn = "inferSameAsFirstOperand";
+  let inferFn = "inferPlaceholderWithDefault";
   let hasFolder = 1;
 }
 

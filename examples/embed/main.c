@@ -40,12 +40,15 @@ int main(int argc, char **argv) {
   void *scratch = kiln_aligned_alloc(MLP_SCRATCH_BYTES, MLP_SCRATCH_ALIGNMENT);
   const void *inputs[MLP_NUM_INPUTS] = {x.data};
   void *outputs[MLP_NUM_OUTPUTS] = {probs};
-  kiln_run_options_t options = {sizeof(kiln_run_options_t), 1};
+  /* One thread; a failed call describes what went wrong in `message`. */
+  char message[256] = "";
+  kiln_run_options_t options = {sizeof(kiln_run_options_t), 1, message, sizeof message};
   int32_t code = mlp_run(inputs, outputs, scratch, &options);
   kiln_aligned_free(scratch);
   kiln_npy_array_free(&x);
   if (code != KILN_STATUS_OK) {
-    fprintf(stderr, "error: mlp_run failed: %s\n", kiln_status_code_string(code));
+    fprintf(stderr, "error: mlp_run failed: %s%s%s\n", kiln_status_code_string(code),
+            message[0] ? ": " : "", message);
     return 1;
   }
 

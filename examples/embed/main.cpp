@@ -52,10 +52,13 @@ int main(int argc, char **argv) {
   std::unique_ptr<void, AlignedDeleter> scratch(
       kiln_aligned_alloc(info.scratch_bytes, info.scratch_alignment));
   const void *inputs[] = {x.array.data};
-  kiln_run_options_t options{sizeof(kiln_run_options_t), 0};
+  // All cores; a failed call describes what went wrong in `message`.
+  char message[256] = "";
+  kiln_run_options_t options{sizeof(kiln_run_options_t), 0, message, sizeof message};
   if (int32_t code = info.entry(inputs, outputPointers.data(), scratch.get(), &options)) {
-    std::fprintf(stderr, "error: %s failed: %s\n", info.name,
-                 kiln_status_code_string(static_cast<kiln_status_code_t>(code)));
+    std::fprintf(stderr, "error: %s failed: %s%s%s\n", info.name,
+                 kiln_status_code_string(static_cast<kiln_status_code_t>(code)),
+                 message[0] ? ": " : "", message);
     return 1;
   }
   const kiln_tensor_info_t &out = info.outputs[0];

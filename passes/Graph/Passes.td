@@ -27,6 +27,38 @@ def PrunePass : Pass<"kiln-graph-prune", "mlir::func::FuncOp"> {
   ];
 }
 
+def InsertChecksPass : Pass<"kiln-graph-insert-checks", "mlir::func::FuncOp"> {
+  let summary = "Check input values where TensorFlow's kernels report errors";
+  let description = [{
+    Asks every op with a `RuntimeChecksInterface` which of its operands must meet which
+    condition: an integer divisor must not be 0, an integer exponent must not be negative,
+    a gather's indices must be in range. A constant operand is checked now: one that breaks
+    the condition is a compile-time error naming the node, the element and its value. Any
+    other operand gets a `kiln.check` before the op, whose message names the node; the
+    compiled model returns an error status with it when a call's values break the
+    condition. With `constants-only` (`kiln compile --no-runtime-checks`), only constants
+    are checked.
+
+    Before:
+    ```mlir
+    %z = "tf.FloorDiv"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    ```
+    After:
+    ```mlir
+    kiln.check "nonzero" %y, "node 'z' (FloorDiv): integer division by zero (y{index} is 0)" : tensor<4xi32>
+    %z = "tf.FloorDiv"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+  let options = [
+    Option<"constantsOnly", "constants-only", "bool", /*default=*/"false",
+           "Check constant operands only (at compile time); add no run-time checks">,
+  ];
+  let dependentDialects = ["kiln::dialect::KilnDialect"];
+  let statistics = [
+    Statistic<"numChecks", "checks", "Number of kiln.check ops inserted">,
+  ];
+}
+
 def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
   let summary = "Refine result types of tf ops from their operands";
   let description = [{

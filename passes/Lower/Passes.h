@@ -34,6 +34,13 @@ inline constexpr llvm::StringLiteral kPartitionOutputsAttr = "kiln.partition_out
 /// refer to a key by its position here.
 inline constexpr llvm::StringLiteral kRendezvousKeysAttr = "kiln.rendezvous_keys";
 
+/// Module attribute: the model's checks (kiln-lower-checks), an array of dictionaries
+/// {message, dims, unsigned}; a check's number in the status is its position + 1.
+inline constexpr llvm::StringLiteral kChecksAttr = "kiln.checks";
+/// Function attribute: its last argument is the status its checks record failures in, a
+/// memref<KILN_CHECK_STATUS_WORDS x i64> (kiln/runtime/abi.h).
+inline constexpr llvm::StringLiteral kStatusArgumentAttr = "kiln.status_argument";
+
 /// Marks the f32 depthwise convolution generic that kiln-lower-kernel-calls turns into a
 /// kernel call: [stride h, stride w, dilation h, dilation w, pad top, pad left].
 inline constexpr llvm::StringLiteral kDepthwiseAttr = "kiln.depthwise";

@@ -260,6 +260,41 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
                            "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
 }
 
+def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
+  let summary = "Turn bufferized kiln.check ops into loops that record a failure";
+  let description = [{
+    Every function holding `kiln.check` ops gets a trailing status argument,
+    `memref<3xi64>` (`kiln.status_argument`): the number of the first check that failed
+    (0: none), the failing element's row-major position and its value. Each check becomes
+    one pass over its buffer that ands the condition over every element (a loop LLVM
+    vectorizes); only when that finds a failure does a second loop find the first failing
+    element, which is recorded if no earlier check of the function recorded one. The
+    function goes on: the ops themselves never trap on bad values, and the entry point
+    reports the failure when every part has returned (each partition has a status of its
+    own, and the first partition's failure is reported).
+
+    The checks, numbered from 1 in the order found, are the module's `kiln.checks`
+    attribute (their messages and the checked tensors' shapes), from which codegen writes
+    the table the runtime formats the message with.
+
+    Before:
+    ```mlir
+    func.func @main(%x: memref<4xi32>, %y: memref<4xi32>, %out: memref<4xi32>, %scratch: memref<0xi8>) {
+      kiln.check "nonzero" %y, "node 'z' (FloorDiv): integer division by zero (y{index} is 0)" : memref<4xi32>
+      ...
+    ```
+    After (abridged):
+    ```mlir
+    func.func @main(..., %scratch: memref<0xi8>, %status: memref<3xi64>)
+        attributes {kiln.status_argument} {
+      linalg.generic {iterator_types = ["reduction"]} ins(%y) outs(%all) { ...cmpi ne... andi }
+      scf.if %failed { ...scf.for finding the first zero..., memref.store to %status if empty }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
+}
+
 def ExpandBF16Pass : Pass<"kiln-lower-expand-bf16", "mlir::func::FuncOp"> {
   let summary = "Convert between f32 and bf16 with integer arithmetic, not library calls";
   let description = [{

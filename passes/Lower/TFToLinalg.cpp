@@ -99,7 +99,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());
     });
-    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp, kiln::dialect::CheckOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();

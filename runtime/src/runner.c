@@ -45,6 +45,7 @@ typedef struct kiln_runner {
   const char* output_dir;
   int64_t bench_runs; /* 0: no benchmark */
   int32_t num_threads;
+  char error_message[1024]; /* what a failed call reported */
 } kiln_runner;
 
 static void kiln_runner_error(const char* fmt, ...) KILN_PRINTF_FORMAT(1, 2);
@@ -159,7 +160,8 @@ static void kiln_runner_print_help(const kiln_runner* runner) {
          "                         \":0\", or its alias. Positional FILE.npy arguments fill the\n"
          "                         remaining inputs in order. Dtypes and shapes must match.\n"
          "  --output-dir DIR       write each output to DIR/<name>.npy, with '/' and ':' in\n"
-         "                         the name replaced by '_' (DIR is created if missing)\n"
+         "                         the name replaced by '_' (DIR and its parents are created\n"
+         "                         if missing)\n"
          "  --bench N              run once to warm up, then N timed runs, and print\n"
          "                         \"bench: runs=N median_ms=X min_ms=Y\"; inputs not given are\n"
          "                         filled with deterministic pseudo-random values\n"
@@ -496,6 +498,7 @@ static int kiln_runner_generate_input(kiln_runner* runner, int index, uint64_t* 
 
 /* ---- running --------------------------------------------------------------------------- */
 
+/* Creates `dir` and any missing parent directories, as `mkdir -p` does. */
 static int kiln_runner_prepare_output_dir(const char* dir) {
   struct stat info;
   if (stat(dir, &info) == 0) {
@@ -503,18 +506,42 @@ static int kiln_runner_prepare_output_dir(const char* dir) {
     kiln_runner_error("output directory '%s' exists and is not a directory", dir);
     return 0;
   }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    kiln_runner_error("cannot create output directory '%s': %s", dir, strerror(errno));
+  size_t length = strlen(dir);
+  char* path = (char*)malloc(length + 1);
+  if (path == NULL) {
+    kiln_runner_error("out of memory");
+    return 0;
+  }
+  memcpy(path, dir, length + 1);
+  /* Each prefix ending before a '/' (but the leading one), then the whole path. */
+  for (size_t end = 1; end <= length; ++end) {
+    if (end < length && path[end] != '/') continue;
+    char saved = path[end];
+    path[end] = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      kiln_runner_error("cannot create output directory '%s': %s", path, strerror(errno));
+      free(path);
+      return 0;
+    }
+    path[end] = saved;
+  }
+  free(path);
+  if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+    kiln_runner_error("cannot create output directory '%s': a part of it is not a directory",
+                      dir);
     return 0;
   }
   return 1;
 }
 
-static int32_t kiln_runner_call(const kiln_runner* runner) {
+static int32_t kiln_runner_call(kiln_runner* runner) {
   kiln_run_options_t options;
   memset(&options, 0, sizeof(options));
   options.struct_size = (uint32_t)sizeof(options);
   options.num_threads = runner->num_threads;
+  runner->error_message[0] = '\0';
+  options.error_message = runner->error_message;
+  options.error_message_size = (int64_t)sizeof(runner->error_message);
   return runner->model->entry(runner->input_buffers, runner->output_buffers,
                               runner->scratch, &options);
 }
@@ -522,11 +549,13 @@ static int32_t kiln_runner_call(const kiln_runner* runner) {
 static int kiln_runner_check_call(const kiln_runner* runner, int32_t code) {
   if (code == KILN_STATUS_OK) return 1;
   const char* name = kiln_status_code_string((kiln_status_code_t)code);
+  const char* model = kiln_runner_model_name(runner->model);
   if (strcmp(name, "UNKNOWN") == 0) {
-    kiln_runner_error("model '%s' failed: UNKNOWN (%d)", kiln_runner_model_name(runner->model),
-                      (int)code);
+    kiln_runner_error("model '%s' failed: UNKNOWN (%d)", model, (int)code);
+  } else if (runner->error_message[0] != '\0') {
+    kiln_runner_error("model '%s' failed: %s: %s", model, name, runner->error_message);
   } else {
-    kiln_runner_error("model '%s' failed: %s", kiln_runner_model_name(runner->model), name);
+    kiln_runner_error("model '%s' failed: %s", model, name);
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "kiln/runtime/status.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,4 +79,16 @@ const char* kiln_status_code_string(kiln_status_code_t code) {
   case KILN_STATUS_INTERNAL: return "INTERNAL";
   }
   return "UNKNOWN";
+}
+
+int32_t kiln_check_failed(const kiln_run_options_t* options, const kiln_check_info_t* checks,
+                          const int64_t* status) {
+  if (options != NULL && checks != NULL && status != NULL && status[0] > 0 &&
+      options->struct_size >= offsetof(kiln_run_options_t, error_message_size) +
+                                  sizeof(options->error_message_size) &&
+      options->error_message != NULL && options->error_message_size > 0) {
+    kiln_check_format(&checks[status[0] - 1], status[1], status[2], options->error_message,
+                      options->error_message_size);
+  }
+  return KILN_STATUS_INVALID_ARGUMENT;
 }

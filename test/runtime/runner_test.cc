@@ -529,9 +529,14 @@ TEST_F(RunnerTest, UnwritableOutputDir) {
   EXPECT_NE(r.err.find("'" + file + "' exists and is not a directory"), std::string::npos)
       << r.err;
 
-  // Only one level is created.
-  r = Run(&kAddModel, {x_path_, y_path_, "--output-dir", dir_.Join("a/b")});
-  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(RunnerTest, OutputDirIsCreatedWithItsParents) {
+  std::string out = dir_.Join("a/b/c/");
+  RunResult r = Run(&kAddModel, {x_path_, y_path_, "--output-dir", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  struct stat info;
+  EXPECT_EQ(stat((out + "x_y_sum_0.npy").c_str(), &info), 0);
 }
 
 TEST_F(RunnerTest, UnwritableOutputFile) {

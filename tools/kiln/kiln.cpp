@@ -100,6 +100,12 @@ int main(int argc, char **argv) {
                       "to the others by _Send/_Recv; the placement and the partitions show in "
                       "--emit mlir --stage graph, and --stats sums them up")
       ->delimiter(',');
+  bool noRuntimeChecks = false;
+  compile->add_flag("--no-runtime-checks", noRuntimeChecks,
+                    "Do not check input values where TensorFlow reports errors (integer "
+                    "division by zero, indices out of range, integers to negative powers): "
+                    "such values then give unspecified results, never a crash. Constants "
+                    "are still checked at compile time");
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");
@@ -118,6 +124,7 @@ int main(int argc, char **argv) {
 
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;
+  options.runtimeChecks = !noRuntimeChecks;
   options.executablePath =
       llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
   int rc = kiln::driver::compile(options, llvm::errs());

@@ -96,4 +96,26 @@ LogicalResult inferCast(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// TensorFlow's integer division and remainder kernels report a zero divisor.
+static void checkDivisor(Value y, SmallVectorImpl<RuntimeCheck> &checks) {
+  if (isa<IntegerType>(cast<TensorType>(y.getType()).getElementType()))
+    checks.push_back({y, "nonzero", {}, "integer division by zero (y{index} is 0)"});
+}
+
+void RealDivOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void DivOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void TruncateDivOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void TruncateModOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void ModOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void FloorDivOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+void FloorModOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivisor(getY(), c); }
+
+void PowOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto element = cast<TensorType>(getY().getType()).getElementType();
+  if (isa<IntegerType>(element) && !element.isUnsignedInteger())
+    checks.push_back({getY(), "nonnegative", {},
+                      "integers to negative integer powers are not allowed (y{index} = "
+                      "{value})"});
+}
+
 } // namespace kiln::tf

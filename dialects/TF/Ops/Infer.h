@@ -14,6 +14,7 @@
 #include "mlir/IR/Value.h"
 
 #include <optional>
+#include <string>
 
 namespace kiln::tf {
 
@@ -102,6 +103,15 @@ std::optional<int64_t> boundedElementCount(llvm::ArrayRef<int64_t> shape);
 /// an overflow later. Every op's inferReturnTypes calls it.
 mlir::LogicalResult checkInferredTypes(const InferContext &ctx, llvm::ArrayRef<mlir::Type> types);
 
+/// A condition an op's operand must meet at run time (RuntimeChecksInterface): the kinds
+/// and the message template are those of kiln.check.
+struct RuntimeCheck {
+  mlir::Value subject;
+  std::string kind;                 // "nonzero", "nonnegative" or "in_range"
+  llvm::SmallVector<int64_t> bounds; // in_range: one, or one per position of the last dim
+  std::string message;              // the problem, with {index} and {value}
+};
+
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic
 /// dimension or unknown rank is compatible with anything).
 bool areCompatibleResultTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
@@ -132,6 +142,7 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
 
 // Structure.cpp
 mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConst(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out);

@@ -8,14 +8,18 @@ namespace kiln::tf {
 FailureOr<SmallVector<int64_t>> normalizeAxes(const InferContext &ctx, ArrayRef<int64_t> axes,
                                               int64_t rank) {
   SmallVector<int64_t> result;
-  for (int64_t a : axes) {
+  for (auto [i, a] : llvm::enumerate(axes)) {
     int64_t axis = a < 0 ? a + rank : a;
     if (axis < 0 || axis >= rank)
       return ctx.error("axis ", a, " is out of range for rank ", rank);
+    // TensorFlow: "Invalid reduction arguments: Axes contains duplicate dimension".
+    for (auto [j, b] : llvm::enumerate(axes.take_front(i)))
+      if ((b < 0 ? b + rank : b) == axis)
+        return ctx.error("axes ", b, " and ", a, " are both dimension ", axis,
+                         "; each dimension may be reduced once");
     result.push_back(axis);
   }
   llvm::sort(result);
-  result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
 }
 

@@ -385,6 +385,44 @@ LogicalResult inferGatherNd(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// Each index must be in [0, size of params along the axis), as TensorFlow's kernel
+/// reports otherwise ("indices[1] = 7 is not in [0, 5)").
+void GatherV2Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto params = dyn_cast<RankedTensorType>(getParams().getType());
+  auto axis = constantIntsOf(getAxis());
+  if (!params || !axis || axis->size() != 1)
+    return;
+  int64_t a = (*axis)[0] < 0 ? (*axis)[0] + params.getRank() : (*axis)[0];
+  if (a < 0 || a >= params.getRank() || params.isDynamicDim(a))
+    return;
+  int64_t size = params.getDimSize(a);
+  checks.push_back({getIndices(), "in_range", {size},
+                    "indices{index} = {value} is not in [0, " + std::to_string(size) + ")"});
+}
+
+/// Each entry of an index tuple must be in [0, size of the params dimension it indexes).
+void GatherNdOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto params = dyn_cast<RankedTensorType>(getParams().getType());
+  auto indices = dyn_cast<RankedTensorType>(getIndices().getType());
+  if (!params || !indices || indices.getRank() == 0 ||
+      indices.isDynamicDim(indices.getRank() - 1))
+    return;
+  int64_t depth = indices.getDimSize(indices.getRank() - 1);
+  if (depth == 0 || depth > params.getRank())
+    return;
+  ArrayRef<int64_t> bounds = params.getShape().take_front(depth);
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return;
+  std::string shape;
+  llvm::raw_string_ostream os(shape);
+  llvm::interleave(
+      params.getShape(), os,
+      [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; }, ",");
+  checks.push_back({getIndices(), "in_range", SmallVector<int64_t>(bounds),
+                    "indices{index} = {value} does not index into params of shape [" + shape +
+                        "]"});
+}
+
 LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(2)))
     return failure();

@@ -146,6 +146,46 @@ bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
   return true;
 }
 
+/// The default's type, refined by the declared shape, which it must match (TensorFlow's
+/// shape function merges the two and fails when they differ).
+LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(1)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("dtype", input.getElementType())))
+    return failure();
+  auto shape = ctx.attr<ShapeAttr>("shape");
+  if (!shape || !shape.hasRank()) {
+    out.push_back(input);
+    return success();
+  }
+  TensorType declared = shape.toTensorType(input.getElementType());
+  if (failed(verifyCompatibleShape(input, declared))) {
+    auto print = [](TensorType t) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "[";
+      llvm::interleave(
+          t.getShape(), os, [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; },
+          ",");
+      os << "]";
+      return text;
+    };
+    return ctx.error("the default value's shape ",
+                     input.hasRank() ? print(input) : std::string("(unknown rank)"),
+                     " does not match the declared shape ", print(declared));
+  }
+  if (!input.hasRank()) {
+    out.push_back(declared);
+    return success();
+  }
+  SmallVector<int64_t> dims;
+  for (auto [a, b] : llvm::zip(input.getShape(), declared.getShape()))
+    dims.push_back(ShapedType::isDynamic(a) ? b : a);
+  out.push_back(RankedTensorType::get(dims, input.getElementType()));
+  return success();
+}
+
 LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out) {
   auto dtype = ctx.attr<TypeAttr>("dtype");
   if (!dtype)

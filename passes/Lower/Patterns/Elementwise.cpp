@@ -31,19 +31,67 @@ Value signedArithmetic(OpBuilder &b, Location loc, ElementKind kind, ValueRange 
   return SignedOp::create(b, loc, args[0], args[1]);
 }
 
+/// Integer division and remainder that never trap. TensorFlow reports a zero divisor (a
+/// kiln.check does here); the code computes 0 for it rather than fault. INT_MIN / -1, which
+/// traps on x86, wraps to INT_MIN with remainder 0, as TensorFlow computes it.
+struct IntegerDivision {
+  Value y, zero, isZero, isMinusOne, safe; // isMinusOne: null for unsigned
+
+  IntegerDivision(OpBuilder &b, Location loc, ElementKind kind, Value y) : y(y) {
+    Type t = y.getType();
+    zero = scalarConstant(b, loc, t, 0);
+    Value one = scalarConstant(b, loc, t, 1);
+    isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value bad = isZero;
+    if (kind != ElementKind::Unsigned) {
+      isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                                         scalarConstant(b, loc, t, -1));
+      bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+    }
+    safe = arith::SelectOp::create(b, loc, bad, one, y);
+  }
+
+  /// `result` of x and the safe divisor, corrected for the divisors it was not given:
+  /// `minusOne` for -1 (signed only), 0 for 0.
+  Value finish(OpBuilder &b, Location loc, Value result, Value minusOne) const {
+    if (isMinusOne)
+      result = arith::SelectOp::create(b, loc, isMinusOne, minusOne, result);
+    return arith::SelectOp::create(b, loc, isZero, zero, result);
+  }
+  /// -x, wrapping (INT_MIN stays INT_MIN): the quotient for a divisor of -1.
+  Value negated(OpBuilder &b, Location loc, Value x) const {
+    return arith::SubIOp::create(b, loc, zero, x);
+  }
+};
+
+/// x / y; integers truncate toward zero (RealDiv, Div, TruncateDiv).
 Value divide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   if (kind == ElementKind::Float)
     return arith::DivFOp::create(b, loc, args[0], args[1]);
-  // Integer division by zero would trap; TensorFlow rejects it at run time. Until the
-  // runtime can report errors from inside kernels, a zero divisor gives 0.
-  Type t = args[0].getType();
-  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, args[1], zero);
-  Value safe = arith::SelectOp::create(b, loc, isZero, one, args[1]);
+  IntegerDivision d(b, loc, kind, args[1]);
   Value q = kind == ElementKind::Unsigned
-                ? Value(arith::DivUIOp::create(b, loc, args[0], safe))
-                : Value(arith::DivSIOp::create(b, loc, args[0], safe));
-  return arith::SelectOp::create(b, loc, isZero, zero, q);
+                ? Value(arith::DivUIOp::create(b, loc, args[0], d.safe))
+                : Value(arith::DivSIOp::create(b, loc, args[0], d.safe));
+  return d.finish(b, loc, q, d.isMinusOne ? d.negated(b, loc, args[0]) : Value());
+}
+
+/// x / y rounded toward zero for floats too (TruncateDiv).
+Value truncatedDivide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return math::TruncOp::create(b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
+  return divide(b, loc, kind, args);
+}
+
+/// The remainder of division rounded toward zero, with the sign of x (Mod, TruncateMod:
+/// C's % and fmod).
+Value truncatedModulo(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind == ElementKind::Float)
+    return arith::RemFOp::create(b, loc, args[0], args[1]);
+  IntegerDivision d(b, loc, kind, args[1]);
+  Value r = kind == ElementKind::Unsigned
+                ? Value(arith::RemUIOp::create(b, loc, args[0], d.safe))
+                : Value(arith::RemSIOp::create(b, loc, args[0], d.safe));
+  return d.finish(b, loc, r, d.zero);
 }
 
 Value maximumWith(OpBuilder &b, Location loc, ElementKind kind, Value x, Value bound) {
@@ -144,19 +192,15 @@ Value power(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   return math::IPowIOp::create(b, loc, args[0], args[1]);
 }
 
-/// floor(x / y); integer division rounds toward negative infinity (a zero divisor gives 0,
-/// as in `divide`).
+/// floor(x / y); integer division rounds toward negative infinity.
 Value floorDivide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   if (kind == ElementKind::Float)
     return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
-  Type t = args[0].getType();
-  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, args[1], zero);
-  Value safe = arith::SelectOp::create(b, loc, isZero, one, args[1]);
+  IntegerDivision d(b, loc, kind, args[1]);
   Value q = kind == ElementKind::Unsigned
-                ? Value(arith::DivUIOp::create(b, loc, args[0], safe))
-                : Value(arith::FloorDivSIOp::create(b, loc, args[0], safe));
-  return arith::SelectOp::create(b, loc, isZero, zero, q);
+                ? Value(arith::DivUIOp::create(b, loc, args[0], d.safe))
+                : Value(arith::FloorDivSIOp::create(b, loc, args[0], d.safe));
+  return d.finish(b, loc, q, d.isMinusOne ? d.negated(b, loc, args[0]) : Value());
 }
 
 /// The remainder of floor division: it has the sign of y (TensorFlow's FloorMod).
@@ -173,18 +217,16 @@ Value floorModulo(OpBuilder &b, Location loc, ElementKind kind, ValueRange args)
                                       arith::XOrIOp::create(b, loc, rNeg, yNeg));
     return arith::SelectOp::create(b, loc, fix, arith::AddFOp::create(b, loc, r, y), r);
   }
-  Value one = scalarConstant(b, loc, t, 1);
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
-  Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+  IntegerDivision d(b, loc, kind, y);
   if (kind == ElementKind::Unsigned)
-    return arith::SelectOp::create(b, loc, isZero, zero, arith::RemUIOp::create(b, loc, x, safe));
-  Value r = arith::RemSIOp::create(b, loc, x, safe);
+    return d.finish(b, loc, arith::RemUIOp::create(b, loc, x, d.safe), Value());
+  Value r = arith::RemSIOp::create(b, loc, x, d.safe);
   Value rNonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
   Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
-  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safe, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, d.safe, zero);
   Value fix = arith::AndIOp::create(b, loc, rNonZero, arith::XOrIOp::create(b, loc, rNeg, yNeg));
-  Value m = arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, safe), r);
-  return arith::SelectOp::create(b, loc, isZero, zero, m);
+  Value m = arith::SelectOp::create(b, loc, fix, arith::AddIOp::create(b, loc, r, d.safe), r);
+  return d.finish(b, loc, m, zero);
 }
 
 /// A comparison: ordered float predicates except NotEqual (true for NaN), signed or
@@ -433,6 +475,10 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp.template operator()<tf::SubOp>(arithmetic<arith::SubFOp, arith::SubIOp>);
   addOp.template operator()<tf::MulOp>(arithmetic<arith::MulFOp, arith::MulIOp>);
   addOp.template operator()<tf::RealDivOp>(divide);
+  addOp.template operator()<tf::DivOp>(divide);
+  addOp.template operator()<tf::TruncateDivOp>(truncatedDivide);
+  addOp.template operator()<tf::TruncateModOp>(truncatedModulo);
+  addOp.template operator()<tf::ModOp>(truncatedModulo);
   addOp.template operator()<tf::MaximumOp>(
       signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>);
   addOp.template operator()<tf::MinimumOp>(

@@ -44,6 +44,17 @@ struct IdentityNLowering : OpConversionPattern<tf::IdentityNOp> {
   }
 };
 
+/// kiln.check keeps checking its operand once the operand's type is converted (unsigned
+/// integers to signless; the op says the values are unsigned already).
+struct CheckTypes : OpConversionPattern<kiln::dialect::CheckOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(kiln::dialect::CheckOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.modifyOpInPlace(op, [&] { op.getSubjectMutable().assign(adaptor.getSubject()); });
+    return success();
+  }
+};
+
 /// _Send and _Recv become the kiln dialect's send and recv, which bufferize and then call
 /// the runtime's rendezvous (kiln-lower-rendezvous-calls).
 struct SendLowering : OpConversionPattern<tf::SendOp> {
@@ -73,7 +84,8 @@ struct RecvLowering : OpConversionPattern<tf::RecvOp> {
 } // namespace
 
 void populateStructurePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstLowering, IdentityLowering, IdentityNLowering, SendLowering, RecvLowering>(converter, patterns.getContext());
+  patterns.add<ConstLowering, IdentityLowering, IdentityNLowering, SendLowering, RecvLowering,
+               CheckTypes>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -15,3 +15,13 @@ func.func @part(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = kiln.recv "b" into %e : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// Tests that kiln.check bufferizes to a read of its operand's buffer: nothing is copied.
+// CHECK-LABEL: func.func @check(
+// CHECK-SAME: %[[Y:.*]]: memref<4xi32>)
+// CHECK-NEXT: kiln.check "nonzero" %[[Y]], "m" : memref<4xi32>
+// CHECK-NEXT: return
+func.func @check(%y: tensor<4xi32>) {
+  kiln.check "nonzero" %y, "m" : tensor<4xi32>
+  return
+}

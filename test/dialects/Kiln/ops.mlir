@@ -32,3 +32,14 @@ func.func private @part1() {
   kiln.send %b as "b:0;/cpu:0" : memref<4xf32>
   return
 }
+
+// CHECK-LABEL: func.func @checks
+// CHECK-NEXT: kiln.check "nonzero" %arg0, "node 'q' (FloorDiv): integer division by zero (y{index} is 0)" : tensor<4xi32>
+// CHECK-NEXT: kiln.check "in_range" %arg1 bounds [5, 3], "indices{index} = {value} does not index into params of shape [5,3]" {unsigned_values} : memref<2x2xi64>
+// CHECK-NEXT: kiln.check "nonnegative" %arg2, "y{index} = {value}" : tensor<i8>
+func.func @checks(%y: tensor<4xi32>, %i: memref<2x2xi64>, %p: tensor<i8>) {
+  kiln.check "nonzero" %y, "node 'q' (FloorDiv): integer division by zero (y{index} is 0)" : tensor<4xi32>
+  kiln.check "in_range" %i bounds [5, 3], "indices{index} = {value} does not index into params of shape [5,3]" {unsigned_values} : memref<2x2xi64>
+  kiln.check "nonnegative" %p, "y{index} = {value}" : tensor<i8>
+  return
+}

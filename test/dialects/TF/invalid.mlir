@@ -758,6 +758,29 @@ func.func @fill_size(%v: tensor<f32>) -> tensor<*xf32> {
 
 // -----
 
+// Tests that a reduction may not name a dimension twice (TensorFlow: "Axes contains
+// duplicate dimension"), also as a negative axis.
+func.func @duplicate_axes(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = "tf.Const"() {value = dense<[1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{axes 1 and -1 are both dimension 1; each dimension may be reduced once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Sum"(%x, %a) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a PlaceholderWithDefault's default must have its declared shape (TensorFlow's
+// shape function merges the two).
+func.func @placeholder_default(%d: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{the default value's shape [3] does not match the declared shape [2]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.PlaceholderWithDefault"(%d) {dtype = f32, shape = #tf.shape<2>} : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 // Tests that a resize cannot both align corners and use pixel centres.
 func.func @resize_modes(%x: tensor<1x2x2x1xf32>) -> tensor<*xf32> {
   %s = "tf.Const"() {value = dense<4> : tensor<2xi32>} : () -> tensor<2xi32>

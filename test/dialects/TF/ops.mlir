@@ -109,6 +109,10 @@ func.func @add_control_inputs(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4x
 // CHECK: "tf.RealDiv"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
 // CHECK: "tf.Maximum"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
 // CHECK: "tf.Minimum"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: "tf.Div"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: "tf.TruncateDiv"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: "tf.TruncateMod"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: "tf.Mod"(%{{.*}}, %{{.*}}) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
 func.func @binary_ops(%x: tensor<3xi32>, %y: tensor<3xi32>) {
   %0 = "tf.Add"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %1 = "tf.AddV2"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
@@ -117,6 +121,10 @@ func.func @binary_ops(%x: tensor<3xi32>, %y: tensor<3xi32>) {
   %4 = "tf.RealDiv"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %5 = "tf.Maximum"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %6 = "tf.Minimum"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %7 = "tf.Div"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %8 = "tf.TruncateDiv"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %9 = "tf.TruncateMod"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %10 = "tf.Mod"(%x, %y) {T = i32} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   return
 }
 

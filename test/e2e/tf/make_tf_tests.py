@@ -43,7 +43,11 @@ FAMILIES = {
     "math": "unary math and activation functions (Square, Sqrt, Rsqrt, Exp, Log, Neg, Abs, "
             "Floor, Erf, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, ZerosLike, "
             "OnesLike) and Keras's PReLU",
-    "binary": "SquaredDifference, Pow, FloorDiv and FloorMod",
+    "binary": "SquaredDifference, Pow, FloorDiv, FloorMod, Div, TruncateDiv, TruncateMod and "
+              "Mod, integer division of the most negative integer by -1 included",
+    "errors": "the run-time errors of TensorFlow's kernels (integer division by zero, "
+              "indices out of range, integers to negative powers): the compiled model fails "
+              "with a message naming the node, where TensorFlow raises InvalidArgumentError",
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin) and TopKV2",
     "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
@@ -75,10 +79,12 @@ CASES = []
 
 
 class Case:
-    def __init__(self, name, family, doc, graph_def, feeds, fetches, tol, feed_args):
+    def __init__(self, name, family, doc, graph_def, feeds, fetches, tol, feed_args,
+                 error=None):
         self.name, self.family, self.doc = name, family, doc
         self.graph_def, self.feeds, self.fetches, self.tol = graph_def, feeds, fetches, tol
         self.feed_args = feed_args
+        self.error = error  # error cases: (TensorFlow's message, Kiln's)
 
 
 def rng_for(name):
@@ -118,6 +124,31 @@ def case(name, family, doc, build, feeds, tol, reference=None):
     feed_args = ["%s=%s[%s]" % (n, KILN_DTYPE[a.dtype.type], ",".join(map(str, a.shape)))
                  for n, a in feeds]
     CASES.append(Case(name, family, doc, gd, feeds, fetches, tol, feed_args))
+
+
+def error_case(name, doc, build, feeds, kiln_message):
+    """A graph TensorFlow refuses to run on these inputs (InvalidArgumentError, checked
+    here): the compiled model must fail, with `kiln_message` after INVALID_ARGUMENT."""
+    g = tf.Graph()
+    with g.as_default():
+        phs = {n: tf.compat.v1.placeholder(tf.as_dtype(a.dtype), a.shape, name=n)
+               for n, a in feeds}
+        outs = build(phs)
+    with tf.compat.v1.Session(graph=g) as sess:
+        try:
+            sess.run(outs, {phs[n]: a for n, a in feeds})
+        except tf.errors.InvalidArgumentError as e:
+            # The line after "Node: 'z'": the kernel's own words.
+            lines = e.message.split("\n")
+            at = [i for i, line in enumerate(lines) if line.startswith("Node: ")]
+            tf_message = lines[at[-1] + 1] if at and at[-1] + 1 < len(lines) else lines[0]
+        else:
+            raise AssertionError("TensorFlow ran %s without an error" % name)
+    fetches = [(k, np.zeros(0)) for k in sorted(outs)]
+    feed_args = ["%s=%s[%s]" % (n, KILN_DTYPE[a.dtype.type], ",".join(map(str, a.shape)))
+                 for n, a in feeds]
+    CASES.append(Case(name, "errors", doc, g.as_graph_def(), feeds, fetches, None, feed_args,
+                      (tf_message, kiln_message)))
 
 
 def op_name(fn):
@@ -192,6 +223,27 @@ def build_binary():
         case(n + "_i32", "binary", "%s on int32 with negative operands" % op_name(fn),
              lambda p, fn=fn: {"z": fn(x=p["a"], y=p["b"], name="z")},
              [("a", ia), ("b", ib)], EXACT)
+    for n, fn in [("div", raw.Div), ("truncatediv", raw.TruncateDiv),
+                  ("truncatemod", raw.TruncateMod), ("mod", raw.Mod)]:
+        case(n + "_f32", "binary", "%s on float32 with broadcasting and negatives" % op_name(fn),
+             lambda p, fn=fn: {"z": fn(x=p["a"], y=p["b"], name="z")},
+             [("a", a), ("b", b)], SUMS if "mod" in n else ARITH)
+        case(n + "_i32", "binary", "%s on int32 with negative operands" % op_name(fn),
+             lambda p, fn=fn: {"z": fn(x=p["a"], y=p["b"], name="z")},
+             [("a", ia), ("b", ib)], EXACT)
+    # The most negative integer divided by -1 traps on x86; TensorFlow wraps the quotient
+    # to itself and gives the remainder 0.
+    for dt in [np.int32, np.int64]:
+        lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
+        mx = np.array([lo, lo, 7, -7, hi, 0, lo], dt)
+        my = np.array([-1, 1, -2, 2, -1, -1, 2], dt)
+        ops = [raw.FloorDiv, raw.FloorMod, raw.Div, raw.TruncateDiv, raw.TruncateMod, raw.Mod]
+        case("int_min_by_minus_one_%s" % NAME[dt], "binary",
+             "FloorDiv, FloorMod, Div, TruncateDiv, TruncateMod and Mod of %s's most "
+             "negative value by -1" % NAME[dt],
+             lambda p, ops=ops: {op_name(op).lower(): op(x=p["a"], y=p["b"],
+                                                          name=op_name(op).lower())
+                                 for op in ops}, [("a", mx), ("b", my)], EXACT)
     pa, pb = f32(r, (5,), 0.1, 4), f32(r, (5,), -2, 3)
     case("pow_f32", "binary", "Pow on float32 with positive bases",
          lambda p: {"z": raw.Pow(x=p["a"], y=p["b"], name="z")}, [("a", pa), ("b", pb)],
@@ -200,6 +252,43 @@ def build_binary():
     qb = r.integers(0, 5, (6,)).astype(np.int32)
     case("pow_i32", "binary", "Pow on int32 with small non-negative exponents",
          lambda p: {"z": raw.Pow(x=p["a"], y=p["b"], name="z")}, [("a", qa), ("b", qb)], EXACT)
+
+
+def build_errors():
+    r = rng_for("errors")
+    x = r.integers(-20, 20, (2, 3)).astype(np.int32)
+    y = np.array([[1, -2, 3], [4, 5, 0]], np.int32)
+    error_case("floordiv_by_zero", "FloorDiv by a divisor with a zero",
+               lambda p: {"z": raw.FloorDiv(x=p["x"], y=p["y"], name="z")},
+               [("x", x), ("y", y)],
+               "node 'z' (FloorDiv): integer division by zero (y[1,2] is 0)")
+    y64 = np.array([3, 0], np.int64)
+    error_case("mod_by_zero_i64", "Mod of int64 by a zero",
+               lambda p: {"z": raw.Mod(x=p["x"], y=p["y"], name="z")},
+               [("x", np.array([5, 6], np.int64)), ("y", y64)],
+               "node 'z' (Mod): integer division by zero (y[1] is 0)")
+    params = f32(r, (5, 3))
+    idx = np.array([[0, 7], [2, 1]], np.int32)
+    error_case("gather_out_of_range", "GatherV2 with an index past the end (TensorFlow: "
+               "indices[0,1] = 7 is not in [0, 5))",
+               lambda p: {"g": raw.GatherV2(params=p["p"], indices=p["i"],
+                                            axis=tf.constant(0), name="g")},
+               [("p", params), ("i", idx)],
+               "node 'g' (GatherV2): indices[0,1] = 7 is not in [0, 5)")
+    error_case("gather_negative_index", "GatherV2 with a negative index on axis 1",
+               lambda p: {"g": raw.GatherV2(params=p["p"], indices=p["i"],
+                                            axis=tf.constant(1), name="g")},
+               [("p", params), ("i", np.array([2, -1, 0], np.int64))],
+               "node 'g' (GatherV2): indices[1] = -1 is not in [0, 3)")
+    error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
+               lambda p: {"g": raw.GatherNd(params=p["p"], indices=p["i"], name="g")},
+               [("p", params), ("i", np.array([[4, 2], [1, 3]], np.int32))],
+               "node 'g' (GatherNd): indices[1,1] = 3 does not index into params of shape "
+               "[5,3]")
+    error_case("pow_negative_exponent", "Pow of int32 to a negative power",
+               lambda p: {"z": raw.Pow(x=p["x"], y=p["y"], name="z")},
+               [("x", np.array([2, 3, 4], np.int32)), ("y", np.array([2, 0, -3], np.int32))],
+               "node 'z' (Pow): integers to negative integer powers are not allowed (y[2] = -3)")
 
 
 def build_logic():
@@ -763,7 +852,30 @@ def out_file(name):
     return tensor_name(name).replace("/", "_").replace(":", "_") + ".npy"
 
 
+def error_block(c):
+    """Compiles an error case; the model fails on the inputs TensorFlow refused, with the
+    expected message, and compiled with --no-runtime-checks it runs (unspecified
+    results, but no crash)."""
+    prefix = c.name.upper()
+    compile_cmd = "kiln compile %%S/%s.pbtxt" % c.name
+    compile_cmd += "".join(" --feed '%s'" % f for f in c.feed_args)
+    compile_cmd += "".join(" --fetch %s" % n for n, _ in c.fetches)
+    inputs = "".join(" --input %s=%%S/data/%s/%s.npy" % (n, c.name, n) for n, _ in c.feeds)
+    lines = [""] + comment("%s: %s." % (c.name, c.doc))
+    lines += comment("TensorFlow: %s" % c.error[0])
+    lines += ["# RUN: %s -o %%t/%s" % (compile_cmd, c.name),
+              "# RUN: not %%t/%s%s 2>&1 | FileCheck %%s --check-prefix=%s --implicit-check-not='{{.}}'"
+              % (c.name, inputs, prefix),
+              "# RUN: %s --no-runtime-checks -o %%t/%s.unchecked" % (compile_cmd, c.name),
+              "# RUN: %%t/%s.unchecked%s > /dev/null" % (c.name, inputs),
+              "# %s: error: model '%s' failed: INVALID_ARGUMENT: %s" % (prefix, c.name,
+                                                                      c.error[1])]
+    return lines
+
+
 def test_block(c):
+    if c.error:
+        return error_block(c)
     prefix = c.name.upper()
     compile_cmd = "kiln compile %%S/%s.pbtxt" % c.name
     compile_cmd += "".join(" --feed '%s'" % f for f in c.feed_args)
@@ -893,7 +1005,7 @@ def build_devices():
 
 
 def main():
-    for build in [build_math, build_binary, build_logic, build_reduce, build_shape, build_lists,
+    for build in [build_math, build_binary, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_conv, build_fused,
                   build_devices]:
@@ -913,13 +1025,19 @@ def main():
         for n, a in c.feeds:
             np.save(os.path.join(folder, n + ".npy"), a)
         for n, a in c.fetches:
-            np.save(os.path.join(folder, out_file(n)), a)
+            if not c.error:
+                np.save(os.path.join(folder, out_file(n)), a)
     for fam, title in FAMILIES.items():
         lines = [MARK + "; edit it and rerun (see its docstring)."]
-        lines += comment("Tests that Kiln computes %s as TensorFlow %s does. Each case compiles "
-                         "a graph that TensorFlow wrote, runs it on the inputs in data/<case>/ "
-                         "and compares with TensorFlow's outputs there."
-                         % (title, tf.__version__))
+        if fam == "errors":
+            lines += comment("Tests %s. Each case compiles a graph that TensorFlow %s wrote "
+                             "and refused to run on the inputs in data/<case>/."
+                             % (title, tf.__version__))
+        else:
+            lines += comment("Tests that Kiln computes %s as TensorFlow %s does. Each case "
+                             "compiles a graph that TensorFlow wrote, runs it on the inputs in "
+                             "data/<case>/ and compares with TensorFlow's outputs there."
+                             % (title, tf.__version__))
         lines.append("# RUN: rm -rf %t && mkdir -p %t")
         for c in CASES:
             if c.family == fam:

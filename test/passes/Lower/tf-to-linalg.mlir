@@ -173,16 +173,23 @@ func.func @float_bodies(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>,
 // -----
 
 // Tests the integer bodies: wrapping arithmetic, signed min/max, and a division that
-// guards against a zero divisor (which would trap).
+// never traps: a zero divisor (reported by a kiln.check) and -1 (INT_MIN / -1) divide by 1
+// instead; -1 then gives 0 - x, wrapping as TensorFlow does, and 0 gives 0.
 // CHECK-LABEL: func.func @int_bodies
 func.func @int_bodies(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
   // CHECK: arith.addi
   // CHECK: arith.muli
   // CHECK: arith.minsi
   // CHECK: arith.maxsi
-  // CHECK: %[[ISZERO:.*]] = arith.cmpi eq
-  // CHECK: %[[SAFE:.*]] = arith.select %[[ISZERO]]
-  // CHECK: arith.divsi %{{.*}}, %[[SAFE]]
+  // CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32,
+  // CHECK: %[[ISZERO:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO:.*]] : i32
+  // CHECK: %[[ISMINUSONE:.*]] = arith.cmpi eq, %[[Y]], %[[MINUSONE:.*]] : i32
+  // CHECK: %[[BAD:.*]] = arith.ori %[[ISZERO]], %[[ISMINUSONE]]
+  // CHECK: %[[SAFE:.*]] = arith.select %[[BAD]], %{{.*}}, %[[Y]]
+  // CHECK: %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]]
+  // CHECK: %[[NEG:.*]] = arith.subi %{{.*}}, %[[X]]
+  // CHECK: %[[Q1:.*]] = arith.select %[[ISMINUSONE]], %[[NEG]], %[[Q]]
+  // CHECK: arith.select %[[ISZERO]], %{{.*}}, %[[Q1]]
   %0 = "tf.AddV2"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %1 = "tf.Mul"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %2 = "tf.Minimum"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
@@ -231,4 +238,44 @@ func.func @range(%s: tensor<f32>, %d: tensor<f32>, %si: tensor<i64>, %di: tensor
   %li = "tf.Const"() {value = dense<3000000> : tensor<i64>} : () -> tensor<i64>
   %1 = "tf.Range"(%si, %li, %di) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2000000xi64>
   return %0, %1 : tensor<2000000xf32>, tensor<2000000xi64>
+}
+
+// -----
+
+// Tests Div, TruncateDiv, TruncateMod and Mod: on floats x / y, trunc(x / y) and fmod; on
+// integers the truncating quotient and remainder through the same guarded divisor, the
+// remainder by -1 being 0.
+// CHECK-LABEL: func.func @truncating
+// CHECK: arith.divf
+// CHECK: arith.divf
+// CHECK-NEXT: math.trunc
+// CHECK: arith.remf
+// CHECK: arith.remf
+// CHECK: %[[SAFE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[R:.*]] = arith.remsi %{{.*}}, %[[SAFE]] : i64
+// CHECK: %[[R1:.*]] = arith.select %{{.*}}, %[[ZERO:.*]], %[[R]] : i64
+// CHECK: arith.select %{{.*}}, %[[ZERO]], %[[R1]] : i64
+// CHECK: arith.remui
+func.func @truncating(%x: tensor<4xf32>, %i: tensor<4xi64>, %u: tensor<4xui8>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xui8>) {
+  %0 = "tf.Div"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.TruncateDiv"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.TruncateMod"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Mod"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = "tf.Mod"(%i, %i) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %5 = "tf.TruncateMod"(%u, %u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xui8>
+}
+
+// -----
+
+// Tests that kiln.check keeps checking its operand once the operand's type is converted
+// (unsigned to signless).
+// CHECK-LABEL: func.func @check_types
+// CHECK-SAME: %[[U:.*]]: tensor<4xi8>
+// CHECK: kiln.check "nonzero" %[[U]], "m" {unsigned_values} : tensor<4xi8>
+func.func @check_types(%u: tensor<4xui8>) -> tensor<4xui8> {
+  kiln.check "nonzero" %u, "m" {unsigned_values} : tensor<4xui8>
+  %0 = "tf.FloorDiv"(%u, %u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
 }

@@ -17,6 +17,12 @@
  * scratch_bytes is 0. `options` may be NULL (defaults). The function returns a
  * kiln_status_code_t (KILN_STATUS_OK on success). It is reentrant: concurrent calls are safe
  * when each call has its own scratch and outputs.
+ *
+ * A call fails with KILN_STATUS_INVALID_ARGUMENT where TensorFlow reports an error about
+ * the input values: integer division by zero, an index out of range, an integer raised to
+ * a negative power (unless compiled with --no-runtime-checks). Its outputs are then
+ * unspecified; options->error_message, if given, receives a description naming the node,
+ * e.g. "node 'g' (GatherV2): indices[1] = 7 is not in [0, 5)".
  */
 #ifndef KILN_RUNTIME_ABI_H
 #define KILN_RUNTIME_ABI_H
@@ -27,7 +33,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 1
+#define KILN_ABI_VERSION 2
 
 /* Largest rank a tensor in the ABI may have. */
 #define KILN_MAX_RANK 16
@@ -70,6 +76,10 @@ typedef struct kiln_run_options_t {
   uint32_t struct_size;
   /* Threads the call may use; 0 means all cores. Results do not depend on it. */
   int32_t num_threads;
+  /* ABI 2: where a failed call writes what went wrong, NUL-terminated and truncated to
+   * error_message_size bytes; NULL for none. */
+  char* error_message;
+  int64_t error_message_size;
 } kiln_run_options_t;
 
 /* One feed or fetch of a compiled model. */
@@ -97,6 +107,84 @@ typedef struct kiln_model_info_t {
   int64_t scratch_alignment;
   kiln_entry_fn_t entry;
 } kiln_model_info_t;
+
+/*
+ * ABI 2: the checks a model makes on its input values where TensorFlow's kernels report
+ * errors. A failed check makes the entry point return KILN_STATUS_INVALID_ARGUMENT after
+ * formatting its message (kiln_check_format) for the caller.
+ */
+typedef struct kiln_check_info_t {
+  /* "node 'g' (GatherV2): indices{index} = {value} is not in [0, 5)": {index} stands for
+   * the failing element's coordinates in the checked tensor ("[1,2]", nothing for a
+   * scalar), {value} for its value. */
+  const char* message;
+  int32_t rank;        /* of the checked tensor */
+  int32_t is_unsigned; /* its values are unsigned integers */
+  const int64_t* dims; /* rank entries */
+} kiln_check_info_t;
+
+/* What a model's checks record during a call: the 1-based number of the first check that
+ * failed (0 if none), the failing element's row-major position in the checked tensor and
+ * its value (as the bits of an int64). Generated code writes it; the entry point reads it. */
+#define KILN_CHECK_STATUS_WORDS 3
+
+/* Writes `check`'s message with {index} and {value} filled in for the element at row-major
+ * `position` holding `value` into out (NUL-terminated, truncated to `size` bytes); returns
+ * the length the whole message has. Shared by the compiler (a check that fails on constants
+ * is a compile-time error) and the runtime. */
+static inline int64_t kiln_check_format(const kiln_check_info_t* check, int64_t position,
+                                        int64_t value, char* out, int64_t size) {
+  int64_t length = 0;
+  const char* m = check->message;
+#define KILN_CHECK_PUT(c)                                                                      \
+  do {                                                                                         \
+    char kiln_check_char = (c); /* evaluated once, whether it fits or not */                   \
+    if (length + 1 < size) out[length] = kiln_check_char;                                      \
+    ++length;                                                                                  \
+  } while (0)
+  while (*m != '\0') {
+    char digits[24];
+    int n = 0, i;
+    if (m[0] == '{' && m[1] == 'i' && m[2] == 'n' && m[3] == 'd' && m[4] == 'e' &&
+        m[5] == 'x' && m[6] == '}') {
+      int64_t coordinate[KILN_MAX_RANK];
+      int64_t rest = position;
+      int32_t rank = check->rank >= 0 && check->rank <= KILN_MAX_RANK ? check->rank : 0;
+      for (i = rank - 1; i >= 0; --i) {
+        int64_t dim = check->dims[i] > 0 ? check->dims[i] : 1;
+        coordinate[i] = rest % dim;
+        rest /= dim;
+      }
+      if (rank > 0) KILN_CHECK_PUT('[');
+      for (i = 0; i < rank; ++i) {
+        uint64_t c = (uint64_t)coordinate[i];
+        if (i > 0) KILN_CHECK_PUT(',');
+        n = 0;
+        do digits[n++] = (char)('0' + c % 10); while ((c /= 10) != 0);
+        while (n > 0) KILN_CHECK_PUT(digits[--n]);
+      }
+      if (rank > 0) KILN_CHECK_PUT(']');
+      m += 7;
+      continue;
+    }
+    if (m[0] == '{' && m[1] == 'v' && m[2] == 'a' && m[3] == 'l' && m[4] == 'u' &&
+        m[5] == 'e' && m[6] == '}') {
+      int negative = !check->is_unsigned && value < 0;
+      /* The magnitude, computed without overflow for INT64_MIN. */
+      uint64_t v = negative ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+      if (negative) KILN_CHECK_PUT('-');
+      do digits[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+      while (n > 0) KILN_CHECK_PUT(digits[--n]);
+      m += 7;
+      continue;
+    }
+    KILN_CHECK_PUT(*m);
+    ++m;
+  }
+#undef KILN_CHECK_PUT
+  if (size > 0) out[length < size ? length : size - 1] = '\0';
+  return length;
+}
 
 /* Size in bytes of one element of `dtype`, or 0 for an unknown dtype. */
 static inline int64_t kiln_dtype_size(int32_t dtype) {

@@ -60,6 +60,15 @@ void kiln_status_free(kiln_status_t status);
  */
 const char* kiln_status_code_string(kiln_status_code_t code);
 
+/*
+ * Called by a compiled model's entry point when one of its checks failed: `status` is what
+ * the checks recorded (KILN_CHECK_STATUS_WORDS words, the first the 1-based number of the
+ * failed check in `checks`). Writes the check's message into options->error_message when
+ * the caller gave one, and returns KILN_STATUS_INVALID_ARGUMENT.
+ */
+int32_t kiln_check_failed(const kiln_run_options_t* options, const kiln_check_info_t* checks,
+                          const int64_t* status);
+
 #ifdef __cplusplus
 }
 #endif

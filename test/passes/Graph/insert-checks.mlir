@@ -1,0 +1,66 @@
+// RUN: kiln-opt --split-input-file --kiln-graph-insert-checks %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-graph-insert-checks=constants-only %s | FileCheck %s --check-prefix=CONST
+
+// Tests that integer division and remainder check their divisor, named by the node, and
+// that float division does not.
+// CHECK-LABEL: func.func @division
+// CHECK: kiln.check "nonzero" %arg1, "node 'q' (FloorDiv): integer division by zero (y{index} is 0)" : tensor<4xi32>
+// CHECK-NEXT: "tf.FloorDiv"
+// CHECK: kiln.check "nonzero" %arg2, "node 'r' (Mod): integer division by zero (y{index} is 0)" {unsigned_values} : tensor<4xui8>
+// CHECK-NEXT: "tf.Mod"
+// CHECK-NOT: kiln.check
+// CONST-LABEL: func.func @division
+// CONST-NOT: kiln.check
+func.func @division(%x: tensor<4xi32>, %y: tensor<4xi32>, %u: tensor<4xui8>, %f: tensor<4xf32>)
+    -> (tensor<4xi32>, tensor<4xui8>, tensor<4xf32>) {
+  %0 = "tf.FloorDiv"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> loc("q")
+  %1 = "tf.Mod"(%u, %u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8> loc("r")
+  %2 = "tf.RealDiv"(%f, %f) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("s")
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xui8>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that an integer Pow checks that its exponent is not negative, and a float one does
+// not.
+// CHECK-LABEL: func.func @power
+// CHECK: kiln.check "nonnegative" %arg1, "node 'p' (Pow): integers to negative integer powers are not allowed (y{index} = {value})" : tensor<3xi64>
+// CHECK-NOT: kiln.check
+func.func @power(%x: tensor<3xi64>, %y: tensor<3xi64>, %f: tensor<3xf32>) -> (tensor<3xi64>, tensor<3xf32>) {
+  %0 = "tf.Pow"(%x, %y) : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64> loc("p")
+  %1 = "tf.Pow"(%f, %f) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32> loc("pf")
+  return %0, %1 : tensor<3xi64>, tensor<3xf32>
+}
+
+// -----
+
+// Tests that GatherV2 checks its indices against the size of params along the axis
+// (negative axes count from the end), and GatherNd each entry of an index tuple against
+// the dimension it indexes.
+// CHECK-LABEL: func.func @gathers
+// CHECK: kiln.check "in_range" %arg1 bounds [3], "node 'g' (GatherV2): indices{index} = {value} is not in [0, 3)" : tensor<2x2xi32>
+// CHECK: kiln.check "in_range" %arg2 bounds [5, 3], "node 'n' (GatherNd): indices{index} = {value} does not index into params of shape [5,3,2]" : tensor<4x2xi64>
+func.func @gathers(%p: tensor<5x3x2xf32>, %i: tensor<2x2xi32>, %t: tensor<4x2xi64>)
+    -> (tensor<5x2x2x2xf32>, tensor<4x2xf32>) {
+  %axis = "tf.Const"() {value = dense<-2> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.GatherV2"(%p, %i, %axis) : (tensor<5x3x2xf32>, tensor<2x2xi32>, tensor<i32>) -> tensor<5x2x2x2xf32> loc("g")
+  %1 = "tf.GatherNd"(%p, %t) : (tensor<5x3x2xf32>, tensor<4x2xi64>) -> tensor<4x2xf32> loc("n")
+  return %0, %1 : tensor<5x2x2x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// Tests that constant operands that meet their conditions are checked at compile time, so
+// no run-time check is left: a divisor with no zero, indices in range.
+// CHECK-LABEL: func.func @constants
+// CHECK-NOT: kiln.check
+// CONST-LABEL: func.func @constants
+// CONST-NOT: kiln.check
+func.func @constants(%x: tensor<3xi32>, %p: tensor<4xf32>) -> (tensor<3xi32>, tensor<3xf32>) {
+  %y = "tf.Const"() {value = dense<[1, -1, 7]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %0 = "tf.FloorDiv"(%x, %y) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %i = "tf.Const"() {value = dense<[0, 3, 2]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %a = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %1 = "tf.GatherV2"(%p, %i, %a) : (tensor<4xf32>, tensor<3xi32>, tensor<i32>) -> tensor<3xf32>
+  return %0, %1 : tensor<3xi32>, tensor<3xf32>
+}

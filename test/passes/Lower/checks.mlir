@@ -1,0 +1,58 @@
+// RUN: kiln-opt --split-input-file --kiln-lower-checks %s | FileCheck %s
+
+// Tests that a function with checks gets the status argument last, that the module lists
+// the checks (message, checked shape, signedness) in order, and that a check is one
+// reduction over its buffer, then, only if that fails, a search for the first failing
+// element, recorded unless an earlier check recorded one.
+// CHECK: module attributes {kiln.checks = [{dims = array<i64: 2, 3>, message = "node 'q' (FloorDiv): integer division by zero (y{index} is 0)", unsigned = false}, {dims = array<i64>, message = "p", unsigned = true}]}
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[Y:[^:]*]]: memref<2x3xi32>, %{{.*}}: memref<i8>, %{{.*}}: memref<0xi8>, %[[STATUS:.*]]: memref<3xi64>)
+// CHECK-SAME: attributes {kiln.status_argument}
+// CHECK: %[[ALL:.*]] = memref.alloca() : memref<i1>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%[[Y]] : memref<2x3xi32>) outs(%[[ALL]] : memref<i1>)
+// CHECK: arith.cmpi ne
+// CHECK: arith.andi
+// CHECK: %[[PASSED:.*]] = memref.load %[[ALL]][]
+// CHECK: %[[FAILED:.*]] = arith.xori %[[PASSED]]
+// CHECK: scf.if %[[FAILED]] {
+// CHECK: %[[FIRST:.*]] = scf.for
+// CHECK: memref.load %[[Y]]
+// CHECK: %[[RECORDED:.*]] = memref.load %[[STATUS]][%{{.*}}] : memref<3xi64>
+// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[RECORDED]]
+// CHECK: scf.if %[[EMPTY]] {
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: memref.store %[[ONE]], %[[STATUS]]
+// CHECK: memref.store %[[FIRST]], %[[STATUS]]
+// CHECK-NOT: kiln.check
+// The second check (unsigned, nonnegative) always holds; it is number 2.
+// CHECK: arith.constant 2 : i64
+func.func @main(%y: memref<2x3xi32>, %p: memref<i8>, %scratch: memref<0xi8>) {
+  kiln.check "nonzero" %y, "node 'q' (FloorDiv): integer division by zero (y{index} is 0)" : memref<2x3xi32>
+  kiln.check "nonnegative" %p, "p" {unsigned_values} : memref<i8>
+  return
+}
+
+// -----
+
+// Tests in_range: the element compared as an unsigned 64-bit number against its bound (so
+// negative values fail too), the bound chosen by the position along the last dimension.
+// CHECK-LABEL: func.func @tuples(
+// CHECK: linalg.generic
+// CHECK: %[[LAST:.*]] = linalg.index 1 : index
+// CHECK: %[[WIDE:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[LAST]], %{{.*}} : index
+// CHECK: %[[BOUND:.*]] = arith.select %[[IS1]], %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi ult, %[[WIDE]], %[[BOUND]] : i64
+func.func @tuples(%i: memref<4x2xi32>, %scratch: memref<0xi8>) {
+  kiln.check "in_range" %i bounds [5, 3], "m" : memref<4x2xi32>
+  return
+}
+
+// -----
+
+// Tests that functions without checks are left alone.
+// CHECK-LABEL: func.func @plain(%{{.*}}: memref<4xf32>)
+// CHECK-NOT: kiln.status_argument
+func.func @plain(%x: memref<4xf32>) {
+  return
+}
