@@ -113,6 +113,30 @@ bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::st
 
 namespace {
 
+/// `text` with control characters, DEL and bytes that are not UTF-8 escaped as \xNN (a
+/// corrupt graph's names may hold any byte; a message is one line of text).
+std::string printable(StringRef text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    size_t length = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = length > 0 && i + length <= text.size() && (length > 1 || (c >= 0x20 && c != 0x7f));
+    for (size_t k = 1; ok && k < length; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 2;
+    if (ok) {
+      out.append(text.data() + i, length);
+      i += length;
+      continue;
+    }
+    static const char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+    ++i;
+  }
+  return out;
+}
+
 /// Prints diagnostics as `kiln: error: GRAPH: node 'NAME': message`.
 class DiagnosticPrinter {
 public:
@@ -140,12 +164,12 @@ private:
         file = flc.getFilename().str();
       return WalkResult::advance();
     });
-    os << "kiln: " << severity << ": " << file << ": ";
+    os << "kiln: " << severity << ": " << printable(file) << ": ";
     if (!node.empty() && !StringRef(message).starts_with("node '"))
-      os << "node '" << node << "': ";
-    os << message << "\n";
+      os << "node '" << printable(node) << "': ";
+    os << printable(message) << "\n";
     for (Diagnostic &note : diag.getNotes())
-      os << "kiln: note: " << note.str() << "\n";
+      os << "kiln: note: " << printable(note.str()) << "\n";
     return success();
   }
 

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -106,6 +107,7 @@ private:
   LogicalResult selectNeeded();
   LogicalResult orderTopologically();
   LogicalResult checkSupported();
+  LogicalResult verifyImported(const Node &node, mlir::Operation *op);
   LogicalResult feedTypes(const FeedSpec &feed, Type &type);
   LogicalResult build(ModuleOp module);
   Operation *createOp(const Node &node, ArrayRef<Value> data, ArrayRef<Value> control);
@@ -132,11 +134,38 @@ private:
   bool explicitFeeds = false;
 };
 
+/// TensorFlow's rule for node names (IsValidNodeName in its graph constructor, internal
+/// ops allowed): a letter, digit, '.' or '_', then letters, digits and '-', '.', '/', '_';
+/// '>' may start another such part. So a name never holds quotes, spaces or control bytes.
+static bool isValidNodeName(StringRef name) {
+  auto first = [](char c) { return llvm::isAlnum(c) || c == '.' || c == '_'; };
+  auto rest = [](char c) { return llvm::isAlnum(c) || c == '-' || c == '.' || c == '/' || c == '_'; };
+  if (name.empty() || !first(name[0]))
+    return false;
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (name[i] == '>') {
+      if (i + 1 >= name.size() || !(llvm::isAlnum(name[i + 1]) || name[i + 1] == '.'))
+        return false;
+      ++i;
+      continue;
+    }
+    if (!rest(name[i]))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult GraphImporter::indexNodes() {
   nodes.reserve(graph.node_size());
   for (const auto &def : graph.node()) {
     if (def.name().empty())
       return fileError() << "a node of op '" << def.op() << "' has no name";
+    if (!isValidNodeName(def.name()))
+      return fileError() << "node name '" << def.name()
+                         << "' is not a valid TensorFlow node name (letters, digits and '.', "
+                            "'_', '-', '/', starting with a letter, digit, '.' or '_')";
+    if (def.op().empty())
+      return fileError() << "node '" << def.name() << "' has no op (its op field is empty)";
     if (!byName.try_emplace(def.name(), nodes.size()).second)
       return fileError() << "two nodes are named '" << def.name() << "'";
     nodes.push_back(Node{&def, {}});
@@ -393,7 +422,57 @@ Operation *GraphImporter::createOp(const Node &node, ArrayRef<Value> data,
     state.addAttribute("device", builder.getStringAttr(def.device()));
   }
 
-  return tf::createInferred(builder, state);
+  Operation *op = tf::createInferred(builder, state);
+  if (!op || succeeded(verifyImported(node, op)))
+    return op;
+  op->erase();
+  return nullptr;
+}
+
+/// What TensorFlow calls the attribute kinds that ODS's constraints describe.
+static StringRef tfAttributeKind(StringRef constraint) {
+  return llvm::StringSwitch<StringRef>(constraint)
+      .Case("bool attribute", "a bool (b: true or false)")
+      .Case("64-bit signless integer attribute", "an integer (i: ...)")
+      .Case("32-bit float attribute", "a float (f: ...)")
+      .Case("string attribute", "a string (s: \"...\")")
+      .Case("any type attribute", "a dtype (type: DT_...)")
+      .Case("64-bit integer array attribute", "a list of integers (list { i: ... })")
+      .Case("string array attribute", "a list of strings (list { s: ... })")
+      .Case("type array attribute", "a list of dtypes (list { type: ... })")
+      .Case("constant vector/tensor attribute", "a tensor (tensor { ... })")
+      .Case("dictionary of named attribute values", "a dictionary")
+      .StartsWith("a TensorFlow TensorShapeProto", "a shape (shape { dim ... })")
+      .Default(constraint);
+}
+
+/// Verifies an op just built from `node`, so that a bad attribute is reported in
+/// TensorFlow's terms ("attribute 'transpose_a' must be a bool (b: true or false), got an
+/// integer (3)") rather than as ODS's "failed to satisfy constraint: bool attribute".
+LogicalResult GraphImporter::verifyImported(const Node &node, Operation *op) {
+  std::string message;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+      return success();
+  }
+  StringRef text = message;
+  // "'tf.MatMul' op ..." names the op the node already names.
+  text.consume_front("'" + op->getName().getStringRef().str() + "' op ");
+  std::string problem = text.str();
+  StringRef name, constraint;
+  if (text.consume_front("attribute '")) {
+    std::tie(name, constraint) = text.split("' failed to satisfy constraint: ");
+    if (!constraint.empty())
+      return nodeError(node) << "attribute '" << name << "' must be "
+                             << tfAttributeKind(constraint) << ", got "
+                             << tf::describeAttribute(op->getAttr(name));
+  }
+  return nodeError(node) << problem;
 }
 
 LogicalResult GraphImporter::build(ModuleOp module) {

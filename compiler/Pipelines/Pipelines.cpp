@@ -55,6 +55,7 @@ std::string llvmPipeline(const PipelineOptions &) {
          "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
          "kiln-lower-expand-bf16),"
          "convert-scf-to-cf,"
+         "kiln-lower-flatten-empty-arguments,"
          "expand-strided-metadata,"
          "lower-affine,"
          "finalize-memref-to-llvm,"

@@ -40,7 +40,8 @@ class TF_Op<string mnemonic, list<Trait> traits = [], list<Trait> effects = [Pur
         ::std::optional<::mlir::Location> location, ::mlir::ValueRange operands,
         ::mlir::DictionaryAttr attributes, ::mlir::OpaqueProperties,
         ::mlir::RegionRange, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      ::kiln::tf::InferContext ctx{context, location, operands, attributes};
+      ::kiln::tf::InferContext ctx{context, location, operands, attributes,
+                                   getOperationName()};
       if (::mlir::failed(::kiln::tf::}] # inferFn # [{(ctx, inferred)))
         return ::mlir::failure();
       return ::kiln::tf::checkInferredTypes(ctx, inferred);

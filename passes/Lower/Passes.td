@@ -295,6 +295,30 @@ def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
 }
 
+def FlattenEmptyArgumentsPass : Pass<"kiln-lower-flatten-empty-arguments", "mlir::ModuleOp"> {
+  let summary = "Give functions' empty buffer arguments a 1-D type";
+  let description = [{
+    A tensor with a dimension of size 0 (a batch of 0 images, a product of depth 0) is a
+    legal TensorFlow input or output, but MLIR cannot pass a buffer such as
+    `memref<2x0xf32>` as a bare pointer: its layout has no strides to read
+    (`convert-func-to-llvm` leaves the function unconverted). Each such argument becomes a
+    `memref<0xT>`, expanded to its shape at the top of the function; the pointer passed is
+    never read or written.
+
+    Before:
+    ```mlir
+    func.func @main(%x: memref<2x0xf32>, %out: memref<2x3xf32>) { ... }
+    ```
+    After:
+    ```mlir
+    func.func @main(%x: memref<0xf32>, %out: memref<2x3xf32>) {
+      %0 = memref.expand_shape %x [[0, 1]] output_shape [2, 0] : memref<0xf32> into memref<2x0xf32>
+      ...
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def ExpandBF16Pass : Pass<"kiln-lower-expand-bf16", "mlir::func::FuncOp"> {
   let summary = "Convert between f32 and bf16 with integer arithmetic, not library calls";
   let description = [{

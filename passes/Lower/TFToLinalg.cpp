@@ -37,8 +37,9 @@ LogicalResult lower::checkLowerable(ModuleOp module) {
       if (!shaped || shaped.hasStaticShape())
         continue;
       auto name = func.getArgAttrOfType<StringAttr>(i, "kiln.name");
-      func.emitError() << "input '" << (name ? name.getValue() : StringRef("?")) << "' has type "
-                       << type << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
+      func.emitError() << "input '" << (name ? name.getValue() : StringRef("?"))
+                       << "' has the shape " << tf::describeType(type)
+                       << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
       ok = false;
     }
   }
@@ -56,8 +57,8 @@ LogicalResult lower::checkLowerable(ModuleOp module) {
     for (Type t : op->getResultTypes()) {
       auto shaped = dyn_cast<ShapedType>(t);
       if (shaped && !shaped.hasStaticShape()) {
-        op->emitError() << "'" << op->getName() << "' has result type " << t
-                        << " with an unknown shape; give static shapes for the feeds";
+        op->emitError() << "its output has the shape " << tf::describeType(t)
+                        << ", not fully known; give static shapes for the feeds";
         ok = false;
         return;
       }

@@ -57,10 +57,11 @@ FailureOr<Window2D> readWindowAttrs(const InferContext &ctx) {
   if (format != "NHWC" && format != "NCHW")
     return ctx.error("data_format must be \"NHWC\" or \"NCHW\", got \"", format, "\"");
   w.layout = Layout::of(format);
-  auto padding = ctx.attr<StringAttr>("padding");
-  if (!padding)
-    return ctx.error("requires a 'padding' attribute");
-  w.padding = padding.getValue();
+  auto padding = ctx.requireAttr<StringAttr>("padding", "a string (s: \"SAME\", ...)");
+  if (failed(padding) ||
+      failed(ctx.requireAttr<ArrayAttr>("strides", "a list of integers (list { i: ... })")))
+    return failure();
+  w.padding = padding->getValue();
   auto strides = ctx.intList("strides");
   if (!strides || strides->size() != 4)
     return ctx.error("strides must have 4 entries");

@@ -87,12 +87,10 @@ LogicalResult inferCast(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(1)))
     return failure();
   auto x = cast<TensorType>(ctx.operandType(0));
-  auto dst = ctx.attr<TypeAttr>("DstT");
-  if (!dst)
-    return ctx.error("requires a 'DstT' type attribute");
-  if (failed(ctx.checkTypeAttr("SrcT", x.getElementType())))
+  auto dst = ctx.requireAttr<TypeAttr>("DstT", "a dtype (type: DT_...)");
+  if (failed(dst) || failed(ctx.checkTypeAttr("SrcT", x.getElementType())))
     return failure();
-  out.push_back(x.clone(dst.getValue()));
+  out.push_back(x.clone(dst->getValue()));
   return success();
 }
 

@@ -15,8 +15,32 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace kiln::tf {
+
+/// Dimensions as TensorFlow prints them: "[4,?,3]" ("?" unknown, "[]" for a scalar).
+std::string describeDims(llvm::ArrayRef<int64_t> dims);
+
+/// A type as a TensorFlow user reads it: "float32 [4,3]", "int32 []" for a scalar,
+/// "float32 [?,3]" with an unknown dimension, "bool (unknown shape)", "uint8" for an
+/// element type.
+std::string describeType(mlir::Type type);
+/// An attribute as a TensorFlow user reads it: "a bool (true)", "an integer (3)", "a shape
+/// ([2])", "a dtype (float32)", "no value" ...
+std::string describeAttribute(mlir::Attribute attr);
+
+/// A message argument in those terms: types and attributes described, anything else as is.
+template <typename T>
+decltype(auto) presentable(T &&value) {
+  using D = std::decay_t<T>;
+  if constexpr (std::is_convertible_v<D, mlir::Type>)
+    return describeType(value);
+  else if constexpr (std::is_convertible_v<D, mlir::Attribute>)
+    return describeAttribute(value);
+  else
+    return std::forward<T>(value);
+}
 
 /// What an inference function sees: the op's operands (data inputs first, then control
 /// inputs) and attributes, and where to report errors.
@@ -25,10 +49,29 @@ struct InferContext {
   std::optional<mlir::Location> location;
   mlir::ValueRange operands;
   mlir::DictionaryAttr attributes;
+  llvm::StringRef opName; // "tf.Relu"
 
+  /// Reports an error at the node, "node 'NAME' (Relu): ..." when the location names the
+  /// node: types and attributes among `args` are described in TensorFlow's terms
+  /// (presentable), not MLIR's.
   template <typename... Args>
   mlir::LogicalResult error(Args &&...args) const {
-    return mlir::emitOptionalError(location, std::forward<Args>(args)...);
+    return mlir::emitOptionalError(location, nodePrefix(),
+                                   presentable(std::forward<Args>(args))...);
+  }
+  /// "node 'NAME' (Relu): " if the location is a node's name, else "".
+  std::string nodePrefix() const;
+  /// The attribute `name`, which must be there and be an AttrT; `kind` says what that is
+  /// in TensorFlow's terms ("a string (s: ...)") for the error that it is missing or of
+  /// another kind.
+  template <typename AttrT>
+  mlir::FailureOr<AttrT> requireAttr(llvm::StringRef name, llvm::StringRef kind) const {
+    mlir::Attribute raw = attributes ? attributes.get(name) : mlir::Attribute();
+    if (!raw)
+      return error("requires the attribute '", name, "', ", kind);
+    if (auto typed = llvm::dyn_cast<AttrT>(raw))
+      return typed;
+    return error("attribute '", name, "' must be ", kind, ", got ", raw);
   }
   template <typename AttrT>
   AttrT attr(llvm::StringRef name) const {

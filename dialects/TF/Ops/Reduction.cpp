@@ -74,6 +74,11 @@ LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out) {
   auto normalized = normalizeAxes(ctx, *axis, x.getRank());
   if (failed(normalized))
     return failure();
+  if (x.getDimSize((*normalized)[0]) == 0) {
+    // TensorFlow: "Reduction axis 0 is empty in shape [0,3]".
+    return ctx.error("reduction axis ", (*normalized)[0], " is empty in shape ",
+                     describeDims(x.getShape()), ": there is no element to take the index of");
+  }
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < x.getRank(); ++i)
     if (i != (*normalized)[0])

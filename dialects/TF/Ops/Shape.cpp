@@ -413,14 +413,9 @@ void GatherNdOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
   ArrayRef<int64_t> bounds = params.getShape().take_front(depth);
   if (llvm::any_of(bounds, ShapedType::isDynamic))
     return;
-  std::string shape;
-  llvm::raw_string_ostream os(shape);
-  llvm::interleave(
-      params.getShape(), os,
-      [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; }, ",");
   checks.push_back({getIndices(), "in_range", SmallVector<int64_t>(bounds),
-                    "indices{index} = {value} does not index into params of shape [" + shape +
-                        "]"});
+                    "indices{index} = {value} does not index into params of shape " +
+                        describeDims(params.getShape())});
 }
 
 LogicalResult inferFill(const InferContext &ctx, InferResult &out) {

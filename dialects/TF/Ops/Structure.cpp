@@ -40,7 +40,7 @@ LogicalResult InferContext::checkTypeAttr(StringRef name, Type actual) const {
     return success();
   auto typeAttr = dyn_cast<TypeAttr>(raw);
   if (!typeAttr)
-    return error("attribute '", name, "' must be a type, got ", raw);
+    return error("attribute '", name, "' must be a dtype (type: DT_...), got ", raw);
   if (typeAttr.getValue() != actual)
     return error("attribute ", name, " = ", typeAttr.getValue(),
                  " does not match the input element type ", actual);
@@ -117,17 +117,97 @@ LogicalResult checkInferredTypes(const InferContext &ctx, ArrayRef<Type> types) 
     bool empty = llvm::is_contained(shape, 0);
     if (!negative && (empty || boundedElementCount(shape)))
       continue;
-    std::string dims;
-    llvm::raw_string_ostream os(dims);
-    llvm::interleave(
-        shape, os, [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; }, ",");
     if (negative)
-      return ctx.error("output ", index, " would have the shape [", dims,
-                       "], with a negative dimension");
-    return ctx.error("output ", index, " would have the shape [", dims, "], more than 2^48 (",
-                     kMaxTensorElements, ") elements");
+      return ctx.error("output ", index, " would have the shape ", describeDims(shape),
+                       ", with a negative dimension");
+    return ctx.error("output ", index, " would have the shape ", describeDims(shape),
+                     ", more than 2^48 (", kMaxTensorElements, ") elements");
   }
   return success();
+}
+
+std::string InferContext::nodePrefix() const {
+  auto name = location ? dyn_cast<NameLoc>(*location) : NameLoc();
+  if (!name)
+    return "";
+  StringRef op = opName;
+  op.consume_front("tf.");
+  return ("node '" + name.getName().strref() + "' (" + op + "): ").str();
+}
+
+std::string describeDims(ArrayRef<int64_t> dims) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleave(
+      dims, os, [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; }, ",");
+  os << "]";
+  return text;
+}
+
+std::string describeType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto tensor = dyn_cast<TensorType>(type);
+  Type element = tensor ? tensor.getElementType() : type;
+  if (element.isF32()) os << "float32";
+  else if (element.isF64()) os << "float64";
+  else if (element.isF16()) os << "float16";
+  else if (element.isBF16()) os << "bfloat16";
+  else if (element.isInteger(1)) os << "bool";
+  else if (auto i = dyn_cast<IntegerType>(element))
+    os << (i.isUnsigned() ? "uint" : "int") << i.getWidth();
+  else if (isa<ControlType>(element)) os << "a control edge";
+  else element.print(os);
+  if (!tensor)
+    return text;
+  os << (tensor.hasRank() ? " " + describeDims(tensor.getShape()) : " (unknown shape)");
+  return text;
+}
+
+std::string describeAttribute(Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!attr || isa<UnitAttr>(attr))
+    os << "no value";
+  else if (auto b = dyn_cast<BoolAttr>(attr))
+    os << "a bool (" << (b.getValue() ? "true" : "false") << ")";
+  else if (auto i = dyn_cast<IntegerAttr>(attr))
+    os << "an integer (" << i.getValue() << ")";
+  else if (auto f = dyn_cast<FloatAttr>(attr))
+    os << "a float (" << f.getValueAsDouble() << ")";
+  else if (auto s = dyn_cast<StringAttr>(attr))
+    os << "a string (\"" << s.getValue() << "\")";
+  else if (auto t = dyn_cast<TypeAttr>(attr))
+    os << "a dtype (" << describeType(t.getValue()) << ")";
+  else if (auto shape = dyn_cast<ShapeAttr>(attr))
+    os << "a shape (" << (shape.hasRank() ? describeDims(shape.getDims()) : "unknown rank")
+       << ")";
+  else if (auto list = dyn_cast<ArrayAttr>(attr))
+    os << "a list of " << list.size() << " value" << (list.size() == 1 ? "" : "s");
+  else if (auto values = dyn_cast<DenseElementsAttr>(attr);
+           values && values.getNumElements() <= 16 &&
+           isa<IntegerType, FloatType>(values.getElementType())) {
+    // A few values, as TensorFlow prints them: "[5, 2]", or "7" for a scalar.
+    auto type = values.getType();
+    if (type.getRank() > 0)
+      os << "[";
+    if (isa<IntegerType>(values.getElementType()))
+      llvm::interleaveComma(values.getValues<APInt>(), os, [&](const APInt &v) {
+        v.print(os, !values.getElementType().isUnsignedInteger());
+      });
+    else
+      llvm::interleaveComma(values.getValues<APFloat>(), os,
+                            [&](const APFloat &v) { os << v.convertToDouble(); });
+    if (type.getRank() > 0)
+      os << "]";
+  } else if (auto tensor = dyn_cast<ElementsAttr>(attr))
+    os << "a tensor (" << describeType(tensor.getType()) << ")";
+  else if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attr))
+    os << "a function (" << symbol.getValue() << ")";
+  else
+    attr.print(os);
+  return text;
 }
 
 bool areCompatibleResultTypes(TypeRange lhs, TypeRange rhs) {
@@ -161,19 +241,9 @@ LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferResult &
   }
   TensorType declared = shape.toTensorType(input.getElementType());
   if (failed(verifyCompatibleShape(input, declared))) {
-    auto print = [](TensorType t) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "[";
-      llvm::interleave(
-          t.getShape(), os, [&](int64_t d) { ShapedType::isDynamic(d) ? os << "?" : os << d; },
-          ",");
-      os << "]";
-      return text;
-    };
     return ctx.error("the default value's shape ",
-                     input.hasRank() ? print(input) : std::string("(unknown rank)"),
-                     " does not match the declared shape ", print(declared));
+                     input.hasRank() ? describeDims(input.getShape()) : "(unknown rank)",
+                     " does not match the declared shape ", describeDims(declared.getShape()));
   }
   if (!input.hasRank()) {
     out.push_back(declared);
@@ -187,13 +257,13 @@ LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferResult &
 }
 
 LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out) {
-  auto dtype = ctx.attr<TypeAttr>("dtype");
-  if (!dtype)
-    return ctx.error("requires a 'dtype' type attribute");
+  auto dtype = ctx.requireAttr<TypeAttr>("dtype", "a dtype (type: DT_...)");
+  if (failed(dtype))
+    return failure();
   if (auto shape = ctx.attr<ShapeAttr>("shape"))
-    out.push_back(shape.toTensorType(dtype.getValue()));
+    out.push_back(shape.toTensorType(dtype->getValue()));
   else
-    out.push_back(UnrankedTensorType::get(dtype.getValue()));
+    out.push_back(UnrankedTensorType::get(dtype->getValue()));
   return success();
 }
 

@@ -5,7 +5,7 @@
 
 // Tests that Add rejects operands of different element types.
 func.func @add_element_types(%x: tensor<4xf32>, %y: tensor<4xi32>) {
-  // expected-error @+2 {{inputs have different element types: 'f32' and 'i32'}}
+  // expected-error @+2 {{inputs have different element types: float32 and int32}}
   // expected-error @+1 {{'tf.Add' op failed to infer returned types}}
   %0 = "tf.Add"(%x, %y) : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
   return
@@ -15,7 +15,7 @@ func.func @add_element_types(%x: tensor<4xf32>, %y: tensor<4xi32>) {
 
 // Tests that a binary op's T attribute must be its operands' element type.
 func.func @add_t_mismatch(%x: tensor<4xf32>, %y: tensor<4xf32>) {
-  // expected-error @+2 {{attribute T = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+2 {{attribute T = int32 does not match the input element type float32}}
   // expected-error @+1 {{'tf.Add' op failed to infer returned types}}
   %0 = "tf.Add"(%x, %y) {T = i32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
@@ -34,7 +34,7 @@ func.func @t_not_a_type(%x: tensor<4xf32>, %y: tensor<4xf32>) {
 
 // Tests that binary ops reject shapes that do not broadcast.
 func.func @add_not_broadcastable(%x: tensor<4x3xf32>, %y: tensor<2xf32>) {
-  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<2xf32>' are not broadcast-compatible}}
+  // expected-error @+2 {{shapes float32 [4,3] and float32 [2] are not broadcast-compatible}}
   // expected-error @+1 {{'tf.Sub' op failed to infer returned types}}
   %0 = "tf.Sub"(%x, %y) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
   return
@@ -75,7 +75,7 @@ func.func @identity_result_rank(%x: tensor<4xf32>) {
 
 // Tests that Identity's T attribute must be its input's element type.
 func.func @identity_t_mismatch(%x: tensor<4xf32>) {
-  // expected-error @+2 {{attribute T = 'f64' does not match the input element type 'f32'}}
+  // expected-error @+2 {{attribute T = float64 does not match the input element type float32}}
   // expected-error @+1 {{'tf.Identity' op failed to infer returned types}}
   %0 = "tf.Identity"(%x) {T = f64} : (tensor<4xf32>) -> tensor<4xf32>
   return
@@ -113,7 +113,7 @@ func.func @sigmoid_integer(%x: tensor<4xi32>) {
 
 // Tests that MatMul rejects operands of different element types.
 func.func @matmul_element_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) {
-  // expected-error @+2 {{inputs have different element types: 'f32' and 'f16'}}
+  // expected-error @+2 {{inputs have different element types: float32 and float16}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<3x4xf16>) -> tensor<2x4xf32>
   return
@@ -123,7 +123,7 @@ func.func @matmul_element_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) {
 
 // Tests that MatMul's T attribute must be its operands' element type.
 func.func @matmul_t_mismatch(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
-  // expected-error @+2 {{attribute T = 'f16' does not match the input element type 'f32'}}
+  // expected-error @+2 {{attribute T = float16 does not match the input element type float32}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) {T = f16} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return
@@ -133,7 +133,7 @@ func.func @matmul_t_mismatch(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
 
 // Tests that MatMul rejects an operand of rank other than 2.
 func.func @matmul_rank(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) {
-  // expected-error @+2 {{inputs must be 2-D, got 'tensor<2x3x4xf32>' and 'tensor<4x5xf32>'}}
+  // expected-error @+2 {{inputs must be 2-D, got float32 [2,3,4] and float32 [4,5]}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<?x?xf32>
   return
@@ -143,7 +143,7 @@ func.func @matmul_rank(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) {
 
 // Tests that MatMul rejects a 1-D second operand.
 func.func @matmul_rank_b(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
-  // expected-error @+2 {{inputs must be 2-D, got 'tensor<2x3xf32>' and 'tensor<3xf32>'}}
+  // expected-error @+2 {{inputs must be 2-D, got float32 [2,3] and float32 [3]}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<?x?xf32>
   return
@@ -153,7 +153,7 @@ func.func @matmul_rank_b(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
 
 // Tests that MatMul rejects inner dimensions that differ.
 func.func @matmul_inner(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
-  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' times 'tensor<4x5xf32>'}}
+  // expected-error @+2 {{inner dimensions differ: float32 [2,3] times float32 [4,5]}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
   return
@@ -164,7 +164,7 @@ func.func @matmul_inner(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
 // Tests that MatMul takes the inner dimension of a transposed first operand from its
 // dimension 0: 2x3 transposed is 3x2, which does not fit 3x4.
 func.func @matmul_inner_transpose_a(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
-  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' (transposed) times 'tensor<3x4xf32>'}}
+  // expected-error @+2 {{inner dimensions differ: float32 [2,3] (transposed) times float32 [3,4]}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) {transpose_a = true} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   return
@@ -175,7 +175,7 @@ func.func @matmul_inner_transpose_a(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
 // Tests that MatMul takes the inner dimension of a transposed second operand from its
 // dimension 1: 3x4 transposed is 4x3, which does not fit 2x3.
 func.func @matmul_inner_transpose_b(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
-  // expected-error @+2 {{inner dimensions differ: 'tensor<2x3xf32>' times 'tensor<3x4xf32>' (transposed)}}
+  // expected-error @+2 {{inner dimensions differ: float32 [2,3] times float32 [3,4] (transposed)}}
   // expected-error @+1 {{'tf.MatMul' op failed to infer returned types}}
   %0 = "tf.MatMul"(%a, %b) {transpose_b = true} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
   return
@@ -185,7 +185,7 @@ func.func @matmul_inner_transpose_b(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
 
 // Tests that BiasAdd rejects a value and a bias of different element types.
 func.func @bias_add_element_types(%x: tensor<4x10xf32>, %b: tensor<10xf64>) {
-  // expected-error @+2 {{value and bias have different element types: 'f32' and 'f64'}}
+  // expected-error @+2 {{value and bias have different element types: float32 and float64}}
   // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
   %0 = "tf.BiasAdd"(%x, %b) : (tensor<4x10xf32>, tensor<10xf64>) -> tensor<4x10xf32>
   return
@@ -205,7 +205,7 @@ func.func @bias_add_data_format(%x: tensor<4x10xf32>, %b: tensor<10xf32>) {
 
 // Tests that BiasAdd's bias is 1-D.
 func.func @bias_add_bias_rank(%x: tensor<4x10xf32>, %b: tensor<1x10xf32>) {
-  // expected-error @+2 {{bias must be 1-D, got 'tensor<1x10xf32>'}}
+  // expected-error @+2 {{bias must be 1-D, got float32 [1,10]}}
   // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
   %0 = "tf.BiasAdd"(%x, %b) : (tensor<4x10xf32>, tensor<1x10xf32>) -> tensor<4x10xf32>
   return
@@ -215,7 +215,7 @@ func.func @bias_add_bias_rank(%x: tensor<4x10xf32>, %b: tensor<1x10xf32>) {
 
 // Tests that BiasAdd's value has rank 2 or more.
 func.func @bias_add_value_rank(%x: tensor<10xf32>, %b: tensor<10xf32>) {
-  // expected-error @+2 {{value must have rank 2 or more, got 'tensor<10xf32>'}}
+  // expected-error @+2 {{value must have rank 2 or more, got float32 [10]}}
   // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
   %0 = "tf.BiasAdd"(%x, %b) : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
   return
@@ -225,7 +225,7 @@ func.func @bias_add_value_rank(%x: tensor<10xf32>, %b: tensor<10xf32>) {
 
 // Tests that in NHWC the bias must match the last dimension.
 func.func @bias_add_channels_nhwc(%x: tensor<2x3x5x7xf32>, %b: tensor<3xf32>) {
-  // expected-error @+2 {{bias of 3 elements does not match channel dimension 3 of 'tensor<2x3x5x7xf32>'}}
+  // expected-error @+2 {{bias of 3 elements does not match channel dimension 3 of float32 [2,3,5,7]}}
   // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
   %0 = "tf.BiasAdd"(%x, %b) {data_format = "NHWC"} : (tensor<2x3x5x7xf32>, tensor<3xf32>) -> tensor<2x3x5x7xf32>
   return
@@ -235,7 +235,7 @@ func.func @bias_add_channels_nhwc(%x: tensor<2x3x5x7xf32>, %b: tensor<3xf32>) {
 
 // Tests that in NCHW the bias must match dimension 1.
 func.func @bias_add_channels_nchw(%x: tensor<2x3x5x7xf32>, %b: tensor<7xf32>) {
-  // expected-error @+2 {{bias of 7 elements does not match channel dimension 1 of 'tensor<2x3x5x7xf32>'}}
+  // expected-error @+2 {{bias of 7 elements does not match channel dimension 1 of float32 [2,3,5,7]}}
   // expected-error @+1 {{'tf.BiasAdd' op failed to infer returned types}}
   %0 = "tf.BiasAdd"(%x, %b) {data_format = "NCHW"} : (tensor<2x3x5x7xf32>, tensor<7xf32>) -> tensor<2x3x5x7xf32>
   return
@@ -245,7 +245,7 @@ func.func @bias_add_channels_nchw(%x: tensor<2x3x5x7xf32>, %b: tensor<7xf32>) {
 
 // Tests that Reshape's T attribute must be its input's element type.
 func.func @reshape_t_mismatch(%x: tensor<2x6xf32>, %s: tensor<2xi32>) {
-  // expected-error @+2 {{attribute T = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+2 {{attribute T = int32 does not match the input element type float32}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) {T = i32} : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x?xf32>
   return
@@ -255,7 +255,7 @@ func.func @reshape_t_mismatch(%x: tensor<2x6xf32>, %s: tensor<2xi32>) {
 
 // Tests that Reshape rejects a shape operand that is not 1-D.
 func.func @reshape_shape_rank(%x: tensor<2x6xf32>, %s: tensor<1x2xi32>) {
-  // expected-error @+2 {{shape must be 1-D, got 'tensor<1x2xi32>'}}
+  // expected-error @+2 {{shape must be 1-D, got int32 [1,2]}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<1x2xi32>) -> tensor<?x?xf32>
   return
@@ -275,7 +275,7 @@ func.func @reshape_shape_type(%x: tensor<2x6xf32>, %s: tensor<2xf32>) {
 // Tests that Reshape rejects a shape with two -1 dimensions.
 func.func @reshape_two_unknown(%x: tensor<2x6xf32>) {
   %s = "tf.Const"() {value = dense<[-1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
-  // expected-error @+2 {{shape has more than one -1: dense<-1> : tensor<2xi32>}}
+  // expected-error @+2 {{shape has more than one -1: [-1, -1]}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x?xf32>
   return
@@ -286,7 +286,7 @@ func.func @reshape_two_unknown(%x: tensor<2x6xf32>) {
 // Tests that Reshape rejects a negative dimension other than -1.
 func.func @reshape_negative(%x: tensor<2x6xf32>) {
   %s = "tf.Const"() {value = dense<[-2, 6]> : tensor<2xi32>} : () -> tensor<2xi32>
-  // expected-error @+2 {{shape has a negative dimension: dense<[-2, 6]> : tensor<2xi32>}}
+  // expected-error @+2 {{shape has a negative dimension: [-2, 6]}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x6xf32>
   return
@@ -297,7 +297,7 @@ func.func @reshape_negative(%x: tensor<2x6xf32>) {
 // Tests that Reshape without -1 must keep the number of elements.
 func.func @reshape_count(%x: tensor<2x6xf32>) {
   %s = "tf.Const"() {value = dense<[5, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
-  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[5, 2]> : tensor<2xi64> (10 elements)}}
+  // expected-error @+2 {{cannot reshape float32 [2,6] (12 elements) to [5, 2] (10 elements)}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<5x2xf32>
   return
@@ -308,7 +308,7 @@ func.func @reshape_count(%x: tensor<2x6xf32>) {
 // Tests that Reshape with -1 needs the known dimensions to divide the number of elements.
 func.func @reshape_count_unknown(%x: tensor<2x6xf32>) {
   %s = "tf.Const"() {value = dense<[-1, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
-  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[-1, 5]> : tensor<2xi32>}}
+  // expected-error @+2 {{cannot reshape float32 [2,6] (12 elements) to [-1, 5]}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?x5xf32>
   return
@@ -319,7 +319,7 @@ func.func @reshape_count_unknown(%x: tensor<2x6xf32>) {
 // Tests that Reshape with -1 cannot compute it when another dimension is 0.
 func.func @reshape_zero_unknown(%x: tensor<2x6xf32>) {
   %s = "tf.Const"() {value = dense<[0, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
-  // expected-error @+2 {{cannot reshape 'tensor<2x6xf32>' (12 elements) to dense<[0, -1]> : tensor<2xi32>}}
+  // expected-error @+2 {{cannot reshape float32 [2,6] (12 elements) to [0, -1]}}
   // expected-error @+1 {{'tf.Reshape' op failed to infer returned types}}
   %0 = "tf.Reshape"(%x, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<0x?xf32>
   return
@@ -338,7 +338,7 @@ func.func @cast_no_dstt(%x: tensor<4xi32>) {
 
 // Tests that Cast's SrcT attribute must be its input's element type.
 func.func @cast_srct_mismatch(%x: tensor<4xi32>) {
-  // expected-error @+2 {{attribute SrcT = 'i64' does not match the input element type 'i32'}}
+  // expected-error @+2 {{attribute SrcT = int64 does not match the input element type int32}}
   // expected-error @+1 {{'tf.Cast' op failed to infer returned types}}
   %0 = "tf.Cast"(%x) {DstT = f32, SrcT = i64} : (tensor<4xi32>) -> tensor<4xf32>
   return
@@ -387,7 +387,7 @@ func.func @placeholder_dtype_mismatch() {
 
 // Tests that a Const's dtype attribute must be its value's element type.
 func.func @const_dtype_mismatch() {
-  // expected-error @+2 {{attribute dtype = 'i32' does not match the input element type 'f32'}}
+  // expected-error @+2 {{attribute dtype = int32 does not match the input element type float32}}
   // expected-error @+1 {{'tf.Const' op failed to infer returned types}}
   %0 = "tf.Const"() {dtype = i32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
   return
@@ -516,7 +516,7 @@ func.func @reduce_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 // Tests that ArgMax's output_type must be an integer index type.
 func.func @argmax_type(%x: tensor<2x3xf32>) -> tensor<*xi64> {
   %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
-  // expected-error @+2 {{output_type must be int32 or int64, got 'f32'}}
+  // expected-error @+2 {{output_type must be int32 or int64, got float32}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf.ArgMax"(%x, %d) {output_type = f32} : (tensor<2x3xf32>, tensor<i32>) -> tensor<*xi64>
   return %0 : tensor<*xi64>
@@ -570,7 +570,7 @@ func.func @pad_shape(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 // Tests that PadV2's constant must have the input's element type.
 func.func @padv2_type(%x: tensor<2x3xf32>, %c: tensor<i32>) -> tensor<*xf32> {
   %p = "tf.Const"() {value = dense<1> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
-  // expected-error @+2 {{constant_values has element type 'i32'; the input has 'f32'}}
+  // expected-error @+2 {{constant_values has element type int32; the input has float32}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf.PadV2"(%x, %p, %c) : (tensor<2x3xf32>, tensor<2x2xi32>, tensor<i32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -814,7 +814,7 @@ func.func @fused_conv_args(%x: tensor<1x4x4x2xf32>, %f: tensor<1x1x2x3xf32>, %b:
 
 // Tests that the bias of a _FusedMatMul has one value per output column.
 func.func @fused_matmul_bias(%a: tensor<3x5xf32>, %w: tensor<5x4xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
-  // expected-error @+2 {{epilogue argument 0 must be a vector of 4 values (one per output channel), got 'tensor<3xf32>'}}
+  // expected-error @+2 {{epilogue argument 0 must be a vector of 4 values (one per output channel), got float32 [3]}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf._FusedMatMul"(%a, %w, %b) {fused_ops = ["BiasAdd"], num_args = 1 : i64} : (tensor<3x5xf32>, tensor<5x4xf32>, tensor<3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -824,7 +824,7 @@ func.func @fused_matmul_bias(%a: tensor<3x5xf32>, %w: tensor<5x4xf32>, %b: tenso
 
 // Tests that IdentityN's T must match its inputs.
 func.func @identityn_types(%x: tensor<4xf32>, %n: tensor<i32>) {
-  // expected-error @+2 {{T[1] = 'f32' does not match input 1 of type 'tensor<i32>'}}
+  // expected-error @+2 {{T[1] = float32 does not match input 1 of type int32 []}}
   // expected-error @+1 {{failed to infer returned types}}
   %0:2 = "tf.IdentityN"(%x, %n) {T = [f32, f32]} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
   return
@@ -834,7 +834,7 @@ func.func @identityn_types(%x: tensor<4xf32>, %n: tensor<i32>) {
 
 // Tests that GatherNd index tuples cannot be longer than the rank of params.
 func.func @gathernd_depth(%p: tensor<5x3xf32>, %i: tensor<4x3xi32>) -> tensor<*xf32> {
-  // expected-error @+2 {{index tuples have 3 entries but params 'tensor<5x3xf32>' has rank 2}}
+  // expected-error @+2 {{index tuples have 3 entries but params float32 [5,3] has rank 2}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf.GatherNd"(%p, %i) : (tensor<5x3xf32>, tensor<4x3xi32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -845,7 +845,7 @@ func.func @gathernd_depth(%p: tensor<5x3xf32>, %i: tensor<4x3xi32>) -> tensor<*x
 // Tests that TopKV2's k cannot exceed the row length.
 func.func @topk_k(%x: tensor<2x3xf32>) {
   %k = "tf.Const"() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
-  // expected-error @+2 {{k = 4 is larger than the last dimension of 'tensor<2x3xf32>'}}
+  // expected-error @+2 {{k = 4 is larger than the last dimension of float32 [2,3]}}
   // expected-error @+1 {{failed to infer returned types}}
   %0:2 = "tf.TopKV2"(%x, %k) : (tensor<2x3xf32>, tensor<i32>) -> (tensor<*xf32>, tensor<*xi32>)
   return
@@ -856,7 +856,7 @@ func.func @topk_k(%x: tensor<2x3xf32>) {
 // Tests that Conv2DBackpropInput's gradient must have the forward Conv2D's output shape.
 func.func @backprop_shape(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x5x4x4xf32>) -> tensor<*xf32> {
   %s = "tf.Const"() {value = dense<[1, 8, 7, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
-  // expected-error @+2 {{out_backprop 'tensor<1x5x4x4xf32>' is not the shape of the Conv2D output 'tensor<1x4x4x4xf32>'}}
+  // expected-error @+2 {{out_backprop float32 [1,5,4,4] is not the shape of the Conv2D output float32 [1,4,4,4] for input_sizes float32 [1,8,7,2]}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x5x4x4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>

@@ -45,6 +45,9 @@ FAMILIES = {
             "OnesLike) and Keras's PReLU",
     "binary": "SquaredDifference, Pow, FloorDiv, FloorMod, Div, TruncateDiv, TruncateMod and "
               "Mod, integer division of the most negative integer by -1 included",
+    "empty": "ops on tensors with no elements (a dimension of size 0), which TensorFlow "
+             "computes: reductions over nothing give their identity, products over a depth "
+             "of 0 give zeros",
     "errors": "the run-time errors of TensorFlow's kernels (integer division by zero, "
               "indices out of range, integers to negative powers): the compiled model fails "
               "with a message naming the node, where TensorFlow raises InvalidArgumentError",
@@ -252,6 +255,65 @@ def build_binary():
     qb = r.integers(0, 5, (6,)).astype(np.int32)
     case("pow_i32", "binary", "Pow on int32 with small non-negative exponents",
          lambda p: {"z": raw.Pow(x=p["a"], y=p["b"], name="z")}, [("a", qa), ("b", qb)], EXACT)
+
+
+def build_empty():
+    r = rng_for("empty")
+    z = np.zeros((0, 3), np.float32)
+    case("matmul_depth0", "empty", "MatMul [2,0] x [0,3]: zeros",
+         lambda p: {"m": raw.MatMul(a=p["a"], b=p["b"], name="m")},
+         [("a", np.zeros((2, 0), np.float32)), ("b", np.zeros((0, 3), np.float32))], EXACT)
+    case("matmul_rows0", "empty", "MatMul [0,4] x [4,3] and BatchMatMulV2 with a batch of 0",
+         lambda p: {"m": raw.MatMul(a=p["a"], b=p["b"], name="m"),
+                    "n": raw.BatchMatMulV2(x=tf.zeros([0, 2, 4]), y=tf.ones([4, 3]), name="n")},
+         [("a", np.zeros((0, 4), np.float32)), ("b", f32(r, (4, 3)))], EXACT)
+    case("topk_k0", "empty", "TopKV2 with k = 0",
+         lambda p: dict(zip(["t:0", "t:1"], raw.TopKV2(input=p["x"], k=tf.constant(0),
+                                                        name="t"))),
+         [("x", f32(r, (2, 5)))], EXACT)
+    case("reduce_empty_axis", "empty", "Sum, Max, Mean, Prod of float32 and Min of int32 over "
+         "an axis of size 0, and ArgMax along the other axis",
+         lambda p: {"s": raw.Sum(input=p["z"], axis=tf.constant(0), name="s"),
+                    "mx": raw.Max(input=p["z"], axis=tf.constant(0), name="mx"),
+                    "mean": raw.Mean(input=p["z"], axis=tf.constant(0), name="mean"),
+                    "prod": raw.Prod(input=p["z"], axis=tf.constant(0), name="prod"),
+                    "mn": raw.Min(input=tf.cast(p["z"], tf.int32), axis=tf.constant(0),
+                                  name="mn"),
+                    "am": raw.ArgMax(input=p["z"], dimension=tf.constant(1), name="am")},
+         [("z", z)], EXACT)
+    x0 = np.zeros((0, 5, 5, 3), np.float32)
+
+    def conv_batch0(p):
+        return {"c": raw.Conv2D(input=p["x"], filter=tf.constant(f32(r, (3, 3, 3, 16))),
+                                    strides=[1, 1, 1, 1], padding="SAME", name="c"),
+                    "d": raw.DepthwiseConv2dNative(input=p["x"],
+                                                   filter=tf.constant(f32(r, (3, 3, 3, 1))),
+                                                   strides=[1, 1, 1, 1], padding="SAME",
+                                                   name="d"),
+                    "mp": raw.MaxPool(input=p["x"], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                      padding="VALID", name="mp"),
+                    "ap": raw.AvgPool(value=p["x"], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                      padding="VALID", name="ap")}
+
+    def conv_batch0_reference(feeds):
+        # TensorFlow's oneDNN Conv2D (which the dilated cases need) returns the empty batch
+        # with the input's 3 channels; its shape function, and its Eigen kernel, say 16.
+        _, values = run_graph(conv_batch0, list(feeds.items()))
+        values["c"] = np.zeros((0, 5, 5, 16), np.float32)
+        return values
+    case("conv_batch0", "empty", "Conv2D 3x3 SAME, DepthwiseConv2dNative, MaxPool and "
+         "AvgPool on a batch of 0 images", conv_batch0, [("x", x0)], EXACT,
+         reference=conv_batch0_reference)
+    case("shape_empty", "empty", "Softmax of [2,0], ConcatV2 with an empty part, GatherV2 of "
+         "no indices, Relu and Add of [0,3]",
+         lambda p: {"sm": raw.Softmax(logits=tf.zeros([2, 0]), name="sm"),
+                    "cat": raw.ConcatV2(values=[tf.zeros([2, 0]), p["y"]],
+                                        axis=tf.constant(1), name="cat"),
+                    "g": raw.GatherV2(params=p["y"], indices=tf.zeros([0], tf.int32),
+                                      axis=tf.constant(0), name="g"),
+                    "relu": raw.Relu(features=p["z"], name="relu"),
+                    "add": raw.AddV2(x=p["z"], y=tf.ones([3]), name="add")},
+         [("y", f32(r, (2, 2))), ("z", z)], EXACT)
 
 
 def build_errors():
@@ -1005,7 +1067,7 @@ def build_devices():
 
 
 def main():
-    for build in [build_math, build_binary, build_errors, build_logic, build_reduce, build_shape, build_lists,
+    for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_conv, build_fused,
                   build_devices]:

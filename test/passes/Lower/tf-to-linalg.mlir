@@ -126,7 +126,7 @@ func.func @unfed() -> tensor<4xf32> {
 
 // Tests that a dynamic shape left after shape inference is reported at its node.
 func.func @dynamic(%x: tensor<4xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{with an unknown shape}}
+  // expected-error @+1 {{its output has the shape float32 [?], not fully known}}
   %0 = "tf.Identity"(%x) : (tensor<4xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
@@ -134,7 +134,7 @@ func.func @dynamic(%x: tensor<4xf32>) -> tensor<?xf32> {
 // -----
 
 // Tests that a feed without a static shape is reported as the cause, by its tensor name.
-// expected-error @+1 {{input 'x:0' has type 'tensor<?xf32>'; give it a static shape}}
+// expected-error @+1 {{input 'x:0' has the shape float32 [?]; give it a static shape}}
 func.func @dynamic_feed(%x: tensor<?xf32> {kiln.name = "x:0"}) -> tensor<?xf32> {
   %0 = "tf.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
