@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cstring>
 #include <unistd.h>
 
@@ -31,9 +32,29 @@ static void outOfMemory(void *, const char *reason, bool) {
   ::_exit(1);
 }
 
+/// An option's value must not be the next option: `--fetch --emit mlir` would otherwise
+/// fetch a node called "--emit". "-" (standard output) and negative numbers are values.
+static const CLI::Validator kNotAnOption(
+    [](std::string &value) -> std::string {
+      if (value.size() > 1 && value[0] == '-' && !std::isdigit(static_cast<unsigned char>(value[1])))
+        return "'" + value + "' is an option, not a value; give the value first";
+      return "";
+    },
+    "");
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::install_bad_alloc_error_handler(outOfMemory);
+  // One subcommand; a mistyped one is named rather than reported as missing.
+  if (argc < 2) {
+    llvm::errs() << "kiln: error: give a subcommand: kiln compile GRAPH ... (see kiln --help)\n";
+    return 1;
+  }
+  if (argv[1][0] != '-' && std::strcmp(argv[1], "compile") != 0) {
+    llvm::errs() << "kiln: error: unknown subcommand '" << argv[1]
+                 << "'; the subcommand is 'compile' (see kiln --help)\n";
+    return 1;
+  }
   CLI::App app{"Kiln: an ahead-of-time compiler for TensorFlow dataflow graphs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "kiln 0.1.0 (LLVM/MLIR 22)");
@@ -51,14 +72,14 @@ int main(int argc, char **argv) {
       ->add_option("--emit", emit,
                    "What to produce: exe (an executable reading and writing .npy files), "
                    "obj (object file + C header), mlir (IR at --stage), llvm (LLVM IR), asm")
-      ->check(CLI::IsMember({"exe", "obj", "mlir", "llvm", "asm"}))
+      ->check(kNotAnOption & CLI::IsMember({"exe", "obj", "mlir", "llvm", "asm"}))
       ->capture_default_str();
   compile
       ->add_option("--stage", stage,
                    "IR stage for --emit mlir: import (tf dialect as read), graph (after shape "
                    "inference and pruning), lowered (bufferized linalg with the scratch "
                    "arena), llvm (LLVM dialect)")
-      ->check(CLI::IsMember({"import", "graph", "lowered", "llvm"}))
+      ->check(kNotAnOption & CLI::IsMember({"import", "graph", "lowered", "llvm"}))
       ->capture_default_str();
   compile->add_option("--feed", options.feeds,
                       "A tensor to feed, NAME[:PORT]=DTYPE[DIMS], e.g. X=f32[4,784] or "
@@ -93,13 +114,13 @@ int main(int argc, char **argv) {
   compile->add_flag("-v,--verbose", options.verbose,
                     "Print each compilation step and its time (on a terminal, steps over a "
                     "second are printed anyway)");
-  compile->add_option("--devices", options.devices,
+  std::vector<std::string> deviceLists;
+  compile->add_option("--devices", deviceLists,
                       "Devices to place the graph's ops on, comma-separated: /cpu:0,/cpu:1 or "
                       "full names /job:J/replica:R/task:T/device:TYPE:N. Each device's ops "
                       "become a partition that runs on a thread of its own, handing tensors "
                       "to the others by _Send/_Recv; the placement and the partitions show in "
-                      "--emit mlir --stage graph, and --stats sums them up")
-      ->delimiter(',');
+                      "--emit mlir --stage graph, and --stats sums them up");
   bool noRuntimeChecks = false;
   compile->add_flag("--no-runtime-checks", noRuntimeChecks,
                     "Do not check input values where TensorFlow reports errors (integer "
@@ -109,6 +130,11 @@ int main(int argc, char **argv) {
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");
+
+  // Every option that takes a value refuses another option as its value.
+  for (CLI::Option *option : compile->get_options())
+    if (option->get_type_size() != 0 && !option->get_positional())
+      option->check(kNotAnOption);
 
   try {
     app.parse(argc, argv);
@@ -125,6 +151,18 @@ int main(int argc, char **argv) {
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;
   options.runtimeChecks = !noRuntimeChecks;
+  for (const std::string &list : deviceLists) {
+    llvm::SmallVector<llvm::StringRef> names;
+    llvm::StringRef(list).split(names, ',');
+    for (llvm::StringRef name : names) {
+      if (name.trim().empty()) {
+        llvm::errs() << "kiln: error: --devices: '" << list
+                     << "' has an empty device name (give /cpu:0,/cpu:1 ...)\n";
+        return 1;
+      }
+      options.devices.push_back(name.trim().str());
+    }
+  }
   options.executablePath =
       llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
   int rc = kiln::driver::compile(options, llvm::errs());
