@@ -217,6 +217,7 @@ private:
     p.devices = options.devices;
     p.kernelCalls = !options.noKernels;
     p.runtimeChecks = options.runtimeChecks;
+    p.strictFloat = options.strictFloat;
     return p;
   }
   std::string outputBase() const;

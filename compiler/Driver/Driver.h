@@ -35,6 +35,7 @@ struct CompileOptions {
   bool verbose = false;
   bool noKernels = false;           // no runtime kernel calls: generated loops only
   bool runtimeChecks = true;        // check input values where TensorFlow reports errors
+  bool strictFloat = false;         // no Winograd, no polynomial approximations
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   std::string executablePath;       // the running kiln, to find the runtime libraries
 };

@@ -26,7 +26,8 @@ std::string graphPipeline(const PipelineOptions &options) {
 
 std::string lowerPipeline(const PipelineOptions &options) {
   std::string text = "kiln-lower-partitions,"
-                     "kiln-lower-tf-to-linalg,"
+                     "kiln-lower-tf-to-linalg" +
+                     std::string(options.strictFloat ? "{winograd=false}," : ",") +
                      "kiln-lower-fuse-elementwise,"
                      "kiln-lower-use-destinations,"
                      "canonicalize,"
@@ -42,12 +43,13 @@ std::string lowerPipeline(const PipelineOptions &options) {
   return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch,kiln-lower-checks";
 }
 
-std::string llvmPipeline(const PipelineOptions &) {
+std::string llvmPipeline(const PipelineOptions &options) {
   // tanh, exp, expm1, log1p and erf as polynomials LLVM vectorizes (8 to 90 times faster
   // than libm, and within a few ulp: see the pass); log stays with libm, whose result for
-  // subnormal inputs the approximation gets wrong.
+  // subnormal inputs the approximation gets wrong. Strict float semantics keep libm.
+  std::string approximated = options.strictFloat ? "" : "{functions=tanh,exp,expm1,log1p,erf}";
   return "func.func(kiln-lower-copies-to-linalg,"
-         "kiln-lower-approximate-math{functions=tanh,exp,expm1,log1p,erf},"
+         "kiln-lower-approximate-math" + approximated + ","
          "convert-linalg-to-loops,"
          "math-extend-to-supported-types,"
          // bf16 arithmetic in f32, rounded after each op as TensorFlow's (Eigen's) bfloat16

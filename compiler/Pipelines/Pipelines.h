@@ -27,6 +27,9 @@ struct PipelineOptions {
   /// Check input values where TensorFlow reports errors (kiln-graph-insert-checks);
   /// without, constants are still checked at compile time.
   bool runtimeChecks = true;
+  /// Strict float semantics: no Winograd convolutions, no polynomial approximations of
+  /// math functions (libm instead).
+  bool strictFloat = false;
 };
 
 /// The textual form of each pipeline (what `--dump-ir` and the docs show).

@@ -70,6 +70,7 @@ LogicalResult lower::checkLowerable(ModuleOp module) {
 namespace {
 
 struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
+  using TFToLinalgPassBase::TFToLinalgPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     dropControlDependencies(module);
@@ -84,7 +85,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateLinearAlgebraPatterns(converter, patterns);
     lower::populateShapePatterns(converter, patterns);
     lower::populateReductionPatterns(converter, patterns);
-    lower::populateConvolutionPatterns(converter, patterns);
+    lower::populateConvolutionPatterns(converter, patterns, winograd);
     lower::populateImagePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -127,6 +127,10 @@ int main(int argc, char **argv) {
                     "division by zero, indices out of range, integers to negative powers): "
                     "such values then give unspecified results, never a crash. Constants "
                     "are still checked at compile time");
+  compile->add_flag("--strict-float", options.strictFloat,
+                    "Strict float semantics: no Winograd convolutions (their transforms round "
+                    "differently from a direct sum) and tanh, exp, expm1, log1p and erf from "
+                    "libm instead of vectorized polynomials; slower, closer to exact");
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");

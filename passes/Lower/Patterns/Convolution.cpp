@@ -321,7 +321,11 @@ Value convUnpadded(OpBuilder &b, Location loc, Value input, Value filter, const 
 
 template <typename OpT, bool Depthwise>
 struct ConvLowering : OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+  /// `winograd`: 3x3 convolutions may go to the Winograd kernel (not with --strict-float:
+  /// its transforms round differently from the direct sum).
+  ConvLowering(const TypeConverter &converter, MLIRContext *ctx, bool winograd)
+      : OpConversionPattern<OpT>(converter, ctx), winograd(winograd) {}
+  bool winograd;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
@@ -340,7 +344,7 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    bool conv3x3 = !Depthwise && useConv3x3Kernel(*g, filterType,
+    bool conv3x3 = !Depthwise && winograd && useConv3x3Kernel(*g, filterType,
                                                    inputType.getDimSize(0) *
                                                        g->dims[0].output * g->dims[1].output);
     bool direct = !Depthwise && !conv3x3 && useDirectConvKernel(filterType);
@@ -764,11 +768,12 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
 
 } // namespace
 
-void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
+void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternSet &patterns,
+                                 bool winograd) {
+  patterns.add<ConvLowering<tf::Conv2DOp, false>, ConvLowering<tf::DepthwiseConv2dNativeOp, true>>(
+      converter, patterns.getContext(), winograd);
   patterns.add<FusedOpLowering<tf::FusedConv2DOp>, FusedOpLowering<tf::FusedMatMulOp>,
-               ConvLowering<tf::Conv2DOp, false>, ConvBackpropInputLowering,
-               ConvLowering<tf::DepthwiseConv2dNativeOp, true>,
-               PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
+               ConvBackpropInputLowering, PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
                FusedBatchNormLowering<tf::FusedBatchNormOp>,
                FusedBatchNormLowering<tf::FusedBatchNormV2Op>,
                FusedBatchNormLowering<tf::FusedBatchNormV3Op>>(converter, patterns.getContext());

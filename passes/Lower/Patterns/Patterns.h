@@ -93,8 +93,9 @@ void populateReductionPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
+/// `winograd`: f32 3x3 convolutions may use the Winograd kernel.
 void populateConvolutionPatterns(const mlir::TypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns, bool winograd = true);
 
 } // namespace kiln::lower
 
