@@ -17,7 +17,8 @@ medians, each ratio the median of the ratios of a peer's turns to the Kiln run a
 
 It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
 (above 1: Kiln is faster; the median of the paired turns' ratios), the largest difference
-between Kiln's outputs and TensorFlow's, and the scratch arena against the sum of all
+between Kiln's outputs and TensorFlow's, and the same for Kiln compiled with --strict-float
+(no Winograd, libm functions) with its median milliseconds, and the scratch arena against the sum of all
 intermediates (`kiln compile --stats`). Last, a 1024x1024x1024 f32 MatMul in every system,
 each turn as a fraction of this core's peak f32 FMA throughput timed just before it
 (test/bench/peak.c doing the same work), and of the best peak.
@@ -93,17 +94,17 @@ def cnn_graph(batch, path):
     return {"x": rng.uniform(0, 1, (batch, 28, 28, 1)).astype(np.float32)}, ["logits"]
 
 
-def mobilenet_graph(path):
-    """Keras MobileNetV2 (alpha 1.0, 224x224, random weights, batch norms calibrated on the
-    input), frozen; fetches the logits."""
+def keras_graph(path, application, size, seed):
+    """A Keras application (random weights, batch norms calibrated on the input), frozen at
+    batch 1 and size x size x 3; fetches the logits."""
     import tensorflow as tf
     from tensorflow.python.framework.convert_to_constants import (
         convert_variables_to_constants_v2)
-    tf.keras.utils.set_random_seed(11)
-    model = tf.keras.applications.MobileNetV2(input_shape=(224, 224, 3), weights=None,
-                                              classifier_activation=None)
-    rng = np.random.default_rng(12)
-    x = rng.uniform(-1, 1, (1, 224, 224, 3)).astype(np.float32)
+    tf.keras.utils.set_random_seed(seed)
+    model = getattr(tf.keras.applications, application)(
+        input_shape=(size, size, 3), weights=None, classifier_activation=None)
+    rng = np.random.default_rng(seed + 1)
+    x = rng.uniform(-1, 1, (1, size, size, 3)).astype(np.float32)
     # Random weights with the default batch-norm statistics shrink activations layer after
     # layer (logits near 1e-16, so a comparison with TensorFlow checks nothing). Set each
     # batch norm's statistics to those of its input on this image, in order, so that every
@@ -114,11 +115,16 @@ def mobilenet_graph(path):
             layer.moving_mean.assign(act.mean(axis=(0, 1, 2)))
             layer.moving_variance.assign(act.var(axis=(0, 1, 2)) + 1e-3)
     fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
-        tf.TensorSpec((1, 224, 224, 3), tf.float32, name="x"))
+        tf.TensorSpec((1, size, size, 3), tf.float32, name="x"))
     graph_def = convert_variables_to_constants_v2(fn).graph.as_graph_def()
     with open(path, "wb") as f:
         f.write(graph_def.SerializeToString())
     return {"x": x}, ["Identity"]
+
+
+def mobilenet_graph(path):
+    """Keras MobileNetV2 (alpha 1.0), 224x224."""
+    return keras_graph(path, "MobileNetV2", 224, 11)
 
 
 def matmul_graph(n, path):
@@ -143,8 +149,8 @@ def corpus_model(rel, feed_files, fetches):
 
 # ---- Kiln --------------------------------------------------------------------------------
 
-def kiln_compile(kiln, graph, feeds, fetches, exe):
-    cmd = [kiln, "compile", graph, "-o", exe, "--stats"]
+def kiln_compile(kiln, graph, feeds, fetches, exe, flags=()):
+    cmd = [kiln, "compile", graph, "-o", exe, "--stats"] + list(flags)
     for name, value in feeds.items():
         cmd += ["--feed", "%s=f32[%s]" % (name, ",".join(map(str, value.shape)))]
     for name in fetches:
@@ -306,7 +312,8 @@ def main():
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--peers", nargs="+", default=["tf", "xla", "ort"])
     p.add_argument("--models", nargs="+",
-                   default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2"])
+                   default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2",
+                            "resnet50", "inceptionv3"])
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
     p.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     a = p.parse_args()
@@ -321,6 +328,10 @@ def main():
             "mlp64": ("mlp 784-256-256-10 batch 64", lambda path: mlp_graph(64, path)),
             "cnn": ("small CNN 28x28 batch 16", lambda path: cnn_graph(16, path)),
             "mobilenetv2": ("MobileNetV2 224x224 batch 1", mobilenet_graph),
+            "resnet50": ("ResNet50 224x224 batch 1",
+                         lambda path: keras_graph(path, "ResNet50", 224, 21)),
+            "inceptionv3": ("InceptionV3 299x299 batch 1",
+                            lambda path: keras_graph(path, "InceptionV3", 299, 31)),
         }
         corpus = {
             "fc-layers": ("tf2onnx/fc-layers batch 4",
@@ -357,13 +368,15 @@ def main():
         head = "| model | threads | Kiln ms |" + "".join(" %s ms | %s / Kiln |" % (x, x)
                                                         for x in peers)
         extra = " ort vs TF |" if "ort" in peers else ""
-        print(head + " max abs diff vs TF |" + extra)
-        print("|---" * (3 + 2 * len(peers) + 1 + bool(extra)) + "|")
+        print(head + " max abs diff vs TF |" + extra + " strict ms | strict vs TF |")
+        print("|---" * (3 + 2 * len(peers) + 1 + bool(extra) + 2) + "|")
         memory = []
         for title, path, feeds, fetches in models:
             exe = os.path.join(tmp, "model")
             arena, naive = kiln_compile(a.kiln, path, feeds, fetches, exe)
             memory.append((title, arena, naive))
+            strict_exe = os.path.join(tmp, "model_strict")
+            kiln_compile(a.kiln, path, feeds, fetches, strict_exe, ["--strict-float"])
             for t in a.threads:
                 # Kiln and each peer take turns, `repeats` times, Kiln right after each peer
                 # (whose timed calls end its process): a busy spell on this shared machine,
@@ -401,6 +414,10 @@ def main():
                     row += (" %.2g |" % max(float(np.max(np.abs(o.astype(np.float64) - r)))
                                             for o, r in zip(ort_outs, tf_outs))
                             if tf_outs is not None and ort_outs is not None else " n/a |")
+                # Kiln with --strict-float: one turn, its speed and its error.
+                strict_ms, strict_dir, _ = kiln_run(strict_exe, feeds, a.runs, t, tmp)
+                row += " %.4f | %s |" % (strict_ms, "%.2g" % max_error(strict_dir, fetches, tf_outs)
+                                          if tf_outs is not None else "n/a")
                 print(row, flush=True)
 
         print("\n| model | scratch arena bytes | sum of intermediates | arena / sum |")
