@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -53,10 +54,34 @@ void prepareDirectory() {
   FILE *garbage = std::fopen("garbage.npy", "wb");
   std::fputs("\x93NUMPY\x01\x00garbage", garbage);
   std::fclose(garbage);
-  // The runner prints outputs and errors; a fuzzer needs neither.
-  if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr))
-    std::abort();
 }
+
+/// Standard output and error go to /dev/null while it lives: the runner prints outputs and
+/// errors, which a fuzzer (whose own reports go to standard error) does not need.
+class Silence {
+public:
+  Silence() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    null = open("/dev/null", O_WRONLY);
+    out = dup(1);
+    err = dup(2);
+    dup2(null, 1);
+    dup2(null, 2);
+  }
+  ~Silence() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
+    close(null);
+  }
+
+private:
+  int null, out, err;
+};
 
 } // namespace
 
@@ -87,7 +112,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (std::string &arg : args)
     argv.push_back(arg.data());
   argv.push_back(nullptr);
-  int code = kiln_runner_main(static_cast<int>(args.size()), argv.data(), &kModel);
+  int code;
+  {
+    Silence quiet;
+    code = kiln_runner_main(static_cast<int>(args.size()), argv.data(), &kModel);
+  }
   if (code != 0 && code != 1 && code != 2)
     std::abort();
   return 0;
