@@ -53,7 +53,7 @@ run() {
   mkdir -p "$work" "$findings"
   cp -n "$here/test/fuzz/corpus/$t/"* "$work/" 2>/dev/null || true
   echo "fuzz.sh: kiln-fuzz-$t for ${seconds}s"
-  "$build_dir/test/fuzz/kiln-fuzz-$t" "$work" -max_total_time="$seconds" -print_final_stats=1 \
+  "$build_dir/bin/kiln-fuzz-$t" "$work" -max_total_time="$seconds" -print_final_stats=1 \
     -rss_limit_mb=4096 -timeout=30 -artifact_prefix="$findings/" > "$build_dir/fuzz-$t.log" 2>&1 \
     || echo "fuzz.sh: kiln-fuzz-$t stopped with a finding (see $build_dir/fuzz-$t.log)"
   echo "fuzz.sh: kiln-fuzz-$t: $(grep -E '^stat::number_of_executed_units' "$build_dir/fuzz-$t.log" | tr -d ' ') \

@@ -67,15 +67,18 @@ LogicalResult CheckOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Bufferization: send reads its tensor's buffer; recv writes its destination's buffer,
-// which becomes its result.
+// Bufferization: send and check read their tensor's buffer; recv writes its
+// destination's buffer, which becomes its result.
 //===----------------------------------------------------------------------===//
 
 namespace {
 using namespace mlir::bufferization;
 
-struct SendBufferization
-    : BufferizableOpInterface::ExternalModel<SendBufferization, SendOp> {
+/// kiln.send and kiln.check only read their first operand: they bufferize to a read of
+/// that operand's buffer, in place.
+template <typename OpT>
+struct ReadsFirstOperand
+    : BufferizableOpInterface::ExternalModel<ReadsFirstOperand<OpT>, OpT> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
     return true;
   }
@@ -88,34 +91,10 @@ struct SendBufferization
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto send = cast<SendOp>(op);
-    FailureOr<Value> buffer = getBuffer(rewriter, send.getValue(), options, state);
+    FailureOr<Value> buffer = getBuffer(rewriter, op->getOperand(0), options, state);
     if (failed(buffer))
       return failure();
-    replaceOpWithNewBufferizedOp<SendOp>(rewriter, op, *buffer, send.getTensorNameAttr());
-    return success();
-  }
-};
-
-struct CheckBufferization
-    : BufferizableOpInterface::ExternalModel<CheckBufferization, CheckOp> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
-    return true;
-  }
-  bool bufferizesToMemoryWrite(Operation *, OpOperand &, const AnalysisState &) const {
-    return false;
-  }
-  AliasingValueList getAliasingValues(Operation *, OpOperand &, const AnalysisState &) const {
-    return {};
-  }
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    auto check = cast<CheckOp>(op);
-    FailureOr<Value> buffer = getBuffer(rewriter, check.getSubject(), options, state);
-    if (failed(buffer))
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { check.getSubjectMutable().assign(*buffer); });
+    rewriter.modifyOpInPlace(op, [&] { op->setOperand(0, *buffer); });
     return success();
   }
 };
@@ -148,8 +127,8 @@ struct RecvBufferization
 
 void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, KilnDialect *) {
-    SendOp::attachInterface<SendBufferization>(*ctx);
+    SendOp::attachInterface<ReadsFirstOperand<SendOp>>(*ctx);
     RecvOp::attachInterface<RecvBufferization>(*ctx);
-    CheckOp::attachInterface<CheckBufferization>(*ctx);
+    CheckOp::attachInterface<ReadsFirstOperand<CheckOp>>(*ctx);
   });
 }

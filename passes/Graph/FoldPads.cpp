@@ -16,7 +16,7 @@ namespace {
 /// adds to a 4-D tensor, if they are constants, non-negative, and the op has no control
 /// inputs (folding it would drop them).
 std::optional<SmallVector<int64_t>> zeroPadding(Operation *op) {
-  Value paddings, value;
+  Value paddings;
   if (auto pad = dyn_cast<kiln::tf::PadOp>(op)) {
     if (!pad.getControlInputs().empty())
       return std::nullopt;

@@ -81,7 +81,7 @@ static void* run_worker(void* arg) {
 
 kiln_status_t kiln_partitions_run(int32_t count, const kiln_partition_t* partitions,
                                   int32_t num_keys, const char* const* keys) {
-  if (count <= 0) return KILN_STATUS_OK;
+  if (count <= 0) return NULL;
   run_t run = {0};
   run.transport = kiln_local_rendezvous_create();
   worker_t* workers = (worker_t*)calloc((size_t)count, sizeof(worker_t));

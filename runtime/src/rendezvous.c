@@ -60,7 +60,7 @@ static kiln_status_t local_send(kiln_transport_t* self, const char* key, const v
   r->entries = e;
   pthread_cond_broadcast(&r->sent);
   pthread_mutex_unlock(&r->mutex);
-  return KILN_STATUS_OK;
+  return NULL;
 }
 
 static kiln_status_t local_recv(kiln_transport_t* self, const char* key, void* data,
@@ -72,7 +72,7 @@ static kiln_status_t local_recv(kiln_transport_t* self, const char* key, void* d
   entry_t* e = *at;
   *at = e->next;
   pthread_mutex_unlock(&r->mutex);
-  kiln_status_t status = KILN_STATUS_OK;
+  kiln_status_t status = NULL;
   if (e->bytes != bytes)
     status = kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
                                 "tensor '%s' was sent with %lld bytes but received into %lld",

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -58,6 +59,12 @@ struct InferContext {
   mlir::LogicalResult error(Args &&...args) const {
     return mlir::emitOptionalError(location, nodePrefix(),
                                    presentable(std::forward<Args>(args))...);
+  }
+  /// The context of an op that exists: its operands, attributes, name and location (or no
+  /// location, so that nothing is reported: a folder).
+  static InferContext of(mlir::Operation *op, bool report = true) {
+    return {op->getContext(), report ? std::optional<mlir::Location>(op->getLoc()) : std::nullopt,
+            op->getOperands(), op->getAttrDictionary(), op->getName().getStringRef()};
   }
   /// "node 'NAME' (Relu): " if the location is a node's name, else "".
   std::string nodePrefix() const;

@@ -293,8 +293,7 @@ OpFoldResult StridedSliceOp::fold(FoldAdaptor adaptor) {
   auto type = dyn_cast<RankedTensorType>(getOutput().getType());
   if (!input || !type || !type.hasStaticShape())
     return {};
-  InferContext ctx{getContext(), std::nullopt, getOperation()->getOperands(),
-                   getOperation()->getAttrDictionary()};
+  InferContext ctx = InferContext::of(getOperation(), /*report=*/false);
   auto spec = stridedSliceSpec(ctx, cast<TensorType>(input.getType()));
   if (failed(spec))
     return {};

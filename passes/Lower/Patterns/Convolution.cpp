@@ -66,7 +66,7 @@ FailureOr<Geometry> geometry(Operation *op, RankedTensorType input, int64_t kh, 
   SmallVector<int64_t> explicitPads =
       intList(op->getAttrOfType<ArrayAttr>("explicit_paddings"), SmallVector<int64_t>(8, 0));
   StringRef padding = op->getAttrOfType<StringAttr>("padding").getValue();
-  tf::InferContext ctx{op->getContext(), op->getLoc(), {}, {}};
+  tf::InferContext ctx{op->getContext(), op->getLoc(), {}, {}, op->getName().getStringRef()};
   int64_t spatial[2] = {layout.h, layout.w};
   int64_t sizes[2] = {kh, kw};
   for (int i = 0; i < 2; ++i) {
@@ -475,8 +475,7 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     constexpr bool conv = std::is_same_v<OpT, tf::FusedConv2DOp>;
-    tf::InferContext ctx{op->getContext(), op.getLoc(), op->getOperands(),
-                         op->getAttrDictionary()};
+    tf::InferContext ctx = tf::InferContext::of(op);
     bool batchNorm = false;
     auto activation = tf::fusedActivation(ctx, conv, batchNorm);
     if (failed(activation))

@@ -64,15 +64,21 @@ struct IntegerDivision {
   }
 };
 
+/// The integer quotient x / y, rounded by SignedDivOp (toward zero or down) for signed
+/// integers, through IntegerDivision's safe divisor.
+template <typename SignedDivOp>
+Value integerQuotient(OpBuilder &b, Location loc, ElementKind kind, Value x, Value y) {
+  IntegerDivision d(b, loc, kind, y);
+  Value q = kind == ElementKind::Unsigned ? Value(arith::DivUIOp::create(b, loc, x, d.safe))
+                                          : Value(SignedDivOp::create(b, loc, x, d.safe));
+  return d.finish(b, loc, q, d.isMinusOne ? d.negated(b, loc, x) : Value());
+}
+
 /// x / y; integers truncate toward zero (RealDiv, Div, TruncateDiv).
 Value divide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   if (kind == ElementKind::Float)
     return arith::DivFOp::create(b, loc, args[0], args[1]);
-  IntegerDivision d(b, loc, kind, args[1]);
-  Value q = kind == ElementKind::Unsigned
-                ? Value(arith::DivUIOp::create(b, loc, args[0], d.safe))
-                : Value(arith::DivSIOp::create(b, loc, args[0], d.safe));
-  return d.finish(b, loc, q, d.isMinusOne ? d.negated(b, loc, args[0]) : Value());
+  return integerQuotient<arith::DivSIOp>(b, loc, kind, args[0], args[1]);
 }
 
 /// x / y rounded toward zero for floats too (TruncateDiv).
@@ -196,11 +202,7 @@ Value power(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
 Value floorDivide(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   if (kind == ElementKind::Float)
     return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, args[0], args[1]));
-  IntegerDivision d(b, loc, kind, args[1]);
-  Value q = kind == ElementKind::Unsigned
-                ? Value(arith::DivUIOp::create(b, loc, args[0], d.safe))
-                : Value(arith::FloorDivSIOp::create(b, loc, args[0], d.safe));
-  return d.finish(b, loc, q, d.isMinusOne ? d.negated(b, loc, args[0]) : Value());
+  return integerQuotient<arith::FloorDivSIOp>(b, loc, kind, args[0], args[1]);
 }
 
 /// The remainder of floor division: it has the sign of y (TensorFlow's FloorMod).
@@ -464,59 +466,68 @@ struct SoftmaxLowering : OpConversionPattern<OpT> {
 
 } // namespace
 
+namespace {
+template <typename T>
+struct Tag {
+  using type = T;
+};
+} // namespace
+
 void populateElementwisePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  auto addOp = [&]<typename OpT>(ScalarFn fn) {
-    patterns.add<ElementwiseLowering<OpT>>(converter, ctx, fn);
+  // One pattern per op, each with its scalar function (a generic lambda over a tag: a
+  // template parameter list on a lambda is C++20).
+  auto addOp = [&](auto tag, ScalarFn fn) {
+    patterns.add<ElementwiseLowering<typename decltype(tag)::type>>(converter, ctx, fn);
   };
   auto add = arithmetic<arith::AddFOp, arith::AddIOp>;
-  addOp.template operator()<tf::AddOp>(add);
-  addOp.template operator()<tf::AddV2Op>(add);
-  addOp.template operator()<tf::SubOp>(arithmetic<arith::SubFOp, arith::SubIOp>);
-  addOp.template operator()<tf::MulOp>(arithmetic<arith::MulFOp, arith::MulIOp>);
-  addOp.template operator()<tf::RealDivOp>(divide);
-  addOp.template operator()<tf::DivOp>(divide);
-  addOp.template operator()<tf::TruncateDivOp>(truncatedDivide);
-  addOp.template operator()<tf::TruncateModOp>(truncatedModulo);
-  addOp.template operator()<tf::ModOp>(truncatedModulo);
-  addOp.template operator()<tf::MaximumOp>(
+  addOp(Tag<tf::AddOp>{}, add);
+  addOp(Tag<tf::AddV2Op>{}, add);
+  addOp(Tag<tf::SubOp>{}, arithmetic<arith::SubFOp, arith::SubIOp>);
+  addOp(Tag<tf::MulOp>{}, arithmetic<arith::MulFOp, arith::MulIOp>);
+  addOp(Tag<tf::RealDivOp>{}, divide);
+  addOp(Tag<tf::DivOp>{}, divide);
+  addOp(Tag<tf::TruncateDivOp>{}, truncatedDivide);
+  addOp(Tag<tf::TruncateModOp>{}, truncatedModulo);
+  addOp(Tag<tf::ModOp>{}, truncatedModulo);
+  addOp(Tag<tf::MaximumOp>{}, 
       signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>);
-  addOp.template operator()<tf::MinimumOp>(
+  addOp(Tag<tf::MinimumOp>{}, 
       signedArithmetic<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>);
-  addOp.template operator()<tf::ReluOp>(relu);
-  addOp.template operator()<tf::Relu6Op>(relu6);
-  addOp.template operator()<tf::SigmoidOp>(sigmoid);
-  addOp.template operator()<tf::TanhOp>(tanh);
-  addOp.template operator()<tf::SquaredDifferenceOp>(squaredDifference);
-  addOp.template operator()<tf::PowOp>(power);
-  addOp.template operator()<tf::FloorDivOp>(floorDivide);
-  addOp.template operator()<tf::FloorModOp>(floorModulo);
+  addOp(Tag<tf::ReluOp>{}, relu);
+  addOp(Tag<tf::Relu6Op>{}, relu6);
+  addOp(Tag<tf::SigmoidOp>{}, sigmoid);
+  addOp(Tag<tf::TanhOp>{}, tanh);
+  addOp(Tag<tf::SquaredDifferenceOp>{}, squaredDifference);
+  addOp(Tag<tf::PowOp>{}, power);
+  addOp(Tag<tf::FloorDivOp>{}, floorDivide);
+  addOp(Tag<tf::FloorModOp>{}, floorModulo);
   using P = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
-  addOp.template operator()<tf::EqualOp>(compare<P::OEQ, I::eq, I::eq>);
-  addOp.template operator()<tf::NotEqualOp>(compare<P::UNE, I::ne, I::ne>);
-  addOp.template operator()<tf::LessOp>(compare<P::OLT, I::slt, I::ult>);
-  addOp.template operator()<tf::LessEqualOp>(compare<P::OLE, I::sle, I::ule>);
-  addOp.template operator()<tf::GreaterOp>(compare<P::OGT, I::sgt, I::ugt>);
-  addOp.template operator()<tf::GreaterEqualOp>(compare<P::OGE, I::sge, I::uge>);
-  addOp.template operator()<tf::LogicalAndOp>(logical<arith::AndIOp>);
-  addOp.template operator()<tf::LogicalOrOp>(logical<arith::OrIOp>);
-  addOp.template operator()<tf::LogicalNotOp>(logicalNot);
-  addOp.template operator()<tf::SelectV2Op>(select);
-  addOp.template operator()<tf::SquareOp>(square);
-  addOp.template operator()<tf::SqrtOp>(unaryMath<math::SqrtOp>);
-  addOp.template operator()<tf::RsqrtOp>(reciprocalSqrt);
-  addOp.template operator()<tf::ExpOp>(unaryMath<math::ExpOp>);
-  addOp.template operator()<tf::LogOp>(unaryMath<math::LogOp>);
-  addOp.template operator()<tf::FloorOp>(unaryMath<math::FloorOp>);
-  addOp.template operator()<tf::ErfOp>(unaryMath<math::ErfOp>);
-  addOp.template operator()<tf::NegOp>(negate);
-  addOp.template operator()<tf::AbsOp>(absolute);
-  addOp.template operator()<tf::EluOp>(elu);
-  addOp.template operator()<tf::SoftplusOp>(softplus);
-  addOp.template operator()<tf::StopGradientOp>(identity);
-  addOp.template operator()<tf::ZerosLikeOp>(fill<0>);
-  addOp.template operator()<tf::OnesLikeOp>(fill<1>);
+  addOp(Tag<tf::EqualOp>{}, compare<P::OEQ, I::eq, I::eq>);
+  addOp(Tag<tf::NotEqualOp>{}, compare<P::UNE, I::ne, I::ne>);
+  addOp(Tag<tf::LessOp>{}, compare<P::OLT, I::slt, I::ult>);
+  addOp(Tag<tf::LessEqualOp>{}, compare<P::OLE, I::sle, I::ule>);
+  addOp(Tag<tf::GreaterOp>{}, compare<P::OGT, I::sgt, I::ugt>);
+  addOp(Tag<tf::GreaterEqualOp>{}, compare<P::OGE, I::sge, I::uge>);
+  addOp(Tag<tf::LogicalAndOp>{}, logical<arith::AndIOp>);
+  addOp(Tag<tf::LogicalOrOp>{}, logical<arith::OrIOp>);
+  addOp(Tag<tf::LogicalNotOp>{}, logicalNot);
+  addOp(Tag<tf::SelectV2Op>{}, select);
+  addOp(Tag<tf::SquareOp>{}, square);
+  addOp(Tag<tf::SqrtOp>{}, unaryMath<math::SqrtOp>);
+  addOp(Tag<tf::RsqrtOp>{}, reciprocalSqrt);
+  addOp(Tag<tf::ExpOp>{}, unaryMath<math::ExpOp>);
+  addOp(Tag<tf::LogOp>{}, unaryMath<math::LogOp>);
+  addOp(Tag<tf::FloorOp>{}, unaryMath<math::FloorOp>);
+  addOp(Tag<tf::ErfOp>{}, unaryMath<math::ErfOp>);
+  addOp(Tag<tf::NegOp>{}, negate);
+  addOp(Tag<tf::AbsOp>{}, absolute);
+  addOp(Tag<tf::EluOp>{}, elu);
+  addOp(Tag<tf::SoftplusOp>{}, softplus);
+  addOp(Tag<tf::StopGradientOp>{}, identity);
+  addOp(Tag<tf::ZerosLikeOp>{}, fill<0>);
+  addOp(Tag<tf::OnesLikeOp>{}, fill<1>);
   patterns.add<CastLowering, LeakyReluLowering, SelectLowering,
                SoftmaxLowering<tf::SoftmaxOp, false>, SoftmaxLowering<tf::LogSoftmaxOp, true>>(
       converter, ctx);

@@ -113,8 +113,7 @@ struct SliceLowering : OpConversionPattern<OpT> {
     if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Operation *raw = op.getOperation();
-    tf::InferContext ctx{raw->getContext(), raw->getLoc(), raw->getOperands(),
-                         raw->getAttrDictionary()};
+    tf::InferContext ctx = tf::InferContext::of(raw);
     FailureOr<tf::SliceSpec> spec;
     if constexpr (std::is_same_v<OpT, tf::SliceOp>) {
       auto begin = ctx.constantInts(1), size = ctx.constantInts(2);
