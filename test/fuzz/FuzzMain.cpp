@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <execinfo.h>
 #include <fstream>
 #include <iterator>
 #include <csignal>
@@ -34,13 +35,41 @@ extern "C" __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, s
 namespace {
 
 std::mt19937_64 rng;
-std::vector<std::string> corpus;
+std::vector<std::string> corpus, corpusNames;
 
 /// The input being run, written out if it kills the process (as libFuzzer's crash-*
 /// files), to KILN_FUZZ_ARTIFACT or ./kiln-fuzz-crash, so a finding can be replayed.
+/// A crash also prints which input it was, the input itself in base64 when it is small (so
+/// a CI log alone is enough to replay it) and a backtrace.
 const uint8_t *currentData = nullptr;
 size_t currentSize = 0;
 char artifact[4096] = "kiln-fuzz-crash";
+char currentName[512] = "";
+
+void writeString(const char *s) { (void)!::write(2, s, std::strlen(s)); }
+
+void writeBase64(const uint8_t *data, size_t size) {
+  static const char digits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char line[77];
+  size_t n = 0;
+  for (size_t i = 0; i < size; i += 3) {
+    uint32_t v = uint32_t(data[i]) << 16;
+    if (i + 1 < size)
+      v |= uint32_t(data[i + 1]) << 8;
+    if (i + 2 < size)
+      v |= data[i + 2];
+    line[n++] = digits[(v >> 18) & 63];
+    line[n++] = digits[(v >> 12) & 63];
+    line[n++] = i + 1 < size ? digits[(v >> 6) & 63] : '=';
+    line[n++] = i + 2 < size ? digits[v & 63] : '=';
+    if (n == 76 || i + 3 >= size) {
+      line[n++] = '\n';
+      (void)!::write(2, line, n);
+      n = 0;
+    }
+  }
+}
 
 void onFatalSignal(int signal) {
   int fd = ::open(artifact, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -48,15 +77,24 @@ void onFatalSignal(int signal) {
     (void)!::write(fd, currentData, currentSize);
     ::close(fd);
   }
-  static const char message[] = "kiln-fuzz: the input that crashed is in ";
-  (void)!::write(2, message, sizeof message - 1);
-  (void)!::write(2, artifact, std::strlen(artifact));
-  (void)!::write(2, "\n", 1);
+  writeString("kiln-fuzz: crashed on ");
+  writeString(currentName);
+  writeString("; the input is in ");
+  writeString(artifact);
+  writeString("\n");
+  if (currentSize <= 16384) {
+    writeString("kiln-fuzz: the input in base64 (base64 -d > crash; TARGET crash):\n");
+    writeBase64(currentData, currentSize);
+  }
+  void *frames[64];
+  int depth = backtrace(frames, 64);
+  backtrace_symbols_fd(frames, depth, 2);
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
 
-void runOne(const uint8_t *data, size_t size) {
+void runOne(const std::string &name, const uint8_t *data, size_t size) {
+  std::snprintf(currentName, sizeof currentName, "%s", name.c_str());
   currentData = data;
   currentSize = size;
   LLVMFuzzerTestOneInput(data, size);
@@ -141,6 +179,7 @@ void addPath(const std::string &path) {
   }
   std::ifstream in(path, std::ios::binary);
   corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  corpusNames.push_back(path);
 }
 
 } // namespace
@@ -171,14 +210,25 @@ int main(int argc, char **argv) {
   }
   if (const char *path = std::getenv("KILN_FUZZ_ARTIFACT"))
     std::snprintf(artifact, sizeof artifact, "%s", path);
+  // The handler runs on its own stack, so that a stack overflow is reported too.
+  static std::vector<char> alternateStack(1 << 16);
+  stack_t stack{};
+  stack.ss_sp = alternateStack.data();
+  stack.ss_size = alternateStack.size();
+  sigaltstack(&stack, nullptr);
+  struct sigaction action{};
+  action.sa_handler = onFatalSignal;
+  action.sa_flags = SA_ONSTACK;
   for (int s : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL})
-    std::signal(s, onFatalSignal);
+    sigaction(s, &action, nullptr);
   rng.seed(seed);
-  for (const std::string &input : corpus)
-    runOne(reinterpret_cast<const uint8_t *>(input.data()), input.size());
+  for (size_t i = 0; i < corpus.size(); ++i)
+    runOne("the corpus file " + corpusNames[i],
+           reinterpret_cast<const uint8_t *>(corpus[i].data()), corpus[i].size());
   std::vector<uint8_t> buffer;
   for (long i = 0; i < iterations; ++i) {
-    const std::string &base = corpus[rng() % corpus.size()];
+    size_t index = rng() % corpus.size();
+    const std::string &base = corpus[index];
     size_t capacity = std::max(maxLen, base.size());
     buffer.assign(base.begin(), base.end());
     buffer.resize(capacity);
@@ -186,7 +236,9 @@ int main(int argc, char **argv) {
                       ? LLVMFuzzerCustomMutator(buffer.data(), base.size(), capacity,
                                                 static_cast<unsigned>(rng()))
                       : mutateBytes(buffer.data(), base.size(), capacity);
-    runOne(buffer.data(), size);
+    runOne("mutation " + std::to_string(i + 1) + " (--seed=" + std::to_string(seed) + ") of " +
+               corpusNames[index],
+           buffer.data(), size);
   }
   std::printf("%s: %zu corpus inputs and %ld mutated ones, no crash\n", argv[0], corpus.size(),
               iterations);
