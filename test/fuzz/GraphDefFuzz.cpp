@@ -16,6 +16,8 @@
 // at the protobuf parser. Inputs that do not parse are mutated as bytes.
 //
 //===----------------------------------------------------------------------------===//
+#include "FuzzChecks.h"
+
 #include "compiler/Import/Import.h"
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -56,22 +58,10 @@ const mlir::DialectRegistry &registry() {
   return *r;
 }
 
-/// Aborts when a stage failed without saying why, or left IR that does not verify.
-void expect(bool failed, int errors, const char *stage) {
-  if (failed && errors == 0) {
-    llvm::errs() << stage << " failed without an error message\n";
-    std::abort();
-  }
-}
-
 void compileGraph(llvm::StringRef bytes) {
   mlir::MLIRContext context(registry(), mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
-  int errors = 0;
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    errors += d.getSeverity() == mlir::DiagnosticSeverity::Error;
-    return mlir::success();
-  });
+  kiln_fuzz::ErrorCounter counter(&context);
   kiln::import::ImportOptions options;
   options.importAllWithoutFetches = false;
 #ifdef KILN_FUZZ_TEXT
@@ -80,13 +70,10 @@ void compileGraph(llvm::StringRef bytes) {
   const char *file = "fuzz.pb";
 #endif
   auto module = kiln::import::importGraphDefBuffer(bytes, file, options, &context);
-  expect(!module, errors, "import");
+  counter.expectReported(!module, "import");
   if (!module)
     return;
-  if (mlir::failed(mlir::verify(*module))) {
-    llvm::errs() << "the importer produced IR that does not verify\n";
-    std::abort();
-  }
+  kiln_fuzz::expectVerifies(*module, "the importer");
   // Each stage either succeeds or reports why; the next runs on what the last produced.
   auto run = [&](mlir::LogicalResult (*build)(mlir::OpPassManager &,
                                               const kiln::pipelines::PipelineOptions &),
@@ -95,13 +82,13 @@ void compileGraph(llvm::StringRef bytes) {
     if (mlir::failed(build(pm, {})))
       std::abort();
     bool failed = mlir::failed(pm.run(*module));
-    expect(failed, errors, stage);
+    counter.expectReported(failed, stage);
     return !failed;
   };
   if (!run(kiln::pipelines::buildGraphPipeline, "the graph pipeline"))
     return;
   bool failed = mlir::failed(kiln::lower::checkLowerable(*module));
-  expect(failed, errors, "checkLowerable");
+  counter.expectReported(failed, "checkLowerable");
   if (failed || !run(kiln::pipelines::buildLowerPipeline, "the lowering pipeline"))
     return;
   run(kiln::pipelines::buildLLVMPipeline, "the LLVM dialect pipeline");
