@@ -690,12 +690,6 @@ int Compilation::run() {
 } // namespace
 
 int compile(const CompileOptions &options, llvm::raw_ostream &err) {
-  // The pipelines are written in textual form over registered passes.
-  static const bool registered = [] {
-    registerAllPasses();
-    return true;
-  }();
-  (void)registered;
   return Compilation(options, err).run();
 }
 

@@ -1,107 +1,160 @@
 //===- Pipelines.cpp - Kiln's pass pipelines ----------------------------------===//
 #include "compiler/Pipelines/Pipelines.h"
 
+#include "passes/Graph/Passes.h"
+#include "passes/Lower/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/StringExtras.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 namespace kiln::pipelines {
 
-std::string graphPipeline(const PipelineOptions &options) {
-  std::string text = "func.func(kiln-graph-infer-shapes,kiln-graph-fold-constants,"
-                     "kiln-graph-infer-shapes,kiln-graph-fold-pads,kiln-graph-cse,kiln-graph-prune,"
-                     "kiln-graph-schedule";
-  if (!options.devices.empty())
-    text += ",kiln-graph-place{devices=" + llvm::join(options.devices, ",") +
-            "},kiln-graph-partition),kiln-graph-outline-partitions,func.func(";
-  else
-    text += ",";
+LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  OpPassManager *func = &pm.nest<func::FuncOp>();
+  func->addPass(graph::createInferShapesPass());
+  func->addPass(graph::createFoldConstantsPass());
+  func->addPass(graph::createInferShapesPass());
+  func->addPass(graph::createFoldPadsPass());
+  func->addPass(graph::createCSEPass());
+  func->addPass(graph::createPrunePass());
+  func->addPass(graph::createSchedulePass());
+  if (!options.devices.empty()) {
+    graph::PlacePassOptions place;
+    place.devices.assign(options.devices.begin(), options.devices.end());
+    func->addPass(graph::createPlacePass(place));
+    func->addPass(graph::createPartitionPass());
+    pm.addPass(graph::createOutlinePartitionsPass());
+    func = &pm.nest<func::FuncOp>();
+  }
   // Checks go in last, into the function (partition) that computes what they check.
-  text += "kiln-graph-insert-checks";
-  if (!options.runtimeChecks)
-    text += "{constants-only}";
-  return text + ")";
+  func->addPass(graph::createInsertChecksPass({/*constantsOnly=*/!options.runtimeChecks}));
+  return success();
 }
 
-std::string lowerPipeline(const PipelineOptions &options) {
-  std::string text = "kiln-lower-partitions,"
-                     "kiln-lower-tf-to-linalg" +
-                     std::string(options.strictFloat ? "{winograd=false}," : ",") +
-                     "kiln-lower-fuse-elementwise,"
-                     "kiln-lower-use-destinations,"
-                     "canonicalize,"
-                     "eliminate-empty-tensors,"
-                     "one-shot-bufferize{bufferize-function-boundaries "
-                     "function-boundary-type-conversion=identity-layout-map},"
-                     "canonicalize,"
-                     "kiln-lower-rendezvous-calls,";
+LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(lower::createPartitionsPass());
+  pm.addPass(lower::createTFToLinalgPass({/*winograd=*/!options.strictFloat}));
+  pm.addPass(lower::createFuseElementwisePass());
+  pm.addPass(lower::createUseDestinationsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(lower::createRendezvousCallsPass());
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
   // kernels write, so lifetimes must be computed afterwards.
-  if (options.kernelCalls)
-    text += "kiln-lower-kernel-calls,kiln-lower-fuse-kernel-calls,kiln-lower-pack-weights,";
-  return text + "kiln-lower-assign-scratch,kiln-lower-verify-scratch,kiln-lower-checks";
+  if (options.kernelCalls) {
+    pm.addPass(lower::createKernelCallsPass());
+    pm.addPass(lower::createFuseKernelCallsPass());
+    pm.addPass(lower::createPackWeightsPass());
+  }
+  pm.addPass(lower::createAssignScratchPass());
+  pm.addPass(lower::createVerifyScratchPass());
+  pm.addPass(lower::createChecksPass());
+  return success();
 }
 
-std::string llvmPipeline(const PipelineOptions &options) {
+LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(lower::createCopiesToLinalgPass());
   // tanh, exp, expm1, log1p and erf as polynomials LLVM vectorizes (8 to 90 times faster
   // than libm, and within a few ulp: see the pass); log stays with libm, whose result for
   // subnormal inputs the approximation gets wrong. Strict float semantics keep libm.
-  std::string approximated = options.strictFloat ? "" : "{functions=tanh,exp,expm1,log1p,erf}";
-  return "func.func(kiln-lower-copies-to-linalg,"
-         "kiln-lower-approximate-math" + approximated + ","
-         "convert-linalg-to-loops,"
-         "math-extend-to-supported-types,"
-         // bf16 arithmetic in f32, rounded after each op as TensorFlow's (Eigen's) bfloat16
-         // does; then the conversions, the extension's too, as integer arithmetic.
-         "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},"
-         "kiln-lower-expand-bf16),"
-         "convert-scf-to-cf,"
-         "kiln-lower-flatten-empty-arguments,"
-         "expand-strided-metadata,"
-         "lower-affine,"
-         "finalize-memref-to-llvm,"
-         // Integer powers become small functions; transcendental functions go to libm
-         // first (math-to-llvm would compute expm1 and log1p as exp(x) - 1 and log(1 + x)).
-         "convert-math-to-funcs,"
-         "convert-math-to-libm,"
-         "convert-math-to-llvm,"
-         "convert-arith-to-llvm,"
-         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-         "convert-cf-to-llvm,"
-         "convert-index-to-llvm,"
-         "reconcile-unrealized-casts";
+  lower::ApproximateMathPassOptions approximate;
+  if (!options.strictFloat)
+    approximate.functions = {"tanh", "exp", "expm1", "log1p", "erf"};
+  func.addPass(lower::createApproximateMathPass(approximate));
+  func.addPass(createConvertLinalgToLoopsPass());
+  func.addPass(math::createMathExtendToSupportedTypes());
+  // bf16 arithmetic in f32, rounded after each op as TensorFlow's (Eigen's) bfloat16 does;
+  // then the conversions, the extension's too, as integer arithmetic.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  func.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  func.addPass(lower::createExpandBF16Pass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(lower::createFlattenEmptyArgumentsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Integer powers become small functions; transcendental functions go to libm first
+  // (math-to-llvm would compute expm1 and log1p as exp(x) - 1 and log(1 + x)).
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
 }
 
-static LogicalResult build(OpPassManager &pm, StringRef text) {
-  return parsePassPipeline(text, pm, llvm::errs());
-}
+namespace {
 
-LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  return build(pm, graphPipeline(options));
-}
-LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  return build(pm, lowerPipeline(options));
-}
-LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  return build(pm, llvmPipeline(options));
-}
+/// kiln-opt's options for the pipelines: those of `kiln compile` that change them.
+struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
+  ListOption<std::string> devices{*this, "devices",
+                                  llvm::cl::desc("Place the graph on these devices")};
+  Option<bool> noKernels{*this, "no-kernels",
+                         llvm::cl::desc("Generated loops instead of the runtime's kernels"),
+                         llvm::cl::init(false)};
+  Option<bool> noRuntimeChecks{*this, "no-runtime-checks",
+                               llvm::cl::desc("Check constants only, not run-time values"),
+                               llvm::cl::init(false)};
+  Option<bool> strictFloat{*this, "strict-float",
+                           llvm::cl::desc("No Winograd, no approximated math functions"),
+                           llvm::cl::init(false)};
+
+  PipelineOptions get() const {
+    PipelineOptions options;
+    options.devices.assign(devices.begin(), devices.end());
+    options.kernelCalls = !noKernels;
+    options.runtimeChecks = !noRuntimeChecks;
+    options.strictFloat = strictFloat;
+    return options;
+  }
+};
+
+} // namespace
 
 void registerPipelines() {
-  PassPipelineRegistration<>("kiln-graph-pipeline",
-                             "Shape inference and pruning on the tf dialect",
-                             [](OpPassManager &pm) { (void)buildGraphPipeline(pm); });
-  PassPipelineRegistration<>("kiln-lower-pipeline",
-                             "tf dialect to bufferized linalg with a scratch arena",
-                             [](OpPassManager &pm) { (void)buildLowerPipeline(pm); });
-  PassPipelineRegistration<>("kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)",
-                             [](OpPassManager &pm) { (void)buildLLVMPipeline(pm); });
-  PassPipelineRegistration<>("kiln-cpu-pipeline", "tf dialect to the LLVM dialect (CPU)",
-                             [](OpPassManager &pm) {
-                               (void)buildGraphPipeline(pm);
-                               (void)buildLowerPipeline(pm);
-                               (void)buildLLVMPipeline(pm);
-                             });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "kiln-graph-pipeline", "Shape inference and pruning on the tf dialect",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildGraphPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "kiln-lower-pipeline", "tf dialect to bufferized linalg with a scratch arena",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildLowerPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildLLVMPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "kiln-cpu-pipeline", "tf dialect to the LLVM dialect (CPU)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildGraphPipeline(pm, o.get());
+        (void)buildLowerPipeline(pm, o.get());
+        (void)buildLLVMPipeline(pm, o.get());
+      });
 }
 
 } // namespace kiln::pipelines

@@ -1,6 +1,8 @@
 //===- Pipelines.h - Kiln's pass pipelines ---------------------------*- C++ -*-===//
 //
-// Pipelines only combine registered passes; each is also registered as a kiln-opt flag.
+// Each pipeline adds its passes, with their options, to a pass manager; each is also
+// registered as a kiln-opt flag that takes kiln compile's options (devices, no-kernels,
+// no-runtime-checks, strict-float).
 //
 //   kiln-graph-pipeline  tf dialect -> tf dialect: shapes from the feeds, pruning
 //   kiln-lower-pipeline  tf dialect -> bufferized linalg on memrefs with a scratch arena
@@ -32,12 +34,8 @@ struct PipelineOptions {
   bool strictFloat = false;
 };
 
-/// The textual form of each pipeline (what `--dump-ir` and the docs show).
-std::string graphPipeline(const PipelineOptions &options = {});
-std::string lowerPipeline(const PipelineOptions &options = {});
-std::string llvmPipeline(const PipelineOptions &options = {});
-
-/// Appends the pipeline to `pm`, which must be anchored on builtin.module.
+/// Appends the pipeline to `pm`, which must be anchored on builtin.module. (These succeed;
+/// they return a LogicalResult to keep the signature of pipelines that can fail.)
 llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm,
                                        const PipelineOptions &options = {});
 llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm,
