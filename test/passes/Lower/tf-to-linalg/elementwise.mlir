@@ -1,5 +1,7 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-tf-to-linalg %s | FileCheck %s
 
+// The lowering patterns of passes/Lower/Patterns/Elementwise.cpp.
+
 // Tests that a binary op becomes a linalg.generic with NumPy broadcasting maps.
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0, 0)>
 // CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
@@ -29,35 +31,6 @@ func.func @unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
-// Tests MatMul with transposes: one contraction over (m, k, n), n innermost, whose maps read
-// A as (k, m) and B as (n, k).
-// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d1, d0)>
-// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
-// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-LABEL: func.func @matmul_tt
-func.func @matmul_tt(%a: tensor<3x4xf32>, %b: tensor<5x3xf32>) -> tensor<4x5xf32> {
-  // CHECK: %[[Z:.*]] = linalg.fill
-  // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
-  // CHECK-SAME: outs(%[[Z]] : tensor<4x5xf32>)
-  // CHECK: arith.mulf
-  // CHECK: arith.addf
-  %0 = "tf.MatMul"(%a, %b) {transpose_a = true, transpose_b = true} : (tensor<3x4xf32>, tensor<5x3xf32>) -> tensor<4x5xf32>
-  return %0 : tensor<4x5xf32>
-}
-
-// -----
-
-// Tests that NCHW BiasAdd reads the bias along dimension 1.
-// CHECK-DAG: #[[BIAS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
-// CHECK-LABEL: func.func @bias_nchw
-func.func @bias_nchw(%x: tensor<1x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x2x2xf32> {
-  // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BIAS]], #{{.*}}]
-  %0 = "tf.BiasAdd"(%x, %b) {data_format = "NCHW"} : (tensor<1x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
-  return %0 : tensor<1x3x2x2xf32>
-}
-
-// -----
-
 // Tests that Softmax becomes max-reduce, exp, sum-reduce and divide over the last dimension.
 // CHECK-LABEL: func.func @softmax
 func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
@@ -74,20 +47,6 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
 
 // -----
 
-// Tests that Reshape becomes collapse + expand, Const an arith.constant, Identity nothing.
-// CHECK-LABEL: func.func @reshape
-func.func @reshape(%x: tensor<2x6xf32>) -> tensor<3x4xf32> {
-  // CHECK: %[[F:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<2x6xf32> into tensor<12xf32>
-  // CHECK: %[[R:.*]] = tensor.expand_shape %[[F]] {{\[\[}}0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
-  // CHECK: return %[[R]]
-  %s = "tf.Const"() {value = dense<[3, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
-  %0 = "tf.Identity"(%x) : (tensor<2x6xf32>) -> tensor<2x6xf32>
-  %1 = "tf.Reshape"(%0, %s) : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<3x4xf32>
-  return %1 : tensor<3x4xf32>
-}
-
-// -----
-
 // Tests Cast float to int (truncation), to bool (x != 0) and bool to float.
 // CHECK-LABEL: func.func @casts
 func.func @casts(%x: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi1>, tensor<4xf32>) {
@@ -98,46 +57,6 @@ func.func @casts(%x: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xi32>, tensor<
   %1 = "tf.Cast"(%x) {DstT = i1} : (tensor<4xf32>) -> tensor<4xi1>
   %2 = "tf.Cast"(%b) {DstT = f32} : (tensor<4xi1>) -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xi32>, tensor<4xi1>, tensor<4xf32>
-}
-
-// -----
-
-// Tests that control dependencies and the NoOps that carry them disappear.
-// CHECK-LABEL: func.func @control
-func.func @control(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK-NOT: tf.
-  // CHECK: linalg.generic
-  // CHECK-NOT: tf.
-  %n = "tf.NoOp"(%x) : (tensor<4xf32>) -> !tf.control
-  %0 = "tf.Relu"(%x, %n) : (tensor<4xf32>, !tf.control) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// Tests that an unfed Placeholder is reported at its node.
-func.func @unfed() -> tensor<4xf32> {
-  // expected-error @+1 {{Placeholder is needed by a fetch but is not fed}}
-  %0 = "tf.Placeholder"() {dtype = f32, shape = #tf.shape<4>} : () -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// Tests that a dynamic shape left after shape inference is reported at its node.
-func.func @dynamic(%x: tensor<4xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{its output has the shape float32 [?], not fully known}}
-  %0 = "tf.Identity"(%x) : (tensor<4xf32>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
-}
-
-// -----
-
-// Tests that a feed without a static shape is reported as the cause, by its tensor name.
-// expected-error @+1 {{input 'x:0' has the shape float32 [?]; give it a static shape}}
-func.func @dynamic_feed(%x: tensor<?xf32> {kiln.name = "x:0"}) -> tensor<?xf32> {
-  %0 = "tf.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
 }
 
 // -----
@@ -200,48 +119,6 @@ func.func @int_bodies(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, t
 
 // -----
 
-// Tests that _Send and _Recv become the kiln dialect's send and recv (into an empty tensor of
-// the received shape), keeping the tensor name.
-// CHECK-LABEL: func.func @send_recv
-func.func @send_recv(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK-NOT: tf._
-  // CHECK: %[[S:.*]] = linalg.generic
-  // CHECK: kiln.send %[[S]] as "a:0;/cpu:1" : tensor<4xf32>
-  // CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
-  // CHECK: %[[R:.*]] = kiln.recv "a:0;/cpu:1" into %[[E]] : tensor<4xf32> -> tensor<4xf32>
-  // CHECK: return %[[R]]
-  %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  "tf._Send"(%0) {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1"} : (tensor<4xf32>) -> ()
-  %1 = "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
-  return %1 : tensor<4xf32>
-}
-
-// -----
-
-// Tests that a Range left to run time (too large to fold) is start + T(i) * delta per
-// element, multiplied and added in the element type, and on integers in integer arithmetic.
-// CHECK-LABEL: func.func @range
-// CHECK: linalg.generic
-// CHECK: %[[I:.*]] = linalg.index 0
-// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
-// CHECK: %[[X:.*]] = arith.sitofp %[[I64]] : i64 to f32
-// CHECK: %[[M:.*]] = arith.mulf %[[X]], %{{.*}} : f32
-// CHECK: arith.addf %{{.*}}, %[[M]] : f32
-// CHECK: linalg.generic
-// CHECK: arith.index_cast %{{.*}} : index to i64
-// CHECK: arith.muli
-// CHECK: arith.addi
-func.func @range(%s: tensor<f32>, %d: tensor<f32>, %si: tensor<i64>, %di: tensor<i64>)
-    -> (tensor<2000000xf32>, tensor<2000000xi64>) {
-  %l = "tf.Const"() {value = dense<3.0e6> : tensor<f32>} : () -> tensor<f32>
-  %0 = "tf.Range"(%s, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2000000xf32>
-  %li = "tf.Const"() {value = dense<3000000> : tensor<i64>} : () -> tensor<i64>
-  %1 = "tf.Range"(%si, %li, %di) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2000000xi64>
-  return %0, %1 : tensor<2000000xf32>, tensor<2000000xi64>
-}
-
-// -----
-
 // Tests Div, TruncateDiv, TruncateMod and Mod: on floats x / y, trunc(x / y) and fmod; on
 // integers the truncating quotient and remainder through the same guarded divisor, the
 // remainder by -1 being 0.
@@ -278,4 +155,32 @@ func.func @check_types(%u: tensor<4xui8>) -> tensor<4xui8> {
   kiln.check "nonzero" %u, "m" {unsigned_values} : tensor<4xui8>
   %0 = "tf.FloorDiv"(%u, %u) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Tests comparisons (NotEqual is unordered: true for NaN), SelectV2 and LogicalNot.
+// CHECK-LABEL: func.func @logic
+func.func @logic(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xf32>) {
+  // CHECK: arith.cmpf une
+  // CHECK: arith.xori
+  // CHECK: arith.select
+  %0 = "tf.NotEqual"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = "tf.LogicalNot"(%0) : (tensor<4xi1>) -> tensor<4xi1>
+  %2 = "tf.SelectV2"(%1, %x, %y) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1, %2 : tensor<4xi1>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that FloorMod on integers fixes the sign of the remainder to the divisor's and
+// guards a zero divisor.
+// CHECK-LABEL: func.func @floormod
+func.func @floormod(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: arith.remsi
+  // CHECK: arith.xori
+  // CHECK: arith.addi
+  // CHECK: arith.select
+  %0 = "tf.FloorMod"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
 }

@@ -1,0 +1,166 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-tf-to-linalg %s | FileCheck %s
+
+// The lowering patterns of passes/Lower/Patterns/Shape.cpp.
+
+// Tests that a Range left to run time (too large to fold) is start + T(i) * delta per
+// element, multiplied and added in the element type, and on integers in integer arithmetic.
+// CHECK-LABEL: func.func @range
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[X:.*]] = arith.sitofp %[[I64]] : i64 to f32
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK: arith.addf %{{.*}}, %[[M]] : f32
+// CHECK: linalg.generic
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @range(%s: tensor<f32>, %d: tensor<f32>, %si: tensor<i64>, %di: tensor<i64>)
+    -> (tensor<2000000xf32>, tensor<2000000xi64>) {
+  %l = "tf.Const"() {value = dense<3.0e6> : tensor<f32>} : () -> tensor<f32>
+  %0 = "tf.Range"(%s, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2000000xf32>
+  %li = "tf.Const"() {value = dense<3000000> : tensor<i64>} : () -> tensor<i64>
+  %1 = "tf.Range"(%si, %li, %di) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2000000xi64>
+  return %0, %1 : tensor<2000000xf32>, tensor<2000000xi64>
+}
+
+// -----
+
+// Tests Transpose, PadV2 with its scalar and Squeeze.
+// CHECK-LABEL: func.func @movement
+func.func @movement(%x: tensor<2x1x3xf32>, %c: tensor<f32>) -> (tensor<3x2x1xf32>, tensor<4x1x4xf32>, tensor<2x3xf32>) {
+  // CHECK: linalg.transpose {{.*}} permutation = [2, 0, 1]
+  // CHECK: %[[V:.*]] = tensor.extract %arg1[]
+  // CHECK: tensor.pad %arg0 low[1, 0, 0] high[1, 0, 1]
+  // CHECK: tensor.yield %[[V]]
+  // CHECK: tensor.collapse_shape
+  %p = "tf.Const"() {value = dense<[2, 0, 1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %0 = "tf.Transpose"(%x, %p) : (tensor<2x1x3xf32>, tensor<3xi32>) -> tensor<3x2x1xf32>
+  %pads = "tf.Const"() {value = dense<[[1, 1], [0, 0], [0, 1]]> : tensor<3x2xi32>} : () -> tensor<3x2xi32>
+  %1 = "tf.PadV2"(%x, %pads, %c) : (tensor<2x1x3xf32>, tensor<3x2xi32>, tensor<f32>) -> tensor<4x1x4xf32>
+  %2 = "tf.Squeeze"(%x) : (tensor<2x1x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<3x2x1xf32>, tensor<4x1x4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Tests ConcatV2 (slices inserted at running offsets), Pack (each value reshaped to a
+// slice of size 1) and AddN (one elementwise sum), with a control input dropped.
+// CHECK-LABEL: func.func @lists
+func.func @lists(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> (tensor<2x4xf32>, tensor<2x2x3xf32>, tensor<2x3xf32>) {
+  // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0] [2, 3] [1, 1]
+  // CHECK: tensor.insert_slice %arg1 into %{{.*}}[0, 3] [2, 1] [1, 1]
+  // CHECK: tensor.insert_slice %{{.*}}[0, 1, 0] [2, 1, 3] [1, 1, 1]
+  // CHECK: linalg.generic
+  // CHECK: arith.addf
+  // CHECK: arith.addf
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ConcatV2"(%a, %b, %axis) {N = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<i32>) -> tensor<2x4xf32>
+  %1 = "tf.Pack"(%a, %a) {N = 2 : i64, axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2x3xf32>
+  %n = "tf.NoOp"() : () -> !tf.control
+  %2 = "tf.AddN"(%a, %a, %a, %n) {N = 3 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, !tf.control) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<2x2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that StridedSlice becomes a gather over the result: a negative stride gives a
+// negative multiplier, a shrunk dimension a fixed index.
+// CHECK-LABEL: func.func @strided_slice
+func.func @strided_slice(%x: tensor<4x5xf32>) -> tensor<3xf32> {
+  // CHECK: linalg.generic {{.*}}outs(%{{.*}} : tensor<3xf32>)
+  // CHECK-DAG: %[[ROW:.*]] = arith.constant 2 : index
+  // CHECK-DAG: %[[I:.*]] = linalg.index 0 : index
+  // CHECK-DAG: %[[MINUS:.*]] = arith.constant -2 : index
+  // CHECK: %[[S:.*]] = arith.muli %[[I]], %[[MINUS]]
+  // CHECK: %[[C:.*]] = arith.addi %[[S]], %{{.*}}
+  // CHECK: tensor.extract %arg0[%[[ROW]], %[[C]]]
+  %b = "tf.Const"() {value = dense<[2, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {value = dense<[3, -6]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[1, -2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.StridedSlice"(%x, %b, %e, %s) {shrink_axis_mask = 1 : i64} : (tensor<4x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Tests GatherV2 (an index read from `indices`, range-checked, then a read of `params`),
+// Tile (indices modulo the input size) and Fill.
+// CHECK-LABEL: func.func @gather_tile_fill
+func.func @gather_tile_fill(%p: tensor<5x3xf32>, %i: tensor<4xi32>, %v: tensor<f32>) -> (tensor<4x3xf32>, tensor<10x3xf32>, tensor<2x2xf32>) {
+  // CHECK: %[[RAW:.*]] = tensor.extract %arg1
+  // CHECK: %[[IDX:.*]] = arith.index_cast %[[RAW]]
+  // CHECK: arith.cmpi ult, %[[IDX]]
+  // CHECK: tensor.extract %arg0
+  // CHECK: arith.remui
+  // CHECK: %[[V:.*]] = tensor.extract %arg2[]
+  // CHECK: linalg.fill ins(%[[V]] : f32)
+  %a = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.GatherV2"(%p, %i, %a) : (tensor<5x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
+  %m = "tf.Const"() {value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %1 = "tf.Tile"(%p, %m) : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<10x3xf32>
+  %d = "tf.Const"() {value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %2 = "tf.Fill"(%d, %v) : (tensor<2xi32>, tensor<f32>) -> tensor<2x2xf32>
+  return %0, %1, %2 : tensor<4x3xf32>, tensor<10x3xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests that Split, SplitV and Unpack become static slices (Unpack's then reshaped).
+// CHECK-LABEL: func.func @split
+func.func @split(%x: tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>, tensor<6xf32>) {
+  // CHECK: tensor.extract_slice %arg0[0, 0] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 2] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 4] [4, 2] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[0, 1] [4, 3] [1, 1]
+  // CHECK: tensor.extract_slice %arg0[3, 0] [1, 6] [1, 1]
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %s:3 = "tf.Split"(%d, %x) {num_split = 3 : i64} : (tensor<i32>, tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>)
+  %sizes = "tf.Const"() {value = dense<[1, 3, -1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %v:3 = "tf.SplitV"(%x, %sizes, %d) {num_split = 3 : i64} : (tensor<4x6xf32>, tensor<3xi32>, tensor<i32>) -> (tensor<4x1xf32>, tensor<4x3xf32>, tensor<4x2xf32>)
+  %u:4 = "tf.Unpack"(%x) {num = 4 : i64} : (tensor<4x6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>)
+  return %s#1, %v#1, %u#3 : tensor<4x2xf32>, tensor<4x3xf32>, tensor<6xf32>
+}
+
+// -----
+
+// Tests DepthToSpace, MirrorPad and OneHot as gathers from computed indices.
+// CHECK-LABEL: func.func @rearrange
+func.func @rearrange(%x: tensor<1x2x2x4xf32>, %y: tensor<3xf32>, %i: tensor<2xi32>, %on: tensor<f32>, %off: tensor<f32>) -> (tensor<1x4x4x1xf32>, tensor<6xf32>, tensor<2x3xf32>) {
+  // CHECK-DAG: arith.divui
+  // CHECK-DAG: arith.remui
+  // CHECK: tensor.extract %arg0
+  // CHECK: arith.cmpi slt
+  // CHECK: arith.cmpi sge
+  // CHECK: tensor.extract %arg1
+  // CHECK: arith.cmpi eq
+  // CHECK: arith.select
+  %0 = "tf.DepthToSpace"(%x) {block_size = 2 : i64} : (tensor<1x2x2x4xf32>) -> tensor<1x4x4x1xf32>
+  %p = "tf.Const"() {value = dense<[[2, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  %1 = "tf.MirrorPad"(%y, %p) {mode = "REFLECT"} : (tensor<3xf32>, tensor<1x2xi32>) -> tensor<6xf32>
+  %d = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %2 = "tf.OneHot"(%i, %d, %on, %off) : (tensor<2xi32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<1x4x4x1xf32>, tensor<6xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Tests GatherNd (each entry of the index tuple range-checked, zero when any is out of
+// range) and IdentityN (its inputs, unchanged).
+// CHECK-LABEL: func.func @gathernd_identityn
+func.func @gathernd_identityn(%p: tensor<5x3x2xf32>, %i: tensor<4x2xi32>, %x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4x2xf32>, tensor<4xf32>, tensor<i32>) {
+  // CHECK: %[[ROW:.*]] = linalg.index 0
+  // CHECK: tensor.extract %arg1[%[[ROW]], %{{.*}}]
+  // CHECK: %[[OK0:.*]] = arith.cmpi ult, %{{.*}}, %c5
+  // CHECK: %[[I0:.*]] = arith.select %[[OK0]]
+  // CHECK: %[[OK1:.*]] = arith.cmpi ult, %{{.*}}, %c3
+  // CHECK: %[[ALL:.*]] = arith.andi %{{.*}}, %[[OK1]]
+  // CHECK: %[[I1:.*]] = arith.select %[[OK1]]
+  // CHECK: %[[COL:.*]] = linalg.index 1
+  // CHECK: %[[V:.*]] = tensor.extract %arg0[%[[I0]], %[[I1]], %[[COL]]]
+  // CHECK: arith.select %[[ALL]], %[[V]]
+  // CHECK: return %{{.*}}, %arg2, %arg3
+  %1 = "tf.GatherNd"(%p, %i) : (tensor<5x3x2xf32>, tensor<4x2xi32>) -> tensor<4x2xf32>
+  %0:2 = "tf.IdentityN"(%x, %n) {T = [f32, i32]} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
+  return %1, %0#0, %0#1 : tensor<4x2xf32>, tensor<4xf32>, tensor<i32>
+}
