@@ -6,8 +6,8 @@
 #   scripts/fuzz.sh [--seconds N] [--jobs N] [TARGET...]
 # TARGET is graphdef, graphdef-text, config, npy or runner-args (default: all); N seconds
 # per target (default 60), N targets at a time (default: the number of cores). Each run
-# prints libFuzzer's final statistics: executions, coverage (cov: edges, ft: features) and
-# the corpus it grew.
+# prints the CPU time it took, its executions, coverage (cov: edges, ft: features) and the
+# corpus it grew.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${KILN_FUZZ_BUILD_DIR:-$here/build-fuzz}"
@@ -24,10 +24,10 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -gt 0 ] || targets=(graphdef graphdef-text config npy runner-args)
 
-# clang 22 and its runtime (libFuzzer, the sanitizers), from Debian's packages.
+# clang 22 and its runtime (libFuzzer, the sanitizers), and time, from Debian's packages.
 "$here/scripts/setup.sh" --deps-only
 missing=()
-for p in clang-22 libclang-rt-22-dev; do
+for p in clang-22 libclang-rt-22-dev time; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -53,11 +53,15 @@ run() {
   mkdir -p "$work" "$findings"
   cp -n "$here/test/fuzz/corpus/$t/"* "$work/" 2>/dev/null || true
   echo "fuzz.sh: kiln-fuzz-$t for ${seconds}s"
-  "$build_dir/bin/kiln-fuzz-$t" "$work" -max_total_time="$seconds" -print_final_stats=1 \
+  /usr/bin/time -o "$build_dir/fuzz-$t.time" -f "%U %S" \
+    "$build_dir/bin/kiln-fuzz-$t" "$work" -max_total_time="$seconds" -print_final_stats=1 \
     -rss_limit_mb=4096 -timeout=30 -artifact_prefix="$findings/" > "$build_dir/fuzz-$t.log" 2>&1 \
     || echo "fuzz.sh: kiln-fuzz-$t stopped with a finding (see $build_dir/fuzz-$t.log)"
-  echo "fuzz.sh: kiln-fuzz-$t: $(grep -E '^stat::number_of_executed_units' "$build_dir/fuzz-$t.log" | tr -d ' ') \
-$(grep -E '#[0-9]+ +DONE' "$build_dir/fuzz-$t.log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+')"
+  local cpu
+  cpu="$(awk '/^[0-9.]+ [0-9.]+$/ { printf "%.0f", $1 + $2 }' "$build_dir/fuzz-$t.time")"
+  echo "fuzz.sh: kiln-fuzz-$t: ${cpu}s of CPU, \
+$(grep -E '^stat::number_of_executed_units' "$build_dir/fuzz-$t.log" | grep -oE '[0-9]+') executions, \
+$(grep -E '#[0-9]+[[:space:]]+DONE' "$build_dir/fuzz-$t.log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+')"
 }
 running=0
 for t in "${targets[@]}"; do
