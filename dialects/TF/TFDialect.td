@@ -38,6 +38,8 @@ def TF_Dialect : Dialect {
   // Attributes live in the op's attribute dictionary: the importer builds ops generically
   // from NodeDefs, and TensorFlow attributes unknown to an op definition must survive.
   let usePropertiesForAttributes = 0;
+  // Folded values become tf.Const.
+  let hasConstantMaterializer = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -190,14 +190,19 @@ class TF_BinaryOp<string mnemonic, string what, Type operandType = TF_NumberTens
   let inferFn = infer;
 }
 
-def TF_AddOp : TF_BinaryOp<"Add", "x + y">;
-def TF_AddV2Op : TF_BinaryOp<"AddV2", "x + y">;
-def TF_SubOp : TF_BinaryOp<"Sub", "x - y">;
-def TF_MulOp : TF_BinaryOp<"Mul", "x * y">;
+// Folded on constants (kiln-graph-fold-constants).
+let hasFolder = 1 in {
+  def TF_AddOp : TF_BinaryOp<"Add", "x + y">;
+  def TF_AddV2Op : TF_BinaryOp<"AddV2", "x + y">;
+  def TF_SubOp : TF_BinaryOp<"Sub", "x - y">;
+  def TF_MulOp : TF_BinaryOp<"Mul", "x * y">;
+}
 // Integer division and remainder: TensorFlow's kernels report a zero divisor.
 class TF_DivisionOp<string mnemonic, string what>
     : TF_BinaryOp<mnemonic, what, TF_NumberTensor, TF_NumberTensor, "inferBroadcastBinary",
                   [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]>;
+// Folded on constants (kiln-graph-fold-constants).
+let hasFolder = 1 in
 def TF_RealDivOp : TF_DivisionOp<"RealDiv", "x / y (integer division truncates toward zero)">;
 def TF_DivOp : TF_DivisionOp<"Div", "x / y (integer division truncates toward zero)">;
 def TF_TruncateDivOp : TF_DivisionOp<"TruncateDiv", "x / y rounded toward zero">;
@@ -205,12 +210,15 @@ def TF_TruncateModOp : TF_DivisionOp<"TruncateMod",
     "the remainder of x / y rounded toward zero: it has the sign of x (C's % and fmod)">;
 def TF_ModOp : TF_DivisionOp<"Mod",
     "the remainder of x / y rounded toward zero, as TruncateMod">;
-def TF_MaximumOp : TF_BinaryOp<"Maximum", "max(x, y)">;
-def TF_MinimumOp : TF_BinaryOp<"Minimum", "min(x, y)">;
-def TF_SquaredDifferenceOp : TF_BinaryOp<"SquaredDifference", "(x - y) * (x - y)">;
-def TF_PowOp : TF_BinaryOp<"Pow", "x to the power y (integers: y must not be negative)",
-    TF_NumberTensor, TF_NumberTensor, "inferBroadcastBinary",
-    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]>;
+// Folded on constants (kiln-graph-fold-constants).
+let hasFolder = 1 in {
+  def TF_MaximumOp : TF_BinaryOp<"Maximum", "max(x, y)">;
+  def TF_MinimumOp : TF_BinaryOp<"Minimum", "min(x, y)">;
+  def TF_SquaredDifferenceOp : TF_BinaryOp<"SquaredDifference", "(x - y) * (x - y)">;
+  def TF_PowOp : TF_BinaryOp<"Pow", "x to the power y (integers: y must not be negative)",
+      TF_NumberTensor, TF_NumberTensor, "inferBroadcastBinary",
+      [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]>;
+}
 def TF_FloorDivOp : TF_DivisionOp<"FloorDiv", "floor(x / y) (integers round toward -inf)">;
 def TF_FloorModOp : TF_DivisionOp<"FloorMod",
     "x - floor(x / y) * y: the remainder with the sign of y">;
@@ -271,21 +279,27 @@ class TF_ActivationOp<string mnemonic, string what, string inName = "x", string 
   let inferFn = "inferSameAsFirstOperand";
 }
 
-def TF_ReluOp : TF_ActivationOp<"Relu", "max(features, 0)", "features", "activations">;
-def TF_Relu6Op : TF_ActivationOp<"Relu6", "min(max(features, 0), 6)", "features", "activations">;
+// Folded on constants (kiln-graph-fold-constants).
+let hasFolder = 1 in {
+  def TF_ReluOp : TF_ActivationOp<"Relu", "max(features, 0)", "features", "activations">;
+  def TF_Relu6Op : TF_ActivationOp<"Relu6", "min(max(features, 0), 6)", "features", "activations">;
+}
 def TF_SigmoidOp : TF_ActivationOp<"Sigmoid", "1 / (1 + exp(-x))", "x", "y", TF_FloatTensor>;
 def TF_TanhOp : TF_ActivationOp<"Tanh", "hyperbolic tangent", "x", "y", TF_FloatTensor>;
 def TF_EluOp : TF_ActivationOp<"Elu", "x < 0 ? exp(x) - 1 : x", "features", "activations",
     TF_FloatTensor>;
 def TF_SoftplusOp : TF_ActivationOp<"Softplus", "log(exp(x) + 1), computed stably",
     "features", "activations", TF_FloatTensor>;
-def TF_SquareOp : TF_ActivationOp<"Square", "x * x">;
-def TF_SqrtOp : TF_ActivationOp<"Sqrt", "square root", "x", "y", TF_FloatTensor>;
-def TF_RsqrtOp : TF_ActivationOp<"Rsqrt", "1 / sqrt(x)", "x", "y", TF_FloatTensor>;
-def TF_ExpOp : TF_ActivationOp<"Exp", "e to the power x", "x", "y", TF_FloatTensor>;
-def TF_LogOp : TF_ActivationOp<"Log", "natural logarithm", "x", "y", TF_FloatTensor>;
-def TF_NegOp : TF_ActivationOp<"Neg", "-x">;
-def TF_AbsOp : TF_ActivationOp<"Abs", "|x|">;
+// Folded on constants (kiln-graph-fold-constants).
+let hasFolder = 1 in {
+  def TF_SquareOp : TF_ActivationOp<"Square", "x * x">;
+  def TF_SqrtOp : TF_ActivationOp<"Sqrt", "square root", "x", "y", TF_FloatTensor>;
+  def TF_RsqrtOp : TF_ActivationOp<"Rsqrt", "1 / sqrt(x)", "x", "y", TF_FloatTensor>;
+  def TF_ExpOp : TF_ActivationOp<"Exp", "e to the power x", "x", "y", TF_FloatTensor>;
+  def TF_LogOp : TF_ActivationOp<"Log", "natural logarithm", "x", "y", TF_FloatTensor>;
+  def TF_NegOp : TF_ActivationOp<"Neg", "-x">;
+  def TF_AbsOp : TF_ActivationOp<"Abs", "|x|">;
+}
 def TF_FloorOp : TF_ActivationOp<"Floor", "largest integer not greater than x", "x", "y",
     TF_FloatTensor>;
 def TF_ErfOp : TF_ActivationOp<"Erf", "the error function", "x", "y", TF_FloatTensor>;

@@ -83,10 +83,12 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
   let description = [{
     Runs each op's folder in program order: `tf.Shape`, `tf.Size` and `tf.Rank` of
     tensors with static shapes become constants, and `tf.Identity` without control inputs
-    is forwarded. Float arithmetic on constants (Add, AddV2, Sub, Mul, RealDiv, Maximum,
-    Minimum, SquaredDifference, Pow, Neg, Abs, Square, Sqrt, Rsqrt, Exp, Log, Relu, Relu6,
-    with NumPy broadcasting) is computed in double and rounded once, so the statistics of
-    a frozen batch normalisation become two constants. No op whose result has more than
+    is forwarded. The folders of float arithmetic on constants (Add, AddV2, Sub, Mul,
+    RealDiv, Maximum, Minimum, SquaredDifference, Pow, Neg, Abs, Square, Sqrt, Rsqrt, Exp,
+    Log, Relu, Relu6, with NumPy broadcasting) compute in double and round once, so the
+    statistics of a frozen batch normalisation become two constants. Folded values become
+    tf.Const through the dialect's constant materializer; ops with control inputs do not
+    fold. No op whose result has more than
     2^20 elements is folded (a Range of 2^31 constants, say): it is computed at run time.
     New constants keep the folded node's name as their location, so later shape
     inference (a Reshape whose shape came from Shape) sees them.

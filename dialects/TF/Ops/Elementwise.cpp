@@ -2,7 +2,10 @@
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -72,7 +75,8 @@ LogicalResult inferSelect(const InferContext &ctx, InferResult &out) {
   if (t.hasRank() && e.hasRank() && failed(verifyCompatibleShape(t, e)))
     return ctx.error("t and e must have the same shape, got ", t, " and ", e);
   if (c.hasRank() && t.hasRank()) {
-    bool sameShape = c.getRank() == t.getRank() && succeeded(verifyCompatibleShape(c.getShape(), t.getShape()));
+    bool sameShape = c.getRank() == t.getRank() &&
+                     succeeded(verifyCompatibleShape(c.getShape(), t.getShape()));
     bool rowVector = c.getRank() == 1 && t.getRank() >= 1 &&
                      succeeded(verifyCompatibleShape(c.getShape(), t.getShape().take_front()));
     if (!sameShape && !rowVector)
@@ -114,6 +118,129 @@ void PowOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
     checks.push_back({getY(), "nonnegative", {},
                       "integers to negative integer powers are not allowed (y{index} = "
                       "{value})"});
+}
+
+//===----------------------------------------------------------------------===//
+// Folding on constants.
+//===----------------------------------------------------------------------===//
+
+/// The value of `op`, elementwise with NumPy broadcasting on its `arity` constant data
+/// inputs: each element computed by `fn` in double and rounded once to the result's float
+/// type. Null when an input is not constant, the op has control inputs, the type is not a
+/// float or the result is over the folding budget. Frozen graphs compute a batch
+/// normalisation's statistics so, with Rsqrt, Mul and Sub on constants.
+static OpFoldResult foldElementwise(Operation *op, ArrayRef<Attribute> operands, size_t arity,
+                                    llvm::function_ref<double(double, double)> fn) {
+  auto graphOp = cast<GraphOpInterface>(op);
+  if (!graphOp.getControlInputs().empty() || graphOp.getDataInputs().size() != arity)
+    return {};
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()) ||
+      type.getNumElements() > kMaxFoldedElements)
+    return {};
+  int64_t rank = type.getRank();
+  SmallVector<DenseFPElementsAttr, 2> inputs;
+  SmallVector<SmallVector<double>, 2> values;
+  for (size_t i = 0; i < arity; ++i) {
+    auto attr = dyn_cast_or_null<DenseFPElementsAttr>(operands[i]);
+    if (!attr || attr.getElementType() != type.getElementType() ||
+        attr.getType().getRank() > rank)
+      return {};
+    inputs.push_back(attr);
+    SmallVector<double> v;
+    for (const APFloat &f : attr.getValues<APFloat>())
+      v.push_back(f.convertToDouble());
+    values.push_back(std::move(v));
+  }
+  auto semantics = &cast<FloatType>(type.getElementType()).getFloatSemantics();
+  SmallVector<APFloat> result;
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
+    // The input element each operand broadcasts to this position.
+    double x[2] = {0.0, 0.0};
+    for (size_t i = 0; i < arity; ++i) {
+      ArrayRef<int64_t> shape = inputs[i].getType().getShape();
+      int64_t offset = 0, lead = rank - static_cast<int64_t>(shape.size());
+      for (size_t d = 0; d < shape.size(); ++d)
+        offset = offset * shape[d] + (shape[d] == 1 ? 0 : index[lead + d]);
+      x[i] = inputs[i].isSplat() ? values[i][0] : values[i][offset];
+    }
+    APFloat r(fn(x[0], x[1]));
+    bool lost;
+    r.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
+    result.push_back(r);
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == type.getDimSize(d); --d)
+      index[d] = 0;
+  }
+  return DenseElementsAttr::get(type, result);
+}
+
+static OpFoldResult unary(Operation *op, ArrayRef<Attribute> operands, double (*fn)(double)) {
+  return foldElementwise(op, operands, 1, [fn](double a, double) { return fn(a); });
+}
+static OpFoldResult binary(Operation *op, ArrayRef<Attribute> operands,
+                           double (*fn)(double, double)) {
+  return foldElementwise(op, operands, 2, fn);
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return -x; });
+}
+OpFoldResult AbsOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return std::fabs(x); });
+}
+OpFoldResult SquareOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return x * x; });
+}
+OpFoldResult SqrtOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return std::sqrt(x); });
+}
+OpFoldResult RsqrtOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return 1.0 / std::sqrt(x); });
+}
+OpFoldResult ExpOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return std::exp(x); });
+}
+OpFoldResult LogOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return std::log(x); });
+}
+OpFoldResult ReluOp::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return x < 0 ? 0.0 : x; });
+}
+OpFoldResult Relu6Op::fold(FoldAdaptor a) {
+  return unary(*this, a.getOperands(), [](double x) { return x < 0 ? 0.0 : x > 6 ? 6.0 : x; });
+}
+OpFoldResult AddOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return x + y; });
+}
+OpFoldResult AddV2Op::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return x + y; });
+}
+OpFoldResult SubOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return x - y; });
+}
+OpFoldResult MulOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return x * y; });
+}
+OpFoldResult RealDivOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return x / y; });
+}
+// NaN if either is, as TensorFlow's Maximum and Minimum (std::max returns the other).
+OpFoldResult MaximumOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) {
+    return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y);
+  });
+}
+OpFoldResult MinimumOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) {
+    return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
+  });
+}
+OpFoldResult SquaredDifferenceOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return (x - y) * (x - y); });
+}
+OpFoldResult PowOp::fold(FoldAdaptor a) {
+  return binary(*this, a.getOperands(), [](double x, double y) { return std::pow(x, y); });
 }
 
 } // namespace kiln::tf

@@ -1,0 +1,120 @@
+// RUN: kiln-opt --split-input-file --kiln-graph-fold-constants %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-graph-fold-constants %s | FileCheck %s --check-prefix=GONE
+
+// The folders of the tf ops (dialects/TF/Ops/Elementwise.cpp), which kiln-graph-fold-constants
+// runs on constant operands: one case per op, with values whose results are exact.
+
+// CHECK-LABEL: func.func @unary
+// GONE-LABEL: func.func @unary
+// GONE-NOT: "tf.{{(Neg|Abs|Square|Sqrt|Rsqrt|Exp|Log|Relu|Relu6)}}"
+func.func @unary() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>,
+                       tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %a = "tf.Const"() {dtype = f32, value = dense<[2.5, -4.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %p = "tf.Const"() {dtype = f32, value = dense<[16.0, 0.25]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %z = "tf.Const"() {dtype = f32, value = dense<[0.0, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %r = "tf.Const"() {dtype = f32, value = dense<[-1.0, 3.0, 7.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  // CHECK-DAG: dense<[-2.500000e+00, 4.000000e+00]>
+  %0 = "tf.Neg"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[2.500000e+00, 4.000000e+00]>
+  %1 = "tf.Abs"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[6.250000e+00, 1.600000e+01]>
+  %2 = "tf.Square"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[4.000000e+00, 5.000000e-01]>
+  %3 = "tf.Sqrt"(%p) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[2.500000e-01, 2.000000e+00]>
+  %4 = "tf.Rsqrt"(%p) : (tensor<2xf32>) -> tensor<2xf32>
+  // exp(0) = 1, log(1) = 0; exp(1) rounds once from double to f32.
+  // CHECK-DAG: dense<[1.000000e+00, 2.71828175]>
+  %5 = "tf.Exp"(%z) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[0xFF800000, 0.000000e+00]>
+  %6 = "tf.Log"(%z) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-DAG: dense<[0.000000e+00, 3.000000e+00, 7.000000e+00]>
+  %7 = "tf.Relu"(%r) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK-DAG: dense<[0.000000e+00, 3.000000e+00, 6.000000e+00]>
+  %8 = "tf.Relu6"(%r) : (tensor<3xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>,
+      tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Binary ops broadcast as NumPy does: [2, 1] with [3] gives [2, 3].
+// CHECK-LABEL: func.func @binary
+// GONE-LABEL: func.func @binary
+// GONE-NOT: "tf.{{(Add|AddV2|Sub|Mul|RealDiv|Maximum|Minimum|SquaredDifference|Pow)}}"
+func.func @binary() -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>,
+                        tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>,
+                        tensor<2x3xf32>) {
+  %x = "tf.Const"() {dtype = f32, value = dense<[[2.0], [-1.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %y = "tf.Const"() {dtype = f32, value = dense<[1.0, 4.0, 0.5]> : tensor<3xf32>} : () -> tensor<3xf32>
+  // CHECK-DAG: dense<{{\[}}[3.000000e+00, 6.000000e+00, 2.500000e+00], [0.000000e+00, 3.000000e+00, -5.000000e-01]]>
+  %0 = "tf.Add"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = "tf.AddV2"(%y, %x) : (tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[1.000000e+00, -2.000000e+00, 1.500000e+00], [-2.000000e+00, -5.000000e+00, -1.500000e+00]]>
+  %2 = "tf.Sub"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[2.000000e+00, 8.000000e+00, 1.000000e+00], [-1.000000e+00, -4.000000e+00, -5.000000e-01]]>
+  %3 = "tf.Mul"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[2.000000e+00, 5.000000e-01, 4.000000e+00], [-1.000000e+00, -2.500000e-01, -2.000000e+00]]>
+  %4 = "tf.RealDiv"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[2.000000e+00, 4.000000e+00, 2.000000e+00], [1.000000e+00, 4.000000e+00, 5.000000e-01]]>
+  %5 = "tf.Maximum"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[1.000000e+00, 2.000000e+00, 5.000000e-01], [-1.000000e+00, -1.000000e+00, -1.000000e+00]]>
+  %6 = "tf.Minimum"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[1.000000e+00, 4.000000e+00, 2.250000e+00], [4.000000e+00, 2.500000e+01, 2.250000e+00]]>
+  %7 = "tf.SquaredDifference"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: dense<{{\[}}[2.000000e+00, 1.600000e+01, 1.41421354], [-1.000000e+00, 1.000000e+00, {{0x.FC00000}}]]>
+  %8 = "tf.Pow"(%x, %y) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>,
+      tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>,
+      tensor<2x3xf32>
+}
+
+// -----
+
+// Maximum and Minimum propagate a NaN, as TensorFlow's do.
+// CHECK-LABEL: func.func @nan
+// GONE-LABEL: func.func @nan
+// CHECK-DAG: dense<[0x7FC00000, 2.000000e+00]>
+// CHECK-DAG: dense<[0x7FC00000, 1.000000e+00]>
+func.func @nan() -> (tensor<2xf32>, tensor<2xf32>) {
+  %x = "tf.Const"() {dtype = f32, value = dense<[0x7FC00000, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %y = "tf.Const"() {dtype = f32, value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %0 = "tf.Maximum"(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = "tf.Minimum"(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Computed in double and rounded once to the result type: 1/3 as the f16 and the f32
+// nearest it.
+// CHECK-LABEL: func.func @rounding
+// CHECK-DAG: dense<3.332520e-01> : tensor<f16>
+// CHECK-DAG: dense<0.333333343> : tensor<f32>
+func.func @rounding() -> (tensor<f16>, tensor<f32>) {
+  %one = "tf.Const"() {dtype = f16, value = dense<1.0> : tensor<f16>} : () -> tensor<f16>
+  %three = "tf.Const"() {dtype = f16, value = dense<3.0> : tensor<f16>} : () -> tensor<f16>
+  %0 = "tf.RealDiv"(%one, %three) : (tensor<f16>, tensor<f16>) -> tensor<f16>
+  %a = "tf.Const"() {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %b = "tf.Const"() {dtype = f32, value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %1 = "tf.RealDiv"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %0, %1 : tensor<f16>, tensor<f32>
+}
+
+// -----
+
+// Not folded: an op ordered by control inputs, integer arithmetic (left to the lowering,
+// which checks divisors), an operand that is not a constant.
+// CHECK-LABEL: func.func @kept
+// CHECK: "tf.Neg"
+// CHECK: "tf.AddV2"
+// CHECK: "tf.Mul"
+func.func @kept(%p: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi32>, tensor<2xf32>) {
+  %c = "tf.Const"() {dtype = f32, value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %i = "tf.Const"() {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %n = "tf.NoOp"() : () -> !tf.control
+  %0 = "tf.Neg"(%c, %n) : (tensor<2xf32>, !tf.control) -> tensor<2xf32>
+  %1 = "tf.AddV2"(%i, %i) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %2 = "tf.Mul"(%c, %p) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>
+}
