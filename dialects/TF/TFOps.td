@@ -916,6 +916,8 @@ class TF_ConvOp<string mnemonic, string what> : TF_Op<mnemonic> {
       DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
       OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_FloatTensor:$output);
+  // A zero Pad before the input becomes explicit padding (kiln-graph-fold-pads).
+  let hasCanonicalizer = 1;
 }
 
 def TF_Conv2DOp : TF_ConvOp<"Conv2D",
@@ -996,6 +998,7 @@ def TF_FusedConv2DOp : TF_FusedOp<"_FusedConv2D"> {
       DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
       OptionalAttr<I64ArrayAttr>:$dilations);
   let inferFn = "inferFusedConv2D";
+  let hasCanonicalizer = 1;
 }
 
 def TF_FusedMatMulOp : TF_FusedOp<"_FusedMatMul"> {

@@ -1,5 +1,6 @@
 //===- Convolution.cpp - Conv2D, DepthwiseConv2dNative, pooling, batch norm ---===//
 #include "dialects/TF/TFOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -333,6 +334,88 @@ LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out) {
 
 LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out) {
   return inferBatchNorm(ctx, out, 5);
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization: zero padding becomes the convolution's own.
+//===----------------------------------------------------------------------===//
+
+/// The 8 per-dimension (before, after) amounts a tf.Pad or a tf.PadV2 with a zero value
+/// adds to a 4-D tensor, if they are constants, non-negative, and the op has no control
+/// inputs (folding it would drop them).
+static std::optional<SmallVector<int64_t>> zeroPadding(Operation *op) {
+  Value paddings;
+  if (auto pad = dyn_cast_or_null<PadOp>(op)) {
+    if (!pad.getControlInputs().empty())
+      return std::nullopt;
+    paddings = pad.getPaddings();
+  } else if (auto pad = dyn_cast_or_null<PadV2Op>(op)) {
+    if (!pad.getControlInputs().empty())
+      return std::nullopt;
+    paddings = pad.getPaddings();
+    auto c = pad.getConstantValues().getDefiningOp<ConstOp>();
+    auto v = c ? dyn_cast<DenseFPElementsAttr>(c.getValueAttr()) : DenseFPElementsAttr();
+    if (!v || v.getNumElements() != 1 || !(*v.value_begin<APFloat>()).isZero())
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  auto amounts = constantIntsOf(paddings);
+  if (!amounts || amounts->size() != 8 || llvm::any_of(*amounts, [](int64_t p) { return p < 0; }))
+    return std::nullopt;
+  return amounts;
+}
+
+namespace {
+
+/// conv(pad(x, zeros)) -> conv(x) with the padding added to its explicit padding, when
+/// the convolution's padding is VALID or EXPLICIT and the pad touches neither the batch nor
+/// the channel dimension. The Pad goes when nothing else uses it.
+template <typename ConvOp>
+struct FoldZeroPadIntoConvolution : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp conv, PatternRewriter &rewriter) const override {
+    Operation *padOp = conv->getOperand(0).getDefiningOp();
+    auto pad = zeroPadding(padOp);
+    if (!pad)
+      return rewriter.notifyMatchFailure(conv, "the input is not zero-padded by constants");
+    StringRef padding = conv.getPadding();
+    if (padding != "VALID" && padding != "EXPLICIT")
+      return rewriter.notifyMatchFailure(conv, "SAME padding");
+    int64_t channel = conv.getDataFormat() == "NCHW" ? 1 : 3;
+    if ((*pad)[0] || (*pad)[1] || (*pad)[2 * channel] || (*pad)[2 * channel + 1])
+      return rewriter.notifyMatchFailure(conv, "the pad touches the batch or the channels");
+    SmallVector<int64_t> explicitPads(8, 0);
+    if (ArrayAttr old = conv.getExplicitPaddingsAttr();
+        padding == "EXPLICIT" && old && old.size() == 8)
+      for (auto [i, a] : llvm::enumerate(old))
+        explicitPads[i] = cast<IntegerAttr>(a).getInt();
+    for (int i = 0; i < 8; ++i)
+      explicitPads[i] += (*pad)[i];
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv.setPaddingAttr(rewriter.getStringAttr("EXPLICIT"));
+      conv.setExplicitPaddingsAttr(rewriter.getI64ArrayAttr(explicitPads));
+      conv->setOperand(0, padOp->getOperand(0));
+    });
+    if (padOp->use_empty())
+      rewriter.eraseOp(padOp);
+    return success();
+  }
+};
+
+} // namespace
+
+void Conv2DOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FoldZeroPadIntoConvolution<Conv2DOp>>(context);
+}
+void DepthwiseConv2dNativeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                          MLIRContext *context) {
+  results.add<FoldZeroPadIntoConvolution<DepthwiseConv2dNativeOp>>(context);
+}
+void FusedConv2DOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                MLIRContext *context) {
+  results.add<FoldZeroPadIntoConvolution<FusedConv2DOp>>(context);
 }
 
 } // namespace kiln::tf
