@@ -51,3 +51,57 @@ func.func @topk(%t: tensor<2x9xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   %0:2 = "tf.TopKV2"(%t, %k) : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
   return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi32>
 }
+
+// -----
+
+// Tests each reduction's identity and combiner: Sum from 0 with addf, Max from -inf with
+// maximumf (NaN-propagating, as TensorFlow's), Min from +inf with minimumf, Prod from 1
+// with muli, an integer Min from INT32_MAX with minsi; over the last axis or the first.
+// CHECK-LABEL: func.func @reductions
+func.func @reductions(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>)
+    -> (tensor<2xf32>, tensor<3xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xi32>) {
+  // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK: linalg.fill ins(%[[ZERO]] : f32)
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0 : tensor<2x3xf32>)
+  // CHECK: arith.addf
+  // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK: linalg.fill ins(%[[NEGINF]] : f32)
+  // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} outs({{.*}} : tensor<3xf32>)
+  // CHECK: arith.maximumf
+  // CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+  // CHECK: linalg.fill ins(%[[INF]] : f32)
+  // CHECK: arith.minimumf
+  // CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+  // CHECK: linalg.fill ins(%[[ONE]] : i32)
+  // CHECK: arith.muli
+  // CHECK: %[[MAXINT:.*]] = arith.constant 2147483647 : i32
+  // CHECK: linalg.fill ins(%[[MAXINT]] : i32)
+  // CHECK: arith.minsi
+  %d1 = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %d0 = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Sum"(%x, %d1) {keep_dims = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2xf32>
+  %1 = "tf.Max"(%x, %d0) {keep_dims = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<3xf32>
+  %2 = "tf.Min"(%x, %d1) {keep_dims = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2xf32>
+  %3 = "tf.Prod"(%i, %d1) {keep_dims = false} : (tensor<2x3xi32>, tensor<i32>) -> tensor<2xi32>
+  %4 = "tf.Min"(%i, %d1) {keep_dims = false} : (tensor<2x3xi32>, tensor<i32>) -> tensor<2xi32>
+  return %0, %1, %2, %3, %4
+      : tensor<2xf32>, tensor<3xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
+// Tests ArgMin: from +inf and index 0, a strict less-than so the first index wins, the
+// index in output_type.
+// CHECK-LABEL: func.func @argmin
+func.func @argmin(%x: tensor<2x5xf32>) -> tensor<2xi32> {
+  // CHECK: arith.constant 0x7F800000 : f32
+  // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+  // CHECK: %[[LESS:.*]] = arith.cmpf olt
+  // CHECK: %[[I:.*]] = linalg.index 1
+  // CHECK: %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
+  // CHECK: arith.select %[[LESS]], %in, %out : f32
+  // CHECK: arith.select %[[LESS]], %[[I32]], %{{.*}} : i32
+  %d = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ArgMin"(%x, %d) {output_type = i32} : (tensor<2x5xf32>, tensor<i32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
