@@ -43,3 +43,21 @@ func.func @batch_matmul(%x: tensor<2x1x3x4xf32>, %y: tensor<3x5x4xf32>) -> tenso
   %0 = "tf.BatchMatMulV2"(%x, %y) {adj_y = true} : (tensor<2x1x3x4xf32>, tensor<3x5x4xf32>) -> tensor<2x3x3x5xf32>
   return %0 : tensor<2x3x3x5xf32>
 }
+
+// -----
+
+// Tests BatchMatMul (the V1 op) as a generic over (batch, m, k, n): C[b, m, n] +=
+// A[b, m, k] * B[b, k, n], from zeros.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-LABEL: func.func @batch_matmul_v1
+func.func @batch_matmul_v1(%x: tensor<3x2x4xf32>, %y: tensor<3x4x5xf32>) -> tensor<3x2x5xf32> {
+  // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32)
+  // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%arg0, %arg1 : tensor<3x2x4xf32>, tensor<3x4x5xf32>) outs(%[[INIT]] : tensor<3x2x5xf32>)
+  // CHECK: arith.mulf
+  // CHECK: arith.addf
+  %0 = "tf.BatchMatMul"(%x, %y) : (tensor<3x2x4xf32>, tensor<3x4x5xf32>) -> tensor<3x2x5xf32>
+  return %0 : tensor<3x2x5xf32>
+}

@@ -164,3 +164,29 @@ func.func @gathernd_identityn(%p: tensor<5x3x2xf32>, %i: tensor<4x2xi32>, %x: te
   %0:2 = "tf.IdentityN"(%x, %n) {T = [f32, i32]} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
   return %1, %0#0, %0#1 : tensor<4x2xf32>, tensor<4xf32>, tensor<i32>
 }
+
+// -----
+
+// Tests ExpandDims as a reshape, Slice as a generic reading the input at begin + index, and
+// Pad as tensor.pad with zeros and the paddings as low and high amounts.
+// CHECK-LABEL: func.func @expand_slice_pad
+func.func @expand_slice_pad(%x: tensor<2x3xf32>) -> (tensor<2x1x3xf32>, tensor<1x2xf32>, tensor<4x5xf32>) {
+  // CHECK: tensor.expand_shape {{.*}} output_shape [2, 1, 3] : tensor<6xf32> into tensor<2x1x3xf32>
+  // CHECK: linalg.generic {{.*}}outs({{.*}} : tensor<1x2xf32>)
+  // CHECK: %[[ROW:.*]] = linalg.index 0
+  // CHECK: %[[COL:.*]] = linalg.index 1
+  // CHECK: %[[R1:.*]] = arith.addi {{.*}}, %c1{{.*}} : index
+  // CHECK: %[[C0:.*]] = arith.addi {{.*}}, %c0{{.*}} : index
+  // CHECK: tensor.extract %arg0[%[[R1]], %[[C0]]]
+  // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK: tensor.pad %arg0 low[1, 0] high[1, 2]
+  // CHECK: tensor.yield %[[ZERO]]
+  %a = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ExpandDims"(%x, %a) : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x1x3xf32>
+  %b = "tf.Const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %1 = "tf.Slice"(%x, %b, %s) : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<1x2xf32>
+  %p = "tf.Const"() {value = dense<[[1, 1], [0, 2]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %2 = "tf.Pad"(%x, %p) : (tensor<2x3xf32>, tensor<2x2xi32>) -> tensor<4x5xf32>
+  return %0, %1, %2 : tensor<2x1x3xf32>, tensor<1x2xf32>, tensor<4x5xf32>
+}
