@@ -184,3 +184,51 @@ func.func @floormod(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "tf.FloorMod"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests the body each unary op computes, in order: Abs, Neg, Exp, Log, Sqrt, Rsqrt as
+// 1 / sqrt, Square as x * x, Floor, Erf, Elu as x < 0 ? expm1(x) : x, and Softplus as
+// TensorFlow computes it (x above the threshold log(eps) + 2 = 13.94..., exp(x) below its
+// negation, log1p(exp(x)) between).
+// CHECK-LABEL: func.func @unary
+func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+                                        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+                                        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  // CHECK: math.absf %in : f32
+  // CHECK: arith.negf %in : f32
+  // CHECK: math.exp %in : f32
+  // CHECK: math.log %in : f32
+  // CHECK: math.sqrt %in : f32
+  // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK: %[[ROOT:.*]] = math.sqrt %in : f32
+  // CHECK: arith.divf %[[ONE]], %[[ROOT]] : f32
+  // CHECK: arith.mulf %in, %in : f32
+  // CHECK: math.floor %in : f32
+  // CHECK: math.erf %in : f32
+  // CHECK: %[[NEG:.*]] = arith.cmpf olt, %in, %{{.*}} : f32
+  // CHECK: %[[EM1:.*]] = math.expm1 %in : f32
+  // CHECK: arith.select %[[NEG]], %[[EM1]], %in : f32
+  // CHECK: %[[HI:.*]] = arith.constant 13.9423847 : f32
+  // CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %in, %[[HI]] : f32
+  // CHECK: %[[LO:.*]] = arith.constant -13.9423847 : f32
+  // CHECK: %[[BELOW:.*]] = arith.cmpf olt, %in, %[[LO]] : f32
+  // CHECK: %[[E:.*]] = math.exp %in : f32
+  // CHECK: %[[L:.*]] = math.log1p %[[E]] : f32
+  // CHECK: %[[MID:.*]] = arith.select %[[BELOW]], %[[E]], %[[L]] : f32
+  // CHECK: arith.select %[[ABOVE]], %in, %[[MID]] : f32
+  %0 = "tf.Abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Neg"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Log"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = "tf.Sqrt"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "tf.Rsqrt"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "tf.Square"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = "tf.Floor"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %8 = "tf.Erf"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = "tf.Elu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %10 = "tf.Softplus"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10
+      : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
