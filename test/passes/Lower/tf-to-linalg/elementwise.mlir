@@ -232,3 +232,36 @@ func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf
       : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
         tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Tests the comparisons (ordered: false where either is NaN; signed for integers), the
+// logical ops on i1, SquaredDifference as (x - y) squared, float Pow, and ZerosLike.
+// CHECK-LABEL: func.func @binary
+func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<4xi1>, %b: tensor<4xi1>,
+                  %i: tensor<4xi32>)
+    -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) {
+  // CHECK: arith.cmpf olt, %in, %in_0 : f32
+  // CHECK: arith.cmpf ole, %in, %in_0 : f32
+  // CHECK: arith.cmpf ogt, %in, %in_0 : f32
+  // CHECK: arith.cmpi sge, %in, %in_0 : i32
+  // CHECK: arith.andi %in, %in_0 : i1
+  // CHECK: arith.ori %in, %in_0 : i1
+  // CHECK: %[[D:.*]] = arith.subf %in, %in_0 : f32
+  // CHECK: arith.mulf %[[D]], %[[D]] : f32
+  // CHECK: math.powf %in, %in_0 : f32
+  // CHECK: %[[Z:.*]] = arith.constant 0 : i32
+  // CHECK: linalg.yield %[[Z]] : i32
+  %0 = "tf.Less"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = "tf.LessEqual"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %2 = "tf.Greater"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %3 = "tf.GreaterEqual"(%i, %i) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %4 = "tf.LogicalAnd"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %5 = "tf.LogicalOr"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %6 = "tf.SquaredDifference"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %7 = "tf.Pow"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %8 = "tf.ZerosLike"(%i) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>,
+      tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
+}
