@@ -265,3 +265,41 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<4xi1>, %b: te
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>,
       tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// Tests LeakyRelu (x > 0 ? x : x * alpha, as TensorFlow), LogSoftmax over the last axis
+// (x - max - log(sum(exp(x - max)))), OnesLike, Select with a row condition (the rank-1
+// condition picks rows) and StopGradient as a copy.
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @more
+func.func @more(%x: tensor<2x3xf32>, %c: tensor<2xi1>)
+    -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  // CHECK: %[[POS:.*]] = arith.cmpf ogt, %in, %{{.*}} : f32
+  // CHECK: %[[ALPHA:.*]] = arith.constant 2.500000e-01 : f32
+  // CHECK: %[[SCALED:.*]] = arith.mulf %in, %[[ALPHA]] : f32
+  // CHECK: arith.select %[[POS]], %in, %[[SCALED]] : f32
+  // CHECK: arith.maximumf %in, %out : f32
+  // CHECK: %[[SHIFTED:.*]] = arith.subf %in, %in_{{.*}} : f32
+  // CHECK: math.exp %[[SHIFTED]] : f32
+  // CHECK: arith.addf %in, %out : f32
+  // CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[ROW]], #[[ROW]], #[[ALL]]]
+  // CHECK: %[[S:.*]] = arith.subf %in, %in_{{.*}} : f32
+  // CHECK: %[[L:.*]] = math.log %in_{{.*}} : f32
+  // CHECK: arith.subf %[[S]], %[[L]] : f32
+  // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK: linalg.yield %[[ONE]] : f32
+  // CHECK: linalg.generic {indexing_maps = [#[[ROW]], #[[ALL]], #[[ALL]], #[[ALL]]]
+  // CHECK: arith.select %in, %in_{{.*}}, %in_{{.*}} : f32
+  // CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[ALL]]]
+  // CHECK-NEXT: ^bb0(%in: f32, %out: f32):
+  // CHECK-NEXT: linalg.yield %in : f32
+  %0 = "tf.LeakyRelu"(%x) {alpha = 0.25 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "tf.LogSoftmax"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "tf.OnesLike"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = "tf.Select"(%c, %x, %2) : (tensor<2xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = "tf.StopGradient"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4
+      : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
