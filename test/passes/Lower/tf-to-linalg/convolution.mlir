@@ -278,3 +278,46 @@ func.func @conv_backprop_input(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x4x4x4xf32>
   %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x7x2xf32>
   return %0 : tensor<1x8x7x2xf32>
 }
+
+// -----
+
+// Tests FusedBatchNorm (the V1 op) in inference: one generic computing
+// (x - mean) * (scale * (1 / sqrt(variance + epsilon))) + offset per channel.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @batch_norm_v1
+func.func @batch_norm_v1(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>,
+                         %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<1x2x2x3xf32> {
+  // CHECK: linalg.generic {indexing_maps = [#[[X]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[X]]]
+  // CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[SCALE:.*]]: f32, %[[OFFSET:.*]]: f32, %[[MEAN:.*]]: f32, %[[VAR:.*]]: f32, %{{.*}}: f32):
+  // CHECK: %[[EPS:.*]] = arith.constant 1.000000e-03 : f32
+  // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK: %[[VE:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
+  // CHECK: %[[ROOT:.*]] = math.sqrt %[[VE]] : f32
+  // CHECK: %[[INV:.*]] = arith.divf %[[ONE]], %[[ROOT]] : f32
+  // CHECK: %[[CENTRED:.*]] = arith.subf %[[IN]], %[[MEAN]] : f32
+  // CHECK: %[[FACTOR:.*]] = arith.mulf %[[SCALE]], %[[INV]] : f32
+  // CHECK: %[[SCALED:.*]] = arith.mulf %[[CENTRED]], %[[FACTOR]] : f32
+  // CHECK: arith.addf %[[SCALED]], %[[OFFSET]] : f32
+  %0:5 = "tf.FusedBatchNorm"(%x, %s, %o, %m, %v) {epsilon = 0.001 : f32, is_training = false}
+      : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+      -> (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<1x2x2x3xf32>
+}
+
+// -----
+
+// Tests that FusedBatchNormV2 lowers as V1 and V3 do (the same generic), here NCHW: the
+// channel is dimension 1.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @batch_norm_v2_nchw
+func.func @batch_norm_v2_nchw(%x: tensor<1x3x2x2xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>,
+                              %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<1x3x2x2xf32> {
+  // CHECK: linalg.generic {indexing_maps = [#[[X]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[X]]]
+  // CHECK: math.sqrt
+  %0:5 = "tf.FusedBatchNormV2"(%x, %s, %o, %m, %v) {data_format = "NCHW", epsilon = 0.001 : f32, is_training = false}
+      : (tensor<1x3x2x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+      -> (tensor<1x3x2x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<1x3x2x2xf32>
+}

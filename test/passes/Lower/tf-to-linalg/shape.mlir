@@ -190,3 +190,37 @@ func.func @expand_slice_pad(%x: tensor<2x3xf32>) -> (tensor<2x1x3xf32>, tensor<1
   %2 = "tf.Pad"(%x, %p) : (tensor<2x3xf32>, tensor<2x2xi32>) -> tensor<4x5xf32>
   return %0, %1, %2 : tensor<2x1x3xf32>, tensor<1x2xf32>, tensor<4x5xf32>
 }
+
+// -----
+
+// Tests that Shape, Rank and Size of static tensors lower to constants, SpaceToDepth reads
+// input[b, h * 2 + dy, w * 2 + dx, c] for output channel (dy * 2 + dx) * 8 + c, and
+// PlaceholderWithDefault without a feed is its default.
+// CHECK-LABEL: func.func @queries
+func.func @queries(%x: tensor<2x4x4x8xf32>, %d: tensor<2xf32>)
+    -> (tensor<4xi32>, tensor<i32>, tensor<i64>, tensor<2x2x2x32xf32>, tensor<2xf32>) {
+  // CHECK-DAG: %[[SHAPE:.*]] = arith.constant dense<[2, 4, 4, 8]> : tensor<4xi32>
+  // CHECK-DAG: %[[RANK:.*]] = arith.constant dense<4> : tensor<i32>
+  // CHECK-DAG: %[[SIZE:.*]] = arith.constant dense<256> : tensor<i64>
+  // CHECK: %[[B:.*]] = linalg.index 0
+  // CHECK: %[[H:.*]] = linalg.index 1
+  // CHECK: %[[W:.*]] = linalg.index 2
+  // CHECK: %[[C:.*]] = linalg.index 3
+  // CHECK: %[[CIN:.*]] = arith.remui %[[C]], %c8
+  // CHECK: %[[BLOCK:.*]] = arith.divui %[[C]], %c8
+  // CHECK: %[[DY:.*]] = arith.divui %[[BLOCK]], %c2
+  // CHECK: %[[H2:.*]] = arith.muli %[[H]], %c2
+  // CHECK: %[[ROW:.*]] = arith.addi %[[H2]], %[[DY]]
+  // CHECK: %[[DX:.*]] = arith.remui %[[BLOCK]], %c2
+  // CHECK: %[[W2:.*]] = arith.muli %[[W]], %c2
+  // CHECK: %[[COL:.*]] = arith.addi %[[W2]], %[[DX]]
+  // CHECK: tensor.extract %arg0[%[[B]], %[[ROW]], %[[COL]], %[[CIN]]]
+  // CHECK: return %[[SHAPE]], %[[RANK]], %[[SIZE]], %{{.*}}, %arg1
+  %0 = "tf.Shape"(%x) : (tensor<2x4x4x8xf32>) -> tensor<4xi32>
+  %1 = "tf.Rank"(%x) : (tensor<2x4x4x8xf32>) -> tensor<i32>
+  %2 = "tf.Size"(%x) {out_type = i64} : (tensor<2x4x4x8xf32>) -> tensor<i64>
+  %3 = "tf.SpaceToDepth"(%x) {block_size = 2 : i64} : (tensor<2x4x4x8xf32>) -> tensor<2x2x2x32xf32>
+  %4 = "tf.PlaceholderWithDefault"(%d) {dtype = f32, shape = #tf.shape<2>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1, %2, %3, %4
+      : tensor<4xi32>, tensor<i32>, tensor<i64>, tensor<2x2x2x32xf32>, tensor<2xf32>
+}
