@@ -1,9 +1,8 @@
 //===- InsertChecks.cpp - check input values as TensorFlow's kernels do --------===//
 #include "passes/Graph/Passes.h"
+#include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
-
-#include "kiln/runtime/abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,6 +13,7 @@ namespace kiln::graph {
 } // namespace kiln::graph
 
 using namespace mlir;
+namespace abi = kiln::dialect::abi;
 
 namespace {
 
@@ -23,8 +23,8 @@ std::string messagePrefix(Operation *op) {
   llvm::raw_string_ostream os(text);
   os << "node '";
   llvm::printEscapedString(kiln::graph::nodeName(op), os);
-  os << "' (" << op->getName().getStringRef().drop_front(op->getDialect()->getNamespace().size() + 1)
-     << "): ";
+  StringRef opName = op->getName().getStringRef();
+  os << "' (" << opName.drop_front(op->getDialect()->getNamespace().size() + 1) << "): ";
   return text;
 }
 
@@ -44,18 +44,6 @@ bool meets(const kiln::tf::RuntimeCheck &check, const APInt &v, bool isUnsigned,
          v.getSExtValue() < bound;
 }
 
-/// The message of a check that failed at compile time, as the runtime would format it.
-std::string format(const std::string &message, RankedTensorType type, bool isUnsigned,
-                   int64_t position, int64_t value) {
-  kiln_check_info_t info{message.c_str(), static_cast<int32_t>(type.getRank()), isUnsigned,
-                         type.getShape().data()};
-  int64_t length = kiln_check_format(&info, position, value, nullptr, 0);
-  std::string text(static_cast<size_t>(length) + 1, '\0');
-  kiln_check_format(&info, position, value, text.data(), length + 1);
-  text.resize(static_cast<size_t>(length));
-  return text;
-}
-
 struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPass> {
   using InsertChecksPassBase::InsertChecksPassBase;
 
@@ -67,7 +55,7 @@ struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPa
       iface.getRuntimeChecks(checks);
       for (const kiln::tf::RuntimeCheck &check : checks) {
         auto type = dyn_cast<RankedTensorType>(check.subject.getType());
-        if (!type || !type.hasStaticShape() || type.getRank() > KILN_MAX_RANK)
+        if (!type || !type.hasStaticShape() || type.getRank() > abi::maxRank())
           continue; // not compiled anyway: lowering needs static shapes
         bool isUnsigned = type.getElementType().isUnsignedInteger();
         std::string message = messagePrefix(op) + check.message;
@@ -79,7 +67,8 @@ struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPa
           for (const APInt &v : values.getValues<APInt>()) {
             if (!meets(check, v, isUnsigned, position, last)) {
               int64_t bits = isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
-              op->emitError() << format(message, type, isUnsigned, position, bits);
+              op->emitError() << abi::formatCheckMessage(message, type.getShape(), isUnsigned,
+                                                             position, bits);
               ok = false;
               break;
             }

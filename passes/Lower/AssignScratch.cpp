@@ -8,7 +8,7 @@
 #include "passes/Lower/Lifetimes.h"
 #include "passes/Lower/Passes.h"
 
-#include "kiln/runtime/abi.h"
+#include "dialects/Kiln/ABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,6 +21,7 @@ namespace kiln::lower {
 } // namespace kiln::lower
 
 using namespace mlir;
+namespace abi = kiln::dialect::abi;
 
 namespace {
 
@@ -153,7 +154,7 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     int64_t naive = 0;
     func.walk([&](memref::AllocOp alloc) {
       if (alloc.getType().hasStaticShape())
-        naive += llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), KILN_SCRATCH_ALIGNMENT);
+        naive += llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), abi::scratchAlignment());
     });
     if (!naivePlan)
       writeInPlace(func);
@@ -173,7 +174,8 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
 
     SmallVector<int64_t> sizes;
     for (memref::AllocOp alloc : allocs)
-      sizes.push_back(llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), KILN_SCRATCH_ALIGNMENT));
+      sizes.push_back(
+          llvm::alignTo(kiln::lower::bufferBytes(alloc.getType()), abi::scratchAlignment()));
     SmallVector<int64_t> offsets = naivePlan ? naiveOffsets(sizes) : plan(func, allocs, sizes);
     int64_t size = 0;
     for (auto [offset, bytes] : llvm::zip(offsets, sizes))

@@ -1,7 +1,7 @@
 //===- Checks.cpp - kiln.check ops become loops that record a failure ---------===//
 #include "passes/Lower/Passes.h"
 
-#include "kiln/runtime/abi.h"
+#include "dialects/Kiln/ABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -11,6 +11,7 @@ namespace kiln::lower {
 } // namespace kiln::lower
 
 using namespace mlir;
+namespace abi = kiln::dialect::abi;
 using kiln::dialect::CheckOp;
 
 namespace {
@@ -143,14 +144,14 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
         continue;
       for (CheckOp check : checks) {
         auto type = dyn_cast<MemRefType>(check.getSubject().getType());
-        if (!type || !type.hasStaticShape() || type.getRank() > KILN_MAX_RANK) {
+        if (!type || !type.hasStaticShape() || type.getRank() > abi::maxRank()) {
           check.emitOpError() << "needs a buffer of static shape; run after bufferization";
           ok = false;
         }
       }
       if (!ok)
         continue;
-      auto statusType = MemRefType::get({KILN_CHECK_STATUS_WORDS}, IntegerType::get(ctx, 64));
+      auto statusType = MemRefType::get({abi::checkStatusWords()}, IntegerType::get(ctx, 64));
       Block &entry = func.getBody().front();
       BlockArgument status = entry.addArgument(statusType, func.getLoc());
       SmallVector<Type> inputs(func.getArgumentTypes());

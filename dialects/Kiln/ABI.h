@@ -1,0 +1,37 @@
+//===- ABI.h - the facts of the runtime's ABI the compiler needs ----*- C++ -*-===//
+//
+// Passes and codegen read the runtime's C ABI (runtime/include/kiln/runtime/abi.h) through
+// these functions: ABI.cpp is the only compiler file in the dialects and passes that
+// includes the runtime's headers.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_DIALECTS_KILN_ABI_H
+#define KILN_DIALECTS_KILN_ABI_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace kiln::dialect::abi {
+
+/// The most dimensions a tensor at a model's interface, or one a check reads, may have
+/// (KILN_MAX_RANK).
+int64_t maxRank();
+
+/// The 64-bit words of the status a model's checks write (KILN_CHECK_STATUS_WORDS).
+int64_t checkStatusWords();
+
+/// The alignment, in bytes, of every buffer in the scratch arena (KILN_SCRATCH_ALIGNMENT).
+int64_t scratchAlignment();
+
+/// A check's message with {index} and {value} filled in for the element at row-major
+/// `position` of a tensor of `dims` holding `value`, exactly as the runtime reports it
+/// (kiln_check_format).
+std::string formatCheckMessage(llvm::StringRef message, llvm::ArrayRef<int64_t> dims,
+                               bool isUnsigned, int64_t position, int64_t value);
+
+} // namespace kiln::dialect::abi
+
+#endif // KILN_DIALECTS_KILN_ABI_H
