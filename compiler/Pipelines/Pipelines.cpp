@@ -133,28 +133,21 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
 } // namespace
 
 void registerPipelines() {
-  PassPipelineRegistration<PipelineCLOptions>(
-      "kiln-graph-pipeline", "Shape inference and pruning on the tf dialect",
-      [](OpPassManager &pm, const PipelineCLOptions &o) {
-        (void)buildGraphPipeline(pm, o.get());
-      });
-  PassPipelineRegistration<PipelineCLOptions>(
-      "kiln-lower-pipeline", "tf dialect to bufferized linalg with a scratch arena",
-      [](OpPassManager &pm, const PipelineCLOptions &o) {
-        (void)buildLowerPipeline(pm, o.get());
-      });
-  PassPipelineRegistration<PipelineCLOptions>(
-      "kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)",
-      [](OpPassManager &pm, const PipelineCLOptions &o) {
-        (void)buildLLVMPipeline(pm, o.get());
-      });
-  PassPipelineRegistration<PipelineCLOptions>(
-      "kiln-cpu-pipeline", "tf dialect to the LLVM dialect (CPU)",
-      [](OpPassManager &pm, const PipelineCLOptions &o) {
-        (void)buildGraphPipeline(pm, o.get());
-        (void)buildLowerPipeline(pm, o.get());
-        (void)buildLLVMPipeline(pm, o.get());
-      });
+  using Builder = LogicalResult (*)(OpPassManager &, const PipelineOptions &);
+  auto add = [](StringRef name, StringRef description, std::vector<Builder> builders) {
+    PassPipelineRegistration<PipelineCLOptions>(
+        name, description, [builders](OpPassManager &pm, const PipelineCLOptions &o) {
+          for (Builder build : builders)
+            (void)build(pm, o.get());
+        });
+  };
+  add("kiln-graph-pipeline", "Shape inference and pruning on the tf dialect",
+      {buildGraphPipeline});
+  add("kiln-lower-pipeline", "tf dialect to bufferized linalg with a scratch arena",
+      {buildLowerPipeline});
+  add("kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)", {buildLLVMPipeline});
+  add("kiln-cpu-pipeline", "tf dialect to the LLVM dialect (CPU)",
+      {buildGraphPipeline, buildLowerPipeline, buildLLVMPipeline});
 }
 
 } // namespace kiln::pipelines
