@@ -52,7 +52,6 @@ const mlir::DialectRegistry &registry() {
   static const mlir::DialectRegistry *r = [] {
     auto *reg = new mlir::DialectRegistry;
     kiln::registerAllDialects(*reg);
-    kiln::registerAllPasses();
     return reg;
   }();
   return *r;
