@@ -1,5 +1,6 @@
 //===- ModelABI.cpp - the entry point, model info and C header ----------------===//
 #include "codegen/Target/ModelABI.h"
+#include "dialects/Kiln/KernelTable.h"
 
 #include "kiln/runtime/abi.h"
 
@@ -272,7 +273,7 @@ LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
   // the runtime for it.
   bool concurrent = parts.size() > 1 || !rendezvousKeys.empty();
   bool callsKernels = llvm::any_of(m.functions(), [](const llvm::Function &f) {
-    return f.isDeclaration() && f.getName().starts_with("kiln_kernel_");
+    return f.isDeclaration() && kiln::dialect::symbolUsesThreadPool(f.getName());
   });
   llvm::Value *previous = nullptr;
   if (callsKernels || concurrent) {

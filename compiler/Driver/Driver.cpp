@@ -386,10 +386,11 @@ std::string Compilation::outputBase() const {
 std::string Compilation::defaultModelName() const {
   if (!options.modelName.empty())
     return options.modelName;
-  StringRef base = options.output.empty() || options.output == "-"
-                       ? llvm::sys::path::stem(options.graphPath)
-                       : llvm::sys::path::stem(outputBase());
-  return base.str();
+  if (options.output.empty() || options.output == "-")
+    return llvm::sys::path::stem(options.graphPath).str();
+  // The stem of a string that lives until the return (not of a temporary).
+  std::string out = outputBase();
+  return llvm::sys::path::stem(out).str();
 }
 
 /// Directory holding libkiln_runtime.a: $KILN_RUNTIME_LIB_DIR, or ../lib beside kiln.

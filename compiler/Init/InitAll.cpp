@@ -1,5 +1,6 @@
 //===- InitAll.cpp - dialects and passes every Kiln tool knows ----------------===//
 #include "compiler/Init/InitAll.h"
+#include "codegen/KilnToLLVM/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFDialect.h"
@@ -20,5 +21,6 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
 void kiln::registerAllPasses() {
   mlir::registerAllPasses();
   kiln::registerAllKilnPasses();
+  kiln::codegen::registerKilnCodegenPasses();
   kiln::pipelines::registerPipelines();
 }

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Kiln's pass pipelines ----------------------------------===//
 #include "compiler/Pipelines/Pipelines.h"
 
+#include "codegen/KilnToLLVM/Passes.h"
 #include "passes/Graph/Passes.h"
 #include "passes/Lower/Passes.h"
 
@@ -66,6 +67,7 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
 }
 
 LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(codegen::createExpandKernelCallsPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(lower::createCopiesToLinalgPass());
   // tanh, exp, expm1, log1p and erf as polynomials LLVM vectorizes (8 to 90 times faster

@@ -4,17 +4,26 @@
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace kiln::dialect;
 
 #include "dialects/Kiln/KilnOpsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Kiln/KilnAttrs.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/Kiln/KilnOps.cpp.inc"
 
 void KilnDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Kiln/KilnAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Kiln/KilnOps.cpp.inc"

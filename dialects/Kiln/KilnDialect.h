@@ -2,20 +2,28 @@
 #ifndef KILN_DIALECTS_KILN_KILNDIALECT_H
 #define KILN_DIALECTS_KILN_KILNDIALECT_H
 
+#include "dialects/Kiln/KernelTable.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/Kiln/KilnOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Kiln/KilnAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/Kiln/KilnOps.h.inc"
 
 namespace kiln::dialect {
-/// Makes kiln.send and kiln.recv bufferizable (One-Shot Bufferize).
+/// Makes kiln.send, kiln.recv and kiln.check bufferizable (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect
 

@@ -1,9 +1,10 @@
-//===- KilnOps.td - The kiln dialect: partitions and Send/Recv ----*- tablegen -*-===//
+//===- KilnOps.td - The kiln dialect's ops ------------------------*- tablegen -*-===//
 //
 // The `kiln` dialect holds what Kiln adds to a TensorFlow graph on its way to machine
 // code: the partitions a placed graph is cut into (one per device), the transfers of
-// tensors between them (section 3.2.2 of the TensorFlow paper) and the checks of input
-// values that TensorFlow's kernels make at run time.
+// tensors between them (section 3.2.2 of the TensorFlow paper), the checks of input
+// values that TensorFlow's kernels make at run time and the calls of the runtime's
+// kernels.
 //
 //===----------------------------------------------------------------------------===//
 
@@ -12,17 +13,9 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def Kiln_Dialect : Dialect {
-  let name = "kiln";
-  let cppNamespace = "::kiln::dialect";
-  let summary = "Kiln's own ops: device partitions and the transfers between them";
-  let description = [{
-    A graph placed on several devices (`kiln compile --devices`) becomes one function per
-    device, called from the entry function by `kiln.partition` ops that all run at the same
-    time; tensors cross between partitions only through `kiln.send` and `kiln.recv`.
-  }];
-}
+include "dialects/Kiln/KilnAttrs.td"
 
 class Kiln_Op<string mnemonic, list<Trait> traits = []> : Op<Kiln_Dialect, mnemonic, traits>;
 
@@ -109,6 +102,51 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
     $kind $subject (`bounds` $bounds^)? `,` $message attr-dict `:` type($subject)
   }];
   let hasVerifier = 1;
+}
+
+def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "calls a kernel of the runtime on buffers";
+  let description = [{
+    Calls the kernel `kernel`, a row of the kernel table (dialects/Kiln/KernelTable.cpp),
+    which says the kernel's buffers (their roles, in order, and ranks), its parameters and
+    its C signature. `inputs` are the buffers it reads, first the row's, then the
+    per-channel buffers its epilogues read; `outputs` are the buffers it writes. `params`
+    holds the sizes (i64), pairs (strides, dilations, padding: `array<i64: …>`), flags
+    (unit attributes) and epilogues (`#kiln.epilogue`) the row declares. The verifier
+    checks the call against the row; `kiln-codegen-expand-kernel-calls` turns it into the
+    call of the row's C function, passing buffers by address.
+
+    The call reads its inputs and writes its outputs; it also reads them unless the row's
+    overwrite flag is set (or the row always writes its outputs whole).
+
+    ```mlir
+    kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %bias : memref<64x128xf32>, memref<128x32xf32>, memref<32xf32>)
+        outs(%c : memref<64x32xf32>)
+        params {m = 64 : i64, n = 32 : i64, k = 128 : i64, overwrite,
+                epilogue = #kiln.epilogue<bias = input 2, lo = 0.0>}
+    ```
+  }];
+  let arguments = (ins StrAttr:$kernel, Variadic<AnyMemRef>:$inputs,
+                       Variadic<AnyMemRef>:$outputs, DictionaryAttr:$params);
+  let assemblyFormat = [{
+    $kernel (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)? `params` $params attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The kernel table's row for this call (the verifier makes sure there is one).
+    const ::kiln::dialect::KernelInfo &getInfo();
+    /// The fixed input or output of the row's `role`.
+    ::mlir::Value getInput(::llvm::StringRef role);
+    ::mlir::Value getOutput(::llvm::StringRef role);
+    /// Parameters by name: an i64 or i32 size, a pair, whether a flag is present, an
+    /// epilogue (null when absent).
+    int64_t getInt(::llvm::StringRef name);
+    ::llvm::ArrayRef<int64_t> getPair(::llvm::StringRef name);
+    bool hasFlag(::llvm::StringRef name);
+    ::kiln::dialect::EpilogueAttr getEpilogue(::llvm::StringRef name = "epilogue");
+  }];
 }
 
 #endif // KILN_KILN_OPS_TD

@@ -1,8 +1,5 @@
 //===- KernelCalls.cpp - large matrix products call the runtime's kernels -----===//
 #include "passes/Lower/Passes.h"
-#include "passes/Lower/CallOperands.h"
-
-#include "kiln/runtime/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -22,7 +19,7 @@ namespace {
 struct MatmulMatch {
   Value a, b, c;
   int64_t m, n, k;
-  int32_t flags;
+  bool transposeA, transposeB;
 };
 
 bool isContiguousF32(Value v, int64_t rank) {
@@ -45,14 +42,9 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   bindDims(ctx, m, k, n);
   auto map = [&](AffineExpr r, AffineExpr c) { return AffineMap::get(3, 0, {r, c}, ctx); };
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  MatmulMatch match{op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0], 0, 0, 0, 0};
-  if (maps[0] == map(k, m))
-    match.flags |= KILN_MATMUL_TRANSPOSE_A;
-  else if (maps[0] != map(m, k))
-    return std::nullopt;
-  if (maps[1] == map(n, k))
-    match.flags |= KILN_MATMUL_TRANSPOSE_B;
-  else if (maps[1] != map(k, n))
+  MatmulMatch match{op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0], 0, 0, 0,
+                    maps[0] == map(k, m), maps[1] == map(n, k)};
+  if ((!match.transposeA && maps[0] != map(m, k)) || (!match.transposeB && maps[1] != map(k, n)))
     return std::nullopt;
   if (maps[2] != map(m, n))
     return std::nullopt;
@@ -78,7 +70,7 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   auto aType = cast<MemRefType>(match.a.getType());
   match.m = cType.getDimSize(0);
   match.n = cType.getDimSize(1);
-  match.k = aType.getDimSize((match.flags & KILN_MATMUL_TRANSPOSE_A) ? 0 : 1);
+  match.k = aType.getDimSize(match.transposeA ? 0 : 1);
   return match;
 }
 
@@ -298,11 +290,95 @@ std::optional<PoolMatch> matchPoolAfter(Operation *kernel, Operation *epilogue, 
   return PoolMatch{pool, output};
 }
 
+/// The parameters of a kernel call, as the kernel table names them.
+struct Params {
+  Builder &b;
+  NamedAttrList list;
+  Params &i64(StringRef name, int64_t v) {
+    list.set(name, b.getI64IntegerAttr(v));
+    return *this;
+  }
+  Params &pair(StringRef name, ArrayRef<int64_t> v) {
+    list.set(name, b.getDenseI64ArrayAttr(v.take_front(2)));
+    return *this;
+  }
+  Params &flag(StringRef name, bool present = true) {
+    if (present)
+      list.set(name, b.getUnitAttr());
+    return *this;
+  }
+};
+
+/// The epilogue of `match` as the call's `epilogue` parameter, its per-channel buffers
+/// appended to `inputs`.
+kiln::dialect::EpilogueAttr epilogueOf(const EpilogueMatch &match, SmallVector<Value> &inputs) {
+  MLIRContext *ctx = match.output.getContext();
+  auto f32 = [&](float v) { return FloatAttr::get(Float32Type::get(ctx), v); };
+  auto input = [&](Value v) -> int64_t {
+    if (!v)
+      return -1;
+    inputs.push_back(v);
+    return static_cast<int64_t>(inputs.size()) - 1;
+  };
+  int64_t scale = input(match.scale);
+  int64_t bias = input(match.bias);
+  return kiln::dialect::EpilogueAttr::get(ctx, scale, f32(match.scaleValue), bias,
+                                          f32(match.biasValue), f32(match.lo), f32(match.hi));
+}
+
+/// A window kernel: the generic the convolution or pooling lowering marks, and how its
+/// shapes and the marker's values become the kernel's parameters.
+struct WindowKernel {
+  StringLiteral marker;
+  size_t values;      // in the marker
+  int64_t outRank;    // of the generic's init
+  int64_t filterRank; // of its input (a max pool's window buffer: rank 2)
+  StringLiteral kernel;
+  void (*params)(Params &, ArrayRef<int64_t> in, ArrayRef<int64_t> filter,
+                 ArrayRef<int64_t> out, ArrayRef<int64_t> window);
+};
+
+const WindowKernel windowKernels[] = {
+    {kiln::lower::kDepthwiseAttr, 6, 5, 4, "depthwise_conv2d_f32",
+     [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t> f, ArrayRef<int64_t> out,
+        ArrayRef<int64_t> window) {
+       p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("m", f[3]);
+       p.i64("kh", f[0]).i64("kw", f[1]).i64("oh", out[1]).i64("ow", out[2]);
+       p.pair("strides", window).pair("dilations", window.drop_front(2));
+       p.pair("pad", window.drop_front(4));
+     }},
+    {kiln::lower::kConv3x3Attr, 2, 4, 4, "conv2d_3x3_f32",
+     [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t>, ArrayRef<int64_t> out,
+        ArrayRef<int64_t> window) {
+       p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("f", out[3]);
+       p.i64("oh", out[1]).i64("ow", out[2]).pair("pad", window);
+     }},
+    {kiln::lower::kConvDirectAttr, 6, 4, 4, "conv2d_direct_f32",
+     [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t> f, ArrayRef<int64_t> out,
+        ArrayRef<int64_t> window) {
+       p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("f", f[3]);
+       p.i64("kh", f[0]).i64("kw", f[1]).i64("oh", out[1]).i64("ow", out[2]);
+       p.pair("strides", window).pair("dilations", window.drop_front(2));
+       p.pair("pad", window.drop_front(4));
+     }},
+    {kiln::lower::kMaxPoolAttr, 6, 4, 2, "max_pool2d_f32",
+     [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t>, ArrayRef<int64_t> out,
+        ArrayRef<int64_t> window) {
+       p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]);
+       p.i64("oh", out[1]).i64("ow", out[2]).pair("window", window);
+       p.pair("strides", window.drop_front(2)).pair("pad", window.drop_front(4));
+     }},
+};
+
+/// The kernel's own output, when an epilogue or a pool writes elsewhere, is then unused.
+void eraseIfUnused(Value buffer) {
+  if (auto alloc = buffer.getDefiningOp<memref::AllocOp>(); alloc && alloc->use_empty())
+    alloc.erase();
+}
+
 struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass> {
   using KernelCallsPassBase::KernelCallsPassBase;
 
-  // A module pass: it declares the kernels in the module, which passes on the functions,
-  // running in parallel, may not do.
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal())
@@ -310,187 +386,123 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   }
 
   void rewrite(func::FuncOp func) {
+    // Matrix products first, then each window kernel in the table's order: a convolution
+    // may absorb the pool after it before the pools become calls of their own.
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
-    SmallVector<std::pair<linalg::GenericOp, WindowMatch>> depthwise, conv3x3, direct, maxPools;
+    SmallVector<SmallVector<std::pair<linalg::GenericOp, WindowMatch>>> windows(
+        std::size(windowKernels));
     func.walk([&](linalg::GenericOp op) {
-      if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops)
+      if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops) {
         matmuls.push_back({op, *m});
-      else if (auto d = matchWindow(op, kiln::lower::kDepthwiseAttr, 6, 5))
-        depthwise.push_back({op, *d});
-      else if (auto c = matchWindow(op, kiln::lower::kConv3x3Attr, 2, 4))
-        conv3x3.push_back({op, *c});
-      else if (auto c = matchWindow(op, kiln::lower::kConvDirectAttr, 6, 4))
-        direct.push_back({op, *c});
-      else if (auto p = matchWindow(op, kiln::lower::kMaxPoolAttr, 6, 4, 2))
-        maxPools.push_back({op, *p});
+        return;
+      }
+      for (auto [i, kernel] : llvm::enumerate(windowKernels))
+        if (auto w = matchWindow(op, kernel.marker, kernel.values, kernel.outRank,
+                                 kernel.filterRank)) {
+          windows[i].push_back({op, *w});
+          return;
+        }
     });
-    OpBuilder b(func.getContext());
-    Type i64 = b.getI64Type(), i32 = b.getI32Type();
-    auto declare = [&](StringRef name, ArrayRef<Type> args) {
-      kiln::lower::declareRuntimeFunction(func->getParentOfType<ModuleOp>(), name, args);
-    };
-    // Emits the call replacing `op`: buffers by address, integer arguments, the flags if
-    // given, then the epilogue's arguments if `epilogue` is set. If it holds a matched op,
-    // that op goes too and its output takes the place of the kernel's buffer; an empty one
-    // passes the identity (for kernels whose signature always has the arguments).
-    auto call = [&](linalg::GenericOp op, StringRef name, SmallVector<Value> buffers,
-                    ArrayRef<int64_t> sizes, std::optional<int32_t> flags,
-                    EpilogueMatch *epilogue) {
-      Location loc = op.getLoc();
-      bool fused = epilogue && epilogue->op;
-      if (fused) {
-        if (Operation *def = epilogue->output.getDefiningOp(); def && !def->isBeforeInBlock(op))
-          def->moveBefore(op);
-        buffers.back() = epilogue->output;
-      }
-      b.setInsertionPoint(op);
-      auto address = [&](Value v) -> Value {
-        if (!v)
-          return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, 0));
-        Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
-        return arith::IndexCastOp::create(b, loc, i64, p);
-      };
-      auto f32 = [&](float v) -> Value {
-        return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-      };
-      SmallVector<Value> args;
-      for (Value v : buffers)
-        args.push_back(address(v));
-      for (int64_t s : sizes)
-        args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, s)));
-      if (flags)
-        args.push_back(arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, *flags)));
-      if (epilogue)
-        args.append({address(epilogue->scale), f32(epilogue->scaleValue),
-                     address(epilogue->bias), f32(epilogue->biasValue), f32(epilogue->lo),
-                     f32(epilogue->hi)});
-      func::CallOp::create(b, loc, name, TypeRange{}, args);
-      op.erase();
-      if (fused) {
-        epilogue->op.erase();
-        for (Operation *view : llvm::reverse(epilogue->deadViews))
-          view->erase();
-      }
-    };
-    // The kernel's own output, when an epilogue writes elsewhere, is then unused.
-    auto eraseIfUnused = [](Value buffer) {
-      if (auto alloc = buffer.getDefiningOp<memref::AllocOp>(); alloc && alloc->use_empty())
-        alloc.erase();
-    };
-    Type f32 = b.getF32Type();
-    SmallVector<Type> epilogueArgs = {i64, f32, i64, f32, f32, f32};
-    for (auto &[op, m] : matmuls) {
-      std::optional<EpilogueMatch> epilogue;
-      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
-        m.flags |= KILN_MATMUL_OVERWRITE;
-        fill.erase();
-        epilogue = matchEpilogue(op, m.c, m.n);
-      }
-      SmallVector<Type> args = {i64, i64, i64, i64, i64, i64, i32};
-      StringRef name = KILN_KERNEL_MATMUL_F32;
-      if (epilogue) {
-        name = KILN_KERNEL_MATMUL_EPILOGUE_F32;
-        llvm::append_range(args, epilogueArgs);
-      }
-      declare(name, args);
-      call(op, name, {m.a, m.b, m.c}, {m.m, m.n, m.k}, m.flags,
-           epilogue ? &*epilogue : nullptr);
-      if (epilogue)
-        eraseIfUnused(m.c);
+    for (auto &[op, m] : matmuls)
+      lowerMatmul(op, m);
+    for (auto [kernel, matches] : llvm::zip(windowKernels, windows))
+      for (auto &[op, w] : matches)
+        if (!fusedPools.contains(op.getOperation()))
+          lowerWindow(op, w, kernel);
+  }
+
+  /// Replaces `op` by the call, first moving `output`'s allocation before it if needed.
+  void call(linalg::GenericOp op, StringRef kernel, ValueRange inputs, Value output,
+            Params &params) {
+    if (Operation *def = output.getDefiningOp(); def && !def->isBeforeInBlock(op))
+      def->moveBefore(op);
+    OpBuilder b(op);
+    kiln::dialect::KernelCallOp::create(b, op.getLoc(), b.getStringAttr(kernel), inputs,
+                                        ValueRange{output},
+                                        params.list.getDictionary(b.getContext()));
+    op.erase();
+  }
+
+  /// Erases the epilogue `match`'s generic and the views of the kernel's buffer it read.
+  static void eraseEpilogue(EpilogueMatch &match) {
+    match.op.erase();
+    for (Operation *view : llvm::reverse(match.deadViews))
+      view->erase();
+  }
+
+  void lowerMatmul(linalg::GenericOp op, MatmulMatch &m) {
+    Builder b(op.getContext());
+    Params params{b, {}};
+    params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
+    params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
+    std::optional<EpilogueMatch> epilogue;
+    if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
+      params.flag("overwrite");
+      fill.erase();
+      epilogue = matchEpilogue(op, m.c, m.n);
     }
-    llvm::SmallPtrSet<Operation *, 4> fusedPools;
-    // A convolution kernel: overwrite and epilogue flags share their values (1 and 2)
-    // between the depthwise, 3x3 and direct kernels; `sizes` come after the three buffers.
-    auto convolution = [&](linalg::GenericOp op, const WindowMatch &d, StringRef name,
-                           SmallVector<int64_t> sizes, int64_t channels) {
-      static_assert(KILN_DEPTHWISE_OVERWRITE == KILN_CONV2D_OVERWRITE &&
-                    KILN_DEPTHWISE_EPILOGUE == KILN_CONV2D_EPILOGUE, "shared flag values");
-      int32_t flags = 0;
-      std::optional<EpilogueMatch> epilogue;
-      if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
-        flags |= KILN_CONV2D_OVERWRITE;
-        fill.erase();
-        epilogue = matchEpilogue(op, d.output, channels);
-      }
-      SmallVector<Type> args(3 + sizes.size(), i64);
-      args.push_back(i32);
-      llvm::append_range(args, epilogueArgs);
-      declare(name, args);
-      EpilogueMatch none;
-      if (epilogue)
-        flags |= KILN_CONV2D_EPILOGUE;
-      // A 2x2/2 max pool that alone reads the result: the 3x3 and direct kernels write the
-      // pool's output instead (the result never reaches memory).
-      Value result = epilogue ? epilogue->output : d.output;
-      std::optional<PoolMatch> pool;
-      if ((flags & KILN_CONV2D_OVERWRITE) && name != KILN_KERNEL_DEPTHWISE_CONV2D_F32)
-        pool = matchPoolAfter(op, epilogue ? epilogue->op.getOperation() : nullptr, result);
-      SmallVector<Value> buffers = {d.input, d.filter, d.output};
-      if (pool) {
-        flags |= KILN_CONV2D_MAX_POOL;
-        if (Operation *def = pool->output.getDefiningOp(); def && !def->isBeforeInBlock(op))
-          def->moveBefore(op);
-        if (epilogue)
-          epilogue->output = pool->output;
-        else
-          buffers.back() = pool->output;
-      }
-      call(op, name, buffers, sizes, flags, epilogue ? &*epilogue : &none);
-      if (epilogue)
-        eraseIfUnused(d.output);
-      if (pool) {
-        fusedPools.insert(pool->op);
-        if (linalg::FillOp fill = fillBefore(pool->op, pool->output))
-          fill.erase();
-        Value window = pool->op.getDpsInputs()[0];
-        pool->op.erase();
-        eraseIfUnused(window);
-        eraseIfUnused(result);
-      }
-    };
-    for (auto &[op, d] : depthwise) {
-      auto in = cast<MemRefType>(d.input.getType()).getShape();
-      auto f = cast<MemRefType>(d.filter.getType()).getShape();
-      auto out = cast<MemRefType>(d.output.getType()).getShape();
-      // n, h, w, c, m, kh, kw, oh, ow, then the window.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
-      llvm::append_range(sizes, d.window);
-      convolution(op, d, KILN_KERNEL_DEPTHWISE_CONV2D_F32, sizes, out[3] * out[4]);
+    SmallVector<Value> inputs = {m.a, m.b};
+    if (!epilogue) {
+      call(op, "matmul_f32", inputs, m.c, params);
+      return;
     }
-    for (auto &[op, d] : conv3x3) {
-      auto in = cast<MemRefType>(d.input.getType()).getShape();
-      auto out = cast<MemRefType>(d.output.getType()).getShape();
-      // n, h, w, c, f, oh, ow, then pad top and left.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[3], out[1], out[2]};
-      llvm::append_range(sizes, d.window);
-      convolution(op, d, KILN_KERNEL_CONV2D_3X3_F32, sizes, out[3]);
-    }
-    for (auto &[op, d] : direct) {
-      auto in = cast<MemRefType>(d.input.getType()).getShape();
-      auto f = cast<MemRefType>(d.filter.getType()).getShape();
-      auto out = cast<MemRefType>(d.output.getType()).getShape();
-      // n, h, w, c, f, kh, kw, oh, ow, then the window.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], f[3], f[0], f[1], out[1], out[2]};
-      llvm::append_range(sizes, d.window);
-      convolution(op, d, KILN_KERNEL_CONV2D_DIRECT_F32, sizes, out[3]);
-    }
-    for (auto &[op, p] : maxPools) {
-      if (fusedPools.contains(op.getOperation()))
-        continue; // erased, its pool computed by the convolution before it
+    params.list.set("epilogue", epilogueOf(*epilogue, inputs));
+    call(op, "matmul_epilogue_f32", inputs, epilogue->output, params);
+    eraseEpilogue(*epilogue);
+    eraseIfUnused(m.c);
+  }
+
+  void lowerWindow(linalg::GenericOp op, const WindowMatch &d, const WindowKernel &kernel) {
+    Builder b(op.getContext());
+    Params params{b, {}};
+    auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+    kernel.params(params, shape(d.input), shape(d.filter), shape(d.output), d.window);
+    const kiln::dialect::KernelInfo *info = kiln::dialect::lookupKernel(kernel.kernel);
+    if (info->overwriteFlag.empty()) {
       // The kernel writes every output element: the fill before it goes.
-      if (linalg::FillOp fill = fillBefore(op, p.output))
+      Value window = d.filter;
+      if (linalg::FillOp fill = fillBefore(op, d.output))
         fill.erase();
-      auto in = cast<MemRefType>(p.input.getType()).getShape();
-      auto out = cast<MemRefType>(p.output.getType()).getShape();
-      // n, h, w, c, oh, ow, then the window.
-      SmallVector<int64_t> sizes = {in[0], in[1], in[2], in[3], out[1], out[2]};
-      llvm::append_range(sizes, p.window);
-      declare(KILN_KERNEL_MAX_POOL2D_F32, SmallVector<Type>(2 + sizes.size(), i64));
-      Value window = p.filter;
-      call(op, KILN_KERNEL_MAX_POOL2D_F32, {p.input, p.output}, sizes, std::nullopt, nullptr);
+      call(op, kernel.kernel, {d.input}, d.output, params);
       eraseIfUnused(window);
+      return;
+    }
+    std::optional<EpilogueMatch> epilogue;
+    auto outShape = shape(d.output);
+    int64_t channels = outShape.back() * (kernel.outRank == 5 ? outShape[3] : 1);
+    if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
+      params.flag("overwrite");
+      fill.erase();
+      epilogue = matchEpilogue(op, d.output, channels);
+    }
+    // A 2x2/2 max pool that alone reads the result: kernels with a max_pool flag write the
+    // pool's output instead (the result never reaches memory).
+    Value result = epilogue ? epilogue->output : d.output;
+    std::optional<PoolMatch> pool;
+    if (params.list.get("overwrite") && info->findParam("max_pool"))
+      pool = matchPoolAfter(op, epilogue ? epilogue->op.getOperation() : nullptr, result);
+    Value output = pool ? pool->output : result;
+    params.flag("max_pool", bool(pool));
+    SmallVector<Value> inputs = {d.input, d.filter};
+    if (epilogue)
+      params.list.set("epilogue", epilogueOf(*epilogue, inputs));
+    call(op, kernel.kernel, inputs, output, params);
+    if (epilogue) {
+      eraseEpilogue(*epilogue);
+      eraseIfUnused(d.output);
+    }
+    if (pool) {
+      fusedPools.insert(pool->op);
+      if (linalg::FillOp fill = fillBefore(pool->op, pool->output))
+        fill.erase();
+      Value window = pool->op.getDpsInputs()[0];
+      pool->op.erase();
+      eraseIfUnused(window);
+      eraseIfUnused(result);
     }
   }
+
+  llvm::SmallPtrSet<Operation *, 4> fusedPools;
 };
 
 } // namespace

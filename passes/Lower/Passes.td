@@ -100,27 +100,34 @@ def FuseKernelCallsPass : Pass<"kiln-lower-fuse-kernel-calls", "mlir::ModuleOp">
   let description = [{
     MobileNetV2's inverted residual block expands its input six times with a 1x1
     convolution, then convolves the expanded tensor depthwise: a kernel call writes the
-    expanded tensor (4.8 MB at 112x112x96) and the next reads it back. When a call of
-    `kiln_kernel_matmul_f32` or `kiln_kernel_matmul_epilogue_f32` that overwrites its
-    result is followed, with only constants, addresses, views and allocations in between,
-    by a call of `kiln_kernel_depthwise_conv2d_f32` that overwrites its output and reads
-    that result (as n x h x w x c, with a 3x3 or 5x5 window, unit dilations, a stride of 1
-    or 2 along x and a channel multiplier of 1), and nothing else uses the buffer, the two
-    become one call of `kiln_kernel_pointwise_depthwise_f32`. It computes the rows of the
+    expanded tensor (4.8 MB at 112x112x96) and the next reads it back. When a
+    `kiln.kernel_call` of `matmul_f32` or `matmul_epilogue_f32` that overwrites its result
+    (no transposes, B not packed) is followed, with only ops without memory effects, views
+    and allocations in between, by a `depthwise_conv2d_f32` call that overwrites its output
+    and reads that result (as n x h x w x c, with a 3x3 or 5x5 window, unit dilations, a
+    stride of 1 or 2 along x and a channel multiplier of 1), and nothing else uses the
+    buffer, the two become one call of `pointwise_depthwise_f32`, the product's epilogue
+    its `pointwise_epilogue`. It computes the rows of the
     product each output row needs as it goes, in a few rows of cache, and gives the same
     result bit for bit; the buffer goes, so the scratch arena shrinks too. Runs after
     `kiln-lower-kernel-calls` and before buffer planning.
 
     Before:
     ```mlir
-    call @kiln_kernel_matmul_epilogue_f32(%x, %w, %mid, %c12544, %c96, %c16, %c4, ...)
-    call @kiln_kernel_depthwise_conv2d_f32(%mid2, %f, %out, %c1, %c112, %c112, %c96, %c1,
-        %c3, %c3, %c56, %c56, %c2, %c2, %c1, %c1, %c0, %c0, %c3_i32, ...)
+    kiln.kernel_call "matmul_epilogue_f32" ins(%x, %w, %s : ...) outs(%mid : memref<12544x96xf32>)
+        params {m = 12544 : i64, n = 96 : i64, k = 16 : i64, overwrite,
+                epilogue = #kiln.epilogue<scale = input 2, lo = 0.0, hi = 6.0>}
+    %mid2 = memref.expand_shape %mid [[0, 1, 2], [3]] ... : memref<1x112x112x96xf32>
+    kiln.kernel_call "depthwise_conv2d_f32" ins(%mid2, %f : ...) outs(%out : memref<1x56x56x96x1xf32>)
+        params {n = 1 : i64, h = 112 : i64, w = 112 : i64, c = 96 : i64, m = 1 : i64, kh = 3 : i64,
+                kw = 3 : i64, oh = 56 : i64, ow = 56 : i64, strides = array<i64: 2, 2>,
+                dilations = array<i64: 1, 1>, pad = array<i64: 0, 0>, overwrite}
     ```
     After:
     ```mlir
-    call @kiln_kernel_pointwise_depthwise_f32(%x, %w, %f, %out, %c1, %c112, %c112, %c16,
-        %c96, %c3, %c3, %c56, %c56, %c2, %c2, %c1, %c1, %c0, %c0, %c2_i32, ...)
+    kiln.kernel_call "pointwise_depthwise_f32" ins(%x, %w, %f, %s : ...) outs(%out : memref<1x56x56x96x1xf32>)
+        params {n = 1 : i64, h = 112 : i64, w = 112 : i64, cin = 16 : i64, c = 96 : i64, ...,
+                pointwise_epilogue = #kiln.epilogue<scale = input 3, lo = 0.0, hi = 6.0>}
     ```
   }];
   let statistics = [
@@ -130,20 +137,20 @@ def FuseKernelCallsPass : Pass<"kiln-lower-fuse-kernel-calls", "mlir::ModuleOp">
     Option<"minBytes", "min-bytes", "int64_t", "1048576",
            "Smallest result of the 1x1 convolution, in bytes, worth fusing">,
   ];
-  let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
+  let dependentDialects = ["kiln::dialect::KilnDialect"];
 }
 
 def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
   let summary = "Pack constant matrix-product operands into the GEMM's layout at compile time";
   let description = [{
     A frozen model's weights are constants, yet the GEMM would copy B into column panels on
-    every call (or read it a row stride apart when it does not). For each call of
-    `kiln_kernel_matmul_f32` or `kiln_kernel_matmul_epilogue_f32` whose B is a constant
-    f32 `memref.global` (through reshapes: a convolution's filter), this pass writes
-    op(B) into a new constant global in the packed layout of `kiln/runtime/abi.h`
-    (`kiln_matmul_packed_b_index`: depth slices of 512 rows, panels of 32 columns padded
-    with zeros), points the call at it and passes KILN_MATMUL_PACKED_B (dropping
-    KILN_MATMUL_TRANSPOSE_B: the packed copy is op(B)). Calls sharing a constant share its
+    every call (or read it a row stride apart when it does not). For each
+    `kiln.kernel_call` of `matmul_f32` or `matmul_epilogue_f32` whose B is a constant f32
+    `memref.global` (through reshapes: a convolution's filter), this pass writes op(B) into
+    a new constant global in the GEMM's packed layout (`kiln_matmul_packed_b_index` in
+    `kiln/runtime/abi.h`: depth slices of 512 rows, panels of 32 columns padded with
+    zeros), makes it the call's B and sets `packed_b` (dropping `transpose_b`: the packed
+    copy is op(B)). Calls sharing a constant share its
     packed copy, and constants nothing reads any more are removed. The results are the
     same bit for bit. Runs after `kiln-lower-kernel-calls`.
 
@@ -151,19 +158,21 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
     ```mlir
     memref.global "private" constant @w : memref<2x3xf32> = dense<...>
     %b = memref.get_global @w : memref<2x3xf32>
-    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c4, %c3, %c2, %c4_i32)
+    kiln.kernel_call "matmul_f32" ins(%a, %b : memref<4x2xf32>, memref<2x3xf32>)
+        outs(%c : memref<4x3xf32>) params {m = 4 : i64, n = 3 : i64, k = 2 : i64, overwrite}
     ```
     After:
     ```mlir
     memref.global "private" constant @w_packed : memref<64xf32> = dense<...>
     %b = memref.get_global @w_packed : memref<64xf32>
-    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c4, %c3, %c2, %c12_i32)
+    kiln.kernel_call "matmul_f32" ins(%a, %b : memref<4x2xf32>, memref<64xf32>)
+        outs(%c : memref<4x3xf32>) params {m = 4 : i64, n = 3 : i64, k = 2 : i64, overwrite, packed_b}
     ```
   }];
   let statistics = [
     Statistic<"numPacked", "calls-packed", "Number of matrix products given packed weights">,
   ];
-  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+  let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }
 
 def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
@@ -354,33 +363,34 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
   let summary = "Call the runtime's kernels for f32 matrix products, convolutions and max pools";
   let description = [{
     Replaces a bufferized f32 matrix-product `linalg.generic` (loops (m, k, n), A read as
-    (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a call to
-    `kiln_kernel_matmul_f32` in `libkiln_kernels.a`, passing the buffers' addresses, the
-    sizes and the transpose flags. Products with fewer than `min-flops` multiply-adds stay
-    loops. When the op before it (ignoring ops without memory effects) fills C with +0.0,
-    that fill is removed and the call passes KILN_MATMUL_OVERWRITE, so C is written once.
-    The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
-    `kiln_kernel_depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
+    (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a
+    `kiln.kernel_call` of the kernel table's `matmul_f32` (`libkiln_kernels.a`), with the
+    sizes and the `transpose_a`/`transpose_b` flags. Products with fewer than `min-flops`
+    multiply-adds stay loops. When the op before it (ignoring ops without memory effects)
+    fills C with +0.0, that fill is removed and the call gets `overwrite`, so C is written
+    once. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
-    `kiln_kernel_conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked
+    `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked
     `kiln.conv2d_direct` (a window depth kh * kw * c of 64 or less, 8 or more output
-    channels) one of `kiln_kernel_conv2d_direct_f32`, which reads the input in place. The max pool
-    generic marked `kiln.max_pool` becomes a call of `kiln_kernel_max_pool2d_f32`, which
-    writes every output element: the fill of its output before it goes, as does the window
-    buffer that only gave the generic its loop sizes.
+    channels) one of `conv2d_direct_f32`, which reads the input in place. The max pool
+    generic marked `kiln.max_pool` becomes a call of `max_pool2d_f32`, which writes every
+    output element: the fill of its output before it goes, as does the window buffer that
+    only gave the generic its loop sizes. There is one matcher per kernel: the matrix
+    product's, and a row per marked window generic.
 
     A 2x2, stride 2 VALID max pool that alone reads an overwriting 3x3 or direct convolution
-    kernel's result (after its epilogue, if any) is computed by that kernel
-    (KILN_CONV2D_MAX_POOL): the call writes the pool's output, and the result, the pool and
-    its fill go, so the convolution's full-size result never reaches memory.
+    kernel's result (after its epilogue, if any) is computed by that kernel (`max_pool`):
+    the call writes the pool's output, and the result, the pool and its fill go, so the
+    convolution's full-size result never reaches memory.
 
     An overwriting kernel's result that only an elementwise op reads, of the form
     `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or
     constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6), is
-    computed by the kernel itself (`kiln_kernel_matmul_epilogue_f32`, or the depthwise
-    convolution kernels' epilogue arguments), which writes the elementwise op's output directly; the op
-    and the kernel's own buffer go. The pass runs before buffer planning, which then sees
-    the buffers the kernels really write.
+    computed by the kernel itself (`matmul_epilogue_f32`, or the convolution kernels'
+    `epilogue`), which writes the elementwise op's output directly; the op and the kernel's
+    own buffer go. The pass runs before buffer planning, which then sees the buffers the
+    kernels really write; `kiln-codegen-expand-kernel-calls` makes the C calls later.
 
     Before:
     ```mlir
@@ -389,18 +399,15 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    %pa = memref.extract_aligned_pointer_as_index %a : memref<64x784xf32> -> index
-    ...
-    call @kiln_kernel_matmul_f32(%ia, %ib, %ic, %c64, %c256, %c784, %flags)
-        : (i64, i64, i64, i64, i64, i64, i32) -> ()
+    kiln.kernel_call "matmul_f32" ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>)
+        outs(%c : memref<64x256xf32>) params {m = 64 : i64, n = 256 : i64, k = 784 : i64}
     ```
   }];
   let options = [
     Option<"minFlops", "min-flops", "int64_t", "4096",
            "Smallest m * n * k sent to the kernel">,
   ];
-  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
-                           "mlir::arith::ArithDialect"];
+  let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }
 
 def PartitionsPass : Pass<"kiln-lower-partitions", "mlir::ModuleOp"> {
@@ -424,10 +431,10 @@ def PartitionsPass : Pass<"kiln-lower-partitions", "mlir::ModuleOp"> {
 def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> {
   let summary = "Turn bufferized kiln.send and kiln.recv into calls of the runtime";
   let description = [{
-    After bufferization, `kiln.send %buf as "key"` becomes a call of `kiln_partition_send`
-    and `kiln.recv "key" into %buf` one of `kiln_partition_recv`
-    (kiln/runtime/partitions.h), with the key's number, the buffer's address and its size in
-    bytes. The keys, sorted, are the module's `kiln.rendezvous_keys` attribute, which the
+    After bufferization, `kiln.send %buf as "key"` becomes a `kiln.kernel_call` of
+    `partition_send` and `kiln.recv "key" into %buf` one of `partition_recv`
+    (`kiln_partition_send`/`_recv` in kiln/runtime/partitions.h), with the key's number;
+    the C call passes the buffer's address and its size in bytes. The keys, sorted, are the module's `kiln.rendezvous_keys` attribute, which the
     entry point passes to the runtime. A buffer with a non-identity layout (a view) is
     copied to or from a contiguous one around the call.
 
@@ -441,13 +448,10 @@ def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> 
     ```
     After:
     ```mlir
-    %p = memref.extract_aligned_pointer_as_index %0 : memref<4xf32> -> index
-    ...
-    call @kiln_partition_send(%c0_i32, %addr, %c16_i64) : (i32, i64, i64) -> ()
+    kiln.kernel_call "partition_send" ins(%0 : memref<4xf32>) params {key = 0 : i32}
     ```
   }];
-  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
-                           "mlir::arith::ArithDialect"];
+  let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }
 
 #endif // KILN_PASSES_LOWER_PASSES_TD

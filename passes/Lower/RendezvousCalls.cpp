@@ -1,7 +1,5 @@
 //===- RendezvousCalls.cpp - kiln.send/kiln.recv become runtime calls ----------===//
-#include "passes/Lower/Lifetimes.h"
 #include "passes/Lower/Passes.h"
-#include "passes/Lower/CallOperands.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -15,9 +13,6 @@ namespace kiln::lower {
 using namespace mlir;
 
 namespace {
-
-constexpr llvm::StringLiteral kSend = "kiln_partition_send";
-constexpr llvm::StringLiteral kRecv = "kiln_partition_recv";
 
 // The key and the buffer of a kiln.send or kiln.recv.
 StringRef keyOf(Operation *op) {
@@ -103,9 +98,6 @@ struct RendezvousCallsPass
     module->setAttr(kiln::lower::kRendezvousKeysAttr, ArrayAttr::get(ctx, keys));
 
     OpBuilder b(ctx);
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    for (StringRef fn : {kSend, kRecv})
-      kiln::lower::declareRuntimeFunction(module, fn, {i32, i64, i64});
     for (Operation *op : ops) {
       bool send = isa<kiln::dialect::SendOp>(op);
       Value buffer = bufferOf(op);
@@ -121,13 +113,12 @@ struct RendezvousCallsPass
         if (send)
           memref::CopyOp::create(b, loc, buffer, dense);
       }
-      Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dense);
-      Value args[] = {
-          arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, number[name])),
-          arith::IndexCastOp::create(b, loc, i64, pointer),
-          arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(i64, kiln::lower::bufferBytes(type)))};
-      func::CallOp::create(b, loc, send ? kSend : kRecv, TypeRange{}, args);
+      NamedAttrList params;
+      params.set("key", b.getI32IntegerAttr(number[name]));
+      kiln::dialect::KernelCallOp::create(
+          b, loc, b.getStringAttr(send ? "partition_send" : "partition_recv"),
+          send ? ValueRange{dense} : ValueRange{}, send ? ValueRange{} : ValueRange{dense},
+          params.getDictionary(ctx));
       if (!send && dense != buffer)
         memref::CopyOp::create(b, loc, dense, buffer);
       op->erase();

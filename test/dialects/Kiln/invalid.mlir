@@ -71,3 +71,162 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
   kiln.check "nonzero" %x bounds [5], "m" : tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @unknown(%a: memref<4xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
+  kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
+  return
+}
+
+// -----
+
+func.func @inputs(%a: memref<8x4xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has 1 inputs; 'matmul_f32' takes 2}}
+  kiln.kernel_call "matmul_f32" ins(%a : memref<8x4xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @outputs(%a: memref<8x4xf32>, %b: memref<4x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has 0 outputs; 'matmul_f32' writes 1}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @element(%a: memref<8x4xi32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op takes 'memref<8x4xi32>' as its input 'a'; expected a static, contiguous f32 buffer of rank 2}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xi32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @layout(%a: memref<8x4xf32, strided<[8, 1]>>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op takes 'memref<8x4xf32, strided<[8, 1]>>' as its input 'a'; expected a static, contiguous f32 buffer of rank 2}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32, strided<[8, 1]>>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @param(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the parameter 'stride', which 'matmul_f32' does not take}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64, stride = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @kind(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the parameter 'm' = 8 : i32; expected an i64}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i32, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @flag(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the parameter 'overwrite' = true; expected a unit attribute}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite = true}
+  return
+}
+
+// -----
+
+func.func @pair(%x: memref<1x4x4x3xf32>, %y: memref<1x2x2x3xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the parameter 'pad' = array<i64: 0, 0, 0>; expected array<i64: a, b>}}
+  kiln.kernel_call "max_pool2d_f32" ins(%x : memref<1x4x4x3xf32>) outs(%y : memref<1x2x2x3xf32>)
+      params {n = 1 : i64, h = 4 : i64, w = 4 : i64, c = 3 : i64, oh = 2 : i64, ow = 2 : i64, window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pad = array<i64: 0, 0, 0>}
+  return
+}
+
+// -----
+
+func.func @missing(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op lacks the parameter 'epilogue' of 'matmul_epilogue_f32'}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @epilogue_input(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the epilogue 'epilogue' reading input 1, which is not one of its epilogue inputs (2 to 1)}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<bias = input 1>}
+  return
+}
+
+// -----
+
+func.func @unread(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %s: memref<16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has input 2, which no epilogue reads}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %s : memref<8x4xf32>, memref<4x16xf32>, memref<16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<>}
+  return
+}
+
+// -----
+
+func.func @twice(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %s: memref<16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op reads input 2 in two epilogue fields}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %s : memref<8x4xf32>, memref<4x16xf32>, memref<16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<scale = input 2, bias = input 2>}
+  return
+}
+
+// -----
+
+func.func @epilogue_rank(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %s: memref<1x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the epilogue input 2 of type 'memref<1x16xf32>'; expected a static, contiguous f32 buffer of rank 1}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %s : memref<8x4xf32>, memref<4x16xf32>, memref<1x16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<scale = input 2>}
+  return
+}
+
+// -----
+
+func.func @shape(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its a buffer to be 8x5 (from its parameters), but it is 'memref<8x4xf32>'}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 5 : i64}
+  return
+}
+
+// -----
+
+func.func @output_view(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<2x4x8x2xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its c buffer to be 8x16 (from its parameters), or a view of it with 16 channels, but it is 'memref<2x4x8x2xf32>'}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<2x4x8x2xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @packed(%a: memref<8x4xf32>, %b: memref<64xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its packed b buffer to hold 128 floats, but it is 'memref<64xf32>'}}
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<64xf32>) outs(%c : memref<8x16xf32>) params {m = 8 : i64, n = 16 : i64, k = 4 : i64, packed_b}
+  return
+}
+
+// -----
+
+func.func @pool(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %y: memref<1x3x3x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has max_pool without overwrite}}
+  kiln.kernel_call "conv2d_3x3_f32" ins(%x, %w : memref<1x6x6x16xf32>, memref<3x3x16x16xf32>) outs(%y : memref<1x3x3x16xf32>)
+      params {n = 1 : i64, h = 6 : i64, w = 6 : i64, c = 16 : i64, f = 16 : i64, oh = 6 : i64, ow = 6 : i64, pad = array<i64: 1, 1>, max_pool}
+  return
+}
+
+// -----
+
+func.func @epilogue_field(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+2 {{expected one of scale, bias, lo, hi, in that order; got 'scale'}}
+  kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<bias = 1.0, scale = 2.0>}
+  return
+}

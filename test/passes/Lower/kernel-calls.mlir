@@ -5,23 +5,18 @@
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d2)>
 
-// Tests that a bufferized f32 matmul generic (A transposed) becomes a kernel call with the
-// buffers' addresses, m, n, k and the transpose flag; under min-flops it stays a loop.
-// CHECK: func.func private @kiln_kernel_matmul_f32(i64, i64, i64, i64, i64, i64, i32)
+// Tests that a bufferized f32 matmul generic (A transposed) becomes a kernel call of
+// matmul_f32 on its buffers with m, n, k and the transpose flag; under min-flops it stays a
+// loop.
+// CHECK-NOT: func.func private
 // CHECK-LABEL: func.func @matmul
 // SMALL-LABEL: func.func @matmul
 func.func @matmul(%a: memref<40x32xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>) {
-  // CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %arg0
-  // CHECK-DAG: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %arg1
-  // CHECK-DAG: %[[PC:.*]] = memref.extract_aligned_pointer_as_index %arg2
-  // CHECK-DAG: %[[M:.*]] = arith.constant 32 : i64
-  // CHECK-DAG: %[[N:.*]] = arith.constant 48 : i64
-  // CHECK-DAG: %[[K:.*]] = arith.constant 40 : i64
-  // CHECK-DAG: %[[F:.*]] = arith.constant 1 : i32
-  // CHECK: call @kiln_kernel_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]], %[[F]])
+  // CHECK: kiln.kernel_call "matmul_f32" ins(%arg0, %arg1 : memref<40x32xf32>, memref<40x48xf32>) outs(%arg2 : memref<32x48xf32>)
+  // CHECK-SAME: params {k = 40 : i64, m = 32 : i64, n = 48 : i64, transpose_a}
   // CHECK-NOT: linalg.generic
   // SMALL: linalg.generic
-  // SMALL-NOT: call
+  // SMALL-NOT: kernel_call
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<40x32xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -66,8 +61,7 @@ func.func @int_matmul(%a: memref<64x64xi32>, %b: memref<64x64xi32>, %c: memref<6
 func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>,
                      %d: memref<32x48xf32>) {
   // CHECK-NOT: linalg.fill
-  // CHECK: %[[F4:.*]] = arith.constant 4 : i32
-  // CHECK: call @kiln_kernel_matmul_f32({{.*}}, %[[F4]])
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} outs(%arg2 : {{.*}}) params {k = 40 : i64, m = 32 : i64, n = 48 : i64, overwrite}
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
   %view = memref.collapse_shape %a [[0, 1]] : memref<32x40xf32> into memref<1280xf32>
@@ -80,8 +74,7 @@ func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32
   }
   // CHECK: %[[ONE:.*]] = arith.constant 1.0
   // CHECK: linalg.fill ins(%[[ONE]] : f32) outs(%arg3
-  // CHECK: %[[F0:.*]] = arith.constant 0 : i32
-  // CHECK: call @kiln_kernel_matmul_f32({{.*}}, %[[F0]])
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} outs(%arg3 : {{.*}}) params {k = 40 : i64, m = 32 : i64, n = 48 : i64}
   %one = arith.constant 1.0 : f32
   linalg.fill ins(%one : f32) outs(%d : memref<32x48xf32>)
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -100,24 +93,17 @@ func.func @overwrite(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32
 #o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>
 
 // Tests that the depthwise generic marked kiln.depthwise becomes a call of the depthwise
-// kernel with the image its body loads, the filter and the output, then n, h, w, c, m, kh,
-// kw, oh, ow and the window [strides, dilations, pads before]; the zero fill of the output
-// before it goes, and the call overwrites (flag 1); without an epilogue to fuse, the
-// epilogue arguments are the identity (no scale, no bias, clamp to [-inf, inf]). min-flops
-// does not apply: the kernel beats the loops at every size.
-// CHECK: func.func private @kiln_kernel_depthwise_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// kernel with the image its body loads, the filter and the output, n, h, w, c, m, kh, kw, oh,
+// ow and the window (strides, dilations, pads before); the zero fill of the output before
+// it goes, and the call overwrites; there is no epilogue to fuse. min-flops does not apply:
+// the kernel beats the loops at every size.
 // CHECK-LABEL: func.func @depthwise
 // SMALL-LABEL: func.func @depthwise
-// SMALL: call @kiln_kernel_depthwise_conv2d_f32
+// SMALL: kiln.kernel_call "depthwise_conv2d_f32"
 func.func @depthwise(%x: memref<1x5x5x3xf32>, %w: memref<3x3x3x1xf32>, %y: memref<1x3x3x3x1xf32>) {
   // CHECK-NOT: linalg.fill
-  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
-  // CHECK-DAG: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
-  // CHECK-DAG: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg2
-  // CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-  // CHECK-DAG: %[[LO:.*]] = arith.constant 0xFF800000 : f32
-  // CHECK-DAG: %[[HI:.*]] = arith.constant 0x7F800000 : f32
-  // CHECK: call @kiln_kernel_depthwise_conv2d_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c5_i64, %c5_i64_{{.*}}, %c3_i64, %c1_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32, %c0_i64, %[[ONE]], %c0_i64_{{.*}}, %{{.*}}, %[[LO]], %[[HI]])
+  // CHECK: kiln.kernel_call "depthwise_conv2d_f32" ins(%arg0, %arg1 : memref<1x5x5x3xf32>, memref<3x3x3x1xf32>) outs(%arg2 : memref<1x3x3x3x1xf32>)
+  // CHECK-SAME: params {c = 3 : i64, dilations = array<i64: 1, 1>, h = 5 : i64, kh = 3 : i64, kw = 3 : i64, m = 1 : i64, n = 1 : i64, oh = 3 : i64, overwrite, ow = 3 : i64, pad = array<i64: 1, 1>, strides = array<i64: 2, 2>, w = 5 : i64}
   // CHECK-NOT: linalg.generic
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<1x3x3x3x1xf32>)
@@ -145,23 +131,14 @@ func.func @depthwise(%x: memref<1x5x5x3xf32>, %w: memref<3x3x3x1xf32>, %y: memre
 
 // Tests that a per-column scale and bias and a Relu6 after an overwriting product become the
 // product's epilogue: the call writes the elementwise op's output (allocated before it now),
-// passes the scale and bias buffers and the clamp [0, 6], and the elementwise op and the
-// product's own buffer go.
-// CHECK: func.func private @kiln_kernel_matmul_epilogue_f32(i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// reads the scale and bias buffers (inputs 2 and 3) and clamps to [0, 6], and the
+// elementwise op and the product's own buffer go.
 // CHECK-LABEL: func.func @epilogue
 func.func @epilogue(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>) -> memref<32x48xf32> {
   // CHECK: %[[Y:.*]] = memref.alloc() : memref<32x48xf32>
   // CHECK-NOT: memref.alloc
-  // CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
-  // CHECK: %[[Y64:.*]] = arith.index_cast %[[PY]]
-  // CHECK: %[[PS:.*]] = memref.extract_aligned_pointer_as_index %arg2
-  // CHECK: %[[S64:.*]] = arith.index_cast %[[PS]]
-  // CHECK: %[[PT:.*]] = memref.extract_aligned_pointer_as_index %arg3
-  // CHECK: %[[T64:.*]] = arith.index_cast %[[PT]]
-  // CHECK-NEXT: %[[B0:.*]] = arith.constant 0.000000e+00 : f32
-  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-  // CHECK-NEXT: %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
-  // CHECK: call @kiln_kernel_matmul_epilogue_f32(%{{.*}}, %{{.*}}, %[[Y64]], %c32_i64, %c48_i64, %c40_i64, %c4_i32, %[[S64]], %{{.*}}, %[[T64]], %[[B0]], %[[ZERO]], %[[SIX]])
+  // CHECK: kiln.kernel_call "matmul_epilogue_f32" ins(%arg0, %arg1, %arg2, %arg3 : memref<32x40xf32>, memref<40x48xf32>, memref<48xf32>, memref<48xf32>) outs(%[[Y]] : memref<32x48xf32>)
+  // CHECK-SAME: params {epilogue = #kiln.epilogue<scale = input 2, bias = input 3, lo = 0.000000e+00, hi = 6.000000e+00>, k = 40 : i64, m = 32 : i64, n = 48 : i64, overwrite}
   // CHECK-NOT: linalg.generic
   // CHECK: return %[[Y]]
   %zero = arith.constant 0.0 : f32
@@ -199,7 +176,7 @@ func.func @epilogue(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48x
 // addition, a second full-size input) stays.
 // CHECK-LABEL: func.func @residual
 func.func @residual(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %r: memref<32x48xf32>) -> memref<32x48xf32> {
-  // CHECK: call @kiln_kernel_matmul_f32(
+  // CHECK: kiln.kernel_call "matmul_f32"
   // CHECK: linalg.generic
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<32x48xf32>
@@ -227,14 +204,11 @@ func.func @residual(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %r: memref<32x
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d2)>
 
-// Tests that functions calling the same kernel (the partitions of a model) share one
-// declaration of it.
-// CHECK-COUNT-1: func.func private @kiln_kernel_matmul_f32(
-// CHECK-NOT: func.func private @kiln_kernel_matmul_f32(
+// Tests that every function of the module (the partitions of a model) gets its kernel calls.
 // CHECK-LABEL: func.func @part0
-// CHECK: call @kiln_kernel_matmul_f32(
+// CHECK: kiln.kernel_call "matmul_f32"
 // CHECK-LABEL: func.func @part1
-// CHECK: call @kiln_kernel_matmul_f32(
+// CHECK: kiln.kernel_call "matmul_f32"
 func.func @part0(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
@@ -264,19 +238,14 @@ func.func @part1(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %c: memref<32x48x
 #ch = affine_map<(d0, d1, d2, d3) -> (d3)>
 
 // Tests that the 3x3 convolution generic marked kiln.conv2d_3x3 becomes a call of the
-// Winograd kernel with the image, the filter and the output, then n, h, w, c, f, oh, ow and
-// the pads before; with the zero fill gone (overwrite, 1) and a BiasAdd + Relu after it,
-// the kernel applies them (epilogue, 2) and writes the Relu's output.
-// CHECK: func.func private @kiln_kernel_conv2d_3x3_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// Winograd kernel with the image, the filter and the output, n, h, w, c, f, oh, ow and the
+// pads before; with the zero fill gone (overwrite) and a BiasAdd + Relu after it, the
+// kernel applies them (its epilogue reads the bias, input 2) and writes the Relu's output.
 // CHECK-LABEL: func.func @conv3x3
 func.func @conv3x3(%x: memref<2x6x5x16xf32>, %w: memref<3x3x16x24xf32>, %b: memref<24xf32>, %out: memref<2x6x5x24xf32>) {
   // CHECK-NOT: linalg.fill
-  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
-  // CHECK-DAG: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
-  // CHECK-DAG: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %arg3
-  // CHECK-DAG: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %arg2
-  // CHECK-DAG: %[[IB:.*]] = arith.index_cast %[[PB]] : index to i64
-  // CHECK: call @kiln_kernel_conv2d_3x3_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c6_i64, %c5_i64, %c16_i64, %c24_i64, %c6_i64_{{.*}}, %c5_i64_{{.*}}, %c1_i64, %c1_i64_{{.*}}, %c3_i32, %c0_i64, %{{.*}}, %[[IB]], %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK: kiln.kernel_call "conv2d_3x3_f32" ins(%arg0, %arg1, %arg2 : memref<2x6x5x16xf32>, memref<3x3x16x24xf32>, memref<24xf32>) outs(%arg3 : memref<2x6x5x24xf32>)
+  // CHECK-SAME: params {c = 16 : i64, epilogue = #kiln.epilogue<bias = input 2, lo = 0.000000e+00>, f = 24 : i64, h = 6 : i64, n = 2 : i64, oh = 6 : i64, overwrite, ow = 5 : i64, pad = array<i64: 1, 1>, w = 5 : i64}
   // CHECK-NOT: linalg.generic
   %zero = arith.constant 0.0 : f32
   %y = memref.alloc() : memref<2x6x5x24xf32>
@@ -308,18 +277,14 @@ func.func @conv3x3(%x: memref<2x6x5x16xf32>, %w: memref<3x3x16x24xf32>, %b: memr
 #p = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
 
 // Tests that the max pool generic marked kiln.max_pool becomes a call of the pooling kernel
-// with the image and the output, then n, h, w, c, oh, ow, the window, the strides and the
-// pads before; the -inf fill before it and the window buffer go.
-// CHECK: func.func private @kiln_kernel_max_pool2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// with the image and the output, n, h, w, c, oh, ow, the window, the strides and the pads
+// before; the -inf fill before it and the window buffer go.
 // CHECK-LABEL: func.func @max_pool
 func.func @max_pool(%x: memref<2x7x6x5xf32>, %y: memref<2x4x3x5xf32>) {
   // CHECK-NOT: memref.alloc
   // CHECK-NOT: linalg.fill
-  // CHECK-DAG: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
-  // CHECK-DAG: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg1
-  // CHECK-DAG: %[[IX:.*]] = arith.index_cast %[[PX]] : index to i64
-  // CHECK-DAG: %[[IY:.*]] = arith.index_cast %[[PY]] : index to i64
-  // CHECK: call @kiln_kernel_max_pool2d_f32(%[[IX]], %[[IY]], %c2_i64, %c7_i64, %c6_i64, %c5_i64, %c4_i64, %c3_i64, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c2_i64_{{.*}}, %c2_i64_{{.*}}, %c1_i64, %c0_i64)
+  // CHECK: kiln.kernel_call "max_pool2d_f32" ins(%arg0 : memref<2x7x6x5xf32>) outs(%arg1 : memref<2x4x3x5xf32>)
+  // CHECK-SAME: params {c = 5 : i64, h = 7 : i64, n = 2 : i64, oh = 4 : i64, ow = 3 : i64, pad = array<i64: 1, 0>, strides = array<i64: 2, 2>, w = 6 : i64, window = array<i64: 3, 3>}
   // CHECK-NOT: linalg.generic
   %neg = arith.constant 0xFF800000 : f32
   %window = memref.alloc() : memref<3x3xf32>
@@ -343,13 +308,13 @@ func.func @max_pool(%x: memref<2x7x6x5xf32>, %y: memref<2x4x3x5xf32>) {
 #od = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
 
 // Tests that the convolution generic marked kiln.conv2d_direct becomes a call of the direct
-// kernel with the image, the filter and the output, then n, h, w, c, f, kh, kw, oh, ow, the
-// strides, dilations and pads before; the zero fill goes (overwrite, 1).
-// CHECK: func.func private @kiln_kernel_conv2d_direct_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// kernel with the image, the filter and the output, n, h, w, c, f, kh, kw, oh, ow, the
+// strides, dilations and pads before; the zero fill goes (overwrite).
 // CHECK-LABEL: func.func @conv_direct
 func.func @conv_direct(%x: memref<1x9x9x3xf32>, %w: memref<3x3x3x8xf32>, %y: memref<1x5x5x8xf32>) {
   // CHECK-NOT: linalg.fill
-  // CHECK: call @kiln_kernel_conv2d_direct_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c9_i64, %c9_i64_{{.*}}, %c3_i64, %c8_i64, %c3_i64_{{.*}}, %c3_i64_{{.*}}, %c5_i64, %c5_i64_{{.*}}, %c2_i64, %c2_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i32, %c0_i64, %{{.*}}, %c0_i64_{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK: kiln.kernel_call "conv2d_direct_f32" ins(%arg0, %arg1 : memref<1x9x9x3xf32>, memref<3x3x3x8xf32>) outs(%arg2 : memref<1x5x5x8xf32>)
+  // CHECK-SAME: params {c = 3 : i64, dilations = array<i64: 1, 1>, f = 8 : i64, h = 9 : i64, kh = 3 : i64, kw = 3 : i64, n = 1 : i64, oh = 5 : i64, overwrite, ow = 5 : i64, pad = array<i64: 1, 1>, strides = array<i64: 2, 2>, w = 9 : i64}
   // CHECK-NOT: linalg.generic
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<1x5x5x8xf32>)
@@ -377,17 +342,17 @@ func.func @conv_direct(%x: memref<1x9x9x3xf32>, %w: memref<3x3x3x8xf32>, %y: mem
 #po = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
 
 // Tests that a 2x2/2 max pool that alone reads a convolution kernel's result (here through
-// its BiasAdd + Relu epilogue) is computed by the kernel: one call with the overwrite,
-// epilogue and max pool flags (1 | 2 | 4) writing the pool's output; the result's buffers,
-// the pool and its fill go. A 3x3 pool of the same result stays a call of its own.
+// its BiasAdd + Relu epilogue) is computed by the kernel: one call with overwrite, the
+// epilogue and max_pool writing the pool's output (oh and ow stay the unpooled sizes); the
+// result's buffers, the pool and its fill go. A 3x3 pool of the same result stays a call of
+// its own.
 // CHECK-LABEL: func.func @conv_pool
 func.func @conv_pool(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %b: memref<16xf32>, %out: memref<1x3x3x16xf32>) {
   // CHECK-NOT: memref.alloc
   // CHECK-NOT: linalg
-  // CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %arg3
-  // CHECK: %[[IO:.*]] = arith.index_cast %[[PO]] : index to i64
-  // CHECK: call @kiln_kernel_conv2d_3x3_f32(%{{.*}}, %{{.*}}, %[[IO]], %c1_i64, %c6_i64, %c6_i64_{{.*}}, %c16_i64, %c16_i64_{{.*}}, %c6_i64_{{.*}}, %c6_i64_{{.*}}, %c1_i64_{{.*}}, %c1_i64_{{.*}}, %c7_i32,
-  // CHECK-NOT: kiln_kernel_max_pool2d_f32
+  // CHECK: kiln.kernel_call "conv2d_3x3_f32" ins(%arg0, %arg1, %arg2 : {{.*}}) outs(%arg3 : memref<1x3x3x16xf32>)
+  // CHECK-SAME: params {c = 16 : i64, epilogue = #kiln.epilogue<bias = input 2, lo = 0.000000e+00>, f = 16 : i64, h = 6 : i64, max_pool, n = 1 : i64, oh = 6 : i64, overwrite, ow = 6 : i64, pad = array<i64: 1, 1>, w = 6 : i64}
+  // CHECK-NOT: max_pool2d_f32
   // CHECK: return
   %zero = arith.constant 0.0 : f32
   %lowest = arith.constant -3.40282347E+38 : f32
@@ -430,8 +395,8 @@ func.func @conv_pool(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %b: me
 
 // CHECK-LABEL: func.func @conv_pool_3x3
 func.func @conv_pool_3x3(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %out: memref<1x2x2x16xf32>) {
-  // CHECK: call @kiln_kernel_conv2d_3x3_f32({{.*}}, %c1_i32,
-  // CHECK: call @kiln_kernel_max_pool2d_f32
+  // CHECK: kiln.kernel_call "conv2d_3x3_f32" {{.*}} params {c = 16 : i64, f = 16 : i64, h = 6 : i64, n = 1 : i64, oh = 6 : i64, overwrite, ow = 6 : i64, pad = array<i64: 1, 1>, w = 6 : i64}
+  // CHECK: kiln.kernel_call "max_pool2d_f32"
   %zero = arith.constant 0.0 : f32
   %y = memref.alloc() : memref<1x6x6x16xf32>
   linalg.fill ins(%zero : f32) outs(%y : memref<1x6x6x16xf32>)

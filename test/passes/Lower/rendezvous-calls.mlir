@@ -1,21 +1,13 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-rendezvous-calls %s | FileCheck %s
 
-// Tests that sends and receives become runtime calls with the key's number (keys sorted, in
-// the module's kiln.rendezvous_keys), the buffer's address and its size in bytes.
+// Tests that sends and receives become calls of the runtime's partition_send and
+// partition_recv with the key's number (keys sorted, in the module's
+// kiln.rendezvous_keys); the expansion passes the buffer's address and size
+// (test/codegen/expand-kernel-calls.mlir).
 // CHECK: module attributes {kiln.rendezvous_keys = ["a:0;/cpu:1", "b:0;/cpu:0"]}
-// CHECK-DAG: func.func private @kiln_partition_send(i32, i64, i64)
-// CHECK-DAG: func.func private @kiln_partition_recv(i32, i64, i64)
 // CHECK-LABEL: func.func @p0
-// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %arg0 : memref<2x3xf32> -> index
-// CHECK-DAG: %[[K:.*]] = arith.constant 0 : i32
-// CHECK-DAG: %[[A:.*]] = arith.index_cast %[[P]] : index to i64
-// CHECK-DAG: %[[N:.*]] = arith.constant 24 : i64
-// CHECK: call @kiln_partition_send(%[[K]], %[[A]], %[[N]]) : (i32, i64, i64) -> ()
-// CHECK: %[[Q:.*]] = memref.extract_aligned_pointer_as_index %arg1 : memref<4xi8> -> index
-// CHECK-DAG: %[[K1:.*]] = arith.constant 1 : i32
-// CHECK-DAG: %[[A1:.*]] = arith.index_cast %[[Q]] : index to i64
-// CHECK-DAG: %[[N1:.*]] = arith.constant 4 : i64
-// CHECK: call @kiln_partition_recv(%[[K1]], %[[A1]], %[[N1]]) : (i32, i64, i64) -> ()
+// CHECK: kiln.kernel_call "partition_send" ins(%arg0 : memref<2x3xf32>) params {key = 0 : i32}
+// CHECK: kiln.kernel_call "partition_recv" outs(%arg1 : memref<4xi8>) params {key = 1 : i32}
 // CHECK-NOT: kiln.send
 // CHECK-NOT: kiln.recv
 func.func @p0(%x: memref<2x3xf32>, %out: memref<4xi8>) {
@@ -24,10 +16,8 @@ func.func @p0(%x: memref<2x3xf32>, %out: memref<4xi8>) {
   return
 }
 // CHECK-LABEL: func.func @p1
-// CHECK: arith.constant 0 : i32
-// CHECK: call @kiln_partition_recv
-// CHECK: arith.constant 1 : i32
-// CHECK: call @kiln_partition_send
+// CHECK: kiln.kernel_call "partition_recv" {{.*}} params {key = 0 : i32}
+// CHECK: kiln.kernel_call "partition_send" {{.*}} params {key = 1 : i32}
 func.func @p1(%x: memref<2x3xf32>, %y: memref<4xi8>) {
   kiln.recv "a:0;/cpu:1" into %x : memref<2x3xf32>
   kiln.send %y as "b:0;/cpu:0" : memref<4xi8>
@@ -41,11 +31,9 @@ func.func @p1(%x: memref<2x3xf32>, %y: memref<4xi8>) {
 // CHECK: %[[S:.*]] = memref.subview %arg0[0, 0] [2, 2] [1, 1]
 // CHECK: %[[D:.*]] = memref.alloc() : memref<2x2xf32>
 // CHECK-NEXT: memref.copy %[[S]], %[[D]]
-// CHECK: memref.extract_aligned_pointer_as_index %[[D]]
-// CHECK: call @kiln_partition_send
+// CHECK: kiln.kernel_call "partition_send" ins(%[[D]] : memref<2x2xf32>)
 // CHECK: %[[D2:.*]] = memref.alloc() : memref<2x2xf32>
-// CHECK: memref.extract_aligned_pointer_as_index %[[D2]]
-// CHECK: call @kiln_partition_recv
+// CHECK-NEXT: kiln.kernel_call "partition_recv" outs(%[[D2]] : memref<2x2xf32>)
 // CHECK-NEXT: memref.copy %[[D2]], %[[S]]
 func.func @views(%x: memref<4x4xf32>) {
   %s = memref.subview %x[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>>
@@ -85,8 +73,8 @@ func.func @twice(%b: memref<4xf32>) {
 // Tests that a send before its receive in one function (a graph that already holds a
 // _Send/_Recv pair) is accepted.
 // CHECK-LABEL: func.func @in_order
-// CHECK: call @kiln_partition_send
-// CHECK: call @kiln_partition_recv
+// CHECK: kiln.kernel_call "partition_send"
+// CHECK: kiln.kernel_call "partition_recv"
 func.func @in_order(%a: memref<4xf32>, %b: memref<4xf32>) {
   kiln.send %a as "a" : memref<4xf32>
   kiln.recv "a" into %b : memref<4xf32>

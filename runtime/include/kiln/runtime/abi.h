@@ -267,6 +267,11 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
   }
 }
 
+/* The runtime's transfers between partitions (kiln/runtime/partitions.h), which generated
+ * code calls for kiln.send and kiln.recv. */
+#define KILN_PARTITION_SEND "kiln_partition_send"
+#define KILN_PARTITION_RECV "kiln_partition_recv"
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,368 @@
+//===- KernelCall.cpp - kiln.kernel_call and #kiln.epilogue --------------------===//
+#include "dialects/Kiln/KilnDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace kiln::dialect;
+
+//===----------------------------------------------------------------------===//
+// #kiln.epilogue
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+FloatAttr f32(MLIRContext *context, float value) {
+  return FloatAttr::get(Float32Type::get(context), value);
+}
+} // namespace
+
+EpilogueAttr EpilogueAttr::getIdentity(MLIRContext *context) {
+  return get(context, -1, f32(context, 1.0f), -1, f32(context, 0.0f), f32(context, -kInf),
+             f32(context, kInf));
+}
+
+float EpilogueAttr::getScaleValue() const { return getScale().getValue().convertToFloat(); }
+float EpilogueAttr::getBiasValue() const { return getBias().getValue().convertToFloat(); }
+float EpilogueAttr::getLoValue() const { return getLo().getValue().convertToFloat(); }
+float EpilogueAttr::getHiValue() const { return getHi().getValue().convertToFloat(); }
+
+EpilogueAttr EpilogueAttr::withInputsShifted(int64_t offset) const {
+  auto shift = [&](int64_t input) { return input < 0 ? input : input + offset; };
+  return get(getContext(), shift(getScaleInput()), getScale(), shift(getBiasInput()),
+             getBias(), getLo(), getHi());
+}
+
+LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t scaleInput, FloatAttr scale, int64_t biasInput,
+                                   FloatAttr bias, FloatAttr lo, FloatAttr hi) {
+  for (FloatAttr value : {scale, bias, lo, hi})
+    if (!value || !value.getType().isF32())
+      return emitError() << "epilogue values are f32";
+  if (scaleInput < -1 || biasInput < -1)
+    return emitError() << "epilogue input positions are non-negative";
+  return success();
+}
+
+// #kiln.epilogue<scale = input 2, bias = 0.5, lo = 0.0, hi = 6.0>: fields in this order,
+// each optional.
+Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *context = parser.getContext();
+  EpilogueAttr identity = getIdentity(context);
+  int64_t scaleInput = -1, biasInput = -1;
+  FloatAttr scale = identity.getScale(), bias = identity.getBias(), lo = identity.getLo(),
+            hi = identity.getHi();
+  auto value = [&](StringRef key, FloatAttr &out, int64_t *input) -> ParseResult {
+    if (parser.parseEqual())
+      return failure();
+    if (input && succeeded(parser.parseOptionalKeyword("input")))
+      return parser.parseInteger(*input);
+    APFloat v(0.0f);
+    if (parser.parseFloat(APFloat::IEEEsingle(), v))
+      return failure();
+    out = FloatAttr::get(Float32Type::get(context), v);
+    return success();
+  };
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    const char *keys[] = {"scale", "bias", "lo", "hi"};
+    size_t next = 0;
+    do {
+      StringRef key;
+      llvm::SMLoc at = parser.getCurrentLocation();
+      if (parser.parseKeyword(&key))
+        return {};
+      size_t i = next;
+      while (i < 4 && key != keys[i])
+        ++i;
+      if (i == 4) {
+        parser.emitError(at) << "expected one of scale, bias, lo, hi, in that order; got '"
+                             << key << "'";
+        return {};
+      }
+      next = i + 1;
+      FloatAttr *fields[] = {&scale, &bias, &lo, &hi};
+      int64_t *inputs[] = {&scaleInput, &biasInput, nullptr, nullptr};
+      if (value(key, *fields[i], inputs[i]))
+        return {};
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseGreater())
+      return {};
+  }
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); }, context,
+                    scaleInput, scale, biasInput, bias, lo, hi);
+}
+
+void EpilogueAttr::print(AsmPrinter &printer) const {
+  EpilogueAttr identity = getIdentity(getContext());
+  SmallVector<std::function<void()>> fields;
+  auto field = [&](StringRef key, int64_t input, FloatAttr value, FloatAttr none) {
+    if (input >= 0)
+      fields.push_back([&printer, key, input] { printer << key << " = input " << input; });
+    else if (value != none)
+      fields.push_back([&printer, key, value] {
+        printer << key << " = ";
+        printer.printFloat(value.getValue());
+      });
+  };
+  field("scale", getScaleInput(), getScale(), identity.getScale());
+  field("bias", getBiasInput(), getBias(), identity.getBias());
+  field("lo", -1, getLo(), identity.getLo());
+  field("hi", -1, getHi(), identity.getHi());
+  printer << "<";
+  llvm::interleaveComma(fields, printer, [](const std::function<void()> &f) { f(); });
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// kiln.kernel_call
+//===----------------------------------------------------------------------===//
+
+const KernelInfo &KernelCallOp::getInfo() {
+  const KernelInfo *info = lookupKernel(getKernel());
+  assert(info && "kernel_call of a kernel the table does not have");
+  return *info;
+}
+
+Value KernelCallOp::getInput(StringRef role) {
+  int i = getInfo().inputIndex(role);
+  assert(i >= 0 && "no such input");
+  return getInputs()[i];
+}
+
+Value KernelCallOp::getOutput(StringRef role) {
+  int i = getInfo().outputIndex(role);
+  assert(i >= 0 && "no such output");
+  return getOutputs()[i];
+}
+
+int64_t KernelCallOp::getInt(StringRef name) {
+  return cast<IntegerAttr>(getParams().get(name)).getInt();
+}
+
+ArrayRef<int64_t> KernelCallOp::getPair(StringRef name) {
+  return cast<DenseI64ArrayAttr>(getParams().get(name)).asArrayRef();
+}
+
+bool KernelCallOp::hasFlag(StringRef name) { return bool(getParams().get(name)); }
+
+EpilogueAttr KernelCallOp::getEpilogue(StringRef name) {
+  return getParams().getAs<EpilogueAttr>(name);
+}
+
+namespace {
+
+/// The kernels the table has, for a message.
+std::string kernelNames() {
+  std::string names;
+  for (const KernelInfo &info : kernels())
+    names += (names.empty() ? "" : ", ") + info.name.str();
+  return names;
+}
+
+/// Whether `type` is a buffer a kernel can take: static, contiguous, of `rank` (-1: any),
+/// of f32 unless `anyElementType`.
+bool isKernelBuffer(Type type, int64_t rank, bool anyElementType = false) {
+  auto t = dyn_cast<MemRefType>(type);
+  return t && t.hasStaticShape() && t.getLayout().isIdentity() &&
+         (anyElementType || t.getElementType().isF32()) && (rank < 0 || t.getRank() == rank);
+}
+
+/// The relations between a call's sizes and its buffers' shapes, per family.
+LogicalResult verifyShapes(KernelCallOp op) {
+  const KernelInfo &info = op.getInfo();
+  auto shape = [&](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+  auto expect = [&](StringRef role, Value v, ArrayRef<int64_t> expected) -> LogicalResult {
+    if (shape(v) == expected)
+      return success();
+    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
+    llvm::interleave(expected, d, "x");
+    d << " (from its parameters), but it is " << v.getType();
+    return d;
+  };
+  auto p = [&](StringRef name) { return op.getInt(name); };
+  // An output: `expected`, or a view of it with as many elements and the same channels
+  // (the last dimension; a depthwise output's last two), where an epilogue writes.
+  auto expectOutput = [&](StringRef role, ArrayRef<int64_t> expected,
+                          int64_t channels) -> LogicalResult {
+    Value out = op.getOutput(role);
+    auto type = cast<MemRefType>(out.getType());
+    int64_t elements = 1;
+    for (int64_t d : expected)
+      elements *= d;
+    if (type.getShape() == expected ||
+        (type.getRank() > 0 && type.getNumElements() == elements &&
+         type.getShape().back() == channels))
+      return success();
+    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
+    llvm::interleave(expected, d, "x");
+    d << " (from its parameters), or a view of it with " << channels
+      << " channels, but it is " << out.getType();
+    return d;
+  };
+  auto expectDepthwiseOutput = [&](int64_t c, int64_t m) {
+    return expectOutput("output", {p("n"), p("oh"), p("ow"), c, m}, c * m);
+  };
+  StringRef name = info.name;
+  if (name.starts_with("matmul")) {
+    int64_t m = p("m"), n = p("n"), k = p("k");
+    bool ta = op.hasFlag("transpose_a"), tb = op.hasFlag("transpose_b");
+    if (failed(expectOutput("c", {m, n}, n)) ||
+        failed(expect("a", op.getInput("a"), ta ? SmallVector<int64_t>{k, m}
+                                                : SmallVector<int64_t>{m, k})))
+      return failure();
+    Value b = op.getInput("b");
+    if (op.hasFlag("packed_b")) {
+      if (shape(b).size() != 1 || shape(b)[0] < packedMatmulBSize(k, n))
+        return op.emitOpError() << "expects its packed b buffer to hold "
+                                << packedMatmulBSize(k, n) << " floats, but it is "
+                                << b.getType();
+      return success();
+    }
+    return expect("b", b, tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
+  }
+  if (name == "max_pool2d_f32")
+    return failure(failed(expect("input", op.getInput("input"),
+                                 {p("n"), p("h"), p("w"), p("c")})) ||
+                   failed(expect("output", op.getOutput("output"),
+                                 {p("n"), p("oh"), p("ow"), p("c")})));
+  if (name == "depthwise_conv2d_f32")
+    return failure(
+        failed(expect("input", op.getInput("input"), {p("n"), p("h"), p("w"), p("c")})) ||
+        failed(expect("filter", op.getInput("filter"), {p("kh"), p("kw"), p("c"), p("m")})) ||
+        failed(expectDepthwiseOutput(p("c"), p("m"))));
+  if (name == "pointwise_depthwise_f32")
+    return failure(
+        failed(expect("input", op.getInput("input"), {p("n") * p("h") * p("w"), p("cin")})) ||
+        failed(expect("weights", op.getInput("weights"), {p("cin"), p("c")})) ||
+        failed(expect("filter", op.getInput("filter"), {p("kh"), p("kw"), p("c"), 1})) ||
+        failed(expectDepthwiseOutput(p("c"), 1)));
+  if (name.starts_with("conv2d")) {
+    int64_t kh = name == "conv2d_3x3_f32" ? 3 : p("kh"), kw = name == "conv2d_3x3_f32" ? 3 : p("kw");
+    bool pooled = op.hasFlag("max_pool");
+    if (pooled && !op.hasFlag("overwrite"))
+      return op.emitOpError() << "has max_pool without overwrite";
+    int64_t oh = pooled ? p("oh") / 2 : p("oh"), ow = pooled ? p("ow") / 2 : p("ow");
+    return failure(
+        failed(expect("input", op.getInput("input"), {p("n"), p("h"), p("w"), p("c")})) ||
+        failed(expect("filter", op.getInput("filter"), {kh, kw, p("c"), p("f")})) ||
+        failed(expectOutput("output", {p("n"), oh, ow, p("f")}, p("f"))));
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult KernelCallOp::verify() {
+  const KernelInfo *info = lookupKernel(getKernel());
+  if (!info)
+    return emitOpError() << "calls the unknown kernel '" << getKernel()
+                         << "'; the kernel table has " << kernelNames();
+  size_t fixed = info->inputs.size();
+  bool hasEpilogues = llvm::any_of(
+      info->params, [](const KernelParam &p) { return p.kind == KernelParamKind::Epilogue; });
+  if (getInputs().size() < fixed || (!hasEpilogues && getInputs().size() != fixed))
+    return emitOpError() << "has " << getInputs().size() << " inputs; '" << info->name
+                         << "' takes " << fixed << (hasEpilogues ? " and its epilogues'" : "");
+  if (getOutputs().size() != info->outputs.size())
+    return emitOpError() << "has " << getOutputs().size() << " outputs; '" << info->name
+                         << "' writes " << info->outputs.size();
+  auto checkBuffers = [&](ValueRange values, ArrayRef<KernelOperand> specs,
+                          StringRef what) -> LogicalResult {
+    for (auto [value, spec] : llvm::zip(values, specs))
+      if (!isKernelBuffer(value.getType(), spec.rank, spec.anyElementType))
+        return emitOpError() << "takes " << value.getType() << " as its " << what << " '"
+                             << spec.role << "'; expected a static, contiguous "
+                             << (spec.anyElementType ? "" : "f32 ") << "buffer"
+                             << (spec.rank >= 0 ? " of rank " + std::to_string(spec.rank)
+                                                : std::string());
+    return success();
+  };
+  if (failed(checkBuffers(getInputs(), info->inputs, "input")) ||
+      failed(checkBuffers(getOutputs(), info->outputs, "output")))
+    return failure();
+
+  // Parameters: known to the row, of the right kind, the required ones present.
+  llvm::SmallBitVector epilogueInputs(getInputs().size());
+  for (NamedAttribute named : getParams()) {
+    const KernelParam *param = info->findParam(named.getName());
+    if (!param)
+      return emitOpError() << "has the parameter '" << named.getName().getValue() << "', which '"
+                           << info->name << "' does not take";
+    Attribute value = named.getValue();
+    auto integer = dyn_cast<IntegerAttr>(value);
+    bool ok = false;
+    switch (param->kind) {
+    case KernelParamKind::I64:
+      ok = integer && integer.getType().isInteger(64);
+      break;
+    case KernelParamKind::I32:
+      ok = integer && integer.getType().isInteger(32);
+      break;
+    case KernelParamKind::I64Pair: {
+      auto pair = dyn_cast<DenseI64ArrayAttr>(value);
+      ok = pair && pair.size() == 2;
+      break;
+    }
+    case KernelParamKind::Flag:
+      ok = isa<UnitAttr>(value);
+      break;
+    case KernelParamKind::Epilogue:
+      if (auto epilogue = dyn_cast<EpilogueAttr>(value)) {
+        ok = true;
+        for (int64_t input : {epilogue.getScaleInput(), epilogue.getBiasInput()}) {
+          if (input < 0)
+            continue;
+          if (input < int64_t(fixed) || input >= int64_t(getInputs().size()))
+            return emitOpError() << "has the epilogue '" << param->name << "' reading input "
+                                 << input << ", which is not one of its epilogue inputs ("
+                                 << fixed << " to " << getInputs().size() - 1 << ")";
+          if (epilogueInputs.test(input))
+            return emitOpError() << "reads input " << input << " in two epilogue fields";
+          epilogueInputs.set(input);
+          if (!isKernelBuffer(getInputs()[input].getType(), 1))
+            return emitOpError() << "has the epilogue input " << input << " of type "
+                                 << getInputs()[input].getType()
+                                 << "; expected a static, contiguous f32 buffer of rank 1";
+        }
+      }
+      break;
+    }
+    if (!ok) {
+      static const char *kinds[] = {"an i64", "an i32", "array<i64: a, b>", "a unit attribute",
+                                    "a #kiln.epilogue"};
+      return emitOpError() << "has the parameter '" << named.getName().getValue() << "' = " << value
+                           << "; expected " << kinds[static_cast<int>(param->kind)];
+    }
+  }
+  for (const KernelParam &param : info->params)
+    if (param.required && !getParams().get(param.name))
+      return emitOpError() << "lacks the parameter '" << param.name << "' of '" << info->name
+                           << "'";
+  for (size_t i = fixed; i < getInputs().size(); ++i)
+    if (!epilogueInputs.test(i))
+      return emitOpError() << "has input " << i << ", which no epilogue reads";
+  return verifyShapes(*this);
+}
+
+void KernelCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  for (OpOperand &operand : getInputsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  const KernelInfo *info = lookupKernel(getKernel());
+  bool overwrites = !info || info->overwriteFlag.empty() || hasFlag(info->overwriteFlag);
+  for (OpOperand &operand : getOutputsMutable()) {
+    if (!overwrites)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  }
+}

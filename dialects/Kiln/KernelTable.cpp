@@ -1,0 +1,186 @@
+//===- KernelTable.cpp - the kernels generated code may call -------------------===//
+//
+// Each row follows the C declaration in runtime/kernels/include/kiln/kernels/<family>.h;
+// the symbols, flag bits and the packed layout come from kiln/runtime/abi.h.
+//
+//===----------------------------------------------------------------------------===//
+#include "dialects/Kiln/KernelTable.h"
+
+#include "kiln/runtime/abi.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace kiln::dialect {
+namespace {
+
+using K = KernelParamKind;
+using A = KernelArgKind;
+
+// Parameters and arguments several kernels share.
+constexpr KernelParam optionalEpilogue(uint32_t bit) { return {"epilogue", K::Epilogue, false, bit}; }
+constexpr KernelParam flag(llvm::StringLiteral name, uint32_t bit) { return {name, K::Flag, false, bit}; }
+
+// kiln/kernels/matmul.h: c (m x n) = op(a) op(b), or c += it without `overwrite`.
+constexpr KernelOperand matmulInputs[] = {{"a", 2}, {"b", -1}}; // b: k x n, or packed (rank 1)
+// An output an epilogue writes may be any view of the kernel's result with the same
+// channels (the last dimension): the elementwise op's buffer it replaced. Such outputs have
+// rank -1 here, and the verifier checks their sizes.
+constexpr KernelOperand matmulOutputs[] = {{"c", -1}};
+constexpr KernelParam matmulParams[] = {
+    {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("packed_b", KILN_MATMUL_PACKED_B)};
+constexpr KernelParam matmulEpilogueParams[] = {
+    {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("packed_b", KILN_MATMUL_PACKED_B),
+    {"epilogue", K::Epilogue, true, 0}};
+constexpr KernelArg matmulArgs[] = {
+    {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
+    {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
+constexpr KernelArg matmulEpilogueArgs[] = {
+    {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
+    {A::Param, "n"},   {A::Param, "k"},   {A::Flags},        {A::Epilogue, "epilogue"}};
+
+// kiln/kernels/depthwise.h: input n x h x w x c, filter kh x kw x c x m, output
+// n x oh x ow x c x m (or n x oh x ow x c·m, the view an epilogue writes).
+constexpr KernelOperand depthwiseInputs[] = {{"input", 4}, {"filter", 4}};
+constexpr KernelOperand depthwiseOutputs[] = {{"output", -1}};
+constexpr KernelParam depthwiseParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"m", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    flag("overwrite", KILN_DEPTHWISE_OVERWRITE), optionalEpilogue(KILN_DEPTHWISE_EPILOGUE)};
+constexpr KernelArg depthwiseArgs[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
+    {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "m"},
+    {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
+    {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Flags},
+    {A::Epilogue, "epilogue"}};
+
+// A 1x1 convolution (input (n·h·w) x cin times weights cin x c, with its own epilogue) and
+// the depthwise convolution (multiplier 1) of its result, in one; it always overwrites.
+constexpr KernelOperand pointwiseDepthwiseInputs[] = {{"input", 2}, {"weights", 2}, {"filter", 4}};
+constexpr KernelParam pointwiseDepthwiseParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"cin", K::I64}, {"c", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    {"pointwise_epilogue", K::Epilogue, false, 0}, optionalEpilogue(KILN_DEPTHWISE_EPILOGUE)};
+constexpr KernelArg pointwiseDepthwiseArgs[] = {
+    {A::Address, "input"}, {A::Address, "weights"}, {A::Address, "filter"},
+    {A::Address, "output"},
+    {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "cin"}, {A::Param, "c"},
+    {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
+    {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Flags},
+    {A::Epilogue, "pointwise_epilogue"}, {A::Epilogue, "epilogue"}};
+
+// kiln/kernels/conv2d.h: input n x h x w x c, filter kh x kw x c x f, output n x oh x ow x f
+// (n x oh/2 x ow/2 x f with `max_pool`).
+constexpr KernelOperand convInputs[] = {{"input", 4}, {"filter", 4}};
+constexpr KernelOperand convOutputs[] = {{"output", -1}};
+constexpr KernelParam conv3x3Params[] = {
+    {"n", K::I64}, {"h", K::I64}, {"w", K::I64}, {"c", K::I64}, {"f", K::I64},
+    {"oh", K::I64}, {"ow", K::I64}, {"pad", K::I64Pair},
+    flag("overwrite", KILN_CONV2D_OVERWRITE), flag("max_pool", KILN_CONV2D_MAX_POOL),
+    optionalEpilogue(KILN_CONV2D_EPILOGUE)};
+constexpr KernelArg conv3x3Args[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
+    {A::Param, "n"}, {A::Param, "h"}, {A::Param, "w"}, {A::Param, "c"}, {A::Param, "f"},
+    {A::Param, "oh"}, {A::Param, "ow"}, {A::Param, "pad"}, {A::Flags},
+    {A::Epilogue, "epilogue"}};
+constexpr KernelParam convDirectParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    flag("overwrite", KILN_CONV2D_OVERWRITE), flag("max_pool", KILN_CONV2D_MAX_POOL),
+    optionalEpilogue(KILN_CONV2D_EPILOGUE)};
+constexpr KernelArg convDirectArgs[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
+    {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "f"},
+    {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
+    {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Flags},
+    {A::Epilogue, "epilogue"}};
+
+// kiln/kernels/pool.h: input n x h x w x c, output n x oh x ow x c, written whole.
+constexpr KernelOperand poolInputs[] = {{"input", 4}};
+constexpr KernelOperand poolOutputs[] = {{"output", 4}};
+constexpr KernelParam maxPoolParams[] = {
+    {"n", K::I64}, {"h", K::I64}, {"w", K::I64}, {"c", K::I64}, {"oh", K::I64},
+    {"ow", K::I64}, {"window", K::I64Pair}, {"strides", K::I64Pair}, {"pad", K::I64Pair}};
+constexpr KernelArg maxPoolArgs[] = {
+    {A::Address, "input"}, {A::Address, "output"},
+    {A::Param, "n"}, {A::Param, "h"}, {A::Param, "w"}, {A::Param, "c"}, {A::Param, "oh"},
+    {A::Param, "ow"}, {A::Param, "window"}, {A::Param, "strides"}, {A::Param, "pad"}};
+
+// kiln/runtime/partitions.h: the bytes of a buffer sent to or received from another
+// partition under the key numbered `key` (kiln-lower-rendezvous-calls numbers them).
+constexpr KernelOperand transferBuffer[] = {{"buffer", -1, true}};
+constexpr KernelParam transferParams[] = {{"key", K::I32}};
+constexpr KernelArg transferArgs[] = {{A::Param, "key"}, {A::Address, "buffer"},
+                                      {A::ByteSize, "buffer"}};
+
+// Every kernel of libkiln_kernels.a takes its thread budget from the run options.
+constexpr KernelInfo table[] = {
+    {"matmul_f32", KILN_KERNEL_MATMUL_F32, KernelLibrary::Kernels, true, "overwrite",
+     matmulInputs, matmulOutputs, matmulParams, matmulArgs},
+    {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kernels, true,
+     "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs},
+    {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
+     "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs},
+    {"pointwise_depthwise_f32", KILN_KERNEL_POINTWISE_DEPTHWISE_F32, KernelLibrary::Kernels,
+     true, "", pointwiseDepthwiseInputs, depthwiseOutputs, pointwiseDepthwiseParams,
+     pointwiseDepthwiseArgs},
+    {"conv2d_3x3_f32", KILN_KERNEL_CONV2D_3X3_F32, KernelLibrary::Kernels, true, "overwrite",
+     convInputs, convOutputs, conv3x3Params, conv3x3Args},
+    {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kernels, true,
+     "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs},
+    {"max_pool2d_f32", KILN_KERNEL_MAX_POOL2D_F32, KernelLibrary::Kernels, true, "",
+     poolInputs, poolOutputs, maxPoolParams, maxPoolArgs},
+    {"partition_send", KILN_PARTITION_SEND, KernelLibrary::Runtime, false, "",
+     transferBuffer, {}, transferParams, transferArgs},
+    {"partition_recv", KILN_PARTITION_RECV, KernelLibrary::Runtime, false, "", {},
+     transferBuffer, transferParams, transferArgs},
+};
+
+int indexOf(llvm::ArrayRef<KernelOperand> operands, llvm::StringRef role) {
+  for (auto [i, operand] : llvm::enumerate(operands))
+    if (operand.role == role)
+      return static_cast<int>(i);
+  return -1;
+}
+
+} // namespace
+
+const KernelParam *KernelInfo::findParam(llvm::StringRef name) const {
+  for (const KernelParam &param : params)
+    if (param.name == name)
+      return &param;
+  return nullptr;
+}
+
+int KernelInfo::inputIndex(llvm::StringRef role) const { return indexOf(inputs, role); }
+
+int KernelInfo::outputIndex(llvm::StringRef role) const { return indexOf(outputs, role); }
+
+const KernelInfo *lookupKernel(llvm::StringRef name) {
+  for (const KernelInfo &info : table)
+    if (info.name == name)
+      return &info;
+  return nullptr;
+}
+
+llvm::ArrayRef<KernelInfo> kernels() { return table; }
+
+bool symbolUsesThreadPool(llvm::StringRef symbol) {
+  return llvm::any_of(table, [&](const KernelInfo &info) {
+    return info.threadPool && info.symbol == symbol;
+  });
+}
+
+int64_t packedMatmulBSize(int64_t k, int64_t n) { return k * kiln_matmul_packed_b_width(n); }
+
+int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n) {
+  return kiln_matmul_packed_b_index(row, col, k, n);
+}
+
+} // namespace kiln::dialect

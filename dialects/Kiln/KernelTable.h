@@ -1,0 +1,101 @@
+//===- KernelTable.h - the kernels generated code may call -----------*- C++ -*-===//
+//
+// One row per kernel of the runtime (runtime/kernels, C ABI in kiln/kernels/<family>.h):
+// its buffers, its parameters and how they become the C call's arguments. The lowering
+// that chooses a kernel builds a `kiln.kernel_call` of a row, the op's verifier checks the
+// call against the row, and codegen's expansion (kiln-codegen-expand-kernel-calls) writes
+// the C call from it. Adding a kernel means adding a row in KernelTable.cpp, the only file
+// here that includes the runtime's ABI header.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_DIALECTS_KILN_KERNELTABLE_H
+#define KILN_DIALECTS_KILN_KERNELTABLE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace kiln::dialect {
+
+/// A buffer operand of a kernel: its role (the name the verifier's messages and the passes
+/// use), its rank (-1: any) and whether its elements may be of any type (else f32).
+struct KernelOperand {
+  llvm::StringLiteral role;
+  int8_t rank;
+  bool anyElementType = false;
+};
+
+enum class KernelParamKind : uint8_t {
+  I64,      ///< an i64 IntegerAttr
+  I32,      ///< an i32 IntegerAttr
+  I64Pair,  ///< a DenseI64ArrayAttr of 2 values (strides, dilations, padding, window)
+  Flag,     ///< a UnitAttr; the C flags word has `bit` set when it is present
+  Epilogue, ///< a #kiln.epilogue; `bit` is set in the flags word when it is present
+};
+
+struct KernelParam {
+  llvm::StringLiteral name;
+  KernelParamKind kind;
+  bool required = true; ///< flags and epilogues are optional unless said otherwise
+  uint32_t bit = 0;
+};
+
+/// How the C call's arguments are made, in order.
+enum class KernelArgKind : uint8_t {
+  Address,  ///< the address of the operand `ref` (a role), an i64
+  ByteSize, ///< the size in bytes of the operand `ref`, an i64
+  Param,    ///< the parameter `ref`: one i64 (I64), one i32 (I32) or two i64 (I64Pair)
+  Flags,    ///< an i32: the bits of the flags and epilogues present
+  Epilogue, ///< the epilogue `ref`: {i64 scale, f32, i64 bias, f32, f32 lo, f32 hi},
+            ///< the identity when it is absent
+};
+
+struct KernelArg {
+  KernelArgKind kind;
+  llvm::StringLiteral ref = "";
+};
+
+/// Where a kernel's symbol is defined.
+enum class KernelLibrary : uint8_t {
+  Kernels, ///< libkiln_kernels.a
+  Runtime, ///< libkiln_runtime.a
+};
+
+struct KernelInfo {
+  llvm::StringLiteral name;   ///< the kernel_call's `kernel`, e.g. "matmul_f32"
+  llvm::StringLiteral symbol; ///< the C function
+  KernelLibrary library;
+  /// The kernel takes its thread budget from the model's run options
+  /// (kiln_parallel_enter).
+  bool threadPool;
+  /// Outputs are also read unless this flag is present; "" when always written whole.
+  llvm::StringLiteral overwriteFlag;
+  llvm::ArrayRef<KernelOperand> inputs;  ///< fixed inputs; epilogue buffers follow them
+  llvm::ArrayRef<KernelOperand> outputs;
+  llvm::ArrayRef<KernelParam> params;
+  llvm::ArrayRef<KernelArg> args;
+
+  const KernelParam *findParam(llvm::StringRef name) const;
+  /// The position of the input or output `role` among the fixed inputs or outputs, and
+  /// whether it is an output; -1 when there is no such role.
+  int inputIndex(llvm::StringRef role) const;
+  int outputIndex(llvm::StringRef role) const;
+};
+
+/// The row named `name`, or null.
+const KernelInfo *lookupKernel(llvm::StringRef name);
+/// Every row.
+llvm::ArrayRef<KernelInfo> kernels();
+/// Whether a model that declares the C function `symbol` calls a kernel that takes its
+/// thread budget from the run options.
+bool symbolUsesThreadPool(llvm::StringRef symbol);
+
+/// The packed layout of a matrix product's constant B operand (kiln_matmul_packed_b_*):
+/// the floats a packed k x n B holds, and where element (row, col) goes.
+int64_t packedMatmulBSize(int64_t k, int64_t n);
+int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n);
+
+} // namespace kiln::dialect
+
+#endif // KILN_DIALECTS_KILN_KERNELTABLE_H
