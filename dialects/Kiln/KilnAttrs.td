@@ -37,4 +37,46 @@ def Kiln_EpilogueAttr : AttrDef<Kiln_Dialect, "Epilogue"> {
   }];
 }
 
+def Kiln_TensorAttr : AttrDef<Kiln_Dialect, "Tensor"> {
+  let mnemonic = "tensor";
+  let summary = "one feed or fetch of an entry point";
+  let description = [{
+    The tensor's name in the graph (`node:port`), the name a tfcompile config gives it
+    (`alias`), and, once `kiln-lower-freeze-interface` has fixed it, its type (static, of
+    rank 16 or less, KILN_MAX_RANK: what the C header declares).
+
+    ```mlir
+    #kiln.tensor<"x:0" alias "x" : tensor<1x224x224x3xf32>>
+    #kiln.tensor<"logits:0">
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"node:port">:$name,
+                        OptionalParameter<"::mlir::StringAttr">:$alias,
+                        OptionalParameter<"::mlir::RankedTensorType">:$type);
+  let assemblyFormat = "`<` $name (`alias` $alias^)? (`:` $type^)? `>`";
+  let genVerifyDecl = 1;
+}
+
+def Kiln_PartAttr : AttrDef<Kiln_Dialect, "Part"> {
+  let mnemonic = "part";
+  let summary = "one separately compiled function of an entry point";
+  let description = [{
+    An entry point runs one function, or, for a graph placed on several devices, one per
+    partition, all at once. A part names its function, its device, the positions in the
+    entry's feeds of the inputs it takes and in its fetches of the outputs it writes (in
+    its own argument order), where its scratch starts in the entry's arena and how much it
+    uses, and whether it takes the checks' status as its last argument.
+
+    ```mlir
+    #kiln.part<function = @main, device = "/cpu:0", inputs = array<i64: 0>, outputs = array<i64: 0, 1>, scratch_offset = 0, scratch_bytes = 4096, status = false>
+    ```
+  }];
+  let parameters = (ins "::mlir::FlatSymbolRefAttr":$function, "::mlir::StringAttr":$device,
+                        "::mlir::DenseI64ArrayAttr":$inputs, "::mlir::DenseI64ArrayAttr":$outputs,
+                        DefaultValuedParameter<"int64_t", "0">:$scratch_offset,
+                        DefaultValuedParameter<"int64_t", "0">:$scratch_bytes,
+                        DefaultValuedParameter<"bool", "false">:$status);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // KILN_KILN_ATTRS_TD

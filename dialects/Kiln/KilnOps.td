@@ -149,4 +149,70 @@ def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
   }];
 }
 
+def Kiln_ModelOp : Kiln_Op<"model", [IsolatedFromAbove, NoRegionArguments, SingleBlock,
+                                     NoTerminator, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "the interface of a compiled model: its entry points and its state";
+  let description = [{
+    A compiled model is named `name` (the prefix of its C symbols) and has one or more
+    entry points (`kiln.entry`), each running a function of the module with its own feeds
+    and fetches, which may share state buffers (`kiln.state`) that persist between calls:
+    the weights an `init` entry writes, a `train_step` updates and a `predict` reads. The
+    op travels through every stage of the compilation; codegen reads the entry points, the
+    C header and `NAME_info` from it. One per module; entry and state names are distinct C
+    identifiers.
+
+    ```mlir
+    kiln.model "counter" {
+      kiln.state "w" : tensor<4xf32>
+      kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
+      kiln.entry "predict" = @predict feeds [#kiln.tensor<"x:0" : tensor<4xf32>>]
+          fetches [#kiln.tensor<"y:0" : tensor<4xf32>>] {state = ["w"]}
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Kiln_EntryOp : Kiln_Op<"entry", [HasParent<"ModelOp">,
+                                     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an entry point of a compiled model";
+  let description = [{
+    The entry point `name` (`NAME_<name>` in C; a single entry named `run` is `NAME_run`)
+    runs `function` on its `feeds` and returns its `fetches`, in the function's argument
+    and result order, followed by the `state` buffers it reads and writes. With several
+    `parts` (partitions on several devices), the function's place is taken by the parts,
+    which run at the same time.
+
+    ```mlir
+    kiln.entry "run" = @main feeds [#kiln.tensor<"x:0" alias "x" : tensor<2x8xf32>>]
+        fetches [#kiln.tensor<"probs:0" : tensor<2x4xf32>>]
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<FlatSymbolRefAttr>:$function,
+                       TypedArrayAttrBase<Kiln_TensorAttr, "feeds">:$feeds,
+                       TypedArrayAttrBase<Kiln_TensorAttr, "fetches">:$fetches,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$state,
+                       OptionalAttr<TypedArrayAttrBase<Kiln_PartAttr, "parts">>:$parts);
+  let assemblyFormat = "$name (`=` $function^)? `feeds` $feeds `fetches` $fetches attr-dict";
+  let hasVerifier = 1;
+}
+
+def Kiln_StateOp : Kiln_Op<"state", [HasParent<"ModelOp">]> {
+  let summary = "a buffer of a compiled model that persists between calls";
+  let description = [{
+    A tensor of static type the model keeps between calls of its entry points (a
+    variable), in one state buffer the caller allocates; entries that list it in their
+    `state` take it as a trailing argument.
+
+    ```mlir
+    kiln.state "w" : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, TypeAttrOf<AnyStaticShapeTensor>:$type);
+  let assemblyFormat = "$name `:` $type attr-dict";
+}
+
 #endif // KILN_KILN_OPS_TD

@@ -230,3 +230,123 @@ func.func @epilogue_field(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<bias = 1.0, scale = 2.0>}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'kiln.model' op has no entry point}}
+kiln.model "m" {
+}
+
+// -----
+
+// expected-error @+1 {{'kiln.model' op is named 'my-model', which is not a C identifier (the prefix of its symbols)}}
+kiln.model "my-model" {
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+  // expected-error @+1 {{'kiln.entry' op is the second entry point named 'run'}}
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.state' op is the second state named 'w'}}
+  kiln.state "w" : tensor<2xf32>
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+}
+// expected-error @+1 {{'kiln.model' op is the second kiln.model of the module}}
+kiln.model "n" {
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op runs 'nowhere', which is not a function}}
+  kiln.entry "run" = @nowhere feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has 1 feeds, 0 state and 1 fetches, but 'main' takes 2 arguments and returns 1}}
+  kiln.entry "run" = @main feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
+}
+func.func private @main(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has the feed 'x:0' of type 'tensor<2xf32>', but 'main' has 'tensor<4xf32>'}}
+  kiln.entry "run" = @main feeds [#kiln.tensor<"x:0" : tensor<2xf32>>] fetches [#kiln.tensor<"y:0">]
+}
+func.func private @main(tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'x:0' is frozen with the dynamic type 'tensor<?xf32>'; an entry point's tensors have static shapes}}
+  kiln.entry "run" feeds [#kiln.tensor<"x:0" : tensor<?xf32>>] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'x:0' has rank 17; an entry point's tensors have at most 16 dimensions}}
+  kiln.entry "run" feeds [#kiln.tensor<"x:0" : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>>] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op uses the state 'w', which the model lacks}}
+  kiln.entry "run" feeds [] fetches [] {state = ["w"]}
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has a part reading feed 1 of 1}}
+  kiln.entry "run" feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
+      {parts = [#kiln.part<function = @p, device = "/cpu:0", inputs = [1], outputs = [0]>]}
+}
+func.func private @p()
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has two parts writing fetch 0 ('y:0')}}
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"y:0">]
+      {parts = [#kiln.part<function = @p, device = "/cpu:0", inputs = [], outputs = [0]>,
+                #kiln.part<function = @p, device = "/cpu:1", inputs = [], outputs = [0]>]}
+}
+func.func private @p()
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has fetch 1, which no part writes}}
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"y:0">, #kiln.tensor<"z:0">]
+      {parts = [#kiln.part<function = @p, device = "/cpu:0", inputs = [], outputs = [0]>]}
+}
+func.func private @p()
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op has a part running 'q', which is not a function}}
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"y:0">]
+      {parts = [#kiln.part<function = @q, device = "/cpu:0", inputs = [], outputs = [0]>]}
+}

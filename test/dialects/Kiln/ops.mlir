@@ -70,3 +70,24 @@ func.func @kernel_calls(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
   kiln.kernel_call "partition_recv" outs(%bytes : memref<3xi8>) params {key = 1 : i32}
   return
 }
+
+// A model with state shared by three entry points; frozen and unfrozen tensors, an alias,
+// and an entry whose function is taken by parts.
+// CHECK-LABEL: kiln.model "counter" {
+// CHECK-NEXT: kiln.state "w" : tensor<4xf32>
+// CHECK-NEXT: kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
+// CHECK-NEXT: kiln.entry "train_step" = @train_step feeds [#kiln.tensor<"g:0" : tensor<4xf32>>] fetches [#kiln.tensor<"loss:0">] {state = ["w"]}
+// CHECK-NEXT: kiln.entry "predict" feeds [#kiln.tensor<"x:0" alias "x" : tensor<4xf32>>] fetches [#kiln.tensor<"y:0" : tensor<4xf32>>] {parts = [#kiln.part<function = @predict, device = "/cpu:0", inputs = [0], outputs = [0], scratch_bytes = 64, status = true>], state = ["w"]}
+// CHECK-NEXT: }
+kiln.model "counter" {
+  kiln.state "w" : tensor<4xf32>
+  kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
+  kiln.entry "train_step" = @train_step feeds [#kiln.tensor<"g:0" : tensor<4xf32>>]
+      fetches [#kiln.tensor<"loss:0">] {state = ["w"]}
+  kiln.entry "predict" feeds [#kiln.tensor<"x:0" alias "x" : tensor<4xf32>>]
+      fetches [#kiln.tensor<"y:0" : tensor<4xf32>>]
+      {state = ["w"], parts = [#kiln.part<function = @predict, device = "/cpu:0", inputs = [0], outputs = [0], scratch_bytes = 64, status = true>]}
+}
+func.func private @init(tensor<4xf32>)
+func.func private @train_step(tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+func.func private @predict(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

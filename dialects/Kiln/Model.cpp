@@ -1,0 +1,141 @@
+//===- Model.cpp - kiln.model, kiln.entry, kiln.state -------------------------===//
+#include "dialects/Kiln/ABI.h"
+#include "dialects/Kiln/KilnDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace kiln::dialect;
+
+namespace {
+
+bool isCIdentifier(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+} // namespace
+
+LogicalResult TensorAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                                 StringAttr alias, RankedTensorType type) {
+  if (name.empty())
+    return emitError() << "a feed or fetch needs the tensor's name";
+  if (type && !type.hasStaticShape())
+    return emitError() << "'" << name << "' is frozen with the dynamic type " << type
+                       << "; an entry point's tensors have static shapes";
+  if (type && type.getRank() > abi::maxRank())
+    return emitError() << "'" << name << "' has rank " << type.getRank()
+                       << "; an entry point's tensors have at most " << abi::maxRank()
+                       << " dimensions";
+  return success();
+}
+
+LogicalResult ModelOp::verify() {
+  if (!isCIdentifier(getName()))
+    return emitOpError() << "is named '" << getName()
+                         << "', which is not a C identifier (the prefix of its symbols)";
+  // The first model of the module is the model; any other is an error.
+  auto models = cast<ModuleOp>((*this)->getParentOp()).getOps<ModelOp>();
+  if (*models.begin() != *this)
+    return emitOpError() << "is the second kiln.model of the module";
+  llvm::StringSet<> entries, states;
+  for (Operation &op : getBody().front()) {
+    if (auto entry = dyn_cast<EntryOp>(op)) {
+      if (!isCIdentifier(entry.getName()))
+        return entry.emitOpError() << "is named '" << entry.getName()
+                                   << "', which is not a C identifier";
+      if (!entries.insert(entry.getName()).second)
+        return entry.emitOpError() << "is the second entry point named '" << entry.getName()
+                                   << "'";
+    } else if (auto state = dyn_cast<StateOp>(op)) {
+      if (!isCIdentifier(state.getName()))
+        return state.emitOpError() << "is named '" << state.getName()
+                                   << "', which is not a C identifier";
+      if (!states.insert(state.getName()).second)
+        return state.emitOpError() << "is the second state named '" << state.getName() << "'";
+    } else {
+      return op.emitOpError() << "is in a kiln.model, which holds only kiln.entry and "
+                                 "kiln.state";
+    }
+  }
+  if (entries.empty())
+    return emitOpError() << "has no entry point";
+  return success();
+}
+
+LogicalResult EntryOp::verify() {
+  auto model = (*this)->getParentOfType<ModelOp>();
+  for (Attribute name : getState()) {
+    StringRef state = cast<StringAttr>(name).getValue();
+    bool found = llvm::any_of(model.getBody().getOps<StateOp>(),
+                              [&](StateOp s) { return s.getName() == state; });
+    if (!found)
+      return emitOpError() << "uses the state '" << state << "', which the model lacks";
+  }
+  if (!getParts())
+    return success();
+  int64_t feeds = getFeeds().size(), fetches = getFetches().size();
+  llvm::SmallBitVector written(fetches);
+  for (auto part : getParts()->getAsRange<PartAttr>()) {
+    for (int64_t i : part.getInputs().asArrayRef())
+      if (i < 0 || i >= feeds)
+        return emitOpError() << "has a part reading feed " << i << " of " << feeds;
+    for (int64_t i : part.getOutputs().asArrayRef()) {
+      if (i < 0 || i >= fetches)
+        return emitOpError() << "has a part writing fetch " << i << " of " << fetches;
+      if (written.test(i))
+        return emitOpError() << "has two parts writing fetch " << i << " ('"
+                             << cast<TensorAttr>(getFetches()[i]).getName() << "')";
+      written.set(i);
+    }
+  }
+  if (!written.all())
+    return emitOpError() << "has fetch " << written.find_first_unset()
+                         << ", which no part writes";
+  return success();
+}
+
+LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto lookup = [&](FlatSymbolRefAttr name) -> FunctionOpInterface {
+    return dyn_cast_or_null<FunctionOpInterface>(
+        symbols.lookupNearestSymbolFrom((*this)->getParentOfType<ModelOp>(), name));
+  };
+  if (getParts())
+    for (auto part : getParts()->getAsRange<PartAttr>())
+      if (!lookup(part.getFunction()))
+        return emitOpError() << "has a part running '" << part.getFunction().getValue()
+                             << "', which is not a function";
+  if (!getFunctionAttr())
+    return success();
+  FunctionOpInterface function = lookup(getFunctionAttr());
+  if (!function)
+    return emitOpError() << "runs '" << *getFunction() << "', which is not a function";
+  // On tensors (before bufferization), the function takes the feeds then the state and
+  // returns the fetches; a frozen type is the argument's or the result's.
+  ArrayRef<Type> inputs = function.getArgumentTypes(), results = function.getResultTypes();
+  auto onTensors = [](ArrayRef<Type> types) {
+    return llvm::all_of(types, [](Type t) { return isa<TensorType>(t); });
+  };
+  if (!onTensors(inputs) || !onTensors(results))
+    return success();
+  size_t feeds = getFeeds().size(), states = getState().size();
+  if (inputs.size() != feeds + states || results.size() != getFetches().size())
+    return emitOpError() << "has " << feeds << " feeds, " << states << " state and "
+                         << getFetches().size() << " fetches, but '" << *getFunction()
+                         << "' takes " << inputs.size() << " arguments and returns "
+                         << results.size();
+  auto check = [&](ArrayAttr tensors, ArrayRef<Type> types, StringRef what) -> LogicalResult {
+    for (auto [attr, type] : llvm::zip(tensors.getAsRange<TensorAttr>(), types))
+      if (attr.getType() && attr.getType() != type)
+        return emitOpError() << "has the " << what << " '" << attr.getName() << "' of type "
+                             << attr.getType() << ", but '" << *getFunction() << "' has "
+                             << type;
+    return success();
+  };
+  return failure(failed(check(getFeeds(), inputs, "feed")) ||
+                 failed(check(getFetches(), results, "fetch")));
+}
