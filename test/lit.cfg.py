@@ -28,10 +28,11 @@ else:
 
 # Compiled models may be linked against another build of the runtime (scripts/test.sh runs
 # the end-to-end tests against the sanitized one): lit --param kiln_runtime_lib_dir=DIR
-# --param kiln_ldflags=FLAGS.
+# --param kiln_ldflags=FLAGS, or the variables themselves in the environment (as
+# scripts/sanitize.sh sets KILN_LDFLAGS for ctest).
 for param, variable in (("kiln_runtime_lib_dir", "KILN_RUNTIME_LIB_DIR"),
                         ("kiln_ldflags", "KILN_LDFLAGS")):
-    value = lit_config.params.get(param)
+    value = lit_config.params.get(param) or os.environ.get(variable)
     if value:
         config.environment[variable] = value
         lit_config.note("%s=%s" % (variable, value))

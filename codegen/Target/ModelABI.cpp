@@ -1,6 +1,6 @@
 //===- ModelABI.cpp - the entry point, model info and C header ----------------===//
 #include "codegen/Target/ModelABI.h"
-#include "dialects/Kiln/KernelTable.h"
+#include "dialects/Kiln/KilnDialect.h"
 
 #include "kiln/runtime/abi.h"
 
@@ -16,14 +16,7 @@ using namespace mlir;
 
 namespace kiln::codegen {
 
-std::string sanitizeIdentifier(StringRef text) {
-  std::string out;
-  for (char c : text)
-    out.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
-  if (out.empty() || llvm::isDigit(out[0]))
-    out.insert(out.begin(), '_');
-  return out;
-}
+std::string sanitizeIdentifier(StringRef text) { return kiln::dialect::toCIdentifier(text); }
 
 int dtypeOf(Type t) {
   if (t.isF32()) return KILN_DTYPE_F32;

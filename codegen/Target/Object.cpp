@@ -84,6 +84,11 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module, llvm::LLVMConte
     for (unsigned i = 0; i < func.getNumResults(); ++i)
       func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
   });
+  // The model's interface (kiln.model) has no LLVM IR: the entry point and NAME_info
+  // carry it.
+  for (Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations()))
+    if (op.getDialect() && op.getDialect()->getNamespace() == "kiln")
+      op.erase();
   auto llvmModule = translateModuleToLLVMIR(module, ctx, "kiln_model");
   if (!llvmModule)
     error = "translation of the LLVM dialect to LLVM IR failed";

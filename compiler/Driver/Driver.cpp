@@ -502,6 +502,9 @@ int Compilation::run() {
   if (!module)
     return 1;
   progress("imported");
+  // The model takes its name from --name or the output file.
+  for (auto model : module->getOps<kiln::dialect::ModelOp>())
+    model.setName(codegen::sanitizeIdentifier(defaultModelName()));
   size_t importedOps = countOps(*module);
   if (failed(dumpStage(*module, "import")))
     return 1;

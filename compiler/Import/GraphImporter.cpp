@@ -13,6 +13,7 @@
 #include "compiler/Import/Convert.h"
 #include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Import.h"
+#include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
 
 #include "graph.pb.h"
@@ -600,11 +601,32 @@ LogicalResult GraphImporter::build(ModuleOp module) {
     if (!fetch.alias.empty())
       func.setResultAttr(i, kAliasAttr, builder.getStringAttr(fetch.alias));
   }
+
+  // The model's interface: one entry point, `run`, computing the fetches from the feeds.
+  // Its name is the graph file's stem until the driver names it.
+  auto tensor = [&](const std::string &name, const std::string &alias) -> Attribute {
+    return dialect::TensorAttr::get(ctx, name,
+                                    alias.empty() ? StringAttr() : builder.getStringAttr(alias),
+                                    RankedTensorType());
+  };
+  SmallVector<Attribute> feeds, fetches;
+  for (const FeedSpec *feed : args)
+    feeds.push_back(tensor(feed->id.str(), feed->alias));
+  for (const FetchSpec &fetch : options.fetches)
+    fetches.push_back(tensor(fetch.id.str(), fetch.alias));
+  builder.setInsertionPointToEnd(module.getBody());
+  auto model = dialect::ModelOp::create(
+      builder, func.getLoc(), dialect::toCIdentifier(llvm::sys::path::stem(fileName)));
+  builder.setInsertionPointToStart(&model.getBody().emplaceBlock());
+  dialect::EntryOp::create(builder, func.getLoc(), builder.getStringAttr("run"),
+                           FlatSymbolRefAttr::get(func.getSymNameAttr()),
+                           builder.getArrayAttr(feeds), builder.getArrayAttr(fetches),
+                           builder.getStrArrayAttr({}), ArrayAttr());
   return success();
 }
 
 OwningOpRef<ModuleOp> GraphImporter::run() {
-  ctx->loadDialect<tf::TFDialect, func::FuncDialect>();
+  ctx->loadDialect<tf::TFDialect, func::FuncDialect, dialect::KilnDialect>();
   OwningOpRef<ModuleOp> module = ModuleOp::create(FileLineColLoc::get(ctx, fileName, 0, 0));
   if (failed(indexNodes()) || failed(resolveFeedsAndFetches()) || failed(selectNeeded()) ||
       failed(orderTopologically()) || failed(checkSupported()) || failed(build(*module)))

@@ -25,6 +25,10 @@
 #include "dialects/Kiln/KilnOps.h.inc"
 
 namespace kiln::dialect {
+/// A C identifier made from `text` (invalid characters become '_', a leading digit gets
+/// one before it): a model's name from a file name.
+std::string toCIdentifier(llvm::StringRef text);
+
 /// Makes kiln.send, kiln.recv and kiln.check bufferizable (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect

@@ -20,6 +20,15 @@ bool isCIdentifier(StringRef name) {
 
 } // namespace
 
+std::string kiln::dialect::toCIdentifier(StringRef text) {
+  std::string out;
+  for (char c : text)
+    out.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (out.empty() || llvm::isDigit(out[0]))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
 LogicalResult TensorAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
                                  StringAttr alias, RankedTensorType type) {
   if (name.empty())

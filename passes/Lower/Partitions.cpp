@@ -38,6 +38,7 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
                                  "may only call them";
     int64_t index = 0;
     SmallVector<bool> written(ret.getNumOperands(), false);
+    SmallVector<Attribute> parts;
     for (Operation &op : body.without_terminator()) {
       auto partition = cast<kiln::dialect::PartitionOp>(op);
       auto callee = symbols.lookup<func::FuncOp>(partition.getCallee());
@@ -69,10 +70,21 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
                       IntegerAttr::get(IntegerType::get(ctx, 64), index++));
       callee->setAttr(kiln::lower::kPartitionInputsAttr, DenseI64ArrayAttr::get(ctx, inputs));
       callee->setAttr(kiln::lower::kPartitionOutputsAttr, DenseI64ArrayAttr::get(ctx, outputs));
+      parts.push_back(kiln::dialect::PartAttr::get(
+          ctx, FlatSymbolRefAttr::get(callee.getSymNameAttr()), partition.getDeviceAttr(),
+          DenseI64ArrayAttr::get(ctx, inputs), DenseI64ArrayAttr::get(ctx, outputs), 0, 0,
+          false));
     }
     for (auto [i, done] : llvm::enumerate(written))
       if (!done)
         return entry.emitError() << "output " << i << " is not computed by a partition";
+    // The model's entry point runs the parts instead of the function.
+    getOperation().walk([&](kiln::dialect::EntryOp op) {
+      if (op.getFunction() == entry.getSymName()) {
+        op.removeFunctionAttr();
+        op.setPartsAttr(ArrayAttr::get(ctx, parts));
+      }
+    });
     entry.erase();
     return success();
   }
