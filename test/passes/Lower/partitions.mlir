@@ -1,7 +1,8 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-partitions %s | FileCheck %s
 
 // Tests that the entry function goes and each partition becomes public, recording its index
-// and the positions of its inputs and outputs in the entry's signature.
+// and the positions of its inputs and outputs in the entry's signature; the model's entry
+// point runs the parts instead of the function.
 // CHECK-NOT: func.func @main
 // CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0", kiln.partition_index = 0 : i64, kiln.partition_inputs = array<i64: 0, 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 1>}
 // CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1", kiln.partition_index = 1 : i64, kiln.partition_inputs = array<i64: 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 2, 0>}
@@ -17,6 +18,12 @@ func.func private @main.cpu0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf
 func.func private @main.cpu1(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1"} {
   %0 = "tf.Neg"(%y) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %y : tensor<4xf32>, tensor<4xf32>
+}
+// CHECK: kiln.model "m" {
+// CHECK-NEXT: kiln.entry "run" feeds [#kiln.tensor<"x:0">, #kiln.tensor<"y:0">] fetches [#kiln.tensor<"a:0">, #kiln.tensor<"b:0">, #kiln.tensor<"c:0">]
+// CHECK-SAME: {parts = [#kiln.part<function = @main.cpu0, device = "/cpu:0", inputs = [0, 1], outputs = [1]>, #kiln.part<function = @main.cpu1, device = "/cpu:1", inputs = [1], outputs = [2, 0]>]}
+kiln.model "m" {
+  kiln.entry "run" = @main feeds [#kiln.tensor<"x:0">, #kiln.tensor<"y:0">] fetches [#kiln.tensor<"a:0">, #kiln.tensor<"b:0">, #kiln.tensor<"c:0">]
 }
 
 // -----
