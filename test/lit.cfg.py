@@ -51,6 +51,9 @@ config.substitutions.append(("%kiln_src", config.kiln_src_root))
 # Headers and archives for programs that link a compiled model.
 config.substitutions.append(("%kiln_include", os.path.join(config.kiln_src_root, "runtime", "include")))
 config.substitutions.append(("%kiln_libdir", config.kiln_lib_dir))
+# What a C program linked against the runtime needs beside it (the sanitizers' runtime when
+# the runtime is instrumented).
+config.substitutions.append(("%kiln_ldflags", config.environment.get("KILN_LDFLAGS", "")))
 config.substitutions.append(("%kiln_obj", config.kiln_obj_root))
 config.substitutions.append(("%npycompare",
                              "%s %s" % (config.numpy_python,
