@@ -3,9 +3,10 @@
 # $KILN_FUZZ_BUILD_DIR) and runs each for a while on a copy of its corpus. Findings
 # (crash-*, leak-*, timeout-*) land in build-fuzz/findings/TARGET/; add each, once fixed, to
 # test/fuzz/corpus/TARGET/. Usage:
-#   scripts/fuzz.sh [--seconds N] [--jobs N] [TARGET...]
+#   scripts/fuzz.sh [--seconds N] [--jobs N] [--no-build] [TARGET...]
 # TARGET is graphdef, graphdef-text, config, npy or runner-args (default: all); N seconds
-# per target (default 60), N targets at a time (default: the number of cores). Each run
+# per target (default 60), N targets at a time (default: the number of cores); --no-build
+# runs the targets as last built (to top up an earlier run of the same code). Each run
 # prints the CPU time it took, its executions, coverage (cov: edges, ft: features) and the
 # corpus it grew.
 set -euo pipefail
@@ -13,12 +14,14 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${KILN_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 seconds=60
 jobs="$(nproc)"
+build=yes
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --no-build) build=no; shift ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -44,7 +47,8 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DCMAKE_PREFIX_PATH=/usr/lib/llvm-22 -DKILN_BUILD_TESTS=ON -DKILN_LIBFUZZER=ON \
     -DKILN_SANITIZE=address,undefined,fuzzer-no-link "${launcher[@]}"
 fi
-cmake --build "$build_dir" -j "$(nproc)" --target $(printf 'kiln-fuzz-%s ' "${targets[@]}")
+[ "$build" = no ] ||
+  cmake --build "$build_dir" -j "$(nproc)" --target $(printf 'kiln-fuzz-%s ' "${targets[@]}")
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
