@@ -1,5 +1,6 @@
 //===- ModelABI.cpp - the entry point, model info and C header ----------------===//
 #include "codegen/Target/ModelABI.h"
+#include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
 
 #include "kiln/runtime/abi.h"
@@ -18,24 +19,7 @@ namespace kiln::codegen {
 
 std::string sanitizeIdentifier(StringRef text) { return kiln::dialect::toCIdentifier(text); }
 
-int dtypeOf(Type t) {
-  if (t.isF32()) return KILN_DTYPE_F32;
-  if (t.isF64()) return KILN_DTYPE_F64;
-  if (t.isF16()) return KILN_DTYPE_F16;
-  if (t.isBF16()) return KILN_DTYPE_BF16;
-  if (t.isInteger(1)) return KILN_DTYPE_BOOL;
-  auto i = dyn_cast<IntegerType>(t);
-  if (!i)
-    return 0;
-  bool u = i.isUnsigned();
-  switch (i.getWidth()) {
-  case 8: return u ? KILN_DTYPE_U8 : KILN_DTYPE_I8;
-  case 16: return u ? KILN_DTYPE_U16 : KILN_DTYPE_I16;
-  case 32: return u ? KILN_DTYPE_U32 : KILN_DTYPE_I32;
-  case 64: return u ? KILN_DTYPE_U64 : KILN_DTYPE_I64;
-  default: return 0;
-  }
-}
+int dtypeOf(Type t) { return kiln::dialect::abi::dtypeOf(t); }
 
 static const char *dtypeMacro(int dtype) {
   switch (dtype) {
@@ -56,49 +40,33 @@ static const char *dtypeMacro(int dtype) {
   }
 }
 
-static FailureOr<TensorSignature> tensorSignature(func::FuncOp func, Type type,
-                                                  DictionaryAttr attrs, StringRef what,
-                                                  unsigned index) {
-  TensorSignature sig;
-  if (attrs) {
-    if (auto name = attrs.getAs<StringAttr>("kiln.name"))
-      sig.name = name.str();
-    if (auto alias = attrs.getAs<StringAttr>("kiln.alias"))
-      sig.alias = alias.str();
-  }
-  if (sig.name.empty())
-    sig.name = (what + std::to_string(index)).str();
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return func.emitError() << what << " '" << sig.name << "' has type " << type
-                            << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
-  sig.dtype = dtypeOf(tensor.getElementType());
-  if (!sig.dtype)
-    return func.emitError() << what << " '" << sig.name << "' has unsupported element type "
-                            << tensor.getElementType();
-  if (tensor.getRank() > KILN_MAX_RANK)
-    return func.emitError() << what << " '" << sig.name << "' has rank " << tensor.getRank()
-                            << "; at most " << KILN_MAX_RANK << " is supported";
-  sig.dims.assign(tensor.getShape().begin(), tensor.getShape().end());
-  sig.byteSize = tensor.getNumElements() * kiln_dtype_size(sig.dtype);
-  return sig;
-}
-
-FailureOr<ModelSignature> extractSignature(func::FuncOp func, StringRef name) {
+FailureOr<ModelSignature> readSignature(ModuleOp module, StringRef name) {
+  auto models = module.getOps<kiln::dialect::ModelOp>();
+  if (models.empty())
+    return module.emitError() << "the module has no kiln.model to take the interface from";
+  auto entries = (*models.begin()).getBody().getOps<kiln::dialect::EntryOp>();
+  kiln::dialect::EntryOp entry = *entries.begin();
   ModelSignature sig;
   sig.name = sanitizeIdentifier(name);
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto t = tensorSignature(func, func.getArgumentTypes()[i], func.getArgAttrDict(i), "input", i);
-    if (failed(t))
-      return failure();
-    sig.inputs.push_back(*t);
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    auto t = tensorSignature(func, func.getResultTypes()[i], func.getResultAttrDict(i), "output", i);
-    if (failed(t))
-      return failure();
-    sig.outputs.push_back(*t);
-  }
+  auto read = [&](ArrayAttr tensors, std::vector<TensorSignature> &out) -> LogicalResult {
+    for (auto tensor : tensors.getAsRange<kiln::dialect::TensorAttr>()) {
+      RankedTensorType type = tensor.getType();
+      if (!type)
+        return entry.emitOpError() << "has '" << tensor.getName()
+                                   << "' without its type; run kiln-lower-freeze-interface";
+      TensorSignature t;
+      t.name = tensor.getName().str();
+      if (tensor.getAlias())
+        t.alias = tensor.getAlias().str();
+      t.dtype = dtypeOf(type.getElementType());
+      t.dims.assign(type.getShape().begin(), type.getShape().end());
+      t.byteSize = type.getNumElements() * kiln_dtype_size(t.dtype);
+      out.push_back(std::move(t));
+    }
+    return success();
+  };
+  if (failed(read(entry.getFeeds(), sig.inputs)) || failed(read(entry.getFetches(), sig.outputs)))
+    return failure();
   return sig;
 }
 

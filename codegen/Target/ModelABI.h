@@ -38,9 +38,9 @@ std::string sanitizeIdentifier(llvm::StringRef text);
 /// The kiln_dtype_t of a tf-level element type, or 0 if it has none.
 int dtypeOf(mlir::Type elementType);
 
-/// Reads the signature from the graph-level entry function: argument and result types
-/// must be static tensors; names come from the kiln.name / kiln.alias attributes.
-llvm::FailureOr<ModelSignature> extractSignature(mlir::func::FuncOp func, llvm::StringRef name);
+/// Reads the signature of the model's entry point from its kiln.model, whose feeds and
+/// fetches kiln-lower-freeze-interface has given their types.
+llvm::FailureOr<ModelSignature> readSignature(mlir::ModuleOp module, llvm::StringRef name);
 
 /// One separately compiled function of the model (the whole model, or one partition of
 /// it): its name in the lowered module, which takes one pointer per input it reads, per

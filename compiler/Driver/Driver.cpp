@@ -529,15 +529,8 @@ int Compilation::run() {
   if (funcs.empty())
     return fail("the imported module has no function");
   func::FuncOp entry = *funcs.begin();
-  // Unfed Placeholders and unknown shapes are reported at their nodes before the signature
-  // (which would only name the model's inputs and outputs).
-  if (failed(lower::checkLowerable(*module)))
-    return 1;
   std::string implName = entry.getSymName().str();
   std::string modelName = codegen::sanitizeIdentifier(defaultModelName());
-  FailureOr<codegen::ModelSignature> signature = codegen::extractSignature(entry, modelName);
-  if (failed(signature))
-    return 1;
   size_t graphOps = countOps(*module);
 
   // Lowering and bufferization.
@@ -548,6 +541,10 @@ int Compilation::run() {
     return 1;
   progress("lowered");
   if (failed(dumpStage(*module, "lowered")))
+    return 1;
+  // The interface, frozen by kiln-lower-freeze-interface.
+  FailureOr<codegen::ModelSignature> signature = codegen::readSignature(*module, modelName);
+  if (failed(signature))
     return 1;
   // The functions that make up the model: the entry function, or the partitions it was
   // cut into (kiln-lower-partitions), each with its own part of the arena.

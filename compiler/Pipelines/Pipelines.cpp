@@ -41,6 +41,7 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
 }
 
 LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(lower::createFreezeInterfacePass());
   pm.addPass(lower::createPartitionsPass());
   pm.addPass(lower::createTFToLinalgPass({/*winograd=*/!options.strictFloat}));
   pm.addPass(lower::createFuseElementwisePass());

@@ -3,9 +3,30 @@
 
 #include "kiln/runtime/abi.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+
 namespace kiln::dialect::abi {
 
 int64_t maxRank() { return KILN_MAX_RANK; }
+
+int dtypeOf(mlir::Type t) {
+  if (t.isF32()) return KILN_DTYPE_F32;
+  if (t.isF64()) return KILN_DTYPE_F64;
+  if (t.isF16()) return KILN_DTYPE_F16;
+  if (t.isBF16()) return KILN_DTYPE_BF16;
+  if (t.isInteger(1)) return KILN_DTYPE_BOOL;
+  auto i = mlir::dyn_cast<mlir::IntegerType>(t);
+  if (!i)
+    return 0;
+  bool u = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 8: return u ? KILN_DTYPE_U8 : KILN_DTYPE_I8;
+  case 16: return u ? KILN_DTYPE_U16 : KILN_DTYPE_I16;
+  case 32: return u ? KILN_DTYPE_U32 : KILN_DTYPE_I32;
+  case 64: return u ? KILN_DTYPE_U64 : KILN_DTYPE_I64;
+  default: return 0;
+  }
+}
 
 int64_t checkStatusWords() { return KILN_CHECK_STATUS_WORDS; }
 

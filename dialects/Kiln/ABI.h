@@ -8,6 +8,7 @@
 #ifndef KILN_DIALECTS_KILN_ABI_H
 #define KILN_DIALECTS_KILN_ABI_H
 
+#include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -25,6 +26,9 @@ int64_t checkStatusWords();
 
 /// The alignment, in bytes, of every buffer in the scratch arena (KILN_SCRATCH_ALIGNMENT).
 int64_t scratchAlignment();
+
+/// The kiln_dtype_t of a tf-level element type (f32, ui8, i1 ...), or 0 if it has none.
+int dtypeOf(mlir::Type elementType);
 
 /// A check's message with {index} and {value} filled in for the element at row-major
 /// `position` of a tensor of `dims` holding `value`, exactly as the runtime reports it

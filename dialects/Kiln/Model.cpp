@@ -124,7 +124,16 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!function)
     return emitOpError() << "runs '" << *getFunction() << "', which is not a function";
   // On tensors (before bufferization), the function takes the feeds then the state and
-  // returns the fetches; a frozen type is the argument's or the result's.
+  // returns the fetches; a frozen type is the argument's or the result's, but for the
+  // signedness of integers, which the lowering drops (ui8 becomes i8).
+  auto sameType = [](RankedTensorType frozen, Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getShape() != frozen.getShape())
+      return false;
+    Type a = frozen.getElementType(), b = tensor.getElementType();
+    auto ia = dyn_cast<IntegerType>(a), ib = dyn_cast<IntegerType>(b);
+    return a == b || (ia && ib && ia.getWidth() == ib.getWidth());
+  };
   ArrayRef<Type> inputs = function.getArgumentTypes(), results = function.getResultTypes();
   auto onTensors = [](ArrayRef<Type> types) {
     return llvm::all_of(types, [](Type t) { return isa<TensorType>(t); });
@@ -139,7 +148,7 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << results.size();
   auto check = [&](ArrayAttr tensors, ArrayRef<Type> types, StringRef what) -> LogicalResult {
     for (auto [attr, type] : llvm::zip(tensors.getAsRange<TensorAttr>(), types))
-      if (attr.getType() && attr.getType() != type)
+      if (attr.getType() && !sameType(attr.getType(), type))
         return emitOpError() << "has the " << what << " '" << attr.getName() << "' of type "
                              << attr.getType() << ", but '" << *getFunction() << "' has "
                              << type;

@@ -56,7 +56,7 @@ inline constexpr llvm::StringLiteral kConvDirectAttr = "kiln.conv2d_direct";
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "kiln.max_pool";
 
 /// Reports every tf op that kiln-lower-tf-to-linalg cannot lower (an unfed Placeholder, a
-/// shape still unknown), at its node, all at once.
+/// shape still unknown), at its node, all at once (kiln-lower-freeze-interface runs it).
 llvm::LogicalResult checkLowerable(mlir::ModuleOp module);
 
 #define GEN_PASS_DECL

@@ -5,6 +5,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FreezeInterfacePass : Pass<"kiln-lower-freeze-interface", "mlir::ModuleOp"> {
+  let summary = "Fix the static types of the model's feeds and fetches, or say why not";
+  let description = [{
+    The first lowering pass and the one place that checks that a graph can be compiled
+    for fixed shapes. It reports, at their nodes and all at once, an input without a static
+    shape (the cause of every unknown shape after it), a Placeholder a fetch needs that is
+    not fed, and an op whose output shape is still unknown; then, for each entry point of
+    the module's `kiln.model`, a feed or fetch of a dtype the C ABI lacks or of more than
+    KILN_MAX_RANK dimensions. It writes each feed's and fetch's type into its
+    `#kiln.tensor`, which codegen reads for the C header and `NAME_info`. A module without
+    a `kiln.model` (IR written by hand) gets `kiln.model "main"` with one entry point,
+    `run`, for its first public function.
+
+    Before:
+    ```mlir
+    kiln.model "m" {
+      kiln.entry "run" = @main feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
+    }
+    ```
+    After:
+    ```mlir
+    kiln.model "m" {
+      kiln.entry "run" = @main feeds [#kiln.tensor<"x:0" : tensor<2x8xf32>>]
+          fetches [#kiln.tensor<"y:0" : tensor<2x4xf32>>]
+    }
+    ```
+  }];
+  let dependentDialects = ["kiln::dialect::KilnDialect"];
+}
+
 def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   let summary = "Lower tf ops to linalg, tensor, arith and math on value tensors";
   let description = [{
@@ -14,8 +44,8 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
     Reshape `tensor.collapse_shape`/`tensor.expand_shape`, Const `arith.constant`. Unsigned
     element types (`ui8`) become signless (`i8`) and select unsigned arithmetic.
 
-    Every shape must be static by now. A node with a dynamic shape, an unfed Placeholder or
-    an op without a lowering is reported at its node, all of them at once.
+    Every shape must be static by now (`kiln-lower-freeze-interface` reports why one is
+    not). An op without a lowering is reported at its node, all of them at once.
 
     f32 3x3 convolutions with unit strides and 16 or more channels each way are marked
     for the Winograd kernel unless `winograd=false` (`kiln compile --strict-float`): its
