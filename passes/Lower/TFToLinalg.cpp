@@ -78,6 +78,18 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     });
     target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp, kiln::dialect::CheckOp>(
         [&](Operation *op) { return converter.isLegal(op); });
+    // A pattern that reports why it cannot lower its op (a malformed attribute) has said
+    // what is wrong in the user's terms: the conversion's own "failed to legalize" adds
+    // only MLIR's view of it.
+    bool reported = false;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) -> LogicalResult {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (reported && StringRef(diag.str()).starts_with("failed to legalize operation"))
+        return success();
+      reported = true;
+      return failure();
+    });
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

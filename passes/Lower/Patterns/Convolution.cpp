@@ -26,12 +26,22 @@ namespace {
 
 /// The integers of a list attribute, or `fallback` when it is absent or empty (TensorFlow
 /// writes `explicit_paddings = []` unless the padding is EXPLICIT).
-SmallVector<int64_t> intList(ArrayAttr attr, SmallVector<int64_t> fallback) {
-  if (!attr || attr.empty())
+/// The integer list attribute `name` of `op`, of `size` values; `fallback` when it is
+/// absent or empty. Anything else (a list of floats, of the wrong length) is reported.
+FailureOr<SmallVector<int64_t>> intList(Operation *op, StringRef name, size_t size,
+                                        SmallVector<int64_t> fallback) {
+  Attribute attr = op->getAttr(name);
+  auto list = dyn_cast_or_null<ArrayAttr>(attr);
+  if ((!attr || (list && list.empty())) && fallback.size() == size)
     return fallback;
   SmallVector<int64_t> values;
-  for (Attribute a : attr)
-    values.push_back(cast<IntegerAttr>(a).getInt());
+  if (list)
+    for (Attribute a : list)
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        values.push_back(i.getInt());
+  if (!list || values.size() != list.size() || values.size() != size)
+    return op->emitError() << "attribute '" << name << "' must be a list of " << size
+                           << " integers" << (attr ? "" : "; it is missing");
   return values;
 }
 
@@ -60,11 +70,13 @@ FailureOr<Geometry> geometry(Operation *op, RankedTensorType input, int64_t kh, 
   auto format = op->getAttrOfType<StringAttr>("data_format");
   g.nchw = format && format.getValue() == "NCHW";
   tf::Layout layout = tf::Layout::of(g.nchw ? "NCHW" : "NHWC");
-  SmallVector<int64_t> strides = intList(op->getAttrOfType<ArrayAttr>("strides"), {1, 1, 1, 1});
-  SmallVector<int64_t> dilations =
-      intList(op->getAttrOfType<ArrayAttr>("dilations"), {1, 1, 1, 1});
-  SmallVector<int64_t> explicitPads =
-      intList(op->getAttrOfType<ArrayAttr>("explicit_paddings"), SmallVector<int64_t>(8, 0));
+  auto stridesOr = intList(op, "strides", 4, {1, 1, 1, 1});
+  auto dilationsOr = intList(op, "dilations", 4, {1, 1, 1, 1});
+  auto explicitPadsOr = intList(op, "explicit_paddings", 8, SmallVector<int64_t>(8, 0));
+  if (failed(stridesOr) || failed(dilationsOr) || failed(explicitPadsOr))
+    return failure();
+  SmallVector<int64_t> strides = *stridesOr, dilations = *dilationsOr,
+                       explicitPads = *explicitPadsOr;
   StringRef padding = op->getAttrOfType<StringAttr>("padding").getValue();
   tf::InferContext ctx{op->getContext(), op->getLoc(), {}, {}, op->getName().getStringRef()};
   int64_t spatial[2] = {layout.h, layout.w};
@@ -568,8 +580,10 @@ struct PoolLowering : OpConversionPattern<OpT> {
       input = transpose(rewriter, loc, input, kToNHWC);
     auto inputType = cast<RankedTensorType>(input.getType());
     tf::Layout layout = tf::Layout::of(nchw ? "NCHW" : "NHWC");
-    SmallVector<int64_t> ksize = intList(op.getKsize(), {});
-    auto g = geometry(op, inputType, ksize[layout.h], ksize[layout.w]);
+    auto ksize = intList(op, "ksize", 4, {});
+    if (failed(ksize))
+      return failure();
+    auto g = geometry(op, inputType, (*ksize)[layout.h], (*ksize)[layout.w]);
     if (failed(g))
       return failure();
     Type element = inputType.getElementType();

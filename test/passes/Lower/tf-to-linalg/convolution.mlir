@@ -321,3 +321,14 @@ func.func @batch_norm_v2_nchw(%x: tensor<1x3x2x2xf32>, %s: tensor<3xf32>, %o: te
       -> (tensor<1x3x2x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0#0 : tensor<1x3x2x2xf32>
 }
+
+// -----
+
+// Tests that a window attribute that is not a list of integers is reported, not read as
+// one (a fuzzed graph gave MaxPool `explicit_paddings: list { f: -inf }`).
+func.func @float_paddings(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32> {
+  // expected-error @+1 {{attribute 'explicit_paddings' must be a list of 8 integers}}
+  %0 = "tf.MaxPool"(%x) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1], explicit_paddings = [0xFF800000 : f32]} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
