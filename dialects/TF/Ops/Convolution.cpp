@@ -389,8 +389,12 @@ struct FoldZeroPadIntoConvolution : OpRewritePattern<ConvOp> {
     SmallVector<int64_t> explicitPads(8, 0);
     if (ArrayAttr old = conv.getExplicitPaddingsAttr();
         padding == "EXPLICIT" && old && old.size() == 8)
-      for (auto [i, a] : llvm::enumerate(old))
-        explicitPads[i] = cast<IntegerAttr>(a).getInt();
+      for (auto [i, a] : llvm::enumerate(old)) {
+        auto value = dyn_cast<IntegerAttr>(a);
+        if (!value)
+          return rewriter.notifyMatchFailure(conv, "explicit_paddings are not integers");
+        explicitPads[i] = value.getInt();
+      }
     for (int i = 0; i < 8; ++i)
       explicitPads[i] += (*pad)[i];
     rewriter.modifyOpInPlace(conv, [&] {
