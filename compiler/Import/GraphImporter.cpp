@@ -13,7 +13,7 @@
 #include "compiler/Import/Convert.h"
 #include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Import.h"
-#include "dialects/Kiln/KilnDialect.h"
+#include "dialects/Kiln/Model.h"
 #include "dialects/TF/TFOps.h"
 
 #include "graph.pb.h"
@@ -614,14 +614,9 @@ LogicalResult GraphImporter::build(ModuleOp module) {
     feeds.push_back(tensor(feed->id.str(), feed->alias));
   for (const FetchSpec &fetch : options.fetches)
     fetches.push_back(tensor(fetch.id.str(), fetch.alias));
-  builder.setInsertionPointToEnd(module.getBody());
-  auto model = dialect::ModelOp::create(
-      builder, func.getLoc(), dialect::toCIdentifier(llvm::sys::path::stem(fileName)));
-  builder.setInsertionPointToStart(&model.getBody().emplaceBlock());
-  dialect::EntryOp::create(builder, func.getLoc(), builder.getStringAttr("run"),
-                           FlatSymbolRefAttr::get(func.getSymNameAttr()),
-                           builder.getArrayAttr(feeds), builder.getArrayAttr(fetches),
-                           builder.getStrArrayAttr({}), ArrayAttr());
+  dialect::createSingleEntryModel(module, func.getLoc(),
+                                  dialect::toCIdentifier(llvm::sys::path::stem(fileName)),
+                                  FlatSymbolRefAttr::get(func.getSymNameAttr()), feeds, fetches);
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- Model.cpp - kiln.model, kiln.entry, kiln.state -------------------------===//
 #include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
+#include "dialects/Kiln/Model.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -27,6 +28,18 @@ std::string kiln::dialect::toCIdentifier(StringRef text) {
   if (out.empty() || llvm::isDigit(out[0]))
     out.insert(out.begin(), '_');
   return out;
+}
+
+ModelOp kiln::dialect::createSingleEntryModel(ModuleOp module, Location loc, StringRef name,
+                                              FlatSymbolRefAttr function,
+                                              ArrayRef<Attribute> feeds,
+                                              ArrayRef<Attribute> fetches) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto model = ModelOp::create(b, loc, name);
+  b.setInsertionPointToStart(&model.getBody().emplaceBlock());
+  EntryOp::create(b, loc, b.getStringAttr("run"), function, b.getArrayAttr(feeds),
+                  b.getArrayAttr(fetches), b.getStrArrayAttr({}), ArrayAttr());
+  return model;
 }
 
 LogicalResult TensorAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,

@@ -1,6 +1,7 @@
 //===- FreezeInterface.cpp - the model's interface gets its static types ------===//
 #include "passes/Lower/Passes.h"
 #include "dialects/Kiln/ABI.h"
+#include "dialects/Kiln/Model.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,13 +98,9 @@ struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfac
       feeds.push_back(defaultTensor(main, true, i));
     for (unsigned i = 0; i < main.getNumResults(); ++i)
       fetches.push_back(defaultTensor(main, false, i));
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto model = dialect::ModelOp::create(b, module.getLoc(), "main");
-    b.setInsertionPointToStart(&model.getBody().emplaceBlock());
-    dialect::EntryOp::create(b, module.getLoc(), b.getStringAttr("run"),
-                             FlatSymbolRefAttr::get(main.getSymNameAttr()),
-                             b.getArrayAttr(feeds), b.getArrayAttr(fetches),
-                             b.getStrArrayAttr({}), ArrayAttr());
+    dialect::createSingleEntryModel(module, module.getLoc(), "main",
+                                    FlatSymbolRefAttr::get(main.getSymNameAttr()), feeds,
+                                    fetches);
     return success();
   }
 
