@@ -82,18 +82,14 @@ struct ExpandKernelCallsPass
       Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
       return arith::IndexCastOp::create(b, loc, i64, p);
     };
-    auto buffer = [&](StringRef role) {
-      int i = info.inputIndex(role);
-      return i >= 0 ? op.getInputs()[i] : op.getOutputs()[info.outputIndex(role)];
-    };
     SmallVector<Value> args;
     for (const KernelArg &arg : info.args) {
       switch (arg.kind) {
       case KernelArgKind::Address:
-        args.push_back(address(buffer(arg.ref)));
+        args.push_back(address(op.getBuffer(arg.ref)));
         break;
       case KernelArgKind::ByteSize: {
-        auto type = cast<MemRefType>(buffer(arg.ref).getType());
+        auto type = cast<MemRefType>(op.getBuffer(arg.ref).getType());
         args.push_back(int64(type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8)));
         break;
       }

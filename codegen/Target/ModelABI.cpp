@@ -2,6 +2,7 @@
 #include "codegen/Target/ModelABI.h"
 #include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
+#include "dialects/Kiln/Model.h"
 
 #include "kiln/runtime/abi.h"
 
@@ -9,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -40,14 +42,22 @@ static const char *dtypeMacro(int dtype) {
   }
 }
 
-FailureOr<ModelSignature> readSignature(ModuleOp module, StringRef name) {
-  auto models = module.getOps<kiln::dialect::ModelOp>();
-  if (models.empty())
+FailureOr<ModelInterface> readModel(ModuleOp module) {
+  kiln::dialect::ModelOp model = kiln::dialect::getModel(module);
+  if (!model)
     return module.emitError() << "the module has no kiln.model to take the interface from";
-  auto entries = (*models.begin()).getBody().getOps<kiln::dialect::EntryOp>();
-  kiln::dialect::EntryOp entry = *entries.begin();
-  ModelSignature sig;
-  sig.name = sanitizeIdentifier(name);
+  auto entries = llvm::to_vector(model.getBody().getOps<kiln::dialect::EntryOp>());
+  if (entries.size() != 1)
+    return model.emitOpError() << "has " << entries.size()
+                               << " entry points; code generation supports one for now";
+  kiln::dialect::EntryOp entry = entries.front();
+  if (!entry.getState().empty())
+    return entry.emitOpError() << "uses state, which code generation does not support yet";
+  if (!entry.getParts())
+    return entry.emitOpError() << "runs no parts; run kiln-lower-partitions";
+  ModelInterface interface;
+  ModelSignature &sig = interface.signature;
+  sig.name = model.getName().str();
   auto read = [&](ArrayAttr tensors, std::vector<TensorSignature> &out) -> LogicalResult {
     for (auto tensor : tensors.getAsRange<kiln::dialect::TensorAttr>()) {
       RankedTensorType type = tensor.getType();
@@ -67,7 +77,35 @@ FailureOr<ModelSignature> readSignature(ModuleOp module, StringRef name) {
   };
   if (failed(read(entry.getFeeds(), sig.inputs)) || failed(read(entry.getFetches(), sig.outputs)))
     return failure();
-  return sig;
+  for (auto attr : entry.getParts()->getAsRange<kiln::dialect::PartAttr>()) {
+    EntryPart part;
+    part.implName = attr.getFunction().getValue().str();
+    llvm::append_range(part.inputs, attr.getInputs().asArrayRef());
+    llvm::append_range(part.outputs, attr.getOutputs().asArrayRef());
+    part.scratchOffset = attr.getScratchOffset();
+    part.scratchBytes = attr.getScratchBytes();
+    part.statusArgument = attr.getStatus();
+    sig.scratchBytes = std::max(
+        sig.scratchBytes,
+        part.scratchOffset + static_cast<int64_t>(llvm::alignTo(part.scratchBytes,
+                                                                KILN_SCRATCH_ALIGNMENT)));
+    interface.naiveScratchBytes += attr.getNaiveBytes();
+    interface.parts.push_back(std::move(part));
+  }
+  if (interface.parts.empty())
+    return entry.emitOpError() << "has no parts";
+  if (auto checks = model.getChecks())
+    for (auto attr : checks->getAsRange<kiln::dialect::CheckAttr>()) {
+      CheckInfo check;
+      check.message = attr.getMessage().str();
+      llvm::append_range(check.dims, attr.getDims().asArrayRef());
+      check.isUnsigned = attr.getUnsignedValues();
+      interface.checks.push_back(std::move(check));
+    }
+  if (auto keys = model.getRendezvousKeys())
+    for (auto key : keys->getAsRange<StringAttr>())
+      interface.rendezvousKeys.push_back(key.str());
+  return interface;
 }
 
 namespace {
@@ -167,9 +205,12 @@ static llvm::Constant *checkTable(llvm::Module &m, ArrayRef<CheckInfo> checks,
                 "checks");
 }
 
-LogicalResult addEntryPoint(llvm::Module &m, ArrayRef<EntryPart> parts,
-                            ArrayRef<std::string> rendezvousKeys, ArrayRef<CheckInfo> checks,
-                            const ModelSignature &sig, bool withMain, std::string &error) {
+LogicalResult addEntryPoint(llvm::Module &m, const ModelInterface &model, bool withMain,
+                            std::string &error) {
+  ArrayRef<EntryPart> parts = model.parts;
+  ArrayRef<std::string> rendezvousKeys = model.rendezvousKeys;
+  ArrayRef<CheckInfo> checks = model.checks;
+  const ModelSignature &sig = model.signature;
   llvm::LLVMContext &ctx = m.getContext();
   auto *ptr = llvm::PointerType::get(ctx, 0);
   auto *i32 = llvm::Type::getInt32Ty(ctx);

@@ -66,24 +66,6 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module, llvm::LLVMConte
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
-  // Kiln's own argument and result attributes (kiln.name, kiln.alias) have served the
-  // signature; LLVM IR has no place for them (and warns about them once the kiln dialect is
-  // loaded).
-  module.walk([](LLVM::LLVMFuncOp func) {
-    auto strip = [](DictionaryAttr attrs) {
-      if (!attrs)
-        return attrs;
-      SmallVector<NamedAttribute> kept;
-      for (NamedAttribute a : attrs)
-        if (!a.getName().getValue().starts_with("kiln."))
-          kept.push_back(a);
-      return DictionaryAttr::get(attrs.getContext(), kept);
-    };
-    for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
-    for (unsigned i = 0; i < func.getNumResults(); ++i)
-      func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
-  });
   // The model's interface (kiln.model) has no LLVM IR: the entry point and NAME_info
   // carry it.
   for (Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations()))

@@ -6,9 +6,6 @@
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "passes/Graph/Passes.h"
-#include "passes/Lower/Passes.h"
-
-#include "kiln/runtime/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -478,7 +475,12 @@ int Compilation::run() {
       return fail("--cpu ", options.cpu, ": ", target_error);
   }
 
-  // Import.
+  // Import. A model written as MLIR names its own feeds and fetches, in its kiln.model.
+  bool isModule = StringRef(options.graphPath).ends_with(".mlir");
+  if (isModule && (!options.feeds.empty() || !options.fetches.empty() ||
+                   !options.configPath.empty()))
+    return fail("--feed, --fetch and --config apply to GraphDefs; '", options.graphPath,
+                "' is an MLIR module, whose kiln.model names its feeds and fetches");
   import::ImportOptions importOptions;
   importOptions.importAllWithoutFetches = false;
   if (!options.configPath.empty() &&
@@ -498,13 +500,18 @@ int Compilation::run() {
     importOptions.fetches.push_back(import::FetchSpec{*id, ""});
   }
   OwningOpRef<ModuleOp> module =
-      import::importGraphDefFile(options.graphPath, importOptions, &context);
+      isModule ? import::importModuleFile(options.graphPath, &context)
+               : import::importGraphDefFile(options.graphPath, importOptions, &context);
   if (!module)
     return 1;
   progress("imported");
-  // The model takes its name from --name or the output file.
-  for (auto model : module->getOps<kiln::dialect::ModelOp>())
-    model.setName(codegen::sanitizeIdentifier(defaultModelName()));
+  // The model takes its name from --name or the output file (a module without a
+  // kiln.model gets one when it is lowered).
+  auto nameModel = [&] {
+    for (auto model : module->getOps<kiln::dialect::ModelOp>())
+      model.setName(codegen::sanitizeIdentifier(defaultModelName()));
+  };
+  nameModel();
   size_t importedOps = countOps(*module);
   if (failed(dumpStage(*module, "import")))
     return 1;
@@ -525,11 +532,6 @@ int Compilation::run() {
   if (options.emit == EmitKind::Mlir && options.stage == Stage::Graph)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
 
-  auto funcs = module->getOps<func::FuncOp>();
-  if (funcs.empty())
-    return fail("the imported module has no function");
-  func::FuncOp entry = *funcs.begin();
-  std::string implName = entry.getSymName().str();
   std::string modelName = codegen::sanitizeIdentifier(defaultModelName());
   size_t graphOps = countOps(*module);
 
@@ -542,77 +544,29 @@ int Compilation::run() {
   progress("lowered");
   if (failed(dumpStage(*module, "lowered")))
     return 1;
-  // The interface, frozen by kiln-lower-freeze-interface.
-  FailureOr<codegen::ModelSignature> signature = codegen::readSignature(*module, modelName);
-  if (failed(signature))
+  // The interface, as the lowering left it in the kiln.model.
+  nameModel();
+  FailureOr<codegen::ModelInterface> model = codegen::readModel(*module);
+  if (failed(model))
     return 1;
-  // The functions that make up the model: the entry function, or the partitions it was
-  // cut into (kiln-lower-partitions), each with its own part of the arena.
-  SmallVector<codegen::EntryPart> parts;
-  SmallVector<int64_t> partBytes;
-  int64_t naiveBytes = 0;
-  for (auto func : module->getOps<func::FuncOp>()) {
-    auto of = func->getAttrOfType<StringAttr>(lower::kPartitionOfAttr);
-    bool whole = func.getSymName() == implName;
-    if (!whole && !(of && of.getValue() == implName))
-      continue;
-    codegen::EntryPart part;
-    part.implName = func.getSymName().str();
-    if (whole) {
-      for (size_t i = 0; i < signature->inputs.size(); ++i)
-        part.inputs.push_back(i);
-      for (size_t i = 0; i < signature->outputs.size(); ++i)
-        part.outputs.push_back(i);
-    } else {
-      auto ins = func->getAttrOfType<DenseI64ArrayAttr>(lower::kPartitionInputsAttr);
-      auto outs = func->getAttrOfType<DenseI64ArrayAttr>(lower::kPartitionOutputsAttr);
-      if (!ins || !outs)
-        return fail("partition '", part.implName, "' does not say its inputs and outputs");
-      part.inputs.assign(ins.asArrayRef().begin(), ins.asArrayRef().end());
-      part.outputs.assign(outs.asArrayRef().begin(), outs.asArrayRef().end());
-    }
-    int64_t bytes = 0;
-    if (auto attr = func->getAttrOfType<IntegerAttr>(lower::kScratchBytesAttr))
-      bytes = attr.getInt();
-    if (auto attr = func->getAttrOfType<IntegerAttr>(lower::kScratchNaiveBytesAttr))
-      naiveBytes += attr.getInt();
-    part.scratchOffset = signature->scratchBytes;
-    part.statusArgument = func->hasAttr(lower::kStatusArgumentAttr);
-    signature->scratchBytes += llvm::alignTo(bytes, KILN_SCRATCH_ALIGNMENT);
-    parts.push_back(std::move(part));
-    partBytes.push_back(bytes);
-  }
-  if (parts.empty())
-    return fail("the lowered module has no function '", implName, "' or partitions of it");
-  std::vector<codegen::CheckInfo> checks;
-  if (auto table = (*module)->getAttrOfType<ArrayAttr>(lower::kChecksAttr))
-    for (auto entry : table.getAsRange<DictionaryAttr>()) {
-      codegen::CheckInfo check;
-      check.message = entry.getAs<StringAttr>("message").str();
-      llvm::append_range(check.dims, entry.getAs<DenseI64ArrayAttr>("dims").asArrayRef());
-      check.isUnsigned = entry.getAs<BoolAttr>("unsigned").getValue();
-      checks.push_back(std::move(check));
-    }
-  std::vector<std::string> rendezvousKeys;
-  if (auto keys = (*module)->getAttrOfType<ArrayAttr>(lower::kRendezvousKeysAttr))
-    for (auto key : keys.getAsRange<StringAttr>())
-      rendezvousKeys.push_back(key.str());
+  const codegen::ModelSignature &signature = model->signature;
   if (options.stats) {
     llvm::outs() << "stats: ops after import: " << importedOps << "\n"
                  << "stats: ops after graph passes: " << graphOps << "\n"
-                 << "stats: scratch arena: " << signature->scratchBytes
-                 << " bytes (buffers share memory by lifetime; naive total: " << naiveBytes
-                 << " bytes, one slot per buffer)\n";
-    if (parts.size() > 1) {
-      llvm::outs() << "stats: partitions run concurrently: " << parts.size() << " (arena";
-      for (auto [part, bytes] : llvm::zip(parts, partBytes))
-        llvm::outs() << " " << part.implName << " " << bytes;
+                 << "stats: scratch arena: " << signature.scratchBytes
+                 << " bytes (buffers share memory by lifetime; naive total: "
+                 << model->naiveScratchBytes << " bytes, one slot per buffer)\n";
+    if (model->parts.size() > 1) {
+      llvm::outs() << "stats: partitions run concurrently: " << model->parts.size()
+                   << " (arena";
+      for (const codegen::EntryPart &part : model->parts)
+        llvm::outs() << " " << part.implName << " " << part.scratchBytes;
       llvm::outs() << ")\n";
     }
     int64_t io = 0;
-    for (const auto &t : signature->inputs)
+    for (const auto &t : signature.inputs)
       io += t.byteSize;
-    for (const auto &t : signature->outputs)
+    for (const auto &t : signature.outputs)
       io += t.byteSize;
     llvm::outs() << "stats: inputs + outputs: " << io << " bytes (caller-owned)\n";
   }
@@ -637,8 +591,7 @@ int Compilation::run() {
   auto llvmModule = codegen::translateToLLVMIR(*module, llvmContext, error);
   if (!llvmModule)
     return fail(error);
-  if (failed(codegen::addEntryPoint(*llvmModule, parts, rendezvousKeys, checks, *signature,
-                                    options.emit == EmitKind::Exe, error)))
+  if (failed(codegen::addEntryPoint(*llvmModule, *model, options.emit == EmitKind::Exe, error)))
     return fail(error);
   codegen::optimize(*llvmModule, *machine, options.optLevel);
   progress("LLVM optimisation");
@@ -679,7 +632,7 @@ int Compilation::run() {
   progress("object emitted");
 
   if (options.emit == EmitKind::Obj) {
-    std::string header = codegen::emitHeader(*signature, llvm::sys::path::filename(options.graphPath));
+    std::string header = codegen::emitHeader(signature, llvm::sys::path::filename(options.graphPath));
     return failed(writeText(outputBase() + ".h", [&](llvm::raw_ostream &os) { os << header; }));
   }
   int rc = link(objectPath, output);

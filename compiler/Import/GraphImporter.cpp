@@ -505,12 +505,8 @@ LogicalResult GraphImporter::build(ModuleOp module) {
   builder.setInsertionPointToEnd(body);
 
   std::map<std::pair<std::string, int>, Value> values;
-  for (auto [i, feed] : llvm::enumerate(args)) {
+  for (auto [i, feed] : llvm::enumerate(args))
     values[{feed->id.node, feed->id.port}] = body->getArgument(i);
-    func.setArgAttr(i, kNameAttr, builder.getStringAttr(feed->id.str()));
-    if (!feed->alias.empty())
-      func.setArgAttr(i, kAliasAttr, builder.getStringAttr(feed->alias));
-  }
 
   std::vector<Operation *> created(nodes.size(), nullptr);
   for (size_t i : order) {
@@ -596,14 +592,10 @@ LogicalResult GraphImporter::build(ModuleOp module) {
   }
   func::ReturnOp::create(builder, func.getLoc(), results);
   func.setType(builder.getFunctionType(argTypes, TypeRange(ValueRange(results))));
-  for (auto [i, fetch] : llvm::enumerate(options.fetches)) {
-    func.setResultAttr(i, kNameAttr, builder.getStringAttr(fetch.id.str()));
-    if (!fetch.alias.empty())
-      func.setResultAttr(i, kAliasAttr, builder.getStringAttr(fetch.alias));
-  }
 
-  // The model's interface: one entry point, `run`, computing the fetches from the feeds.
-  // Its name is the graph file's stem until the driver names it.
+  // The model's interface: one entry point, `run`, computing the fetches from the feeds,
+  // named as in the graph (node:port) and the config (alias). The model's name is the
+  // graph file's stem until the driver names it.
   auto tensor = [&](const std::string &name, const std::string &alias) -> Attribute {
     return dialect::TensorAttr::get(ctx, name,
                                     alias.empty() ? StringAttr() : builder.getStringAttr(alias),

@@ -57,10 +57,6 @@ struct ImportOptions {
   std::string functionName = "main";
 };
 
-/// Argument and result attributes holding the TensorFlow tensor name and the alias.
-inline constexpr llvm::StringLiteral kNameAttr = "kiln.name";
-inline constexpr llvm::StringLiteral kAliasAttr = "kiln.alias";
-
 /// The MLIR element type of a TensorFlow dtype, given by name: f32, float32, float,
 /// DT_FLOAT ... (case-insensitive). Null if unknown.
 mlir::Type parseDataType(llvm::StringRef name, mlir::MLIRContext *context);
@@ -79,6 +75,12 @@ mlir::OwningOpRef<mlir::ModuleOp> importGraphDefBuffer(llvm::StringRef bytes,
                                                        llvm::StringRef fileName,
                                                        const ImportOptions &options,
                                                        mlir::MLIRContext *context);
+
+/// Reads a model written as MLIR (tf ops in functions, and a kiln.model naming its entry
+/// points, their feeds and fetches, and its state; without one, the first public function
+/// is the entry point). Errors are reported through the context's diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp> importModuleFile(llvm::StringRef path,
+                                                   mlir::MLIRContext *context);
 
 /// Reads a tfcompile config (text tensorflow.tf2xla.Config) and appends its feeds and
 /// fetches to `options`.

@@ -142,6 +142,10 @@ Value KernelCallOp::getOutput(StringRef role) {
   return getOutputs()[i];
 }
 
+Value KernelCallOp::getBuffer(StringRef role) {
+  return getInfo().inputIndex(role) >= 0 ? getInput(role) : getOutput(role);
+}
+
 int64_t KernelCallOp::getInt(StringRef name) {
   return cast<IntegerAttr>(getParams().get(name)).getInt();
 }
@@ -174,88 +178,6 @@ bool isKernelBuffer(Type type, int64_t rank, bool anyElementType = false) {
          (anyElementType || t.getElementType().isF32()) && (rank < 0 || t.getRank() == rank);
 }
 
-/// The relations between a call's sizes and its buffers' shapes, per family.
-LogicalResult verifyShapes(KernelCallOp op) {
-  const KernelInfo &info = op.getInfo();
-  auto shape = [&](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
-  auto expect = [&](StringRef role, Value v, ArrayRef<int64_t> expected) -> LogicalResult {
-    if (shape(v) == expected)
-      return success();
-    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
-    llvm::interleave(expected, d, "x");
-    d << " (from its parameters), but it is " << v.getType();
-    return d;
-  };
-  auto p = [&](StringRef name) { return op.getInt(name); };
-  // An output: `expected`, or a view of it with as many elements and the same channels
-  // (the last dimension; a depthwise output's last two), where an epilogue writes.
-  auto expectOutput = [&](StringRef role, ArrayRef<int64_t> expected,
-                          int64_t channels) -> LogicalResult {
-    Value out = op.getOutput(role);
-    auto type = cast<MemRefType>(out.getType());
-    int64_t elements = 1;
-    for (int64_t d : expected)
-      elements *= d;
-    if (type.getShape() == expected ||
-        (type.getRank() > 0 && type.getNumElements() == elements &&
-         type.getShape().back() == channels))
-      return success();
-    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
-    llvm::interleave(expected, d, "x");
-    d << " (from its parameters), or a view of it with " << channels
-      << " channels, but it is " << out.getType();
-    return d;
-  };
-  auto expectDepthwiseOutput = [&](int64_t c, int64_t m) {
-    return expectOutput("output", {p("n"), p("oh"), p("ow"), c, m}, c * m);
-  };
-  StringRef name = info.name;
-  if (name.starts_with("matmul")) {
-    int64_t m = p("m"), n = p("n"), k = p("k");
-    bool ta = op.hasFlag("transpose_a"), tb = op.hasFlag("transpose_b");
-    if (failed(expectOutput("c", {m, n}, n)) ||
-        failed(expect("a", op.getInput("a"), ta ? SmallVector<int64_t>{k, m}
-                                                : SmallVector<int64_t>{m, k})))
-      return failure();
-    Value b = op.getInput("b");
-    if (op.hasFlag("packed_b")) {
-      if (shape(b).size() != 1 || shape(b)[0] < packedMatmulBSize(k, n))
-        return op.emitOpError() << "expects its packed b buffer to hold "
-                                << packedMatmulBSize(k, n) << " floats, but it is "
-                                << b.getType();
-      return success();
-    }
-    return expect("b", b, tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
-  }
-  if (name == "max_pool2d_f32")
-    return failure(failed(expect("input", op.getInput("input"),
-                                 {p("n"), p("h"), p("w"), p("c")})) ||
-                   failed(expect("output", op.getOutput("output"),
-                                 {p("n"), p("oh"), p("ow"), p("c")})));
-  if (name == "depthwise_conv2d_f32")
-    return failure(
-        failed(expect("input", op.getInput("input"), {p("n"), p("h"), p("w"), p("c")})) ||
-        failed(expect("filter", op.getInput("filter"), {p("kh"), p("kw"), p("c"), p("m")})) ||
-        failed(expectDepthwiseOutput(p("c"), p("m"))));
-  if (name == "pointwise_depthwise_f32")
-    return failure(
-        failed(expect("input", op.getInput("input"), {p("n") * p("h") * p("w"), p("cin")})) ||
-        failed(expect("weights", op.getInput("weights"), {p("cin"), p("c")})) ||
-        failed(expect("filter", op.getInput("filter"), {p("kh"), p("kw"), p("c"), 1})) ||
-        failed(expectDepthwiseOutput(p("c"), 1)));
-  if (name.starts_with("conv2d")) {
-    int64_t kh = name == "conv2d_3x3_f32" ? 3 : p("kh"), kw = name == "conv2d_3x3_f32" ? 3 : p("kw");
-    bool pooled = op.hasFlag("max_pool");
-    if (pooled && !op.hasFlag("overwrite"))
-      return op.emitOpError() << "has max_pool without overwrite";
-    int64_t oh = pooled ? p("oh") / 2 : p("oh"), ow = pooled ? p("ow") / 2 : p("ow");
-    return failure(
-        failed(expect("input", op.getInput("input"), {p("n"), p("h"), p("w"), p("c")})) ||
-        failed(expect("filter", op.getInput("filter"), {kh, kw, p("c"), p("f")})) ||
-        failed(expectOutput("output", {p("n"), oh, ow, p("f")}, p("f"))));
-  }
-  return success();
-}
 
 } // namespace
 
@@ -348,7 +270,7 @@ LogicalResult KernelCallOp::verify() {
   for (size_t i = fixed; i < getInputs().size(); ++i)
     if (!epilogueInputs.test(i))
       return emitOpError() << "has input " << i << ", which no epilogue reads";
-  return verifyShapes(*this);
+  return info->verifyShapes ? info->verifyShapes(*this) : success();
 }
 
 void KernelCallOp::getEffects(

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------------===//
 #include "dialects/Kiln/KernelTable.h"
+#include "dialects/Kiln/KernelShapes.h"
 
 #include "kiln/runtime/abi.h"
 
@@ -122,20 +123,23 @@ constexpr KernelArg transferArgs[] = {{A::Param, "key"}, {A::Address, "buffer"},
 // Every kernel of libkiln_kernels.a takes its thread budget from the run options.
 constexpr KernelInfo table[] = {
     {"matmul_f32", KILN_KERNEL_MATMUL_F32, KernelLibrary::Kernels, true, "overwrite",
-     matmulInputs, matmulOutputs, matmulParams, matmulArgs},
+     matmulInputs, matmulOutputs, matmulParams, matmulArgs, shapes::matmul},
     {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kernels, true,
-     "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs},
+     "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs,
+     shapes::matmul},
     {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
-     "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs},
+     "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs,
+     shapes::depthwise},
     {"pointwise_depthwise_f32", KILN_KERNEL_POINTWISE_DEPTHWISE_F32, KernelLibrary::Kernels,
      true, "", pointwiseDepthwiseInputs, depthwiseOutputs, pointwiseDepthwiseParams,
-     pointwiseDepthwiseArgs},
+     pointwiseDepthwiseArgs, shapes::pointwiseDepthwise},
     {"conv2d_3x3_f32", KILN_KERNEL_CONV2D_3X3_F32, KernelLibrary::Kernels, true, "overwrite",
-     convInputs, convOutputs, conv3x3Params, conv3x3Args},
+     convInputs, convOutputs, conv3x3Params, conv3x3Args, shapes::conv2d3x3},
     {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kernels, true,
-     "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs},
+     "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs,
+     shapes::conv2dDirect},
     {"max_pool2d_f32", KILN_KERNEL_MAX_POOL2D_F32, KernelLibrary::Kernels, true, "",
-     poolInputs, poolOutputs, maxPoolParams, maxPoolArgs},
+     poolInputs, poolOutputs, maxPoolParams, maxPoolArgs, shapes::maxPool},
     {"partition_send", KILN_PARTITION_SEND, KernelLibrary::Runtime, false, "",
      transferBuffer, {}, transferParams, transferArgs},
     {"partition_recv", KILN_PARTITION_RECV, KernelLibrary::Runtime, false, "", {},

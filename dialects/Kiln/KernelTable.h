@@ -5,7 +5,8 @@
 // that chooses a kernel builds a `kiln.kernel_call` of a row, the op's verifier checks the
 // call against the row, and codegen's expansion (kiln-codegen-expand-kernel-calls) writes
 // the C call from it. Adding a kernel means adding a row in KernelTable.cpp, the only file
-// here that includes the runtime's ABI header.
+// here that includes the runtime's ABI header, and, when its sizes and shapes are related
+// in ways its ranks do not say, a function in KernelShapes.cpp that the row names.
 //
 //===----------------------------------------------------------------------------===//
 #ifndef KILN_DIALECTS_KILN_KERNELTABLE_H
@@ -13,10 +14,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 
 namespace kiln::dialect {
+class KernelCallOp;
 
 /// A buffer operand of a kernel: its role (the name the verifier's messages and the passes
 /// use), its rank (-1: any) and whether its elements may be of any type (else f32).
@@ -75,6 +78,9 @@ struct KernelInfo {
   llvm::ArrayRef<KernelOperand> outputs;
   llvm::ArrayRef<KernelParam> params;
   llvm::ArrayRef<KernelArg> args;
+  /// Checks the relations between the call's sizes and its buffers' shapes
+  /// (KernelShapes.h); null when the ranks say all.
+  llvm::LogicalResult (*verifyShapes)(KernelCallOp) = nullptr;
 
   const KernelParam *findParam(llvm::StringRef name) const;
   /// The position of the input or output `role` among the fixed inputs or outputs, and

@@ -62,20 +62,49 @@ def Kiln_PartAttr : AttrDef<Kiln_Dialect, "Part"> {
   let summary = "one separately compiled function of an entry point";
   let description = [{
     An entry point runs one function, or, for a graph placed on several devices, one per
-    partition, all at once. A part names its function, its device, the positions in the
-    entry's feeds of the inputs it takes and in its fetches of the outputs it writes (in
-    its own argument order), where its scratch starts in the entry's arena and how much it
-    uses, and whether it takes the checks' status as its last argument.
+    partition, all at once; from `kiln-lower-partitions` on, it runs its parts. A part
+    names its function, its device (empty when the graph was not placed), the positions in
+    the entry's feeds of the inputs it takes and in its fetches of the outputs it writes
+    (in its own argument order). `kiln-lower-assign-scratch` records where its scratch
+    starts in the entry's arena, how much it uses and how much one slot per buffer would
+    have needed (`naive_bytes`, for `--stats`); `kiln-lower-checks` records whether it
+    takes the checks' status as its last argument.
 
     ```mlir
-    #kiln.part<function = @main, device = "/cpu:0", inputs = array<i64: 0>, outputs = array<i64: 0, 1>, scratch_offset = 0, scratch_bytes = 4096, status = false>
+    #kiln.part<function = @main, device = "/cpu:0", inputs = [0], outputs = [0, 1], scratch_offset = 0, scratch_bytes = 4096, naive_bytes = 8192, status = true>
     ```
   }];
   let parameters = (ins "::mlir::FlatSymbolRefAttr":$function, "::mlir::StringAttr":$device,
                         "::mlir::DenseI64ArrayAttr":$inputs, "::mlir::DenseI64ArrayAttr":$outputs,
                         DefaultValuedParameter<"int64_t", "0">:$scratch_offset,
                         DefaultValuedParameter<"int64_t", "0">:$scratch_bytes,
+                        DefaultValuedParameter<"int64_t", "0">:$naive_bytes,
                         DefaultValuedParameter<"bool", "false">:$status);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The same part with its scratch placed: `bytes` from `offset` in the entry's arena
+    /// (`naive`: what one slot per buffer would take).
+    PartAttr withScratch(int64_t offset, int64_t bytes, int64_t naive) const;
+    /// The same part taking the checks' status as its last argument.
+    PartAttr withStatus() const;
+  }];
+}
+
+def Kiln_CheckAttr : AttrDef<Kiln_Dialect, "Check"> {
+  let mnemonic = "check";
+  let summary = "one run-time check of a compiled model";
+  let description = [{
+    What `kiln-lower-checks` records of a `kiln.check` in the model's table: the message
+    (a printf-like format whose `{index}` and `{value}` the runtime fills in), the shape of
+    the buffer checked, to print a failing element's index, and whether its values are
+    unsigned. A failed check's number in the status is its position in the table + 1.
+
+    ```mlir
+    #kiln.check<message = "node 'q' (FloorDiv): integer division by zero (y{index} is 0)", dims = [2, 3], unsigned_values = false>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$message, "::mlir::DenseI64ArrayAttr":$dims,
+                        DefaultValuedParameter<"bool", "false">:$unsigned_values);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

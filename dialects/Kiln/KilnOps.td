@@ -140,6 +140,8 @@ def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
     /// The fixed input or output of the row's `role`.
     ::mlir::Value getInput(::llvm::StringRef role);
     ::mlir::Value getOutput(::llvm::StringRef role);
+    /// The fixed input or, failing that, output of the row's `role`.
+    ::mlir::Value getBuffer(::llvm::StringRef role);
     /// Parameters by name: an i64 or i32 size, a pair, whether a flag is present, an
     /// epilogue (null when absent).
     int64_t getInt(::llvm::StringRef name);
@@ -159,7 +161,10 @@ def Kiln_ModelOp : Kiln_Op<"model", [IsolatedFromAbove, NoRegionArguments, Singl
     the weights an `init` entry writes, a `train_step` updates and a `predict` reads. The
     op travels through every stage of the compilation; codegen reads the entry points, the
     C header and `NAME_info` from it. One per module; entry and state names are distinct C
-    identifiers.
+    identifiers. The lowering records two tables of the whole model in it: `checks`, the
+    run-time checks a failed status refers to by number (`kiln-lower-checks`), and
+    `rendezvous_keys`, the tensors its partitions send and receive, which the runtime's
+    calls refer to by position (`kiln-lower-rendezvous-calls`).
 
     ```mlir
     kiln.model "counter" {
@@ -170,7 +175,9 @@ def Kiln_ModelOp : Kiln_Op<"model", [IsolatedFromAbove, NoRegionArguments, Singl
     }
     ```
   }];
-  let arguments = (ins StrAttr:$name);
+  let arguments = (ins StrAttr:$name,
+                       OptionalAttr<TypedArrayAttrBase<Kiln_CheckAttr, "checks">>:$checks,
+                       OptionalAttr<StrArrayAttr>:$rendezvous_keys);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$name attr-dict-with-keyword $body";
   let hasVerifier = 1;

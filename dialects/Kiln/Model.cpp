@@ -35,11 +35,46 @@ ModelOp kiln::dialect::createSingleEntryModel(ModuleOp module, Location loc, Str
                                               ArrayRef<Attribute> feeds,
                                               ArrayRef<Attribute> fetches) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto model = ModelOp::create(b, loc, name);
+  auto model = ModelOp::create(b, loc, name, ArrayAttr(), ArrayAttr());
   b.setInsertionPointToStart(&model.getBody().emplaceBlock());
   EntryOp::create(b, loc, b.getStringAttr("run"), function, b.getArrayAttr(feeds),
                   b.getArrayAttr(fetches), b.getStrArrayAttr({}), ArrayAttr());
   return model;
+}
+
+ModelOp kiln::dialect::getModel(ModuleOp module) {
+  auto models = module.getOps<ModelOp>();
+  return models.empty() ? ModelOp() : *models.begin();
+}
+
+bool kiln::dialect::updateParts(ModuleOp module, StringRef function,
+                                function_ref<PartAttr(PartAttr)> update) {
+  ModelOp model = getModel(module);
+  if (!model)
+    return false;
+  bool found = false;
+  for (auto entry : model.getBody().getOps<EntryOp>()) {
+    if (!entry.getParts())
+      continue;
+    SmallVector<Attribute> parts;
+    for (auto part : entry.getParts()->getAsRange<PartAttr>()) {
+      bool runs = part.getFunction().getValue() == function;
+      found |= runs;
+      parts.push_back(runs ? update(part) : part);
+    }
+    entry.setPartsAttr(ArrayAttr::get(module.getContext(), parts));
+  }
+  return found;
+}
+
+PartAttr PartAttr::withScratch(int64_t offset, int64_t bytes, int64_t naive) const {
+  return PartAttr::get(getContext(), getFunction(), getDevice(), getInputs(), getOutputs(),
+                       offset, bytes, naive, getStatus());
+}
+
+PartAttr PartAttr::withStatus() const {
+  return PartAttr::get(getContext(), getFunction(), getDevice(), getInputs(), getOutputs(),
+                       getScratchOffset(), getScratchBytes(), getNaiveBytes(), true);
 }
 
 LogicalResult TensorAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,

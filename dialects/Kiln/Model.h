@@ -13,6 +13,14 @@ ModelOp createSingleEntryModel(mlir::ModuleOp module, mlir::Location loc, llvm::
                                llvm::ArrayRef<mlir::Attribute> feeds,
                                llvm::ArrayRef<mlir::Attribute> fetches);
 
+/// The module's kiln.model, or null when it has none.
+ModelOp getModel(mlir::ModuleOp module);
+
+/// Replaces every part of the model's entry points that runs `function` with what
+/// `update` makes of it; returns whether there was one.
+bool updateParts(mlir::ModuleOp module, llvm::StringRef function,
+                 llvm::function_ref<PartAttr(PartAttr)> update);
+
 } // namespace kiln::dialect
 
 #endif // KILN_DIALECTS_KILN_MODEL_H

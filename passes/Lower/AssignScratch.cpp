@@ -9,6 +9,7 @@
 #include "passes/Lower/Passes.h"
 
 #include "dialects/Kiln/ABI.h"
+#include "dialects/Kiln/Model.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -141,12 +142,27 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
   using AssignScratchPassBase::AssignScratchPassBase;
 
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.isPublic())
         continue;
       if (failed(assign(func)))
         return signalPassFailure();
     }
+    // The parts of an entry point share one arena, one after another.
+    if (auto model = kiln::dialect::getModel(module))
+      for (auto entry : model.getBody().getOps<kiln::dialect::EntryOp>()) {
+        if (!entry.getParts())
+          continue;
+        SmallVector<Attribute> parts;
+        int64_t offset = 0;
+        for (auto part : entry.getParts()->getAsRange<kiln::dialect::PartAttr>()) {
+          parts.push_back(
+              part.withScratch(offset, part.getScratchBytes(), part.getNaiveBytes()));
+          offset += llvm::alignTo(part.getScratchBytes(), abi::scratchAlignment());
+        }
+        entry.setPartsAttr(ArrayAttr::get(&getContext(), parts));
+      }
   }
 
   LogicalResult assign(func::FuncOp func) {
@@ -188,9 +204,10 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     SmallVector<Type> argTypes(func.getArgumentTypes());
     argTypes.push_back(scratchType);
     func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
-    Type i64 = IntegerType::get(ctx, 64);
-    func->setAttr(kiln::lower::kScratchBytesAttr, IntegerAttr::get(i64, size));
-    func->setAttr(kiln::lower::kScratchNaiveBytesAttr, IntegerAttr::get(i64, naive));
+    kiln::dialect::updateParts(getOperation(), func.getSymName(),
+                               [&](kiln::dialect::PartAttr part) {
+                                 return part.withScratch(0, size, naive);
+                               });
 
     for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
       OpBuilder b(alloc);

@@ -2,6 +2,7 @@
 #include "passes/Lower/Passes.h"
 
 #include "dialects/Kiln/ABI.h"
+#include "dialects/Kiln/Model.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -135,6 +136,7 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    kiln::dialect::ModelOp model = kiln::dialect::getModel(module);
     SmallVector<Attribute> table;
     bool ok = true;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -142,6 +144,17 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
       func.walk([&](CheckOp check) { checks.push_back(check); });
       if (checks.empty())
         continue;
+      // The entry point that runs the function gives it the status and reports failures
+      // with the model's table of checks.
+      if (!model || !kiln::dialect::updateParts(module, func.getSymName(),
+                                                [](kiln::dialect::PartAttr part) {
+                                                  return part.withStatus();
+                                                })) {
+        func.emitError() << "has checks, but no part of a kiln.model entry point runs it "
+                            "to report them; run kiln-lower-partitions first";
+        ok = false;
+        continue;
+      }
       for (CheckOp check : checks) {
         auto type = dyn_cast<MemRefType>(check.getSubject().getType());
         if (!type || !type.hasStaticShape() || type.getRank() > abi::maxRank()) {
@@ -157,23 +170,18 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
       SmallVector<Type> inputs(func.getArgumentTypes());
       inputs.push_back(statusType);
       func.setType(FunctionType::get(ctx, inputs, func.getResultTypes()));
-      func->setAttr(kiln::lower::kStatusArgumentAttr, UnitAttr::get(ctx));
       for (CheckOp check : checks) {
         auto type = cast<MemRefType>(check.getSubject().getType());
-        NamedAttribute fields[] = {
-            NamedAttribute(StringAttr::get(ctx, "message"), check.getMessageAttr()),
-            NamedAttribute(StringAttr::get(ctx, "dims"),
-                           DenseI64ArrayAttr::get(ctx, type.getShape())),
-            NamedAttribute(StringAttr::get(ctx, "unsigned"),
-                           BoolAttr::get(ctx, check.getUnsignedValues()))};
-        table.push_back(DictionaryAttr::get(ctx, fields));
+        table.push_back(kiln::dialect::CheckAttr::get(
+            ctx, check.getMessageAttr(), DenseI64ArrayAttr::get(ctx, type.getShape()),
+            check.getUnsignedValues()));
         lowerCheck(check, static_cast<int64_t>(table.size()), status);
       }
     }
     if (!ok)
       return signalPassFailure();
     if (!table.empty())
-      module->setAttr(kiln::lower::kChecksAttr, ArrayAttr::get(ctx, table));
+      model.setChecksAttr(ArrayAttr::get(ctx, table));
   }
 };
 

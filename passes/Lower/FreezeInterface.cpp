@@ -14,6 +14,16 @@ namespace kiln::lower {
 using namespace mlir;
 using namespace kiln;
 
+/// The name of input `index` of `func`: the feed's, when an entry point of the model runs
+/// the function, or "argument N".
+static std::string inputName(ModuleOp module, func::FuncOp func, unsigned index) {
+  if (auto model = dialect::getModel(module))
+    for (auto entry : model.getBody().getOps<dialect::EntryOp>())
+      if (entry.getFunction() == func.getSymName() && index < entry.getFeeds().size())
+        return cast<dialect::TensorAttr>(entry.getFeeds()[index]).getName().str();
+  return "argument " + std::to_string(index);
+}
+
 LogicalResult lower::checkLowerable(ModuleOp module) {
   // A feed without a static shape is the cause of every unknown shape downstream of it.
   bool ok = true;
@@ -22,9 +32,8 @@ LogicalResult lower::checkLowerable(ModuleOp module) {
       auto shaped = dyn_cast<ShapedType>(type);
       if (!shaped || shaped.hasStaticShape())
         continue;
-      auto name = func.getArgAttrOfType<StringAttr>(i, "kiln.name");
-      func.emitError() << "input '" << (name ? name.getValue() : StringRef("?"))
-                       << "' has the shape " << tf::describeType(type)
+      func.emitError() << "input '" << inputName(module, func, i) << "' has the shape "
+                       << tf::describeType(type)
                        << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
       ok = false;
     }
@@ -55,15 +64,11 @@ LogicalResult lower::checkLowerable(ModuleOp module) {
 
 namespace {
 
-/// The feed or fetch `index` of a function without a kiln.model: its kiln.name, or
-/// input<i> / output<i>.
+/// The feed or fetch `index` of a function without a kiln.model: input<i> or output<i>.
 dialect::TensorAttr defaultTensor(func::FuncOp func, bool input, unsigned index) {
-  DictionaryAttr attrs = input ? func.getArgAttrDict(index) : func.getResultAttrDict(index);
-  StringAttr name = attrs ? attrs.getAs<StringAttr>("kiln.name") : StringAttr();
-  StringAttr alias = attrs ? attrs.getAs<StringAttr>("kiln.alias") : StringAttr();
-  std::string text =
-      name ? name.str() : (input ? "input" : "output") + std::to_string(index);
-  return dialect::TensorAttr::get(func.getContext(), text, alias, RankedTensorType());
+  return dialect::TensorAttr::get(func.getContext(),
+                                  (input ? "input" : "output") + std::to_string(index),
+                                  StringAttr(), RankedTensorType());
 }
 
 struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfacePass> {

@@ -2,6 +2,7 @@
 #include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace kiln::lower {
 #define GEN_PASS_DEF_PARTITIONSPASS
@@ -11,6 +12,17 @@ namespace kiln::lower {
 using namespace mlir;
 
 namespace {
+
+/// The part of an entry that runs its whole function: every feed, every fetch, on the
+/// device the graph was not placed on ("").
+Attribute wholePart(MLIRContext *ctx, FlatSymbolRefAttr function, int64_t feeds,
+                    int64_t fetches) {
+  auto positions = [&](int64_t n) {
+    return DenseI64ArrayAttr::get(ctx, llvm::to_vector(llvm::seq<int64_t>(0, n)));
+  };
+  return kiln::dialect::PartAttr::get(ctx, function, StringAttr::get(ctx, ""),
+                                      positions(feeds), positions(fetches), 0, 0, 0, false);
+}
 
 struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
   void runOnOperation() override {
@@ -22,6 +34,15 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
     for (func::FuncOp entry : entries)
       if (failed(split(entry)))
         return signalPassFailure();
+    // Every other entry point runs its function as its one part.
+    module.walk([&](kiln::dialect::EntryOp op) {
+      if (!op.getFunctionAttr())
+        return;
+      op.setPartsAttr(ArrayAttr::get(
+          &getContext(), wholePart(&getContext(), op.getFunctionAttr(), op.getFeeds().size(),
+                                   op.getFetches().size())));
+      op.removeFunctionAttr();
+    });
   }
 
   LogicalResult split(func::FuncOp entry) {
@@ -36,7 +57,6 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
         return op.emitError() << "'" << op.getName()
                               << "' beside kiln.partition ops: a function cut into partitions "
                                  "may only call them";
-    int64_t index = 0;
     SmallVector<bool> written(ret.getNumOperands(), false);
     SmallVector<Attribute> parts;
     for (Operation &op : body.without_terminator()) {
@@ -65,26 +85,25 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
         written[at.front()] = true;
       }
       callee.setPublic();
-      callee->setAttr(kiln::lower::kPartitionOfAttr, entry.getSymNameAttr());
-      callee->setAttr(kiln::lower::kPartitionIndexAttr,
-                      IntegerAttr::get(IntegerType::get(ctx, 64), index++));
-      callee->setAttr(kiln::lower::kPartitionInputsAttr, DenseI64ArrayAttr::get(ctx, inputs));
-      callee->setAttr(kiln::lower::kPartitionOutputsAttr, DenseI64ArrayAttr::get(ctx, outputs));
       parts.push_back(kiln::dialect::PartAttr::get(
           ctx, FlatSymbolRefAttr::get(callee.getSymNameAttr()), partition.getDeviceAttr(),
-          DenseI64ArrayAttr::get(ctx, inputs), DenseI64ArrayAttr::get(ctx, outputs), 0, 0,
+          DenseI64ArrayAttr::get(ctx, inputs), DenseI64ArrayAttr::get(ctx, outputs), 0, 0, 0,
           false));
     }
     for (auto [i, done] : llvm::enumerate(written))
       if (!done)
         return entry.emitError() << "output " << i << " is not computed by a partition";
     // The model's entry point runs the parts instead of the function.
+    bool found = false;
     getOperation().walk([&](kiln::dialect::EntryOp op) {
       if (op.getFunction() == entry.getSymName()) {
         op.removeFunctionAttr();
         op.setPartsAttr(ArrayAttr::get(ctx, parts));
+        found = true;
       }
     });
+    if (!found)
+      return entry.emitError() << "is cut into partitions, but no kiln.entry runs it";
     entry.erase();
     return success();
   }

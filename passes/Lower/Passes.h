@@ -18,29 +18,6 @@
 
 namespace kiln::lower {
 
-/// Name of the function attribute holding the scratch arena size in bytes.
-inline constexpr llvm::StringLiteral kScratchBytesAttr = "kiln.scratch_bytes";
-/// Name of the function attribute holding the arena size one slot per buffer would need.
-inline constexpr llvm::StringLiteral kScratchNaiveBytesAttr = "kiln.scratch_naive_bytes";
-
-/// Attributes of a function compiled as one partition of `kiln.partition_of` (see
-/// kiln-lower-partitions): its index among them, and the positions in the entry function's
-/// signature of the inputs it takes and of the outputs it writes, in its own order.
-inline constexpr llvm::StringLiteral kPartitionOfAttr = "kiln.partition_of";
-inline constexpr llvm::StringLiteral kPartitionIndexAttr = "kiln.partition_index";
-inline constexpr llvm::StringLiteral kPartitionInputsAttr = "kiln.partition_inputs";
-inline constexpr llvm::StringLiteral kPartitionOutputsAttr = "kiln.partition_outputs";
-/// Module attribute: the tensor names of kiln.send/kiln.recv, sorted; calls of the runtime
-/// refer to a key by its position here.
-inline constexpr llvm::StringLiteral kRendezvousKeysAttr = "kiln.rendezvous_keys";
-
-/// Module attribute: the model's checks (kiln-lower-checks), an array of dictionaries
-/// {message, dims, unsigned}; a check's number in the status is its position + 1.
-inline constexpr llvm::StringLiteral kChecksAttr = "kiln.checks";
-/// Function attribute: its last argument is the status its checks record failures in, a
-/// memref<KILN_CHECK_STATUS_WORDS x i64> (kiln/runtime/abi.h).
-inline constexpr llvm::StringLiteral kStatusArgumentAttr = "kiln.status_argument";
-
 /// Marks the f32 depthwise convolution generic that kiln-lower-kernel-calls turns into a
 /// kernel call: [stride h, stride w, dilation h, dilation w, pad top, pad left].
 inline constexpr llvm::StringLiteral kDepthwiseAttr = "kiln.depthwise";

@@ -219,9 +219,10 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
     plan of TensorFlow Lite's arena planner). Before that, an elementwise op (all loops
     parallel, identity maps) that reads a buffer for the last time and writes a fresh one of
     the same type writes into the buffer it reads instead (in place). `naive` gives every
-    buffer its own slot instead, for comparison. The arena size is stored in the function attribute
-    `kiln.scratch_bytes`, and the size of the naive plan in `kiln.scratch_naive_bytes`;
-    `kiln-lower-verify-scratch` checks the plan.
+    buffer its own slot instead, for comparison. The arena's size (`scratch_bytes`) and that
+    of the naive plan (`naive_bytes`) go into the `#kiln.part` of the `kiln.model` entry
+    point that runs the function; the parts of an entry get consecutive places in its
+    arena (`scratch_offset`). `kiln-lower-verify-scratch` checks the plan.
 
     Before:
     ```mlir
@@ -232,8 +233,9 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    func.func @main(%x: memref<4xf32>, %out: memref<4xf32>, %scratch: memref<64xi8>)
-        attributes {kiln.scratch_bytes = 64 : i64, kiln.scratch_naive_bytes = 64 : i64} {
+    kiln.entry "run" feeds [...] fetches [...] {parts = [#kiln.part<function = @main, ...,
+        scratch_bytes = 64, naive_bytes = 64>]}
+    func.func @main(%x: memref<4xf32>, %out: memref<4xf32>, %scratch: memref<64xi8>) {
       %c0 = arith.constant 0 : index
       %0 = memref.view %scratch[%c0][] : memref<64xi8> to memref<4xf32>
       ...
@@ -250,8 +252,8 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
 def VerifyScratchPass : Pass<"kiln-lower-verify-scratch", "mlir::ModuleOp"> {
   let summary = "Check that no two buffers live at the same time share scratch memory";
   let description = [{
-    For each function with a scratch arena (`kiln.scratch_bytes`), finds every
-    `memref.view` of the arena at a constant offset, computes its lifetime as
+    For each function argument that is a scratch arena (a `memref<Nxi8>` that
+    `memref.view` ops take their buffers from), finds every view of it at a constant offset, computes its lifetime as
     `kiln-lower-assign-scratch` does, and reports an error at both views when two of them
     overlap in memory while both are live, or when a view reaches past the arena's end. It
     changes nothing; the lower pipeline runs it after planning.
@@ -312,7 +314,7 @@ def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
   let summary = "Turn bufferized kiln.check ops into loops that record a failure";
   let description = [{
     Every function holding `kiln.check` ops gets a trailing status argument,
-    `memref<3xi64>` (`kiln.status_argument`): the number of the first check that failed
+    `memref<3xi64>`: the number of the first check that failed
     (0: none), the failing element's row-major position and its value. Each check becomes
     one pass over its buffer that ands the condition over every element (a loop LLVM
     vectorizes); only when that finds a failure does a second loop find the first failing
@@ -321,9 +323,11 @@ def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
     reports the failure when every part has returned (each partition has a status of its
     own, and the first partition's failure is reported).
 
-    The checks, numbered from 1 in the order found, are the module's `kiln.checks`
-    attribute (their messages and the checked tensors' shapes), from which codegen writes
-    the table the runtime formats the message with.
+    The checks, numbered from 1 in the order found, are the `kiln.model`'s `checks`
+    (`#kiln.check`: their messages and the checked tensors' shapes), from which codegen
+    writes the table the runtime formats the message with; the part of the entry point that
+    runs the function gets `status = true`. A function with checks that no part runs is an
+    error.
 
     Before:
     ```mlir
@@ -333,8 +337,7 @@ def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
     ```
     After (abridged):
     ```mlir
-    func.func @main(..., %scratch: memref<0xi8>, %status: memref<3xi64>)
-        attributes {kiln.status_argument} {
+    func.func @main(..., %scratch: memref<0xi8>, %status: memref<3xi64>) {
       linalg.generic {iterator_types = ["reduction"]} ins(%y) outs(%all) { ...cmpi ne... andi }
       scf.if %failed { ...scf.for finding the first zero..., memref.store to %status if empty }
     ```
@@ -443,15 +446,15 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
 def PartitionsPass : Pass<"kiln-lower-partitions", "mlir::ModuleOp"> {
   let summary = "Compile each kiln.partition's function on its own, for the entry to start";
   let description = [{
-    The first lowering step for a graph cut into partitions (kiln-graph-outline-partitions).
-    Each function a `kiln.partition` calls becomes public, so that it is lowered like a model
-    of its own (outputs as destinations, a scratch arena of its own), and records which of
-    the entry function's inputs it takes and which outputs it writes:
-    `kiln.partition_of` (the entry function), `kiln.partition_index`, `kiln.partition_inputs`
-    and `kiln.partition_outputs` (positions in the entry's signature). The entry function,
-    now only calls, goes: the model's entry point (`NAME_run`), generated with the object
-    code, starts the partitions on threads of their own through `kiln_partitions_run`
-    (kiln/runtime/partitions.h), each with its part of one scratch arena.
+    Makes every entry point of the `kiln.model` run parts (`#kiln.part`) instead of a
+    function. An entry whose function is cut into partitions (kiln-graph-outline-partitions)
+    gets one part per `kiln.partition`: the function it calls, made public so that it is
+    lowered like a model of its own (outputs as destinations, a scratch arena of its own),
+    its device, and which of the entry's feeds it takes and fetches it writes. The entry
+    function, now only calls, goes: the model's entry point (`NAME_run`), generated with the
+    object code, starts the parts on threads of their own through `kiln_partitions_run`
+    (kiln/runtime/partitions.h), each with its part of one scratch arena. Any other entry
+    gets one part running its whole function, on no particular device (`device = ""`).
 
     Every operand of a `kiln.partition` must be an argument of its function, and every
     result of the function a partition's result.
@@ -464,9 +467,10 @@ def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> 
     After bufferization, `kiln.send %buf as "key"` becomes a `kiln.kernel_call` of
     `partition_send` and `kiln.recv "key" into %buf` one of `partition_recv`
     (`kiln_partition_send`/`_recv` in kiln/runtime/partitions.h), with the key's number;
-    the C call passes the buffer's address and its size in bytes. The keys, sorted, are the module's `kiln.rendezvous_keys` attribute, which the
-    entry point passes to the runtime. A buffer with a non-identity layout (a view) is
-    copied to or from a contiguous one around the call.
+    the C call passes the buffer's address and its size in bytes. The keys, sorted, are the
+    `kiln.model`'s `rendezvous_keys`, which the entry point passes to the runtime. A
+    buffer with a non-identity layout (a view) is copied to or from a contiguous one around
+    the call.
 
     Each key must be sent once and received at most once; a receive without a send in the
     module (from another process), or one that comes before its send in the same function

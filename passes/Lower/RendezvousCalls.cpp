@@ -1,6 +1,8 @@
 //===- RendezvousCalls.cpp - kiln.send/kiln.recv become runtime calls ----------===//
 #include "passes/Lower/Passes.h"
 
+#include "dialects/Kiln/Model.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <set>
@@ -88,6 +90,13 @@ struct RendezvousCallsPass
       return signalPassFailure();
     if (ops.empty())
       return;
+    kiln::dialect::ModelOp model = kiln::dialect::getModel(module);
+    if (!model) {
+      ops.front()->emitOpError()
+          << "moves a tensor between partitions, but the module has no kiln.model to hold "
+             "the keys the entry point passes to the runtime";
+      return signalPassFailure();
+    }
     MLIRContext *ctx = &getContext();
     SmallVector<Attribute> keys;
     llvm::StringMap<int32_t> number;
@@ -95,7 +104,7 @@ struct RendezvousCallsPass
       number[name] = static_cast<int32_t>(keys.size());
       keys.push_back(StringAttr::get(ctx, name));
     }
-    module->setAttr(kiln::lower::kRendezvousKeysAttr, ArrayAttr::get(ctx, keys));
+    model.setRendezvousKeysAttr(ArrayAttr::get(ctx, keys));
 
     OpBuilder b(ctx);
     for (Operation *op : ops) {

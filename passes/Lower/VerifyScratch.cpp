@@ -21,10 +21,15 @@ struct VerifyScratchPass : kiln::lower::impl::VerifyScratchPassBase<VerifyScratc
   }
 
   LogicalResult verify(func::FuncOp func) {
-    auto arenaBytes = func->getAttrOfType<IntegerAttr>(kiln::lower::kScratchBytesAttr);
-    if (!arenaBytes || func.isExternal() || func.getNumArguments() == 0)
+    // The arena kiln-lower-assign-scratch appends: a trailing memref<Nxi8>.
+    if (func.isExternal() || func.getNumArguments() == 0)
       return success();
     Value arena = func.getArguments().back();
+    auto arenaType = dyn_cast<MemRefType>(arena.getType());
+    if (!arenaType || arenaType.getRank() != 1 || !arenaType.hasStaticShape() ||
+        !arenaType.getElementType().isInteger(8))
+      return success();
+    int64_t arenaBytes = arenaType.getNumElements();
     struct Slot {
       memref::ViewOp view;
       int64_t begin, end;
@@ -43,9 +48,9 @@ struct VerifyScratchPass : kiln::lower::impl::VerifyScratchPassBase<VerifyScratc
       }
       int64_t bytes = kiln::lower::bufferBytes(view.getType());
       int64_t begin = offset.getSExtValue();
-      if (begin < 0 || begin + bytes > arenaBytes.getInt()) {
+      if (begin < 0 || begin + bytes > arenaBytes) {
         view.emitError() << "scratch view [" << begin << ", " << begin + bytes
-                         << ") reaches outside the " << arenaBytes.getInt() << "-byte arena";
+                         << ") reaches outside the " << arenaBytes << "-byte arena";
         ok = false;
       }
       slots.push_back({view, begin, begin + bytes});

@@ -5,7 +5,7 @@
 // signature and only calls the partitions, in the order of their device names. Partition 1
 // sends to 0 and receives back from it.
 // CHECK-LABEL: func.func @ping_pong
-// CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {kiln.name = "x:0"}, %[[Y:.*]]: tensor<4xf32> {kiln.name = "y:0"}) -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
 // CHECK-NEXT: %[[A:.*]] = kiln.partition @ping_pong.cpu0(%[[X]]) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: %[[B:.*]] = kiln.partition @ping_pong.cpu1(%[[Y]]) on "/cpu:1" : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: return %[[B]], %[[A]]
@@ -21,7 +21,7 @@
 // CHECK-NEXT: %[[R1:.*]] = "tf._Recv"() {{.*}}tensor_name = "m:0;/cpu:1"
 // CHECK-NEXT: %[[S:.*]] = "tf.Sigmoid"(%[[R1]])
 // CHECK-NEXT: return %[[S]]
-func.func @ping_pong(%x: tensor<4xf32> {kiln.name = "x:0"}, %y: tensor<4xf32> {kiln.name = "y:0"}) -> (tensor<4xf32>, tensor<4xf32>) {
+func.func @ping_pong(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = "tf.Tanh"(%y) {device = "/cpu:1"} : (tensor<4xf32>) -> tensor<4xf32> loc("t")
   "tf._Send"(%0) {T = f32, device = "/cpu:1", recv_device = "/cpu:0", send_device = "/cpu:1", tensor_name = "t:0;/cpu:0"} : (tensor<4xf32>) -> ()
   %1 = "tf._Recv"() {device = "/cpu:0", recv_device = "/cpu:0", send_device = "/cpu:1", tensor_name = "t:0;/cpu:0", tensor_type = f32} : () -> tensor<4xf32>

@@ -3,11 +3,15 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-assign-scratch --kiln-lower-verify-scratch %s | FileCheck %s
 
 // Tests that allocations become views of one scratch argument at 64-byte aligned offsets,
-// that deallocations vanish, and that the arena size is recorded. Both buffers are live
-// together (%b until its dealloc), so they do not share: the larger one is placed first.
+// that deallocations vanish, and that the arena size is recorded in the part of the entry
+// point that runs the function. Both buffers are live together (%b until its dealloc), so
+// they do not share: the larger one is placed first.
+// CHECK: #kiln.part<function = @main, {{.*}}outputs = [0], scratch_bytes = 256, naive_bytes = 256>
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %[[S:[a-z0-9]+]]: memref<256xi8>
-// CHECK-SAME: kiln.scratch_bytes = 256 : i64, kiln.scratch_naive_bytes = 256 : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"out:0">] {parts = [#kiln.part<function = @main, device = "", inputs = [], outputs = [0]>]}
+}
 func.func @main(%out: memref<4xf32>) {
   // CHECK: %[[C192:.*]] = arith.constant 192 : index
   // CHECK: memref.view %[[S]][%[[C192]]][] : memref<256xi8> to memref<4xf32>
@@ -29,10 +33,13 @@ func.func @main(%out: memref<4xf32>) {
 // c (written from b) takes a's place; b, live together with both, gets its own slot. The
 // address of b passed to a call (as kernel calls take it) keeps b live until the call.
 // The naive plan gives each buffer its own slot.
+// CHECK: #kiln.part<function = @chain, {{.*}}scratch_bytes = 128, naive_bytes = 192>
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME: kiln.scratch_bytes = 128 : i64, kiln.scratch_naive_bytes = 192 : i64
+// NAIVE: #kiln.part<function = @chain, {{.*}}scratch_bytes = 192, naive_bytes = 192>
 // NAIVE-LABEL: func.func @chain
-// NAIVE-SAME: kiln.scratch_bytes = 192 : i64, kiln.scratch_naive_bytes = 192 : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"out:0">] {parts = [#kiln.part<function = @chain, device = "", inputs = [], outputs = [0]>]}
+}
 func.func private @use(i64)
 func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
   // CHECK: arith.constant 0 : index
@@ -60,9 +67,12 @@ func.func @chain(%x: memref<16xf32>, %out: memref<16xf32>) {
 // -----
 
 // Tests that a function without allocations gets an empty arena.
+// CHECK: #kiln.part<function = @none, {{.*}}outputs = [0]>
 // CHECK-LABEL: func.func @none
 // CHECK-SAME: memref<0xi8>
-// CHECK-SAME: kiln.scratch_bytes = 0 : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"out:0">] {parts = [#kiln.part<function = @none, device = "", inputs = [], outputs = [0]>]}
+}
 func.func @none(%out: memref<4xf32>) {
   return
 }
@@ -74,8 +84,11 @@ func.func @none(%out: memref<4xf32>) {
 // Tests writing in place: the elementwise op reads %a for the last time and writes a fresh
 // buffer of the same type, so it writes %a's slot instead (one 64-byte slot for both). The
 // second op's input %b is read again later, so its output gets a slot of its own.
+// CHECK: #kiln.part<function = @in_place, {{.*}}scratch_bytes = 128, naive_bytes = 192>
 // CHECK-LABEL: func.func @in_place
-// CHECK-SAME: kiln.scratch_bytes = 128 : i64, kiln.scratch_naive_bytes = 192 : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"out:0">] {parts = [#kiln.part<function = @in_place, device = "", inputs = [], outputs = [0]>]}
+}
 func.func @in_place(%x: memref<16xf32>, %out: memref<16xf32>) {
   // CHECK: %[[A:.*]] = memref.view
   // CHECK: linalg.generic {{.*}} ins(%[[A]] : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
@@ -99,5 +112,36 @@ func.func @in_place(%x: memref<16xf32>, %out: memref<16xf32>) {
   }
   memref.copy %b, %out : memref<16xf32> to memref<16xf32>
   memref.copy %c, %x : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+// Tests that the parts of an entry point get consecutive places in one arena: the first
+// part's 100-byte buffer takes a 128-byte arena, so the second part's starts at 128. A
+// function that no entry point runs gets its arena, recorded nowhere.
+// CHECK: #kiln.part<function = @first, {{.*}}scratch_bytes = 128, naive_bytes = 128>, #kiln.part<function = @second, {{.*}}scratch_offset = 128, scratch_bytes = 64, naive_bytes = 64>
+// CHECK-LABEL: func.func @first
+// CHECK-SAME: memref<128xi8>
+// CHECK-LABEL: func.func @second
+// CHECK-SAME: memref<64xi8>
+// CHECK-LABEL: func.func @other
+// CHECK-SAME: memref<64xi8>
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"a:0">, #kiln.tensor<"b:0">] {parts = [#kiln.part<function = @first, device = "/cpu:0", inputs = [], outputs = [0]>, #kiln.part<function = @second, device = "/cpu:1", inputs = [], outputs = [1]>]}
+}
+func.func @first(%out: memref<25xf32>) {
+  %a = memref.alloc() : memref<25xf32>
+  memref.copy %a, %out : memref<25xf32> to memref<25xf32>
+  return
+}
+func.func @second(%out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %a, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+func.func @other(%out: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %a, %out : memref<4xf32> to memref<4xf32>
   return
 }

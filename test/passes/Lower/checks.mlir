@@ -1,13 +1,13 @@
-// RUN: kiln-opt --split-input-file --kiln-lower-checks %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-checks %s | FileCheck %s
 
-// Tests that a function with checks gets the status argument last, that the module lists
-// the checks (message, checked shape, signedness) in order, and that a check is one
-// reduction over its buffer, then, only if that fails, a search for the first failing
-// element, recorded unless an earlier check recorded one.
-// CHECK: module attributes {kiln.checks = [{dims = array<i64: 2, 3>, message = "node 'q' (FloorDiv): integer division by zero (y{index} is 0)", unsigned = false}, {dims = array<i64>, message = "p", unsigned = true}]}
+// Tests that a function with checks gets the status argument last, and the part that runs
+// it says so; that the model lists the checks (message, checked shape, signedness) in
+// order; and that a check is one reduction over its buffer, then, only if that fails, a
+// search for the first failing element, recorded unless an earlier check recorded one.
+// CHECK: kiln.model "m" attributes {checks = [#kiln.check<message = "node 'q' (FloorDiv): integer division by zero (y{index} is 0)", dims = [2, 3]>, #kiln.check<message = "p", dims = [], unsigned_values = true>]} {
+// CHECK-NEXT: kiln.entry "run" {{.*}}parts = [#kiln.part<function = @main, {{.*}}status = true>]
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME: %[[Y:[^:]*]]: memref<2x3xi32>, %{{.*}}: memref<i8>, %{{.*}}: memref<0xi8>, %[[STATUS:.*]]: memref<3xi64>)
-// CHECK-SAME: attributes {kiln.status_argument}
 // CHECK: %[[ALL:.*]] = memref.alloca() : memref<i1>
 // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%[[Y]] : memref<2x3xi32>) outs(%[[ALL]] : memref<i1>)
 // CHECK: arith.cmpi ne
@@ -26,6 +26,9 @@
 // CHECK-NOT: kiln.check
 // The second check (unsigned, nonnegative) always holds; it is number 2.
 // CHECK: arith.constant 2 : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [#kiln.tensor<"y:0">, #kiln.tensor<"p:0">] fetches [] {parts = [#kiln.part<function = @main, device = "", inputs = [0, 1], outputs = []>]}
+}
 func.func @main(%y: memref<2x3xi32>, %p: memref<i8>, %scratch: memref<0xi8>) {
   kiln.check "nonzero" %y, "node 'q' (FloorDiv): integer division by zero (y{index} is 0)" : memref<2x3xi32>
   kiln.check "nonnegative" %p, "p" {unsigned_values} : memref<i8>
@@ -43,6 +46,9 @@ func.func @main(%y: memref<2x3xi32>, %p: memref<i8>, %scratch: memref<0xi8>) {
 // CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[LAST]], %{{.*}} : index
 // CHECK: %[[BOUND:.*]] = arith.select %[[IS1]], %{{.*}}, %{{.*}} : i64
 // CHECK: arith.cmpi ult, %[[WIDE]], %[[BOUND]] : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [#kiln.tensor<"i:0">] fetches [] {parts = [#kiln.part<function = @tuples, device = "", inputs = [0], outputs = []>]}
+}
 func.func @tuples(%i: memref<4x2xi32>, %scratch: memref<0xi8>) {
   kiln.check "in_range" %i bounds [5, 3], "m" : memref<4x2xi32>
   return
@@ -50,9 +56,18 @@ func.func @tuples(%i: memref<4x2xi32>, %scratch: memref<0xi8>) {
 
 // -----
 
-// Tests that functions without checks are left alone.
+// Tests that functions without checks are left alone, and need no model.
 // CHECK-LABEL: func.func @plain(%{{.*}}: memref<4xf32>)
-// CHECK-NOT: kiln.status_argument
+// CHECK-NOT: memref<3xi64>
 func.func @plain(%x: memref<4xf32>) {
+  return
+}
+
+// -----
+
+// Tests that checks in a function no entry point runs are an error: nothing would report them.
+// expected-error @+1 {{has checks, but no part of a kiln.model entry point runs it to report them; run kiln-lower-partitions first}}
+func.func @orphan(%y: memref<4xi32>, %scratch: memref<0xi8>) {
+  kiln.check "nonzero" %y, "y" : memref<4xi32>
   return
 }

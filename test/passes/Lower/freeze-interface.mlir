@@ -15,13 +15,13 @@ func.func @main(%x: tensor<2x8xf32>, %k: tensor<i32>) -> tensor<2x8xui8> {
 // -----
 
 // Tests that a module without a kiln.model (IR written by hand) gets one, for its first
-// public function, named by kiln.name where there is one.
+// public function, whose feeds and fetches are named by position.
 // CHECK-LABEL: kiln.model "main" {
-// CHECK-NEXT: kiln.entry "run" = @f feeds [#kiln.tensor<"a:0" : tensor<4xf32>>, #kiln.tensor<"input1" : tensor<4xf32>>] fetches [#kiln.tensor<"output0" : tensor<4xf32>>]
+// CHECK-NEXT: kiln.entry "run" = @f feeds [#kiln.tensor<"input0" : tensor<4xf32>>, #kiln.tensor<"input1" : tensor<4xf32>>] fetches [#kiln.tensor<"output0" : tensor<4xf32>>]
 func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
-func.func @f(%x: tensor<4xf32> {kiln.name = "a:0"}, %y: tensor<4xf32>) -> tensor<4xf32> {
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "tf.AddV2"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -47,8 +47,11 @@ func.func @dynamic(%x: tensor<4xf32>) -> tensor<?xf32> {
 // -----
 
 // Tests that a feed without a static shape is reported as the cause, by its tensor name.
+kiln.model "m" {
+  kiln.entry "run" = @dynamic_feed feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
+}
 // expected-error @+1 {{input 'x:0' has the shape float32 [?]; give it a static shape}}
-func.func @dynamic_feed(%x: tensor<?xf32> {kiln.name = "x:0"}) -> tensor<?xf32> {
+func.func @dynamic_feed(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = "tf.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }

@@ -1,11 +1,11 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-partitions %s | FileCheck %s
 
-// Tests that the entry function goes and each partition becomes public, recording its index
-// and the positions of its inputs and outputs in the entry's signature; the model's entry
-// point runs the parts instead of the function.
-// CHECK-NOT: func.func @main
-// CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0", kiln.partition_index = 0 : i64, kiln.partition_inputs = array<i64: 0, 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 1>}
-// CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1", kiln.partition_index = 1 : i64, kiln.partition_inputs = array<i64: 1>, kiln.partition_of = "main", kiln.partition_outputs = array<i64: 2, 0>}
+// Tests that the entry function goes and each partition becomes public; the model's entry
+// point runs the parts instead of the function, each with its device and the positions of
+// its inputs and outputs in the entry's feeds and fetches.
+// CHECK-NOT: func.func @main(
+// CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0"}
+// CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1"}
 func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %0 = kiln.partition @main.cpu0(%x, %y) on "/cpu:0" : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1:2 = kiln.partition @main.cpu1(%y) on "/cpu:1" : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
@@ -68,4 +68,30 @@ func.func private @p(%x: tensor<4xf32>) {
 func.func @unwritten(%x: tensor<4xf32>) -> tensor<4xf32> {
   kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> ()
   return %x : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an entry point that runs a whole function gets one part running it, with every
+// feed and fetch, on no particular device.
+// CHECK: func.func @whole(
+// CHECK: kiln.entry "run" feeds [#kiln.tensor<"x:0">, #kiln.tensor<"y:0">] fetches [#kiln.tensor<"z:0">]
+// CHECK-SAME: {parts = [#kiln.part<function = @whole, device = "", inputs = [0, 1], outputs = [0]>]}
+func.func @whole(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tf.AddV2"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+kiln.model "m" {
+  kiln.entry "run" = @whole feeds [#kiln.tensor<"x:0">, #kiln.tensor<"y:0">] fetches [#kiln.tensor<"z:0">]
+}
+
+// -----
+
+func.func private @p(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-error @+1 {{is cut into partitions, but no kiln.entry runs it}}
+func.func @orphan(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

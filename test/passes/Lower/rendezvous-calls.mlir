@@ -1,15 +1,17 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-lower-rendezvous-calls %s | FileCheck %s
 
 // Tests that sends and receives become calls of the runtime's partition_send and
-// partition_recv with the key's number (keys sorted, in the module's
-// kiln.rendezvous_keys); the expansion passes the buffer's address and size
-// (test/codegen/expand-kernel-calls.mlir).
-// CHECK: module attributes {kiln.rendezvous_keys = ["a:0;/cpu:1", "b:0;/cpu:0"]}
+// partition_recv with the key's number (keys sorted, in the model's rendezvous_keys); the
+// expansion passes the buffer's address and size (test/codegen/expand-kernel-calls.mlir).
+// CHECK: kiln.model "m" attributes {rendezvous_keys = ["a:0;/cpu:1", "b:0;/cpu:0"]}
 // CHECK-LABEL: func.func @p0
 // CHECK: kiln.kernel_call "partition_send" ins(%arg0 : memref<2x3xf32>) params {key = 0 : i32}
 // CHECK: kiln.kernel_call "partition_recv" outs(%arg1 : memref<4xi8>) params {key = 1 : i32}
 // CHECK-NOT: kiln.send
 // CHECK-NOT: kiln.recv
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+}
 func.func @p0(%x: memref<2x3xf32>, %out: memref<4xi8>) {
   kiln.send %x as "a:0;/cpu:1" : memref<2x3xf32>
   kiln.recv "b:0;/cpu:0" into %out : memref<4xi8>
@@ -35,6 +37,9 @@ func.func @p1(%x: memref<2x3xf32>, %y: memref<4xi8>) {
 // CHECK: %[[D2:.*]] = memref.alloc() : memref<2x2xf32>
 // CHECK-NEXT: kiln.kernel_call "partition_recv" outs(%[[D2]] : memref<2x2xf32>)
 // CHECK-NEXT: memref.copy %[[D2]], %[[S]]
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+}
 func.func @views(%x: memref<4x4xf32>) {
   %s = memref.subview %x[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>>
   kiln.send %s as "a" : memref<2x2xf32, strided<[4, 1]>>
@@ -75,7 +80,19 @@ func.func @twice(%b: memref<4xf32>) {
 // CHECK-LABEL: func.func @in_order
 // CHECK: kiln.kernel_call "partition_send"
 // CHECK: kiln.kernel_call "partition_recv"
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+}
 func.func @in_order(%a: memref<4xf32>, %b: memref<4xf32>) {
+  kiln.send %a as "a" : memref<4xf32>
+  kiln.recv "a" into %b : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @no_model(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{'kiln.send' op moves a tensor between partitions, but the module has no kiln.model to hold the keys the entry point passes to the runtime}}
   kiln.send %a as "a" : memref<4xf32>
   kiln.recv "a" into %b : memref<4xf32>
   return

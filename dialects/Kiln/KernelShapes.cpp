@@ -1,0 +1,124 @@
+//===- KernelShapes.cpp - the shape relations of the kernel table's rows -------===//
+#include "dialects/Kiln/KernelShapes.h"
+#include "dialects/Kiln/KernelTable.h"
+#include "dialects/Kiln/KilnDialect.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+namespace kiln::dialect::shapes {
+namespace {
+
+/// The checks a family's relations are made of, with the op's messages.
+class Shapes {
+public:
+  explicit Shapes(KernelCallOp op) : op(op) {}
+
+  int64_t p(StringRef name) { return op.getInt(name); }
+  bool flag(StringRef name) { return op.hasFlag(name); }
+
+  /// The input or output `role` is exactly `expected`.
+  LogicalResult exactly(StringRef role, Value v, ArrayRef<int64_t> expected) {
+    if (shape(v) == expected)
+      return success();
+    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
+    llvm::interleave(expected, d, "x");
+    d << " (from its parameters), but it is " << v.getType();
+    return d;
+  }
+  LogicalResult input(StringRef role, ArrayRef<int64_t> expected) {
+    return exactly(role, op.getInput(role), expected);
+  }
+
+  /// The output `role` is `expected`, or a view of it with as many elements and the same
+  /// `channels` in its last dimension (a depthwise output's last two): the buffer of the
+  /// elementwise op an epilogue replaced.
+  LogicalResult output(StringRef role, ArrayRef<int64_t> expected, int64_t channels) {
+    Value out = op.getOutput(role);
+    auto type = cast<MemRefType>(out.getType());
+    int64_t elements = 1;
+    for (int64_t d : expected)
+      elements *= d;
+    if (type.getShape() == expected ||
+        (type.getRank() > 0 && type.getNumElements() == elements &&
+         type.getShape().back() == channels))
+      return success();
+    InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
+    llvm::interleave(expected, d, "x");
+    d << " (from its parameters), or a view of it with " << channels
+      << " channels, but it is " << out.getType();
+    return d;
+  }
+
+  LogicalResult depthwiseOutput(int64_t c, int64_t m) {
+    return output("output", {p("n"), p("oh"), p("ow"), c, m}, c * m);
+  }
+
+  LogicalResult conv(int64_t kh, int64_t kw) {
+    bool pooled = flag("max_pool");
+    if (pooled && !flag("overwrite"))
+      return op.emitOpError() << "has max_pool without overwrite";
+    int64_t oh = pooled ? p("oh") / 2 : p("oh"), ow = pooled ? p("ow") / 2 : p("ow");
+    return failure(failed(input("input", {p("n"), p("h"), p("w"), p("c")})) ||
+                   failed(input("filter", {kh, kw, p("c"), p("f")})) ||
+                   failed(output("output", {p("n"), oh, ow, p("f")}, p("f"))));
+  }
+
+  KernelCallOp op;
+
+private:
+  static ArrayRef<int64_t> shape(Value v) { return cast<MemRefType>(v.getType()).getShape(); }
+};
+
+} // namespace
+
+LogicalResult matmul(KernelCallOp op) {
+  Shapes s(op);
+  int64_t m = s.p("m"), n = s.p("n"), k = s.p("k");
+  bool ta = s.flag("transpose_a"), tb = s.flag("transpose_b");
+  if (failed(s.output("c", {m, n}, n)) ||
+      failed(s.input("a", ta ? SmallVector<int64_t>{k, m} : SmallVector<int64_t>{m, k})))
+    return failure();
+  Value b = op.getInput("b");
+  if (s.flag("packed_b")) {
+    auto type = cast<MemRefType>(b.getType());
+    if (type.getRank() != 1 || type.getShape()[0] < packedMatmulBSize(k, n))
+      return op.emitOpError() << "expects its packed b buffer to hold "
+                              << packedMatmulBSize(k, n) << " floats, but it is "
+                              << b.getType();
+    return success();
+  }
+  return s.input("b", tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
+}
+
+LogicalResult depthwise(KernelCallOp op) {
+  Shapes s(op);
+  return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
+                 failed(s.input("filter", {s.p("kh"), s.p("kw"), s.p("c"), s.p("m")})) ||
+                 failed(s.depthwiseOutput(s.p("c"), s.p("m"))));
+}
+
+LogicalResult pointwiseDepthwise(KernelCallOp op) {
+  Shapes s(op);
+  return failure(failed(s.input("input", {s.p("n") * s.p("h") * s.p("w"), s.p("cin")})) ||
+                 failed(s.input("weights", {s.p("cin"), s.p("c")})) ||
+                 failed(s.input("filter", {s.p("kh"), s.p("kw"), s.p("c"), 1})) ||
+                 failed(s.depthwiseOutput(s.p("c"), 1)));
+}
+
+LogicalResult conv2d3x3(KernelCallOp op) { return Shapes(op).conv(3, 3); }
+
+LogicalResult conv2dDirect(KernelCallOp op) {
+  Shapes s(op);
+  return s.conv(s.p("kh"), s.p("kw"));
+}
+
+LogicalResult maxPool(KernelCallOp op) {
+  Shapes s(op);
+  return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
+                 failed(s.exactly("output", op.getOutput("output"),
+                                  {s.p("n"), s.p("oh"), s.p("ow"), s.p("c")})));
+}
+
+} // namespace kiln::dialect::shapes

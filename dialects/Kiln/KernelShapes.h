@@ -1,0 +1,34 @@
+//===- KernelShapes.h - the shape relations of the kernel table's rows -*- C++ -*-===//
+//
+// Each function checks a kiln.kernel_call of one kernel family: the relations between its
+// size parameters and its buffers' shapes, which the table's ranks cannot say. A row of
+// KernelTable.cpp names its function; the op's verifier calls it after the generic checks.
+//
+//===----------------------------------------------------------------------------===//
+#ifndef KILN_DIALECTS_KILN_KERNELSHAPES_H
+#define KILN_DIALECTS_KILN_KERNELSHAPES_H
+
+#include "llvm/Support/LogicalResult.h"
+
+namespace kiln::dialect {
+class KernelCallOp;
+
+namespace shapes {
+/// c is m x n (or a view of it with n channels); a is m x k (k x m with transpose_a); b is
+/// k x n (n x k with transpose_b) or, with packed_b, at least packedMatmulBSize floats.
+llvm::LogicalResult matmul(KernelCallOp op);
+/// input n x h x w x c, filter kh x kw x c x m, output n x oh x ow x c x m (or a view).
+llvm::LogicalResult depthwise(KernelCallOp op);
+/// input (n·h·w) x cin, weights cin x c, filter kh x kw x c x 1, output n x oh x ow x c x 1.
+llvm::LogicalResult pointwiseDepthwise(KernelCallOp op);
+/// input n x h x w x c, filter 3 x 3 x c x f, output n x oh x ow x f (halved by max_pool).
+llvm::LogicalResult conv2d3x3(KernelCallOp op);
+/// The same with a kh x kw filter.
+llvm::LogicalResult conv2dDirect(KernelCallOp op);
+/// input n x h x w x c, output n x oh x ow x c.
+llvm::LogicalResult maxPool(KernelCallOp op);
+} // namespace shapes
+
+} // namespace kiln::dialect
+
+#endif // KILN_DIALECTS_KILN_KERNELSHAPES_H
