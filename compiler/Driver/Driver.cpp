@@ -549,26 +549,34 @@ int Compilation::run() {
   FailureOr<codegen::ModelInterface> model = codegen::readModel(*module);
   if (failed(model))
     return 1;
-  const codegen::ModelSignature &signature = model->signature;
   if (options.stats) {
     llvm::outs() << "stats: ops after import: " << importedOps << "\n"
-                 << "stats: ops after graph passes: " << graphOps << "\n"
-                 << "stats: scratch arena: " << signature.scratchBytes
-                 << " bytes (buffers share memory by lifetime; naive total: "
-                 << model->naiveScratchBytes << " bytes, one slot per buffer)\n";
-    if (model->parts.size() > 1) {
-      llvm::outs() << "stats: partitions run concurrently: " << model->parts.size()
-                   << " (arena";
-      for (const codegen::EntryPart &part : model->parts)
-        llvm::outs() << " " << part.implName << " " << part.scratchBytes;
-      llvm::outs() << ")\n";
+                 << "stats: ops after graph passes: " << graphOps << "\n";
+    for (const codegen::EntryInterface &entry : model->entries) {
+      // A model of several entry points says which one each line is about.
+      std::string which =
+          model->entries.size() > 1 ? " of entry point '" + entry.name + "'" : "";
+      llvm::outs() << "stats: scratch arena" << which << ": " << entry.scratchBytes
+                   << " bytes (buffers share memory by lifetime; naive total: "
+                   << entry.naiveScratchBytes << " bytes, one slot per buffer)\n";
+      if (entry.parts.size() > 1) {
+        llvm::outs() << "stats: partitions run concurrently: " << entry.parts.size()
+                     << " (arena";
+        for (const codegen::EntryPart &part : entry.parts)
+          llvm::outs() << " " << part.implName << " " << part.scratchBytes;
+        llvm::outs() << ")\n";
+      }
+      int64_t io = 0;
+      for (const auto &t : entry.inputs)
+        io += t.byteSize;
+      for (const auto &t : entry.outputs)
+        io += t.byteSize;
+      llvm::outs() << "stats: inputs + outputs" << which << ": " << io
+                   << " bytes (caller-owned)\n";
     }
-    int64_t io = 0;
-    for (const auto &t : signature.inputs)
-      io += t.byteSize;
-    for (const auto &t : signature.outputs)
-      io += t.byteSize;
-    llvm::outs() << "stats: inputs + outputs: " << io << " bytes (caller-owned)\n";
+    if (!model->states.empty())
+      llvm::outs() << "stats: state: " << model->stateBytes << " bytes in "
+                   << model->states.size() << " tensors (caller-owned)\n";
   }
   if (options.emit == EmitKind::Mlir && options.stage == Stage::Lowered)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
@@ -591,7 +599,7 @@ int Compilation::run() {
   auto llvmModule = codegen::translateToLLVMIR(*module, llvmContext, error);
   if (!llvmModule)
     return fail(error);
-  if (failed(codegen::addEntryPoint(*llvmModule, *model, options.emit == EmitKind::Exe, error)))
+  if (failed(codegen::addEntryPoints(*llvmModule, *model, options.emit == EmitKind::Exe, error)))
     return fail(error);
   codegen::optimize(*llvmModule, *machine, options.optLevel);
   progress("LLVM optimisation");
@@ -632,7 +640,7 @@ int Compilation::run() {
   progress("object emitted");
 
   if (options.emit == EmitKind::Obj) {
-    std::string header = codegen::emitHeader(signature, llvm::sys::path::filename(options.graphPath));
+    std::string header = codegen::emitHeader(*model, llvm::sys::path::filename(options.graphPath));
     return failed(writeText(outputBase() + ".h", [&](llvm::raw_ostream &os) { os << header; }));
   }
   int rc = link(objectPath, output);

@@ -169,7 +169,7 @@ def Kiln_ModelOp : Kiln_Op<"model", [IsolatedFromAbove, NoRegionArguments, Singl
     ```mlir
     kiln.model "counter" {
       kiln.state "w" : tensor<4xf32>
-      kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
+      kiln.entry "init" = @init feeds [] fetches [] {updates = ["w"]}
       kiln.entry "predict" = @predict feeds [#kiln.tensor<"x:0" : tensor<4xf32>>]
           fetches [#kiln.tensor<"y:0" : tensor<4xf32>>] {state = ["w"]}
     }
@@ -181,6 +181,10 @@ def Kiln_ModelOp : Kiln_Op<"model", [IsolatedFromAbove, NoRegionArguments, Singl
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$name attr-dict-with-keyword $body";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The model's kiln.state named `name`, or null.
+    StateOp lookupState(::llvm::StringRef name);
+  }];
 }
 
 def Kiln_EntryOp : Kiln_Op<"entry", [HasParent<"ModelOp">,
@@ -188,20 +192,25 @@ def Kiln_EntryOp : Kiln_Op<"entry", [HasParent<"ModelOp">,
   let summary = "an entry point of a compiled model";
   let description = [{
     The entry point `name` (`NAME_<name>` in C; a single entry named `run` is `NAME_run`)
-    runs `function` on its `feeds` and returns its `fetches`, in the function's argument
-    and result order, followed by the `state` buffers it reads and writes. With several
-    `parts` (partitions on several devices), the function's place is taken by the parts,
-    which run at the same time.
+    runs `function` on its `feeds` and returns its `fetches`. The function takes the feeds
+    and then the model's state that the entry reads (`state`, names of `kiln.state` ops),
+    and returns the fetches and then the new values of the state it writes (`updates`),
+    which replace the old ones once the call has computed everything. From
+    `kiln-lower-partitions` on, the entry runs `parts` instead: the function, or the
+    partitions it was cut into (on several devices), which run at the same time.
 
     ```mlir
     kiln.entry "run" = @main feeds [#kiln.tensor<"x:0" alias "x" : tensor<2x8xf32>>]
         fetches [#kiln.tensor<"probs:0" : tensor<2x4xf32>>]
+    kiln.entry "train_step" = @step feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"loss:0">]
+        {state = ["w"], updates = ["w"]}
     ```
   }];
   let arguments = (ins StrAttr:$name, OptionalAttr<FlatSymbolRefAttr>:$function,
                        TypedArrayAttrBase<Kiln_TensorAttr, "feeds">:$feeds,
                        TypedArrayAttrBase<Kiln_TensorAttr, "fetches">:$fetches,
                        DefaultValuedAttr<StrArrayAttr, "{}">:$state,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$updates,
                        OptionalAttr<TypedArrayAttrBase<Kiln_PartAttr, "parts">>:$parts);
   let assemblyFormat = "$name (`=` $function^)? `feeds` $feeds `fetches` $fetches attr-dict";
   let hasVerifier = 1;
@@ -211,8 +220,9 @@ def Kiln_StateOp : Kiln_Op<"state", [HasParent<"ModelOp">]> {
   let summary = "a buffer of a compiled model that persists between calls";
   let description = [{
     A tensor of static type the model keeps between calls of its entry points (a
-    variable), in one state buffer the caller allocates; entries that list it in their
-    `state` take it as a trailing argument.
+    variable), in one state buffer the caller allocates and zeroes before the first call;
+    entries that list it in their `state` read it, those that list it in their `updates`
+    write it.
 
     ```mlir
     kiln.state "w" : tensor<4xf32>

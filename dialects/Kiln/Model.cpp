@@ -38,7 +38,8 @@ ModelOp kiln::dialect::createSingleEntryModel(ModuleOp module, Location loc, Str
   auto model = ModelOp::create(b, loc, name, ArrayAttr(), ArrayAttr());
   b.setInsertionPointToStart(&model.getBody().emplaceBlock());
   EntryOp::create(b, loc, b.getStringAttr("run"), function, b.getArrayAttr(feeds),
-                  b.getArrayAttr(fetches), b.getStrArrayAttr({}), ArrayAttr());
+                  b.getArrayAttr(fetches), b.getStrArrayAttr({}), b.getStrArrayAttr({}),
+                  ArrayAttr());
   return model;
 }
 
@@ -105,9 +106,10 @@ LogicalResult ModelOp::verify() {
       if (!isCIdentifier(entry.getName()))
         return entry.emitOpError() << "is named '" << entry.getName()
                                    << "', which is not a C identifier";
-      if (!entries.insert(entry.getName()).second)
+      // The C header's macros spell entry names in capitals.
+      if (!entries.insert(entry.getName().upper()).second)
         return entry.emitOpError() << "is the second entry point named '" << entry.getName()
-                                   << "'";
+                                   << "' (names are compared ignoring case)";
     } else if (auto state = dyn_cast<StateOp>(op)) {
       if (!isCIdentifier(state.getName()))
         return state.emitOpError() << "is named '" << state.getName()
@@ -124,14 +126,24 @@ LogicalResult ModelOp::verify() {
   return success();
 }
 
+StateOp ModelOp::lookupState(StringRef name) {
+  for (auto state : getBody().getOps<StateOp>())
+    if (state.getName() == name)
+      return state;
+  return StateOp();
+}
+
 LogicalResult EntryOp::verify() {
   auto model = (*this)->getParentOfType<ModelOp>();
-  for (Attribute name : getState()) {
-    StringRef state = cast<StringAttr>(name).getValue();
-    bool found = llvm::any_of(model.getBody().getOps<StateOp>(),
-                              [&](StateOp s) { return s.getName() == state; });
-    if (!found)
-      return emitOpError() << "uses the state '" << state << "', which the model lacks";
+  for (auto [list, what] : {std::pair(getState(), "reads"), std::pair(getUpdates(), "writes")}) {
+    llvm::StringSet<> seen;
+    for (Attribute name : list) {
+      StringRef state = cast<StringAttr>(name).getValue();
+      if (!model.lookupState(state))
+        return emitOpError() << what << " the state '" << state << "', which the model lacks";
+      if (!seen.insert(state).second)
+        return emitOpError() << what << " the state '" << state << "' twice";
+    }
   }
   if (!getParts())
     return success();
@@ -189,11 +201,26 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!onTensors(inputs) || !onTensors(results))
     return success();
   size_t feeds = getFeeds().size(), states = getState().size();
-  if (inputs.size() != feeds + states || results.size() != getFetches().size())
-    return emitOpError() << "has " << feeds << " feeds, " << states << " state and "
-                         << getFetches().size() << " fetches, but '" << *getFunction()
-                         << "' takes " << inputs.size() << " arguments and returns "
-                         << results.size();
+  size_t fetches = getFetches().size(), updates = getUpdates().size();
+  if (inputs.size() != feeds + states || results.size() != fetches + updates)
+    return emitOpError() << "has " << feeds << " feeds, reads " << states << " state, has "
+                         << fetches << " fetches and writes " << updates << " state, but '"
+                         << *getFunction() << "' takes " << inputs.size()
+                         << " arguments and returns " << results.size();
+  auto model = (*this)->getParentOfType<ModelOp>();
+  auto checkState = [&](ArrayAttr names, ArrayRef<Type> types,
+                        StringRef what) -> LogicalResult {
+    for (auto [name, type] : llvm::zip(names.getAsRange<StringAttr>(), types)) {
+      auto state = cast<RankedTensorType>(model.lookupState(name).getType());
+      if (!sameType(state, type))
+        return emitOpError() << "has the state '" << name.getValue() << "' of type " << state
+                             << ", but '" << *getFunction() << "' " << what << " " << type;
+    }
+    return success();
+  };
+  if (failed(checkState(getState(), inputs.drop_front(feeds), "reads it as")) ||
+      failed(checkState(getUpdates(), results.drop_front(fetches), "writes it as")))
+    return failure();
   auto check = [&](ArrayAttr tensors, ArrayRef<Type> types, StringRef what) -> LogicalResult {
     for (auto [attr, type] : llvm::zip(tensors.getAsRange<TensorAttr>(), types))
       if (attr.getType() && !sameType(attr.getType(), type))

@@ -95,13 +95,20 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
         return entry.emitError() << "output " << i << " is not computed by a partition";
     // The model's entry point runs the parts instead of the function.
     bool found = false;
-    getOperation().walk([&](kiln::dialect::EntryOp op) {
-      if (op.getFunction() == entry.getSymName()) {
-        op.removeFunctionAttr();
-        op.setPartsAttr(ArrayAttr::get(ctx, parts));
-        found = true;
+    WalkResult walk = getOperation().walk([&](kiln::dialect::EntryOp op) {
+      if (op.getFunction() != entry.getSymName())
+        return WalkResult::advance();
+      if (!op.getState().empty() || !op.getUpdates().empty()) {
+        op.emitOpError() << "uses state, so it cannot run on several devices yet";
+        return WalkResult::interrupt();
       }
+      op.removeFunctionAttr();
+      op.setPartsAttr(ArrayAttr::get(ctx, parts));
+      found = true;
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return failure();
     if (!found)
       return entry.emitError() << "is cut into partitions, but no kiln.entry runs it";
     entry.erase();

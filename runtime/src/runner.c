@@ -29,7 +29,14 @@
 #define KILN_RUNNER_DIMS_BUFFER_SIZE 512
 
 typedef struct kiln_runner {
+  /* The model as the chosen entry point sees it (its inputs, outputs and scratch). */
   const kiln_model_info_t* model;
+  kiln_model_info_t entry_view;
+  /* ABI 3: the entry point, when it is called with the model's state. */
+  kiln_state_entry_fn_t state_entry;
+  int32_t entry_index;            /* the entry point chosen, in whole->entries */
+  const kiln_model_info_t* whole; /* the model as compiled */
+  void* state;
   const char* prog;
   /* Per input: the file given for it (NULL if none) and its data (read or generated). */
   const char** input_paths;
@@ -110,8 +117,8 @@ static int kiln_runner_check_tensor(const kiln_model_info_t* model, const char* 
   return 0;
 }
 
-static int kiln_runner_check_model(const kiln_model_info_t* model) {
-  if (model == NULL || model->entry == NULL) {
+static int kiln_runner_check_model(const kiln_model_info_t* model, int has_state_entry) {
+  if (model == NULL || (model->entry == NULL && !has_state_entry)) {
     kiln_runner_error("no model to run (the model info or its entry point is NULL)");
     return 0;
   }
@@ -147,15 +154,24 @@ static void kiln_runner_print_tensor(const kiln_tensor_info_t* tensor) {
          kiln_runner_format_dims(tensor->rank, tensor->dims, dims, sizeof(dims)));
 }
 
+/* The entry points of an ABI 3 model, or 0 for one of ABI 1 and 2 (its entry is "run"). */
+static int32_t kiln_runner_num_entries(const kiln_model_info_t* model) {
+  return model->abi_version >= 3 && model->entries != NULL ? model->num_entries : 0;
+}
+
 static void kiln_runner_print_help(const kiln_runner* runner) {
   const kiln_model_info_t* model = runner->model;
-  printf("usage: %s [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] [--bench N]"
-         " [--threads N] [--help]\n\n",
+  const kiln_model_info_t* whole = runner->whole;
+  printf("usage: %s [--entry NAME] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR]"
+         " [--bench N] [--threads N] [--help]\n\n",
          runner->prog);
   printf("Runs the model '%s' compiled by Kiln and prints one line per output:\n"
          "\"<name> <dtype> [d0,d1,...]\".\n\n",
          kiln_runner_model_name(model));
   printf("options:\n"
+         "  --entry NAME           run the entry point NAME (default: the first); the inputs\n"
+         "                         and outputs below are those of the entry point chosen,\n"
+         "                         and the model's state starts zeroed\n"
          "  --input NAME=FILE.npy  feed FILE.npy to the input NAME: its name, its name without\n"
          "                         \":0\", or its alias. Positional FILE.npy arguments fill the\n"
          "                         remaining inputs in order. Dtypes and shapes must match.\n"
@@ -167,10 +183,25 @@ static void kiln_runner_print_help(const kiln_runner* runner) {
          "                         filled with deterministic pseudo-random values\n"
          "  --threads N            number of threads the model may use (default: all cores)\n"
          "  --help                 print this help and exit\n\n");
-  printf("inputs:\n");
+  const char* of = "";
+  if (kiln_runner_num_entries(whole) > 1) {
+    printf("entry points:\n");
+    for (int32_t e = 0; e < whole->num_entries; ++e) {
+      const kiln_entry_info_t* entry = &whole->entries[e];
+      printf("  %s (%d inputs, %d outputs", entry->name, (int)entry->num_inputs,
+             (int)entry->num_outputs);
+      if (entry->num_reads > 0) printf(", reads %d state", (int)entry->num_reads);
+      if (entry->num_writes > 0) printf(", writes %d state", (int)entry->num_writes);
+      printf(")\n");
+    }
+    if (whole->entries[runner->entry_index].name != NULL) {
+      of = whole->entries[runner->entry_index].name;
+    }
+  }
+  if (of[0] != '\0') printf("inputs of '%s':\n", of); else printf("inputs:\n");
   if (model->num_inputs == 0) printf("  (none)\n");
   for (int i = 0; i < model->num_inputs; ++i) kiln_runner_print_tensor(&model->inputs[i]);
-  printf("outputs:\n");
+  if (of[0] != '\0') printf("outputs of '%s':\n", of); else printf("outputs:\n");
   if (model->num_outputs == 0) printf("  (none)\n");
   for (int i = 0; i < model->num_outputs; ++i) kiln_runner_print_tensor(&model->outputs[i]);
 }
@@ -283,7 +314,10 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
     }
     const char* value = NULL;
     int matched;
-    if ((matched = kiln_runner_match_option(argc, argv, &i, "--input", &value)) != 0) {
+    if ((matched = kiln_runner_match_option(argc, argv, &i, "--entry", &value)) != 0) {
+      /* Chosen before parsing (kiln_runner_choose_entry). */
+      if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+    } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--input", &value)) != 0) {
       if (matched < 0 || !kiln_runner_set_input(runner, value)) return KILN_RUNNER_EXIT_USAGE;
     } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--output-dir", &value)) !=
                0) {
@@ -542,6 +576,10 @@ static int32_t kiln_runner_call(kiln_runner* runner) {
   runner->error_message[0] = '\0';
   options.error_message = runner->error_message;
   options.error_message_size = (int64_t)sizeof(runner->error_message);
+  if (runner->state_entry != NULL) {
+    return runner->state_entry(runner->input_buffers, runner->output_buffers, runner->state,
+                               runner->scratch, &options);
+  }
   return runner->model->entry(runner->input_buffers, runner->output_buffers,
                               runner->scratch, &options);
 }
@@ -657,6 +695,18 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
                       (long long)model->scratch_bytes);
     return KILN_RUNNER_EXIT_FAILURE;
   }
+  if (runner->state_entry != NULL) {
+    /* The state starts zeroed, as the ABI asks of a new state buffer. */
+    const kiln_model_info_t* whole = runner->whole;
+    int64_t alignment =
+        whole->state_alignment > 0 ? whole->state_alignment : KILN_SCRATCH_ALIGNMENT;
+    runner->state = kiln_aligned_alloc(whole->state_bytes, alignment);
+    if (runner->state == NULL) {
+      kiln_runner_error("cannot allocate %lld bytes of state", (long long)whole->state_bytes);
+      return KILN_RUNNER_EXIT_FAILURE;
+    }
+    if (whole->state_bytes > 0) memset(runner->state, 0, (size_t)whole->state_bytes);
+  }
   if (runner->bench_runs > 0) {
     runner->times_ms = (double*)malloc((size_t)runner->bench_runs * sizeof(double));
     if (runner->times_ms == NULL) {
@@ -699,14 +749,89 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   return KILN_RUNNER_EXIT_OK;
 }
 
+/* Finds the --entry option before the others are parsed (it decides what the inputs are)
+ * and points the runner at that entry point. Returns -1 to continue, or an exit code. */
+static int kiln_runner_choose_entry(kiln_runner* runner, int argc, char** argv) {
+  const kiln_model_info_t* whole = runner->whole;
+  const char* name = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i] == NULL) continue;
+    if (strcmp(argv[i], "--") == 0) break;
+    const char* value = NULL;
+    int matched = kiln_runner_match_option(argc, argv, &i, "--entry", &value);
+    if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+    if (matched > 0) name = value;
+  }
+  int32_t num_entries = kiln_runner_num_entries(whole);
+  if (num_entries <= 0) {
+    if (name != NULL && strcmp(name, "run") != 0) {
+      kiln_runner_error("model '%s' has no entry point '%s'; its one entry point is 'run'",
+                        kiln_runner_model_name(whole), name);
+      return KILN_RUNNER_EXIT_USAGE;
+    }
+    return -1;
+  }
+  int32_t chosen = 0;
+  if (name != NULL) {
+    chosen = -1;
+    for (int32_t e = 0; e < num_entries; ++e) {
+      if (whole->entries[e].name != NULL && strcmp(whole->entries[e].name, name) == 0) {
+        chosen = e;
+      }
+    }
+    if (chosen < 0) {
+      char names[512];
+      size_t used = 0;
+      names[0] = '\0';
+      for (int32_t e = 0; e < num_entries && used < sizeof(names); ++e) {
+        int n = snprintf(names + used, sizeof(names) - used, "%s'%s'", e > 0 ? ", " : "",
+                         whole->entries[e].name != NULL ? whole->entries[e].name : "");
+        if (n < 0) break;
+        used += (size_t)n;
+      }
+      kiln_runner_error("model '%s' has no entry point '%s'; it has %s",
+                        kiln_runner_model_name(whole), name, names);
+      return KILN_RUNNER_EXIT_USAGE;
+    }
+  }
+  const kiln_entry_info_t* entry = &whole->entries[chosen];
+  runner->entry_index = chosen;
+  /* The first entry point of ABI 1's fields runs as before. */
+  if (chosen == 0 && whole->entry != NULL) return -1;
+  if (entry->run == NULL || entry->num_reads < 0 || entry->num_writes < 0 ||
+      whole->state_bytes < 0) {
+    kiln_runner_error("model '%s' is malformed: bad entry point '%s'",
+                      kiln_runner_model_name(whole), entry->name != NULL ? entry->name : "");
+    return KILN_RUNNER_EXIT_FAILURE;
+  }
+  runner->entry_view = *whole;
+  runner->entry_view.num_inputs = entry->num_inputs;
+  runner->entry_view.num_outputs = entry->num_outputs;
+  runner->entry_view.inputs = entry->inputs;
+  runner->entry_view.outputs = entry->outputs;
+  runner->entry_view.scratch_bytes = entry->scratch_bytes;
+  runner->entry_view.entry = NULL;
+  runner->model = &runner->entry_view;
+  runner->state_entry = entry->run;
+  return -1;
+}
+
 int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model) {
-  int exit_code;
-  if (!kiln_runner_check_model(model)) {
+  int exit_code = -1;
+  kiln_runner runner;
+  memset(&runner, 0, sizeof(runner));
+  runner.model = model;
+  runner.whole = model;
+  if (model == NULL) {
+    kiln_runner_error("no model to run (the model info or its entry point is NULL)");
     exit_code = KILN_RUNNER_EXIT_FAILURE;
   } else {
-    kiln_runner runner;
-    memset(&runner, 0, sizeof(runner));
-    runner.model = model;
+    exit_code = kiln_runner_choose_entry(&runner, argv != NULL ? argc : 0, argv);
+  }
+  if (exit_code < 0 && !kiln_runner_check_model(runner.model, runner.state_entry != NULL)) {
+    exit_code = KILN_RUNNER_EXIT_FAILURE;
+  } else if (exit_code < 0) {
+    model = runner.model;
     runner.prog = (argc > 0 && argv != NULL && argv[0] != NULL) ? argv[0]
                                                                  : kiln_runner_model_name(model);
     exit_code = kiln_runner_run(&runner, argv != NULL ? argc : 0, argv);
@@ -723,6 +848,7 @@ int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model) {
     }
     free(runner.output_buffers);
     kiln_aligned_free(runner.scratch);
+    kiln_aligned_free(runner.state);
     free(runner.times_ms);
     free(runner.output_path);
   }

@@ -1,9 +1,10 @@
 //===- RunnerArgsFuzz.cpp - the command line of compiled executables -----------===//
 //
 // One input is a command line, its arguments separated by NUL bytes, given to
-// kiln_runner_main (the main() of every executable Kiln compiles) for a model with one
-// float32 [4] input "x" and one output "y" (y = 2x). It must run or exit with a usage error,
-// never crash. The process works in a fresh directory holding x.npy (float32 [4]),
+// kiln_runner_main (the main() of every executable Kiln compiles) for a model with two
+// entry points (ABI 3): "twice", the first, with one float32 [4] input "x" and one output "y"
+// (y = 2x), and "accumulate", which adds its input to a float32 [4] of state and returns
+// the sum. It must run or exit with a usage error, never crash. The process works in a fresh directory holding x.npy (float32 [4]),
 // bad.npy (int32 [4]) and garbage.npy; arguments that name a path outside it (holding '/')
 // are skipped, so the runner writes nowhere else, as are --bench counts over 1000.
 //
@@ -35,8 +36,28 @@ int32_t Twice(const void *const *inputs, void *const *outputs, void *,
   return KILN_STATUS_OK;
 }
 
+int32_t TwiceWithState(const void *const *inputs, void *const *outputs, void *,
+                       void *scratch, const kiln_run_options_t *options) {
+  return Twice(inputs, outputs, scratch, options);
+}
+
+int32_t Accumulate(const void *const *inputs, void *const *outputs, void *state, void *,
+                   const kiln_run_options_t *) {
+  const float *x = static_cast<const float *>(inputs[0]);
+  float *sum = static_cast<float *>(state), *y = static_cast<float *>(outputs[0]);
+  for (int i = 0; i < 4; ++i)
+    y[i] = sum[i] += x[i];
+  return KILN_STATUS_OK;
+}
+
+const int32_t kState[1] = {0};
+const kiln_state_info_t kStates[1] = {{{"sum", "", KILN_DTYPE_F32, 1, kDims, 16}, 0}};
+const kiln_entry_info_t kEntries[2] = {
+    {"twice", 1, 1, kInputs, kOutputs, 0, 0, nullptr, nullptr, 0, TwiceWithState},
+    {"accumulate", 1, 1, kInputs, kOutputs, 1, 1, kState, kState, 0, Accumulate}};
+
 const kiln_model_info_t kModel = {KILN_ABI_VERSION, "twice", 1, 1, kInputs, kOutputs, 0, 0,
-                                  Twice};
+                                  Twice, 2, 1, kEntries, kStates, 64, 64};
 
 void prepareDirectory() {
   static bool done = false;

@@ -552,4 +552,111 @@ TEST_F(RunnerTest, UnwritableOutputFile) {
       << r.err;
 }
 
+// ---- a fake ABI 3 model "counter": two entry points over one int32 of state ------------
+
+const int64_t kOneDims[1] = {1};
+const kiln_tensor_info_t kBumpInputs[1] = {{"by:0", "", KILN_DTYPE_I32, 1, kOneDims, 4}};
+const kiln_tensor_info_t kCountOutputs[1] = {{"count:0", "", KILN_DTYPE_I32, 1, kOneDims, 4}};
+const kiln_state_info_t kCounterStates[1] = {
+    {{"count", "", KILN_DTYPE_I32, 1, kOneDims, 4}, 0}};
+const int32_t kCounterState[1] = {0};
+
+// bump: count += by, returning the count before; peek: returns the count.
+int32_t BumpEntry(const void* const* inputs, void* const* outputs, void* state, void* scratch,
+                  const kiln_run_options_t*) {
+  if (state == nullptr || reinterpret_cast<uintptr_t>(state) % 64 != 0 || scratch == nullptr) {
+    return KILN_STATUS_INTERNAL;
+  }
+  int32_t* count = static_cast<int32_t*>(state);
+  *static_cast<int32_t*>(outputs[0]) = *count;
+  *count += *static_cast<const int32_t*>(inputs[0]);
+  return KILN_STATUS_OK;
+}
+
+int32_t PeekEntry(const void* const*, void* const* outputs, void* state, void*,
+                  const kiln_run_options_t*) {
+  *static_cast<int32_t*>(outputs[0]) = *static_cast<const int32_t*>(state);
+  return KILN_STATUS_OK;
+}
+
+const kiln_entry_info_t kCounterEntries[2] = {
+    {"bump", 1, 1, kBumpInputs, kCountOutputs, 1, 1, kCounterState, kCounterState, 32,
+     BumpEntry},
+    {"peek", 0, 1, nullptr, kCountOutputs, 1, 0, kCounterState, nullptr, 0, PeekEntry},
+};
+
+// The first entry point uses state, so ABI 1's `entry` is NULL.
+const kiln_model_info_t kCounterModel = {
+    KILN_ABI_VERSION, "counter", 1, 1, kBumpInputs, kCountOutputs, 32, 64, nullptr,
+    2, 1, kCounterEntries, kCounterStates, 64, 64};
+
+TEST_F(RunnerTest, EntryPointsWithState) {
+  std::string by = WriteI32("by.npy", {1}, {5});
+  std::string out = dir_.Join("out");
+  // The first entry point by default; the state starts zeroed.
+  RunResult r = Run(&kCounterModel, {by, "--output-dir", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "count:0 int32 [1]\n");
+  std::vector<unsigned char> count = ReadOutput(out + "/count_0.npy", KILN_DTYPE_I32, {1});
+  int32_t value;
+  std::memcpy(&value, count.data(), sizeof value);
+  EXPECT_EQ(value, 0);
+  // The state persists between the calls of one run: a warm-up and 3 timed calls leave the
+  // count at 15 before the last.
+  r = Run(&kCounterModel, {by, "--bench", "3", "--output-dir", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  count = ReadOutput(out + "/count_0.npy", KILN_DTYPE_I32, {1});
+  std::memcpy(&value, count.data(), sizeof value);
+  EXPECT_EQ(value, 15);
+  // Chosen by name, in both forms; peek has no inputs.
+  r = Run(&kCounterModel, {"--entry", "peek", "--output-dir", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Run(&kCounterModel, {"--entry=bump", "--input", "by=" + by});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // An input of another entry point is unknown here.
+  r = Run(&kCounterModel, {"--entry", "peek", by});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("too many input files"), std::string::npos) << r.err;
+}
+
+TEST_F(RunnerTest, UnknownEntryPoint) {
+  RunResult r = Run(&kCounterModel, {"--entry", "reset"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: model 'counter' has no entry point 'reset'; it has 'bump', 'peek'\n");
+  r = Run(&kCounterModel, {"--entry"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("option --entry needs a value"), std::string::npos) << r.err;
+  // A model of ABI 1 or 2 has one entry point, "run".
+  r = Run(&kAddModel, {"--entry", "run", x_path_, y_path_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = Run(&kAddModel, {"--entry", "predict", x_path_, y_path_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: model 'add' has no entry point 'predict'; its one entry point is "
+                   "'run'\n");
+}
+
+TEST_F(RunnerTest, HelpListsEntryPoints) {
+  RunResult r = Run(&kCounterModel, {"--entry", "peek", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("entry points:\n"
+                       "  bump (1 inputs, 1 outputs, reads 1 state, writes 1 state)\n"
+                       "  peek (0 inputs, 1 outputs, reads 1 state)\n"
+                       "inputs of 'peek':\n"
+                       "  (none)\n"
+                       "outputs of 'peek':\n"
+                       "  count:0 int32 [1]\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(RunnerTest, MalformedEntryPoint) {
+  kiln_entry_info_t entries[2] = {kCounterEntries[0], kCounterEntries[1]};
+  entries[1].run = nullptr;
+  kiln_model_info_t model = kCounterModel;
+  model.entries = entries;
+  RunResult r = Run(&model, {"--entry", "peek"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: model 'counter' is malformed: bad entry point 'peek'\n");
+}
+
 }  // namespace

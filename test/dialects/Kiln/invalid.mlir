@@ -281,7 +281,7 @@ kiln.model "m" {
 // -----
 
 kiln.model "m" {
-  // expected-error @+1 {{'kiln.entry' op has 1 feeds, 0 state and 1 fetches, but 'main' takes 2 arguments and returns 1}}
+  // expected-error @+1 {{'kiln.entry' op has 1 feeds, reads 0 state, has 1 fetches and writes 0 state, but 'main' takes 2 arguments and returns 1}}
   kiln.entry "run" = @main feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
 }
 func.func private @main(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -311,9 +311,59 @@ kiln.model "m" {
 // -----
 
 kiln.model "m" {
-  // expected-error @+1 {{'kiln.entry' op uses the state 'w', which the model lacks}}
+  // expected-error @+1 {{'kiln.entry' op reads the state 'w', which the model lacks}}
   kiln.entry "run" feeds [] fetches [] {state = ["w"]}
 }
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.entry' op writes the state 'v', which the model lacks}}
+  kiln.entry "run" feeds [] fetches [] {updates = ["v"]}
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op writes the state 'w' twice}}
+  kiln.entry "run" feeds [] fetches [] {updates = ["w", "w"]}
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.entry "Run" feeds [] fetches []
+  // expected-error @+1 {{'kiln.entry' op is the second entry point named 'run' (names are compared ignoring case)}}
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op has 1 feeds, reads 1 state, has 0 fetches and writes 1 state, but 'step' takes 2 arguments and returns 0}}
+  kiln.entry "step" = @step feeds [#kiln.tensor<"x:0">] fetches [] {state = ["w"], updates = ["w"]}
+}
+func.func private @step(tensor<4xf32>, tensor<4xf32>)
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op has the state 'w' of type 'tensor<4xf32>', but 'step' writes it as 'tensor<4xf64>'}}
+  kiln.entry "step" = @step feeds [] fetches [] {state = ["w"], updates = ["w"]}
+}
+func.func private @step(tensor<4xf32>) -> tensor<4xf64>
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op has the state 'w' of type 'tensor<4xf32>', but 'step' reads it as 'tensor<2xf32>'}}
+  kiln.entry "step" = @step feeds [] fetches [] {state = ["w"]}
+}
+func.func private @step(tensor<2xf32>)
 
 // -----
 

@@ -71,23 +71,26 @@ func.func @kernel_calls(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
   return
 }
 
-// A model with state shared by three entry points; frozen and unfrozen tensors, an alias,
-// and an entry whose function is taken by parts.
+// A model with state shared by three entry points: init writes w, train_step reads and
+// writes it, predict reads it; frozen and unfrozen tensors, an alias, and an entry whose
+// function is taken by parts.
 // CHECK-LABEL: kiln.model "counter" {
 // CHECK-NEXT: kiln.state "w" : tensor<4xf32>
-// CHECK-NEXT: kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
-// CHECK-NEXT: kiln.entry "train_step" = @train_step feeds [#kiln.tensor<"g:0" : tensor<4xf32>>] fetches [#kiln.tensor<"loss:0">] {state = ["w"]}
+// CHECK-NEXT: kiln.state "steps" : tensor<i64>
+// CHECK-NEXT: kiln.entry "init" = @init feeds [] fetches [] {updates = ["w", "steps"]}
+// CHECK-NEXT: kiln.entry "train_step" = @train_step feeds [#kiln.tensor<"g:0" : tensor<4xf32>>] fetches [#kiln.tensor<"loss:0">] {state = ["w", "steps"], updates = ["w", "steps"]}
 // CHECK-NEXT: kiln.entry "predict" feeds [#kiln.tensor<"x:0" alias "x" : tensor<4xf32>>] fetches [#kiln.tensor<"y:0" : tensor<4xf32>>] {parts = [#kiln.part<function = @predict, device = "/cpu:0", inputs = [0], outputs = [0], scratch_bytes = 64, status = true>], state = ["w"]}
 // CHECK-NEXT: }
 kiln.model "counter" {
   kiln.state "w" : tensor<4xf32>
-  kiln.entry "init" = @init feeds [] fetches [] {state = ["w"]}
+  kiln.state "steps" : tensor<i64>
+  kiln.entry "init" = @init feeds [] fetches [] {updates = ["w", "steps"]}
   kiln.entry "train_step" = @train_step feeds [#kiln.tensor<"g:0" : tensor<4xf32>>]
-      fetches [#kiln.tensor<"loss:0">] {state = ["w"]}
+      fetches [#kiln.tensor<"loss:0">] {state = ["w", "steps"], updates = ["w", "steps"]}
   kiln.entry "predict" feeds [#kiln.tensor<"x:0" alias "x" : tensor<4xf32>>]
       fetches [#kiln.tensor<"y:0" : tensor<4xf32>>]
       {state = ["w"], parts = [#kiln.part<function = @predict, device = "/cpu:0", inputs = [0], outputs = [0], scratch_bytes = 64, status = true>]}
 }
-func.func private @init(tensor<4xf32>)
-func.func private @train_step(tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+func.func private @init() -> (tensor<4xf32>, tensor<i64>)
+func.func private @train_step(tensor<4xf32>, tensor<4xf32>, tensor<i64>) -> (tensor<f32>, tensor<4xf32>, tensor<i64>)
 func.func private @predict(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

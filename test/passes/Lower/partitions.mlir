@@ -95,3 +95,33 @@ func.func @orphan(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that an entry point with state runs its function as one part, which reads the state
+// after its inputs and writes it after its outputs.
+// CHECK: kiln.entry "step" feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">]
+// CHECK-SAME: {parts = [#kiln.part<function = @step, device = "", inputs = [0], outputs = [0]>], state = ["w"], updates = ["w"]}
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  kiln.entry "step" = @step feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">] {state = ["w"], updates = ["w"]}
+}
+func.func @step(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "tf.AddV2"(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op uses state, so it cannot run on several devices yet}}
+  kiln.entry "step" = @cut feeds [#kiln.tensor<"x:0">] fetches [#kiln.tensor<"y:0">] {state = ["w"]}
+}
+func.func private @p(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @cut(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kiln.partition @p(%x) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -23,6 +23,19 @@
  * a negative power (unless compiled with --no-runtime-checks). Its outputs are then
  * unspecified; options->error_message, if given, receives a description naming the node,
  * e.g. "node 'g' (GatherV2): indices[1] = 7 is not in [0, 5)".
+ *
+ * ABI 3: a model may have several entry points, and state: tensors it keeps between calls
+ * (variables), in one state buffer the caller allocates (state_bytes, aligned to
+ * state_alignment, zeroed before the first call) and passes to every entry point. Each
+ * entry point ENTRY is exported as
+ *
+ *   int32_t NAME_ENTRY(const void* const* inputs, void* const* outputs, void* state,
+ *                      void* scratch, const kiln_run_options_t* options);
+ *
+ * and described by NAME_info.entries (kiln_entry_info_t): its own inputs and outputs, the
+ * state it reads and the state it writes. A model with one entry point named "run" that
+ * uses no state still exports NAME_run as above, with the signature of ABI 1. Calls that
+ * share a state buffer must not run at the same time.
  */
 #ifndef KILN_RUNTIME_ABI_H
 #define KILN_RUNTIME_ABI_H
@@ -33,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 2
+#define KILN_ABI_VERSION 3
 
 /* Largest rank a tensor in the ABI may have. */
 #define KILN_MAX_RANK 16
@@ -95,6 +108,32 @@ typedef struct kiln_tensor_info_t {
 typedef int32_t (*kiln_entry_fn_t)(const void* const* inputs, void* const* outputs,
                                    void* scratch, const kiln_run_options_t* options);
 
+/* ABI 3: an entry point that may read and write the model's state. */
+typedef int32_t (*kiln_state_entry_fn_t)(const void* const* inputs, void* const* outputs,
+                                         void* state, void* scratch,
+                                         const kiln_run_options_t* options);
+
+/* ABI 3: one tensor of a model's state, at `offset` bytes into the state buffer. */
+typedef struct kiln_state_info_t {
+  kiln_tensor_info_t tensor; /* its name (alias ""), dtype, shape and byte size */
+  int64_t offset;            /* a multiple of the model's state_alignment */
+} kiln_state_info_t;
+
+/* ABI 3: one entry point of a model. */
+typedef struct kiln_entry_info_t {
+  const char* name; /* "run", "init", "predict" ...: the symbol is NAME_<name> */
+  int32_t num_inputs;
+  int32_t num_outputs;
+  const kiln_tensor_info_t* inputs;
+  const kiln_tensor_info_t* outputs;
+  int32_t num_reads;   /* the state it reads: positions in the model's states */
+  int32_t num_writes;  /* the state it writes (after every output is computed) */
+  const int32_t* reads;
+  const int32_t* writes;
+  int64_t scratch_bytes;
+  kiln_state_entry_fn_t run;
+} kiln_entry_info_t;
+
 /* Everything a caller needs to know about a compiled model, emitted beside its entry point. */
 typedef struct kiln_model_info_t {
   uint32_t abi_version; /* KILN_ABI_VERSION the model was compiled against */
@@ -106,6 +145,14 @@ typedef struct kiln_model_info_t {
   int64_t scratch_bytes;
   int64_t scratch_alignment;
   kiln_entry_fn_t entry;
+  /* ABI 3. The fields above describe the first entry point (entry is NULL when it uses
+   * state); scratch_bytes is enough for any entry point. */
+  int32_t num_entries;
+  int32_t num_states;
+  const kiln_entry_info_t* entries;
+  const kiln_state_info_t* states;
+  int64_t state_bytes;
+  int64_t state_alignment;
 } kiln_model_info_t;
 
 /*

@@ -8,9 +8,13 @@
  *
  * Command line of such an executable:
  *
- *   PROG [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] [--bench N]
- *        [--threads N] [--help]
+ *   PROG [--entry NAME] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR]
+ *        [--bench N] [--threads N] [--help]
  *
+ *   --entry NAME       runs the model's entry point NAME (ABI 3; default: the first, and a
+ *                      model compiled before ABI 3 has one, "run"). Inputs and outputs are
+ *                      that entry point's; the model's state, if it has any, starts zeroed
+ *                      (NAME_info's state_bytes) and is dropped at exit.
  *   --input NAME=FILE  feeds FILE to the input whose name is NAME, whose name is NAME + ":0",
  *                      or whose (non-empty) alias is NAME. Positional FILEs fill the inputs
  *                      not given by --input, in order. The dtype and shape of every file must
@@ -21,7 +25,8 @@
  *                      with deterministic pseudo-random values (floats in [-1,1), signed ints
  *                      in [-10,10), unsigned ints in [0,10), bools 0/1).
  *   --threads N        sets kiln_run_options_t.num_threads (default 0: all cores).
- *   --help             prints usage and the model's inputs and outputs, then exits with 0.
+ *   --help             prints usage, the entry points of a model with several, and the
+ *                      inputs and outputs of the one chosen, then exits with 0.
  *   Options taking a value also accept the --option=VALUE form; "--" ends the options.
  *
  * On success stdout gets one line per output, "<name> <dtype> [d0,d1,...]" (a scalar prints
