@@ -139,7 +139,6 @@ struct OutlinePartitionsPass
                                          (func.getSymName() + "." + shortName(device)).str(),
                                          b.getFunctionType(argTypes, resultTypes));
       callee.setPrivate();
-      callee->setAttr("kiln.device", StringAttr::get(ctx, device));
       // After the function and its earlier partitions; renamed if the name is taken.
       symbols.insert(callee, std::next(Block::iterator(last)));
       last = callee;

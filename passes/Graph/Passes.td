@@ -279,12 +279,12 @@ def OutlinePartitionsPass : Pass<"kiln-graph-outline-partitions", "mlir::ModuleO
       %0 = kiln.partition @main.cpu1() on ".../device:CPU:1" : () -> tensor<4xf32>
       return %0 : tensor<4xf32>
     }
-    func.func private @main.cpu0(%x: tensor<4xf32>) attributes {kiln.device = "..."} {
+    func.func private @main.cpu0(%x: tensor<4xf32>) {
       %0 = "tf.Relu"(%x) ...
       "tf._Send"(%0) {tensor_name = "Relu:0;..."} ...
       return
     }
-    func.func private @main.cpu1() -> tensor<4xf32> attributes {kiln.device = "..."} {
+    func.func private @main.cpu1() -> tensor<4xf32> {
       %r = "tf._Recv"() {tensor_name = "Relu:0;..."} ...
       %1 = "tf.Tanh"(%r) ...
       return %1 : tensor<4xf32>

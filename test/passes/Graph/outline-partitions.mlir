@@ -9,13 +9,13 @@
 // CHECK-NEXT: %[[A:.*]] = kiln.partition @ping_pong.cpu0(%[[X]]) on "/cpu:0" : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: %[[B:.*]] = kiln.partition @ping_pong.cpu1(%[[Y]]) on "/cpu:1" : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: return %[[B]], %[[A]]
-// CHECK: func.func private @ping_pong.cpu0(%[[X0:.*]]: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0"}
+// CHECK: func.func private @ping_pong.cpu0(%[[X0:.*]]: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[R:.*]] = "tf._Recv"() {{.*}}tensor_name = "t:0;/cpu:0"
 // CHECK-NEXT: %[[M:.*]] = "tf.Mul"(%[[R]], %[[X0]])
 // CHECK-NEXT: "tf._Send"(%[[M]]) {{.*}}tensor_name = "m:0;/cpu:1"
 // CHECK-NEXT: %[[N:.*]] = "tf.Neg"(%[[X0]])
 // CHECK-NEXT: return %[[N]]
-// CHECK: func.func private @ping_pong.cpu1(%[[Y1:.*]]: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:1"}
+// CHECK: func.func private @ping_pong.cpu1(%[[Y1:.*]]: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[T:.*]] = "tf.Tanh"(%[[Y1]])
 // CHECK-NEXT: "tf._Send"(%[[T]])
 // CHECK-NEXT: %[[R1:.*]] = "tf._Recv"() {{.*}}tensor_name = "m:0;/cpu:1"

@@ -4,18 +4,18 @@
 // point runs the parts instead of the function, each with its device and the positions of
 // its inputs and outputs in the entry's feeds and fetches.
 // CHECK-NOT: func.func @main(
-// CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0"}
-// CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1"}
+// CHECK: func.func @main.cpu0(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: func.func @main.cpu1(%{{.*}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
 func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %0 = kiln.partition @main.cpu0(%x, %y) on "/cpu:0" : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1:2 = kiln.partition @main.cpu1(%y) on "/cpu:1" : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return %1#1, %0, %1#0 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
-func.func private @main.cpu0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.device = "/cpu:0"} {
+func.func private @main.cpu0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "tf.AddV2"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-func.func private @main.cpu1(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {kiln.device = "/cpu:1"} {
+func.func private @main.cpu1(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = "tf.Neg"(%y) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %y : tensor<4xf32>, tensor<4xf32>
 }
