@@ -121,8 +121,6 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
     }
     if (entry.parts.empty())
       return op.emitOpError() << "has no parts";
-    if (entry.parts.size() > 1 && (!entry.reads.empty() || !entry.writes.empty()))
-      return op.emitOpError() << "uses state, so it cannot run on several devices yet";
     for (int32_t state : entry.writes) {
       entry.writeOffsets.push_back(entry.scratchBytes);
       entry.scratchBytes += alignScratch(interface.states[state].tensor.byteSize);
@@ -190,9 +188,8 @@ public:
 
   /// NAME_info: the first entry point in ABI 1's fields (`first`, its 4-argument function,
   /// or null), then every entry point (`functions`, their 5-argument ones) and the state.
-  llvm::GlobalVariable *model(const ModelInterface &interface, llvm::Function *first,
+  llvm::GlobalVariable *model(const ModelInterface &model, llvm::Function *first,
                               ArrayRef<llvm::Function *> functions) {
-    const ModelInterface &model = interface;
     auto int32 = [&](int64_t v) { return llvm::ConstantInt::get(i32, v); };
     auto int64 = [&](int64_t v) { return llvm::ConstantInt::get(i64, v); };
     auto positions = [&](ArrayRef<int32_t> list, StringRef what) -> llvm::Constant * {
@@ -407,6 +404,9 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
   auto stateAt = [&](int32_t index) {
     return b.CreateGEP(b.getInt8Ty(), state, b.getInt64(model.states[index].offset));
   };
+  auto scratchAt = [&](int64_t offset) {
+    return b.CreateGEP(b.getInt8Ty(), scratch, b.getInt64(offset));
+  };
   // The arguments of part `p`, loaded from the entry's arrays: a whole function also reads
   // and writes the state (the writes go to scratch first).
   auto partArgs = [&](const EntryPart &part, size_t index) {
@@ -421,8 +421,8 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     for (int64_t i : part.outputs)
       load(outputs, i);
     for (int64_t offset : entry.writeOffsets)
-      args.push_back(b.CreateGEP(b.getInt8Ty(), scratch, b.getInt64(offset)));
-    args.push_back(b.CreateGEP(b.getInt8Ty(), scratch, b.getInt64(part.scratchOffset)));
+      args.push_back(scratchAt(offset));
+    args.push_back(scratchAt(part.scratchOffset));
     if (part.statusArgument)
       args.push_back(partStatus(index));
     return args;
@@ -522,8 +522,7 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(KILN_STATUS_OK)), copy, done);
     b.SetInsertPoint(copy);
     for (auto [s, offset] : llvm::zip(entry.writes, entry.writeOffsets))
-      b.CreateMemCpy(stateAt(s), llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT),
-                     b.CreateGEP(b.getInt8Ty(), scratch, b.getInt64(offset)),
+      b.CreateMemCpy(stateAt(s), llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT), scratchAt(offset),
                      llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT),
                      model.states[s].tensor.byteSize);
     b.CreateBr(done);
@@ -545,9 +544,9 @@ LogicalResult addEntryPoints(llvm::Module &m, const ModelInterface &model, bool 
   // the others; NAME_info points to both kinds, through adapters where needed.
   llvm::Function *first = nullptr;
   std::vector<llvm::Function *> functions;
+  bool single = model.isSingleRun();
   for (const EntryInterface &entry : model.entries) {
     std::string symbol = model.name + "_" + entry.name;
-    bool single = model.isSingleRun();
     llvm::Function *f = builder.build(entry, symbol, /*withState=*/!single, error);
     if (!f)
       return failure();

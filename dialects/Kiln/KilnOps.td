@@ -220,7 +220,8 @@ def Kiln_StateOp : Kiln_Op<"state", [HasParent<"ModelOp">]> {
   let summary = "a buffer of a compiled model that persists between calls";
   let description = [{
     A tensor of static type the model keeps between calls of its entry points (a
-    variable), in one state buffer the caller allocates and zeroes before the first call;
+    variable), of a dtype and rank the C ABI has, in one state buffer the caller allocates
+    and zeroes before the first call;
     entries that list it in their `state` read it, those that list it in their `updates`
     write it.
 
@@ -230,6 +231,7 @@ def Kiln_StateOp : Kiln_Op<"state", [HasParent<"ModelOp">]> {
   }];
   let arguments = (ins StrAttr:$name, TypeAttrOf<AnyStaticShapeTensor>:$type);
   let assemblyFormat = "$name `:` $type attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif // KILN_KILN_OPS_TD

@@ -126,6 +126,17 @@ LogicalResult ModelOp::verify() {
   return success();
 }
 
+LogicalResult StateOp::verify() {
+  auto type = cast<RankedTensorType>(getType());
+  if (!abi::dtypeOf(type.getElementType()))
+    return emitOpError() << "'" << getName() << "' has unsupported element type "
+                         << type.getElementType();
+  if (type.getRank() > abi::maxRank())
+    return emitOpError() << "'" << getName() << "' has rank " << type.getRank()
+                         << "; at most " << abi::maxRank() << " is supported";
+  return success();
+}
+
 StateOp ModelOp::lookupState(StringRef name) {
   for (auto state : getBody().getOps<StateOp>())
     if (state.getName() == name)
@@ -147,6 +158,8 @@ LogicalResult EntryOp::verify() {
   }
   if (!getParts())
     return success();
+  if (getParts()->size() > 1 && (!getState().empty() || !getUpdates().empty()))
+    return emitOpError() << "uses state, so it cannot run on several devices yet";
   int64_t feeds = getFeeds().size(), fetches = getFetches().size();
   llvm::SmallBitVector written(fetches);
   for (auto part : getParts()->getAsRange<PartAttr>()) {

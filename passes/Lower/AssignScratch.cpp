@@ -143,13 +143,18 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Each function's arena: its size, and what one slot per buffer would take.
+    llvm::StringMap<std::pair<int64_t, int64_t>> arenas;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.isPublic())
         continue;
-      if (failed(assign(func)))
+      FailureOr<std::pair<int64_t, int64_t>> arena = assign(func);
+      if (failed(arena))
         return signalPassFailure();
+      arenas[func.getSymName()] = *arena;
     }
-    // The parts of an entry point share one arena, one after another.
+    // Each part records its function's arena; the parts of an entry point share one
+    // arena, one after another.
     if (auto model = kiln::dialect::getModel(module))
       for (auto entry : model.getBody().getOps<kiln::dialect::EntryOp>()) {
         if (!entry.getParts())
@@ -157,15 +162,16 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
         SmallVector<Attribute> parts;
         int64_t offset = 0;
         for (auto part : entry.getParts()->getAsRange<kiln::dialect::PartAttr>()) {
-          parts.push_back(
-              part.withScratch(offset, part.getScratchBytes(), part.getNaiveBytes()));
-          offset += llvm::alignTo(part.getScratchBytes(), abi::scratchAlignment());
+          auto [bytes, naive] = arenas.lookup(part.getFunction().getValue());
+          parts.push_back(part.withScratch(offset, bytes, naive));
+          offset += llvm::alignTo(bytes, abi::scratchAlignment());
         }
         entry.setPartsAttr(ArrayAttr::get(&getContext(), parts));
       }
   }
 
-  LogicalResult assign(func::FuncOp func) {
+  /// Gives `func` its arena; returns the arena's size and the naive plan's.
+  FailureOr<std::pair<int64_t, int64_t>> assign(func::FuncOp func) {
     // The naive total counts every buffer, before in-place writes merge any.
     int64_t naive = 0;
     func.walk([&](memref::AllocOp alloc) {
@@ -204,10 +210,6 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     SmallVector<Type> argTypes(func.getArgumentTypes());
     argTypes.push_back(scratchType);
     func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
-    kiln::dialect::updateParts(getOperation(), func.getSymName(),
-                               [&](kiln::dialect::PartAttr part) {
-                                 return part.withScratch(0, size, naive);
-                               });
 
     for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
       OpBuilder b(alloc);
@@ -220,7 +222,7 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
       alloc.replaceAllUsesWith(view);
       alloc.erase();
     }
-    return success();
+    return std::make_pair(size, naive);
   }
 };
 

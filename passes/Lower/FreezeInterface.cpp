@@ -83,19 +83,6 @@ struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfac
       if (failed(freeze(module, entry)))
         ok = false;
     });
-    // The state's types are static already; the C ABI must have them too.
-    module.walk([&](dialect::StateOp state) {
-      auto type = cast<RankedTensorType>(state.getType());
-      if (!dialect::abi::dtypeOf(type.getElementType())) {
-        state.emitOpError() << "'" << state.getName() << "' has unsupported element type "
-                            << type.getElementType();
-        ok = false;
-      } else if (type.getRank() > dialect::abi::maxRank()) {
-        state.emitOpError() << "'" << state.getName() << "' has rank " << type.getRank()
-                            << "; at most " << dialect::abi::maxRank() << " is supported";
-        ok = false;
-      }
-    });
     if (!ok)
       signalPassFailure();
   }

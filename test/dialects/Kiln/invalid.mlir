@@ -400,3 +400,31 @@ kiln.model "m" {
   kiln.entry "run" feeds [] fetches [#kiln.tensor<"y:0">]
       {parts = [#kiln.part<function = @q, device = "/cpu:0", inputs = [], outputs = [0]>]}
 }
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.state' op 'w' has unsupported element type 'i4'}}
+  kiln.state "w" : tensor<4xi4>
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  // expected-error @+1 {{'kiln.state' op 'w' has rank 17; at most 16 is supported}}
+  kiln.state "w" : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>
+  kiln.entry "run" feeds [] fetches []
+}
+
+// -----
+
+kiln.model "m" {
+  kiln.state "w" : tensor<4xf32>
+  // expected-error @+1 {{'kiln.entry' op uses state, so it cannot run on several devices yet}}
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"a:0">, #kiln.tensor<"b:0">] {state = ["w"],
+      parts = [#kiln.part<function = @p, device = "/cpu:0", inputs = [], outputs = [0]>,
+               #kiln.part<function = @q, device = "/cpu:1", inputs = [], outputs = [1]>]}
+}
+func.func private @p()
+func.func private @q()
