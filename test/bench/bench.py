@@ -14,6 +14,8 @@ medians, each ratio the median of the ratios of a peer's turns to the Kiln run a
         largest difference between its outputs and TensorFlow's (the conversion's fidelity).
         Once Kiln reads ONNX (a later issue), it can compile that ONNX model too.
   aot   saved_model_cli aot_compile_cpu (tfcompile's successor): reported when the wheel lacks it
+  base  the same graphs compiled by another Kiln (--kiln-base, e.g. a build of an earlier
+        commit), taking turns with this one like any peer: before/after on one machine
 
 It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
 (above 1: Kiln is faster; the median of the paired turns' ratios), the largest difference
@@ -28,6 +30,7 @@ dependencies: it pins an older protobuf than TensorFlow's, and needs none of the
     python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0 \
         onnxruntime==1.32.0 onnx==1.23.2 && /tmp/tf/bin/pip install --no-deps tf2onnx==1.17.0
     /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--repeats 3] [--threads 1 2] [--models mlp1 cnn ...]
+        [--kiln-base OLD/build/bin/kiln]
 """
 import argparse
 import json
@@ -162,13 +165,13 @@ def kiln_compile(kiln, graph, feeds, fetches, exe, flags=()):
     return (int(arena.group(1)) if arena else None, int(naive.group(1)) if naive else None)
 
 
-def kiln_run(exe, feeds, runs, threads, tmp):
+def kiln_run(exe, feeds, runs, threads, tmp, outname="kiln_out"):
     inputs = []
     for name, value in feeds.items():
         path = os.path.join(tmp, name + ".npy")
         np.save(path, value)
         inputs += ["--input", "%s=%s" % (name, path)]
-    outdir = os.path.join(tmp, "kiln_out")
+    outdir = os.path.join(tmp, outname)
     out = subprocess.run([exe] + inputs + ["--bench", str(runs), "--threads", str(threads),
                                            "--output-dir", outdir],
                          check=True, capture_output=True, text=True).stdout
@@ -315,6 +318,9 @@ def main():
                    default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2",
                             "resnet50", "inceptionv3"])
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
+    p.add_argument("--kiln-base", metavar="KILN",
+                   help="another kiln binary (an earlier commit's build): its executables "
+                        "become the peer 'base', taking turns with this Kiln's")
     p.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.worker:
@@ -355,6 +361,8 @@ def main():
                 else:
                     models.append((title,) + found)
         peers = [x for x in a.peers if x in ("tf", "xla", "ort")]
+        if a.kiln_base:
+            peers.append("base")
         missing = ""
         if "ort" in peers and not ort_available():
             peers.remove("ort")
@@ -377,6 +385,9 @@ def main():
             memory.append((title, arena, naive))
             strict_exe = os.path.join(tmp, "model_strict")
             kiln_compile(a.kiln, path, feeds, fetches, strict_exe, ["--strict-float"])
+            base_exe = os.path.join(tmp, "model_base")
+            if a.kiln_base:
+                kiln_compile(a.kiln_base, path, feeds, fetches, base_exe)
             for t in a.threads:
                 # Kiln and each peer take turns, `repeats` times, Kiln right after each peer
                 # (whose timed calls end its process): a busy spell on this shared machine,
@@ -388,7 +399,12 @@ def main():
                 tf_outs, ort_outs = None, None
                 for _ in range(a.repeats):
                     for peer in peers:
-                        ms, outs, err, _ = peer_run(peer, t, path, feeds, fetches, a.runs, tmp)
+                        if peer == "base":
+                            ms, outs, err = kiln_run(base_exe, feeds, a.runs, t, tmp,
+                                                     "base_out")[0], None, None
+                        else:
+                            ms, outs, err, _ = peer_run(peer, t, path, feeds, fetches, a.runs,
+                                                        tmp)
                         k, outdir, _ = kiln_run(exe, feeds, a.runs, t, tmp)
                         kiln_ms.append(k)
                         if ms is None:
@@ -431,6 +447,9 @@ def main():
         feeds, fetches = matmul_graph(1024, path)
         exe = os.path.join(tmp, "mm")
         kiln_compile(a.kiln, path, feeds, fetches, exe)
+        base_exe = os.path.join(tmp, "mm_base")
+        if a.kiln_base:
+            kiln_compile(a.kiln_base, path, feeds, fetches, base_exe)
         runs = max(5, a.runs // 10)
         flops = 2 * 1024 ** 3
         # Every turn, Kiln's and each peer's (Kiln after each peer), comes right after a turn
@@ -457,7 +476,10 @@ def main():
         for _ in range(a.repeats):
             kiln_turn()
             for peer in peers:
-                turn(peer, lambda: peer_run(peer, 1, path, feeds, fetches, runs, tmp)[::3])
+                if peer == "base":
+                    turn(peer, lambda: kiln_run(base_exe, feeds, runs, 1, tmp, "base_out")[::2])
+                else:
+                    turn(peer, lambda: peer_run(peer, 1, path, feeds, fetches, runs, tmp)[::3])
                 kiln_turn()
         print("\nmatmul 1024^3 f32, 1 thread, turns of %d runs: median turn GFLOP/s and its "
               "fraction of the peak timed just before it; fastest run GFLOP/s and its fraction "
