@@ -20,10 +20,12 @@ medians, each ratio the median of the ratios of a peer's turns to the Kiln run a
 It prints median milliseconds per model, thread count and system, the ratio peer / Kiln
 (above 1: Kiln is faster; the median of the paired turns' ratios), the largest difference
 between Kiln's outputs and TensorFlow's, and the same for Kiln compiled with --strict-float
-(no Winograd, libm functions) with its median milliseconds, and the scratch arena against the sum of all
-intermediates (`kiln compile --stats`). Last, a 1024x1024x1024 f32 MatMul in every system,
-each turn as a fraction of this core's peak f32 FMA throughput timed just before it
-(test/bench/peak.c doing the same work), and of the best peak.
+(no Winograd, libm functions) with its median milliseconds; then, per model, the scratch
+arena against the sum of all intermediates (`kiln compile --stats`), the compile time, the
+executable's size and each system's peak resident memory (the whole process). Last, a
+1024x1024x1024 f32 MatMul in every system, each turn as a fraction of this core's peak f32
+FMA throughput timed just before it (test/bench/peak.c doing the same work), and of the best
+peak.
 
 The peers come from PyPI and are never needed to build or test Kiln (tf2onnx without its
 dependencies: it pins an older protobuf than TensorFlow's, and needs none of the rest here):
@@ -31,6 +33,12 @@ dependencies: it pins an older protobuf than TensorFlow's, and needs none of the
         onnxruntime==1.32.0 onnx==1.23.2 && /tmp/tf/bin/pip install --no-deps tf2onnx==1.17.0
     /tmp/tf/bin/python test/bench/bench.py [--runs 100] [--repeats 3] [--threads 1 2] [--models mlp1 cnn ...]
         [--kiln-base OLD/build/bin/kiln]
+
+--zoo runs the model zoo instead (test/bench/zoo.py: Keras applications, transformer encoders,
+an audio model and a U-Net at batch 1 and 8, frozen on first use into $KILN_ZOO or
+~/.cache/kiln-zoo), without the --strict-float columns; a model Kiln cannot compile gets a
+row with Kiln's error, and the run goes on:
+    /tmp/tf/bin/python test/bench/bench.py --zoo [--models densenet121 ...] [--batches 1]
 """
 import argparse
 import json
@@ -43,6 +51,8 @@ import tempfile
 import time
 
 import numpy as np
+
+import zoo
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -152,17 +162,29 @@ def corpus_model(rel, feed_files, fetches):
 
 # ---- Kiln --------------------------------------------------------------------------------
 
+class CompileError(Exception):
+    pass
+
+
 def kiln_compile(kiln, graph, feeds, fetches, exe, flags=()):
+    """Compiles; returns (arena bytes, naive bytes, seconds). Raises CompileError with Kiln's
+    first error line when it fails."""
     cmd = [kiln, "compile", graph, "-o", exe, "--stats"] + list(flags)
     for name, value in feeds.items():
         cmd += ["--feed", "%s=f32[%s]" % (name, ",".join(map(str, value.shape)))]
     for name in fetches:
         cmd += ["--fetch", name]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    start = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
     text = out.stdout + out.stderr
+    if out.returncode != 0:
+        lines = [x for x in out.stderr.splitlines() if "error" in x] or out.stderr.splitlines()
+        raise CompileError(lines[0] if lines else "exit status %d" % out.returncode)
     arena = re.search(r"scratch arena: (\d+) bytes", text)
     naive = re.search(r"naive total: (\d+) bytes", text)
-    return (int(arena.group(1)) if arena else None, int(naive.group(1)) if naive else None)
+    return (int(arena.group(1)) if arena else None, int(naive.group(1)) if naive else None,
+            seconds)
 
 
 def kiln_run(exe, feeds, runs, threads, tmp, outname="kiln_out"):
@@ -172,11 +194,17 @@ def kiln_run(exe, feeds, runs, threads, tmp, outname="kiln_out"):
         np.save(path, value)
         inputs += ["--input", "%s=%s" % (name, path)]
     outdir = os.path.join(tmp, outname)
-    out = subprocess.run([exe] + inputs + ["--bench", str(runs), "--threads", str(threads),
-                                           "--output-dir", outdir],
-                         check=True, capture_output=True, text=True).stdout
+    cmd = [exe] + inputs + ["--bench", str(runs), "--threads", str(threads), "--output-dir",
+                            outdir]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    # (median ms, output directory, fastest ms, peak resident MiB)
     return (float(re.search(r"median_ms=([0-9.]+)", out).group(1)), outdir,
-            float(re.search(r"min_ms=([0-9.]+)", out).group(1)))
+            float(re.search(r"min_ms=([0-9.]+)", out).group(1)), usage.ru_maxrss / 1024)
 
 
 # ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
@@ -244,7 +272,9 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
         call()
         times.append((time.perf_counter() - t0) * 1000)
     np.savez(out_npz, *results)
-    print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times)}))
+    import resource
+    print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times),
+                      "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
 def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
@@ -256,11 +286,13 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
                            str(threads), graph, feeds_npz, ",".join(fetches), str(runs), out_npz],
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
-        return None, None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed", None
+        return (None, None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed",
+                None, None)
     times = json.loads(proc.stdout.strip().splitlines()[-1])
     with np.load(out_npz) as z:
         outs = [z["arr_%d" % i] for i in range(len(fetches))]
-    return times["median_ms"], outs, None, times["min_ms"]
+    # (median ms, outputs, error, fastest ms, peak resident MiB of the whole process)
+    return times["median_ms"], outs, None, times["min_ms"], times["rss_mib"]
 
 
 def max_error(outdir, fetches, reference):
@@ -315,8 +347,14 @@ def main():
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     p.add_argument("--peers", nargs="+", default=["tf", "xla", "ort"])
     p.add_argument("--models", nargs="+",
-                   default=["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d", "mobilenetv2",
-                            "resnet50", "inceptionv3"])
+                   help="default: mlp1 mlp64 cnn fc-layers conv_2d mobilenetv2 resnet50 "
+                        "inceptionv3; with --zoo, every zoo model not skipped (zoo.py --list)")
+    p.add_argument("--zoo", action="store_true",
+                   help="the model zoo (test/bench/zoo.py, frozen on first use) instead of the "
+                        "default set; no --strict-float columns")
+    p.add_argument("--batches", type=int, nargs="+", default=list(zoo.BATCHES),
+                   help="the zoo's batch sizes")
+    p.add_argument("--zoo-dir", default=zoo.DEFAULT_DIR)
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
     p.add_argument("--kiln-base", metavar="KILN",
                    help="another kiln binary (an earlier commit's build): its executables "
@@ -347,7 +385,12 @@ def main():
                          ["output_0"])),
         }
         models = []
-        for key in a.models:
+        if a.zoo:
+            for key in a.models or zoo.default_models():
+                for batch in a.batches:
+                    models.append(zoo.load(key, batch, a.zoo_dir))
+        for key in [] if a.zoo else a.models or ["mlp1", "mlp64", "cnn", "fc-layers", "conv_2d",
+                                                 "mobilenetv2", "resnet50", "inceptionv3"]:
             if key in builders:
                 title, build = builders[key]
                 path = os.path.join(tmp, key + ".pb")
@@ -376,18 +419,26 @@ def main():
         head = "| model | threads | Kiln ms |" + "".join(" %s ms | %s / Kiln |" % (x, x)
                                                         for x in peers)
         extra = " ort vs TF |" if "ort" in peers else ""
-        print(head + " max abs diff vs TF |" + extra + " strict ms | strict vs TF |")
-        print("|---" * (3 + 2 * len(peers) + 1 + bool(extra) + 2) + "|")
+        strict = not a.zoo
+        print(head + " max abs diff vs TF |" + extra +
+              (" strict ms | strict vs TF |" if strict else ""))
+        print("|---" * (3 + 2 * len(peers) + 1 + bool(extra) + 2 * strict) + "|")
         memory = []
         for title, path, feeds, fetches in models:
             exe = os.path.join(tmp, "model")
-            arena, naive = kiln_compile(a.kiln, path, feeds, fetches, exe)
-            memory.append((title, arena, naive))
             strict_exe = os.path.join(tmp, "model_strict")
-            kiln_compile(a.kiln, path, feeds, fetches, strict_exe, ["--strict-float"])
             base_exe = os.path.join(tmp, "model_base")
-            if a.kiln_base:
-                kiln_compile(a.kiln_base, path, feeds, fetches, base_exe)
+            try:
+                arena, naive, seconds = kiln_compile(a.kiln, path, feeds, fetches, exe)
+                if strict:
+                    kiln_compile(a.kiln, path, feeds, fetches, strict_exe, ["--strict-float"])
+                if a.kiln_base:
+                    kiln_compile(a.kiln_base, path, feeds, fetches, base_exe)
+            except CompileError as e:
+                print("| %s | | Kiln failed: %s |" % (title, str(e)[:160]), flush=True)
+                continue
+            rss = {"Kiln": 0.0}
+            memory.append((title, arena, naive, seconds, os.path.getsize(exe), rss))
             for t in a.threads:
                 # Kiln and each peer take turns, `repeats` times, Kiln right after each peer
                 # (whose timed calls end its process): a busy spell on this shared machine,
@@ -400,16 +451,19 @@ def main():
                 for _ in range(a.repeats):
                     for peer in peers:
                         if peer == "base":
-                            ms, outs, err = kiln_run(base_exe, feeds, a.runs, t, tmp,
-                                                     "base_out")[0], None, None
+                            ms, _, _, mib = kiln_run(base_exe, feeds, a.runs, t, tmp,
+                                                     "base_out")
+                            outs, err = None, None
                         else:
-                            ms, outs, err, _ = peer_run(peer, t, path, feeds, fetches, a.runs,
-                                                        tmp)
-                        k, outdir, _ = kiln_run(exe, feeds, a.runs, t, tmp)
+                            ms, outs, err, _, mib = peer_run(peer, t, path, feeds, fetches,
+                                                             a.runs, tmp)
+                        k, outdir, _, kiln_mib = kiln_run(exe, feeds, a.runs, t, tmp)
                         kiln_ms.append(k)
+                        rss["Kiln"] = max(rss["Kiln"], kiln_mib)
                         if ms is None:
                             errors[peer] = err
                             continue
+                        rss[peer] = max(rss.get(peer, 0.0), mib)
                         peer_ms[peer].append(ms)
                         ratios[peer].append(ms / k)
                         if peer == "tf":
@@ -430,17 +484,25 @@ def main():
                     row += (" %.2g |" % max(float(np.max(np.abs(o.astype(np.float64) - r)))
                                             for o, r in zip(ort_outs, tf_outs))
                             if tf_outs is not None and ort_outs is not None else " n/a |")
-                # Kiln with --strict-float: one turn, its speed and its error.
-                strict_ms, strict_dir, _ = kiln_run(strict_exe, feeds, a.runs, t, tmp)
-                row += " %.4f | %s |" % (strict_ms, "%.2g" % max_error(strict_dir, fetches, tf_outs)
-                                          if tf_outs is not None else "n/a")
+                if strict:
+                    # Kiln with --strict-float: one turn, its speed and its error.
+                    strict_ms, strict_dir = kiln_run(strict_exe, feeds, a.runs, t, tmp)[:2]
+                    row += " %.4f | %s |" % (strict_ms,
+                                             "%.2g" % max_error(strict_dir, fetches, tf_outs)
+                                             if tf_outs is not None else "n/a")
                 print(row, flush=True)
 
-        print("\n| model | scratch arena bytes | sum of intermediates | arena / sum |")
-        print("|---|---|---|---|")
-        for title, arena, naive in memory:
+        # Peak resident memory is the whole process's: the executable (code, weights, arena)
+        # or the peer's Python process with its framework and graph.
+        systems = ["Kiln"] + peers
+        print("\n| model | scratch arena bytes | sum of intermediates | arena / sum | "
+              "compile s | executable bytes |" + "".join(" %s peak MiB |" % x for x in systems))
+        print("|---" * (6 + len(systems)) + "|")
+        for title, arena, naive, seconds, size, rss in memory:
             ratio = "%.2f" % (arena / naive) if arena and naive else "n/a"
-            print("| %s | %s | %s | %s |" % (title, arena, naive or "n/a", ratio))
+            print("| %s | %s | %s | %s | %.1f | %d |" % (title, arena, naive or "n/a", ratio,
+                                                        seconds, size) +
+                  "".join(" %.0f |" % rss[x] if x in rss else " n/a |" for x in systems))
 
         peak_exe = peak_program(tmp)
         path = os.path.join(tmp, "mm.pb")
