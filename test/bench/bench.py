@@ -194,17 +194,26 @@ def kiln_run(exe, feeds, runs, threads, tmp, outname="kiln_out"):
         np.save(path, value)
         inputs += ["--input", "%s=%s" % (name, path)]
     outdir = os.path.join(tmp, outname)
-    cmd = [exe] + inputs + ["--bench", str(runs), "--threads", str(threads), "--output-dir",
-                            outdir]
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    rss = os.path.join(tmp, "rss")
+    out = subprocess.run(peak_rss(rss) + [exe] + inputs + ["--bench", str(runs), "--threads",
+                                                            str(threads), "--output-dir", outdir],
+                         check=True, capture_output=True, text=True).stdout
     # (median ms, output directory, fastest ms, peak resident MiB)
     return (float(re.search(r"median_ms=([0-9.]+)", out).group(1)), outdir,
-            float(re.search(r"min_ms=([0-9.]+)", out).group(1)), usage.ru_maxrss / 1024)
+            float(re.search(r"min_ms=([0-9.]+)", out).group(1)), read_peak_rss(rss))
+
+
+def peak_rss(path):
+    """The command prefix that writes the command's peak resident KiB to `path`. A child of
+    this Python process (which holds TensorFlow and the models) would report this
+    process's peak as its own (Linux carries it across fork and exec); /usr/bin/time's
+    child starts from time's own few pages."""
+    return ["/usr/bin/time", "-f", "%M", "-o", path]
+
+
+def read_peak_rss(path):
+    with open(path) as f:
+        return int(f.read().split()[-1]) / 1024
 
 
 # ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
@@ -272,9 +281,7 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
         call()
         times.append((time.perf_counter() - t0) * 1000)
     np.savez(out_npz, *results)
-    import resource
-    print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times),
-                      "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times)}))
 
 
 def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
@@ -282,8 +289,10 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
     np.savez(feeds_npz, **feeds)
     out_npz = os.path.join(tmp, "%s_out.npz" % peer)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", peer,
-                           str(threads), graph, feeds_npz, ",".join(fetches), str(runs), out_npz],
+    rss = os.path.join(tmp, "rss")
+    proc = subprocess.run(peak_rss(rss) + [sys.executable, os.path.abspath(__file__), "--worker",
+                                           peer, str(threads), graph, feeds_npz,
+                                           ",".join(fetches), str(runs), out_npz],
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         return (None, None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed",
@@ -292,7 +301,7 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
     with np.load(out_npz) as z:
         outs = [z["arr_%d" % i] for i in range(len(fetches))]
     # (median ms, outputs, error, fastest ms, peak resident MiB of the whole process)
-    return times["median_ms"], outs, None, times["min_ms"], times["rss_mib"]
+    return times["median_ms"], outs, None, times["min_ms"], read_peak_rss(rss)
 
 
 def max_error(outdir, fetches, reference):
