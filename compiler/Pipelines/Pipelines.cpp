@@ -23,6 +23,7 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
   func->addPass(graph::createInferShapesPass());
   func->addPass(graph::createFoldConstantsPass());
   func->addPass(graph::createInferShapesPass());
+  func->addPass(graph::createDecomposePass());
   func->addPass(graph::createFoldPadsPass());
   func->addPass(graph::createCSEPass());
   func->addPass(graph::createPrunePass());
@@ -71,12 +72,12 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   pm.addPass(codegen::createExpandKernelCallsPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(lower::createCopiesToLinalgPass());
-  // tanh, exp, expm1, log1p and erf as polynomials LLVM vectorizes (8 to 90 times faster
+  // tanh, exp, expm1, log1p, erf and erfc as polynomials LLVM vectorizes (8 to 90 times faster
   // than libm, and within a few ulp: see the pass); log stays with libm, whose result for
   // subnormal inputs the approximation gets wrong. Strict float semantics keep libm.
   lower::ApproximateMathPassOptions approximate;
   if (!options.strictFloat)
-    approximate.functions = {"tanh", "exp", "expm1", "log1p", "erf"};
+    approximate.functions = {"tanh", "exp", "expm1", "log1p", "erf", "erfc"};
   func.addPass(lower::createApproximateMathPass(approximate));
   func.addPass(createConvertLinalgToLoopsPass());
   func.addPass(math::createMathExtendToSupportedTypes());

@@ -7,6 +7,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -22,6 +23,18 @@ namespace kiln::tf {
 /// the inference function has reported why at `state.location`, when the operands or
 /// attributes are invalid.
 mlir::Operation *createInferred(mlir::OpBuilder &builder, mlir::OperationState &state);
+
+/// Replaces `op` by the ops it is made of: Sum and Transpose for one input; for two,
+/// Transposes and Reshapes around a MatMul (no batch dimension) or BatchMatMulV2, the
+/// operands' order and adj_x/adj_y chosen to need as few transposes as possible. Needs
+/// static shapes; reports why at the node and changes nothing when it fails.
+mlir::LogicalResult decomposeEinsum(mlir::RewriterBase &rewriter, EinsumOp op);
+
+/// Replaces a BatchMatMul or BatchMatMulV2 whose `y` has no batch of its own (rank 2, or
+/// every batch dimension 1) and whose `x` is not adjoint by one MatMul of x's rows (its
+/// batch and row dimensions flattened) with y, reshaped back: Keras's Dense on a sequence.
+/// Fails, changing nothing and reporting nothing, for any other product or unknown shapes.
+mlir::LogicalResult flattenBatchMatMul(mlir::RewriterBase &rewriter, mlir::Operation *op);
 
 } // namespace kiln::tf
 

@@ -303,6 +303,9 @@ let hasFolder = 1 in {
 def TF_FloorOp : TF_ActivationOp<"Floor", "largest integer not greater than x", "x", "y",
     TF_FloatTensor>;
 def TF_ErfOp : TF_ActivationOp<"Erf", "the error function", "x", "y", TF_FloatTensor>;
+def TF_ErfcOp : TF_ActivationOp<"Erfc",
+    "the complementary error function 1 - erf(x), computed without the cancellation near 1",
+    "x", "y", TF_FloatTensor>;
 def TF_StopGradientOp : TF_ActivationOp<"StopGradient",
     "returns its input (and stops gradients)", "input", "output", TF_Tensor>;
 def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape and type",
@@ -865,6 +868,24 @@ def TF_ConcatV2Op : TF_ListOp<"ConcatV2", 1> {
   let attrArgs = (ins OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tidx);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferConcat";
+}
+
+def TF_EinsumOp : TF_ListOp<"Einsum", 0> {
+  let summary = "sums of products over the dimensions `equation` labels";
+  let description = [{
+    One or two inputs; `equation` labels each input's dimensions with letters ("..." for
+    dimensions that broadcast) and, after "->", the output's (without it, the letters used
+    once, in order). A label in several inputs multiplies along it; a label missing from
+    the output is summed over. `kiln-graph-decompose` writes it as Transpose, Reshape,
+    MatMul or BatchMatMulV2 and Sum.
+    ```mlir
+    %y = "tf.Einsum"(%q, %k) {N = 2 : i64, equation = "aecd,abcd->acbe"}
+        : (tensor<1x64x4x32xf32>, tensor<1x64x4x32xf32>) -> tensor<1x4x64x64xf32>
+    ```
+  }];
+  let attrArgs = (ins StrAttr:$equation, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferEinsum";
 }
 
 def TF_PackOp : TF_ListOp<"Pack", 0> {

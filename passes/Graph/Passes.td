@@ -135,6 +135,43 @@ def FoldPadsPass : Pass<"kiln-graph-fold-pads", "mlir::func::FuncOp"> {
   ];
 }
 
+def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
+  let summary = "Write composite ops (Einsum) as the ops Kiln has kernels for";
+  let description = [{
+    A `tf.Einsum` of two inputs becomes a matrix product between transposes and reshapes:
+    `tf.MatMul` when no dimension is batched (a Keras EinsumDense projection, whose
+    constant kernel the GEMM then packs at compile time), `tf.BatchMatMulV2` otherwise
+    (attention's scores and weighted sums). The inputs' order and `adj_x`/`adj_y` are
+    chosen so that as few transposes as possible remain; labels in one input only and not
+    in the output are summed first with `tf.Sum`. An Einsum of one input is a `tf.Sum` and
+    a `tf.Transpose`. Inputs must have static shapes (after kiln-graph-infer-shapes); an
+    Einsum that cannot be decomposed (unknown shapes, a diagonal such as "ii->i", a "..."
+    dimension of size 1 broadcast against a larger one) is an error at its node.
+
+    A `tf.BatchMatMul`/`tf.BatchMatMulV2` whose second operand has no batch of its own
+    (rank 2, or batch dimensions of 1) and whose first is not adjoint (`adj_x` false),
+    such as Keras's `Dense` on a sequence, becomes one `tf.MatMul` of the first operand's
+    rows (its batch and row dimensions flattened) with the second, reshaped back.
+
+    Before:
+    ```mlir
+    %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>
+    ```
+    After:
+    ```mlir
+    %p = "tf.Const"() {dtype = i64, value = dense<[0, 2, 1, 3]> : tensor<4xi64>} : () -> tensor<4xi64>
+    %0 = "tf.Transpose"(%q, %p) : (tensor<1x5x2x4xf32>, tensor<4xi64>) -> tensor<1x2x5x4xf32>
+    %1 = "tf.Transpose"(%k, %p) : (tensor<1x6x2x4xf32>, tensor<4xi64>) -> tensor<1x2x6x4xf32>
+    %s = "tf.BatchMatMulV2"(%0, %1) {adj_x = false, adj_y = true} : (tensor<1x2x5x4xf32>, tensor<1x2x6x4xf32>) -> tensor<1x2x5x6xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numDecomposed", "einsums-decomposed", "Number of Einsums decomposed">,
+    Statistic<"numFlattened", "products-flattened",
+              "Number of batched products made one MatMul">,
+  ];
+}
+
 def CSEPass : Pass<"kiln-graph-cse", "mlir::func::FuncOp"> {
   let summary = "Merge identical ops (common subexpression elimination)";
   let description = [{

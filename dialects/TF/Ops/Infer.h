@@ -208,6 +208,20 @@ mlir::LogicalResult inferSelect(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBatchMatMul(const InferContext &ctx, InferResult &out);
+// Einsum.cpp
+/// An Einsum equation read against its inputs' ranks: a label per dimension of each input
+/// and of the output (letters 0-51; the dimensions "..." stands for 52 and up, aligned to
+/// the right across inputs), the implicit output ("ij,jk") made explicit.
+struct EinsumLabels {
+  llvm::SmallVector<llvm::SmallVector<int>> inputs;
+  llvm::SmallVector<int> output;
+  int64_t ellipsisRank = 0;
+};
+mlir::FailureOr<EinsumLabels> parseEinsum(const InferContext &ctx, llvm::StringRef equation,
+                                          llvm::ArrayRef<int64_t> ranks);
+/// A label as messages name it: "'i'", or "... dimension 0".
+std::string einsumLabelName(int label);
+mlir::LogicalResult inferEinsum(const InferContext &ctx, InferResult &out);
 // Shape.cpp
 mlir::LogicalResult inferReshape(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTranspose(const InferContext &ctx, InferResult &out);

@@ -521,6 +521,7 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::LogOp>{}, unaryMath<math::LogOp>);
   addOp(Tag<tf::FloorOp>{}, unaryMath<math::FloorOp>);
   addOp(Tag<tf::ErfOp>{}, unaryMath<math::ErfOp>);
+  addOp(Tag<tf::ErfcOp>{}, unaryMath<math::ErfcOp>);
   addOp(Tag<tf::NegOp>{}, negate);
   addOp(Tag<tf::AbsOp>{}, absolute);
   addOp(Tag<tf::EluOp>{}, elu);

@@ -861,3 +861,52 @@ func.func @backprop_shape(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x5x4x4xf32>) -> 
   %0 = "tf.Conv2DBackpropInput"(%s, %f, %dy) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<3x3x2x4xf32>, tensor<1x5x4x4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that an Einsum label may not repeat within one input (a diagonal).
+func.func @einsum_diagonal(%x: tensor<3x3xf32>) {
+  // expected-error @+2 {{equation 'ii->i': label 'i' repeats in input 0 (a diagonal), which is not supported}}
+  // expected-error @+1 {{'tf.Einsum' op failed to infer returned types}}
+  %0 = "tf.Einsum"(%x) {N = 1 : i64, equation = "ii->i"} : (tensor<3x3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Tests that an Einsum's terms must label every dimension of their inputs.
+func.func @einsum_rank(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>) {
+  // expected-error @+2 {{equation 'ijk,kl->il' labels 3 dimensions of input 0, which has rank 2}}
+  // expected-error @+1 {{'tf.Einsum' op failed to infer returned types}}
+  %0 = "tf.Einsum"(%x, %y) {N = 2 : i64, equation = "ijk,kl->il"} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+// Tests that a label's sizes must agree across inputs.
+func.func @einsum_sizes(%x: tensor<3x4xf32>, %y: tensor<5x6xf32>) {
+  // expected-error @+2 {{equation 'ij,jk->ik': label 'j' has size 4 in one input and 5 in input 1}}
+  // expected-error @+1 {{'tf.Einsum' op failed to infer returned types}}
+  %0 = "tf.Einsum"(%x, %y) {N = 2 : i64, equation = "ij,jk->ik"} : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
+  return
+}
+
+// -----
+
+// Tests that every output label must come from an input, and the term count must match.
+func.func @einsum_output(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>) {
+  // expected-error @+2 {{equation 'ij,jk->iz': output label 'z' is not in any input}}
+  // expected-error @+1 {{'tf.Einsum' op failed to infer returned types}}
+  %0 = "tf.Einsum"(%x, %y) {N = 2 : i64, equation = "ij,jk->iz"} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_terms(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>) {
+  // expected-error @+2 {{equation 'ij->ij' has 1 input term for 2 inputs}}
+  // expected-error @+1 {{'tf.Einsum' op failed to infer returned types}}
+  %0 = "tf.Einsum"(%x, %y) {N = 2 : i64, equation = "ij->ij"} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x4xf32>
+  return
+}

@@ -59,8 +59,9 @@ EXACT = ("0", "0", "exact: integer and bool results, data movement, and conversi
          "rounds exactly")
 F32 = ("1e-6", "0", "plain float32 arithmetic is correctly rounded; 1e-6 (8 ulp) still lets "
        "an FMA contraction through")
-SWEEP = ("1e-6", "1e-37", "exp, expm1, log1p, tanh and erf compute as polynomials (Eigen's and "
-         "Cephes' approximations): within 8 ulp of the float64 result rounded once")
+SWEEP = ("1e-6", "1e-37", "exp, expm1, log1p, tanh, erf and erfc compute as polynomials "
+         "(Eigen's, Cephes' and MLIR's approximations): within 8 ulp of the float64 result "
+         "rounded once")
 TRANS = ("2e-6", "1e-7", "exp/tanh/sigmoid implementations differ by a few ulp (2e-6 relative); "
          "atol 1e-7 covers results that underflow toward 0 (TF flushes subnormals)")
 F64 = ("1e-12", "1e-14", "float64 sums in a different order and libm transcendental functions "
@@ -1011,24 +1012,28 @@ def build_vector():
     def sweep(lo, hi, n=2048):
         return rs.uniform(lo, hi, n).astype(np.float32)
     x = np.concatenate([sweep(-10, 10), sweep(-0.01, 0.01, 512)])
-    unary_case("tanh_f32_sweep", fam, "Tanh f32 [2560] over [-10, 10) and near 0", "Tanh", "f32",
+    unary_case("tanh_f32_sweep", "sweep", "Tanh f32 [2560] over [-10, 10) and near 0", "Tanh", "f32",
                x, as_f32(np.tanh, x), SWEEP)
     x = sweep(-87, 88.7)
-    unary_case("exp_f32_sweep", fam, "Exp f32 [2048] over [-87, 88.7), its normal results",
+    unary_case("exp_f32_sweep", "sweep", "Exp f32 [2048] over [-87, 88.7), its normal results",
                "Exp", "f32", x, as_f32(np.exp, x), SWEEP)
     x = np.concatenate([sweep(-5, 5), sweep(-0.01, 0.01, 512)])
-    unary_case("erf_f32_sweep", fam, "Erf f32 [2560] over [-5, 5) and near 0", "Erf", "f32", x,
+    unary_case("erf_f32_sweep", "sweep", "Erf f32 [2560] over [-5, 5) and near 0", "Erf", "f32", x,
                as_f32(lambda v: np.vectorize(math.erf)(v), x), SWEEP)
     x = np.concatenate([sweep(-80, 0), sweep(-0.01, 0.01, 512)])
-    unary_case("elu_f32_sweep", fam, "Elu f32 [2560] over [-80, 0) and near 0 (expm1)", "Elu",
+    unary_case("elu_f32_sweep", "sweep", "Elu f32 [2560] over [-80, 0) and near 0 (expm1)", "Elu",
                "f32", x, as_f32(lambda v: np.where(v > 0, v, np.expm1(v)), x), SWEEP)
     x = np.concatenate([sweep(-80, 80), sweep(-0.01, 0.01, 512)])
-    unary_case("softplus_f32_sweep", fam, "Softplus f32 [2560] over [-80, 80) and near 0 "
+    unary_case("softplus_f32_sweep", "sweep", "Softplus f32 [2560] over [-80, 80) and near 0 "
                "(log1p of exp)", "Softplus", "f32", x, as_f32(lambda v: np.logaddexp(0, v), x),
                SWEEP)
     x = sweep(-80, 80)
-    unary_case("sigmoid_f32_sweep", fam, "Sigmoid f32 [2048] over [-80, 80)", "Sigmoid", "f32",
+    unary_case("sigmoid_f32_sweep", "sweep", "Sigmoid f32 [2048] over [-80, 80)", "Sigmoid", "f32",
                x, as_f32(sigmoid, x), SWEEP)
+    x = np.concatenate([sweep(-4, 9), sweep(-0.01, 0.01, 512)])
+    unary_case("erfc_f32_sweep", "sweep", "Erfc f32 [2560] over [-4, 9), its normal results, and "
+               "near 0", "Erfc", "f32", x, as_f32(lambda v: np.vectorize(math.erfc)(v), x),
+               SWEEP)
 
     x = r.uniform(-50, 50, (3, 37)).astype(np.float32)
     x[1, 5] = 1000
@@ -1159,6 +1164,8 @@ FAMILIES = {
     "folded_cast": "Casts of Consts (which a compiler may fold at compile time)",
     "vector": "larger shapes with odd sizes, so that vectorised loops and their remainders "
               "both run, with special values in every lane position",
+    "sweep": "the functions Kiln computes as polynomials (kiln-lower-approximate-math) over "
+             "their whole useful range, against float64 NumPy",
 }
 
 

@@ -41,7 +41,7 @@ NAME = {np.float32: "float32", np.float64: "float64", np.float16: "float16",
 
 FAMILIES = {
     "math": "unary math and activation functions (Square, Sqrt, Rsqrt, Exp, Log, Neg, Abs, "
-            "Floor, Erf, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, ZerosLike, "
+            "Floor, Erf, Erfc, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, ZerosLike, "
             "OnesLike) and Keras's PReLU",
     "binary": "SquaredDifference, Pow, FloorDiv, FloorMod, Div, TruncateDiv, TruncateMod and "
               "Mod, integer division of the most negative integer by -1 included",
@@ -60,6 +60,8 @@ FAMILIES = {
     "conv": "Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
+    "einsum": "Einsum: the equations Keras's EinsumDense and MultiHeadAttention write, and "
+              "\"...\", sums, transposes, dot and outer products",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
@@ -172,7 +174,7 @@ def build_math():
         ("rsqrt", raw.Rsqrt, (0.01, 100), TRANSCENDENTAL), ("exp", raw.Exp, (-20, 20), TRANSCENDENTAL),
         ("log", raw.Log, (1e-3, 1e3), TRANSCENDENTAL), ("neg", raw.Neg, (-5, 5), EXACT),
         ("abs", raw.Abs, (-5, 5), EXACT), ("floor", raw.Floor, (-5, 5), EXACT),
-        ("erf", raw.Erf, (-4, 4), APPROX),
+        ("erf", raw.Erf, (-4, 4), APPROX), ("erfc", raw.Erfc, (-4, 9), APPROX),
     ]
     for n, fn, (lo, hi), tol in unary:
         x = f32(rng_for(n), (3, 7), lo, hi)
@@ -683,6 +685,53 @@ def build_batch_matmul():
     case("batchmatmul_adj_x", "matmul", "BatchMatMul with adj_x",
          lambda p: {"z": raw.BatchMatMul(x=p["x"], y=p["y"], adj_x=True, name="z")},
          [("x", a), ("y", b)], SUMS)
+    # Keras's Dense on a sequence: one MatMul over the rows (kiln-graph-decompose).
+    x, w = f32(r, (2, 5, 40)), f32(r, (48, 40))
+    case("batchmatmulv2_dense_adj", "matmul", "BatchMatMulV2 of a sequence [2,5,40] with a "
+         "weight [48,40] and adj_y, as Keras's Dense on a sequence writes it",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=tf.constant(w), adj_y=True, name="z")},
+         [("x", x)], SUMS)
+
+
+def build_einsum():
+    r = rng_for("einsum")
+    cases = [
+        # (name, equation, input shapes, what)
+        ("einsum_keras_scores", "aecd,abcd->acbe", [(2, 6, 3, 4), (2, 5, 3, 4)],
+         "MultiHeadAttention's scores: key and query [batch, seq, heads, dim]"),
+        ("einsum_keras_combine", "acbe,aecd->abcd", [(2, 3, 5, 6), (2, 6, 3, 4)],
+         "MultiHeadAttention's weighted sum of values"),
+        ("einsum_keras_output", "abcd,cde->abe", [(2, 5, 3, 4), (3, 4, 7)],
+         "MultiHeadAttention's output projection over heads and dim"),
+        ("einsum_matmul", "ij,jk->ik", [(5, 6), (6, 7)], "a matrix product"),
+        ("einsum_batch_adj", "bij,bkj->bik", [(3, 4, 5), (3, 6, 5)],
+         "a batched product with the second input transposed"),
+        ("einsum_ellipsis", "...ij,...jk->...ik", [(2, 3, 4, 5), (2, 3, 5, 6)],
+         "\"...\" batch dimensions"),
+        ("einsum_ellipsis_one", "...ij,jk->...ik", [(2, 3, 4), (4, 5)],
+         "\"...\" in one input only"),
+        ("einsum_transpose", "ij->ji", [(3, 4)], "a transpose"),
+        ("einsum_reduce", "ijk->ki", [(3, 4, 5)], "a sum over j and a transpose"),
+        ("einsum_total", "ij->", [(3, 4)], "the sum of all elements"),
+        ("einsum_dot", "i,i->", [(7,), (7,)], "a dot product"),
+        ("einsum_outer", "i,j->ij", [(3,), (4,)], "an outer product"),
+        ("einsum_sum_first", "ij,k->ik", [(3, 4), (5,)],
+         "j in one input only, summed before the outer product"),
+    ]
+    for name, equation, shapes, what in cases:
+        feeds = [("x%d" % i, f32(r, s)) for i, s in enumerate(shapes)]
+        case(name, "einsum", "Einsum \"%s\": %s" % (equation, what),
+             lambda p, e=equation, n=len(shapes): {
+                 "y": raw.Einsum(inputs=[p["x%d" % i] for i in range(n)], equation=e,
+                                 name="y")},
+             feeds, SUMS)
+    # Keras's EinsumDense projection, its kernel a constant (the GEMM packs it).
+    w = f32(r, (8, 3, 4))
+    case("einsum_keras_project", "einsum", "Einsum \"abc,cde->abde\": MultiHeadAttention's "
+         "query projection with a constant kernel [dim, heads, head dim]",
+         lambda p: {"y": raw.Einsum(inputs=[p["x"], tf.constant(w)], equation="abc,cde->abde",
+                                    name="y")},
+         [("x", f32(r, (2, 5, 8)))], SUMS)
 
 
 def nhwc_to_nchw(a):
@@ -1069,7 +1118,7 @@ def build_devices():
 def main():
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
-                  build_gather_tile, build_batch_matmul, build_conv, build_fused,
+                  build_gather_tile, build_batch_matmul, build_einsum, build_conv, build_fused,
                   build_devices]:
         build()
     for entry in os.listdir(HERE):

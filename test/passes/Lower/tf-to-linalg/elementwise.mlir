@@ -190,11 +190,12 @@ func.func @floormod(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
 // Tests the body each unary op computes, in order: Abs, Neg, Exp, Log, Sqrt, Rsqrt as
 // 1 / sqrt, Square as x * x, Floor, Erf, Elu as x < 0 ? expm1(x) : x, and Softplus as
 // TensorFlow computes it (x above the threshold log(eps) + 2 = 13.94..., exp(x) below its
-// negation, log1p(exp(x)) between).
+// negation, log1p(exp(x)) between), and Erfc.
 // CHECK-LABEL: func.func @unary
 func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
                                         tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
-                                        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+                                        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+                                        tensor<4xf32>) {
   // CHECK: math.absf %in : f32
   // CHECK: arith.negf %in : f32
   // CHECK: math.exp %in : f32
@@ -217,6 +218,7 @@ func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf
   // CHECK: %[[L:.*]] = math.log1p %[[E]] : f32
   // CHECK: %[[MID:.*]] = arith.select %[[BELOW]], %[[E]], %[[L]] : f32
   // CHECK: arith.select %[[ABOVE]], %in, %[[MID]] : f32
+  // CHECK: math.erfc %in : f32
   %0 = "tf.Abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %1 = "tf.Neg"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %2 = "tf.Exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
@@ -228,9 +230,10 @@ func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf
   %8 = "tf.Erf"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %9 = "tf.Elu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %10 = "tf.Softplus"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10
+  %11 = "tf.Erfc"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11
       : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
-        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

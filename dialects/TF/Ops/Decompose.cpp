@@ -1,0 +1,231 @@
+//===- Decompose.cpp - composite ops as the ops Kiln has kernels for ----------===//
+//
+// An Einsum of one operand is a Sum and a Transpose; of two, a matrix product between
+// transposes and reshapes (MatMul when no dimension is batched). A batched product whose
+// second operand has no batch of its own (Keras's Dense on a sequence) is one MatMul over
+// the first's rows. Written as those ops, the products reach the GEMM kernel and the rest
+// lowers as it always has (kiln-graph-decompose).
+//
+//===----------------------------------------------------------------------------===//
+#include "dialects/TF/TFOps.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+namespace {
+
+/// Builds the tf ops of a decomposition, each with inferred types at the Einsum's location.
+/// An op whose inference fails (which valid labels rule out) sets `failed` and stands in
+/// as its first operand, so that the caller checks once, at the end.
+struct Builder {
+  RewriterBase &rewriter;
+  Location loc;
+  bool failed = false;
+
+  Value constInts(ArrayRef<int64_t> values) {
+    auto type = RankedTensorType::get({int64_t(values.size())}, rewriter.getI64Type());
+    auto elements = DenseIntElementsAttr::get(type, values);
+    return ConstOp::create(rewriter, loc, type, elements, TypeAttr::get(rewriter.getI64Type()),
+                           ValueRange{});
+  }
+  Value create(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(loc, ("tf." + name).str());
+    state.addOperands(operands);
+    state.addAttributes(attrs);
+    if (Operation *op = createInferred(rewriter, state))
+      return op->getResult(0);
+    failed = true;
+    return operands.front();
+  }
+  /// x with its dimensions in the order of `to` (labels of x in `from`); x itself when
+  /// that is the order it has.
+  Value transpose(Value x, ArrayRef<int> from, ArrayRef<int> to) {
+    SmallVector<int64_t> perm;
+    for (int label : to)
+      perm.push_back(llvm::find(from, label) - from.begin());
+    bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
+    return identity ? x : create("Transpose", {x, constInts(perm)});
+  }
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    if (cast<RankedTensorType>(x.getType()).getShape() == shape)
+      return x;
+    return create("Reshape", {x, constInts(shape)});
+  }
+  /// x summed over the dimensions whose labels `keep` rejects; `labels` becomes the rest.
+  Value sumExcept(Value x, SmallVector<int> &labels, llvm::function_ref<bool(int)> keep) {
+    SmallVector<int64_t> axes;
+    SmallVector<int> kept;
+    for (auto [d, label] : llvm::enumerate(labels)) {
+      if (keep(label))
+        kept.push_back(label);
+      else
+        axes.push_back(d);
+    }
+    if (axes.empty())
+      return x;
+    labels = kept;
+    return create("Sum", {x, constInts(axes)}, {rewriter.getNamedAttr(
+                                                    "keep_dims", rewriter.getBoolAttr(false))});
+  }
+};
+
+int64_t product(ArrayRef<int> labels, const llvm::DenseMap<int, int64_t> &size) {
+  int64_t n = 1;
+  for (int label : labels)
+    n *= size.lookup(label);
+  return n;
+}
+
+} // namespace
+
+LogicalResult decomposeEinsum(RewriterBase &rewriter, EinsumOp op) {
+  InferContext ctx = InferContext::of(op);
+  if (!op.getControlInputs().empty())
+    return ctx.error("has control inputs, which its decomposition would not keep");
+  ValueRange values = op.getValues();
+  SmallVector<int64_t> ranks;
+  for (Value v : values) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape())
+      return ctx.error("needs inputs of known shape, got ", v.getType(),
+                       " (give the feeds' shapes with --feed)");
+    ranks.push_back(type.getRank());
+  }
+  auto resultType = dyn_cast<RankedTensorType>(op.getResult().getType());
+  if (!resultType || !resultType.hasStaticShape())
+    return ctx.error("needs a result of known shape, got ", op.getResult().getType());
+  auto labels = parseEinsum(ctx, op.getEquation(), ranks);
+  if (failed(labels))
+    return failure();
+  llvm::DenseMap<int, int64_t> size;
+  for (auto [i, in] : llvm::enumerate(labels->inputs))
+    for (auto [d, label] : llvm::enumerate(in)) {
+      int64_t n = cast<RankedTensorType>(values[i].getType()).getDimSize(d);
+      auto [it, inserted] = size.try_emplace(label, n);
+      if (!inserted && it->second != n)
+        return ctx.error("broadcasts ", einsumLabelName(label), " (size ", std::min(n, it->second),
+                         " against ", std::max(n, it->second),
+                         "), which is not supported yet: give it its full size in both inputs");
+    }
+
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op.getLoc()};
+  ArrayRef<int> out = labels->output;
+  auto inOutput = [&](int label) { return llvm::is_contained(out, label); };
+  Value result;
+  if (values.size() == 1) {
+    SmallVector<int> x = labels->inputs[0];
+    result = b.transpose(b.sumExcept(values[0], x, inOutput), x, out);
+  } else {
+    SmallVector<int> x = labels->inputs[0], y = labels->inputs[1];
+    // Labels in one input only and not in the output are summed there first.
+    SmallVector<int> x0 = x, y0 = y;
+    Value xv = b.sumExcept(values[0], x,
+                           [&](int l) { return inOutput(l) || llvm::is_contained(y0, l); });
+    Value yv = b.sumExcept(values[1], y,
+                           [&](int l) { return inOutput(l) || llvm::is_contained(x0, l); });
+    SmallVector<int> batch, contract, freeX, freeY;
+    for (int label : out) {
+      bool inX = llvm::is_contained(x, label), inY = llvm::is_contained(y, label);
+      (inX && inY ? batch : inX ? freeX : freeY).push_back(label);
+    }
+    for (int label : x)
+      if (llvm::is_contained(y, label) && !inOutput(label))
+        contract.push_back(label);
+    // The product's columns come from y: swap the inputs when the output lists y's free
+    // dimensions first, so that the product is already in the output's order.
+    if (!freeX.empty() && !freeY.empty() &&
+        llvm::find(out, freeY.front()) < llvm::find(out, freeX.front())) {
+      std::swap(x, y);
+      std::swap(xv, yv);
+      std::swap(freeX, freeY);
+    }
+    // Each operand as [batch, rows, depth] / [batch, depth, columns], or the other way
+    // round with adj_x / adj_y when that is the order it already has, or when that keeps
+    // its last dimension last (a transpose that moves whole rows).
+    auto concat = [](std::initializer_list<ArrayRef<int>> parts) {
+      SmallVector<int> all;
+      for (ArrayRef<int> p : parts)
+        all.append(p.begin(), p.end());
+      return all;
+    };
+    // `last` is the group the adjoint order ends with.
+    auto orient = [](ArrayRef<int> labels, SmallVector<int> normal, SmallVector<int> adjoint,
+                     ArrayRef<int> last, SmallVector<int> &order) {
+      bool adj = labels != ArrayRef<int>(normal) &&
+                 (labels == ArrayRef<int>(adjoint) ||
+                  (!labels.empty() && llvm::is_contained(last, labels.back())));
+      order = adj ? adjoint : normal;
+      return adj;
+    };
+    SmallVector<int> xOrder, yOrder;
+    bool adjX = orient(x, concat({batch, freeX, contract}), concat({batch, contract, freeX}),
+                       freeX, xOrder);
+    bool adjY = orient(y, concat({batch, contract, freeY}), concat({batch, freeY, contract}),
+                       contract, yOrder);
+    SmallVector<int64_t> batchDims;
+    for (int label : batch)
+      batchDims.push_back(size.lookup(label));
+    int64_t m = product(freeX, size), k = product(contract, size), n = product(freeY, size);
+    auto matrixShape = [&](int64_t rows, int64_t cols) {
+      SmallVector<int64_t> shape = batchDims;
+      shape.append({rows, cols});
+      return shape;
+    };
+    xv = b.reshape(b.transpose(xv, x, xOrder), adjX ? matrixShape(k, m) : matrixShape(m, k));
+    yv = b.reshape(b.transpose(yv, y, yOrder), adjY ? matrixShape(n, k) : matrixShape(k, n));
+    Value product;
+    if (batch.empty())
+      product = b.create("MatMul", {xv, yv},
+                         {rewriter.getNamedAttr("transpose_a", rewriter.getBoolAttr(adjX)),
+                          rewriter.getNamedAttr("transpose_b", rewriter.getBoolAttr(adjY))});
+    else
+      product = b.create("BatchMatMulV2", {xv, yv},
+                         {rewriter.getNamedAttr("adj_x", rewriter.getBoolAttr(adjX)),
+                          rewriter.getNamedAttr("adj_y", rewriter.getBoolAttr(adjY))});
+    SmallVector<int> productLabels = concat({batch, freeX, freeY});
+    SmallVector<int64_t> productShape;
+    for (int label : productLabels)
+      productShape.push_back(size.lookup(label));
+    result = b.transpose(b.reshape(product, productShape), productLabels, out);
+  }
+  if (b.failed || result.getType() != op.getResult().getType())
+    return ctx.error("could not be decomposed into ops of its result type ", resultType);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+LogicalResult flattenBatchMatMul(RewriterBase &rewriter, Operation *op) {
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+    return failure(); // control inputs stay with the op
+  auto x = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto y = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!x || !y || !result || !x.hasStaticShape() || !y.hasStaticShape() ||
+      !result.hasStaticShape() || x.getRank() < 2 || y.getRank() < 2)
+    return failure();
+  auto flag = [&](StringRef name) {
+    auto attr = op->getAttrOfType<BoolAttr>(name);
+    return attr && attr.getValue();
+  };
+  if (flag("adj_x") || llvm::any_of(y.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
+    return failure();
+  int64_t rows = 1;
+  for (int64_t d : x.getShape().drop_back())
+    rows *= d;
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op->getLoc()};
+  Value lhs = b.reshape(op->getOperand(0), {rows, x.getShape().back()});
+  Value rhs = b.reshape(op->getOperand(1), y.getShape().take_back(2));
+  Value product = b.create("MatMul", {lhs, rhs},
+                           {rewriter.getNamedAttr("transpose_a", rewriter.getBoolAttr(false)),
+                            rewriter.getNamedAttr("transpose_b",
+                                                  rewriter.getBoolAttr(flag("adj_y")))});
+  Value reshaped = b.reshape(product, result.getShape());
+  if (b.failed || reshaped.getType() != result)
+    return failure();
+  rewriter.replaceOp(op, reshaped);
+  return success();
+}
+
+} // namespace kiln::tf

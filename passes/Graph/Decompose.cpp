@@ -1,0 +1,42 @@
+//===- Decompose.cpp - composite ops as the ops Kiln has kernels for ----------===//
+#include "passes/Graph/Passes.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace kiln::graph {
+#define GEN_PASS_DEF_DECOMPOSEPASS
+#include "passes/Graph/Passes.h.inc"
+} // namespace kiln::graph
+
+using namespace mlir;
+
+namespace {
+
+struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    bool failed = false;
+    for (Operation *op : ops) {
+      if (auto einsum = dyn_cast<kiln::tf::EinsumOp>(op)) {
+        if (mlir::failed(kiln::tf::decomposeEinsum(rewriter, einsum))) {
+          failed = true; // every Einsum reports its own error
+          continue;
+        }
+        ++numDecomposed;
+      } else if (succeeded(kiln::tf::flattenBatchMatMul(rewriter, op))) {
+        ++numFlattened;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,19 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-graph-decompose %s
+
+// Tests that an Einsum with an input of unknown shape is an error at its node that says
+// how to give the shape.
+func.func @dynamic(%a: tensor<?x6xf32>, %b: tensor<6x7xf32>) -> tensor<?x7xf32> {
+  // expected-error @unknown {{node 'e' (Einsum): needs inputs of known shape, got float32 [?,6] (give the feeds' shapes with --feed)}}
+  %0 = "tf.Einsum"(%a, %b) {N = 2 : i64, equation = "ij,jk->ik"} : (tensor<?x6xf32>, tensor<6x7xf32>) -> tensor<?x7xf32> loc("e")
+  return %0 : tensor<?x7xf32>
+}
+
+// -----
+
+// Tests that a "..." dimension of size 1 broadcast against a larger one is refused, naming
+// it (TensorFlow broadcasts it; the decomposition does not yet).
+func.func @broadcast(%a: tensor<1x4x5xf32>, %b: tensor<3x5x6xf32>) -> tensor<3x4x6xf32> {
+  // expected-error @unknown {{node 'e' (Einsum): broadcasts ... dimension 0 (size 1 against 3), which is not supported yet}}
+  %0 = "tf.Einsum"(%a, %b) {N = 2 : i64, equation = "...ij,...jk->...ik"} : (tensor<1x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32> loc("e")
+  return %0 : tensor<3x4x6xf32>
+}

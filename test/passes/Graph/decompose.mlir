@@ -1,0 +1,81 @@
+// RUN: kiln-opt --split-input-file --kiln-graph-decompose %s | FileCheck %s
+
+// Tests MultiHeadAttention's scores (key "aecd", query "abcd" -> "acbe"): the output lists
+// the query's sequence (b) before the key's (e), so the query is the product's left
+// operand; both move their heads (c) beside the batch with one transpose that keeps the
+// depth (d) last, and the key is read with adj_y instead of a second transpose of d.
+// CHECK-LABEL: func.func @scores
+func.func @scores(%k: tensor<1x6x2x4xf32>, %q: tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32> {
+  // CHECK-NOT: tf.Einsum
+  // CHECK-DAG: %[[P:.*]] = "tf.Const"() {dtype = i64, value = dense<[0, 2, 1, 3]> : tensor<4xi64>}
+  // CHECK-DAG: %[[Q:.*]] = "tf.Transpose"(%arg1, %[[P]]) : (tensor<1x5x2x4xf32>, tensor<4xi64>) -> tensor<1x2x5x4xf32>
+  // CHECK-DAG: %[[K:.*]] = "tf.Transpose"(%arg0, %{{.*}}) : (tensor<1x6x2x4xf32>, tensor<4xi64>) -> tensor<1x2x6x4xf32>
+  // CHECK: %[[S:.*]] = "tf.BatchMatMulV2"(%[[Q]], %[[K]]) {adj_x = false, adj_y = true} : (tensor<1x2x5x4xf32>, tensor<1x2x6x4xf32>) -> tensor<1x2x5x6xf32>
+  // CHECK: return %[[S]]
+  %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>
+  return %s : tensor<1x2x5x6xf32>
+}
+
+// -----
+
+// Tests Keras's EinsumDense projections: no label is batched, so each is one MatMul of the
+// inputs reshaped to matrices (the kernel [dim, heads, head dim] as [dim, heads * head dim];
+// the output projection contracts heads and head dim at once), then reshaped back.
+// CHECK-LABEL: func.func @dense
+func.func @dense(%x: tensor<2x5x8xf32>, %w: tensor<8x3x4xf32>, %h: tensor<2x5x3x4xf32>, %o: tensor<3x4x7xf32>) -> (tensor<2x5x3x4xf32>, tensor<2x5x7xf32>) {
+  // CHECK-NOT: tf.Einsum
+  // CHECK: %[[X:.*]] = "tf.Reshape"(%arg0, %{{.*}}) : (tensor<2x5x8xf32>, tensor<2xi64>) -> tensor<10x8xf32>
+  // CHECK: %[[W:.*]] = "tf.Reshape"(%arg1, %{{.*}}) : (tensor<8x3x4xf32>, tensor<2xi64>) -> tensor<8x12xf32>
+  // CHECK: %[[P:.*]] = "tf.MatMul"(%[[X]], %[[W]]) {transpose_a = false, transpose_b = false} : (tensor<10x8xf32>, tensor<8x12xf32>) -> tensor<10x12xf32>
+  // CHECK: %[[Y:.*]] = "tf.Reshape"(%[[P]], %{{.*}}) : (tensor<10x12xf32>, tensor<4xi64>) -> tensor<2x5x3x4xf32>
+  // CHECK: "tf.Reshape"(%arg2, %{{.*}}) : (tensor<2x5x3x4xf32>, tensor<2xi64>) -> tensor<10x12xf32>
+  // CHECK: "tf.Reshape"(%arg3, %{{.*}}) : (tensor<3x4x7xf32>, tensor<2xi64>) -> tensor<12x7xf32>
+  // CHECK: "tf.MatMul"
+  // CHECK-SAME: -> tensor<10x7xf32>
+  // CHECK: %[[Z:.*]] = "tf.Reshape"(%{{.*}}, %{{.*}}) : (tensor<10x7xf32>, tensor<3xi64>) -> tensor<2x5x7xf32>
+  // CHECK: return %[[Y]], %[[Z]]
+  %y = "tf.Einsum"(%x, %w) {N = 2 : i64, equation = "abc,cde->abde"} : (tensor<2x5x8xf32>, tensor<8x3x4xf32>) -> tensor<2x5x3x4xf32>
+  %z = "tf.Einsum"(%h, %o) {N = 2 : i64, equation = "abcd,cde->abe"} : (tensor<2x5x3x4xf32>, tensor<3x4x7xf32>) -> tensor<2x5x7xf32>
+  return %y, %z : tensor<2x5x3x4xf32>, tensor<2x5x7xf32>
+}
+
+// -----
+
+// Tests an implicit output ("ij,jk" is "ij,jk->ik": a plain MatMul, no reshape), an input
+// already in adj form ("bij,bkj->bik": adj_y, no transpose), and one input: "ijk->ki" sums
+// j, then transposes.
+// CHECK-LABEL: func.func @forms
+func.func @forms(%a: tensor<5x6xf32>, %b: tensor<6x7xf32>, %c: tensor<3x4x5xf32>, %d: tensor<3x6x5xf32>) -> (tensor<5x7xf32>, tensor<3x4x6xf32>, tensor<5x3xf32>) {
+  // CHECK-NOT: tf.Einsum
+  // CHECK: "tf.MatMul"(%arg0, %arg1) {transpose_a = false, transpose_b = false} : (tensor<5x6xf32>, tensor<6x7xf32>) -> tensor<5x7xf32>
+  // CHECK: "tf.BatchMatMulV2"(%arg2, %arg3) {adj_x = false, adj_y = true} : (tensor<3x4x5xf32>, tensor<3x6x5xf32>) -> tensor<3x4x6xf32>
+  // CHECK: %[[AXES:.*]] = "tf.Const"() {dtype = i64, value = dense<1> : tensor<1xi64>}
+  // CHECK: %[[SUM:.*]] = "tf.Sum"(%arg2, %[[AXES]]) {keep_dims = false} : (tensor<3x4x5xf32>, tensor<1xi64>) -> tensor<3x5xf32>
+  // CHECK: "tf.Transpose"(%[[SUM]], %{{.*}}) : (tensor<3x5xf32>, tensor<2xi64>) -> tensor<5x3xf32>
+  %0 = "tf.Einsum"(%a, %b) {N = 2 : i64, equation = "ij,jk"} : (tensor<5x6xf32>, tensor<6x7xf32>) -> tensor<5x7xf32>
+  %1 = "tf.Einsum"(%c, %d) {N = 2 : i64, equation = "bij,bkj->bik"} : (tensor<3x4x5xf32>, tensor<3x6x5xf32>) -> tensor<3x4x6xf32>
+  %2 = "tf.Einsum"(%c) {N = 1 : i64, equation = "ijk->ki"} : (tensor<3x4x5xf32>) -> tensor<5x3xf32>
+  return %0, %1, %2 : tensor<5x7xf32>, tensor<3x4x6xf32>, tensor<5x3xf32>
+}
+
+// -----
+
+// Tests Keras's Dense on a sequence: a batched product whose second operand has no batch
+// (rank 2, or batch dimensions of 1, with adj_y) is one MatMul over the first's rows; one
+// whose second operand is batched, or whose first is adjoint, stays.
+// CHECK-LABEL: func.func @flatten
+func.func @flatten(%x: tensor<2x5x8xf32>, %w: tensor<8x6xf32>, %v: tensor<1x6x8xf32>, %b: tensor<2x8x6xf32>) -> (tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x6x6xf32>) {
+  // CHECK: %[[X:.*]] = "tf.Reshape"(%arg0, %{{.*}}) : (tensor<2x5x8xf32>, tensor<2xi64>) -> tensor<10x8xf32>
+  // CHECK: %[[P:.*]] = "tf.MatMul"(%[[X]], %arg1) {transpose_a = false, transpose_b = false} : (tensor<10x8xf32>, tensor<8x6xf32>) -> tensor<10x6xf32>
+  // CHECK: %[[Y0:.*]] = "tf.Reshape"(%[[P]], %{{.*}}) : (tensor<10x6xf32>, tensor<3xi64>) -> tensor<2x5x6xf32>
+  // CHECK: %[[V:.*]] = "tf.Reshape"(%arg2, %{{.*}}) : (tensor<1x6x8xf32>, tensor<2xi64>) -> tensor<6x8xf32>
+  // CHECK: "tf.MatMul"(%{{.*}}, %[[V]]) {transpose_a = false, transpose_b = true} : (tensor<10x8xf32>, tensor<6x8xf32>) -> tensor<10x6xf32>
+  // CHECK: %[[Y2:.*]] = "tf.BatchMatMulV2"(%arg0, %arg3) : (tensor<2x5x8xf32>, tensor<2x8x6xf32>) -> tensor<2x5x6xf32>
+  // CHECK: %[[Y3:.*]] = "tf.BatchMatMul"(%arg3, %arg3) {adj_x = true} : (tensor<2x8x6xf32>, tensor<2x8x6xf32>) -> tensor<2x6x6xf32>
+  // CHECK: return %[[Y0]], %{{.*}}, %[[Y2]], %[[Y3]]
+  %0 = "tf.BatchMatMulV2"(%x, %w) : (tensor<2x5x8xf32>, tensor<8x6xf32>) -> tensor<2x5x6xf32>
+  %1 = "tf.BatchMatMulV2"(%x, %v) {adj_y = true} : (tensor<2x5x8xf32>, tensor<1x6x8xf32>) -> tensor<2x5x6xf32>
+  %2 = "tf.BatchMatMulV2"(%x, %b) : (tensor<2x5x8xf32>, tensor<2x8x6xf32>) -> tensor<2x5x6xf32>
+  %3 = "tf.BatchMatMul"(%b, %b) {adj_x = true} : (tensor<2x8x6xf32>, tensor<2x8x6xf32>) -> tensor<2x6x6xf32>
+  return %0, %1, %2, %3 : tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x6x6xf32>
+}
