@@ -11,7 +11,8 @@ graphs=(test/e2e/tf/conv3x3_relu_pool test/e2e/tf/gather_out_of_range
         test/e2e/tf/floordiv_by_zero test/e2e/tf/one_hot_range test/e2e/tf/stridedslice_shrink
         test/e2e/tf/batchnorm_v3 test/e2e/tf/reduce_empty_axis test/e2e/tf/depthwise_same
         test/e2e/tf/concat test/e2e/tf/topk_f32_ties test/e2e/tf/range_folded_f32
-        test/e2e/tf/fused_matmul_nn_relu test/import/all-ops examples/mlp/mlp)
+        test/e2e/tf/fused_matmul_nn_relu test/e2e/tf/einsum_keras_scores
+        test/e2e/tf/einsum_ellipsis test/import/all-ops examples/mlp/mlp)
 for g in "${graphs[@]}"; do
   name=$(basename "$g")
   grep -v '^ *#' "$g.pbtxt" > "$corpus/graphdef-text/$name.pbtxt"

@@ -1,0 +1,14 @@
+
+;
+x0Placeholder*
+dtype0*
+shape:
+;
+x1Placeholder*
+dtype0*
+shape:
+D
+yEinsumx0x1*
+N*
+T0*
+equationaecd,abcd->acbe"ª
