@@ -68,14 +68,32 @@ typedef struct kiln_parallel_job {
 } kiln_parallel_job;
 
 static struct {
-  pthread_mutex_t mutex; /* guards everything below */
-  pthread_cond_t work;   /* a new job was posted */
-  pthread_cond_t idle;   /* a worker left a job */
+  pthread_mutex_t mutex;   /* guards everything below (generation is also read unlocked) */
+  pthread_cond_t work;     /* a new job was posted */
+  pthread_cond_t idle;     /* a worker left a job */
   int workers;
-  uint64_t generation;
+  atomic_ullong generation;
   kiln_parallel_job* job;
 } kiln_pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
                0, 0, NULL};
+
+/* Kernels come back to back, and waking a sleeping thread through a condition variable
+ * costs tens of microseconds (more when a co-tenant holds the core): a worker that sleeps
+ * between them joins each job late, and its submitter, which takes every chunk no thread
+ * has taken, ends up doing the whole job alone. So a worker spins this many pauses (about
+ * 50 microseconds) watching for the next job before it sleeps, and a submitter spins as
+ * long for its workers' chunks before it sleeps. */
+#define KILN_PARALLEL_SPINS 20000
+
+static inline void kiln_parallel_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static uint64_t kiln_pool_generation(void) {
+  return atomic_load_explicit(&kiln_pool.generation, memory_order_acquire);
+}
 
 /* Held by the thread whose job is on the pool. */
 static pthread_mutex_t kiln_pool_submit = PTHREAD_MUTEX_INITIALIZER;
@@ -98,8 +116,14 @@ static void* kiln_parallel_worker(void* arg) {
   uint64_t seen = (uint64_t)(uintptr_t)arg;
   pthread_mutex_lock(&kiln_pool.mutex);
   for (;;) {
-    while (kiln_pool.generation == seen) pthread_cond_wait(&kiln_pool.work, &kiln_pool.mutex);
-    seen = kiln_pool.generation;
+    if (kiln_pool_generation() == seen) {
+      pthread_mutex_unlock(&kiln_pool.mutex);
+      for (int spin = 0; spin < KILN_PARALLEL_SPINS && kiln_pool_generation() == seen; ++spin)
+        kiln_parallel_pause();
+      pthread_mutex_lock(&kiln_pool.mutex);
+    }
+    while (kiln_pool_generation() == seen) pthread_cond_wait(&kiln_pool.work, &kiln_pool.mutex);
+    seen = kiln_pool_generation();
     kiln_parallel_job* job = kiln_pool.job;
     if (job == NULL) continue;
     job->users++;
@@ -120,7 +144,7 @@ static void kiln_parallel_grow(int wanted) {
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t thread;
     int failed = pthread_create(&thread, &attr, kiln_parallel_worker,
-                                (void*)(uintptr_t)kiln_pool.generation);
+                                (void*)(uintptr_t)kiln_pool_generation());
     pthread_attr_destroy(&attr);
     if (failed) return;
     kiln_pool.workers++;
@@ -159,13 +183,17 @@ void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void
   pthread_mutex_lock(&kiln_pool.mutex);
   kiln_parallel_grow((int)chunks - 1);
   kiln_pool.job = &job;
-  kiln_pool.generation++;
+  atomic_fetch_add_explicit(&kiln_pool.generation, 1, memory_order_release);
   pthread_cond_broadcast(&kiln_pool.work);
   pthread_mutex_unlock(&kiln_pool.mutex);
 
   kiln_parallel_run_chunks(&job);
 
   /* Every chunk has been handed out; wait for the workers still inside the job. */
+  for (int spin = 0;
+       spin < KILN_PARALLEL_SPINS && atomic_load_explicit(&job.done, memory_order_acquire) < chunks;
+       ++spin)
+    kiln_parallel_pause();
   pthread_mutex_lock(&kiln_pool.mutex);
   while (atomic_load_explicit(&job.done, memory_order_acquire) < chunks || job.users > 0)
     pthread_cond_wait(&kiln_pool.idle, &kiln_pool.mutex);
