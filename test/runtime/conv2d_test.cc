@@ -76,6 +76,35 @@ TEST_F(Conv2dTest, ResultsDoNotDependOnTheThreadCount) {
   }
 }
 
+// A deep layer's few tiles (one block) and many output channels: with more threads than
+// blocks, each block's channels are split among them (96 and 80 channels at 2 threads;
+// 64, 64 and 48 at 3). The results must equal the direct sum, accumulated or not, with the epilogue and
+// pooled, and be bitwise those of one thread; a NaN pixel's tiles (the direct sum, done
+// once for all channels) too.
+TEST_F(Conv2dTest, ChannelSplitsOfFewTilesMatchOneThread) {
+  Problem p({1, 8, 8, 24, 176, 1, 1, 1, 1});
+  for (int32_t threads : {1, 2, 3})
+    for (bool overwrite : {true, false}) {
+      kiln_parallel_set_threads(threads);
+      EXPECT_LT(p.Error(p.Run(overwrite), overwrite), kTolerance)
+          << threads << " threads, overwrite " << overwrite;
+    }
+  Problem nan = p;
+  nan.in[(3 * 8 + 5) * 24 + 7] = NAN;
+  for (bool pool : {false, true})
+    for (bool overwrite : {true, false}) {
+      if (pool && !overwrite) continue; // pooling overwrites
+      kiln_parallel_set_threads(1);
+      std::vector<float> one = nan.Run(overwrite, true, pool);
+      for (int32_t threads : {2, 3, 4}) {
+        kiln_parallel_set_threads(threads);
+        std::vector<float> many = nan.Run(overwrite, true, pool);
+        ASSERT_EQ(0, std::memcmp(one.data(), many.data(), one.size() * sizeof(float)))
+            << threads << " threads, pool " << pool << ", overwrite " << overwrite;
+      }
+    }
+}
+
 TEST_F(Conv2dTest, NanInTheInputReachesOnlyItsOutputs) {
   Problem p({1, 8, 8, 4, 4, 1, 1, 1, 1});
   p.in[((0 * 8 + 5) * 8 + 5) * 4 + 2] = NAN; // input pixel (5, 5)

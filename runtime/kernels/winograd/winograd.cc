@@ -187,10 +187,21 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
     kiln_parallel_for(n * h, ((int64_t(1) << 16) + perRow - 1) / perRow, markPixels, &v);
   }
   int64_t blocks = (v.tiles + block - 1) / block;
-  // At least about a million multiply-adds per chunk of blocks.
-  int64_t perBlock = kPositions * block * c * f;
-  int64_t grain = ((int64_t(1) << 20) + perBlock - 1) / perBlock;
-  kiln_parallel_for(blocks, grain,
+  // Fewer blocks than threads (a deep layer's few tiles): split each block's output
+  // channels too, in steps of 16 (a vector) of at least 64 channels. Each channel's value
+  // is computed the same way whatever the split, so results do not depend on threads.
+  int64_t threads = kiln_parallel_threads();
+  v.fParts = 1, v.fStep = f;
+  if (blocks < threads && f >= 128) {
+    int64_t parts = (threads + blocks - 1) / blocks;
+    int64_t step = ((f + parts - 1) / parts + 15) / 16 * 16;
+    v.fStep = step < 64 ? 64 : step;
+    v.fParts = (f + v.fStep - 1) / v.fStep;
+  }
+  // At least about a million multiply-adds per chunk of work items.
+  int64_t perItem = kPositions * block * c * v.fStep;
+  int64_t grain = ((int64_t(1) << 20) + perItem - 1) / perItem;
+  kiln_parallel_for(blocks * v.fParts, grain,
                     kiln::kernels::simd::useAvx512() ? runTilesAvx512 : runTilesAvx2, &v);
   kiln_aligned_free(bad);
   kiln_aligned_free(u);

@@ -23,6 +23,7 @@ struct Conv {
   const Epilogue *epi; // null: none
   int64_t tilesH, tilesW, tiles; // 4x4 output tiles
   int64_t block;                 // tiles per block
+  int64_t fParts, fStep; // work items split each block's output channels in fParts of fStep
   const float *u;                // transformed filter, 36 x c x f
   const uint8_t *bad;            // per input pixel (n x h x w): 1 if it holds an inf or NaN
 };
@@ -35,7 +36,8 @@ void directTiles(const Conv &v, int64_t t0, int64_t count);
 // float, which no value of a window of four can be below except -inf and NaN).
 template <class T> inline T poolMax(T m, T v) { return v > m ? v : m; }
 
-// kiln_parallel_for bodies over blocks of tiles: transforms, GEMMs and the direct sum
+// kiln_parallel_for bodies over work items, item i the output channels
+// [(i % fParts) * fStep, + fStep) of block i / fParts: transforms, GEMMs and the direct sum
 // where it is needed, with AVX2 or AVX-512 vectors.
 void runTilesAvx2(void *ctx, int64_t begin, int64_t end);
 void runTilesAvx512(void *ctx, int64_t begin, int64_t end);

@@ -151,12 +151,13 @@ inline void outputLanes(const Conv &v, const float *m, int64_t plane,
     }
 }
 
-// The 4x4 outputs A^T m A of tiles [t0, t0 + count) from M[k][t][j], stored (or added) with
-// the epilogue, clipped to the output; tiles with non-finite inputs are left out.
+// The 4x4 outputs A^T m A of tiles [t0, t0 + count), output channels [f0, f0 + fw), from
+// M[k][t][j - f0], stored (or added) with the epilogue, clipped to the output; tiles with
+// non-finite inputs are left out.
 template <class W>
 void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
-                     const bool *finite) {
-  const int64_t f = v.f, plane = count * f;
+                     const bool *finite, int64_t f0, int64_t fw) {
+  const int64_t f = v.f, plane = count * fw;
   for (int64_t t = 0; t < count; ++t) {
     if (!finite[t])
       continue;
@@ -178,12 +179,12 @@ void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
                         ? v.out + ((b * v.oh + y0 + i) * v.ow + x0 + k) * f
                         : nullptr;
     }
-    const float *src = m + t * f;
-    int64_t j = 0;
+    const float *src = m + t * fw - f0; // src + j: channel j's value
+    int64_t j = f0, end = f0 + fw;
     if constexpr (kWide<W> > 8)
-      for (; j + kWide<W> <= f; j += kWide<W>) outputLanes<W>(v, src + j, plane, q, j);
-    for (; j + 8 <= f; j += 8) outputLanes<V8>(v, src + j, plane, q, j);
-    for (; j < f; ++j) outputLanes<float>(v, src + j, plane, q, j);
+      for (; j + kWide<W> <= end; j += kWide<W>) outputLanes<W>(v, src + j, plane, q, j);
+    for (; j + 8 <= end; j += 8) outputLanes<V8>(v, src + j, plane, q, j);
+    for (; j < end; ++j) outputLanes<float>(v, src + j, plane, q, j);
   }
 }
 
@@ -194,38 +195,45 @@ template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
   // V (36 x block x c), M (36 x block x f) and a row of zeros for the padding.
   float *ws = static_cast<float *>(
       kiln_parallel_workspace(int64_t(sizeof(float)) * (kPositions * block * (c + f) + c)));
-  if (ws == nullptr || v.u == nullptr) { // no memory for the transforms
-    int64_t t0 = begin * block, t1 = end * block < v.tiles ? end * block : v.tiles;
-    directTiles(v, t0, t1 - t0);
-    return;
-  }
   float *vbuf = ws, *mbuf = ws + kPositions * block * c, *zeros = mbuf + kPositions * block * f;
-  for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
-  for (int64_t b = begin; b < end; ++b) {
+  if (ws != nullptr)
+    for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
+  for (int64_t item = begin; item < end; ++item) {
+    // Each part transforms its block's input again: 36 x count x c additions, against
+    // 36 x count x c x fw multiply-adds of its products. The first part alone computes
+    // whole tiles by the direct sum, for all channels.
+    int64_t b = item / v.fParts, part = item % v.fParts;
+    int64_t f0 = part * v.fStep, fw = f - f0 < v.fStep ? f - f0 : v.fStep;
     int64_t t0 = b * block, count = v.tiles - t0 < block ? v.tiles - t0 : block;
+    if (ws == nullptr || v.u == nullptr) { // no memory for the transforms
+      if (part == 0)
+        directTiles(v, t0, count);
+      continue;
+    }
     bool finite[kMaxBlock];
     transformInput<W>(v, t0, count, zeros, vbuf, finite);
     for (int k = 0; k < kPositions; ++k) {
       GemmArgs g;
       g.a = vbuf + k * count * c;
-      g.b = v.u + k * c * f;
-      g.c = mbuf + k * count * f;
+      g.b = v.u + k * c * f + f0;
+      g.c = mbuf + k * count * fw;
       g.m = count;
-      g.n = f;
+      g.n = fw;
       g.k = c;
       g.ars = c;
       g.aks = 1;
       g.bks = f;
       g.bcs = 1;
-      g.ldc = f;
+      g.ldc = fw;
       g.overwrite = true;
       g.inPlace = true; // the workspace holds V and M
       kiln::kernels::gemmSerial(g);
     }
-    transformOutput<W>(v, t0, count, mbuf, finite);
-    for (int64_t t = 0; t < count; ++t)
-      if (!finite[t])
-        directTiles(v, t0 + t, 1);
+    transformOutput<W>(v, t0, count, mbuf, finite, f0, fw);
+    if (part == 0)
+      for (int64_t t = 0; t < count; ++t)
+        if (!finite[t])
+          directTiles(v, t0 + t, 1);
   }
 }
 
