@@ -22,3 +22,12 @@ Operation *kiln::tf::createInferred(OpBuilder &builder, OperationState &state) {
   state.addTypes(types);
   return builder.create(state);
 }
+
+Value kiln::tf::createTF(OpBuilder &builder, Location loc, StringRef name, ValueRange operands,
+                         ArrayRef<NamedAttribute> attrs) {
+  OperationState state(loc, ("tf." + name).str());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  Operation *op = createInferred(builder, state);
+  return op ? op->getResult(0) : Value();
+}

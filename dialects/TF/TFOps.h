@@ -24,6 +24,12 @@ namespace kiln::tf {
 /// attributes are invalid.
 mlir::Operation *createInferred(mlir::OpBuilder &builder, mlir::OperationState &state);
 
+/// Creates the tf op `name` ("MatMul") with its first result type inferred; null if
+/// inference fails (createInferred).
+mlir::Value createTF(mlir::OpBuilder &builder, mlir::Location loc, llvm::StringRef name,
+                     mlir::ValueRange operands,
+                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+
 /// Replaces `op` by the ops it is made of: Sum and Transpose for one input; for two,
 /// Transposes and Reshapes around a MatMul (no batch dimension) or BatchMatMulV2, the
 /// operands' order and adj_x/adj_y chosen to need as few transposes as possible. Needs

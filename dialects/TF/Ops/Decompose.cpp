@@ -29,11 +29,8 @@ struct Builder {
                            ValueRange{});
   }
   Value create(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    OperationState state(loc, ("tf." + name).str());
-    state.addOperands(operands);
-    state.addAttributes(attrs);
-    if (Operation *op = createInferred(rewriter, state))
-      return op->getResult(0);
+    if (Value result = createTF(rewriter, loc, name, operands, attrs))
+      return result;
     failed = true;
     return operands.front();
   }

@@ -468,16 +468,6 @@ struct ConvBackpropInputLowering : OpConversionPattern<tf::Conv2DBackpropInputOp
   }
 };
 
-/// Creates the tf op `name`, its result types inferred; null if inference fails.
-Value createTF(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
-               ArrayRef<NamedAttribute> attrs) {
-  OperationState state(loc, ("tf." + name).str());
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  Operation *op = tf::createInferred(b, state);
-  return op ? op->getResult(0) : Value();
-}
-
 /// _FusedConv2D and _FusedMatMul become the tf ops they fuse (the convolution or product,
 /// BiasAdd or inference FusedBatchNormV3, then the activation), which the other patterns
 /// lower; kiln-lower-fuse-elementwise then merges the epilogue into one loop nest.
@@ -501,26 +491,26 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
           attrs.push_back(rewriter.getNamedAttr(n, a));
       return attrs;
     };
-    Value value = conv ? createTF(rewriter, loc, "Conv2D", operands.take_front(2),
+    Value value = conv ? tf::createTF(rewriter, loc, "Conv2D", operands.take_front(2),
                                   copy({"strides", "padding", "explicit_paddings", "data_format",
                                         "dilations"}))
-                       : createTF(rewriter, loc, "MatMul", operands.take_front(2),
+                       : tf::createTF(rewriter, loc, "MatMul", operands.take_front(2),
                                   copy({"transpose_a", "transpose_b"}));
     if (value && batchNorm) {
       SmallVector<Value> args = {value};
       llvm::append_range(args, operands.slice(2, 4));
       SmallVector<NamedAttribute> attrs = copy({"epsilon", "data_format"});
       attrs.push_back(rewriter.getNamedAttr("is_training", rewriter.getBoolAttr(false)));
-      value = createTF(rewriter, loc, "FusedBatchNormV3", args, attrs);
+      value = tf::createTF(rewriter, loc, "FusedBatchNormV3", args, attrs);
     } else if (value) {
-      value = createTF(rewriter, loc, "BiasAdd", {value, operands[2]}, copy({"data_format"}));
+      value = tf::createTF(rewriter, loc, "BiasAdd", {value, operands[2]}, copy({"data_format"}));
     }
     if (value && !activation->empty()) {
       SmallVector<NamedAttribute> attrs;
       if (*activation == "LeakyRelu")
         if (Attribute alpha = op->getAttr("leakyrelu_alpha"))
           attrs.push_back(rewriter.getNamedAttr("alpha", alpha));
-      value = createTF(rewriter, loc, *activation, {value}, attrs);
+      value = tf::createTF(rewriter, loc, *activation, {value}, attrs);
     }
     if (!value)
       return rewriter.notifyMatchFailure(op, "cannot build the unfused ops");

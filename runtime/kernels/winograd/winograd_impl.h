@@ -195,21 +195,28 @@ template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
   // V (36 x block x c), M (36 x block x f) and a row of zeros for the padding.
   float *ws = static_cast<float *>(
       kiln_parallel_workspace(int64_t(sizeof(float)) * (kPositions * block * (c + f) + c)));
+  // Item i is part i % fParts of block i / fParts. A block's first part alone computes
+  // tiles by the direct sum, for all channels: the whole block when there is no memory
+  // for the transforms, else the tiles with non-finite inputs.
+  auto blockTiles = [&](int64_t item, int64_t &t0) {
+    t0 = item / v.fParts * block;
+    return v.tiles - t0 < block ? v.tiles - t0 : block;
+  };
+  if (ws == nullptr || v.u == nullptr) {
+    for (int64_t item = begin; item < end; ++item) {
+      int64_t t0, count = blockTiles(item, t0);
+      if (item % v.fParts == 0)
+        directTiles(v, t0, count);
+    }
+    return;
+  }
   float *vbuf = ws, *mbuf = ws + kPositions * block * c, *zeros = mbuf + kPositions * block * f;
-  if (ws != nullptr)
-    for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
+  for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
   for (int64_t item = begin; item < end; ++item) {
     // Each part transforms its block's input again: 36 x count x c additions, against
-    // 36 x count x c x fw multiply-adds of its products. The first part alone computes
-    // whole tiles by the direct sum, for all channels.
-    int64_t b = item / v.fParts, part = item % v.fParts;
-    int64_t f0 = part * v.fStep, fw = f - f0 < v.fStep ? f - f0 : v.fStep;
-    int64_t t0 = b * block, count = v.tiles - t0 < block ? v.tiles - t0 : block;
-    if (ws == nullptr || v.u == nullptr) { // no memory for the transforms
-      if (part == 0)
-        directTiles(v, t0, count);
-      continue;
-    }
+    // 36 x count x c x fw multiply-adds of its products.
+    int64_t t0, count = blockTiles(item, t0);
+    int64_t f0 = item % v.fParts * v.fStep, fw = f - f0 < v.fStep ? f - f0 : v.fStep;
     bool finite[kMaxBlock];
     transformInput<W>(v, t0, count, zeros, vbuf, finite);
     for (int k = 0; k < kPositions; ++k) {
@@ -230,7 +237,7 @@ template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
       kiln::kernels::gemmSerial(g);
     }
     transformOutput<W>(v, t0, count, mbuf, finite, f0, fw);
-    if (part == 0)
+    if (f0 == 0)
       for (int64_t t = 0; t < count; ++t)
         if (!finite[t])
           directTiles(v, t0 + t, 1);
