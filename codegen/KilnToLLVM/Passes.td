@@ -39,4 +39,36 @@ def ExpandKernelCallsPass : Pass<"kiln-codegen-expand-kernel-calls", "mlir::Modu
   ];
 }
 
+def ParallelLaunchersPass : Pass<"kiln-codegen-parallel-launchers", "mlir::ModuleOp"> {
+  let summary = "Define the launchers of parallel loop bodies: calls of kiln_parallel_for";
+  let description = [{
+    `kiln-lower-parallel-loops` moves a large elementwise op's iterations into a function
+    `F.parallelN(begin, end, buffers...)` and calls a declared launcher
+    `F.parallelN.launch(count, grain, buffers...)`. Once the module is in the LLVM dialect
+    (buffers as bare pointers), this pass defines each launcher: it stores the buffers'
+    pointers in an array on its stack and calls the runtime's
+    `kiln_parallel_for(count, grain, F.parallelN.thunk, array)`, where the new internal
+    function `F.parallelN.thunk(array, begin, end)` loads the pointers and calls the body
+    (kiln/runtime/parallel.h). The launcher becomes internal, so LLVM inlines it. A launcher
+    without its body is an error.
+
+    Before:
+    ```mlir
+    llvm.func @f.parallel0(%b: i64, %e: i64, %x: !llvm.ptr) { ... }
+    llvm.func @f.parallel0.launch(i64, i64, !llvm.ptr)
+    ```
+    After:
+    ```mlir
+    llvm.func internal @f.parallel0.launch(%n: i64, %g: i64, %x: !llvm.ptr) {
+      %a = llvm.alloca %c1 x !llvm.ptr : (i64) -> !llvm.ptr
+      llvm.store %x, %a : !llvm.ptr, !llvm.ptr
+      %t = llvm.mlir.addressof @f.parallel0.thunk : !llvm.ptr
+      llvm.call @kiln_parallel_for(%n, %g, %t, %a) : (i64, i64, !llvm.ptr, !llvm.ptr) -> ()
+      llvm.return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // KILN_CODEGEN_KILNTOLLVM_PASSES_TD

@@ -292,11 +292,13 @@ public:
       : m(m), ctx(m.getContext()), model(model), ptr(llvm::PointerType::get(ctx, 0)),
         i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)),
         voidType(llvm::Type::getVoidTy(ctx)) {
-    // The thread budget of kernels called by the model comes from the options
-    // (kiln/runtime/parallel.h); only models that call kernels or run partitions depend on
-    // the runtime for it.
+    // The thread budget of kernels called by the model, and of its loops on the thread pool
+    // (kiln-lower-parallel-loops), comes from the options (kiln/runtime/parallel.h); only
+    // models that call kernels, run loops on the pool or run partitions depend on the
+    // runtime for it.
     callsKernels = llvm::any_of(m.functions(), [](const llvm::Function &f) {
-      return f.isDeclaration() && kiln::dialect::symbolUsesThreadPool(f.getName());
+      return f.isDeclaration() && (kiln::dialect::symbolUsesThreadPool(f.getName()) ||
+                                   f.getName() == "kiln_parallel_for");
     });
   }
 

@@ -93,7 +93,14 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&machine);
+  // No loop unrolling beyond the vectorizer's interleaving: with every size static, LLVM
+  // unrolled loops over channels completely (a batch normalisation's per-channel constants
+  // folded into each copy), and DenseNet121's model function grew to 378,000 lines that
+  // took 70 s to optimise and emit; without it, 4 s, at the same speed of the compiled model
+  // on the zoo (docs/performance.md, "Compile time").
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  llvm::PassBuilder pb(&machine, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -53,6 +53,10 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Bufferization writes a result computed in place into its concatenation's slice, then
+  // copies the slice onto a second, equal view of itself: CSE makes the views one value and
+  // the canonicalizer drops the copy.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(lower::createRendezvousCallsPass());
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
@@ -79,15 +83,19 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   if (!options.strictFloat)
     approximate.functions = {"tanh", "exp", "expm1", "log1p", "erf", "erfc"};
   func.addPass(lower::createApproximateMathPass(approximate));
-  func.addPass(createConvertLinalgToLoopsPass());
-  func.addPass(math::createMathExtendToSupportedTypes());
+  // Large elementwise ops on the thread pool: their iterations move into functions of their
+  // own, so this runs on the module, between the function pipelines.
+  pm.addPass(lower::createParallelLoopsPass());
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createConvertLinalgToLoopsPass());
+  loops.addPass(math::createMathExtendToSupportedTypes());
   // bf16 arithmetic in f32, rounded after each op as TensorFlow's (Eigen's) bfloat16 does;
   // then the conversions, the extension's too, as integer arithmetic.
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16"};
   emulate.targetTypeStr = "f32";
-  func.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  func.addPass(lower::createExpandBF16Pass());
+  loops.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  loops.addPass(lower::createExpandBF16Pass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(lower::createFlattenEmptyArgumentsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -105,6 +113,7 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(codegen::createParallelLaunchersPass());
   return success();
 }
 

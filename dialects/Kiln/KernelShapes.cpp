@@ -92,6 +92,33 @@ LogicalResult matmul(KernelCallOp op) {
   return s.input("b", tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
 }
 
+LogicalResult batchMatmul(KernelCallOp op) {
+  Shapes s(op);
+  int64_t batch = s.p("batch"), m = s.p("m"), n = s.p("n"), k = s.p("k");
+  bool ta = s.flag("transpose_a"), tb = s.flag("transpose_b");
+  // Each operand: `count` matrices of rows x cols, dense, the batch dimensions first.
+  auto matrices = [&](StringRef role, Value v, int64_t count, int64_t rows,
+                      int64_t cols) -> LogicalResult {
+    auto type = cast<MemRefType>(v.getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    if (type.getRank() >= 2 && type.getLayout().isIdentity() &&
+        shape.take_back(2) == ArrayRef<int64_t>{rows, cols} &&
+        type.getNumElements() == count * rows * cols)
+      return success();
+    return op.emitOpError() << "expects its " << role << " buffer to hold " << count
+                            << " contiguous " << rows << "x" << cols
+                            << " matrices (from its parameters), but it is " << v.getType();
+  };
+  if (batch < 1)
+    return op.emitOpError() << "expects a batch of at least 1, but it is " << batch;
+  return failure(
+      failed(matrices("a", op.getInput("a"), s.flag("broadcast_a") ? 1 : batch, ta ? k : m,
+                      ta ? m : k)) ||
+      failed(matrices("b", op.getInput("b"), s.flag("broadcast_b") ? 1 : batch, tb ? n : k,
+                      tb ? k : n)) ||
+      failed(matrices("c", op.getOutput("c"), batch, m, n)));
+}
+
 LogicalResult depthwise(KernelCallOp op) {
   Shapes s(op);
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||

@@ -17,6 +17,9 @@ namespace shapes {
 /// c is m x n (or a view of it with n channels); a is m x k (k x m with transpose_a); b is
 /// k x n (n x k with transpose_b) or, with packed_b, at least packedMatmulBSize floats.
 llvm::LogicalResult matmul(KernelCallOp op);
+/// a, b and c are batch (1 for a with broadcast_a, b with broadcast_b) matrices of the
+/// matmul shapes, contiguous, the last two dimensions those of one matrix.
+llvm::LogicalResult batchMatmul(KernelCallOp op);
 /// input n x h x w x c, filter kh x kw x c x m, output n x oh x ow x c x m (or a view).
 llvm::LogicalResult depthwise(KernelCallOp op);
 /// input (n·h·w) x cin, weights cin x c, filter kh x kw x c x 1, output n x oh x ow x c x 1.

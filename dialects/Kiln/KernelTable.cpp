@@ -42,6 +42,17 @@ constexpr KernelArg matmulArgs[] = {
 constexpr KernelArg matmulEpilogueArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
     {A::Param, "n"},   {A::Param, "k"},   {A::Flags},        {A::Epilogue, "epilogue"}};
+// A batch of products (kiln_kernel_batch_matmul_f32): a, b and c hold their matrices one
+// after the other (any rank, the batch dimensions first); a or b may be one matrix for all.
+constexpr KernelOperand batchMatmulInputs[] = {{"a", -1}, {"b", -1}};
+constexpr KernelParam batchMatmulParams[] = {
+    {"batch", K::I64}, {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("broadcast_a", KILN_MATMUL_BROADCAST_A),
+    flag("broadcast_b", KILN_MATMUL_BROADCAST_B)};
+constexpr KernelArg batchMatmulArgs[] = {
+    {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "batch"},
+    {A::Param, "m"},   {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
 
 // kiln/kernels/depthwise.h: input n x h x w x c, filter kh x kw x c x m, output
 // n x oh x ow x c x m (or n x oh x ow x c·m, the view an epilogue writes).
@@ -127,6 +138,9 @@ constexpr KernelInfo table[] = {
     {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kernels, true,
      "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs,
      shapes::matmul},
+    {"batch_matmul_f32", KILN_KERNEL_BATCH_MATMUL_F32, KernelLibrary::Kernels, true,
+     "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
+     shapes::batchMatmul},
     {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
      "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs,
      shapes::depthwise},

@@ -406,6 +406,7 @@ def TF_ReshapeOp : TF_Op<"Reshape"> {
       OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tshape);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferReshape";
+  let hasFolder = 1;
 }
 
 def TF_CastOp : TF_Op<"Cast"> {
@@ -512,6 +513,7 @@ def TF_SqueezeOp : TF_Op<"Squeeze"> {
                   OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferSqueeze";
+  let hasFolder = 1;
 }
 
 def TF_ExpandDimsOp : TF_Op<"ExpandDims"> {
@@ -525,6 +527,7 @@ def TF_ExpandDimsOp : TF_Op<"ExpandDims"> {
                   OptionalAttr<TypeAttr>:$Tdim);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferExpandDims";
+  let hasFolder = 1;
 }
 
 class TF_PadOpBase<string mnemonic, string what, dag extra> : TF_Op<mnemonic> {

@@ -20,6 +20,10 @@ struct MatmulMatch {
   Value a, b, c;
   int64_t m, n, k;
   bool transposeA, transposeB;
+  // Products with leading batch loops: how many (the batch loops' sizes multiplied; 0 for
+  // a plain product), and whether a or b is one matrix all of them read.
+  int64_t batch = 0;
+  bool broadcastA = false, broadcastB = false;
 };
 
 bool isContiguousF32(Value v, int64_t rank) {
@@ -28,28 +32,58 @@ bool isContiguousF32(Value v, int64_t rank) {
          t.getElementType().isF32();
 }
 
-/// Matches the generic the MatMul lowering makes (loops m, k, n; C += A * B).
+/// Whether `v` can be a kernel's output: a static f32 buffer of `rank`, contiguous or any
+/// strided view (a channel slice of a concatenation, say): the kernel then writes a
+/// contiguous buffer of its own, copied into the view (`call` below).
+bool isOutputF32(Value v, int64_t rank) {
+  auto t = dyn_cast<MemRefType>(v.getType());
+  return t && t.getRank() == rank && t.hasStaticShape() && t.getElementType().isF32() &&
+         (t.getLayout().isIdentity() || isa<StridedLayoutAttr>(t.getLayout()));
+}
+
+/// Matches the generic the MatMul and BatchMatMul lowerings make: loops (batch..., m, k, n),
+/// C += A * B, A read as (m, k) or (k, m) and B as (k, n) or (n, k) after batch indices that
+/// are either the batch loops themselves or all 0 (one matrix for the whole batch).
 std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
   auto iterators = op.getIteratorTypesArray();
-  if (iterators.size() != 3 || iterators[0] != utils::IteratorType::parallel ||
-      iterators[1] != utils::IteratorType::reduction ||
-      iterators[2] != utils::IteratorType::parallel)
+  int64_t loops = iterators.size(), batchLoops = loops - 3;
+  if (loops < 3 || iterators[batchLoops] != utils::IteratorType::parallel ||
+      iterators[batchLoops + 1] != utils::IteratorType::reduction ||
+      iterators[batchLoops + 2] != utils::IteratorType::parallel)
     return std::nullopt;
+  for (int64_t i = 0; i < batchLoops; ++i)
+    if (iterators[i] != utils::IteratorType::parallel)
+      return std::nullopt;
   MLIRContext *ctx = op.getContext();
-  AffineExpr m, k, n;
-  bindDims(ctx, m, k, n);
-  auto map = [&](AffineExpr r, AffineExpr c) { return AffineMap::get(3, 0, {r, c}, ctx); };
+  AffineExpr m = getAffineDimExpr(batchLoops, ctx), k = getAffineDimExpr(batchLoops + 1, ctx),
+             n = getAffineDimExpr(batchLoops + 2, ctx);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // Whether `map` reads (batch..., r, c) of `v`, a contiguous f32 buffer; `broadcast` says
+  // whether its batch indices are all 0.
+  auto reads = [&](AffineMap map, Value v, AffineExpr r, AffineExpr c, bool &broadcast) {
+    ArrayRef<AffineExpr> results = map.getResults();
+    int64_t lead = int64_t(results.size()) - 2;
+    if (lead < 0 || results[lead] != r || results[lead + 1] != c ||
+        !(v == op.getDpsInits()[0] ? isOutputF32(v, lead + 2) : isContiguousF32(v, lead + 2)))
+      return false;
+    bool loopsInOrder = lead == batchLoops, zeros = true;
+    for (int64_t i = 0; i < lead; ++i) {
+      loopsInOrder &= results[i] == getAffineDimExpr(i, ctx);
+      zeros &= results[i] == getAffineConstantExpr(0, ctx);
+    }
+    broadcast = batchLoops > 0 && !loopsInOrder;
+    return loopsInOrder || zeros;
+  };
   MatmulMatch match{op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0], 0, 0, 0,
-                    maps[0] == map(k, m), maps[1] == map(n, k)};
-  if ((!match.transposeA && maps[0] != map(m, k)) || (!match.transposeB && maps[1] != map(k, n)))
-    return std::nullopt;
-  if (maps[2] != map(m, n))
-    return std::nullopt;
-  if (!isContiguousF32(match.a, 2) || !isContiguousF32(match.b, 2) ||
-      !isContiguousF32(match.c, 2))
+                    false, false};
+  bool outBroadcast = true;
+  match.transposeA = reads(maps[0], match.a, k, m, match.broadcastA);
+  match.transposeB = reads(maps[1], match.b, n, k, match.broadcastB);
+  if ((!match.transposeA && !reads(maps[0], match.a, m, k, match.broadcastA)) ||
+      (!match.transposeB && !reads(maps[1], match.b, k, n, match.broadcastB)) ||
+      !reads(maps[2], match.c, m, n, outBroadcast) || outBroadcast)
     return std::nullopt;
   // Body: yield(out + in0 * in1).
   Block &body = op.getRegion().front();
@@ -66,11 +100,16 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
                (add.getRhs() == out && add.getLhs() == mul.getResult());
   if (!mulOk || !addOk)
     return std::nullopt;
-  auto cType = cast<MemRefType>(match.c.getType());
-  auto aType = cast<MemRefType>(match.a.getType());
-  match.m = cType.getDimSize(0);
-  match.n = cType.getDimSize(1);
-  match.k = aType.getDimSize(match.transposeA ? 0 : 1);
+  auto cShape = cast<MemRefType>(match.c.getType()).getShape();
+  auto aShape = cast<MemRefType>(match.a.getType()).getShape();
+  match.m = cShape[batchLoops];
+  match.n = cShape[batchLoops + 1];
+  match.k = aShape[aShape.size() - (match.transposeA ? 2 : 1)];
+  if (batchLoops > 0) {
+    match.batch = 1;
+    for (int64_t i = 0; i < batchLoops; ++i)
+      match.batch *= cShape[i];
+  }
   return match;
 }
 
@@ -97,7 +136,7 @@ std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, siz
   }
   if (!match.input || !isContiguousF32(match.input, 4) ||
       !isContiguousF32(match.filter, filterRank) ||
-      !isContiguousF32(match.output, outRank))
+      !isOutputF32(match.output, outRank))
     return std::nullopt;
   return match;
 }
@@ -392,7 +431,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     SmallVector<SmallVector<std::pair<linalg::GenericOp, WindowMatch>>> windows(
         std::size(windowKernels));
     func.walk([&](linalg::GenericOp op) {
-      if (auto m = matchMatmul(op); m && m->m * m->n * m->k >= minFlops) {
+      if (auto m = matchMatmul(op);
+          m && std::max<int64_t>(m->batch, 1) * m->m * m->n * m->k >= minFlops) {
         matmuls.push_back({op, *m});
         return;
       }
@@ -411,15 +451,29 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
           lowerWindow(op, w, kernel);
   }
 
-  /// Replaces `op` by the call, first moving `output`'s allocation before it if needed.
+  /// Replaces `op` by the call, first moving `output`'s allocation before it if needed. An
+  /// output that is a strided view gets a contiguous buffer of its own, which the kernel
+  /// writes and a copy then moves into the view (after a copy in, if the kernel reads it).
   void call(linalg::GenericOp op, StringRef kernel, ValueRange inputs, Value output,
             Params &params) {
     if (Operation *def = output.getDefiningOp(); def && !def->isBeforeInBlock(op))
       def->moveBefore(op);
     OpBuilder b(op);
-    kiln::dialect::KernelCallOp::create(b, op.getLoc(), b.getStringAttr(kernel), inputs,
-                                        ValueRange{output},
+    Location loc = op.getLoc();
+    Value target = output;
+    auto type = cast<MemRefType>(output.getType());
+    if (!type.getLayout().isIdentity()) {
+      target = memref::AllocOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+      const kiln::dialect::KernelInfo *info = kiln::dialect::lookupKernel(kernel);
+      if (!info->overwriteFlag.empty() && !params.list.get(info->overwriteFlag))
+        memref::CopyOp::create(b, loc, output, target);
+    }
+    kiln::dialect::KernelCallOp::create(b, loc, b.getStringAttr(kernel), inputs,
+                                        ValueRange{target},
                                         params.list.getDictionary(b.getContext()));
+    if (target != output)
+      memref::CopyOp::create(b, loc, target, output);
     op.erase();
   }
 
@@ -435,6 +489,17 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     Params params{b, {}};
     params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
     params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
+    if (m.batch) {
+      // A batch of products: no epilogue (an attention's scores go on to a softmax).
+      params.i64("batch", m.batch);
+      params.flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
+      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
+        params.flag("overwrite");
+        fill.erase();
+      }
+      call(op, "batch_matmul_f32", {m.a, m.b}, m.c, params);
+      return;
+    }
     std::optional<EpilogueMatch> epilogue;
     if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
       params.flag("overwrite");

@@ -261,12 +261,18 @@ def VerifyScratchPass : Pass<"kiln-lower-verify-scratch", "mlir::ModuleOp"> {
 }
 
 def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp"> {
-  let summary = "Turn strided memref.copy into linalg.copy";
+  let summary = "Turn strided memref.copy into row copies (memcpy) or linalg.copy";
   let description = [{
-    `finalize-memref-to-llvm` lowers a copy between contiguous buffers to `memcpy`, but a
-    copy to or from a strided view (a padded tensor's interior, say) to a call of MLIR's
-    `memrefCopy` runtime function, which compiled models do not link. This pass rewrites
-    those copies as `linalg.copy`, which becomes loops.
+    `finalize-memref-to-llvm` lowers a copy between dense buffers to `memcpy`, but a copy to
+    or from a strided view (a padded tensor's interior, a channel slice of a concatenation)
+    to a call of MLIR's `memrefCopy` runtime function, which compiled models do not link.
+    This pass rewrites those copies. When the trailing dimensions of both sides form dense
+    blocks (a concatenation's channel slice: each pixel's channels), the copy becomes
+    `scf.for` loops over the other dimensions around a `memref.copy` of one dense block,
+    which is a `memcpy`: a few instructions per block, where loops over every element
+    would be unrolled by LLVM into code that grows with the tensor (DenseNet121's 131 copies
+    gave a 378,000-line function). Otherwise (no dense trailing dimension) the copy becomes
+    `linalg.copy`, which becomes loops.
 
     Before:
     ```mlir
@@ -274,10 +280,72 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
     ```
     After:
     ```mlir
-    linalg.copy ins(%a : memref<1x8x8x2xf32>) outs(%sub : memref<1x8x8x2xf32, strided<...>>)
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %s = memref.subview %a[0, %i, %j, 0] [1, 1, 1, 2] [1, 1, 1, 1] : ... to memref<2xf32, strided<[1], offset: ?>>
+        %t = memref.subview %sub[0, %i, %j, 0] [1, 1, 1, 2] [1, 1, 1, 1] : ... to memref<2xf32, strided<[1], offset: ?>>
+        memref.copy %s, %t : ...
+      }
+    }
     ```
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def ParallelLoopsPass : Pass<"kiln-lower-parallel-loops", "mlir::ModuleOp"> {
+  let summary = "Run large elementwise ops on the thread pool";
+  let description = [{
+    An elementwise `linalg.generic` (on buffers, every loop parallel, static sizes) of at
+    least `min-elements` iterations that no kernel computes (a batch normalisation and Relu
+    before a convolution, a residual addition, an activation) would run on one thread while
+    the kernels around it use all of them. This pass splits such a generic along its first
+    loop of two or more iterations (`linalg` tiling by one iteration of that loop) and
+    moves the iterations into a function of their own, `F.parallelN(begin, end, buffers...)`,
+    which computes iterations [begin, end). In the generic's place, a call of
+    `F.parallelN.launch(count, grain, buffers...)`, a declaration here, hands the iterations
+    to the runtime's `kiln_parallel_for` in chunks of at least `grain` iterations (each at
+    least `min-chunk` elements); `kiln-codegen-parallel-launchers` defines it once the
+    module is in the LLVM dialect. The buffers pass as bare pointers, so every buffer the
+    body reads or writes has a static layout; constants are cloned into the body. Each
+    element is computed by the same code whatever the split, so results do not depend on
+    the thread count. A generic whose output is also an input read through another map
+    stays serial.
+
+    Before:
+    ```mlir
+    func.func @f(%x: memref<1x56x56x32xf32>, %y: memref<1x56x56x32xf32>) {
+      linalg.generic {... all parallel ...} ins(%x : ...) outs(%y : ...) { ... }
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: memref<1x56x56x32xf32>, %y: memref<1x56x56x32xf32>) {
+      call @f.parallel0.launch(%c56_i64, %c5_i64, %x, %y) : (i64, i64, memref<...>, memref<...>) -> ()
+    }
+    func.func private @f.parallel0(%begin: index, %end: index, %x: memref<...>, %y: memref<...>) {
+      scf.for %i = %begin to %end step %c1 {
+        %xs = memref.subview %x[0, %i, 0, 0] [1, 1, 56, 32] [1, 1, 1, 1] : ...
+        ...
+        linalg.generic {...} ins(%xs : ...) outs(%ys : ...) { ... }
+      }
+      return
+    }
+    func.func private @f.parallel0.launch(i64, i64, memref<...>, memref<...>)
+    ```
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", "32768",
+           "Fewest iterations worth splitting across threads">,
+    Option<"minChunk", "min-chunk", "int64_t", "8192",
+           "Fewest elements in one chunk of work">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "ops-split", "Elementwise ops run on the thread pool">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncOp"> {

@@ -51,6 +51,24 @@ func.func @epilogue(%a: memref<8x4xf32>, %b: memref<128xf32>, %c: memref<8x16xf3
 
 // -----
 
+// Tests a batch of products: batch, m, n, k after the three addresses, and the flags
+// (transpose_b 2 | overwrite 4 | broadcast_a 16 = 22).
+// CHECK: func.func private @kiln_kernel_batch_matmul_f32(i64, i64, i64, i64, i64, i64, i64, i32)
+// CHECK-LABEL: func.func @batch
+// CHECK: %[[BATCH:.*]] = arith.constant 3 : i64
+// CHECK-NEXT: %[[M:.*]] = arith.constant 8 : i64
+// CHECK-NEXT: %[[N:.*]] = arith.constant 16 : i64
+// CHECK-NEXT: %[[K:.*]] = arith.constant 4 : i64
+// CHECK-NEXT: %[[F:.*]] = arith.constant 22 : i32
+// CHECK-NEXT: call @kiln_kernel_batch_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[BATCH]], %[[M]], %[[N]], %[[K]], %[[F]])
+func.func @batch(%a: memref<8x4xf32>, %b: memref<3x16x4xf32>, %c: memref<3x8x16xf32>) {
+  kiln.kernel_call "batch_matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<3x16x4xf32>) outs(%c : memref<3x8x16xf32>)
+      params {batch = 3 : i64, m = 8 : i64, n = 16 : i64, k = 4 : i64, transpose_b, overwrite, broadcast_a}
+  return
+}
+
+// -----
+
 // Tests the convolutions' flags (overwrite 1, epilogue 2, max_pool 4) and the identity
 // epilogue of a call without one (0, 1.0, 0, 0.0, -inf, +inf).
 // CHECK-LABEL: func.func @conv

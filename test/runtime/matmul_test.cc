@@ -233,6 +233,59 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
   }
 }
 
+TEST_P(MatmulTest, BatchesMatchOneProductAtATime) {
+  // Batches below, at and above the thread count, each operand batched or broadcast; every
+  // product must be kiln_kernel_matmul_f32's, bit for bit, and c's other bytes untouched.
+  for (auto [batch, m, n, k] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{1, 64, 64, 64},
+                                {3, 17, 33, 5},
+                                {12, 64, 64, 32}, // an attention's heads: scores
+                                {12, 64, 32, 64}, // and values
+                                {7, 1, 100, 600},
+                                {5, 300, 20, 0}}) {
+    for (int32_t broadcast : {0, KILN_MATMUL_BROADCAST_A, KILN_MATMUL_BROADCAST_B})
+      for (bool overwrite : {false, true}) {
+        int32_t flags = GetParam() | broadcast | (overwrite ? KILN_MATMUL_OVERWRITE : 0);
+        int64_t as = broadcast == KILN_MATMUL_BROADCAST_A ? 1 : batch;
+        int64_t bs = broadcast == KILN_MATMUL_BROADCAST_B ? 1 : batch;
+        std::mt19937 gen(static_cast<uint32_t>(batch * 31 + m + n + k + flags));
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        std::vector<float> a(as * m * k), b(bs * k * n), c(batch * m * n + 5);
+        for (float& v : a) v = dist(gen);
+        for (float& v : b) v = dist(gen);
+        for (float& v : c) v = dist(gen);
+        std::vector<float> expected = c;
+        for (int64_t i = 0; i < batch; ++i)
+          kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(a.data() + (as > 1 ? i * m * k : 0)),
+                                 reinterpret_cast<uintptr_t>(b.data() + (bs > 1 ? i * k * n : 0)),
+                                 reinterpret_cast<uintptr_t>(expected.data() + i * m * n), m, n,
+                                 k, flags & ~broadcast);
+        for (int32_t threads : {1, 2, 3, 5}) {
+          kiln_parallel_set_threads(threads);
+          std::vector<float> got = c;
+          kiln_kernel_batch_matmul_f32(reinterpret_cast<uintptr_t>(a.data()),
+                                       reinterpret_cast<uintptr_t>(b.data()),
+                                       reinterpret_cast<uintptr_t>(got.data()), batch, m, n, k,
+                                       flags);
+          ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+              << batch << " x " << m << "x" << n << "x" << k << " flags " << flags
+              << " threads " << threads;
+        }
+      }
+  }
+  // Against the double-precision reference too, for one batched case.
+  Problem p(20, 40, 70, GetParam());
+  std::vector<float> a2 = p.a, b2 = p.b, c2(2 * p.c.size());
+  a2.insert(a2.end(), p.a.begin(), p.a.end());
+  b2.insert(b2.end(), p.b.begin(), p.b.end());
+  kiln_kernel_batch_matmul_f32(reinterpret_cast<uintptr_t>(a2.data()),
+                               reinterpret_cast<uintptr_t>(b2.data()),
+                               reinterpret_cast<uintptr_t>(c2.data()), 2, p.m, p.n, p.k,
+                               p.flags | KILN_MATMUL_OVERWRITE);
+  Problem zero = p;
+  std::fill(zero.c.begin(), zero.c.end(), 0.0f);
+  EXPECT_LT(zero.Error(std::vector<float>(c2.begin() + p.c.size(), c2.end())), Tolerance(p.k));
+}
+
 INSTANTIATE_TEST_SUITE_P(Flags, MatmulTest,
                          ::testing::Values(0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
                                            KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B));

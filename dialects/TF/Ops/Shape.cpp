@@ -505,6 +505,33 @@ static Attribute intConstant(Type type, ArrayRef<int64_t> values) {
   return DenseElementsAttr::get(tensor, ints);
 }
 
+/// Reshape, Squeeze and ExpandDims of a constant: its elements in the result's static shape
+/// (Keras 3 reshapes each batch normalisation's statistics to 1x1x1xC, which must fold for
+/// the arithmetic on them to fold too).
+static OpFoldResult reshapeConstant(Operation *op, Attribute input) {
+  auto values = dyn_cast_or_null<DenseIntOrFPElementsAttr>(input);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!values || !type || !type.hasStaticShape() ||
+      !cast<GraphOpInterface>(op).getControlInputs().empty() ||
+      values.getElementType() != type.getElementType() ||
+      values.getNumElements() != type.getNumElements() ||
+      type.getNumElements() > kMaxFoldedElements)
+    return {};
+  return values.reshape(type);
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return reshapeConstant(*this, adaptor.getOperands()[0]);
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
+  return reshapeConstant(*this, adaptor.getOperands()[0]);
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return reshapeConstant(*this, adaptor.getOperands()[0]);
+}
+
 OpFoldResult ShapeOp::fold(FoldAdaptor) {
   auto x = dyn_cast<RankedTensorType>(getInput().getType());
   if (!x || !x.hasStaticShape() || !getOutput().getType().hasStaticShape())

@@ -60,18 +60,9 @@ using namespace kiln::kernels;
 
 namespace {
 
-void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
-            int32_t flags, const Epilogue *epilogue) {
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0) { // an empty sum
-    float *out = reinterpret_cast<float *>(c);
-    if (flags & KILN_MATMUL_OVERWRITE)
-      memset(out, 0, sizeof(float) * m * n);
-    if (epilogue)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) out[i * n + j] = epilogue->apply(out[i * n + j], j);
-    return;
-  }
+// The operands of c = op(a) op(b) as `flags` describe them (KILN_MATMUL_*).
+GemmArgs describe(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+                  int32_t flags, const Epilogue *epilogue) {
   GemmArgs g;
   g.epilogue = epilogue;
   g.a = reinterpret_cast<const float *>(a);
@@ -100,7 +91,22 @@ void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t
   }
   g.ldc = n;
   g.overwrite = flags & KILN_MATMUL_OVERWRITE;
+  return g;
+}
 
+void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+            int32_t flags, const Epilogue *epilogue) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) { // an empty sum
+    float *out = reinterpret_cast<float *>(c);
+    if (flags & KILN_MATMUL_OVERWRITE)
+      memset(out, 0, sizeof(float) * m * n);
+    if (epilogue)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) out[i * n + j] = epilogue->apply(out[i * n + j], j);
+    return;
+  }
+  GemmArgs g = describe(a, b, c, m, n, k, flags, epilogue);
   Split s;
   s.args = &g;
   s.impl = &chosenImpl();
@@ -115,6 +121,40 @@ void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t
   int64_t workPerItem = (s.byColumns ? m : n) * k * s.unit;
   int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
   kiln_parallel_for(count, grain, runBlock, &s);
+}
+
+// A batch split one product per work item: each item's product on its thread alone.
+struct BatchSplit {
+  GemmArgs args;             // the first product
+  int64_t aStep, bStep, cStep; // floats from one product's operand to the next
+};
+
+void runProducts(void *ctx, int64_t begin, int64_t end) {
+  const BatchSplit &s = *static_cast<const BatchSplit *>(ctx);
+  for (int64_t i = begin; i < end; ++i) {
+    GemmArgs g = s.args;
+    g.a += i * s.aStep;
+    g.b += i * s.bStep;
+    g.c += i * s.cStep;
+    gemmSerial(g);
+  }
+}
+
+void batchMatmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m, int64_t n,
+                 int64_t k, int32_t flags) {
+  flags &= ~KILN_MATMUL_PACKED_B;
+  int64_t aStep = flags & KILN_MATMUL_BROADCAST_A ? 0 : m * k;
+  int64_t bStep = flags & KILN_MATMUL_BROADCAST_B ? 0 : k * n;
+  if (batch <= 0 || m <= 0 || n <= 0) return;
+  if (k <= 0 || batch < kiln_parallel_threads()) {
+    for (int64_t i = 0; i < batch; ++i)
+      matmul(a + uintptr_t(i * aStep) * sizeof(float), b + uintptr_t(i * bStep) * sizeof(float),
+             c + uintptr_t(i * m * n) * sizeof(float), m, n, k, flags, nullptr);
+    return;
+  }
+  BatchSplit s{describe(a, b, c, m, n, k, flags, nullptr), aStep, bStep, m * n};
+  int64_t work = m * n * k;
+  kiln_parallel_for(batch, (kMinParallelWork + work - 1) / work, runProducts, &s);
 }
 
 } // namespace
@@ -132,6 +172,12 @@ extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintpt
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
              scale_value, bias_value, lo, hi};
   matmul(a, b, c, m, n, k, flags, &e);
+}
+
+extern "C" void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c,
+                                             int64_t batch, int64_t m, int64_t n, int64_t k,
+                                             int32_t flags) {
+  batchMatmul(a, b, c, batch, m, n, k, flags);
 }
 
 extern "C" void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n, int32_t flags,

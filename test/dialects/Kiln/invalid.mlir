@@ -75,7 +75,7 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -428,3 +428,27 @@ kiln.model "m" {
 }
 func.func private @p()
 func.func private @q()
+
+// -----
+
+func.func @batch_shape(%a: memref<3x8x4xf32>, %b: memref<3x4x16xf32>, %c: memref<3x8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its b buffer to hold 1 contiguous 4x16 matrices (from its parameters), but it is 'memref<3x4x16xf32>'}}
+  kiln.kernel_call "batch_matmul_f32" ins(%a, %b : memref<3x8x4xf32>, memref<3x4x16xf32>) outs(%c : memref<3x8x16xf32>) params {batch = 3 : i64, m = 8 : i64, n = 16 : i64, k = 4 : i64, broadcast_b}
+  return
+}
+
+// -----
+
+func.func @batch_count(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<3x8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its c buffer to hold 2 contiguous 8x16 matrices (from its parameters), but it is 'memref<3x8x16xf32>'}}
+  kiln.kernel_call "batch_matmul_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<3x8x16xf32>) params {batch = 2 : i64, m = 8 : i64, n = 16 : i64, k = 4 : i64, broadcast_a, broadcast_b}
+  return
+}
+
+// -----
+
+func.func @batch_zero(%a: memref<3x8x4xf32>, %b: memref<3x4x16xf32>, %c: memref<3x8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects a batch of at least 1, but it is 0}}
+  kiln.kernel_call "batch_matmul_f32" ins(%a, %b : memref<3x8x4xf32>, memref<3x4x16xf32>) outs(%c : memref<3x8x16xf32>) params {batch = 0 : i64, m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}

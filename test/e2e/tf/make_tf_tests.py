@@ -205,6 +205,16 @@ def build_math():
     x[2] = [1000, -1000, 0, 999, 998]
     case("logsoftmax_f32", "math", "LogSoftmax over the last axis, with large logits",
          lambda p: {"y": raw.LogSoftmax(logits=p["x"], name="y")}, [("x", x)], TRANSCENDENTAL)
+    # Large enough to run on the thread pool (kiln-lower-parallel-loops): a batch
+    # normalisation with Relu, and Tanh; test/e2e/parallel-loops.test runs it at 1-3 threads.
+    x = f32(rng_for("bn_relu_large"), (1, 32, 32, 32), -3, 3)
+    scale = f32(rng_for("bn_relu_large_scale"), (32,), 0.5, 2)
+    shift = f32(rng_for("bn_relu_large_shift"), (32,), -1, 1)
+    case("bn_relu_tanh_large", "math", "Relu(x * scale + shift) per channel and Tanh(x) on "
+         "1x32x32x32 (run on the thread pool)",
+         lambda p: {"y": raw.Relu(features=raw.AddV2(x=raw.Mul(x=p["x"], y=tf.constant(scale)),
+                                                      y=tf.constant(shift)), name="y"),
+                    "z": raw.Tanh(x=p["x"], name="z")}, [("x", x)], APPROX)
     x = f32(rng_for("like"), (2, 3))
     case("like_f32", "math", "StopGradient, ZerosLike and OnesLike",
          lambda p: {"a": raw.StopGradient(input=p["x"], name="a"),
@@ -691,6 +701,23 @@ def build_batch_matmul():
          "weight [48,40] and adj_y, as Keras's Dense on a sequence writes it",
          lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=tf.constant(w), adj_y=True, name="z")},
          [("x", x)], SUMS)
+    # Batches of products large enough for the batch kernel (batch_matmul_f32): an
+    # attention's scores (adj_y) and its weighted values, and one y for every product.
+    q, k = f32(r, (2, 4, 24, 16)), f32(r, (2, 4, 40, 16))
+    case("batchmatmulv2_heads_adj_y", "matmul", "BatchMatMulV2 of 2x4 heads, 24x16 by "
+         "(40x16)^T, as an attention's scores (the batch kernel)",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_y=True, name="z")},
+         [("x", q), ("y", k)], SUMS)
+    a, b = f32(r, (2, 4, 40, 24)), f32(r, (2, 4, 40, 16))
+    case("batchmatmulv2_heads_adj_x", "matmul", "BatchMatMulV2 of 2x4 heads, (40x24)^T by "
+         "40x16 (the batch kernel, transpose_a)",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_x=True, name="z")},
+         [("x", a), ("y", b)], SUMS)
+    a, b = f32(r, (3, 30, 20)), f32(r, (1, 30, 40))
+    case("batchmatmulv2_bcast_y_adj_x", "matmul", "BatchMatMulV2 of 3 products (30x20)^T by "
+         "one 30x40 y (batch dimension 1): the batch kernel's broadcast_b",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_x=True, name="z")},
+         [("x", a), ("y", b)], SUMS)
 
 
 def build_einsum():
@@ -732,6 +759,12 @@ def build_einsum():
          lambda p: {"y": raw.Einsum(inputs=[p["x"], tf.constant(w)], equation="abc,cde->abde",
                                     name="y")},
          [("x", f32(r, (2, 5, 8)))], SUMS)
+    # MultiHeadAttention's scores at a size the batch kernel (batch_matmul_f32) takes.
+    case("einsum_keras_scores_large", "einsum", "Einsum \"aecd,abcd->acbe\": "
+         "MultiHeadAttention's scores, 2x4 heads of 24x40 (the batch kernel)",
+         lambda p: {"y": raw.Einsum(inputs=[p["x0"], p["x1"]], equation="aecd,abcd->acbe",
+                                    name="y")},
+         [("x0", f32(r, (2, 40, 4, 16))), ("x1", f32(r, (2, 24, 4, 16)))], SUMS)
 
 
 def nhwc_to_nchw(a):

@@ -425,3 +425,89 @@ func.func @conv_pool_3x3(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %o
   }
   return
 }
+
+// -----
+
+#q = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#k = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+#s = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+
+// Tests that a batched product (an attention's scores: batch 2 x 4 heads, B read
+// transposed) becomes one call of batch_matmul_f32 over the 8 products, overwriting after
+// its zero fill.
+// CHECK-LABEL: func.func @attention_scores
+func.func @attention_scores(%q: memref<2x4x16x8xf32>, %k: memref<2x4x24x8xf32>,
+                            %s: memref<2x4x16x24xf32>) {
+  // CHECK-NOT: linalg
+  // CHECK: kiln.kernel_call "batch_matmul_f32" ins(%arg0, %arg1 : memref<2x4x16x8xf32>, memref<2x4x24x8xf32>) outs(%arg2 : memref<2x4x16x24xf32>)
+  // CHECK-SAME: params {batch = 8 : i64, k = 8 : i64, m = 16 : i64, n = 24 : i64, overwrite, transpose_b}
+  // CHECK-NOT: linalg
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x4x16x24xf32>)
+  linalg.generic {indexing_maps = [#q, #k, #s],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%q, %k : memref<2x4x16x8xf32>, memref<2x4x24x8xf32>) outs(%s : memref<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#b = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#bz = affine_map<(d0, d1, d2, d3) -> (0, d2, d3)>
+#at = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1)>
+#b3 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#bad = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+
+// Tests the batch operands' forms: one B for every product (rank 2, or a batch dimension
+// of 1 read at 0) is broadcast_b, A read transposed is transpose_a, and a C that is not
+// (batch, m, n) stays a loop.
+// CHECK-LABEL: func.func @batch_forms
+func.func @batch_forms(%a: memref<3x20x30xf32>, %b: memref<30x40xf32>, %b1: memref<1x30x40xf32>,
+                       %at: memref<3x30x20xf32>, %b3: memref<3x30x40xf32>,
+                       %c: memref<3x20x40xf32>, %ct: memref<3x40x20xf32>) {
+  // CHECK: kiln.kernel_call "batch_matmul_f32" ins(%arg0, %arg1 : {{.*}}) outs(%arg5 : {{.*}}) params {batch = 3 : i64, broadcast_b, k = 30 : i64, m = 20 : i64, n = 40 : i64}
+  linalg.generic {indexing_maps = [#a, #b, #c],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<3x20x30xf32>, memref<30x40xf32>) outs(%c : memref<3x20x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  // CHECK: kiln.kernel_call "batch_matmul_f32" ins(%arg0, %arg2 : {{.*}}) outs(%arg5 : {{.*}}) params {batch = 3 : i64, broadcast_b, k = 30 : i64, m = 20 : i64, n = 40 : i64}
+  linalg.generic {indexing_maps = [#a, #bz, #c],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b1 : memref<3x20x30xf32>, memref<1x30x40xf32>) outs(%c : memref<3x20x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  // CHECK: kiln.kernel_call "batch_matmul_f32" ins(%arg3, %arg4 : {{.*}}) outs(%arg5 : {{.*}}) params {batch = 3 : i64, k = 30 : i64, m = 20 : i64, n = 40 : i64, transpose_a}
+  linalg.generic {indexing_maps = [#at, #b3, #c],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%at, %b3 : memref<3x30x20xf32>, memref<3x30x40xf32>) outs(%c : memref<3x20x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  // CHECK: linalg.generic
+  // CHECK-NOT: kernel_call
+  linalg.generic {indexing_maps = [#a, #b3, #bad],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b3 : memref<3x20x30xf32>, memref<3x30x40xf32>) outs(%ct : memref<3x40x20xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -256,6 +256,10 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_MATMUL_OVERWRITE 4   /* c = op(a) op(b): c's contents are not read */
 #define KILN_MATMUL_PACKED_B 8    /* b holds op(b) packed (kiln_matmul_packed_b_index); */
                                   /* KILN_MATMUL_TRANSPOSE_B is then ignored */
+/* A batch of products, c[i] = op(a[i]) op(b[i]) (matmul.h); the flags above but packed, and: */
+#define KILN_KERNEL_BATCH_MATMUL_F32 "kiln_kernel_batch_matmul_f32"
+#define KILN_MATMUL_BROADCAST_A 16 /* one a for every product of the batch */
+#define KILN_MATMUL_BROADCAST_B 32 /* one b for every product of the batch */
 /* The packed layout of op(b) (k x n) that KILN_MATMUL_PACKED_B reads, so that a compiler
  * can pack constant weights once: depth slices of KILN_MATMUL_PACK_DEPTH rows, each cut
  * into panels of KILN_MATMUL_PACK_COLS columns stored row after row, the last panel of a

@@ -46,6 +46,18 @@ void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int6
                                      float lo, float hi);
 
 /*
+ * `batch` products of the same shape, c[i] = op(a[i]) op(b[i]) (or c[i] += it without
+ * KILN_MATMUL_OVERWRITE), each operand a dense array of its matrices one after the other
+ * (m x n floats apart for c), except that a with KILN_MATMUL_BROADCAST_A, and b with
+ * KILN_MATMUL_BROADCAST_B, is one matrix every product reads. KILN_MATMUL_PACKED_B is not
+ * accepted. Batches of at least as many products as threads run one product per work item;
+ * smaller ones run each product across the threads. Each c[i] is the same, bit for bit, as
+ * kiln_kernel_matmul_f32 of its operands, for every thread budget.
+ */
+void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                  int64_t m, int64_t n, int64_t k, int32_t flags);
+
+/*
  * Writes op(b) (b k x n, or n x k with KILN_MATMUL_TRANSPOSE_B in `flags`) into `out` in the
  * packed layout KILN_MATMUL_PACKED_B reads: k * kiln_matmul_packed_b_width(n) floats.
  */
