@@ -148,3 +148,37 @@ func.func @not_folded(%c: !tf.control) -> (tensor<2xi32>, tensor<2xf32>) {
   %1 = "tf.Neg"(%f, %c) : (tensor<2xf32>, !tf.control) -> tensor<2xf32>
   return %0, %1 : tensor<2xi32>, tensor<2xf32>
 }
+
+// -----
+
+// Tests that Reshape, ExpandDims and Squeeze of constants fold (Keras 3 reshapes each batch
+// normalisation's statistics to 1x1x1xC before the arithmetic, which then folds too), and
+// that a Reshape with a control input is not folded here.
+// CHECK-LABEL: func.func @reshaped_statistics
+func.func @reshaped_statistics(%x: tensor<1x2x2x3xf32>, %c: !tf.control)
+    -> (tensor<1x2x2x3xf32>, tensor<3x1xi32>, tensor<3xi32>, tensor<1x3xf32>) {
+  // CHECK-NOT: "tf.Rsqrt"
+  // CHECK: %[[INV:.*]] = "tf.Const"() {{.*}}value = dense<{{\[\[\[\[}}2.000000e+00, 1.000000e+00, 5.000000e-01]]]]> : tensor<1x1x1x3xf32>
+  // CHECK-NEXT: "tf.Mul"(%arg0, %[[INV]])
+  // CHECK: "tf.Const"() {{.*}}value = dense<{{\[\[}}1], [2], [3]]> : tensor<3x1xi32>
+  // CHECK: "tf.Const"() {{.*}}value = dense<[4, 5, 6]> : tensor<3xi32>
+  // CHECK: "tf.Reshape"({{.*}}, %arg1)
+  %var = "tf.Const"() {value = dense<[0.24, 0.99, 3.99]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %shape = "tf.Const"() {value = dense<[1, 1, 1, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %eps = "tf.Const"() {value = dense<0.01> : tensor<f32>} : () -> tensor<f32>
+  %0 = "tf.Reshape"(%var, %shape) : (tensor<3xf32>, tensor<4xi32>) -> tensor<1x1x1x3xf32>
+  %1 = "tf.AddV2"(%0, %eps) : (tensor<1x1x1x3xf32>, tensor<f32>) -> tensor<1x1x1x3xf32>
+  %2 = "tf.Rsqrt"(%1) : (tensor<1x1x1x3xf32>) -> tensor<1x1x1x3xf32>
+  %3 = "tf.Mul"(%x, %2) : (tensor<1x2x2x3xf32>, tensor<1x1x1x3xf32>) -> tensor<1x2x2x3xf32>
+  %ints = "tf.Const"() {value = dense<[1, 2, 3]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %one = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %4 = "tf.ExpandDims"(%ints, %one) : (tensor<3xi32>, tensor<i32>) -> tensor<3x1xi32>
+  %col = "tf.Const"() {value = dense<[[4], [5], [6]]> : tensor<3x1xi32>} : () -> tensor<3x1xi32>
+  %5 = "tf.Squeeze"(%col) {squeeze_dims = [1]} : (tensor<3x1xi32>) -> tensor<3xi32>
+  %f = "tf.Const"() {value = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %r = "tf.Const"() {value = dense<[1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %7 = "tf.Reshape"(%f, %r, %c) : (tensor<3xf32>, tensor<2xi32>, !tf.control) -> tensor<1x3xf32>
+  // CHECK-NOT: "tf.ExpandDims"
+  // CHECK-NOT: "tf.Squeeze"
+  return %3, %4, %5, %7 : tensor<1x2x2x3xf32>, tensor<3x1xi32>, tensor<3xi32>, tensor<1x3xf32>
+}

@@ -511,3 +511,55 @@ func.func @batch_forms(%a: memref<3x20x30xf32>, %b: memref<30x40xf32>, %b1: memr
   }
   return
 }
+
+// -----
+
+#f = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#o = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+
+// Tests that a convolution writing a strided view (its channel slice of a concatenation,
+// as bufferization places it) keeps its kernel: the kernel overwrites a contiguous buffer
+// of its own, copied into the slice after the call. Without the zero fill (the kernel
+// accumulates), the slice is first copied into that buffer.
+// CHECK-LABEL: func.func @conv_into_slice
+func.func @conv_into_slice(%x: memref<1x6x5x16xf32>, %w: memref<3x3x16x24xf32>, %concat: memref<1x6x5x40xf32>) {
+  // CHECK: %[[SLICE:.*]] = memref.subview %arg2[0, 0, 0, 16] [1, 6, 5, 24] [1, 1, 1, 1]
+  // CHECK-NOT: linalg.fill
+  // CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x6x5x24xf32>
+  // CHECK-NEXT: kiln.kernel_call "conv2d_3x3_f32" ins(%arg0, %arg1 : memref<1x6x5x16xf32>, memref<3x3x16x24xf32>) outs(%[[BUF]] : memref<1x6x5x24xf32>)
+  // CHECK-SAME: overwrite
+  // CHECK-NEXT: memref.copy %[[BUF]], %[[SLICE]] : memref<1x6x5x24xf32> to memref<1x6x5x24xf32, strided<[1200, 200, 40, 1], offset: 16>>
+  // CHECK: %[[BUF2:.*]] = memref.alloc() : memref<1x6x5x24xf32>
+  // CHECK-NEXT: memref.copy %[[SLICE]], %[[BUF2]]
+  // CHECK-NEXT: kiln.kernel_call "conv2d_3x3_f32" {{.*}} outs(%[[BUF2]] : memref<1x6x5x24xf32>)
+  // CHECK-NOT: overwrite
+  // CHECK-NEXT: memref.copy %[[BUF2]], %[[SLICE]]
+  // CHECK-NOT: linalg.generic
+  %zero = arith.constant 0.0 : f32
+  %slice = memref.subview %concat[0, 0, 0, 16] [1, 6, 5, 24] [1, 1, 1, 1]
+      : memref<1x6x5x40xf32> to memref<1x6x5x24xf32, strided<[1200, 200, 40, 1], offset: 16>>
+  linalg.fill ins(%zero : f32) outs(%slice : memref<1x6x5x24xf32, strided<[1200, 200, 40, 1], offset: 16>>)
+  linalg.generic {indexing_maps = [#f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x16x24xf32>) outs(%slice : memref<1x6x5x24xf32, strided<[1200, 200, 40, 1], offset: 16>>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x6x5x16xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%w : memref<3x3x16x24xf32>) outs(%slice : memref<1x6x5x24xf32, strided<[1200, 200, 40, 1], offset: 16>>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>} {
+  ^bb0(%in: f32, %acc: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 5 : index
+    %v = memref.load %x[%n, %h, %h, %c] : memref<1x6x5x16xf32>
+    %p = arith.mulf %v, %in : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
