@@ -32,14 +32,40 @@ struct ApproximateMathPass
     });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    // The approximations compute with math.fma, which convert-math-to-libm would turn into
-    // calls of fmaf: make them the LLVM intrinsic (one instruction) right away.
-    getOperation().walk([](math::FmaOp fma) {
-      OpBuilder b(fma);
-      fma.replaceAllUsesWith(LLVM::FMAOp::create(b, fma.getLoc(), fma.getA(), fma.getB(),
-                                                 fma.getC())
-                                 .getResult());
-      fma.erase();
+    // The approximations compute with math.fma and math.floor, which convert-math-to-libm
+    // would turn into calls of fmaf and floorf: one call per element wherever LLVM does
+    // not vectorize the loop (a softmax's exp inside its sum, whose float reduction
+    // keeps its order). The exactly rounded operations become LLVM intrinsics (one
+    // instruction each) right away; they give libm's results bit for bit.
+    // Only f32 and f64: narrower floats are computed in f32 later
+    // (math-extend-to-supported-types).
+    getOperation().walk([](Operation *op) {
+      if (op->getNumResults() != 1 ||
+          !(op->getResult(0).getType().isF32() || op->getResult(0).getType().isF64()))
+        return;
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value v;
+      if (auto fma = dyn_cast<math::FmaOp>(op))
+        v = LLVM::FMAOp::create(b, loc, fma.getA(), fma.getB(), fma.getC());
+      else if (auto floor = dyn_cast<math::FloorOp>(op))
+        v = LLVM::FFloorOp::create(b, loc, floor.getOperand());
+      else if (auto ceil = dyn_cast<math::CeilOp>(op))
+        v = LLVM::FCeilOp::create(b, loc, ceil.getOperand());
+      else if (auto trunc = dyn_cast<math::TruncOp>(op))
+        v = LLVM::FTruncOp::create(b, loc, trunc.getOperand());
+      else if (auto round = dyn_cast<math::RoundEvenOp>(op))
+        v = LLVM::RoundEvenOp::create(b, loc, round.getOperand());
+      else if (auto round = dyn_cast<math::RoundOp>(op))
+        v = LLVM::RoundOp::create(b, loc, round.getOperand());
+      else if (auto sqrt = dyn_cast<math::SqrtOp>(op))
+        v = LLVM::SqrtOp::create(b, loc, sqrt.getOperand());
+      else if (auto abs = dyn_cast<math::AbsFOp>(op))
+        v = LLVM::FAbsOp::create(b, loc, abs.getOperand());
+      else
+        return;
+      op->getResult(0).replaceAllUsesWith(v);
+      op->erase();
     });
   }
 };

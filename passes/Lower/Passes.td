@@ -355,9 +355,13 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
     MLIR's polynomial and rational approximations (range reduction, then arithmetic and
     selects only), which LLVM vectorizes with the loop around them; a libm call would run one
     element at a time. The approximations are Eigen's and Cephes', the ones TensorFlow's CPU
-    kernels use, accurate to a few ulp in f32. The fused multiply-adds they compute with
-    become `llvm.intr.fma` (convert-math-to-libm would call `fmaf`). Functions not named
-    keep going to libm.
+    kernels use, accurate to a few ulp in f32. Functions not named keep going to libm. The
+    exactly rounded operations on f32 and f64 (`fma`, which the approximations compute
+    with, `floor`, which exp's range reduction uses, `ceil`, `trunc`, `round`, `roundeven`,
+    `sqrt`, `absf`) become LLVM intrinsics, one instruction each, with or without
+    `functions`: convert-math-to-libm would call `fmaf`, `floorf` and so on, one call per
+    element wherever LLVM does not vectorize the loop (a softmax's exp inside its sum). The
+    intrinsics give libm's results bit for bit.
 
     Before:
     ```mlir

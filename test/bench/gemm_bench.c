@@ -3,7 +3,8 @@
  *   cc -O2 -I runtime/include -I runtime/kernels/include test/bench/gemm_bench.c \
  *      -L build/lib -lkiln_kernels -lkiln_runtime -lm -pthread -o /tmp/gemm_bench
  *   /tmp/gemm_bench [N [THREADS [M [K [FLAGS]]]]]   (default 1024 1 N N 0: C[M x N] += A[M x K] B[K x N];
- *                                                FLAGS as in kiln/runtime/abi.h, 4 = overwrite C)
+ *                                                FLAGS as in kiln/runtime/abi.h, 4 = overwrite C,
+ *                                                8 = B packed ahead, as for constant weights)
  *
  * Compare with test/bench/peak.c run just before or after; the machine's noise shows as
  * differences between repeated runs. KILN_KERNEL_ISA=avx2 measures the AVX2 code. */
@@ -23,6 +24,12 @@ int main(int argc, char** argv) {
   kiln_parallel_set_threads(threads);
   float *a = random_floats((long)m * k), *b = random_floats((long)k * n);
   float* c = calloc((size_t)m * n, sizeof(float));
+  if (flags & KILN_MATMUL_PACKED_B) { /* constant weights: packed once, outside the timing */
+    float* packed = malloc(sizeof(float) * (size_t)k * kiln_matmul_packed_b_width(n));
+    kiln_kernel_matmul_pack_b_f32((uintptr_t)b, k, n, flags, (uintptr_t)packed);
+    free(b);
+    b = packed;
+  }
   double best = 1e9;
   for (int r = 0; r < 15; r++) {
     double t = now();

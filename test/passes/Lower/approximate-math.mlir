@@ -24,3 +24,33 @@ func.func @named(%x: f32, %m: memref<8xf32>) -> (f32, f32) {
   }
   return %0, %1 : f32, f32
 }
+
+// Tests that the exactly rounded operations (the approximations' floor among them) become
+// LLVM intrinsics, not the libm calls convert-math-to-libm would make, with or without
+// approximations, on f32 and f64; on bf16 they stay (computed in f32 later).
+// CHECK-LABEL: func.func @exact
+// CHECK-NOT: math.
+// CHECK: llvm.intr.floor
+// CHECK: llvm.intr.ceil
+// CHECK: llvm.intr.trunc
+// CHECK: llvm.intr.roundeven
+// CHECK: llvm.intr.round
+// CHECK: llvm.intr.sqrt
+// CHECK: llvm.intr.fabs
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+// CHECK: math.sqrt %{{.*}} : bf16
+// NONE-LABEL: func.func @exact
+// NONE: llvm.intr.floor
+// NONE: math.sqrt %{{.*}} : bf16
+func.func @exact(%x: f32, %d: f64, %h: bf16) -> (f32, f32, f32, f32, f32, f32, f32, f64, bf16) {
+  %0 = math.floor %x : f32
+  %1 = math.ceil %x : f32
+  %2 = math.trunc %x : f32
+  %3 = math.roundeven %x : f32
+  %4 = math.round %x : f32
+  %5 = math.sqrt %x : f32
+  %6 = math.absf %x : f32
+  %7 = math.sqrt %d : f64
+  %8 = math.sqrt %h : bf16
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f32, f32, f32, f32, f32, f32, f32, f64, bf16
+}
