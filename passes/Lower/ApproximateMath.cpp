@@ -30,8 +30,25 @@ struct ApproximateMathPass
       name.consume_front("math.");
       return chosen.count(name.str()) > 0;
     });
+    llvm::DenseSet<Operation *> conversions;
+    getOperation().walk([&](arith::FPToSIOp op) { conversions.insert(op); });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    // The approximations' range reductions convert a float to an integer (exp's exponent),
+    // which for NaN is poison in LLVM: where LLVM can see the NaN (a constant graph folded
+    // whole), the poison spreads past the approximations' own NaN handling. Their
+    // conversions read 0 instead of NaN; the NaN still reaches the result through the
+    // other operands.
+    getOperation().walk([&](arith::FPToSIOp op) {
+      if (conversions.contains(op))
+        return;
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Value in = op.getIn();
+      Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, in, in);
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(in.getType()));
+      op.getInMutable().assign(arith::SelectOp::create(b, loc, isNaN, zero, in));
+    });
     // The approximations compute with math.fma and math.floor, which convert-math-to-libm
     // would turn into calls of fmaf and floorf: one call per element wherever LLVM does
     // not vectorize the loop (a softmax's exp inside its sum, whose float reduction

@@ -361,7 +361,11 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
     `sqrt`, `absf`) become LLVM intrinsics, one instruction each, with or without
     `functions`: convert-math-to-libm would call `fmaf`, `floorf` and so on, one call per
     element wherever LLVM does not vectorize the loop (a softmax's exp inside its sum). The
-    intrinsics give libm's results bit for bit.
+    intrinsics give libm's results bit for bit. The float-to-integer conversions the
+    approximations make (exp's exponent) convert 0 where their input is NaN: for NaN the
+    conversion is poison in LLVM, and where LLVM sees the NaN (a constant graph folded
+    whole) the poison would spread past the approximations' own NaN handling; the NaN
+    still reaches the result through the other operands.
 
     Before:
     ```mlir

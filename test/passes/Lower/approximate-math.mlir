@@ -54,3 +54,19 @@ func.func @exact(%x: f32, %d: f64, %h: bf16) -> (f32, f32, f32, f32, f32, f32, f
   %8 = math.sqrt %h : bf16
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f32, f32, f32, f32, f32, f32, f32, f64, bf16
 }
+
+// Tests that the float-to-integer conversions the approximations make (exp's exponent)
+// read 0 instead of NaN, so that LLVM, folding a NaN constant, meets no poison; a
+// conversion that was there before (a Cast) is left as it is.
+// CHECK-LABEL: func.func @nan_safe
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[V:.*]], %[[V]] : f32
+// CHECK: %[[SAFE:.*]] = arith.select %[[NAN]], %{{.*}}, %[[V]] : f32
+// CHECK: arith.fptosi %[[SAFE]] : f32 to i32
+// CHECK: arith.fptosi %arg1 : f32 to i32
+// NONE-LABEL: func.func @nan_safe
+// NONE-NOT: arith.cmpf uno
+func.func @nan_safe(%x: f32, %y: f32) -> (f32, i32) {
+  %0 = math.exp %x : f32
+  %1 = arith.fptosi %y : f32 to i32
+  return %0, %1 : f32, i32
+}
