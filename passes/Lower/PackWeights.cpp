@@ -84,10 +84,14 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
       }
       ++numPacked;
     }
-    // Constants no longer read.
+    // Constants no longer read: the symbols still referenced, found in one walk (asking
+    // for each global walked the module once per global, 3.9 s on NASNetMobile's 1,000).
+    llvm::DenseSet<StringAttr> used;
+    if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        used.insert(use.getSymbolRef().getRootReference());
     for (auto global : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
-      if (global.getConstant() && global.isPrivate() &&
-          SymbolTable::symbolKnownUseEmpty(global, module))
+      if (global.getConstant() && global.isPrivate() && !used.contains(global.getSymNameAttr()))
         global.erase();
   }
 };
