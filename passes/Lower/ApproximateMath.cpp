@@ -18,6 +18,20 @@ using namespace mlir;
 
 namespace {
 
+/// Replaces `op`, if it is a `From`, by the LLVM intrinsic `To` of the same operands.
+template <class From, class To>
+bool intrinsic(Operation *op) {
+  if (!isa<From>(op))
+    return false;
+  OpBuilder b(op);
+  Value v = To::create(b, op->getLoc(), op->getResultTypes(), op->getOperands(),
+                       ArrayRef<NamedAttribute>{})
+                .getResult();
+  op->getResult(0).replaceAllUsesWith(v);
+  op->erase();
+  return true;
+}
+
 struct ApproximateMathPass
     : kiln::lower::impl::ApproximateMathPassBase<ApproximateMathPass> {
   using ApproximateMathPassBase::ApproximateMathPassBase;
@@ -60,29 +74,12 @@ struct ApproximateMathPass
       if (op->getNumResults() != 1 ||
           !(op->getResult(0).getType().isF32() || op->getResult(0).getType().isF64()))
         return;
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      Value v;
-      if (auto fma = dyn_cast<math::FmaOp>(op))
-        v = LLVM::FMAOp::create(b, loc, fma.getA(), fma.getB(), fma.getC());
-      else if (auto floor = dyn_cast<math::FloorOp>(op))
-        v = LLVM::FFloorOp::create(b, loc, floor.getOperand());
-      else if (auto ceil = dyn_cast<math::CeilOp>(op))
-        v = LLVM::FCeilOp::create(b, loc, ceil.getOperand());
-      else if (auto trunc = dyn_cast<math::TruncOp>(op))
-        v = LLVM::FTruncOp::create(b, loc, trunc.getOperand());
-      else if (auto round = dyn_cast<math::RoundEvenOp>(op))
-        v = LLVM::RoundEvenOp::create(b, loc, round.getOperand());
-      else if (auto round = dyn_cast<math::RoundOp>(op))
-        v = LLVM::RoundOp::create(b, loc, round.getOperand());
-      else if (auto sqrt = dyn_cast<math::SqrtOp>(op))
-        v = LLVM::SqrtOp::create(b, loc, sqrt.getOperand());
-      else if (auto abs = dyn_cast<math::AbsFOp>(op))
-        v = LLVM::FAbsOp::create(b, loc, abs.getOperand());
-      else
-        return;
-      op->getResult(0).replaceAllUsesWith(v);
-      op->erase();
+      intrinsic<math::FmaOp, LLVM::FMAOp>(op) || intrinsic<math::FloorOp, LLVM::FFloorOp>(op) ||
+          intrinsic<math::CeilOp, LLVM::FCeilOp>(op) ||
+          intrinsic<math::TruncOp, LLVM::FTruncOp>(op) ||
+          intrinsic<math::RoundEvenOp, LLVM::RoundEvenOp>(op) ||
+          intrinsic<math::RoundOp, LLVM::RoundOp>(op) ||
+          intrinsic<math::SqrtOp, LLVM::SqrtOp>(op) || intrinsic<math::AbsFOp, LLVM::FAbsOp>(op);
     });
   }
 };

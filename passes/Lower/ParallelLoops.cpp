@@ -86,20 +86,18 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     sizes[loop] = 1;
     linalg::LinalgTilingOptions options;
     options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::ParallelLoops);
-    int64_t items = op.getStaticLoopRanges()[loop];
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t items = ranges[loop];
     int64_t elements = 1;
-    for (int64_t r : op.getStaticLoopRanges())
+    for (int64_t r : ranges)
       elements *= r;
     FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
     if (failed(tiled) || tiled->loops.size() != 1)
       return failure();
     rewriter.eraseOp(op);
-    auto parallel = cast<scf::ParallelOp>(tiled->loops.front());
-    if (failed(outline(func, parallel, items, elements / items, count))) {
-      // Left as it is, the scf.parallel becomes serial loops.
-      return failure();
-    }
-    return success();
+    // On failure the scf.parallel stays, and becomes serial loops.
+    return outline(func, cast<scf::ParallelOp>(tiled->loops.front()), items, elements / items,
+                   count);
   }
 
   LogicalResult outline(func::FuncOp func, scf::ParallelOp parallel, int64_t items,
