@@ -541,6 +541,11 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
 
 LogicalResult addEntryPoints(llvm::Module &m, const ModelInterface &model, bool withMain,
                              std::string &error) {
+  // What the lowering defined (the model functions, their outlined loops) is internal to
+  // the object: two models linked into one program each have their `main.loop0`.
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
   EntryBuilder builder(m, model);
   // NAME_run of ABI 1 for a model of one stateless entry "run", NAME_<entry> of ABI 3 for
   // the others; NAME_info points to both kinds, through adapters where needed.

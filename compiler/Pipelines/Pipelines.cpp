@@ -86,6 +86,8 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   // Large elementwise ops on the thread pool: their iterations move into functions of their
   // own, so this runs on the module, between the function pipelines.
   pm.addPass(lower::createParallelLoopsPass());
+  // The other loop nests in functions of their own, whose disjoint buffers LLVM then knows.
+  pm.addPass(lower::createOutlineLoopsPass({/*reassociateReductions=*/!options.strictFloat}));
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(math::createMathExtendToSupportedTypes());

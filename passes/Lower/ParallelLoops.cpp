@@ -1,4 +1,5 @@
 //===- ParallelLoops.cpp - large elementwise ops run on the thread pool -------===//
+#include "passes/Lower/Outline.h"
 #include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,17 +16,6 @@ namespace kiln::lower {
 using namespace mlir;
 
 namespace {
-
-/// Whether `type` passes as a bare pointer (static shape, strides and offset), as the
-/// LLVM lowering's bare-pointer calling convention needs.
-bool isBarePointer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return memref && memref.hasStaticShape() &&
-         succeeded(memref.getStridesAndOffset(strides, offset)) &&
-         !ShapedType::isDynamic(offset) && llvm::none_of(strides, ShapedType::isDynamic);
-}
 
 /// The loop a parallel generic is split along: its first loop of at least 2 iterations.
 std::optional<unsigned> splitLoop(linalg::GenericOp op, int64_t minElements) {
@@ -104,35 +94,21 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
                         int64_t elementsPerItem, unsigned &count) {
     llvm::SetVector<Value> used;
     getUsedValuesDefinedAbove(parallel.getRegion(), used);
-    SmallVector<Value> captures;
-    SmallVector<Operation *> constants;
-    for (Value v : used) {
-      Operation *def = v.getDefiningOp();
-      if (def && def->hasTrait<OpTrait::ConstantLike>())
-        constants.push_back(def);
-      else if (isBarePointer(v.getType()))
-        captures.push_back(v);
-      else
-        return failure();
-    }
-    MLIRContext *ctx = parallel.getContext();
+    FailureOr<kiln::lower::OutlinedOperands> operands =
+        kiln::lower::collectOutlinedOperands(used.getArrayRef());
+    // The launcher passes buffers only (pointers, in an array of them).
+    if (failed(operands) || llvm::any_of(operands->arguments, [](Value v) {
+          return !isa<MemRefType>(v.getType());
+        }))
+      return failure();
     Location loc = parallel.getLoc();
-    OpBuilder b(ctx);
+    OpBuilder b(parallel.getContext());
     std::string name = (func.getName() + ".parallel" + Twine(count++)).str();
-    SmallVector<Type> types = {b.getIndexType(), b.getIndexType()};
-    for (Value v : captures)
-      types.push_back(v.getType());
-    // The body: (begin, end, buffers...) runs iterations [begin, end).
-    b.setInsertionPointAfter(func);
-    auto body = func::FuncOp::create(b, loc, name, b.getFunctionType(types, {}));
-    body.setPrivate();
-    Block *entry = body.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    // The body: (begin, end, arguments...) runs iterations [begin, end).
     IRMapping map;
-    for (Operation *c : constants)
-      b.clone(*c, map);
-    for (auto [v, arg] : llvm::zip(captures, entry->getArguments().drop_front(2)))
-      map.map(v, arg);
+    func::FuncOp body = kiln::lower::createOutlinedFunction(
+        b, func, loc, name, {b.getIndexType(), b.getIndexType()}, *operands, map);
+    Block *entry = &body.front();
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(b, loc, entry->getArgument(0), entry->getArgument(1), one);
     map.map(parallel.getInductionVars().front(), loop.getInductionVar());
@@ -143,7 +119,7 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     func::ReturnOp::create(b, loc);
     // The launcher: declared here, defined by kiln-codegen-parallel-launchers.
     SmallVector<Type> launchTypes = {b.getI64Type(), b.getI64Type()};
-    llvm::append_range(launchTypes, ArrayRef<Type>(types).drop_front(2));
+    llvm::append_range(launchTypes, body.getArgumentTypes().drop_front(2));
     b.setInsertionPointAfter(body);
     auto launcher = func::FuncOp::create(b, loc, name + ".launch",
                                          b.getFunctionType(launchTypes, {}));
@@ -152,7 +128,7 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     int64_t grain = (minChunk + elementsPerItem - 1) / elementsPerItem;
     SmallVector<Value> args = {arith::ConstantIntOp::create(b, loc, items, 64),
                                arith::ConstantIntOp::create(b, loc, grain, 64)};
-    llvm::append_range(args, captures);
+    llvm::append_range(args, operands->arguments);
     func::CallOp::create(b, loc, launcher, args);
     SmallVector<Value> bounds(parallel->getOperands());
     parallel.erase();

@@ -422,6 +422,55 @@ def ChecksPass : Pass<"kiln-lower-checks", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
 }
 
+def OutlineLoopsPass : Pass<"kiln-lower-outline-loops", "mlir::ModuleOp"> {
+  let summary = "Move each generated loop nest into a function of its own, for LLVM to vectorize";
+  let description = [{
+    Every buffer of a model function is a view of its scratch arena, and LLVM's dependence
+    analysis gives up on two accesses to one object at a distance it cannot compute: a
+    softmax's row maximum against the row, a layer normalisation's statistics, a
+    per-channel scale against the activations. Such loops stayed scalar, and a reduction
+    stored its accumulator at every iteration. This pass moves each `linalg` op on buffers
+    that no kernel computes into a private function `F.loopN(arguments...)`, called in its
+    place, whose buffers pass as bare pointers, `llvm.noalias` where their bytes overlap no
+    other argument's (views of the arena at offsets of their own, constants; two different
+    arguments of the model function may be the same memory). Two views of the same bytes
+    with the same type become one argument, so an op in place reads and writes through
+    one pointer. Scalars pass as arguments, constants are cloned. Ops whose buffers have a
+    dynamic layout (inside a loop of views) stay. With `reassociate-reductions`, the
+    floating-point additions and multiplications that accumulate a reduction's result get
+    the `reassoc` flag, so LLVM may keep partial sums in vector lanes (off under
+    `--strict-float`: the sum is then taken in index order).
+
+    Before:
+    ```mlir
+    func.func @f(%arena: memref<8192xi8>) {
+      %x = memref.view %arena[%c0][] : memref<8192xi8> to memref<8x128xf32>
+      %s = memref.view %arena[%c4096][] : memref<8192xi8> to memref<8xf32>
+      linalg.generic {... ["parallel", "parallel"] ...} ins(%x, %s : ...) outs(%x : ...) { ... }
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%arena: memref<8192xi8>) {
+      ...
+      call @f.loop0(%x, %s) : (memref<8x128xf32>, memref<8xf32>) -> ()
+    }
+    func.func private @f.loop0(%x: memref<8x128xf32> {llvm.noalias}, %s: memref<8xf32> {llvm.noalias}) attributes {kiln.outlined} {
+      linalg.generic {...} ins(%x, %s : ...) outs(%x : ...) { ... }
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"reassociateReductions", "reassociate-reductions", "bool", "true",
+           "Let the arithmetic accumulating a reduction be reassociated">,
+  ];
+  let statistics = [
+    Statistic<"numOutlined", "ops-outlined", "Ops moved into functions of their own">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::LLVM::LLVMDialect"];
+}
+
 def FlattenEmptyArgumentsPass : Pass<"kiln-lower-flatten-empty-arguments", "mlir::ModuleOp"> {
   let summary = "Give functions' empty buffer arguments a 1-D type";
   let description = [{
