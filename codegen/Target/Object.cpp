@@ -125,8 +125,61 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   mpm.run(module, mam);
 }
 
+namespace {
+// Constant arrays from this many bytes on are emitted as bytes.
+constexpr uint64_t kMinByteArray = 4096;
+} // namespace
+
+/// Appends the bytes of `c`, an array of numbers or (nested) arrays of them, to `bytes`;
+/// false for anything else.
+static bool appendBytes(const llvm::Constant *c, std::string &bytes) {
+  if (auto *data = dyn_cast<llvm::ConstantDataSequential>(c)) {
+    bytes += data->getRawDataValues();
+    return true;
+  }
+  auto *array = dyn_cast<llvm::ConstantArray>(c);
+  if (!array)
+    return false;
+  for (const llvm::Use &element : array->operands())
+    if (!appendBytes(cast<llvm::Constant>(element.get()), bytes))
+      return false;
+  return true;
+}
+
+void constantsAsBytes(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  if (!layout.isLittleEndian() || !llvm::sys::IsLittleEndianHost)
+    return;
+  SmallVector<llvm::GlobalVariable *> globals;
+  for (llvm::GlobalVariable &g : module.globals()) {
+    if (!g.hasInitializer() || !isa<llvm::ArrayType>(g.getValueType()) ||
+        layout.getTypeAllocSize(g.getValueType()) < kMinByteArray)
+      continue;
+    auto *data = dyn_cast<llvm::ConstantDataSequential>(g.getInitializer());
+    if (!(data && data->isString()))
+      globals.push_back(&g);
+  }
+  for (llvm::GlobalVariable *g : globals) {
+    std::string bytes;
+    if (!appendBytes(g->getInitializer(), bytes) ||
+        bytes.size() != layout.getTypeAllocSize(g->getValueType()))
+      continue;
+    llvm::Constant *init = llvm::ConstantDataArray::getString(module.getContext(), bytes,
+                                                              /*AddNull=*/false);
+    auto *replacement = new llvm::GlobalVariable(
+        module, init->getType(), g->isConstant(), g->getLinkage(), init, "", g,
+        g->getThreadLocalMode(), g->getAddressSpace());
+    replacement->copyAttributesFrom(g);
+    replacement->setAlignment(layout.getPreferredAlign(g));
+    replacement->takeName(g);
+    g->replaceAllUsesWith(replacement);
+    g->eraseFromParent();
+  }
+}
+
 LogicalResult emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
                               llvm::raw_pwrite_stream &os, bool assembly, std::string &error) {
+  constantsAsBytes(module);
   llvm::legacy::PassManager pm;
   auto kind = assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile;
   if (machine.addPassesToEmitFile(pm, os, nullptr, kind)) {
