@@ -190,15 +190,16 @@ TEST_P(MatmulTest, EmptyDimensionsLeaveCUnchanged) {
 
 // B packed ahead of time (KILN_MATMUL_PACKED_B, as kiln-lower-pack-weights writes constant
 // weights) gives the same bits as B unpacked, on every path the unpacked product takes
-// (direct, direct with B packed per call, packed), with several depth slices, partial
-// panels and thread counts.
+// (direct, direct with B packed per call, packed) and on both of its own (A in place, A
+// packed), with several depth slices, partial panels and thread counts.
 TEST_P(MatmulTest, PackedBGivesTheSameBits) {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 10, 784},
                          {3, 45, 70},
                          {64, 256, 784},
                          {49, 97, 1100},
                          {300, 200, 300},
-                         {1000, 75, 530}, // A packed, 6 rows after 71 tiles of 14
+                         {1000, 75, 530},  // A in place: a narrow product (kGemmPackABFloats)
+                         {1000, 150, 530}, // A packed, 6 rows after 71 tiles of 14
                          {129, 700, 40},
                          {30, 1100, 600}}) { // column blocks of both ISAs, two depth slices
     Problem p(m, n, k, GetParam());

@@ -57,9 +57,18 @@ constexpr int64_t kGemmDirectPackBRows = 64;
 // with weights of its own): 49 x 160 x 960 0.46 -> 0.18 ms, 49 x 320 x 1280 1.48 -> 0.48 ms,
 // all layers 12.0 -> 7.9 ms (with a 1 MiB threshold instead: 10.3 ms).
 constexpr int64_t kGemmDirectPackBFloats = int64_t(1) << 14;
-// With B packed ahead of time, more rows than this pack A too, in blocks of rows (the
-// GEMM's packed path, without packing B).
+// With B packed ahead of time, more rows than kGemmPackARows pack A too, in blocks of rows
+// (the GEMM's packed path, without packing B), when a depth slice of B's columns holds more
+// than kGemmPackABFloats (a quarter of Zen 3's 512 KiB L2; a row tile of A read in place
+// stays in L1 while it meets them all, but such a slice comes from L3 for every row tile).
+// Narrower products read A in place: each element of A then meets only a few column tiles,
+// and packing it cost more than it saved. gemm_bench, 1 thread, B packed ahead, best of 12,
+// GFLOP/s packing A -> in place: 12544 x 16 x 32 28.9 -> 86.2, 3136 x 24 x 144 36.8 ->
+// 78.8, 784 x 32 x 192 46.8 -> 96.8, 784 x 64 x 384 40.3 -> 75.3, 21904 x 128 x 64 45.0 ->
+// 53.3, 784 x 128 x 512 51.1 -> 67.4; wider ones keep packing A (1369 x 728 x 256: 78.4
+// packed, 69.2 in place; 3136 x 256 x 2304: 71.0, 65.8).
 constexpr int64_t kGemmPackARows = 256;
+constexpr int64_t kGemmPackABFloats = int64_t(1) << 16;
 
 // Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
 // or a store for the first slice when overwriting).

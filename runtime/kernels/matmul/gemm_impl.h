@@ -203,8 +203,8 @@ struct Gemm {
     }
   }
 
-  // B packed ahead of time (GemmArgs::bPacked), at most kGemmPackARows rows (more pack A:
-  // see packed()): A and B read in place like the direct path, a panel of
+  // B packed ahead of time (GemmArgs::bPacked), A read in place (many rows of a wide
+  // product pack A instead: packed(), kGemmPackABFloats), like the direct path, a panel of
   // KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16), in blocks
   // of NC columns like the direct path's packed B, so that a block of a depth slice
   // (kGemmDepth x NC floats) stays in L2 while every row tile passes over it. (Over
@@ -366,7 +366,8 @@ struct Gemm {
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (g.bPacked) {
-      if (m1 - m0 > kGemmPackARows)
+      const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
+      if (m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats)
         if (float *ws = static_cast<float *>(
                 kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))))) {
           packed(g, m0, m1, n0, n1, ws);
