@@ -295,11 +295,21 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
 /// filter with unit strides and dilations, at least 16 input and output channels (with
 /// fewer, the transforms cost more than the multiplications they save) and at least 64
 /// output pixels (the kernel transforms the filter on every call, which costs about what
-/// 50 pixels' saved multiplications are worth).
+/// 50 pixels' saved multiplications are worth), 256 when the transformed filter, 36 planes
+/// of c x f, exceeds 1 MiB: written to memory on one thread at every call (37.7 MB for 512
+/// x 512 channels), it made VGG16's 14x14 layers 1.3 to 1.4 times slower than their
+/// patches' GEMM (3 alternated runs of 5, 1 thread: 525-605 against 384-420 ms; 2 threads:
+/// 425-488 against 311-342), and InceptionV3's 8x8 ones too (104-126 against 85-91 ms at
+/// 2 threads).
 bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t outputPixels) {
+  constexpr int64_t kPositions = 36, kMaxCachedTransform = (int64_t(1) << 20) / 4;
   return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
          filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
-         outputPixels >= 64 && g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
+         outputPixels >= (kPositions * filter.getDimSize(2) * filter.getDimSize(3) <=
+                                  kMaxCachedTransform
+                              ? 64
+                              : 256) &&
+         g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
          g.dilation[1] == 1;
 }
 

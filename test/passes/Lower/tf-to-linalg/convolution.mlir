@@ -91,6 +91,24 @@ func.func @conv3x3_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x16xf32>, %v:
 
 // -----
 
+// Tests that a filter whose transform exceeds 1 MiB (36 x 96 x 96 floats) takes the
+// Winograd kernel from 256 output pixels on (16x16, not 8x8), and one just under it (36 x
+// 85 x 85 floats) from 64 (8x8).
+// CHECK-LABEL: func.func @conv3x3_large_filter
+func.func @conv3x3_large_filter(%x: tensor<1x8x8x96xf32>, %y: tensor<1x16x16x96xf32>, %w: tensor<3x3x96x96xf32>, %z: tensor<1x8x8x85xf32>, %v: tensor<3x3x85x85xf32>) -> (tensor<1x8x8x96xf32>, tensor<1x16x16x96xf32>, tensor<1x8x8x85xf32>) {
+  // CHECK: tensor.pad
+  // CHECK-NOT: kiln.conv2d_3x3
+  // CHECK: outs({{.*}} : tensor<1x16x16x96xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
+  // CHECK-NOT: tensor.pad
+  // CHECK: outs({{.*}} : tensor<1x8x8x85xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x96xf32>, tensor<3x3x96x96xf32>) -> tensor<1x8x8x96xf32>
+  %1 = "tf.Conv2D"(%y, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x16x16x96xf32>, tensor<3x3x96x96xf32>) -> tensor<1x16x16x96xf32>
+  %2 = "tf.Conv2D"(%z, %v) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x85xf32>, tensor<3x3x85x85xf32>) -> tensor<1x8x8x85xf32>
+  return %0, %1, %2 : tensor<1x8x8x96xf32>, tensor<1x16x16x96xf32>, tensor<1x8x8x85xf32>
+}
+
+// -----
+
 // Tests that an f32 Conv2D whose window depth (kh * kw * c) is 64 or less and with 8+ output
 // channels is one generic over the unpadded input marked kiln.conv2d_direct = [strides,
 // dilations, pads before] for the direct kernel; a deeper window, a 1x1 window or fewer
