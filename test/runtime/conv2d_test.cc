@@ -147,6 +147,32 @@ TEST_F(Conv2dTest, InfinitiesGiveTheDirectSumsInfinities) {
       }
 }
 
+// The filter transform runs on the thread budget, in parts of the input channels (about
+// 92 channels of 16 outputs each): every part computes the same U, and a non-finite tap in
+// any part's share sends the whole layer to the direct sum.
+TEST_F(Conv2dTest, FilterTransformSplitsMatchOneThread) {
+  Problem p({1, 8, 8, 256, 16, 1, 1, 1, 1});
+  kiln_parallel_set_threads(1);
+  std::vector<float> one = p.Run(true);
+  EXPECT_LT(p.Error(one, true), kTolerance);
+  kiln_parallel_set_threads(3);
+  std::vector<float> three = p.Run(true);
+  ASSERT_EQ(0, std::memcmp(one.data(), three.data(), one.size() * sizeof(float)));
+  // An infinite tap (centre, input channel 250, output channel 5): only output channel 5
+  // becomes infinite, wherever the tap reads the image.
+  for (float &v : p.in) v = std::fabs(v) + 0.1f;
+  for (float &v : p.filter) v = std::fabs(v);
+  p.filter[(4 * 256 + 250) * 16 + 5] = INFINITY;
+  for (int32_t threads : {1, 3}) {
+    kiln_parallel_set_threads(threads);
+    std::vector<float> got = p.Run(true);
+    for (int64_t i = 0; i < int64_t(got.size()); ++i) {
+      EXPECT_EQ(i % 16 == 5, std::isinf(got[i])) << i << ", " << threads << " threads";
+      EXPECT_FALSE(std::isnan(got[i])) << i;
+    }
+  }
+}
+
 TEST_F(Conv2dTest, MaxPoolIsThePoolOfTheResult) {
   // Even and odd sizes (the last row and column dropped), a NaN, tiles split across blocks.
   const Shape shapes[] = {{2, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 9, 11, 16, 24, 1, 1, 1, 1},
