@@ -86,6 +86,10 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
     if (!mm.hasFlag("overwrite") || mm.getInt("m") != p("n") * p("h") * p("w") ||
         mm.getInt("n") != p("c"))
       return KernelCallOp();
+    // The fused kernel multiplies one image row at a time, reading all of B for each: B
+    // must stay in cache between rows.
+    if (mm.getInt("k") * mm.getInt("n") * 4 > maxWeightBytes)
+      return KernelCallOp();
     return mm;
   }
 

@@ -1,11 +1,13 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-fuse-kernel-calls="min-bytes=0" %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-lower-fuse-kernel-calls %s | FileCheck %s --check-prefix=BIG
+// RUN: kiln-opt --split-input-file --kiln-lower-fuse-kernel-calls="min-bytes=0 max-weight-bytes=127" %s | FileCheck %s --check-prefix=WIDE
 
 // Tests a 1x1 convolution with its epilogue and the 3x3 stride-2 depthwise convolution of
 // its result: one call of pointwise_depthwise_f32 on the product's operands and the
 // depthwise filter, the product's epilogue its pointwise_epilogue and the depthwise one its
 // epilogue, their buffers after the fixed inputs (renumbered); the buffer between goes.
-// Under the default min-bytes (1 MiB) nothing changes.
+// Under the default min-bytes (1 MiB) nothing changes, nor when B (4 x 8 floats, 128
+// bytes) is larger than max-weight-bytes.
 // CHECK-LABEL: func.func @fused
 func.func @fused(%x: memref<48x4xf32>, %w: memref<4x8xf32>, %f: memref<3x3x8x1xf32>, %o: memref<1x3x4x8xf32>, %s: memref<8xf32>, %b: memref<8xf32>) {
   // CHECK-NOT: memref.alloc
@@ -15,6 +17,10 @@ func.func @fused(%x: memref<48x4xf32>, %w: memref<4x8xf32>, %f: memref<3x3x8x1xf
   // CHECK-NOT: "depthwise
   // BIG: "matmul_epilogue_f32"
   // BIG: "depthwise_conv2d_f32"
+  // WIDE-LABEL: func.func @fused
+  // WIDE: "matmul_epilogue_f32"
+  // WIDE: "depthwise_conv2d_f32"
+  // WIDE-LABEL: func.func @plain
   %mid = memref.alloc() {alignment = 64 : i64} : memref<1x6x8x8xf32>
   %flat = memref.collapse_shape %mid [[0, 1, 2], [3]] : memref<1x6x8x8xf32> into memref<48x8xf32>
   kiln.kernel_call "matmul_epilogue_f32" ins(%x, %w, %s : memref<48x4xf32>, memref<4x8xf32>, memref<8xf32>) outs(%flat : memref<48x8xf32>)
