@@ -1,5 +1,6 @@
 //===- GraphImporter.cpp - GraphDef to tf dialect -----------------------------===//
 //
+// 0. Inline the calls of the function library (Functions.cpp).
 // 1. Index the nodes and parse their inputs (`name`, `name:port`, `^name`).
 // 2. Choose the nodes the fetches need, walking inputs backwards and stopping at feeds
 //    (the paper's partial execution), or take every node.
@@ -11,6 +12,7 @@
 //
 //===----------------------------------------------------------------------------===//
 #include "compiler/Import/Convert.h"
+#include "compiler/Import/Functions.h"
 #include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Import.h"
 #include "dialects/Kiln/Model.h"
@@ -706,6 +708,8 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
                                            const ImportOptions &options, MLIRContext *ctx) {
   tensorflow::GraphDef graph;
   if (failed(parseProto(bytes, fileName, hasTextExtension(fileName), "GraphDef", graph, ctx)))
+    return nullptr;
+  if (failed(inlineFunctionCalls(graph, fileName, ctx)))
     return nullptr;
   return GraphImporter(graph, fileName, options, ctx).run();
 }

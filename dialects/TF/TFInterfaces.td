@@ -21,6 +21,11 @@ def TF_GraphOpInterface : OpInterface<"GraphOpInterface"> {
     InterfaceMethod<"Returns the data inputs.",
       "::mlir::OperandRange", "getDataInputs", (ins), [{}],
       [{ return $_op->getOperands().drop_back($_op.getControlInputs().size()); }]>,
+    StaticInterfaceMethod<[{
+      Returns TensorFlow's names of the op's output arguments (its OpDef's output_arg),
+      comma-separated, in order: a function body names output `i` of argument `name` of
+      node `n` as `n:name:i`.
+    }], "::llvm::StringRef", "getOutputArgNames", (ins)>,
   ];
 }
 

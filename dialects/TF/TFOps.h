@@ -36,6 +36,13 @@ mlir::Value createTF(mlir::OpBuilder &builder, mlir::Location loc, llvm::StringR
 /// static shapes; reports why at the node and changes nothing when it fails.
 mlir::LogicalResult decomposeEinsum(mlir::RewriterBase &rewriter, EinsumOp op);
 
+/// Replaces a grouped Conv2D (the filter's input channels a proper divisor of the
+/// input's, as XLA-compiled Keras layers write depthwise convolutions) by a
+/// DepthwiseConv2dNative when each group has one input channel, or by one Conv2D per group
+/// between a Split of the input and filter and a ConcatV2 of the results. Needs the
+/// channel counts and the filter's shape; fails, changing nothing, otherwise.
+mlir::LogicalResult decomposeGroupedConv2D(mlir::RewriterBase &rewriter, Conv2DOp op);
+
 /// Replaces a BatchMatMul or BatchMatMulV2 whose `y` has no batch of its own (rank 2, or
 /// every batch dimension 1) and whose `x` is not adjoint by one MatMul of x's rows (its
 /// batch and row dimensions flattened) with y, reshaped back: Keras's Dense on a sequence.

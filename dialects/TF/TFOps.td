@@ -33,6 +33,9 @@ class TF_Op<string mnemonic, list<Trait> traits = [], list<Trait> effects = [Pur
     static bool isCompatibleReturnTypes(::mlir::TypeRange lhs, ::mlir::TypeRange rhs) {
       return ::kiln::tf::areCompatibleResultTypes(lhs, rhs);
     }
+    /// TensorFlow's names of the op's output arguments, in order, comma-separated.
+    static ::llvm::StringRef getOutputArgNames() { return "}] #
+      !interleave(!foreach(i, !range(!size(results)), !getdagname(results, i)), ",") # [{"; }
   }] # opExtraDecls;
   // ODS writes inferReturnTypes itself when every result type is buildable (NoOp).
   let extraClassDefinition = !if(!empty(inferFn), "", [{

@@ -18,7 +18,8 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op>(op))
+      if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op,
+              kiln::tf::Conv2DOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -30,6 +31,9 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
           continue;
         }
         ++numDecomposed;
+      } else if (auto conv = dyn_cast<kiln::tf::Conv2DOp>(op)) {
+        if (succeeded(kiln::tf::decomposeGroupedConv2D(rewriter, conv)))
+          ++numGroupedConvolutions;
       } else if (succeeded(kiln::tf::flattenBatchMatMul(rewriter, op))) {
         ++numFlattened;
       }

@@ -136,7 +136,7 @@ def FoldPadsPass : Pass<"kiln-graph-fold-pads", "mlir::func::FuncOp"> {
 }
 
 def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
-  let summary = "Write composite ops (Einsum) as the ops Kiln has kernels for";
+  let summary = "Write composite ops (Einsum, grouped convolutions) as the ops Kiln has kernels for";
   let description = [{
     A `tf.Einsum` of two inputs becomes a matrix product between transposes and reshapes:
     `tf.MatMul` when no dimension is batched (a Keras EinsumDense projection, whose
@@ -152,6 +152,12 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     (rank 2, or batch dimensions of 1) and whose first is not adjoint (`adj_x` false),
     such as Keras's `Dense` on a sequence, becomes one `tf.MatMul` of the first operand's
     rows (its batch and row dimensions flattened) with the second, reshaped back.
+
+    A grouped `tf.Conv2D` (the filter has a proper divisor of the input's channels, as
+    Keras layers compiled with XLA write depthwise convolutions: ConvNeXt) becomes a
+    `tf.DepthwiseConv2dNative` with the filter reshaped to [h, w, channels, multiplier]
+    when each group has one input channel, or else one `tf.Conv2D` per group between
+    `tf.Split`s of the input and the filter and a `tf.ConcatV2` of the results.
 
     Before:
     ```mlir
@@ -169,6 +175,8 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     Statistic<"numDecomposed", "einsums-decomposed", "Number of Einsums decomposed">,
     Statistic<"numFlattened", "products-flattened",
               "Number of batched products made one MatMul">,
+    Statistic<"numGroupedConvolutions", "grouped-convolutions",
+              "Number of grouped convolutions written as depthwise or per-group ones">,
   ];
 }
 

@@ -130,10 +130,16 @@ LogicalResult inferConvolution(const InferContext &ctx, InferResult &out, bool d
                            ? input.getDimSize(w->layout.c)
                            : ShapedType::kDynamic;
   int64_t fc = filter.getDimSize(2);
-  if (!ShapedType::isDynamic(inChannels) && !ShapedType::isDynamic(fc) && inChannels != fc)
-    return ctx.error("the input has ", inChannels, " channels but the filter expects ", fc,
-                     " (grouped convolutions are not supported)");
   int64_t channels = filter.getDimSize(3);
+  if (!ShapedType::isDynamic(inChannels) && !ShapedType::isDynamic(fc) && inChannels != fc) {
+    // A grouped Conv2D: inChannels / fc groups, each with its share of the outputs.
+    if (depthwise || fc < 1 || inChannels % fc != 0)
+      return ctx.error("the input has ", inChannels, " channels but the filter expects ", fc,
+                       depthwise ? "" : " (or a divisor of them, for a grouped convolution)");
+    if (!ShapedType::isDynamic(channels) && channels % (inChannels / fc) != 0)
+      return ctx.error("the filter's ", channels, " output channels do not split into the ",
+                       inChannels / fc, " groups of its ", fc, " input channels");
+  }
   if (depthwise && !ShapedType::isDynamic(channels) && !ShapedType::isDynamic(fc))
     channels *= fc;
   else if (depthwise)

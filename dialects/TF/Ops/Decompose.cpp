@@ -3,8 +3,9 @@
 // An Einsum of one operand is a Sum and a Transpose; of two, a matrix product between
 // transposes and reshapes (MatMul when no dimension is batched). A batched product whose
 // second operand has no batch of its own (Keras's Dense on a sequence) is one MatMul over
-// the first's rows. Written as those ops, the products reach the GEMM kernel and the rest
-// lowers as it always has (kiln-graph-decompose).
+// the first's rows. A grouped Conv2D is a depthwise convolution (one input channel per
+// group) or one Conv2D per group. Written as those ops, the products and convolutions
+// reach their kernels and the rest lowers as it always has (kiln-graph-decompose).
 //
 //===----------------------------------------------------------------------------===//
 #include "dialects/TF/TFOps.h"
@@ -42,6 +43,23 @@ struct Builder {
       perm.push_back(llvm::find(from, label) - from.begin());
     bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
     return identity ? x : create("Transpose", {x, constInts(perm)});
+  }
+  Value constScalar(int32_t value) {
+    auto type = RankedTensorType::get({}, rewriter.getI32Type());
+    return ConstOp::create(rewriter, loc, type, DenseIntElementsAttr::get(type, {value}),
+                           TypeAttr::get(rewriter.getI32Type()), ValueRange{});
+  }
+  /// x in `parts` equal parts along `axis` (tf.Split).
+  SmallVector<Value> split(Value x, int32_t axis, int64_t parts) {
+    OperationState state(loc, "tf.Split");
+    state.addOperands({constScalar(axis), x});
+    state.addAttribute("num_split", rewriter.getI64IntegerAttr(parts));
+    Operation *op = createInferred(rewriter, state);
+    if (!op) {
+      failed = true;
+      return SmallVector<Value>(parts, x);
+    }
+    return SmallVector<Value>(op->getResults());
   }
   Value reshape(Value x, ArrayRef<int64_t> shape) {
     if (cast<RankedTensorType>(x.getType()).getShape() == shape)
@@ -189,6 +207,50 @@ LogicalResult decomposeEinsum(RewriterBase &rewriter, EinsumOp op) {
   if (b.failed || result.getType() != op.getResult().getType())
     return ctx.error("could not be decomposed into ops of its result type ", resultType);
   rewriter.replaceOp(op, result);
+  return success();
+}
+
+LogicalResult decomposeGroupedConv2D(RewriterBase &rewriter, Conv2DOp op) {
+  if (!op.getControlInputs().empty())
+    return failure();
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  auto f = dyn_cast<RankedTensorType>(op.getFilter().getType());
+  auto result = dyn_cast<RankedTensorType>(op.getOutput().getType());
+  if (!x || !f || !result || x.getRank() != 4 || !f.hasStaticShape())
+    return failure();
+  int32_t axis = op.getDataFormat() == "NCHW" ? 1 : 3;
+  int64_t channels = x.getDimSize(axis), perGroup = f.getDimSize(2), outputs = f.getDimSize(3);
+  if (ShapedType::isDynamic(channels) || perGroup < 1 || channels == perGroup ||
+      channels % perGroup != 0)
+    return failure();
+  int64_t groups = channels / perGroup;
+  if (outputs % groups != 0)
+    return failure();
+  SmallVector<NamedAttribute> window;
+  for (StringRef name : {"strides", "padding", "explicit_paddings", "data_format", "dilations"})
+    if (Attribute attr = op->getAttr(name))
+      window.push_back(rewriter.getNamedAttr(name, attr));
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op.getLoc()};
+  Value y;
+  if (perGroup == 1) {
+    // One input channel per group: output channel g * (outputs / groups) + m reads input
+    // channel g alone, as a depthwise convolution's channel g, multiplier m, does.
+    Value filter = b.reshape(op.getFilter(), {f.getDimSize(0), f.getDimSize(1), channels,
+                                              outputs / channels});
+    y = b.create("DepthwiseConv2dNative", {op.getInput(), filter}, window);
+  } else {
+    SmallVector<Value> xs = b.split(op.getInput(), axis, groups);
+    SmallVector<Value> fs = b.split(op.getFilter(), 3, groups);
+    SmallVector<Value> parts;
+    for (int64_t g = 0; g < groups; ++g)
+      parts.push_back(b.create("Conv2D", {xs[g], fs[g]}, window));
+    parts.push_back(b.constScalar(axis));
+    y = b.create("ConcatV2", parts, {rewriter.getNamedAttr("N", rewriter.getI64IntegerAttr(groups))});
+  }
+  if (b.failed || y.getType() != result)
+    return failure();
+  rewriter.replaceOp(op, y);
   return success();
 }
 

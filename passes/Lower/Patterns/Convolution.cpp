@@ -361,6 +361,10 @@ struct ConvLowering : OpConversionPattern<OpT> {
     if (nchw)
       input = transpose(rewriter, loc, input, kToNHWC);
     auto inputType = cast<RankedTensorType>(input.getType());
+    if (!Depthwise && inputType.getDimSize(3) != filterType.getDimSize(2))
+      return op.emitError("a grouped convolution (")
+             << inputType.getDimSize(3) << " input channels, " << filterType.getDimSize(2)
+             << " per group) must be decomposed first (kiln-graph-decompose)";
     auto g = geometry(op, inputType, filterType.getDimSize(0), filterType.getDimSize(1));
     if (failed(g))
       return failure();

@@ -432,11 +432,32 @@ func.func @shape_attr_syntax() {
 
 // -----
 
-// Tests that a convolution's input channels must match the filter's.
+// Tests that a convolution's input channels must match the filter's, or be a multiple of
+// them (a grouped convolution).
 func.func @conv_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<*xf32> {
-  // expected-error @+2 {{the input has 3 channels but the filter expects 2}}
+  // expected-error @+2 {{the input has 3 channels but the filter expects 2 (or a divisor of them, for a grouped convolution)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a grouped convolution's outputs must split evenly between its groups.
+func.func @conv_group_outputs(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{the filter's 3 output channels do not split into the 2 groups of its 2 input channels}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a depthwise convolution's channels must match its filter's (no groups).
+func.func @depthwise_channels(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x2x1xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{the input has 4 channels but the filter expects 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tf.DepthwiseConv2dNative"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x2x1xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

@@ -57,11 +57,14 @@ FAMILIES = {
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, and "
              "shape subgraphs folded into constants",
-    "conv": "Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
+    "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "einsum": "Einsum: the equations Keras's EinsumDense and MultiHeadAttention write, and "
               "\"...\", sums, transposes, dot and outer products",
+    "functions": "calls of the graph's function library (PartitionedCall, "
+                 "StatefulPartitionedCall with control outputs, nested calls, TF1 Defun "
+                 "calls), inlined on import",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
@@ -111,12 +114,28 @@ def run_graph(build, feeds):
     return g.as_graph_def(), values
 
 
-def case(name, family, doc, build, feeds, tol, reference=None):
+def run_graph_def(gd, feeds, fetches):
+    """Runs a GraphDef as TensorFlow reads it from a file: the values of `fetches` (node
+    names, or node:port) with the placeholders fed."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(gd, name="")
+    with tf.compat.v1.Session(graph=g) as s:
+        names = [f if ":" in f else f + ":0" for f in fetches]
+        return dict(zip(fetches, s.run(names, {n + ":0": a for n, a in feeds})))
+
+
+def case(name, family, doc, build, feeds, tol, reference=None, edit=None):
     """reference(feeds) -> {fetch: value} overrides TensorFlow's run of the graph itself
     (for graphs the CPU kernels cannot run); it must still use TensorFlow, or NumPy where
-    TensorFlow leaves the result unspecified (the order of NaNs in TopKV2)."""
+    TensorFlow leaves the result unspecified (the order of NaNs in TopKV2). edit(GraphDef)
+    changes the GraphDef in place after it is built (what the Python API cannot write);
+    TensorFlow then runs the edited graph."""
     if reference is None:
         gd, values = run_graph(build, feeds)
+        if edit is not None:
+            edit(gd)
+            values = run_graph_def(gd, feeds, list(values))
     else:
         g = tf.Graph()
         with g.as_default():
@@ -796,6 +815,18 @@ def build_conv():
              lambda p, kw=kw: {"y": raw.Conv2D(input=p["x"], filter=p["w"], name="y",
                                                 strides=[1, 1, 1, 1], **kw)},
              [("x", xw), ("w", ww)], WINOGRAD)
+    # Grouped: the filter's input channels divide the input's (XLA-compiled Keras layers).
+    rg = rng_for("conv_grouped")
+    for name, xs, ws, kw in [
+            ("conv_grouped_depthwise", (1, 7, 6, 4), (3, 3, 1, 8), dict(
+                strides=[1, 1, 1, 1], padding="SAME")),
+            ("conv_grouped_two", (2, 8, 7, 6), (3, 3, 3, 4), dict(
+                strides=[1, 2, 2, 1], padding="VALID"))]:
+        xg, wg = f32(rg, xs), f32(rg, ws)
+        case(name, "conv", "grouped Conv2D NHWC %s, %d channels in groups of %d -> %d" % (
+                 kw, xs[3], ws[2], ws[3]),
+             lambda p, kw=kw: {"y": raw.Conv2D(input=p["x"], filter=p["w"], name="y", **kw)},
+             [("x", xg), ("w", wg)], SUMS)
     xw, ww, bw = f32(rw, (2, 8, 8, 32)), f32(rw, (3, 3, 32, 16)), f32(rw, (16,))
     case("conv3x3_wide_bias_relu", "conv", "Conv2D 3x3 SAME 32 -> 16 channels with constant "
          "weights, BiasAdd and Relu (the kernel applies both)",
@@ -1117,6 +1148,63 @@ def build_fused():
              [("a", xa), ("b", yb), ("c", c)], SUMS)
 
 
+def build_functions():
+    from tensorflow.python.framework import function
+    r = rng_for("functions")
+    x = f32(r, (3, 5))
+
+    @tf.function
+    def inner(a, b):
+        values, indices = raw.TopKV2(input=a * b, k=2)
+        return values + 1.0, tf.cast(indices, tf.float32)
+
+    @tf.function
+    def outer(a):
+        values, indices = inner(a, a + 1.0)
+        return tf.nn.relu(values) * indices
+    case("call_nested", "functions", "a tf.function (PartitionedCall) calling another with "
+         "two results, TopKV2's values and indices (its body names them TopKV2:values:0 "
+         "and TopKV2:indices:0)", lambda p: {"z": tf.identity(outer(p["x"]), name="z")},
+         [("x", x)], ARITH)
+
+    @function.Defun(tf.float32, tf.float32)
+    def scaled_difference(a, b):
+        return a * b - a
+    case("call_defun", "functions", "a TF1 Defun, called by a node whose op is the "
+         "function's name, twice (two copies of its body)",
+         lambda p: {"w": tf.identity(scaled_difference(p["x"], p["x"]) +
+                                     scaled_difference(p["x"], 2.0 * p["x"]), name="w")},
+         [("x", x)], ARITH)
+
+    # As a frozen Keras layer compiled with XLA leaves it (ConvNeXt): a
+    # StatefulPartitionedCall of a function whose weight argument goes through an Identity
+    # (the frozen ReadVariableOp, a control output) into a grouped Conv2D.
+    img, taps = f32(r, (1, 6, 7, 4)), f32(r, (3, 3, 1, 8))
+
+    @tf.function
+    def layer(image, kernel):
+        read = tf.identity(kernel, name="ReadVariableOp")
+        return raw.Conv2D(input=image, filter=read, strides=[1, 1, 1, 1], padding="SAME")
+
+    def stateful(gd):
+        for node in gd.node:
+            if node.op == "PartitionedCall":
+                node.op = "StatefulPartitionedCall"
+        for f in gd.library.function:
+            f.signature.control_output.append("ReadVariableOp")
+            f.control_ret["ReadVariableOp"] = "ReadVariableOp"
+
+    def build_layer(p):
+        y = layer(p["x"], tf.constant(taps))
+        with tf.control_dependencies([y.op]):
+            done = tf.identity(p["x"][0, 0, 0, 0] * 2.0, name="after")
+        return {"y": tf.identity(y, name="y"), "after": done}
+    case("call_stateful_layer", "functions", "a StatefulPartitionedCall of a layer whose "
+         "weights pass through an Identity that is a control output of the function, into "
+         "a grouped Conv2D (4 groups of one channel); a node after the call waits for it",
+         build_layer, [("x", img)], SUMS, edit=stateful)
+
+
 def build_devices():
     r = rng_for("devices")
     x, w1, w2 = f32(r, (8, 16)), f32(r, (16, 12)), f32(r, (16, 12))
@@ -1152,7 +1240,7 @@ def main():
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_einsum, build_conv, build_fused,
-                  build_devices]:
+                  build_functions, build_devices]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

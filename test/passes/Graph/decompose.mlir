@@ -79,3 +79,37 @@ func.func @flatten(%x: tensor<2x5x8xf32>, %w: tensor<8x6xf32>, %v: tensor<1x6x8x
   %3 = "tf.BatchMatMul"(%b, %b) {adj_x = true} : (tensor<2x8x6xf32>, tensor<2x8x6xf32>) -> tensor<2x6x6xf32>
   return %0, %1, %2, %3 : tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x5x6xf32>, tensor<2x6x6xf32>
 }
+
+// -----
+
+// Tests a grouped Conv2D with one input channel per group (4 channels, filter 3x3x1x8): a
+// depthwise convolution with multiplier 2, its filter reshaped to [3, 3, 4, 2], the window
+// attributes kept.
+// CHECK-LABEL: func.func @grouped_depthwise
+func.func @grouped_depthwise(%x: tensor<1x7x6x4xf32>, %f: tensor<3x3x1x8xf32>) -> tensor<1x4x6x8xf32> {
+  // CHECK-NOT: tf.Conv2D
+  // CHECK: %[[S:.*]] = "tf.Const"() {dtype = i64, value = dense<[3, 3, 4, 2]> : tensor<4xi64>}
+  // CHECK: %[[F:.*]] = "tf.Reshape"(%arg1, %[[S]]) : (tensor<3x3x1x8xf32>, tensor<4xi64>) -> tensor<3x3x4x2xf32>
+  // CHECK: %[[Y:.*]] = "tf.DepthwiseConv2dNative"(%arg0, %[[F]]) {dilations = [1, 1, 1, 1], padding = "SAME", strides = [1, 2, 1, 1]} : (tensor<1x7x6x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x4x6x8xf32>
+  // CHECK: return %[[Y]]
+  %y = "tf.Conv2D"(%x, %f) {padding = "SAME", strides = [1, 2, 1, 1], dilations = [1, 1, 1, 1]} : (tensor<1x7x6x4xf32>, tensor<3x3x1x8xf32>) -> tensor<1x4x6x8xf32>
+  return %y : tensor<1x4x6x8xf32>
+}
+
+// -----
+
+// Tests a grouped Conv2D in NCHW with 2 groups of 3 channels: the input splits along the
+// channels (axis 1), the filter along its outputs (axis 3), one Conv2D per group, and their
+// results join along the channels.
+// CHECK-LABEL: func.func @grouped_two
+func.func @grouped_two(%x: tensor<2x6x8x7xf32>, %f: tensor<3x3x3x4xf32>) -> tensor<2x4x3x3xf32> {
+  // CHECK-NOT: "tf.Conv2D"(%arg0
+  // CHECK-DAG: %[[XS:.*]]:2 = "tf.Split"(%{{.*}}, %arg0) {num_split = 2 : i64} : (tensor<i32>, tensor<2x6x8x7xf32>) -> (tensor<2x3x8x7xf32>, tensor<2x3x8x7xf32>)
+  // CHECK-DAG: %[[FS:.*]]:2 = "tf.Split"(%{{.*}}, %arg1) {num_split = 2 : i64} : (tensor<i32>, tensor<3x3x3x4xf32>) -> (tensor<3x3x3x2xf32>, tensor<3x3x3x2xf32>)
+  // CHECK: %[[A:.*]] = "tf.Conv2D"(%[[XS]]#0, %[[FS]]#0) {data_format = "NCHW", padding = "VALID", strides = [1, 1, 2, 2]} : (tensor<2x3x8x7xf32>, tensor<3x3x3x2xf32>) -> tensor<2x2x3x3xf32>
+  // CHECK: %[[B:.*]] = "tf.Conv2D"(%[[XS]]#1, %[[FS]]#1) {data_format = "NCHW", padding = "VALID", strides = [1, 1, 2, 2]}
+  // CHECK: %[[Y:.*]] = "tf.ConcatV2"(%[[A]], %[[B]], %{{.*}}) {N = 2 : i64} : (tensor<2x2x3x3xf32>, tensor<2x2x3x3xf32>, tensor<i32>) -> tensor<2x4x3x3xf32>
+  // CHECK: return %[[Y]]
+  %y = "tf.Conv2D"(%x, %f) {data_format = "NCHW", padding = "VALID", strides = [1, 1, 2, 2]} : (tensor<2x6x8x7xf32>, tensor<3x3x3x4xf32>) -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}

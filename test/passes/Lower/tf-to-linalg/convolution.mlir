@@ -350,3 +350,13 @@ func.func @float_paddings(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32> {
   return %0 : tensor<1x2x2x2xf32>
 }
 
+
+// -----
+
+// Tests that a grouped Conv2D that kiln-graph-decompose has not rewritten is an error at
+// the op, not a convolution over the wrong channels.
+func.func @grouped_not_decomposed(%x: tensor<1x5x5x4xf32>, %f: tensor<3x3x2x6xf32>) -> tensor<1x5x5x6xf32> {
+  // expected-error @+1 {{a grouped convolution (4 input channels, 2 per group) must be decomposed first (kiln-graph-decompose)}}
+  %y = "tf.Conv2D"(%x, %f) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x5x5x4xf32>, tensor<3x3x2x6xf32>) -> tensor<1x5x5x6xf32>
+  return %y : tensor<1x5x5x6xf32>
+}
