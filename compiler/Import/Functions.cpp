@@ -376,6 +376,11 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
     if (node.device().empty())
       node.set_device(call.device);
     for (auto &[key, value] : *node.mutable_attr()) {
+      // Colocation with a node of the body means with its copy.
+      if (key == "_class" && value.value_case() == tensorflow::AttrValue::kList)
+        for (std::string &entry : *value.mutable_list()->mutable_s())
+          if (StringRef(entry).starts_with("loc:@") && call.body.count(entry.substr(5)))
+            entry = "loc:@" + call.prefix + entry.substr(5);
       if (value.value_case() != tensorflow::AttrValue::kPlaceholder)
         continue;
       const tensorflow::AttrValue *given = attr(call, value.placeholder());
