@@ -90,6 +90,9 @@ llvm::LogicalResult loadConfigFile(llvm::StringRef path, ImportOptions &options,
 /// Registers the `--import-graphdef` translation (binary or text) for kiln-translate.
 void registerImportTranslation();
 
+/// Registers `--dump-tensor-bundle` (TensorBundle.h) for kiln-translate.
+void registerTensorBundleTranslation();
+
 } // namespace kiln::import
 
 #endif // KILN_COMPILER_IMPORT_IMPORT_H

@@ -1,11 +1,18 @@
 //===- Registration.cpp - the --import-graphdef translation -------------------===//
+#include "compiler/Import/Convert.h"
 #include "compiler/Import/Import.h"
+#include "compiler/Import/TensorBundle.h"
 #include "dialects/TF/TFDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 
@@ -46,6 +53,82 @@ void registerImportTranslation() {
       },
       [](DialectRegistry &registry) {
         registry.insert<tf::TFDialect, func::FuncDialect>();
+      });
+}
+
+namespace {
+
+/// Up to 8 elements of a tensor's bytes as numbers, or its strings, for
+/// --dump-tensor-bundle.
+std::string describeValues(const TensorBundle::Entry &e, llvm::StringRef bytes) {
+  int64_t count = 1;
+  for (int64_t d : e.shape)
+    count *= d;
+  std::string out;
+  auto list = [&](size_t width, auto print) {
+    for (int64_t i = 0; i < count && i < 8 && size_t(i + 1) * width <= bytes.size(); ++i)
+      out += (i ? " " : "") + print(bytes.data() + i * width);
+    if (count > 8)
+      out += " ...";
+  };
+  auto as = [](auto zero) {
+    return [](const char *p) {
+      decltype(zero) v;
+      std::memcpy(&v, p, sizeof v);
+      if constexpr (std::is_floating_point_v<decltype(zero)>) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.9g", double(v));
+        return std::string(text);
+      } else
+        return std::to_string(v);
+    };
+  };
+  switch (e.dtype) {
+  case 1: list(4, as(float())); break;      // DT_FLOAT
+  case 2: list(8, as(double())); break;     // DT_DOUBLE
+  case 3: list(4, as(int32_t())); break;    // DT_INT32
+  case 9: list(8, as(int64_t())); break;    // DT_INT64
+  case 10: list(1, as(bool())); break;      // DT_BOOL
+  case TensorBundle::kStringType: {
+    auto strings = TensorBundle::decodeStrings(bytes, count);
+    if (!strings)
+      return llvm::toString(strings.takeError());
+    for (size_t i = 0; i < strings->size() && i < 8; ++i)
+      out += (i ? " \"" : "\"") + (*strings)[i] + "\"";
+    break;
+  }
+  default: out = llvm::formatv("{0} bytes", bytes.size()).str();
+  }
+  return out;
+}
+
+} // namespace
+
+void registerTensorBundleTranslation() {
+  TranslateRegistration registration(
+      "dump-tensor-bundle",
+      "Print the tensors of a TensorFlow checkpoint (the input is its PREFIX.index): name, "
+      "dtype, shape and the first 8 values, checking every checksum",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, llvm::raw_ostream &os,
+         MLIRContext *ctx) -> LogicalResult {
+        StringRef path =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBufferIdentifier();
+        if (!path.consume_back(".index"))
+          return emitError(UnknownLoc::get(ctx))
+                 << "'" << path << "': give a checkpoint's PREFIX.index file";
+        llvm::Expected<TensorBundle> bundle = TensorBundle::open(path);
+        if (!bundle)
+          return emitError(UnknownLoc::get(ctx)) << llvm::toString(bundle.takeError());
+        for (const auto &[key, e] : bundle->entries()) {
+          os << key << " " << dataTypeEnumName(e.dtype) << " [";
+          llvm::interleave(e.shape, os, ",");
+          os << "]";
+          llvm::Expected<std::string> bytes = bundle->read(key);
+          if (!bytes)
+            return emitError(UnknownLoc::get(ctx)) << llvm::toString(bytes.takeError());
+          os << ": " << describeValues(e, *bytes) << "\n";
+        }
+        return success();
       });
 }
 

@@ -7,5 +7,6 @@
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
   kiln::import::registerImportTranslation();
+  kiln::import::registerTensorBundleTranslation();
   return mlir::failed(mlir::mlirTranslateMain(argc, argv, "Kiln translation tool"));
 }
