@@ -93,8 +93,20 @@ std::string describeValues(const TensorBundle::Entry &e, llvm::StringRef bytes) 
     auto strings = TensorBundle::decodeStrings(bytes, count);
     if (!strings)
       return llvm::toString(strings.takeError());
-    for (size_t i = 0; i < strings->size() && i < 8; ++i)
-      out += (i ? " \"" : "\"") + (*strings)[i] + "\"";
+    for (size_t i = 0; i < strings->size() && i < 8; ++i) {
+      // At most 48 bytes, printable ASCII as is (but quotes and backslashes), the rest as
+      // \xNN.
+      const std::string &text = (*strings)[i];
+      out += i ? " \"" : "\"";
+      for (size_t b = 0; b < text.size() && b < 48; ++b) {
+        auto c = static_cast<unsigned char>(text[b]);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+          out += char(c);
+        else
+          out += llvm::formatv("\\x{0:x-2}", unsigned(c)).str();
+      }
+      out += text.size() > 48 ? "...\"" : "\"";
+    }
     break;
   }
   default: out = llvm::formatv("{0} bytes", bytes.size()).str();

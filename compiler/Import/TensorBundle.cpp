@@ -1,12 +1,11 @@
 //===- TensorBundle.cpp - reading TensorFlow checkpoints ----------------------===//
 //
-// The index is an SSTable in TensorFlow's (LevelDB's) table format, written without
-// compression:
+// The index is an SSTable in TensorFlow's (LevelDB's) table format:
 //   data blocks | meta index block | index block | footer (48 bytes)
 // The footer holds two block handles (varint64 offset, varint64 size: the meta index and
 // the index), zero padding to 40 bytes, then the magic number 0xdb4775248b80fb57 (fixed64).
-// Every block is followed by a 5-byte trailer: its compression type (0: none) and the
-// masked crc32c of the block and that byte. A block is a run of entries (varint32 bytes
+// Every block is followed by a 5-byte trailer: its compression type (0: none; 1: Snappy,
+// which TensorFlow 1 used) and the masked crc32c of the block as stored and that byte. A block is a run of entries (varint32 bytes
 // shared with the previous key, varint32 bytes of key that follow, varint32 value size,
 // the key's tail, the value), then the restart offsets (fixed32 each) and their count
 // (fixed32). The index block maps the last key of each data block to its handle; the data
@@ -71,9 +70,67 @@ llvm::Error fail(llvm::StringRef file, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), file + ": " + what);
 }
 
-/// The contents of the block at `handle` of `file`, its trailer checked.
+/// Snappy's decompression (the format of github.com/google/snappy's format_description):
+/// the uncompressed length as a varint, then literals and back-references. Empty on
+/// malformed input, with `ok` false.
+std::string unsnappy(llvm::StringRef in, bool &ok) {
+  ok = false;
+  uint64_t length;
+  if (!varint(in, length, 5) || length > (uint64_t(1) << 32))
+    return {};
+  std::string out;
+  out.reserve(length);
+  while (!in.empty()) {
+    auto tag = static_cast<unsigned char>(in[0]);
+    in = in.drop_front();
+    if ((tag & 3) == 0) { // a literal
+      uint64_t size = tag >> 2;
+      if (size >= 60) {
+        unsigned bytes = unsigned(size) - 59;
+        if (in.size() < bytes)
+          return {};
+        size = 0;
+        for (unsigned b = 0; b < bytes; ++b)
+          size |= uint64_t(static_cast<unsigned char>(in[b])) << (8 * b);
+        in = in.drop_front(bytes);
+      }
+      ++size;
+      if (size > in.size() || size > length - out.size())
+        return {};
+      out.append(in.data(), size);
+      in = in.drop_front(size);
+      continue;
+    }
+    uint64_t size, offset;
+    unsigned extra = (tag & 3) == 1 ? 1 : (tag & 3) == 2 ? 2 : 4;
+    if (in.size() < extra)
+      return {};
+    if ((tag & 3) == 1) {
+      size = ((tag >> 2) & 7) + 4;
+      offset = uint64_t(tag >> 5) << 8 | static_cast<unsigned char>(in[0]);
+    } else {
+      size = (tag >> 2) + 1;
+      offset = 0;
+      for (unsigned b = 0; b < extra; ++b)
+        offset |= uint64_t(static_cast<unsigned char>(in[b])) << (8 * b);
+    }
+    in = in.drop_front(extra);
+    if (offset == 0 || offset > out.size() || size > length - out.size())
+      return {};
+    for (uint64_t i = 0; i < size; ++i) // may overlap what it copies
+      out.push_back(out[out.size() - offset]);
+  }
+  if (out.size() != length)
+    return {};
+  ok = true;
+  return out;
+}
+
+/// The contents of the block at `handle` of `file`, its trailer checked and, if it is
+/// Snappy-compressed (as TensorFlow 1 wrote them), decompressed into `storage`.
 llvm::Expected<llvm::StringRef> readBlock(llvm::StringRef file, llvm::StringRef data,
-                                          BlockHandle handle, llvm::StringRef what) {
+                                          BlockHandle handle, llvm::StringRef what,
+                                          std::string &storage) {
   if (handle.offset > data.size() || handle.size > data.size() - handle.offset ||
       kTrailerSize > data.size() - handle.offset - handle.size)
     return fail(file, llvm::formatv("the {0} block (offset {1}, {2} bytes) lies past the end "
@@ -81,17 +138,28 @@ llvm::Expected<llvm::StringRef> readBlock(llvm::StringRef file, llvm::StringRef 
                                     what, handle.offset, handle.size, data.size()));
   llvm::StringRef block = data.substr(handle.offset, handle.size);
   const char *trailer = block.data() + block.size();
-  if (trailer[0] != 0)
-    return fail(file, llvm::formatv("the {0} block is compressed (type {1}); Kiln reads "
-                                    "uncompressed tables, as TensorFlow writes them",
-                                    what, int(static_cast<unsigned char>(trailer[0]))));
   uint32_t expected = fixed32(trailer + 1);
   uint32_t actual = maskCrc32c(crc32c(llvm::StringRef(trailer, 1), crc32c(block)));
   if (expected != actual)
     return fail(file, llvm::formatv("checksum mismatch in the {0} block at offset {1} "
                                     "(stored {2:x8}, computed {3:x8}): the file is corrupt",
                                     what, handle.offset, expected, actual));
-  return block;
+  switch (trailer[0]) {
+  case 0:
+    return block;
+  case 1: {
+    bool ok;
+    storage = unsnappy(block, ok);
+    if (!ok)
+      return fail(file, llvm::formatv("the {0} block at offset {1} is not valid Snappy data",
+                                      what, handle.offset));
+    return llvm::StringRef(storage);
+  }
+  default:
+    return fail(file, llvm::formatv("the {0} block is compressed in a way Kiln does not "
+                                    "read (type {1}; it reads none and Snappy)",
+                                    what, int(static_cast<unsigned char>(trailer[0]))));
+  }
 }
 
 /// Calls `each(key, value)` for every entry of a block, in order.
@@ -164,7 +232,9 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
   BlockHandle metaHandle, indexHandle;
   if (!decodeHandle(footer, metaHandle) || !decodeHandle(footer, indexHandle))
     return fail(file, "corrupt footer: its block handles do not decode");
-  llvm::Expected<llvm::StringRef> index = readBlock(file, data, indexHandle, "index");
+  std::string indexStorage;
+  llvm::Expected<llvm::StringRef> index =
+      readBlock(file, data, indexHandle, "index", indexStorage);
   if (!index)
     return index.takeError();
 
@@ -215,7 +285,8 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
     BlockHandle handle;
     if (!decodeHandle(value, handle))
       return fail(file, "corrupt index block: a block handle does not decode");
-    llvm::Expected<llvm::StringRef> block = readBlock(file, data, handle, "data");
+    std::string storage;
+    llvm::Expected<llvm::StringRef> block = readBlock(file, data, handle, "data", storage);
     if (!block)
       return block.takeError();
     return forEachEntry(file, *block, "data", entry);
