@@ -458,6 +458,23 @@ int Compilation::run() {
   context.printStackTraceOnDiagnostic(false);
   DiagnosticPrinter diagnostics(&context, options.graphPath, err);
 
+  // A SavedModel directory: its signatures can be listed; compiling one is the next step.
+  std::string savedModel = import::savedModelFile(options.graphPath);
+  if (options.listSignatures) {
+    if (savedModel.empty())
+      return fail("--list-signatures: '", options.graphPath,
+                  "' is not a SavedModel directory (no saved_model.pb or saved_model.pbtxt "
+                  "in it)");
+    return failed(import::listSavedModelSignatures(options.graphPath, llvm::outs(), &context))
+               ? 1
+               : 0;
+  }
+  if (!savedModel.empty())
+    return fail("'", options.graphPath,
+                "' is a SavedModel directory, which Kiln does not compile yet: "
+                "--list-signatures lists its signatures, and a GraphDef frozen from it "
+                "(TensorFlow's convert_variables_to_constants_v2) compiles");
+
   if (options.output.empty() && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
     return fail("give the output file with -o");
   std::string output = options.output.empty() ? "-" : options.output;

@@ -38,6 +38,7 @@ struct CompileOptions {
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   std::string executablePath;       // the running kiln, to find the runtime libraries
+  bool listSignatures = false;      // print a SavedModel directory's signatures, compile nothing
 };
 
 /// Parses an emit kind or stage name; returns false if unknown.

@@ -679,7 +679,8 @@ std::unique_ptr<llvm::MemoryBuffer> readInputFile(StringRef path, StringRef what
 
 /// Parses a text or binary protobuf message; reports failure through `ctx`.
 LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringRef what,
-                         google::protobuf::Message &message, MLIRContext *ctx) {
+                         google::protobuf::Message &message, MLIRContext *ctx,
+                         bool partialSchema) {
   Location loc = FileLineColLoc::get(ctx, fileName, 0, 0);
   // Protobuf logs some problems (invalid UTF-8 ...) to stderr; Kiln reports them itself.
   google::protobuf::LogSilencer silencer;
@@ -692,6 +693,7 @@ LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringR
     message.Clear();
   }
   google::protobuf::TextFormat::Parser parser;
+  parser.AllowUnknownField(partialSchema);
   TextErrors errors;
   parser.RecordErrorsTo(&errors);
   if (parser.ParseFromString(bytes.str(), &message))
@@ -706,9 +708,36 @@ static bool hasTextExtension(StringRef path) {
 
 OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
                                            const ImportOptions &options, MLIRContext *ctx) {
+  // A SavedModel's saved_model.pb parses as a GraphDef with no nodes, or not at all.
+  auto savedModel = [&] {
+    bool text = hasTextExtension(fileName);
+    return looksLikeSavedModel(bytes, text) ||
+           (!text && looksLikeSavedModel(bytes, /*text=*/true));
+  };
   tensorflow::GraphDef graph;
-  if (failed(parseProto(bytes, fileName, hasTextExtension(fileName), "GraphDef", graph, ctx)))
-    return nullptr;
+  {
+    // Errors wait until it is clear the file is not a SavedModel.
+    SmallVector<std::string> held;
+    LogicalResult parsed = success();
+    {
+      ScopedDiagnosticHandler hold(ctx, [&](Diagnostic &d) {
+        held.push_back(d.str());
+        return success();
+      });
+      parsed = parseProto(bytes, fileName, hasTextExtension(fileName), "GraphDef", graph, ctx);
+    }
+    if ((failed(parsed) || graph.node_size() == 0) && savedModel()) {
+      emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
+          << "this is a SavedModel (" << llvm::sys::path::filename(fileName)
+          << "), not a GraphDef: give its directory";
+      return nullptr;
+    }
+    if (failed(parsed)) {
+      for (const std::string &message : held)
+        emitError(FileLineColLoc::get(ctx, fileName, 0, 0)) << message;
+      return nullptr;
+    }
+  }
   if (failed(inlineFunctionCalls(graph, fileName, ctx)))
     return nullptr;
   return GraphImporter(graph, fileName, options, ctx).run();

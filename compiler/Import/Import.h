@@ -87,6 +87,20 @@ mlir::OwningOpRef<mlir::ModuleOp> importModuleFile(llvm::StringRef path,
 llvm::LogicalResult loadConfigFile(llvm::StringRef path, ImportOptions &options,
                                    mlir::MLIRContext *context);
 
+/// The SavedModel file (saved_model.pb or saved_model.pbtxt) in directory `dir`, or ""
+/// when `dir` is not a directory holding one.
+std::string savedModelFile(llvm::StringRef dir);
+
+/// Whether `bytes` parse as a SavedModel with a MetaGraph (a saved_model.pb passed where a
+/// GraphDef was expected).
+bool looksLikeSavedModel(llvm::StringRef bytes, bool text);
+
+/// Prints every MetaGraph of the SavedModel in `dir` with its tags and each signature:
+/// its name and method, then its inputs and outputs by key, with dtype, shape and the
+/// graph tensor behind each. Errors go to the context's diagnostics.
+llvm::LogicalResult listSavedModelSignatures(llvm::StringRef dir, llvm::raw_ostream &os,
+                                             mlir::MLIRContext *context);
+
 /// Registers the `--import-graphdef` translation (binary or text) for kiln-translate.
 void registerImportTranslation();
 

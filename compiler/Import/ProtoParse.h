@@ -20,9 +20,11 @@ std::unique_ptr<llvm::MemoryBuffer> readInputFile(llvm::StringRef path, llvm::St
 
 /// Parses `bytes` as a binary message, or as text when `text` is set or the bytes look
 /// like text and are not valid binary. `what` names the message in errors.
+/// `partialSchema`: Kiln's .proto leaves out fields of TensorFlow's (the SavedModel's), so
+/// text naming fields it does not know is accepted (binary always is).
 llvm::LogicalResult parseProto(llvm::StringRef bytes, llvm::StringRef fileName, bool text,
                                llvm::StringRef what, google::protobuf::Message &message,
-                               mlir::MLIRContext *context);
+                               mlir::MLIRContext *context, bool partialSchema = false);
 
 } // namespace kiln::import
 

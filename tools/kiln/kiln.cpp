@@ -63,8 +63,14 @@ int main(int argc, char **argv) {
   std::string emit = "exe", stage = "graph";
   CLI::App *compile = app.add_subcommand(
       "compile", "Compile a GraphDef (.pb binary or .pbtxt text) to native code");
-  compile->add_option("graph", options.graphPath, "The graph file (.pb or .pbtxt)")
+  compile->add_option("graph", options.graphPath,
+                      "The graph file (.pb or .pbtxt), or a SavedModel directory for "
+                      "--list-signatures")
       ->required();
+  compile->add_flag("--list-signatures", options.listSignatures,
+                    "Print the signatures of the SavedModel directory given as the graph "
+                    "(each MetaGraph's tags, each signature's inputs and outputs by key, with "
+                    "dtype, shape and graph tensor) and compile nothing");
   compile->add_option("-o,--output", options.output,
                       "Output file; '-' is standard output for mlir, llvm and asm. With "
                       "--emit obj, OUT.o and OUT.h are written");
