@@ -37,6 +37,28 @@ using AttrMap = google::protobuf::Map<std::string, tensorflow::AttrValue>;
 
 bool isCallOp(StringRef op) { return op == "PartitionedCall" || op == "StatefulPartitionedCall"; }
 
+/// Attribute `name` of a call of `signature` with attributes `attrs`, or its default.
+const tensorflow::AttrValue *findAttr(const AttrMap &attrs, const tensorflow::OpDef &signature,
+                                      StringRef name) {
+  auto it = attrs.find(name.str());
+  if (it != attrs.end())
+    return &it->second;
+  for (const auto &def : signature.attr())
+    if (def.name() == name && def.has_default_value())
+      return &def.default_value();
+  return nullptr;
+}
+
+/// Type `i` of the list(type) attribute `name` of `node` (a PartitionedCall's Tin or
+/// Tout), or 0 (DT_INVALID).
+int listType(const tensorflow::NodeDef &node, StringRef name, int64_t i) {
+  auto it = node.attr().find(name.str());
+  if (it == node.attr().end() || it->second.value_case() != tensorflow::AttrValue::kList ||
+      i >= it->second.list().type_size())
+    return 0;
+  return it->second.list().type(int(i));
+}
+
 class Inliner {
 public:
   Inliner(tensorflow::GraphDef &graph, StringRef fileName, MLIRContext *ctx)
@@ -47,7 +69,6 @@ public:
 private:
   /// What one call needs while its body is copied.
   struct Call {
-    int index;                       // the call node in graph.node
     std::string name, op, device;    // the call node's
     const tensorflow::FunctionDef *function;
     const AttrMap *attrs;            // the instantiation's attributes
@@ -57,11 +78,14 @@ private:
     llvm::StringMap<const tensorflow::NodeDef *> body;
   };
 
-  InFlightDiagnostic callError(const Call &call) {
-    return emitError(NameLoc::get(StringAttr::get(ctx, call.name),
+  InFlightDiagnostic nodeError(StringRef name, StringRef op) {
+    return emitError(NameLoc::get(StringAttr::get(ctx, name),
                                   FileLineColLoc::get(ctx, fileName, 0, 0)))
-           << "node '" << call.name << "' (" << call.op << "): function '"
-           << call.function->signature().name() << "': ";
+           << "node '" << name << "' (" << op << "): ";
+  }
+  InFlightDiagnostic callError(const Call &call) {
+    return nodeError(call.name, call.op)
+           << "function '" << call.function->signature().name() << "': ";
   }
 
   const tensorflow::AttrValue *attr(const Call &call, StringRef name) const;
@@ -116,13 +140,7 @@ int64_t Inliner::expandedSize(const tensorflow::FunctionDef &function) {
 }
 
 const tensorflow::AttrValue *Inliner::attr(const Call &call, StringRef name) const {
-  auto it = call.attrs->find(name.str());
-  if (it != call.attrs->end())
-    return &it->second;
-  for (const auto &def : call.function->signature().attr())
-    if (def.name() == name && def.has_default_value())
-      return &def.default_value();
-  return nullptr;
+  return findAttr(*call.attrs, call.function->signature(), name);
 }
 
 /// How many tensors an argument stands for: one, `number_attr` of them, or as many as
@@ -131,17 +149,8 @@ std::optional<int64_t> Inliner::argCount(const Call &call,
                                          const tensorflow::OpDef::ArgDef &arg,
                                          const AttrMap &attrs,
                                          const tensorflow::OpDef &signature) {
-  auto lookup = [&](const std::string &name) -> const tensorflow::AttrValue * {
-    auto it = attrs.find(name);
-    if (it != attrs.end())
-      return &it->second;
-    for (const auto &def : signature.attr())
-      if (def.name() == name && def.has_default_value())
-        return &def.default_value();
-    return nullptr;
-  };
   if (!arg.number_attr().empty()) {
-    const tensorflow::AttrValue *n = lookup(arg.number_attr());
+    const tensorflow::AttrValue *n = findAttr(attrs, signature, arg.number_attr());
     if (!n || n->value_case() != tensorflow::AttrValue::kI || n->i() < 0) {
       callError(call) << "argument '" << arg.name() << "' of '" << signature.name()
                       << "' needs the integer attribute '" << arg.number_attr() << "'";
@@ -150,7 +159,7 @@ std::optional<int64_t> Inliner::argCount(const Call &call,
     return n->i();
   }
   if (!arg.type_list_attr().empty()) {
-    const tensorflow::AttrValue *types = lookup(arg.type_list_attr());
+    const tensorflow::AttrValue *types = findAttr(attrs, signature, arg.type_list_attr());
     if (!types || types->value_case() != tensorflow::AttrValue::kList) {
       callError(call) << "argument '" << arg.name() << "' of '" << signature.name()
                       << "' needs the type list attribute '" << arg.type_list_attr() << "'";
@@ -260,16 +269,13 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
                                   const AttrMap &attrs) {
   const tensorflow::OpDef &signature = function.signature();
   std::vector<std::string> stack = stacks[index];
+  const tensorflow::NodeDef &callNode = graph.node(index); // replaced at the end
   Call call;
-  {
-    const tensorflow::NodeDef &node = graph.node(index);
-    call.index = index;
-    call.name = node.name();
-    call.op = node.op();
-    call.device = node.device();
-    call.function = &function;
-    call.attrs = &attrs;
-  }
+  call.name = callNode.name();
+  call.op = callNode.op();
+  call.device = callNode.device();
+  call.function = &function;
+  call.attrs = &attrs;
   if (llvm::is_contained(stack, signature.name()))
     return callError(call) << "calls itself (through " << llvm::join(stack, " -> ")
                            << "); recursive functions cannot be inlined";
@@ -277,7 +283,7 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
 
   // The call's data and control inputs.
   std::vector<std::string> data;
-  for (const std::string &in : graph.node(index).input())
+  for (const std::string &in : callNode.input())
     (StringRef(in).starts_with("^") ? call.controls : data).push_back(in);
 
   for (const auto &node : function.node_def())
@@ -288,21 +294,7 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
       return callError(call) << "its argument '" << arg.name()
                              << "' has the name of a node of its body";
 
-  // A prefix under which no name is taken.
-  call.prefix = call.name + "/";
-  for (int k = 1;; ++k) {
-    bool clash = llvm::any_of(call.body, [&](const auto &e) {
-      return names.contains(call.prefix + e.getKey().str());
-    }) || llvm::any_of(signature.input_arg(), [&](const auto &arg) {
-      return names.contains(call.prefix + arg.name()) ||
-             names.contains(call.prefix + arg.name() + "_0");
-    });
-    if (!clash)
-      break;
-    call.prefix = call.name + "/_inlined_" + std::to_string(k) + "/";
-  }
-
-  // The number of inputs and the nodes that stand for the arguments.
+  // The number of inputs.
   int64_t expected = 0;
   std::vector<std::pair<const tensorflow::OpDef::ArgDef *, int64_t>> argCounts;
   for (const auto &arg : signature.input_arg()) {
@@ -320,12 +312,23 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
     return callError(call) << "inlining it would make the graph larger than "
                            << kMaxInlinedNodes << " nodes";
 
-  // Tin of a PartitionedCall gives the argument types where the signature leaves them to
-  // attributes.
-  const tensorflow::AttrValue *tin = nullptr;
-  if (isCallOp(call.op))
-    if (auto it = graph.node(index).attr().find("Tin"); it != graph.node(index).attr().end())
-      tin = &it->second;
+  // The name, after the prefix, of the node standing for tensor `e` of argument `arg`.
+  auto argNode = [](const tensorflow::OpDef::ArgDef &arg, int64_t e) {
+    bool list = !arg.number_attr().empty() || !arg.type_list_attr().empty();
+    return list ? arg.name() + "_" + std::to_string(e) : arg.name();
+  };
+  // A prefix under which none of the copies' names is taken.
+  call.prefix = call.name + "/";
+  for (int k = 1;; ++k) {
+    auto taken = [&](const std::string &name) { return names.contains(call.prefix + name); };
+    bool clash = llvm::any_of(call.body, [&](const auto &e) { return taken(e.getKey().str()); });
+    for (auto [arg, count] : argCounts)
+      for (int64_t e = 0; e < count && !clash; ++e)
+        clash = taken(argNode(*arg, e));
+    if (!clash)
+      break;
+    call.prefix = call.name + "/_inlined_" + std::to_string(k) + "/";
+  }
 
   std::vector<tensorflow::NodeDef> added;
   int64_t next = 0;
@@ -333,19 +336,16 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
     std::vector<std::string> &tensors = call.args[arg->name()];
     for (int64_t e = 0; e < count; ++e, ++next) {
       tensorflow::NodeDef node;
-      node.set_name(call.prefix + arg->name() +
-                    (arg->number_attr().empty() && arg->type_list_attr().empty()
-                         ? ""
-                         : "_" + std::to_string(e)));
+      node.set_name(call.prefix + argNode(*arg, e));
       node.set_op("Identity");
       node.set_device(call.device);
       node.add_input(data[next]);
       for (const std::string &c : call.controls)
         node.add_input(c);
+      // A PartitionedCall's Tin gives the types the signature leaves to attributes.
       int dtype = argType(call, *arg, e);
-      if (!dtype && tin && tin->value_case() == tensorflow::AttrValue::kList &&
-          next < tin->list().type_size())
-        dtype = tin->list().type(next);
+      if (!dtype && isCallOp(call.op))
+        dtype = listType(callNode, "Tin", next);
       if (dtype)
         (*node.mutable_attr())["T"].set_type(tensorflow::DataType(dtype));
       tensors.push_back(node.name());
@@ -396,10 +396,6 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
   // The call node becomes the function's results.
   std::vector<std::string> results;
   std::vector<int> types;
-  const tensorflow::AttrValue *tout = nullptr;
-  if (isCallOp(call.op))
-    if (auto it = graph.node(index).attr().find("Tout"); it != graph.node(index).attr().end())
-      tout = &it->second;
   for (const auto &out : signature.output_arg()) {
     std::optional<int64_t> count = argCount(call, out, attrs, signature);
     if (!count)
@@ -422,9 +418,8 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
       if (!resolved)
         return failure();
       int dtype = argType(call, out, e);
-      if (!dtype && tout && tout->value_case() == tensorflow::AttrValue::kList &&
-          int64_t(results.size()) < tout->list().type_size())
-        dtype = tout->list().type(int(results.size()));
+      if (!dtype && isCallOp(call.op))
+        dtype = listType(callNode, "Tout", int64_t(results.size()));
       results.push_back(*resolved);
       types.push_back(dtype);
     }
@@ -482,31 +477,21 @@ LogicalResult Inliner::run() {
   // Nodes added by inlining are visited in turn: calls within bodies are inlined too.
   for (int i = 0; i < graph.node_size(); ++i) {
     const tensorflow::NodeDef &node = graph.node(i);
-    const tensorflow::FunctionDef *function = nullptr;
-    const AttrMap *attrs = nullptr;
-    if (isCallOp(node.op())) {
-      auto f = node.attr().find("f");
-      if (f == node.attr().end() || f->second.value_case() != tensorflow::AttrValue::kFunc)
-        return emitError(NameLoc::get(StringAttr::get(ctx, node.name()),
-                                      FileLineColLoc::get(ctx, fileName, 0, 0)))
-               << "node '" << node.name() << "' (" << node.op()
-               << "): has no function attribute 'f' naming the function it calls";
-      auto it = functions.find(f->second.func().name());
-      if (it == functions.end())
-        return emitError(NameLoc::get(StringAttr::get(ctx, node.name()),
-                                      FileLineColLoc::get(ctx, fileName, 0, 0)))
-               << "node '" << node.name() << "' (" << node.op() << "): calls function '"
-               << f->second.func().name() << "', which the graph's library does not define";
-      function = it->second;
-      attrs = &f->second.func().attr();
-    } else if (auto it = functions.find(node.op()); it != functions.end()) {
-      function = it->second;
-      attrs = &node.attr();
-    } else {
+    const tensorflow::FunctionDef *function = callee(node);
+    bool call = isCallOp(node.op());
+    if (!function && !call)
       continue;
-    }
-    // inlineCall replaces the node, which may hold `attrs`: keep a copy.
-    AttrMap copy = *attrs;
+    auto f = node.attr().find("f");
+    if (!function && (f == node.attr().end() ||
+                      f->second.value_case() != tensorflow::AttrValue::kFunc))
+      return nodeError(node.name(), node.op())
+             << "has no function attribute 'f' naming the function it calls";
+    if (!function)
+      return nodeError(node.name(), node.op())
+             << "calls function '" << f->second.func().name()
+             << "', which the graph's library does not define";
+    // inlineCall replaces the node, which may hold the attributes: keep a copy.
+    AttrMap copy = call ? f->second.func().attr() : node.attr();
     if (failed(inlineCall(i, *function, copy)))
       return failure();
   }

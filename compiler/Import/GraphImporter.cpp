@@ -708,36 +708,28 @@ static bool hasTextExtension(StringRef path) {
 
 OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
                                            const ImportOptions &options, MLIRContext *ctx) {
-  // A SavedModel's saved_model.pb parses as a GraphDef with no nodes, or not at all.
-  auto savedModel = [&] {
-    bool text = hasTextExtension(fileName);
-    return looksLikeSavedModel(bytes, text) ||
-           (!text && looksLikeSavedModel(bytes, /*text=*/true));
-  };
   tensorflow::GraphDef graph;
+  // A SavedModel's saved_model.pb parses as a GraphDef with no nodes, or not at all: the
+  // parser's errors wait until it is clear the file is not one.
+  SmallVector<Diagnostic> held;
+  LogicalResult parsed = success();
   {
-    // Errors wait until it is clear the file is not a SavedModel.
-    SmallVector<std::string> held;
-    LogicalResult parsed = success();
-    {
-      ScopedDiagnosticHandler hold(ctx, [&](Diagnostic &d) {
-        held.push_back(d.str());
-        return success();
-      });
-      parsed = parseProto(bytes, fileName, hasTextExtension(fileName), "GraphDef", graph, ctx);
-    }
-    if ((failed(parsed) || graph.node_size() == 0) && savedModel()) {
-      emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
-          << "this is a SavedModel (" << llvm::sys::path::filename(fileName)
-          << "), not a GraphDef: give its directory";
-      return nullptr;
-    }
-    if (failed(parsed)) {
-      for (const std::string &message : held)
-        emitError(FileLineColLoc::get(ctx, fileName, 0, 0)) << message;
-      return nullptr;
-    }
+    ScopedDiagnosticHandler hold(ctx, [&](Diagnostic &d) {
+      held.push_back(std::move(d));
+      return success();
+    });
+    parsed = parseProto(bytes, fileName, hasTextExtension(fileName), "GraphDef", graph, ctx);
   }
+  if ((failed(parsed) || graph.node_size() == 0) && looksLikeSavedModel(bytes)) {
+    emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
+        << "this is a SavedModel (" << llvm::sys::path::filename(fileName)
+        << "), not a GraphDef: give its directory";
+    return nullptr;
+  }
+  for (Diagnostic &diag : held)
+    ctx->getDiagEngine().emit(std::move(diag));
+  if (failed(parsed))
+    return nullptr;
   if (failed(inlineFunctionCalls(graph, fileName, ctx)))
     return nullptr;
   return GraphImporter(graph, fileName, options, ctx).run();

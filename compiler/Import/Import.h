@@ -91,9 +91,9 @@ llvm::LogicalResult loadConfigFile(llvm::StringRef path, ImportOptions &options,
 /// when `dir` is not a directory holding one.
 std::string savedModelFile(llvm::StringRef dir);
 
-/// Whether `bytes` parse as a SavedModel with a MetaGraph (a saved_model.pb passed where a
-/// GraphDef was expected).
-bool looksLikeSavedModel(llvm::StringRef bytes, bool text);
+/// Whether `bytes` parse, binary or text, as a SavedModel with a MetaGraph (a
+/// saved_model.pb passed where a GraphDef was expected).
+bool looksLikeSavedModel(llvm::StringRef bytes);
 
 /// Prints every MetaGraph of the SavedModel in `dir` with its tags and each signature:
 /// its name and method, then its inputs and outputs by key, with dtype, shape and the

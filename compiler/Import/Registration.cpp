@@ -61,9 +61,7 @@ namespace {
 /// Up to 8 elements of a tensor's bytes as numbers, or its strings, for
 /// --dump-tensor-bundle.
 std::string describeValues(const TensorBundle::Entry &e, llvm::StringRef bytes) {
-  int64_t count = 1;
-  for (int64_t d : e.shape)
-    count *= d;
+  const int64_t count = e.elements();
   std::string out;
   auto list = [&](size_t width, auto print) {
     for (int64_t i = 0; i < count && i < 8 && size_t(i + 1) * width <= bytes.size(); ++i)

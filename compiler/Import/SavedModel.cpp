@@ -16,6 +16,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/text_format.h>
+
 using namespace mlir;
 
 namespace kiln::import {
@@ -32,19 +35,33 @@ std::string savedModelFile(StringRef dir) {
   return "";
 }
 
-bool looksLikeSavedModel(StringRef bytes, bool text) {
+bool looksLikeSavedModel(StringRef bytes) {
+  auto hasMetaGraph = [](const tensorflow::SavedModel &model) {
+    return llvm::any_of(model.meta_graphs(), [](const tensorflow::MetaGraphDef &m) {
+      return m.has_graph_def() || m.signature_def_size() > 0;
+    });
+  };
+  google::protobuf::LogSilencer silencer; // the text parser logs its errors
   tensorflow::SavedModel model;
-  MLIRContext quiet;
-  quiet.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
-  if (failed(parseProto(bytes, "", text, "SavedModel", model, &quiet, /*partialSchema=*/true)))
-    return false;
-  return model.meta_graphs_size() > 0 &&
-         llvm::any_of(model.meta_graphs(), [](const tensorflow::MetaGraphDef &m) {
-           return m.has_graph_def() || m.signature_def_size() > 0;
-         });
+  if (model.ParseFromArray(bytes.data(), int(bytes.size())) && hasMetaGraph(model))
+    return true;
+  model.Clear();
+  google::protobuf::TextFormat::Parser parser;
+  parser.AllowUnknownField(true); // the fields Kiln's schema leaves out
+  return parser.ParseFromString(bytes.str(), &model) && hasMetaGraph(model);
 }
 
 namespace {
+
+/// The keys of a protobuf map, which has no order, sorted.
+template <class Map>
+std::vector<std::string> sortedKeys(const Map &map) {
+  std::vector<std::string> keys;
+  for (const auto &entry : map)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+  return keys;
+}
 
 std::string typeName(int dtype, MLIRContext *ctx) {
   if (Type type = convertDataType(dtype, ctx))
@@ -66,11 +83,7 @@ std::string shapeText(const tensorflow::TensorInfo &info) {
 void printTensors(llvm::raw_ostream &os, StringRef kind,
                   const google::protobuf::Map<std::string, tensorflow::TensorInfo> &tensors,
                   MLIRContext *ctx) {
-  std::vector<std::string> keys;
-  for (const auto &entry : tensors)
-    keys.push_back(entry.first);
-  llvm::sort(keys); // protobuf maps have no order
-  for (const std::string &key : keys) {
+  for (const std::string &key : sortedKeys(tensors)) {
     const tensorflow::TensorInfo &info = tensors.at(key);
     os << "  " << kind << " '" << key << "': " << typeName(info.dtype(), ctx) << " "
        << shapeText(info) << " (";
@@ -105,10 +118,7 @@ LogicalResult listSavedModelSignatures(StringRef dir, llvm::raw_ostream &os,
   for (const tensorflow::MetaGraphDef &meta : model.meta_graphs()) {
     std::vector<std::string> tags(meta.meta_info_def().tags().begin(),
                                   meta.meta_info_def().tags().end());
-    std::vector<std::string> names;
-    for (const auto &entry : meta.signature_def())
-      names.push_back(entry.first);
-    llvm::sort(names);
+    std::vector<std::string> names = sortedKeys(meta.signature_def());
     os << "MetaGraph with tags " << (tags.empty() ? "(none)" : llvm::join(tags, ","))
        << ": " << names.size() << " signature" << (names.size() == 1 ? "" : "s") << "\n";
     for (const std::string &name : names) {

@@ -21,6 +21,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <array>
+#include <optional>
 
 namespace kiln::import {
 
@@ -241,12 +242,10 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
   TensorBundle bundle;
   bundle.prefix = prefix.str();
   bool sawHeader = false;
-  std::string lastKey;
-  bool first = true;
+  std::optional<std::string> lastKey;
   auto entry = [&](llvm::StringRef key, llvm::StringRef value) -> llvm::Error {
-    if (!first && key <= lastKey)
+    if (lastKey && key <= *lastKey)
       return fail(file, "corrupt table: its keys are not in increasing order");
-    first = false;
     lastKey = key.str();
     if (key.empty()) {
       tensorflow::BundleHeaderProto header;
@@ -327,10 +326,7 @@ llvm::Expected<std::string> TensorBundle::read(llvm::StringRef key) const {
   if (e->dtype == kStringType) {
     // A string tensor's checksum covers its lengths as fixed-width numbers, not as the
     // varints stored (decodeStrings).
-    int64_t count = 1;
-    for (int64_t d : e->shape)
-      count *= d;
-    llvm::Expected<uint32_t> crc = stringChecksum(bytes, count);
+    llvm::Expected<uint32_t> crc = stringChecksum(bytes, e->elements());
     if (!crc)
       return fail(path, "tensor '" + key + "': " + llvm::toString(crc.takeError()));
     actual = *crc;

@@ -34,6 +34,13 @@ public:
     int64_t offset = 0, size = 0;
     uint32_t maskedCrc = 0;
     bool sliced = false; // a partitioned variable, saved in slices Kiln does not read yet
+    /// The number of elements, INT64_MAX when the product of the dimensions exceeds it.
+    int64_t elements() const {
+      int64_t n = 1;
+      for (int64_t d : shape)
+        n = d != 0 && n > INT64_MAX / d ? INT64_MAX : n * d;
+      return n;
+    }
   };
 
   /// Reads and checks PREFIX.index (the SSTable's footer, its blocks and their checksums,

@@ -61,10 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (entry.dtype != kiln::import::TensorBundle::kStringType)
       continue;
-    int64_t count = 1;
-    for (int64_t d : entry.shape)
-      count = d != 0 && count > INT64_MAX / d ? INT64_MAX : count * d;
-    auto strings = kiln::import::TensorBundle::decodeStrings(*bytes, count);
+    auto strings = kiln::import::TensorBundle::decodeStrings(*bytes, entry.elements());
     if (!strings)
       checkError(strings.takeError());
   }
