@@ -60,18 +60,9 @@ static std::string tensorNameHint() {
          ")";
 }
 
-bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::string &error) {
-  auto [name, spec] = text.split('=');
-  if (name.empty() || spec.empty()) {
-    error = "expected NAME[:PORT]=DTYPE[DIMS], got '" + text.str() + "'";
-    return false;
-  }
-  auto id = import::parseTensorId(name);
-  if (!id) {
-    error = "bad tensor name '" + name.str() + "' " + tensorNameHint();
-    return false;
-  }
-  feed.id = *id;
+/// The DTYPE[DIMS] of a --feed (`text` whole, for messages).
+static bool parseFeedType(StringRef spec, StringRef text, MLIRContext *ctx,
+                          import::FeedSpec &feed, std::string &error) {
   size_t bracket = spec.find('[');
   StringRef dtype = spec.substr(0, bracket).trim();
   if (!dtype.empty()) {
@@ -106,6 +97,32 @@ bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::st
   }
   feed.shape = shape;
   return true;
+}
+
+bool parseFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed, std::string &error) {
+  auto [name, spec] = text.split('=');
+  if (name.empty() || spec.empty()) {
+    error = "expected NAME[:PORT]=DTYPE[DIMS], got '" + text.str() + "'";
+    return false;
+  }
+  auto id = import::parseTensorId(name);
+  if (!id) {
+    error = "bad tensor name '" + name.str() + "' " + tensorNameHint();
+    return false;
+  }
+  feed.id = *id;
+  return parseFeedType(spec, text, ctx, feed, error);
+}
+
+bool parseSignatureFeed(StringRef text, MLIRContext *ctx, import::FeedSpec &feed,
+                        std::string &error) {
+  auto [key, spec] = text.split('=');
+  if (key.empty() || spec.empty()) {
+    error = "expected KEY=DTYPE[DIMS] (KEY an input of the signature), got '" + text.str() + "'";
+    return false;
+  }
+  feed.key = key.str();
+  return parseFeedType(spec, text, ctx, feed, error);
 }
 
 namespace {
@@ -458,7 +475,7 @@ int Compilation::run() {
   context.printStackTraceOnDiagnostic(false);
   DiagnosticPrinter diagnostics(&context, options.graphPath, err);
 
-  // A SavedModel directory: its signatures can be listed; compiling one is the next step.
+  // A SavedModel directory: its signatures can be listed, or one of them compiled.
   std::string savedModel = import::savedModelFile(options.graphPath);
   if (options.listSignatures) {
     if (savedModel.empty())
@@ -469,11 +486,13 @@ int Compilation::run() {
                ? 1
                : 0;
   }
-  if (!savedModel.empty())
-    return fail("'", options.graphPath,
-                "' is a SavedModel directory, which Kiln does not compile yet: "
-                "--list-signatures lists its signatures, and a GraphDef frozen from it "
-                "(TensorFlow's convert_variables_to_constants_v2) compiles");
+  bool isSavedModel = !savedModel.empty();
+  if (!isSavedModel && (!options.tags.empty() || !options.signature.empty()))
+    return fail("--tag and --signature apply to SavedModel directories; '", options.graphPath,
+                "' is not one (no saved_model.pb or saved_model.pbtxt in it)");
+  if (isSavedModel && (!options.fetches.empty() || !options.configPath.empty()))
+    return fail("--fetch and --config apply to GraphDefs; the signature of SavedModel '",
+                options.graphPath, "' names its outputs (choose one with --signature)");
 
   if (options.output.empty() && (options.emit == EmitKind::Exe || options.emit == EmitKind::Obj))
     return fail("give the output file with -o");
@@ -503,12 +522,14 @@ int Compilation::run() {
   if (!options.configPath.empty() &&
       failed(import::loadConfigFile(options.configPath, importOptions, &context)))
     return 1;
+  import::SavedModelOptions savedModelOptions{options.tags, options.signature, {}};
   for (const std::string &text : options.feeds) {
     import::FeedSpec feed;
     std::string error;
-    if (!parseFeed(text, &context, feed, error))
+    if (isSavedModel ? !parseSignatureFeed(text, &context, feed, error)
+                     : !parseFeed(text, &context, feed, error))
       return fail("--feed: ", error);
-    importOptions.feeds.push_back(std::move(feed));
+    (isSavedModel ? savedModelOptions.feeds : importOptions.feeds).push_back(std::move(feed));
   }
   for (const std::string &text : options.fetches) {
     auto id = import::parseTensorId(text);
@@ -517,8 +538,9 @@ int Compilation::run() {
     importOptions.fetches.push_back(import::FetchSpec{*id, ""});
   }
   OwningOpRef<ModuleOp> module =
-      isModule ? import::importModuleFile(options.graphPath, &context)
-               : import::importGraphDefFile(options.graphPath, importOptions, &context);
+      isModule       ? import::importModuleFile(options.graphPath, &context)
+      : isSavedModel ? import::importSavedModel(options.graphPath, savedModelOptions, &context)
+                     : import::importGraphDefFile(options.graphPath, importOptions, &context);
   if (!module)
     return 1;
   progress("imported");

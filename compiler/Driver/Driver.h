@@ -39,6 +39,8 @@ struct CompileOptions {
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   std::string executablePath;       // the running kiln, to find the runtime libraries
   bool listSignatures = false;      // print a SavedModel directory's signatures, compile nothing
+  std::vector<std::string> tags;    // a SavedModel's MetaGraph tags (empty: serve)
+  std::string signature;            // a SavedModel's signature (empty: serving_default)
 };
 
 /// Parses an emit kind or stage name; returns false if unknown.
@@ -50,6 +52,11 @@ bool parseStage(llvm::StringRef text, Stage &stage);
 /// the graph). On failure returns false and sets `error`.
 bool parseFeed(llvm::StringRef text, mlir::MLIRContext *context, import::FeedSpec &feed,
                std::string &error);
+
+/// Parses `--feed KEY=DTYPE[DIMS]` for a SavedModel signature: KEY is the input's key
+/// (FeedSpec::key), taken as it is.
+bool parseSignatureFeed(llvm::StringRef text, mlir::MLIRContext *context,
+                        import::FeedSpec &feed, std::string &error);
 
 /// Runs `kiln compile`. Diagnostics go to `err`; returns the process exit code (0 on
 /// success, 1 when the graph or the options are wrong).

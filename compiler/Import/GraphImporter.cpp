@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------------===//
 #include "compiler/Import/Convert.h"
 #include "compiler/Import/Functions.h"
+#include "compiler/Import/GraphImporter.h"
 #include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Import.h"
 #include "dialects/Kiln/Model.h"
@@ -605,9 +606,9 @@ LogicalResult GraphImporter::build(ModuleOp module) {
   };
   SmallVector<Attribute> feeds, fetches;
   for (const FeedSpec *feed : args)
-    feeds.push_back(tensor(feed->id.str(), feed->alias));
+    feeds.push_back(tensor(feed->key.empty() ? feed->id.str() : feed->key, feed->alias));
   for (const FetchSpec &fetch : options.fetches)
-    fetches.push_back(tensor(fetch.id.str(), fetch.alias));
+    fetches.push_back(tensor(fetch.key.empty() ? fetch.id.str() : fetch.key, fetch.alias));
   dialect::createSingleEntryModel(module, func.getLoc(),
                                   dialect::toCIdentifier(llvm::sys::path::stem(fileName)),
                                   FlatSymbolRefAttr::get(func.getSymNameAttr()), feeds, fetches);
@@ -732,6 +733,11 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
     return nullptr;
   if (failed(inlineFunctionCalls(graph, fileName, ctx)))
     return nullptr;
+  return importInlinedGraph(graph, fileName, options, ctx);
+}
+
+OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, StringRef fileName,
+                                         const ImportOptions &options, MLIRContext *ctx) {
   return GraphImporter(graph, fileName, options, ctx).run();
 }
 

@@ -38,12 +38,16 @@ struct FeedSpec {
   mlir::Type elementType;                          // null: from the node's dtype attribute
   std::optional<llvm::SmallVector<int64_t>> shape; // none: from the node; -1 is unknown
   std::string alias;                               // a config's `name`, or empty
+  /// A SavedModel signature's key: the name the compiled model gives the input instead of
+  /// the tensor's (empty for a GraphDef's feeds).
+  std::string key;
 };
 
 /// A tensor to fetch: it becomes a function result.
 struct FetchSpec {
   TensorId id;
   std::string alias;
+  std::string key; // a SavedModel signature's output key (see FeedSpec::key)
 };
 
 struct ImportOptions {
@@ -94,6 +98,28 @@ std::string savedModelFile(llvm::StringRef dir);
 /// Whether `bytes` parse, binary or text, as a SavedModel with a MetaGraph (a
 /// saved_model.pb passed where a GraphDef was expected).
 bool looksLikeSavedModel(llvm::StringRef bytes);
+
+/// What of a SavedModel to compile.
+struct SavedModelOptions {
+  /// The MetaGraph's tags (all of them, as TensorFlow's loader matches them); empty is
+  /// {"serve"}.
+  std::vector<std::string> tags;
+  /// The signature; empty is "serving_default".
+  std::string signature;
+  /// Dtypes and shapes for the signature's inputs, by key (FeedSpec::key; `id` unused):
+  /// needed where the signature leaves dimensions unknown.
+  std::vector<FeedSpec> feeds;
+};
+
+/// Imports signature `options.signature` of the MetaGraph tagged `options.tags` of the
+/// SavedModel in directory `dir`: its function library inlined, its inputs the feeds and
+/// its outputs the fetches, both named by key (sorted), and every variable the outputs
+/// read a constant holding its value in the checkpoint variables/ (restored as the
+/// MetaGraph's saver restores it). Errors go to the context's diagnostics, naming the
+/// file, the signature and the key, variable or node.
+mlir::OwningOpRef<mlir::ModuleOp> importSavedModel(llvm::StringRef dir,
+                                                   const SavedModelOptions &options,
+                                                   mlir::MLIRContext *context);
 
 /// Prints every MetaGraph of the SavedModel in `dir` with its tags and each signature:
 /// its name and method, then its inputs and outputs by key, with dtype, shape and the

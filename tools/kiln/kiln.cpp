@@ -42,6 +42,23 @@ static const CLI::Validator kNotAnOption(
     },
     "");
 
+/// Appends the comma-separated items of option `option`'s value `list` to `out`; an empty
+/// item is an error (`what` names an item, `example` shows a good value).
+static bool splitList(llvm::StringRef list, llvm::StringRef option, llvm::StringRef what,
+                      llvm::StringRef example, std::vector<std::string> &out) {
+  llvm::SmallVector<llvm::StringRef> items;
+  list.split(items, ',');
+  for (llvm::StringRef item : items) {
+    if (item.trim().empty()) {
+      llvm::errs() << "kiln: error: " << option << ": '" << list << "' has an empty " << what
+                   << " (give " << example << " ...)\n";
+      return false;
+    }
+    out.push_back(item.trim().str());
+  }
+  return true;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::install_bad_alloc_error_handler(outOfMemory);
@@ -64,9 +81,17 @@ int main(int argc, char **argv) {
   CLI::App *compile = app.add_subcommand(
       "compile", "Compile a GraphDef (.pb binary or .pbtxt text) to native code");
   compile->add_option("graph", options.graphPath,
-                      "The graph file (.pb or .pbtxt), or a SavedModel directory for "
-                      "--list-signatures")
+                      "The graph file (.pb or .pbtxt), a SavedModel directory (holding "
+                      "saved_model.pb and variables/), or a model written as MLIR (.mlir)")
       ->required();
+  std::string tags;
+  compile->add_option("--tag", tags,
+                      "SavedModel: the tags of the MetaGraph to compile, comma-separated "
+                      "(all of them, e.g. serve,gpu; default serve)");
+  compile->add_option("--signature", options.signature,
+                      "SavedModel: the signature to compile (default serving_default). Its "
+                      "input keys are the executable's inputs (--input KEY=FILE.npy) and its "
+                      "output keys its outputs (DIR/KEY.npy); its variables become constants");
   compile->add_flag("--list-signatures", options.listSignatures,
                     "Print the signatures of the SavedModel directory given as the graph "
                     "(each MetaGraph's tags, each signature's inputs and outputs by key, with "
@@ -93,7 +118,8 @@ int main(int argc, char **argv) {
                       "bool, or TensorFlow's float32 / DT_FLOAT; DTYPE or [DIMS] may be left "
                       "out to take them from the graph. Without feeds, every needed "
                       "Placeholder is fed with its declared shape. Feeding a Const turns it "
-                      "into an input");
+                      "into an input. For a SavedModel, KEY=DTYPE[DIMS] gives the shape of a signature "
+                      "input whose dimensions are unknown");
   compile->add_option("--fetch", options.fetches,
                       "A tensor to compute, NAME[:PORT] (repeatable). Only what the fetches "
                       "need is compiled. Without fetches, the graph's unconsumed outputs are "
@@ -161,18 +187,11 @@ int main(int argc, char **argv) {
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;
   options.runtimeChecks = !noRuntimeChecks;
-  for (const std::string &list : deviceLists) {
-    llvm::SmallVector<llvm::StringRef> names;
-    llvm::StringRef(list).split(names, ',');
-    for (llvm::StringRef name : names) {
-      if (name.trim().empty()) {
-        llvm::errs() << "kiln: error: --devices: '" << list
-                     << "' has an empty device name (give /cpu:0,/cpu:1 ...)\n";
-        return 1;
-      }
-      options.devices.push_back(name.trim().str());
-    }
-  }
+  if (!tags.empty() && !splitList(tags, "--tag", "tag", "serve or serve,gpu", options.tags))
+    return 1;
+  for (const std::string &list : deviceLists)
+    if (!splitList(list, "--devices", "device name", "/cpu:0,/cpu:1", options.devices))
+      return 1;
   options.executablePath =
       llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
   int rc = kiln::driver::compile(options, llvm::errs());
