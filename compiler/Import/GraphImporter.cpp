@@ -9,6 +9,8 @@
 // 4. Report every unsupported op type at once.
 // 5. Build one function: feeds are arguments, each node is a `tf.<op>` with its node name
 //    as location, its attributes, and result types inferred by the op; fetches are results.
+//    If, Case and While take their functions as regions, each imported by steps 0 to 5 as
+//    a graph of its own (importBody).
 //
 //===----------------------------------------------------------------------------===//
 #include "compiler/Import/Convert.h"
@@ -29,6 +31,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -115,6 +118,17 @@ private:
   LogicalResult feedTypes(const FeedSpec &feed, Type &type);
   LogicalResult build(ModuleOp module);
   Operation *createOp(const Node &node, ArrayRef<Value> data, ArrayRef<Value> control);
+  Operation *createControlFlow(const Node &node, ArrayRef<Value> data, ArrayRef<Value> control);
+  LogicalResult importBody(const Node &node, StringRef key,
+                           const tensorflow::NameAttrList &function, TypeRange inputs,
+                           Region &region);
+
+public:
+  /// The functions whose bodies are being imported around this graph (If and While
+  /// regions), outermost first: a function that loops back into itself is an error.
+  std::vector<std::string> enclosing;
+
+private:
 
   bool isFed(const std::string &node, int port) const {
     return fedIndex.count(TensorId{node, port}.str()) != 0;
@@ -137,6 +151,16 @@ private:
   std::vector<size_t> order;
   bool explicitFeeds = false;
 };
+
+/// The tf op a functional control-flow node becomes ("tf.If" for If and StatelessIf), or
+/// "" for any other op.
+static StringRef controlFlowOp(StringRef op) {
+  return llvm::StringSwitch<StringRef>(op)
+      .Cases({"If", "StatelessIf"}, "tf.If")
+      .Cases({"Case", "StatelessCase"}, "tf.Case")
+      .Cases({"While", "StatelessWhile"}, "tf.While")
+      .Default("");
+}
 
 /// TensorFlow's rule for node names (IsValidNodeName in its graph constructor, internal
 /// ops allowed): a letter, digit, '.' or '_', then letters, digits and '-', '.', '/', '_';
@@ -325,7 +349,11 @@ LogicalResult GraphImporter::checkSupported() {
   for (size_t i : order) {
     const tensorflow::NodeDef &def = *nodes[i].def;
     std::string name = "tf." + def.op();
-    if (!RegisteredOperationName::lookup(name, ctx))
+    // A graph node is an op with the graph interface (tf.Yield, a region's terminator,
+    // is not one), or one of the control-flow ops built from functions.
+    std::optional<RegisteredOperationName> info = RegisteredOperationName::lookup(name, ctx);
+    bool nodeOp = info && info->hasInterface<tf::GraphOpInterface>();
+    if (controlFlowOp(def.op()).empty() && !nodeOp)
       unsupported[def.op()].push_back("'" + def.name() + "'");
   }
   if (unsupported.empty())
@@ -395,9 +423,176 @@ LogicalResult GraphImporter::feedTypes(const FeedSpec &feed, Type &type) {
   return success();
 }
 
+/// The deepest nesting of If and While bodies the importer follows.
+static constexpr size_t kMaxBodyDepth = 64;
+
+/// Imports `function` (attribute `key` of a control-flow node, or its branch `key`) as
+/// `region`'s one block: its arguments `inputs`, its results yielded. The body is imported
+/// as a graph of its own: a direct call of the function on Placeholders, inlined as any
+/// call is, with the call's outputs fetched; its nodes are named `NODE/KEY/...`.
+LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
+                                        const tensorflow::NameAttrList &function,
+                                        TypeRange inputs, Region &region) {
+  const tensorflow::NodeDef &def = *node.def;
+  const tensorflow::FunctionDef *body = nullptr;
+  for (const auto &f : graph.library().function())
+    if (f.signature().name() == function.name())
+      body = &f;
+  if (!body)
+    return nodeError(node) << "its " << key << " names function '" << function.name()
+                           << "', which the graph's library does not define";
+  if (llvm::is_contained(enclosing, function.name()))
+    return nodeError(node) << "its " << key << " '" << function.name()
+                           << "' runs inside itself (" << llvm::join(enclosing, " -> ") << " -> "
+                           << function.name() << "): recursion is not supported";
+  if (enclosing.size() >= kMaxBodyDepth)
+    return nodeError(node) << "control flow nests more than " << kMaxBodyDepth << " deep";
+
+  tensorflow::GraphDef sub;
+  *sub.mutable_library() = graph.library();
+  *sub.mutable_versions() = graph.versions();
+  std::string call = def.name() + "/" + key.str();
+  ImportOptions subOptions;
+  subOptions.importAllWithoutFetches = false;
+  subOptions.feedPlaceholders = false;
+  tensorflow::NodeDef &caller = *sub.add_node();
+  caller.set_name(call);
+  caller.set_op(function.name());
+  *caller.mutable_attr() = function.attr();
+  caller.set_device(def.device());
+  for (auto [i, type] : llvm::enumerate(inputs)) {
+    tensorflow::NodeDef &arg = *sub.add_node();
+    arg.set_name(call + "_input_" + std::to_string(i));
+    arg.set_op("Placeholder");
+    caller.add_input(arg.name());
+    FeedSpec feed;
+    feed.id = TensorId{arg.name(), 0};
+    auto tensor = cast<TensorType>(type);
+    feed.elementType = tensor.getElementType();
+    if (tensor.hasRank())
+      feed.shape = llvm::to_vector(llvm::map_range(tensor.getShape(), [](int64_t d) {
+        return ShapedType::isDynamic(d) ? int64_t(-1) : d;
+      }));
+    subOptions.feeds.push_back(std::move(feed));
+  }
+  if (failed(inlineFunctionCalls(sub, fileName, ctx)))
+    return failure();
+  // The call is now an Identity, IdentityN or NoOp of the body's results.
+  const tensorflow::NodeDef &results = sub.node(0);
+  int count = 0;
+  for (const std::string &input : results.input())
+    count += !StringRef(input).starts_with("^");
+  for (int i = 0; i < count; ++i)
+    subOptions.fetches.push_back(FetchSpec{TensorId{call, i}, "", ""});
+
+  GraphImporter importer(sub, fileName, subOptions, ctx);
+  importer.enclosing = enclosing;
+  importer.enclosing.push_back(function.name());
+  // A body that returns nothing yields nothing; the importer needs something to fetch.
+  OwningOpRef<ModuleOp> module;
+  if (count > 0) {
+    module = importer.run();
+  } else {
+    module = ModuleOp::create(nodeLoc(call));
+    OpBuilder b(module->getBody(), module->getBody()->end());
+    SmallVector<Type> types(inputs);
+    auto empty = func::FuncOp::create(b, nodeLoc(call), "main", b.getFunctionType(types, {}));
+    b.setInsertionPointToEnd(empty.addEntryBlock());
+    func::ReturnOp::create(b, nodeLoc(call), ValueRange{});
+  }
+  if (!module)
+    return failure();
+  auto func = *module->getOps<func::FuncOp>().begin();
+  region.takeBody(func.getBody());
+  auto ret = cast<func::ReturnOp>(region.front().getTerminator());
+  OpBuilder b(ret);
+  tf::YieldOp::create(b, ret.getLoc(), ret.getOperands());
+  ret.erase();
+  return success();
+}
+
+Operation *GraphImporter::createControlFlow(const Node &node, ArrayRef<Value> data,
+                                            ArrayRef<Value> control) {
+  const tensorflow::NodeDef &def = *node.def;
+  StringRef opName = controlFlowOp(def.op());
+  bool isWhile = opName == "tf.While";
+  // If and Case take a condition or branch index first.
+  bool isIf = !isWhile;
+  if (isIf && data.empty()) {
+    nodeError(node) << "has no " << (opName == "tf.If" ? "cond" : "branch_index") << " input";
+    return nullptr;
+  }
+  ArrayRef<Value> inputs = isIf ? data.drop_front() : data;
+  // The functions: If's then_branch and else_branch, While's cond and body, Case's branches.
+  SmallVector<std::pair<std::string, const tensorflow::NameAttrList *>> functions;
+  auto function = [&](StringRef key) {
+    auto it = def.attr().find(key.str());
+    bool ok = it != def.attr().end() && it->second.value_case() == tensorflow::AttrValue::kFunc;
+    if (ok)
+      functions.push_back({key.str(), &it->second.func()});
+    else
+      nodeError(node) << "has no function attribute '" << key << "'";
+    return ok;
+  };
+  if (opName == "tf.Case") {
+    auto it = def.attr().find("branches");
+    if (it == def.attr().end() || it->second.value_case() != tensorflow::AttrValue::kList ||
+        it->second.list().func_size() == 0) {
+      nodeError(node) << "has no list of functions 'branches'";
+      return nullptr;
+    }
+    for (auto [i, f] : llvm::enumerate(it->second.list().func()))
+      functions.push_back({"branch" + std::to_string(i), &f});
+  } else if (!(opName == "tf.If" ? function("then_branch") && function("else_branch")
+                                 : function("cond") && function("body"))) {
+    return nullptr;
+  }
+  SmallVector<Type> types;
+  SmallVector<Attribute> elementTypes;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto tensor = dyn_cast<TensorType>(input.getType());
+    if (!tensor) {
+      nodeError(node) << "input " << i + isIf << " is not a tensor";
+      return nullptr;
+    }
+    types.push_back(tensor);
+    elementTypes.push_back(TypeAttr::get(tensor.getElementType()));
+  }
+  OperationState state(nodeLoc(def.name()), controlFlowOp(def.op()));
+  state.addOperands(data);
+  state.addOperands(control);
+  state.addAttribute(isIf ? "Tin" : "T", builder.getArrayAttr(elementTypes));
+  if (auto it = def.attr().find("parallel_iterations");
+      isWhile && it != def.attr().end() && it->second.value_case() == tensorflow::AttrValue::kI)
+    state.addAttribute("parallel_iterations", builder.getI64IntegerAttr(it->second.i()));
+  if (!def.device().empty())
+    state.addAttribute("device", builder.getStringAttr(def.device()));
+  for (auto [key, f] : functions)
+    if (failed(importBody(node, key, *f, types, *state.addRegion())))
+      return nullptr;
+  SmallVector<Type> results;
+  if (isIf) {
+    // If and Case infer their results from the branches alike.
+    if (failed(tf::CaseOp::inferReturnTypes(ctx, nodeLoc(def.name()), state.operands,
+                                            state.attributes.getDictionary(ctx), nullptr,
+                                            RegionRange(state.regions), results)))
+      return nullptr;
+  } else {
+    results = types;
+  }
+  state.addTypes(results);
+  Operation *op = builder.create(state);
+  if (succeeded(verifyImported(node, op)))
+    return op;
+  op->erase();
+  return nullptr;
+}
+
 Operation *GraphImporter::createOp(const Node &node, ArrayRef<Value> data,
                                    ArrayRef<Value> control) {
   const tensorflow::NodeDef &def = *node.def;
+  if (!controlFlowOp(def.op()).empty())
+    return createControlFlow(node, data, control);
   Location loc = nodeLoc(def.name());
   OperationState state(loc, "tf." + def.op());
   state.addOperands(data);

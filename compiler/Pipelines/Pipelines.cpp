@@ -52,6 +52,8 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop body may yield a new buffer for a loop variable (scf.while after tf.While).
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Bufferization writes a result computed in place into its concatenation's slice, then
   // copies the slice onto a second, equal view of itself: CSE makes the views one value and

@@ -14,6 +14,7 @@ include "dialects/TF/TFDialect.td"
 include "dialects/TF/TFTypes.td"
 include "dialects/TF/TFAttrs.td"
 include "dialects/TF/TFInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 // `effects` replaces Pure for ops with side effects (_Send, _Recv).
 class TF_Op<string mnemonic, list<Trait> traits = [], list<Trait> effects = [Pure]>
@@ -1088,6 +1089,128 @@ def TF_FusedBatchNormV2Op : TF_FusedBatchNormOpBase<"FusedBatchNormV2", (outs)>;
 def TF_FusedBatchNormV3Op : TF_FusedBatchNormOpBase<"FusedBatchNormV3",
                                                     (outs TF_FloatTensor:$reserve_space_3)> {
   let inferFn = "inferFusedBatchNormV3";
+}
+
+//===----------------------------------------------------------------------===//
+// Functional control flow: If and While, their functions imported as regions.
+//===----------------------------------------------------------------------===//
+
+def TF_YieldOp : Op<TF_Dialect, "Yield", [Pure, Terminator, ReturnLike,
+                                           ParentOneOf<["IfOp", "CaseOp", "WhileOp"]>]> {
+  let summary = "the results of an If or Case branch, or of a While condition or body";
+  let arguments = (ins Variadic<TF_Tensor>:$values);
+}
+
+def TF_IfOp : TF_Op<"If", [IsolatedFromAbove], [RecursiveMemoryEffects]> {
+  let summary = "runs one of two branches on the inputs";
+  let description = [{
+    TensorFlow's `If` and `StatelessIf`, whose `then_branch` and `else_branch` functions
+    are imported as the two regions: each takes the inputs (one block argument per type in
+    `Tin`) and yields the results. `cond` is true when it is a nonzero scalar (a bool, a
+    number) or a tensor with elements, as TensorFlow converts it.
+    ```mlir
+    %y = "tf.If"(%c, %x) ({
+    ^bb0(%a: tensor<4xf32>):
+      %n = "tf.Neg"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+      "tf.Yield"(%n) : (tensor<4xf32>) -> ()
+    }, {
+    ^bb0(%a: tensor<4xf32>):
+      "tf.Yield"(%a) : (tensor<4xf32>) -> ()
+    }) {Tin = [f32]} : (tensor<i1>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+    The results' types join the two branches' (a dimension they disagree on is unknown).
+  }];
+  let arguments = (ins TF_Tensor:$cond, Variadic<AnyType>:$inputs_and_controls,
+                   TypeArrayAttr:$Tin);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let regions = (region SizedRegion<1>:$then_branch, SizedRegion<1>:$else_branch);
+  let hasVerifier = 1;
+  let inferFn = "";
+  let opExtraDecls = [{
+    unsigned getNumInputs() {
+      return std::min<unsigned>(getTin().size(), getInputsAndControls().size());
+    }
+    /// The inputs the branches take (after `cond`).
+    ::mlir::OperandRange getInputs() { return getInputsAndControls().take_front(getNumInputs()); }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), 1 + getNumInputs(),
+                                         getOperation()->getNumOperands() - 1 - getNumInputs());
+    }
+  }];
+}
+
+def TF_CaseOp : TF_Op<"Case", [IsolatedFromAbove], [RecursiveMemoryEffects]> {
+  let summary = "runs branch `branch_index` on the inputs, or the last one if out of range";
+  let description = [{
+    TensorFlow's `Case` and `StatelessCase`: one region per function of `branches`, each
+    taking the inputs (one block argument per type in `Tin`) and yielding the results.
+    `branch_index` is an int32 scalar; outside [0, N) the last branch runs, as in
+    TensorFlow. The results' types join the branches'.
+  }];
+  let arguments = (ins TF_Tensor:$branch_index, Variadic<AnyType>:$inputs_and_controls,
+                   TypeArrayAttr:$Tin);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let hasVerifier = 1;
+  let inferFn = "";
+  let opExtraDecls = [{
+    unsigned getNumInputs() {
+      return std::min<unsigned>(getTin().size(), getInputsAndControls().size());
+    }
+    ::mlir::OperandRange getInputs() { return getInputsAndControls().take_front(getNumInputs()); }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), 1 + getNumInputs(),
+                                         getOperation()->getNumOperands() - 1 - getNumInputs());
+    }
+  }];
+}
+
+def TF_WhileOp : TF_Op<"While", [IsolatedFromAbove], [RecursiveMemoryEffects]> {
+  let summary = "runs `body` on the loop variables while `cond` holds";
+  let description = [{
+    TensorFlow's `While` and `StatelessWhile`, whose `cond` and `body` functions are
+    imported as regions: each takes the loop variables (one block argument per type in
+    `T`); `cond` yields one scalar (true: run `body` again, converted as If's), `body`
+    yields the next values. The results are the variables' values when `cond` fails.
+    Loop variables keep their types: a body that changes a variable's shape is an error.
+    ```mlir
+    %i, %x = "tf.While"(%zero, %x0) ({
+    ^bb0(%i: tensor<i32>, %x: tensor<4xf32>):
+      %c = "tf.Less"(%i, %n) ...
+      "tf.Yield"(%c) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %x: tensor<4xf32>):
+      ...
+      "tf.Yield"(%i1, %x1) : (tensor<i32>, tensor<4xf32>) -> ()
+    }) {T = [i32, f32], parallel_iterations = 10 : i64} : ...
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, TypeArrayAttr:$T,
+                   OptionalAttr<I64Attr>:$parallel_iterations);
+  let results = (outs Variadic<TF_Tensor>:$output);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasVerifier = 1;
+  let inferFn = "";
+  let opExtraDecls = [{
+    unsigned getNumInputs() {
+      return std::min<unsigned>(getT().size(), getInputsAndControls().size());
+    }
+    /// The loop variables' initial values.
+    ::mlir::OperandRange getInputs() { return getInputsAndControls().take_front(getNumInputs()); }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumInputs(),
+                                         getOperation()->getNumOperands() - getNumInputs());
+    }
+  }];
 }
 
 #endif // KILN_TF_OPS_TD

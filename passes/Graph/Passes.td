@@ -64,7 +64,11 @@ def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
   let description = [{
     Re-runs every op's type inference in program order and keeps the more precise of the
     inferred and the existing result type, so that static feed shapes flow through the graph
-    and unknown dimensions (`?`) become known. The function's result types follow.
+    and unknown dimensions (`?`) become known. The function's result types follow. The
+    regions of tf.If, tf.Case and tf.While are inferred before the op that holds them,
+    their arguments first taking their inputs' types; If's and Case's results then join
+    their branches', While's keep their loop variables' (a body that changes one is an
+    error at the loop).
 
     Before:
     ```mlir

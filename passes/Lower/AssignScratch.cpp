@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -170,8 +171,29 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
       }
   }
 
+  /// A loop's allocations keep one slot for the whole loop, reused by every iteration.
+  /// That is right when the values a loop's condition hands its body are fresh copies, as
+  /// one-shot bufferization makes them: then no iteration reads a buffer that the same
+  /// allocation has already overwritten in that iteration. Anything else is refused.
+  static LogicalResult checkLoops(func::FuncOp func) {
+    WalkResult result = func.walk([](scf::WhileOp loop) {
+      for (Value value : loop.getConditionOp().getArgs()) {
+        auto alloc = value.getDefiningOp<memref::AllocOp>();
+        if (!alloc || alloc->getParentRegion() != &loop.getBefore()) {
+          loop.emitError() << "a loop variable reaches the loop body without a copy of its "
+                              "own, which the static arena cannot hold across iterations";
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   /// Gives `func` its arena; returns the arena's size and the naive plan's.
   FailureOr<std::pair<int64_t, int64_t>> assign(func::FuncOp func) {
+    if (failed(checkLoops(func)))
+      return failure();
     // The naive total counts every buffer, before in-place writes merge any.
     int64_t naive = 0;
     func.walk([&](memref::AllocOp alloc) {

@@ -43,6 +43,12 @@ SmallVector<Lifetime> computeLifetimes(func::FuncOp func, ArrayRef<Value> buffer
       lifetimes[i].last = std::max(lifetimes[i].last, at);
     for (Value result : op->getResults())
       derived[result] |= uses;
+    // What a region's terminator passes on (scf.yield, scf.condition) is what its parent
+    // (an scf.if or scf.while) returns: a buffer allocated inside a loop may live on
+    // through the loop's results.
+    if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() != func.getOperation())
+      for (Value result : op->getParentOp()->getResults())
+        derived[result] |= uses;
     // Values produced inside a region that uses a buffer (a loop's iteration arguments)
     // derive from it too.
     for (Region &region : op->getRegions())

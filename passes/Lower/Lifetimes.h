@@ -5,7 +5,9 @@
 // that defines it to the last top-level op that uses it or anything derived from it: a
 // view, a reshape, its address as an integer (what kernel calls take), or a value loaded
 // from it inside a loop body. Derivation is followed conservatively: every result of an op
-// that uses a buffer derives from that buffer.
+// that uses a buffer derives from that buffer, and so does every result of an scf.if or
+// scf.while whose regions yield it. A buffer allocated inside such an op's regions lives
+// at least as long as the op: its slot is not shared with anything else the op uses.
 //
 //===----------------------------------------------------------------------------===//
 #ifndef KILN_PASSES_LOWER_LIFETIMES_H

@@ -42,7 +42,11 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
     does not change results), then every tf op becomes upstream ops: elementwise ops and
     activations become `linalg.generic` with NumPy broadcasting maps, MatMul a contraction,
     Reshape `tensor.collapse_shape`/`tensor.expand_shape`, Const `arith.constant`. Unsigned
-    element types (`ui8`) become signless (`i8`) and select unsigned arithmetic.
+    element types (`ui8`) become signless (`i8`) and select unsigned arithmetic. tf.If
+    becomes `scf.if`, tf.Case `scf.index_switch` (the last branch the default, for an index
+    out of range) and tf.While `scf.while`, their regions moved over and their tf.Yield
+    `scf.yield` (`scf.condition` ending a loop's condition); a condition is true as
+    TensorFlow converts a tensor to a bool (a nonzero scalar, or a tensor with elements).
 
     Every shape must be static by now (`kiln-lower-freeze-interface` reports why one is
     not). An op without a lowering is reported at its node, all of them at once.
@@ -218,8 +222,11 @@ def AssignScratchPass : Pass<"kiln-lower-assign-scratch", "mlir::ModuleOp"> {
     `memref.dealloc` disappears, so the compiled code never calls malloc.
 
     A buffer is live from the op that allocates it to the last op that uses it or a value
-    derived from it (a view, a reshape, its address passed to a kernel). Buffers that are
-    never live at the same time share memory: the largest buffers are placed first, each at
+    derived from it (a view, a reshape, its address passed to a kernel). A buffer allocated
+    inside an `scf.if` or `scf.while` is live for the whole op, and after it while its
+    results (which it may be) are used: an iteration reuses its slot, which is right
+    because bufferization hands a loop's body fresh copies of the loop variables (a loop
+    that does not is an error). Buffers that are never live at the same time share memory: the largest buffers are placed first, each at
     the lowest offset where it overlaps no placed buffer live at the same time (the greedy
     plan of TensorFlow Lite's arena planner). Before that, an elementwise op (all loops
     parallel, identity maps) that reads a buffer for the last time and writes a fresh one of

@@ -56,6 +56,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::TFTypeConverter converter;
     RewritePatternSet patterns(ctx);
     lower::populateStructurePatterns(converter, patterns);
+    lower::populateControlFlowPatterns(converter, patterns);
     lower::populateElementwisePatterns(converter, patterns);
     lower::populateLinearAlgebraPatterns(converter, patterns);
     lower::populateShapePatterns(converter, patterns);

@@ -81,6 +81,9 @@ mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                         mlir::Value rhs, mlir::RankedTensorType resultType, bool transposeA,
                         bool transposeB, ElementKind kind);
 
+/// tf.If, tf.While and tf.Yield to scf.if and scf.while.
+void populateControlFlowPatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 void populateStructurePatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(const mlir::TypeConverter &converter,

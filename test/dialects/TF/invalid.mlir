@@ -931,3 +931,80 @@ func.func @einsum_terms(%x: tensor<3x4xf32>, %y: tensor<4x5xf32>) {
   %0 = "tf.Einsum"(%x, %y) {N = 2 : i64, equation = "ij->ij"} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x4xf32>
   return
 }
+
+// -----
+
+// Tests that a loop variable must keep its shape through the body.
+func.func @while_changes_shape(%x: tensor<2xf32>) {
+  // expected-error @+1 {{loop variable 0 is float32 [2] before the loop but the body makes it float32 [4]: Kiln compiles loops whose variables keep their dtypes and shapes}}
+  %0 = "tf.While"(%x) ({
+  ^bb0(%v: tensor<2xf32>):
+    %t = "tf.Const"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+    "tf.Yield"(%t) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%v: tensor<2xf32>):
+    %c = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %w = "tf.ConcatV2"(%v, %v, %c) {N = 2 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
+    "tf.Yield"(%w) : (tensor<4xf32>) -> ()
+  }) {T = [f32]} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that a loop's condition yields one tensor.
+func.func @while_cond_results(%x: tensor<2xf32>) {
+  // expected-error @+1 {{cond must yield one tensor, not 2 values}}
+  %0 = "tf.While"(%x) ({
+  ^bb0(%v: tensor<2xf32>):
+    "tf.Yield"(%v, %v) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }, {
+  ^bb0(%v: tensor<2xf32>):
+    "tf.Yield"(%v) : (tensor<2xf32>) -> ()
+  }) {T = [f32]} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that a branch takes one argument per input, of the input's type.
+func.func @if_arguments(%c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{branch 1 argument 0 of type int32 [2] does not match input 0 of type float32 [2]}}
+  %0 = "tf.If"(%c, %x) ({
+  ^bb0(%v: tensor<2xf32>):
+    "tf.Yield"(%v) : (tensor<2xf32>) -> ()
+  }, {
+  ^bb0(%v: tensor<2xi32>):
+    %f = "tf.Cast"(%v) {DstT = f32} : (tensor<2xi32>) -> tensor<2xf32>
+    "tf.Yield"(%f) : (tensor<2xf32>) -> ()
+  }) {Tin = [f32]} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that the branches must agree on their results' dtypes.
+func.func @if_results(%c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{result 0 of type float32 [2] does not match branch 1's int32 [2]}}
+  %0 = "tf.If"(%c, %x) ({
+  ^bb0(%v: tensor<2xf32>):
+    "tf.Yield"(%v) : (tensor<2xf32>) -> ()
+  }, {
+  ^bb0(%v: tensor<2xf32>):
+    %i = "tf.Cast"(%v) {DstT = i32} : (tensor<2xf32>) -> tensor<2xi32>
+    "tf.Yield"(%i) : (tensor<2xi32>) -> ()
+  }) {Tin = [f32]} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that Case's branch index is an int32 scalar.
+func.func @case_index(%i: tensor<2xi32>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{branch_index must be an int32 scalar, not int32 [2]}}
+  %0 = "tf.Case"(%i, %x) ({
+  ^bb0(%v: tensor<2xf32>):
+    "tf.Yield"(%v) : (tensor<2xf32>) -> ()
+  }) {Tin = [f32]} : (tensor<2xi32>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}

@@ -65,6 +65,10 @@ FAMILIES = {
     "functions": "calls of the graph's function library (PartitionedCall, "
                  "StatefulPartitionedCall with control outputs, nested calls, TF1 Defun "
                  "calls), inlined on import",
+    "control": "functional control flow (If, Case, While and their stateless forms, as "
+               "tf.cond, tf.switch_case and tf.while_loop write them): branches taken and "
+               "not, trip counts constant and fed (zero included), nested loops, a bound by "
+               "maximum_iterations, a conditional inside a loop",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
@@ -1205,6 +1209,80 @@ def build_functions():
          build_layer, [("x", img)], SUMS, edit=stateful)
 
 
+def build_control_flow():
+    tf.compat.v1.enable_control_flow_v2()  # If and While nodes, not Switch and Merge
+    r = rng_for("control")
+
+    def stateful(gd):  # the stateful forms, as graphs with side effects in them have
+        for node in gd.node:
+            node.op = {"StatelessWhile": "While", "StatelessIf": "If"}.get(node.op, node.op)
+    x = f32(r, (4,), -2, 2)
+
+    def cond(p):
+        y = tf.cond(p["p"] > 0, lambda: p["x"] * 2.0 + 1.0, lambda: tf.nn.relu(-p["x"]))
+        return {"y": tf.identity(y, name="y")}
+    case("cond_then", "control", "tf.cond (If) taking its then branch", cond,
+         [("x", x), ("p", np.float32(0.5))], ARITH)
+    case("cond_else", "control", "tf.cond taking its else branch, as an If (stateful) node",
+         cond, [("x", x), ("p", np.float32(-0.5))], ARITH, edit=stateful)
+
+    def switch(p):
+        branches = [lambda: p["x"] + 1.0, lambda: p["x"] * p["x"], lambda: tf.tanh(p["x"])]
+        return {"y": tf.identity(tf.switch_case(p["i"], branches), name="y")}
+    case("case_middle", "control", "tf.switch_case (Case) taking branch 1 of 3", switch,
+         [("x", x), ("i", np.int32(1))], ARITH)
+    case("case_default", "control", "tf.switch_case (Case) with an index out of range, "
+         "which takes the last branch", switch, [("x", x), ("i", np.int32(7))],
+         TRANSCENDENTAL)
+
+    w = f32(r, (6, 6), -0.5, 0.5)
+    h0 = f32(r, (2, 6))
+
+    def rnn(steps):
+        def build(p):
+            n = p["n"] if steps is None else tf.constant(steps)
+            _, h = tf.while_loop(lambda i, h: i < n,
+                                 lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w) + p["h"])),
+                                 [tf.constant(0), p["h"]])
+            return {"y": tf.identity(h, name="y")}
+        return build
+    case("while_fixed", "control", "tf.while_loop (While) with a constant trip count of 10: "
+         "h = tanh(h W + h0)", rnn(10), [("h", h0)], SUMS)
+    case("while_fed", "control", "tf.while_loop whose trip count n is an input (6 here), "
+         "as a While (stateful) node", rnn(None), [("h", h0), ("n", np.int32(6))], SUMS,
+         edit=stateful)
+    case("while_fed_zero", "control", "tf.while_loop whose trip count n is an input, 0: the "
+         "body never runs", rnn(None), [("h", h0), ("n", np.int32(0))], EXACT)
+
+    def nested(p):
+        def outer(i, acc):
+            _, inner = tf.while_loop(lambda j, a: j <= i,
+                                     lambda j, a: (j + 1, a * 0.5 + tf.cast(j, tf.float32)),
+                                     [tf.constant(0), acc])
+            return i + 1, inner
+        _, y = tf.while_loop(lambda i, acc: i < p["n"], outer, [tf.constant(0), p["x"]])
+        return {"y": tf.identity(y, name="y")}
+    case("while_nested", "control", "a tf.while_loop inside another, the inner trip count "
+         "set by the outer counter", nested, [("x", x), ("n", np.int32(4))], ARITH)
+
+    def bounded(p):
+        y = tf.while_loop(lambda v: tf.reduce_sum(v) < 1e30, lambda v: v * 2.0 + 1.0,
+                          [p["x"]], maximum_iterations=5)[0]
+        return {"y": tf.identity(y, name="y")}
+    case("while_max_iterations", "control", "a tf.while_loop whose condition would hold "
+         "for long, stopped by maximum_iterations=5 (a counter the graph adds)", bounded,
+         [("x", x)], ARITH)
+
+    def branchy(p):
+        def body(i, v):
+            v = tf.cond(tf.equal(i % 2, 0), lambda: v + 1.0, lambda: -v)
+            return i + 1, v
+        _, y = tf.while_loop(lambda i, v: i < 5, body, [tf.constant(0), p["x"]])
+        return {"y": tf.identity(y, name="y")}
+    case("cond_in_while", "control", "a tf.cond inside a tf.while_loop's body, alternating "
+         "branches", branchy, [("x", x)], ARITH)
+
+
 def build_devices():
     r = rng_for("devices")
     x, w1, w2 = f32(r, (8, 16)), f32(r, (16, 12)), f32(r, (16, 12))
@@ -1240,7 +1318,7 @@ def main():
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_einsum, build_conv, build_fused,
-                  build_functions, build_devices]:
+                  build_functions, build_control_flow, build_devices]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

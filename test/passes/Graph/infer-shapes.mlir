@@ -36,3 +36,40 @@ func.func @mismatch(%a: tensor<4x3xf32>, %b: tensor<5x2xf32>) -> tensor<?x?xf32>
   %1 = "tf.MatMul"(%0, %b) : (tensor<?x?xf32>, tensor<5x2xf32>) -> tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }
+
+// -----
+
+// Tests that shapes flow into the regions of If and While (their arguments take their
+// inputs' shapes), through the ops there, and out: If's results from its branches, While's
+// from its loop variables.
+// CHECK-LABEL: func.func @control_flow
+// CHECK-SAME: -> (tensor<3xf32>, tensor<3xf32>)
+func.func @control_flow(%c: tensor<i1>, %x: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %u = "tf.Identity"(%x) : (tensor<3xf32>) -> tensor<*xf32>
+  // CHECK: "tf.If"
+  // CHECK: ^bb0(%{{.*}}: tensor<3xf32>):
+  // CHECK: "tf.Neg"{{.*}} -> tensor<3xf32>
+  // CHECK: -> tensor<3xf32>
+  %0 = "tf.If"(%c, %u) ({
+  ^bb0(%v: tensor<*xf32>):
+    %n = "tf.Neg"(%v) : (tensor<*xf32>) -> tensor<*xf32>
+    "tf.Yield"(%n) : (tensor<*xf32>) -> ()
+  }, {
+  ^bb0(%v: tensor<*xf32>):
+    "tf.Yield"(%v) : (tensor<*xf32>) -> ()
+  }) {Tin = [f32]} : (tensor<i1>, tensor<*xf32>) -> tensor<*xf32>
+  // CHECK: "tf.While"
+  // CHECK: ^bb0(%{{.*}}: tensor<3xf32>):
+  // CHECK: "tf.Tanh"{{.*}} -> tensor<3xf32>
+  // CHECK: -> tensor<3xf32>
+  %1 = "tf.While"(%u) ({
+  ^bb0(%v: tensor<*xf32>):
+    %t = "tf.Const"() {value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    "tf.Yield"(%t) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%v: tensor<*xf32>):
+    %t = "tf.Tanh"(%v) : (tensor<*xf32>) -> tensor<*xf32>
+    "tf.Yield"(%t) : (tensor<*xf32>) -> ()
+  }) {T = [f32]} : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

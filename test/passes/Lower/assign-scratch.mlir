@@ -145,3 +145,31 @@ func.func @other(%out: memref<4xf32>) {
   memref.copy %a, %out : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Tests that a buffer allocated inside a loop and returned by it lives on after the loop:
+// %late, allocated after the loop while the loop's result is still read, gets a slot of
+// its own (three slots: %cond, %copy in the loop and %late after it).
+// CHECK: #kiln.part<function = @loop, {{.*}}scratch_bytes = 192
+// CHECK-LABEL: func.func @loop
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches [#kiln.tensor<"out:0">] {parts = [#kiln.part<function = @loop, device = "", inputs = [], outputs = [0]>]}
+}
+func.func @loop(%x: memref<4xf32>, %out: memref<4xf32>) {
+  %r = scf.while (%v = %x) : (memref<4xf32>) -> memref<4xf32> {
+    %cond = memref.alloc() : memref<i1>
+    %c = memref.load %cond[] : memref<i1>
+    %copy = memref.alloc() : memref<4xf32>
+    memref.copy %v, %copy : memref<4xf32> to memref<4xf32>
+    scf.condition(%c) %copy : memref<4xf32>
+  } do {
+  ^bb0(%v: memref<4xf32>):
+    scf.yield %v : memref<4xf32>
+  }
+  %late = memref.alloc() : memref<4xf32>
+  memref.copy %r, %late : memref<4xf32> to memref<4xf32>
+  memref.copy %late, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
