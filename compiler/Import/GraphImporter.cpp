@@ -470,9 +470,7 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
     auto tensor = cast<TensorType>(type);
     feed.elementType = tensor.getElementType();
     if (tensor.hasRank())
-      feed.shape = llvm::to_vector(llvm::map_range(tensor.getShape(), [](int64_t d) {
-        return ShapedType::isDynamic(d) ? int64_t(-1) : d;
-      }));
+      feed.shape = SmallVector<int64_t>(tensor.getShape());
     subOptions.feeds.push_back(std::move(feed));
   }
   if (failed(inlineFunctionCalls(sub, fileName, ctx)))
@@ -605,7 +603,22 @@ Operation *GraphImporter::createOp(const Node &node, ArrayRef<Value> data,
   std::sort(keys.begin(), keys.end());
   for (const std::string &key : keys) {
     std::string error;
-    Attribute attr = convertAttr(def.attr().at(key), ctx, error);
+    const tensorflow::AttrValue &value = def.attr().at(key);
+    // A TensorList is a variant in TensorFlow and the dense tensor of its elements in
+    // Kiln: an Identity's `T = variant` (a list passed through) is the data's type.
+    if (key == "T" && (value.type() == tensorflow::DT_VARIANT ||
+                       llvm::is_contained(value.list().type(), tensorflow::DT_VARIANT))) {
+      SmallVector<Attribute> types;
+      for (Value input : data)
+        if (auto tensor = dyn_cast<TensorType>(input.getType()))
+          types.push_back(TypeAttr::get(tensor.getElementType()));
+      if (value.value_case() == tensorflow::AttrValue::kType && !types.empty())
+        state.addAttribute(key, types.front());
+      else if (value.value_case() == tensorflow::AttrValue::kList)
+        state.addAttribute(key, builder.getArrayAttr(types));
+      continue;
+    }
+    Attribute attr = convertAttr(value, ctx, error);
     if (!attr) {
       nodeError(node) << "attribute '" << key << "': " << error;
       return nullptr;

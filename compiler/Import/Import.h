@@ -36,7 +36,7 @@ std::optional<TensorId> parseTensorId(llvm::StringRef text);
 struct FeedSpec {
   TensorId id;
   mlir::Type elementType;                          // null: from the node's dtype attribute
-  std::optional<llvm::SmallVector<int64_t>> shape; // none: from the node; -1 is unknown
+  std::optional<llvm::SmallVector<int64_t>> shape; // none: from the node; kDynamic unknown
   std::string alias;                               // a config's `name`, or empty
   /// A SavedModel signature's key: the name the compiled model gives the input instead of
   /// the tensor's (empty for a GraphDef's feeds).

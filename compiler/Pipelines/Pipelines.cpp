@@ -23,6 +23,11 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
   func->addPass(graph::createInferShapesPass());
   func->addPass(graph::createFoldConstantsPass());
   func->addPass(graph::createInferShapesPass());
+  // TensorLists learn their shapes from their uses (in loops); then shapes flow again,
+  // and a list's length and element shape fold.
+  func->addPass(graph::createResolveListsPass());
+  func->addPass(graph::createInferShapesPass());
+  func->addPass(graph::createFoldConstantsPass());
   func->addPass(graph::createDecomposePass());
   func->addPass(graph::createFoldPadsPass());
   func->addPass(graph::createCSEPass());

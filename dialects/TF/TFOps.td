@@ -655,6 +655,25 @@ def TF_TileOp : TF_Op<"Tile"> {
   let inferFn = "inferTile";
 }
 
+def TF_ReverseV2Op : TF_Op<"ReverseV2"> {
+  let summary = "the input with the order of its elements reversed along each axis of `axis`";
+  let description = [{
+    `axis` must be a constant (negative axes count from the end; an axis given twice is an
+    error, as in TensorFlow). Keras's Bidirectional layers reverse their sequences with it.
+    ```mlir
+    %y = "tf.ReverseV2"(%x, %a) : (tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$tensor, TF_IndexTensor:$axis, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferReverseV2";
+  let opExtraDecls = [{
+    /// The axes reversed (in [0, rank)), or none if `axis` is not a valid constant.
+    std::optional<llvm::SmallVector<int64_t>> getReversedAxes();
+  }];
+}
+
 def TF_PlaceholderWithDefaultOp : TF_Op<"PlaceholderWithDefault"> {
   let summary = "a placeholder that yields `input` when it is not fed";
   let description = [{
@@ -1211,6 +1230,88 @@ def TF_WhileOp : TF_Op<"While", [IsolatedFromAbove], [RecursiveMemoryEffects]> {
                                          getOperation()->getNumOperands() - getNumInputs());
     }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// TensorLists, as dense tensors: a list of N elements of shape S is a tensor [N, S...].
+//===----------------------------------------------------------------------===//
+
+// TensorFlow's lists are variant handles; Kiln gives them the dense type of their
+// contents from the start (unranked until kiln-graph-resolve-lists finds N and S).
+def TF_TensorListReserveOp : TF_Op<"TensorListReserve"> {
+  let summary = "a list of `num_elements` elements, all zeros until set";
+  let description = [{
+    `element_shape` may be partly or wholly unknown (-1): kiln-graph-resolve-lists then
+    finds it from what the list is set to or read as.
+    ```mlir
+    %l = "tf.TensorListReserve"(%shape, %n) {element_dtype = f32} : (tensor<2xi32>, tensor<i32>) -> tensor<5x2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$element_shape, TF_IndexTensor:$num_elements,
+                  TypeAttr:$element_dtype, OptionalAttr<TypeAttr>:$shape_type);
+  let results = (outs TF_Tensor:$handle);
+  let inferFn = "inferTensorListReserve";
+}
+
+def TF_TensorListFromTensorOp : TF_Op<"TensorListFromTensor"> {
+  let summary = "the list of `tensor`'s rows";
+  let dataArgs = (ins TF_Tensor:$tensor, TF_IndexTensor:$element_shape,
+                  OptionalAttr<TypeAttr>:$element_dtype, OptionalAttr<TypeAttr>:$shape_type);
+  let results = (outs TF_Tensor:$output_handle);
+  let inferFn = "inferSameAsFirstOperand";
+}
+
+def TF_TensorListGetItemOp : TF_Op<"TensorListGetItem",
+                                   [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "element `index` of the list";
+  let description = [{
+    An index out of range is an error, as in TensorFlow (with --no-runtime-checks it reads
+    the nearest element).
+  }];
+  let dataArgs = (ins TF_Tensor:$input_handle, TensorOf<[I32]>:$index,
+                  TF_IndexTensor:$element_shape, TypeAttr:$element_dtype);
+  let results = (outs TF_Tensor:$item);
+  let inferFn = "inferTensorListGetItem";
+}
+
+def TF_TensorListSetItemOp : TF_Op<"TensorListSetItem",
+                                   [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "the list with element `index` replaced by `item`";
+  let description = [{
+    Only lists of fixed length: `resize_if_index_out_of_bounds` must be false, and an index
+    out of range is an error, as in TensorFlow (with --no-runtime-checks it writes the
+    nearest element).
+  }];
+  let dataArgs = (ins TF_Tensor:$input_handle, TensorOf<[I32]>:$index, TF_Tensor:$item,
+                  TypeAttr:$element_dtype,
+                  DefaultValuedOptionalAttr<BoolAttr, "false">:$resize_if_index_out_of_bounds);
+  let results = (outs TF_Tensor:$output_handle);
+  let inferFn = "inferTensorListSetItem";
+}
+
+def TF_TensorListStackOp : TF_Op<"TensorListStack"> {
+  let summary = "the list's elements stacked into one tensor";
+  let dataArgs = (ins TF_Tensor:$input_handle, TF_IndexTensor:$element_shape,
+                  TypeAttr:$element_dtype,
+                  DefaultValuedOptionalAttr<I64Attr, "-1">:$num_elements);
+  let results = (outs TF_Tensor:$tensor);
+  let inferFn = "inferTensorListStack";
+}
+
+def TF_TensorListLengthOp : TF_Op<"TensorListLength"> {
+  let summary = "the number of elements of the list";
+  let dataArgs = (ins TF_Tensor:$input_handle);
+  let results = (outs TensorOf<[I32]>:$length);
+  let inferFn = "inferTensorListLength";
+  let hasFolder = 1;
+}
+
+def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape"> {
+  let summary = "the shape of the list's elements";
+  let dataArgs = (ins TF_Tensor:$input_handle, TypeAttr:$shape_type);
+  let results = (outs TF_IndexTensor:$element_shape);
+  let inferFn = "inferTensorListElementShape";
+  let hasFolder = 1;
 }
 
 #endif // KILN_TF_OPS_TD

@@ -59,6 +59,34 @@ def InsertChecksPass : Pass<"kiln-graph-insert-checks", "mlir::func::FuncOp"> {
   ];
 }
 
+def ResolveListsPass : Pass<"kiln-graph-resolve-lists", "mlir::func::FuncOp"> {
+  let summary = "Give every TensorList the dense type of its elements";
+  let description = [{
+    Kiln holds a TensorList of N elements of shape S as the tensor [N, S...]. A list
+    reserved with an unknown element shape (`tf.map_fn`, `tf.scan` and Keras's RNNs
+    reserve their outputs with element shape -1) learns it from what is done with it,
+    often inside a loop. The values that are one list, through TensorListSetItem and
+    TensorListStack, Identity and IdentityN, a While's loop variables (input, condition
+    and body arguments, the body's yields, the results) and the inputs and results of If
+    and Case, form one class; the length (a reserve's constant `num_elements`, a stack's
+    `num_elements`) and element shape (a reserve's, get's or stack's `element_shape`, the
+    items set, any member's own type) every member gives are merged, and every member takes
+    the merged type. Contradicting facts are errors at the op that gives one; a list whose
+    length or element shape stays unknown is an error at its TensorListReserve. Run
+    kiln-graph-infer-shapes after it.
+
+    Before (the list, the loop variable and the stacked result all `tensor<*xf32>`):
+    ```mlir
+    %l = "tf.TensorListReserve"(%minus1, %five) {element_dtype = f32} : (tensor<i32>, tensor<i32>) -> tensor<*xf32>
+    ...  "tf.TensorListSetItem"(%arg, %i, %x) : (tensor<*xf32>, tensor<i32>, tensor<3xf32>) -> tensor<?x3xf32>
+    ```
+    After: all of them `tensor<5x3xf32>`.
+  }];
+  let statistics = [
+    Statistic<"numResolved", "lists", "TensorLists given a dense type">,
+  ];
+}
+
 def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
   let summary = "Refine result types of tf ops from their operands";
   let description = [{

@@ -57,6 +57,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     RewritePatternSet patterns(ctx);
     lower::populateStructurePatterns(converter, patterns);
     lower::populateControlFlowPatterns(converter, patterns);
+    lower::populateListPatterns(converter, patterns);
     lower::populateElementwisePatterns(converter, patterns);
     lower::populateLinearAlgebraPatterns(converter, patterns);
     lower::populateShapePatterns(converter, patterns);

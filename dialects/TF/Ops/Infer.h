@@ -110,6 +110,13 @@ struct InferContext {
                                            llvm::StringRef what) const;
 };
 
+/// An integer tensor constant of ranked `type` holding `values`.
+mlir::Attribute intConstant(mlir::Type type, llvm::ArrayRef<int64_t> values);
+
+/// The element shape a TensorList op's constant `element_shape` operand gives (-1
+/// dimensions as kDynamic), or none for an unknown rank (a scalar -1) or a non-constant.
+std::optional<llvm::SmallVector<int64_t>> listElementShape(mlir::Value operand);
+
 /// The values of `value` if a tf.Const of integers defines it.
 std::optional<llvm::SmallVector<int64_t>> constantIntsOf(mlir::Value value);
 
@@ -196,6 +203,13 @@ mlir::LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferRe
 mlir::LogicalResult inferConst(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSameAsFirstOperand(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferReverseV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListReserve(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListGetItem(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListSetItem(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListStack(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListLength(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListElementShape(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferNoResults(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferRecv(const InferContext &ctx, InferResult &out);
 // Elementwise.cpp

@@ -438,6 +438,48 @@ LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// The axes `axis` names for a tensor of rank `rank`, normalized; an error for an axis out
+/// of range or named twice.
+static FailureOr<SmallVector<int64_t>> reverseAxes(const InferContext *ctx,
+                                                   ArrayRef<int64_t> axis, int64_t rank) {
+  SmallVector<int64_t> axes;
+  for (int64_t a : axis) {
+    int64_t normalized = a < 0 ? a + rank : a;
+    if (normalized < 0 || normalized >= rank) {
+      if (ctx)
+        (void)ctx->error("axis ", a, " is out of range for a tensor of rank ", rank);
+      return failure();
+    }
+    if (llvm::is_contained(axes, normalized)) {
+      if (ctx)
+        (void)ctx->error("axis ", a, " is given twice");
+      return failure();
+    }
+    axes.push_back(normalized);
+  }
+  return axes;
+}
+
+LogicalResult inferReverseV2(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  auto axis = ctx.constantInts(1);
+  if (axis && input->hasRank() && failed(reverseAxes(&ctx, *axis, input->getRank())))
+    return failure();
+  out.push_back(*input);
+  return success();
+}
+
+std::optional<SmallVector<int64_t>> ReverseV2Op::getReversedAxes() {
+  auto type = dyn_cast<RankedTensorType>(getTensor().getType());
+  auto axis = constantIntsOf(getAxis());
+  if (!type || !axis)
+    return std::nullopt;
+  FailureOr<SmallVector<int64_t>> axes = reverseAxes(nullptr, *axis, type.getRank());
+  return succeeded(axes) ? std::optional<SmallVector<int64_t>>(*axes) : std::nullopt;
+}
+
 LogicalResult inferTile(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(2);
   if (failed(input))
@@ -496,7 +538,7 @@ LogicalResult inferRankOf(const InferContext &ctx, InferResult &out) {
 }
 
 /// A constant integer tensor of `type` holding `values`.
-static Attribute intConstant(Type type, ArrayRef<int64_t> values) {
+Attribute intConstant(Type type, ArrayRef<int64_t> values) {
   auto tensor = cast<RankedTensorType>(type);
   unsigned width = tensor.getElementType().getIntOrFloatBitWidth();
   SmallVector<APInt> ints;

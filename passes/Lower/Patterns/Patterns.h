@@ -81,7 +81,10 @@ mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                         mlir::Value rhs, mlir::RankedTensorType resultType, bool transposeA,
                         bool transposeB, ElementKind kind);
 
-/// tf.If, tf.While and tf.Yield to scf.if and scf.while.
+/// TensorList ops on their dense tensors (after kiln-graph-resolve-lists).
+void populateListPatterns(const mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
+/// tf.If, tf.Case, tf.While and tf.Yield to scf.if, scf.index_switch and scf.while.
 void populateControlFlowPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateStructurePatterns(const mlir::TypeConverter &converter,

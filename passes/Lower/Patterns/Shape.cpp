@@ -260,6 +260,29 @@ struct TileLowering : OpConversionPattern<tf::TileOp> {
   }
 };
 
+/// ReverseV2: output index i reads input index d - 1 - i along each reversed axis.
+struct ReverseLowering : OpConversionPattern<tf::ReverseV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ReverseV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    std::optional<SmallVector<int64_t>> axes = op.getReversedAxes();
+    if (!resultType || !axes)
+      return rewriter.notifyMatchFailure(op, "needs a static shape and constant axes");
+    Value result = buildGather(
+        rewriter, op.getLoc(), resultType, adaptor.getTensor(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          SmallVector<Value> source(index);
+          for (int64_t a : *axes)
+            source[a] = arith::SubIOp::create(
+                b, l, indexConstant(b, l, resultType.getDimSize(a) - 1), index[a]);
+          return source;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// DepthToSpace (NHWC): output (n, h, w, c) reads input (n, h / b, w / b,
 /// ((h % b) * b + w % b) * C + c); SpaceToDepth is the inverse.
 template <typename OpT, bool ToSpace>
@@ -583,7 +606,7 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
                PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
                ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
                PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
-               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering, FillLowering,
+               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering, ReverseLowering, FillLowering,
                PlaceholderWithDefaultLowering, SplitLowering<tf::SplitOp>,
                SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
                SpaceDepthLowering<tf::DepthToSpaceOp, true>,

@@ -1008,3 +1008,34 @@ func.func @case_index(%i: tensor<2xi32>, %x: tensor<2xf32>) {
   }) {Tin = [f32]} : (tensor<2xi32>, tensor<2xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+// Tests that ReverseV2's axes must be in range and distinct.
+func.func @reverse_twice(%x: tensor<2x3xf32>) {
+  %a = "tf.Const"() {value = dense<[1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{axis -1 is given twice}}
+  // expected-error @+1 {{'tf.ReverseV2' op failed to infer returned types}}
+  %0 = "tf.ReverseV2"(%x, %a) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_range(%x: tensor<2x3xf32>) {
+  %a = "tf.Const"() {value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{axis 2 is out of range for a tensor of rank 2}}
+  // expected-error @+1 {{'tf.ReverseV2' op failed to infer returned types}}
+  %0 = "tf.ReverseV2"(%x, %a) : (tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that lists keep their length.
+func.func @list_resize(%l: tensor<5x3xf32>, %i: tensor<i32>, %v: tensor<3xf32>) {
+  // expected-error @+2 {{resize_if_index_out_of_bounds is not supported: lists keep their length}}
+  // expected-error @+1 {{'tf.TensorListSetItem' op failed to infer returned types}}
+  %0 = "tf.TensorListSetItem"(%l, %i, %v) {element_dtype = f32, resize_if_index_out_of_bounds = true} : (tensor<5x3xf32>, tensor<i32>, tensor<3xf32>) -> tensor<5x3xf32>
+  return
+}

@@ -53,7 +53,7 @@ FAMILIES = {
               "with a message naming the node, where TensorFlow raises InvalidArgumentError",
     "logic": "comparisons, logical ops, Select and SelectV2",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin) and TopKV2",
-    "shape": "Transpose, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
+    "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, and "
              "shape subgraphs folded into constants",
@@ -489,6 +489,11 @@ def build_reduce():
 
 def build_shape():
     r = rng_for("shape")
+    case("reverse", "shape", "ReverseV2 along one axis, two axes (one negative) and none",
+         lambda p: {"a": raw.ReverseV2(tensor=p["x"], axis=tf.constant([1]), name="a"),
+                    "b": raw.ReverseV2(tensor=p["x"], axis=tf.constant([0, -1]), name="b"),
+                    "c": raw.ReverseV2(tensor=p["x"], axis=tf.constant([], tf.int32), name="c")},
+         [("x", f32(rng_for("reverse"), (3, 4, 5)))], EXACT)
     x = f32(r, (2, 1, 3, 1))
     case("transpose_squeeze_expand", "shape", "Transpose, Squeeze (all and listed) and "
          "ExpandDims with a negative dim",

@@ -224,3 +224,17 @@ func.func @queries(%x: tensor<2x4x4x8xf32>, %d: tensor<2xf32>)
   return %0, %1, %2, %3, %4
       : tensor<4xi32>, tensor<i32>, tensor<i64>, tensor<2x2x2x32xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Tests that ReverseV2 reads index d - 1 - i along each reversed axis (here axis -1 of 2).
+// CHECK-LABEL: func.func @reverse
+// CHECK: linalg.generic
+// CHECK: %[[J:.*]] = linalg.index 1 : index
+// CHECK: %[[R:.*]] = arith.subi %c2{{.*}}, %[[J]] : index
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %[[R]]] : tensor<4x3xf32>
+func.func @reverse(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %a = "tf.Const"() {value = dense<-1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = "tf.ReverseV2"(%x, %a) : (tensor<4x3xf32>, tensor<1xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
