@@ -78,8 +78,17 @@ struct ExpandKernelCallsPass
     auto f32 = [&](float v) -> Value {
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
     };
+    // A buffer's first element: the aligned pointer, plus the offset of a view with a
+    // strided layout (a list's element at a run-time index, say).
     auto address = [&](Value v) -> Value {
       Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
+      auto type = cast<MemRefType>(v.getType());
+      if (!type.getLayout().isIdentity()) {
+        Value offset = memref::ExtractStridedMetadataOp::create(b, loc, v).getOffset();
+        Value bytes = arith::ConstantIndexOp::create(b, loc,
+                                                     (type.getElementTypeBitWidth() + 7) / 8);
+        p = arith::AddIOp::create(b, loc, p, arith::MulIOp::create(b, loc, offset, bytes));
+      }
       return arith::IndexCastOp::create(b, loc, i64, p);
     };
     SmallVector<Value> args;

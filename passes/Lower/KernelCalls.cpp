@@ -26,10 +26,13 @@ struct MatmulMatch {
   bool broadcastA = false, broadcastB = false;
 };
 
+/// Whether `v` is a static f32 buffer of `rank` whose elements lie one after another in
+/// row-major order: identity layout, or a view with the same strides at any offset (an
+/// element of a list read at a run-time index; the kernel call's address adds the offset).
 bool isContiguousF32(Value v, int64_t rank) {
   auto t = dyn_cast<MemRefType>(v.getType());
-  return t && t.getRank() == rank && t.hasStaticShape() && t.getLayout().isIdentity() &&
-         t.getElementType().isF32();
+  return t && t.getRank() == rank && t.hasStaticShape() && t.getElementType().isF32() &&
+         (t.getLayout().isIdentity() || t.areTrailingDimsContiguous(rank));
 }
 
 /// Whether `v` can be a kernel's output: a static f32 buffer of `rank`, contiguous or any

@@ -105,6 +105,22 @@ def _unet(size=128, classes=2):
     return build, (size, size, 3)
 
 
+def _lstm(seq, features, units):
+    """A Keras LSTM over a sequence (unroll=False: a While loop over TensorLists), its last
+    output; frozen keeping the loop functional (lower_control_flow=False)."""
+    def build(batch):
+        import tensorflow as tf
+        k = tf.keras
+        x = k.Input((seq, features), batch_size=batch)
+        return k.Model(x, k.layers.LSTM(units)(x))
+    return build, (seq, features)
+
+
+# Models whose loops stay functional While ops when frozen (TensorFlow's default lowers them
+# to TF1 Switch/Merge/NextIteration, which Kiln does not read yet).
+KEEP_CONTROL_FLOW = {"lstm"}
+
+
 def _large(gmacs):
     return ("%g G multiply-adds per image (published figure), over the zoo's 20 G (VGG19's "
             "19.6): at batch 8, minutes per turn for each system on 2 cores" % gmacs)
@@ -155,6 +171,7 @@ ZOO["encoder-small"] = ("small encoder (4 layers, seq 64, hidden 256, 4 heads)",
                         _encoder(4, 64, 256, 4, 1024), None)
 ZOO["audio-conv1d"] = ("1-D conv audio model (16000 samples)", _audio(), None)
 ZOO["unet"] = ("U-Net 128x128 (transposed convolutions)", _unet(), None)
+ZOO["lstm"] = ("Keras LSTM (seq 50, 64 features, hidden 128)", _lstm(50, 64, 128), None)
 
 BATCHES = (1, 8)
 
@@ -194,7 +211,8 @@ def freeze(key, batch, directory):
     _calibrate(model, x)
     fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
         tf.TensorSpec((batch,) + shape, tf.float32, name="x"))
-    graph_def = convert_variables_to_constants_v2(fn).graph.as_graph_def()
+    graph_def = convert_variables_to_constants_v2(
+        fn, lower_control_flow=key not in KEEP_CONTROL_FLOW).graph.as_graph_def()
     calls = sorted({n.op for n in graph_def.node if n.op.endswith("PartitionedCall")})
     outputs = [n.name for n in graph_def.node if n.name.startswith("Identity")]
     stem = os.path.join(directory, "%s-b%d" % (key, batch))

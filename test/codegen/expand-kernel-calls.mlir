@@ -142,3 +142,21 @@ func.func @transfers(%x: memref<2x3xf32>, %flags: memref<3xi1>) {
   kiln.kernel_call "partition_recv" outs(%flags : memref<3xi1>) params {key = 1 : i32}
   return
 }
+
+// -----
+
+// Tests that a contiguous view at an offset (an element of a list read at a run-time index)
+// is passed by the address of its first element: the aligned pointer plus offset * 4 bytes.
+// CHECK-LABEL: func.func @offset_view
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[V:.*]] : memref<4x8xf32, strided<[8, 1], offset: ?>> -> index
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[V]]
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %[[FOUR]] : index
+// CHECK: %[[SUM:.*]] = arith.addi %[[P]], %[[BYTES]] : index
+// CHECK: arith.index_cast %[[SUM]] : index to i64
+func.func @offset_view(%list: memref<10x4x8xf32>, %i: index, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  %a = memref.subview %list[%i, 0, 0] [1, 4, 8] [1, 1, 1] : memref<10x4x8xf32> to memref<4x8xf32, strided<[8, 1], offset: ?>>
+  kiln.kernel_call "matmul_f32" ins(%a, %b : memref<4x8xf32, strided<[8, 1], offset: ?>>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+      params {m = 4 : i64, n = 16 : i64, k = 8 : i64, overwrite}
+  return
+}

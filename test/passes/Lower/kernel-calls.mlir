@@ -563,3 +563,34 @@ func.func @conv_into_slice(%x: memref<1x6x5x16xf32>, %w: memref<3x3x16x24xf32>, 
   }
   return
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that a product reading a contiguous view at a run-time offset (an RNN's input at
+// step i, a TensorList element) calls the kernel; a view whose rows are apart does not.
+// CHECK-LABEL: func.func @offset_input
+// CHECK: kiln.kernel_call "matmul_f32" ins(%{{.*}}, %arg2 : memref<16x64xf32, strided<[64, 1], offset: ?>>, memref<64x128xf32>)
+// CHECK: linalg.generic
+func.func @offset_input(%list: memref<50x16x64xf32>, %i: index, %w: memref<64x128xf32>, %c: memref<16x128xf32>, %wide: memref<16x128xf32>) {
+  %x = memref.subview %list[%i, 0, 0] [1, 16, 64] [1, 1, 1] : memref<50x16x64xf32> to memref<16x64xf32, strided<[64, 1], offset: ?>>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<16x64xf32, strided<[64, 1], offset: ?>>, memref<64x128xf32>) outs(%c : memref<16x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  %y = memref.subview %wide[0, 0] [16, 64] [1, 1] : memref<16x128xf32> to memref<16x64xf32, strided<[128, 1]>>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%y, %w : memref<16x64xf32, strided<[128, 1]>>, memref<64x128xf32>) outs(%c : memref<16x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
