@@ -4,11 +4,11 @@
 # (crash-*, leak-*, timeout-*) land in build-fuzz/findings/TARGET/; add each, once fixed, to
 # test/fuzz/corpus/TARGET/. Usage:
 #   scripts/fuzz.sh [--seconds N] [--jobs N] [--no-build] [TARGET...]
-# TARGET is graphdef, graphdef-text, bundle, config, npy or runner-args (default: all); N seconds
-# per target (default 60), N targets at a time (default: the number of cores); --no-build
-# runs the targets as last built (to top up an earlier run of the same code). Each run
-# prints the CPU time it took, its executions, coverage (cov: edges, ft: features) and the
-# corpus it grew.
+# TARGET is graphdef, graphdef-text, bundle, saved-model, config, npy or runner-args
+# (default: all); N seconds per target (default 60), N targets at a time (default: the
+# number of cores); --no-build runs the targets as last built (to top up an earlier run of
+# the same code). Each run prints the CPU time it took, its executions, coverage (cov:
+# edges, ft: features) and the corpus it grew.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${KILN_FUZZ_BUILD_DIR:-$here/build-fuzz}"
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(graphdef graphdef-text bundle config npy runner-args)
+[ ${#targets[@]} -gt 0 ] || targets=(graphdef graphdef-text bundle saved-model config npy runner-args)
 
 # clang 22 and its runtime (libFuzzer, the sanitizers), and time, from Debian's packages.
 "$here/scripts/setup.sh" --deps-only

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the seeds of test/fuzz/corpus/ that come from elsewhere in the tree: GraphDefs of
-# the end-to-end and import tests (text, and binary through protoc) and .npy files of every
+# the end-to-end and import tests (text, and binary through protoc), SavedModels of the
+# end-to-end tests, and .npy files of every
 # header version and several dtypes (NumPy, /usr/bin/python3). The configs and runner
 # command lines are written by hand; findings of scripts/fuzz.sh are added as they are.
 set -euo pipefail
@@ -12,12 +13,19 @@ graphs=(test/e2e/tf/conv3x3_relu_pool test/e2e/tf/gather_out_of_range
         test/e2e/tf/batchnorm_v3 test/e2e/tf/reduce_empty_axis test/e2e/tf/depthwise_same
         test/e2e/tf/concat test/e2e/tf/topk_f32_ties test/e2e/tf/range_folded_f32
         test/e2e/tf/fused_matmul_nn_relu test/e2e/tf/einsum_keras_scores
-        test/e2e/tf/einsum_ellipsis test/import/all-ops examples/mlp/mlp)
+        test/e2e/tf/einsum_ellipsis test/e2e/tf/while_nested test/e2e/tf/cond_in_while
+        test/e2e/tf/case_default test/e2e/rnn/lstm test/e2e/rnn/map_fn
+        test/import/all-ops examples/mlp/mlp)
 for g in "${graphs[@]}"; do
   name=$(basename "$g")
   grep -v '^ *#' "$g.pbtxt" > "$corpus/graphdef-text/$name.pbtxt"
   protoc --encode=tensorflow.GraphDef -I $proto $proto/graph.proto \
     < "$corpus/graphdef-text/$name.pbtxt" > "$corpus/graphdef/$name.pb"
+done
+# SavedModels: those of the end-to-end tests (their saved_model.pb; the fuzz target pairs
+# each with tf2_module's checkpoint).
+for m in tf1_dense tf2_module keras_cnn; do
+  cp "test/e2e/savedmodel/$m/saved_model.pb" "$corpus/saved-model/$m.pb"
 done
 /usr/bin/python3 - "$corpus/npy" <<'PY'
 import sys
