@@ -7,8 +7,11 @@
 #ifndef KILN_TEST_FUZZ_FUZZCHECKS_H
 #define KILN_TEST_FUZZ_FUZZCHECKS_H
 
+#include "compiler/Init/InitAll.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +43,16 @@ public:
 private:
   mlir::ScopedDiagnosticHandler handler;
 };
+
+/// Every dialect and interface the compiler registers, made once for every input.
+inline const mlir::DialectRegistry &registry() {
+  static const mlir::DialectRegistry *r = [] {
+    auto *reg = new mlir::DialectRegistry;
+    kiln::registerAllDialects(*reg);
+    return reg;
+  }();
+  return *r;
+}
 
 /// Aborts when `module`, which `stage` produced, does not verify.
 inline void expectVerifies(mlir::ModuleOp module, const char *stage) {

@@ -48,17 +48,8 @@
 
 namespace {
 
-const mlir::DialectRegistry &registry() {
-  static const mlir::DialectRegistry *r = [] {
-    auto *reg = new mlir::DialectRegistry;
-    kiln::registerAllDialects(*reg);
-    return reg;
-  }();
-  return *r;
-}
-
 void compileGraph(llvm::StringRef bytes) {
-  mlir::MLIRContext context(registry(), mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext context(kiln_fuzz::registry(), mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   kiln_fuzz::ErrorCounter counter(&context);
   kiln::import::ImportOptions options;
@@ -299,7 +290,7 @@ private:
   /// The tf ops Kiln knows, by TensorFlow name.
   static const std::vector<std::string> &opNames() {
     static const std::vector<std::string> names = [] {
-      mlir::MLIRContext context(registry());
+      mlir::MLIRContext context(kiln_fuzz::registry());
       context.loadAllAvailableDialects();
       std::vector<std::string> out;
       for (mlir::RegisteredOperationName op : context.getRegisteredOperations())

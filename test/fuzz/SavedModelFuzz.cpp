@@ -33,15 +33,6 @@
 
 namespace {
 
-const mlir::DialectRegistry &registry() {
-  static const mlir::DialectRegistry *r = [] {
-    auto *reg = new mlir::DialectRegistry;
-    kiln::registerAllDialects(*reg);
-    return reg;
-  }();
-  return *r;
-}
-
 void writeFile(const std::string &path, const char *data, size_t size) {
   FILE *f = std::fopen(path.c_str(), "wb");
   if (!f || (size && std::fwrite(data, 1, size, f) != size) || std::fclose(f) != 0)
@@ -74,7 +65,7 @@ const std::string &directory() {
 }
 
 void compileSignature(const std::vector<std::string> &tags, const std::string &signature) {
-  mlir::MLIRContext context(registry(), mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext context(kiln_fuzz::registry(), mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   kiln_fuzz::ErrorCounter counter(&context);
   kiln::import::SavedModelOptions options{tags, signature, {}};
