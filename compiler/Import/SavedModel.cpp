@@ -14,6 +14,7 @@
 #include "compiler/Import/Import.h"
 #include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Variables.h"
+#include "dialects/TF/Ops/Infer.h"
 
 #include "saved_model.pb.h"
 
@@ -130,18 +131,6 @@ std::vector<std::string> tagsOf(const tensorflow::MetaGraphDef &meta) {
                                   meta.meta_info_def().tags().end());
 }
 
-/// "[?,3]" for a shape with unknown dimensions.
-std::string dimsText(ArrayRef<int64_t> dims) {
-  return "[" +
-         llvm::join(llvm::map_range(dims,
-                                    [](int64_t d) {
-                                      return ShapedType::isDynamic(d) ? std::string("?")
-                                                                      : std::to_string(d);
-                                    }),
-                    ",") +
-         "]";
-}
-
 /// Builds the signature's feeds and fetches, by key.
 class SignatureReader {
 public:
@@ -231,8 +220,8 @@ LogicalResult SignatureReader::read(ArrayRef<FeedSpec> given, ImportOptions &opt
         auto a = RankedTensorType::get(*override->shape, feed.elementType);
         auto b = RankedTensorType::get(*feed.shape, feed.elementType);
         if (failed(verifyCompatibleShape(a, b)))
-          return error() << "input '" << key << "' has shape " << dimsText(*feed.shape)
-                         << "; --feed gives " << dimsText(*override->shape);
+          return error() << "input '" << key << "' has shape " << tf::describeDims(*feed.shape)
+                         << "; --feed gives " << tf::describeDims(*override->shape);
       }
       if (override->shape)
         feed.shape = override->shape;
@@ -240,11 +229,11 @@ LogicalResult SignatureReader::read(ArrayRef<FeedSpec> given, ImportOptions &opt
     if (!feed.shape || llvm::any_of(*feed.shape, ShapedType::isDynamic)) {
       std::string example = key + "=" + dataTypeName(feed.elementType);
       if (feed.shape)
-        example += dimsText(*feed.shape);
+        example += tf::describeDims(*feed.shape);
       else
         example += "[D0,D1,...]";
       return error() << "input '" << key << "' has "
-                     << (feed.shape ? "shape " + dimsText(*feed.shape) : "an unknown shape")
+                     << (feed.shape ? "shape " + tf::describeDims(*feed.shape) : "an unknown shape")
                      << ": give its shape with --feed " << example
                      << (feed.shape ? " (each ? a number)" : "");
     }

@@ -12,6 +12,7 @@
 #include "compiler/Import/Convert.h"
 #include "compiler/Import/Import.h"
 #include "compiler/Import/TensorBundle.h"
+#include "dialects/TF/Ops/Infer.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -96,6 +97,7 @@ private:
   }
   std::optional<std::string> stringElement(Ref ref);
   LogicalResult findRestored(StringRef restoreOp);
+  /// The nodes `roots` need, through data and control inputs, not past `stops`.
   std::vector<NodeDef *> needed(ArrayRef<std::string> roots, ArrayRef<std::string> stops);
   LogicalResult checkUses(const std::vector<NodeDef *> &nodes);
   LogicalResult freeze(NodeDef &variable, StringRef prefix);
@@ -137,17 +139,7 @@ LogicalResult Freezer::findRestored(StringRef restoreOp) {
     return error() << "the SavedModel's restore op '" << restoreOp
                    << "' names no node in the graph";
   restoreName = root->second->name();
-  std::set<NodeDef *> seen{root->second};
-  std::vector<NodeDef *> work{root->second};
-  while (!work.empty()) {
-    NodeDef *node = work.back();
-    work.pop_back();
-    for (const std::string &input : node->input()) {
-      std::optional<TensorId> in = parseTensorId(StringRef(input).ltrim('^'));
-      auto it = in ? byName.find(in->node) : byName.end();
-      if (it != byName.end() && seen.insert(it->second).second)
-        work.push_back(it->second);
-    }
+  for (NodeDef *node : needed({restoreName}, {})) {
     if (node->op() != "Assign" && node->op() != "AssignVariableOp")
       continue;
     Ref variable = resolveInput(*node, 0);
@@ -270,9 +262,8 @@ LogicalResult Freezer::freeze(NodeDef &variable, StringRef prefix) {
   if (auto shape = attrs.find("shape");
       shape != attrs.end() && shape->second.has_shape() &&
       !sameShape(shape->second.shape(), entry->shape))
-    return fail() << "the checkpoint's tensor has shape [" << llvm::join(llvm::map_range(
-                         entry->shape, [](int64_t d) { return std::to_string(d); }), ",")
-                  << "], which the variable's declared shape does not allow";
+    return fail() << "the checkpoint's tensor has shape " << tf::describeDims(entry->shape)
+                  << ", which the variable's declared shape does not allow";
   llvm::Expected<std::string> bytes = bundle->read(key);
   if (!bytes)
     return fail() << llvm::toString(bytes.takeError());

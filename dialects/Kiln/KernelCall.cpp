@@ -170,18 +170,15 @@ std::string kernelNames() {
   return names;
 }
 
-/// Whether `type` is a buffer a kernel can take: static, contiguous (row-major, at any
-/// offset: the call's address adds it), of `rank` (-1: any), of f32 unless
-/// `anyElementType`.
-bool isKernelBuffer(Type type, int64_t rank, bool anyElementType = false) {
+
+} // namespace
+
+bool kiln::dialect::isKernelBuffer(Type type, int64_t rank, bool anyElementType) {
   auto t = dyn_cast<MemRefType>(type);
   return t && t.hasStaticShape() &&
          (t.getLayout().isIdentity() || t.areTrailingDimsContiguous(t.getRank())) &&
          (anyElementType || t.getElementType().isF32()) && (rank < 0 || t.getRank() == rank);
 }
-
-
-} // namespace
 
 LogicalResult KernelCallOp::verify() {
   const KernelInfo *info = lookupKernel(getKernel());

@@ -29,6 +29,11 @@ namespace kiln::dialect {
 /// one before it): a model's name from a file name.
 std::string toCIdentifier(llvm::StringRef text);
 
+/// Whether `type` is a buffer a kernel can take: static, contiguous (row-major, at any
+/// offset: the call's address adds it), of `rank` (-1: any), of f32 unless
+/// `anyElementType`. kiln.kernel_call's verifier and the passes that make calls agree on it.
+bool isKernelBuffer(mlir::Type type, int64_t rank, bool anyElementType = false);
+
 /// Makes kiln.send, kiln.recv and kiln.check bufferizable (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect

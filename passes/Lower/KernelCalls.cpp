@@ -26,13 +26,9 @@ struct MatmulMatch {
   bool broadcastA = false, broadcastB = false;
 };
 
-/// Whether `v` is a static f32 buffer of `rank` whose elements lie one after another in
-/// row-major order: identity layout, or a view with the same strides at any offset (an
-/// element of a list read at a run-time index; the kernel call's address adds the offset).
+/// Whether `v` is a static f32 buffer of `rank` a kernel can read (kiln.kernel_call's rule).
 bool isContiguousF32(Value v, int64_t rank) {
-  auto t = dyn_cast<MemRefType>(v.getType());
-  return t && t.getRank() == rank && t.hasStaticShape() && t.getElementType().isF32() &&
-         (t.getLayout().isIdentity() || t.areTrailingDimsContiguous(rank));
+  return kiln::dialect::isKernelBuffer(v.getType(), rank);
 }
 
 /// Whether `v` can be a kernel's output: a static f32 buffer of `rank`, contiguous or any
