@@ -1,11 +1,13 @@
 //===- GraphImporter.cpp - GraphDef to tf dialect -----------------------------===//
 //
-// 0. Inline the calls of the function library (Functions.cpp).
+// 0. Inline the calls of the function library (Functions.cpp), and make TensorFlow 1
+//    control flow (Switch, Merge, Enter, Exit, NextIteration) If and While nodes
+//    (Functionalize.cpp).
 // 1. Index the nodes and parse their inputs (`name`, `name:port`, `^name`).
 // 2. Choose the nodes the fetches need, walking inputs backwards and stopping at feeds
 //    (the paper's partial execution), or take every node.
-// 3. Order them topologically; a cycle is an error (NextIteration loops are control flow,
-//    which the importer does not handle yet).
+// 3. Order them topologically; a cycle is an error (TensorFlow 1 loops, NextIteration
+//    back to Merge, were made While nodes before: Functionalize.cpp).
 // 4. Report every unsupported op type at once.
 // 5. Build one function: feeds are arguments, each node is a `tf.<op>` with its node name
 //    as location, its attributes, and result types inferred by the op; fetches are results.
@@ -14,6 +16,7 @@
 //
 //===----------------------------------------------------------------------------===//
 #include "compiler/Import/Convert.h"
+#include "compiler/Import/Functionalize.h"
 #include "compiler/Import/Functions.h"
 #include "compiler/Import/GraphImporter.h"
 #include "compiler/Import/ProtoParse.h"
@@ -122,11 +125,16 @@ private:
   LogicalResult importBody(const Node &node, StringRef key,
                            const tensorflow::NameAttrList &function, TypeRange inputs,
                            Region &region);
+  LogicalResult importSubgraph(const tensorflow::GraphDef &sub, const std::string &call,
+                               ImportOptions &subOptions, const std::string &function,
+                               TypeRange inputs, Region &region);
 
 public:
   /// The functions whose bodies are being imported around this graph (If and While
   /// regions), outermost first: a function that loops back into itself is an error.
   std::vector<std::string> enclosing;
+  /// The loop and conditional bodies functionalizeControlFlow cut out of the graph.
+  std::shared_ptr<const GraphBodies> bodies;
 
 private:
 
@@ -339,8 +347,7 @@ LogicalResult GraphImporter::orderTopologically() {
                           << (cycle.size() == 1 ? " node: " : " nodes: ")
                           << llvm::join(cycle, ", ");
   if (loop)
-    diag << " (a NextIteration loop: TensorFlow control flow is not supported yet; "
-            "NextIteration is an unsupported op)";
+    diag << " (a NextIteration loop that is not a TensorFlow loop: no Enter starts it)";
   return diag;
 }
 
@@ -434,6 +441,41 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
                                         const tensorflow::NameAttrList &function,
                                         TypeRange inputs, Region &region) {
   const tensorflow::NodeDef &def = *node.def;
+  if (llvm::is_contained(enclosing, function.name()))
+    return nodeError(node) << "its " << key << " '" << function.name()
+                           << "' runs inside itself (" << llvm::join(enclosing, " -> ") << " -> "
+                           << function.name() << "): recursion is not supported";
+  if (enclosing.size() >= kMaxBodyDepth)
+    return nodeError(node) << "control flow nests more than " << kMaxBodyDepth << " deep";
+  std::string call = def.name() + "/" + key.str();
+  ImportOptions subOptions;
+  subOptions.importAllWithoutFetches = false;
+  subOptions.feedPlaceholders = false;
+  auto feed = [&](const std::string &name, Type type) {
+    FeedSpec spec;
+    spec.id = TensorId{name, 0};
+    auto tensor = cast<TensorType>(type);
+    spec.elementType = tensor.getElementType();
+    if (tensor.hasRank())
+      spec.shape = SmallVector<int64_t>(tensor.getShape());
+    subOptions.feeds.push_back(std::move(spec));
+  };
+
+  // A body cut out of TF1 control flow is a graph already, its nodes keeping their names.
+  if (bodies) {
+    if (auto it = bodies->find(function.name()); it != bodies->end()) {
+      const GraphBody &body = it->second;
+      if (body.args.size() != inputs.size())
+        return nodeError(node) << "its " << key << " takes " << body.args.size()
+                               << " arguments but the node passes " << inputs.size();
+      for (auto [arg, type] : llvm::zip(body.args, inputs))
+        feed(arg, type);
+      for (const TensorId &result : body.results)
+        subOptions.fetches.push_back(FetchSpec{result, "", ""});
+      return importSubgraph(body.graph, call, subOptions, function.name(), inputs, region);
+    }
+  }
+
   const tensorflow::FunctionDef *body = nullptr;
   for (const auto &f : graph.library().function())
     if (f.signature().name() == function.name())
@@ -441,20 +483,9 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
   if (!body)
     return nodeError(node) << "its " << key << " names function '" << function.name()
                            << "', which the graph's library does not define";
-  if (llvm::is_contained(enclosing, function.name()))
-    return nodeError(node) << "its " << key << " '" << function.name()
-                           << "' runs inside itself (" << llvm::join(enclosing, " -> ") << " -> "
-                           << function.name() << "): recursion is not supported";
-  if (enclosing.size() >= kMaxBodyDepth)
-    return nodeError(node) << "control flow nests more than " << kMaxBodyDepth << " deep";
-
   tensorflow::GraphDef sub;
   *sub.mutable_library() = graph.library();
   *sub.mutable_versions() = graph.versions();
-  std::string call = def.name() + "/" + key.str();
-  ImportOptions subOptions;
-  subOptions.importAllWithoutFetches = false;
-  subOptions.feedPlaceholders = false;
   tensorflow::NodeDef &caller = *sub.add_node();
   caller.set_name(call);
   caller.set_op(function.name());
@@ -465,13 +496,7 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
     arg.set_name(call + "_input_" + std::to_string(i));
     arg.set_op("Placeholder");
     caller.add_input(arg.name());
-    FeedSpec feed;
-    feed.id = TensorId{arg.name(), 0};
-    auto tensor = cast<TensorType>(type);
-    feed.elementType = tensor.getElementType();
-    if (tensor.hasRank())
-      feed.shape = SmallVector<int64_t>(tensor.getShape());
-    subOptions.feeds.push_back(std::move(feed));
+    feed(arg.name(), type);
   }
   if (failed(inlineFunctionCalls(sub, fileName, ctx)))
     return failure();
@@ -482,13 +507,22 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
     count += !StringRef(input).starts_with("^");
   for (int i = 0; i < count; ++i)
     subOptions.fetches.push_back(FetchSpec{TensorId{call, i}, "", ""});
+  return importSubgraph(sub, call, subOptions, function.name(), inputs, region);
+}
 
+/// Imports `sub` with `subOptions` (the body's arguments fed, its results fetched) into
+/// `region`, its results yielded.
+LogicalResult GraphImporter::importSubgraph(const tensorflow::GraphDef &sub,
+                                            const std::string &call, ImportOptions &subOptions,
+                                            const std::string &function, TypeRange inputs,
+                                            Region &region) {
   GraphImporter importer(sub, fileName, subOptions, ctx);
   importer.enclosing = enclosing;
-  importer.enclosing.push_back(function.name());
+  importer.enclosing.push_back(function);
+  importer.bodies = bodies;
   // A body that returns nothing yields nothing; the importer needs something to fetch.
   OwningOpRef<ModuleOp> module;
-  if (count > 0) {
+  if (!subOptions.fetches.empty()) {
     module = importer.run();
   } else {
     module = ModuleOp::create(nodeLoc(call));
@@ -569,15 +603,12 @@ Operation *GraphImporter::createControlFlow(const Node &node, ArrayRef<Value> da
     if (failed(importBody(node, key, *f, types, *state.addRegion())))
       return nullptr;
   SmallVector<Type> results;
-  if (isIf) {
-    // If and Case infer their results from the branches alike.
-    if (failed(tf::CaseOp::inferReturnTypes(ctx, nodeLoc(def.name()), state.operands,
-                                            state.attributes.getDictionary(ctx), nullptr,
-                                            RegionRange(state.regions), results)))
-      return nullptr;
-  } else {
-    results = types;
-  }
+  // If and Case infer their results from the branches alike.
+  auto infer = isIf ? &tf::CaseOp::inferReturnTypes : &tf::WhileOp::inferReturnTypes;
+  if (failed(infer(ctx, nodeLoc(def.name()), state.operands,
+                   state.attributes.getDictionary(ctx), nullptr, RegionRange(state.regions),
+                   results)))
+    return nullptr;
   state.addTypes(results);
   Operation *op = builder.create(state);
   if (succeeded(verifyImported(node, op)))
@@ -946,7 +977,15 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
 
 OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, StringRef fileName,
                                          const ImportOptions &options, MLIRContext *ctx) {
-  return GraphImporter(graph, fileName, options, ctx).run();
+  if (!hasV1ControlFlow(graph))
+    return GraphImporter(graph, fileName, options, ctx).run();
+  tensorflow::GraphDef functional = graph;
+  auto bodies = std::make_shared<GraphBodies>();
+  if (failed(functionalizeControlFlow(functional, *bodies, fileName, ctx)))
+    return nullptr;
+  GraphImporter importer(functional, fileName, options, ctx);
+  importer.bodies = bodies;
+  return importer.run();
 }
 
 OwningOpRef<ModuleOp> importGraphDefFile(StringRef path, const ImportOptions &options,

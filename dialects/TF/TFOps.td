@@ -229,6 +229,9 @@ def TF_FloorModOp : TF_DivisionOp<"FloorMod",
 
 class TF_CompareOp<string mnemonic, string what>
     : TF_BinaryOp<mnemonic, what, TF_Tensor, TensorOf<[I1]>, "inferBroadcastCompare">;
+// Folded on constants: a loop's counter and condition (kiln-graph-infer-shapes unrolls
+// loops whose condition folds).
+let hasFolder = 1 in {
 def TF_EqualOp : TF_CompareOp<"Equal", "x == y">;
 def TF_NotEqualOp : TF_CompareOp<"NotEqual", "x != y (true where either is NaN)">;
 def TF_LessOp : TF_CompareOp<"Less", "x < y">;
@@ -238,6 +241,7 @@ def TF_GreaterEqualOp : TF_CompareOp<"GreaterEqual", "x >= y">;
 
 def TF_LogicalAndOp : TF_BinaryOp<"LogicalAnd", "x && y", TensorOf<[I1]>>;
 def TF_LogicalOrOp : TF_BinaryOp<"LogicalOr", "x || y", TensorOf<[I1]>>;
+}
 
 def TF_SelectV2Op : TF_Op<"SelectV2"> {
   let summary = "condition ? t : e, elementwise, with NumPy broadcasting of all three";
@@ -316,6 +320,7 @@ def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape an
     "x", "y", TF_Tensor>;
 def TF_OnesLikeOp : TF_ActivationOp<"OnesLike", "ones of the input's shape and type",
     "x", "y", TF_Tensor>;
+let hasFolder = 1 in
 def TF_LogicalNotOp : TF_ActivationOp<"LogicalNot", "!x", "x", "y", TensorOf<[I1]>>;
 
 def TF_LeakyReluOp : TF_Op<"LeakyRelu"> {

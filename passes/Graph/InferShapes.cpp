@@ -1,8 +1,10 @@
 //===- InferShapes.cpp - propagate static shapes through the graph ------------===//
 #include "passes/Graph/Passes.h"
 
+#include "dialects/TF/Ops/Infer.h"
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace kiln::graph {
@@ -76,25 +78,147 @@ bool refineRegionArguments(Operation *op, ValueRange inputs) {
   return true;
 }
 
+/// The most iterations a loop whose variables change shape is unrolled for, and the most
+/// ops unrolling one loop may add.
+constexpr int64_t kMaxUnrolledIterations = 4096;
+constexpr int64_t kMaxUnrolledOps = int64_t(1) << 20;
+
+std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget);
+
 /// Infers the ops of `block` in order, regions before the op that holds them.
-bool inferBlock(Block &block) {
-  for (Operation &op : block) {
-    if (auto ifOp = dyn_cast<kiln::tf::IfOp>(op); ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
+bool inferBlock(Block &block, int64_t &budget) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (!inferOperation(op, budget))
       return false;
-    if (auto caseOp = dyn_cast<kiln::tf::CaseOp>(op);
-        caseOp && !refineRegionArguments(caseOp, caseOp.getInputs()))
-      return false;
-    if (auto whileOp = dyn_cast<kiln::tf::WhileOp>(op);
-        whileOp && !refineRegionArguments(whileOp, whileOp.getInputs()))
-      return false;
-    for (Region &region : op.getRegions())
-      for (Block &inner : region)
-        if (!inferBlock(inner))
-          return false;
-    if (auto infer = dyn_cast<InferTypeOpInterface>(op); infer && !inferOp(infer))
-      return false;
-  }
   return true;
+}
+
+/// Copies `region`'s ops before `b`'s insertion point, its arguments taking `args`, and
+/// infers and folds each copy: the values it yields, or none after an error.
+std::optional<SmallVector<Value>> inlineRegion(Region &region, ValueRange args, OpBuilder &b,
+                                               int64_t &budget) {
+  IRMapping map;
+  map.map(region.front().getArguments(), args);
+  for (Operation &op : region.front().without_terminator()) {
+    Operation *copy = b.clone(op, map);
+    --budget;
+    // The copy's types were inferred for the loop's first values; they are inferred anew.
+    copy->walk([](Operation *inner) {
+      auto unranked = [](Value v) {
+        if (auto tensor = dyn_cast<TensorType>(v.getType()))
+          v.setType(UnrankedTensorType::get(tensor.getElementType()));
+      };
+      if (isa<InferTypeOpInterface>(inner))
+        llvm::for_each(inner->getResults(), unranked);
+      for (Region &region : inner->getRegions())
+        for (Block &block : region)
+          llvm::for_each(block.getArguments(), unranked);
+    });
+    std::optional<SmallVector<Value>> values = inferOperation(*copy, budget);
+    if (!values)
+      return std::nullopt;
+    if (values->size() == copy->getNumResults() &&
+        llvm::equal(*values, copy->getResults()))
+      if (std::optional<SmallVector<Value>> folded = kiln::graph::foldConstantOp(copy))
+        values = folded;
+    map.map(op.getResults(), *values);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : region.front().getTerminator()->getOperands())
+    yielded.push_back(map.lookupOrDefault(v));
+  return yielded;
+}
+
+/// Whether `value` is a constant TensorFlow reads as true (a nonzero scalar, a tensor
+/// with elements), if it is a constant.
+std::optional<bool> constantTruth(Value value) {
+  auto c = value.getDefiningOp<kiln::tf::ConstOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValueAttr()) : DenseElementsAttr();
+  if (!dense)
+    return std::nullopt;
+  if (dense.getType().getRank() != 0)
+    return dense.getNumElements() > 0;
+  Type element = dense.getElementType();
+  if (element.isInteger(1))
+    return dense.getSplatValue<bool>();
+  if (isa<IntegerType>(element))
+    return !dense.getSplatValue<APInt>().isZero();
+  if (isa<FloatType>(element))
+    return !dense.getSplatValue<APFloat>().isZero();
+  return std::nullopt;
+}
+
+/// A loop whose body changes a variable's shape runs as the sequence of its iterations
+/// when its condition is a compile-time constant each time round (a counter from a
+/// constant to a constant, as tf.while_loop growing a tensor by concatenation): the
+/// values it leaves, or none after an error that says which variable changes.
+std::optional<SmallVector<Value>> unrollLoop(kiln::tf::WhileOp loop, unsigned variable,
+                                             int64_t &budget) {
+  Type before = loop.getInputs()[variable].getType();
+  Type after = loop.getBody().front().getTerminator()->getOperand(variable).getType();
+  auto fail = [&](const Twine &why) {
+    loop->emitError() << "loop variable " << variable << " is "
+                      << kiln::tf::describeType(before) << " before the loop but the body makes it "
+                      << kiln::tf::describeType(after) << ", and " << why
+                      << ": Kiln compiles loops whose variables keep their dtypes and shapes, "
+                         "or that it can unroll";
+    return std::nullopt;
+  };
+  OpBuilder b(loop);
+  SmallVector<Value> values(loop.getInputs());
+  for (int64_t n = 0;; ++n) {
+    if (n > kMaxUnrolledIterations)
+      return fail("it runs more than " + Twine(kMaxUnrolledIterations) +
+                  " iterations, too many to unroll");
+    std::optional<SmallVector<Value>> cond = inlineRegion(loop.getCond(), values, b, budget);
+    if (!cond)
+      return std::nullopt;
+    std::optional<bool> holds = constantTruth(cond->front());
+    if (!holds)
+      return fail(n == 0 ? Twine("its condition is not known at compile time, so it cannot be "
+                                 "unrolled")
+                         : "its condition is not known at compile time after " + Twine(n) +
+                               (n == 1 ? " iteration" : " iterations") +
+                               ", so it cannot be unrolled");
+    if (!*holds)
+      break;
+    std::optional<SmallVector<Value>> next = inlineRegion(loop.getBody(), values, b, budget);
+    if (!next)
+      return std::nullopt;
+    if (budget < 0)
+      return fail("unrolling it would add more than " + Twine(kMaxUnrolledOps) + " ops");
+    values = *next;
+  }
+  loop->replaceAllUsesWith(values);
+  loop->erase();
+  return values;
+}
+
+/// Infers `op` (its regions first): the values its results became (its own, or the
+/// unrolled iterations' of a loop that changes shapes), or none after an error.
+std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget) {
+  if (auto ifOp = dyn_cast<kiln::tf::IfOp>(op); ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
+    return std::nullopt;
+  if (auto caseOp = dyn_cast<kiln::tf::CaseOp>(op);
+      caseOp && !refineRegionArguments(caseOp, caseOp.getInputs()))
+    return std::nullopt;
+  auto whileOp = dyn_cast<kiln::tf::WhileOp>(op);
+  if (whileOp && !refineRegionArguments(whileOp, whileOp.getInputs()))
+    return std::nullopt;
+  for (Region &region : op.getRegions())
+    for (Block &inner : region)
+      if (!inferBlock(inner, budget))
+        return std::nullopt;
+  if (whileOp) {
+    Operation *yield = whileOp.getBody().front().getTerminator();
+    for (auto [i, pair] : llvm::enumerate(
+             llvm::zip(whileOp.getInputs().getTypes(), yield->getOperandTypes())))
+      if (!refine(std::get<0>(pair), std::get<1>(pair)))
+        return unrollLoop(whileOp, i, budget);
+  }
+  if (auto infer = dyn_cast<InferTypeOpInterface>(op); infer && !inferOp(infer))
+    return std::nullopt;
+  return SmallVector<Value>(op.getResults());
 }
 
 struct InferShapesPass : kiln::graph::impl::InferShapesPassBase<InferShapesPass> {
@@ -102,7 +226,8 @@ struct InferShapesPass : kiln::graph::impl::InferShapesPassBase<InferShapesPass>
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    if (!inferBlock(func.getBody().front()))
+    int64_t budget = kMaxUnrolledOps;
+    if (!inferBlock(func.getBody().front(), budget))
       return signalPassFailure();
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),

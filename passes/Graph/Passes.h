@@ -38,6 +38,11 @@ int64_t tensorBytes(mlir::Type type);
 /// The node name of an imported op (its NameLoc), or the op's name when it has none.
 std::string nodeName(mlir::Operation *op);
 
+/// Folds tf op `op` if its operands' constants (tf.Const) and its folder decide its
+/// results, replacing and erasing it: the values that replace its results, or none if it
+/// stays (kiln-graph-fold-constants, one op).
+std::optional<llvm::SmallVector<mlir::Value>> foldConstantOp(mlir::Operation *op);
+
 /// The op's `device` attribute, or "" (also for a null op).
 llvm::StringRef deviceOf(mlir::Operation *op);
 

@@ -95,8 +95,10 @@ def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
     and unknown dimensions (`?`) become known. The function's result types follow. The
     regions of tf.If, tf.Case and tf.While are inferred before the op that holds them,
     their arguments first taking their inputs' types; If's and Case's results then join
-    their branches', While's keep their loop variables' (a body that changes one is an
-    error at the loop).
+    their branches', While's keep their loop variables'. A loop whose body changes a
+    variable's shape (tf.while_loop growing a tensor by concatenation) is unrolled when its
+    condition folds to a constant each time round, up to 4096 iterations; otherwise it is
+    an error at the loop naming the variable.
 
     Before:
     ```mlir

@@ -124,55 +124,161 @@ void PowOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
 // Folding on constants.
 //===----------------------------------------------------------------------===//
 
-/// The value of `op`, elementwise with NumPy broadcasting on its `arity` constant data
-/// inputs: each element computed by `fn` in double and rounded once to the result's float
-/// type. Null when an input is not constant, the op has control inputs, the type is not a
-/// float or the result is over the folding budget. Frozen graphs compute a batch
-/// normalisation's statistics so, with Rsqrt, Mul and Sub on constants.
-static OpFoldResult foldElementwise(Operation *op, ArrayRef<Attribute> operands, size_t arity,
-                                    llvm::function_ref<double(double, double)> fn) {
+/// The constant data inputs of `op` (`arity` of them, of one element type, with no more
+/// dimensions than its result), and its result type, if `op` can be folded: no control
+/// inputs, a static result within the folding budget.
+static bool foldableInputs(Operation *op, ArrayRef<Attribute> operands, size_t arity,
+                           RankedTensorType &type, SmallVectorImpl<DenseElementsAttr> &inputs) {
   auto graphOp = cast<GraphOpInterface>(op);
   if (!graphOp.getControlInputs().empty() || graphOp.getDataInputs().size() != arity)
-    return {};
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()) ||
-      type.getNumElements() > kMaxFoldedElements)
-    return {};
-  int64_t rank = type.getRank();
-  SmallVector<DenseFPElementsAttr, 2> inputs;
-  SmallVector<SmallVector<double>, 2> values;
+    return false;
+  type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxFoldedElements)
+    return false;
   for (size_t i = 0; i < arity; ++i) {
-    auto attr = dyn_cast_or_null<DenseFPElementsAttr>(operands[i]);
-    if (!attr || attr.getElementType() != type.getElementType() ||
-        attr.getType().getRank() > rank)
-      return {};
+    auto attr = dyn_cast_or_null<DenseElementsAttr>(operands[i]);
+    if (!attr || attr.getType().getRank() > type.getRank() ||
+        attr.getElementType() != cast<DenseElementsAttr>(operands[0]).getElementType())
+      return false;
     inputs.push_back(attr);
+  }
+  return true;
+}
+
+/// Calls `fn` with the flat index into each of `inputs` that each element of `type`
+/// (row-major) reads under NumPy broadcasting.
+static void forEachElement(RankedTensorType type, ArrayRef<DenseElementsAttr> inputs,
+                           llvm::function_ref<void(ArrayRef<int64_t>)> fn) {
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> index(rank, 0), offsets(inputs.size());
+  for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ArrayRef<int64_t> shape = inputs[i].getType().getShape();
+      int64_t offset = 0, lead = rank - static_cast<int64_t>(shape.size());
+      for (size_t d = 0; d < shape.size(); ++d)
+        offset = offset * shape[d] + (shape[d] == 1 ? 0 : index[lead + d]);
+      offsets[i] = offset;
+    }
+    fn(offsets);
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == type.getDimSize(d); --d)
+      index[d] = 0;
+  }
+}
+
+/// The value of `op`, elementwise with NumPy broadcasting on its `arity` constant data
+/// inputs: floats computed by `fn` in double and rounded once to the result's type,
+/// integers by `intFn` (if given) with TensorFlow's wrapping arithmetic. Null when an input
+/// is not constant, the op has control inputs or the result is over the folding budget.
+/// Frozen graphs compute a batch normalisation's statistics so, with Rsqrt, Mul and Sub on
+/// constants, and loops their counters with Add on integers.
+static OpFoldResult foldElementwise(
+    Operation *op, ArrayRef<Attribute> operands, size_t arity,
+    llvm::function_ref<double(double, double)> fn,
+    llvm::function_ref<APInt(const APInt &, const APInt &, bool)> intFn = nullptr) {
+  RankedTensorType type;
+  SmallVector<DenseElementsAttr, 2> inputs;
+  if (!foldableInputs(op, operands, arity, type, inputs) ||
+      inputs[0].getElementType() != type.getElementType())
+    return {};
+  if (auto intType = dyn_cast<IntegerType>(type.getElementType())) {
+    if (!intFn)
+      return {};
+    SmallVector<SmallVector<APInt>, 2> values;
+    for (DenseElementsAttr input : inputs)
+      values.push_back(llvm::to_vector(input.getValues<APInt>()));
+    bool isUnsigned = intType.isUnsignedInteger();
+    SmallVector<APInt> result;
+    forEachElement(type, inputs, [&](ArrayRef<int64_t> at) {
+      const APInt &x = values[0][at[0]];
+      result.push_back(intFn(x, arity > 1 ? values[1][at[1]] : x, isUnsigned));
+    });
+    return DenseElementsAttr::get(type, result);
+  }
+  if (!isa<FloatType>(type.getElementType()))
+    return {};
+  SmallVector<SmallVector<double>, 2> values;
+  for (DenseElementsAttr input : inputs) {
     SmallVector<double> v;
-    for (const APFloat &f : attr.getValues<APFloat>())
+    for (const APFloat &f : input.getValues<APFloat>())
       v.push_back(f.convertToDouble());
     values.push_back(std::move(v));
   }
   auto semantics = &cast<FloatType>(type.getElementType()).getFloatSemantics();
   SmallVector<APFloat> result;
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
-    // The input element each operand broadcasts to this position.
-    double x[2] = {0.0, 0.0};
-    for (size_t i = 0; i < arity; ++i) {
-      ArrayRef<int64_t> shape = inputs[i].getType().getShape();
-      int64_t offset = 0, lead = rank - static_cast<int64_t>(shape.size());
-      for (size_t d = 0; d < shape.size(); ++d)
-        offset = offset * shape[d] + (shape[d] == 1 ? 0 : index[lead + d]);
-      x[i] = inputs[i].isSplat() ? values[i][0] : values[i][offset];
-    }
-    APFloat r(fn(x[0], x[1]));
+  forEachElement(type, inputs, [&](ArrayRef<int64_t> at) {
+    APFloat r(fn(values[0][at[0]], arity > 1 ? values[1][at[1]] : 0.0));
     bool lost;
     r.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
     result.push_back(r);
-    for (int64_t d = rank - 1; d >= 0 && ++index[d] == type.getDimSize(d); --d)
-      index[d] = 0;
-  }
+  });
   return DenseElementsAttr::get(type, result);
+}
+
+/// A comparison of constants: `holds` of each pair's order (unordered where a float is
+/// NaN), as booleans.
+static OpFoldResult foldCompare(Operation *op, ArrayRef<Attribute> operands,
+                                llvm::function_ref<bool(APFloat::cmpResult)> holds) {
+  RankedTensorType type;
+  SmallVector<DenseElementsAttr, 2> inputs;
+  if (!foldableInputs(op, operands, 2, type, inputs) || !type.getElementType().isInteger(1))
+    return {};
+  Type element = inputs[0].getElementType();
+  SmallVector<bool> result;
+  if (isa<FloatType>(element)) {
+    auto x = llvm::to_vector(inputs[0].getValues<APFloat>());
+    auto y = llvm::to_vector(inputs[1].getValues<APFloat>());
+    forEachElement(type, inputs, [&](ArrayRef<int64_t> at) {
+      result.push_back(holds(x[at[0]].compare(y[at[1]])));
+    });
+  } else if (auto intType = dyn_cast<IntegerType>(element)) {
+    auto x = llvm::to_vector(inputs[0].getValues<APInt>());
+    auto y = llvm::to_vector(inputs[1].getValues<APInt>());
+    bool isUnsigned = intType.isUnsignedInteger() || intType.getWidth() == 1;
+    forEachElement(type, inputs, [&](ArrayRef<int64_t> at) {
+      const APInt &a = x[at[0]], &b = y[at[1]];
+      bool less = isUnsigned ? a.ult(b) : a.slt(b);
+      result.push_back(holds(a == b ? APFloat::cmpEqual
+                                    : less ? APFloat::cmpLessThan : APFloat::cmpGreaterThan));
+    });
+  } else {
+    return {};
+  }
+  return DenseElementsAttr::get(type, ArrayRef<bool>(result));
+}
+
+OpFoldResult EqualOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpEqual; });
+}
+OpFoldResult NotEqualOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r != APFloat::cmpEqual; });
+}
+OpFoldResult LessOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpLessThan; });
+}
+OpFoldResult LessEqualOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) {
+    return r == APFloat::cmpLessThan || r == APFloat::cmpEqual;
+  });
+}
+OpFoldResult GreaterOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpGreaterThan; });
+}
+OpFoldResult GreaterEqualOp::fold(FoldAdaptor a) {
+  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) {
+    return r == APFloat::cmpGreaterThan || r == APFloat::cmpEqual;
+  });
+}
+OpFoldResult LogicalAndOp::fold(FoldAdaptor a) {
+  return foldElementwise(*this, a.getOperands(), 2, nullptr,
+                         [](const APInt &x, const APInt &y, bool) { return x & y; });
+}
+OpFoldResult LogicalOrOp::fold(FoldAdaptor a) {
+  return foldElementwise(*this, a.getOperands(), 2, nullptr,
+                         [](const APInt &x, const APInt &y, bool) { return x | y; });
+}
+OpFoldResult LogicalNotOp::fold(FoldAdaptor a) {
+  return foldElementwise(*this, a.getOperands(), 1, nullptr,
+                         [](const APInt &x, const APInt &, bool) { return ~x; });
 }
 
 static OpFoldResult unary(Operation *op, ArrayRef<Attribute> operands, double (*fn)(double)) {
@@ -211,30 +317,40 @@ OpFoldResult Relu6Op::fold(FoldAdaptor a) {
   return unary(*this, a.getOperands(), [](double x) { return x < 0 ? 0.0 : x > 6 ? 6.0 : x; });
 }
 OpFoldResult AddOp::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) { return x + y; });
+  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x + y; },
+                         [](const APInt &x, const APInt &y, bool) { return x + y; });
 }
 OpFoldResult AddV2Op::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) { return x + y; });
+  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x + y; },
+                         [](const APInt &x, const APInt &y, bool) { return x + y; });
 }
 OpFoldResult SubOp::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) { return x - y; });
+  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x - y; },
+                         [](const APInt &x, const APInt &y, bool) { return x - y; });
 }
 OpFoldResult MulOp::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) { return x * y; });
+  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x * y; },
+                         [](const APInt &x, const APInt &y, bool) { return x * y; });
 }
 OpFoldResult RealDivOp::fold(FoldAdaptor a) {
   return binary(*this, a.getOperands(), [](double x, double y) { return x / y; });
 }
 // NaN if either is, as TensorFlow's Maximum and Minimum (std::max returns the other).
 OpFoldResult MaximumOp::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) {
-    return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y);
-  });
+  return foldElementwise(
+      *this, a.getOperands(), 2,
+      [](double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); },
+      [](const APInt &x, const APInt &y, bool isUnsigned) {
+        return isUnsigned ? llvm::APIntOps::umax(x, y) : llvm::APIntOps::smax(x, y);
+      });
 }
 OpFoldResult MinimumOp::fold(FoldAdaptor a) {
-  return binary(*this, a.getOperands(), [](double x, double y) {
-    return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
-  });
+  return foldElementwise(
+      *this, a.getOperands(), 2,
+      [](double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y); },
+      [](const APInt &x, const APInt &y, bool isUnsigned) {
+        return isUnsigned ? llvm::APIntOps::umin(x, y) : llvm::APIntOps::smin(x, y);
+      });
 }
 OpFoldResult SquaredDifferenceOp::fold(FoldAdaptor a) {
   return binary(*this, a.getOperands(), [](double x, double y) { return (x - y) * (x - y); });

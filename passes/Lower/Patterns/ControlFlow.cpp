@@ -112,6 +112,9 @@ struct WhileLowering : OpConversionPattern<tf::WhileOp> {
     SmallVector<Type> types;
     if (failed(convertResults(getTypeConverter(), op, types)))
       return rewriter.notifyMatchFailure(op, "needs static types");
+    // kiln-graph-infer-shapes unrolls or rejects a body that changes a variable's shape.
+    if (op.getBody().front().getTerminator()->getOperandTypes() != op.getResultTypes())
+      return rewriter.notifyMatchFailure(op, "the body changes a loop variable's type");
     ValueRange inputs = adaptor.getInputsAndControls().take_front(op.getNumInputs());
     auto whileOp = scf::WhileOp::create(rewriter, op.getLoc(), types, inputs);
     rewriter.inlineRegionBefore(op.getCond(), whileOp.getBefore(), whileOp.getBefore().end());

@@ -103,18 +103,55 @@ func.func @rounding() -> (tensor<f16>, tensor<f32>) {
 
 // -----
 
-// Not folded: an op ordered by control inputs, integer arithmetic (left to the lowering,
+// Not folded: an op ordered by control inputs, integer division (left to the lowering,
 // which checks divisors), an operand that is not a constant.
 // CHECK-LABEL: func.func @kept
 // CHECK: "tf.Neg"
-// CHECK: "tf.AddV2"
+// CHECK: "tf.FloorDiv"
 // CHECK: "tf.Mul"
 func.func @kept(%p: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi32>, tensor<2xf32>) {
   %c = "tf.Const"() {dtype = f32, value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
   %i = "tf.Const"() {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
   %n = "tf.NoOp"() : () -> !tf.control
   %0 = "tf.Neg"(%c, %n) : (tensor<2xf32>, !tf.control) -> tensor<2xf32>
-  %1 = "tf.AddV2"(%i, %i) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %1 = "tf.FloorDiv"(%i, %i) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   %2 = "tf.Mul"(%c, %p) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %0, %1, %2 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>
+}
+
+// -----
+
+// Integer arithmetic wraps as TensorFlow's does; comparisons give booleans (NaN unordered:
+// only NotEqual holds); logical ops fold on booleans. A loop's counter and condition fold
+// so, which lets kiln-graph-infer-shapes unroll a loop that grows a tensor.
+// CHECK-LABEL: func.func @integers_and_comparisons
+// CHECK-DAG: dense<[-2147483648, 5]> : tensor<2xi32>
+// CHECK-DAG: dense<[1, -7]> : tensor<2xi32>
+// CHECK-DAG: dense<[true, false]> : tensor<2xi1>
+// CHECK-DAG: dense<[false, true]> : tensor<2xi1>
+// CHECK-DAG: dense<[false, false, true]> : tensor<3xi1>
+// CHECK-DAG: dense<[false, true, true]> : tensor<3xi1>
+// CHECK-DAG: dense<[200, 7]> : tensor<2xui8>
+// CHECK-NOT: "tf.AddV2"
+// CHECK-NOT: "tf.Less"
+// CHECK-NOT: "tf.LogicalNot"
+func.func @integers_and_comparisons() -> (tensor<2xi32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi1>,
+                                          tensor<3xi1>, tensor<3xi1>, tensor<2xui8>) {
+  %a = "tf.Const"() {value = dense<[2147483647, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<[1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %c = "tf.Const"() {value = dense<[3, -7]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.AddV2"(%a, %b) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %1 = "tf.Minimum"(%c, %b) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %2 = "tf.Less"(%b, %c) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+  %3 = "tf.LogicalNot"(%2) : (tensor<2xi1>) -> tensor<2xi1>
+  %f = "tf.Const"() {value = dense<[1.0, 0x7FC00000, 2.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %g = "tf.Const"() {value = dense<1.5> : tensor<f32>} : () -> tensor<f32>
+  %4 = "tf.GreaterEqual"(%f, %g) : (tensor<3xf32>, tensor<f32>) -> tensor<3xi1>
+  %5 = "tf.NotEqual"(%f, %f) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %6 = "tf.LogicalOr"(%4, %5) : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  %u = "tf.Const"() {value = dense<[200, 3]> : tensor<2xui8>} : () -> tensor<2xui8>
+  %v = "tf.Const"() {value = dense<[100, 7]> : tensor<2xui8>} : () -> tensor<2xui8>
+  %7 = "tf.Maximum"(%u, %v) : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  return %0, %1, %2, %3, %4, %6, %7 : tensor<2xi32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi1>,
+                                      tensor<3xi1>, tensor<3xi1>, tensor<2xui8>
 }

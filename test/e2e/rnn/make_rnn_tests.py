@@ -3,7 +3,8 @@
 
 Each case is a tf.function or a Keras model with a recurrent layer (unroll=False, so its
 steps are a While loop over TensorLists), frozen with convert_variables_to_constants_v2
-keeping the functional control flow (lower_control_flow=False), saved as <case>.pbtxt. The
+keeping the functional control flow (lower_control_flow=False; the *_lowered cases with
+TensorFlow's default, which lowers it to TF1 control flow), saved as <case>.pbtxt. The
 frozen GraphDef is then run by TensorFlow itself (imported into a Session) on seeded inputs,
 at each batch size, and inputs and outputs are saved under data/<case>_b<batch>/. It also
 writes lists.test, which compiles each graph with Kiln at each batch size, runs it and
@@ -30,9 +31,9 @@ DATA = os.path.join(HERE, "data")
 SEQ, FEATURES, UNITS = 50, 16, 32
 
 
-def freeze(fn, spec):
+def freeze(fn, spec, lower=False):
     concrete = tf.function(fn).get_concrete_function(spec)
-    frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=False)
+    frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=lower)
     return frozen.graph.as_graph_def(), frozen.outputs[0].name
 
 
@@ -51,7 +52,7 @@ def keras(layer):
 
 
 CASES = [
-    # name, doc, function, input shape without batch, batches, (rtol, atol)
+    # name, doc, function, input shape without batch, batches, (rtol, atol)[, lowered]
     ("map_fn", "tf.map_fn over the rows of x (a While reading one TensorList and writing "
      "another, reserved with an unknown element shape)",
      lambda x: tf.map_fn(lambda r: tf.reduce_sum(r * r) - r[0], x), (3,), [5],
@@ -68,6 +69,14 @@ CASES = [
     ("bidirectional_lstm", "Keras Bidirectional(LSTM(16)): a forward and a backward loop",
      keras(tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(16))), (SEQ, FEATURES),
      [1, 16], (1e-5, 1e-5)),
+    # Frozen as convert_variables_to_constants_v2 does by default (lower_control_flow=True):
+    # the While becomes TensorFlow 1 control flow (Enter, Merge, Switch, NextIteration, Exit),
+    # which Kiln makes functional again.
+    ("lstm_lowered", "Keras LSTM(32), last output, its loop lowered to TensorFlow 1 control "
+     "flow", keras(tf.keras.layers.LSTM(UNITS)), (SEQ, FEATURES), [1, 16], (1e-5, 1e-5), True),
+    ("map_fn_lowered", "tf.map_fn over the rows of x, its loop lowered to TensorFlow 1 "
+     "control flow", lambda x: tf.map_fn(lambda r: tf.reduce_sum(r * r) - r[0], x), (3,), [5],
+     (1e-6, 1e-6), True),
 ]
 
 
@@ -86,8 +95,9 @@ def main():
         "# RUN: rm -rf %t && mkdir -p %t",
     ]
     rng = np.random.default_rng(11)
-    for name, doc, fn, shape, batches, (rtol, atol) in CASES:
-        gd, output = freeze(fn, tf.TensorSpec((None,) + shape, tf.float32, name="x"))
+    for name, doc, fn, shape, batches, (rtol, atol), *lower in CASES:
+        gd, output = freeze(fn, tf.TensorSpec((None,) + shape, tf.float32, name="x"),
+                            lower=bool(lower and lower[0]))
         with open(os.path.join(HERE, name + ".pbtxt"), "w") as f:
             f.write("# %s: %s. Written by make_rnn_tests.py with TensorFlow %s.\n"
                     % (name, doc, tf.__version__))

@@ -69,6 +69,12 @@ FAMILIES = {
                "tf.cond, tf.switch_case and tf.while_loop write them): branches taken and "
                "not, trip counts constant and fed (zero included), nested loops, a bound by "
                "maximum_iterations, a conditional inside a loop",
+    "control_v1": "TensorFlow 1 control flow (Switch, Merge, Enter, Exit, NextIteration, "
+                  "LoopCond, as tf.cond, tf.case and tf.while_loop write them with control "
+                  "flow v2 off), which the importer makes functional: conditionals (nested, "
+                  "capturing tensors), loops (constant, fed and zero trip counts, nested, "
+                  "bounded, holding a conditional or inside one, with loop invariants) and a "
+                  "loop growing a tensor that Kiln unrolls",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
@@ -1288,6 +1294,104 @@ def build_control_flow():
          "branches", branchy, [("x", x)], ARITH)
 
 
+def build_control_flow_v1():
+    tf.compat.v1.disable_control_flow_v2()  # Switch, Merge, Enter, Exit, NextIteration
+    r = rng_for("control_v1")
+    x = f32(r, (4,), -2, 2)
+
+    def cond(p):
+        y = tf.cond(p["p"] > 0, lambda: p["x"] * 2.0 + 1.0, lambda: tf.nn.relu(-p["x"]))
+        return {"y": tf.identity(y, name="y")}
+    case("cond_v1_then", "control_v1", "tf.cond taking its then branch", cond,
+         [("x", x), ("p", np.float32(0.5))], ARITH)
+    case("cond_v1_else", "control_v1", "tf.cond taking its else branch", cond,
+         [("x", x), ("p", np.float32(-0.5))], ARITH)
+
+    def nested_cond(p):
+        def outer_then():
+            return tf.cond(p["q"] > 0, lambda: p["x"] * p["x"], lambda: p["x"] - 3.0)
+        y, z = tf.cond(p["p"] > 0, lambda: (outer_then(), p["x"] + 1.0),
+                       lambda: (tf.abs(p["x"]), p["x"]))
+        return {"y": tf.identity(y, name="y"), "z": tf.identity(z, name="z")}
+    for name, pv, qv in [("cond_v1_nested_tt", 1.0, 1.0), ("cond_v1_nested_tf", 1.0, -1.0),
+                         ("cond_v1_nested_f", -1.0, 1.0)]:
+        case(name, "control_v1", "a tf.cond inside a tf.cond's then branch, two results, "
+             "p=%g q=%g" % (pv, qv), nested_cond,
+             [("x", x), ("p", np.float32(pv)), ("q", np.float32(qv))], ARITH)
+
+    def case_fn(p):
+        y = tf.case([(p["i"] < 1, lambda: p["x"] + 1.0), (p["i"] < 2, lambda: p["x"] * 3.0)],
+                    default=lambda: -p["x"], exclusive=False)
+        return {"y": tf.identity(y, name="y")}
+    for i in (0, 1, 5):
+        case("case_v1_%d" % i, "control_v1", "tf.case (nested conditionals) with i=%d" % i,
+             case_fn, [("x", x), ("i", np.int32(i))], ARITH)
+
+    w = f32(r, (6, 6), -0.5, 0.5)
+    h0 = f32(r, (2, 6))
+
+    def rnn(steps):
+        def build(p):
+            n = p["n"] if steps is None else tf.constant(steps)
+            _, h = tf.while_loop(lambda i, h: i < n,
+                                 lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w) + p["h"])),
+                                 [tf.constant(0), p["h"]])
+            return {"y": tf.identity(h, name="y")}
+        return build
+    case("while_v1_fixed", "control_v1", "tf.while_loop with a constant trip count of 10: "
+         "h = tanh(h W + h0), h0 a loop invariant", rnn(10), [("h", h0)], SUMS)
+    case("while_v1_fed", "control_v1", "tf.while_loop whose trip count n is an input (6)",
+         rnn(None), [("h", h0), ("n", np.int32(6))], SUMS)
+    case("while_v1_fed_zero", "control_v1", "tf.while_loop whose trip count n is an input, "
+         "0: the body never runs", rnn(None), [("h", h0), ("n", np.int32(0))], EXACT)
+
+    def nested(p):
+        def outer(i, acc):
+            _, inner = tf.while_loop(lambda j, a: j <= i,
+                                     lambda j, a: (j + 1, a * 0.5 + tf.cast(j, tf.float32)),
+                                     [tf.constant(0), acc])
+            return i + 1, inner
+        _, y = tf.while_loop(lambda i, acc: i < p["n"], outer, [tf.constant(0), p["x"]])
+        return {"y": tf.identity(y, name="y")}
+    case("while_v1_nested", "control_v1", "a tf.while_loop inside another, the inner trip "
+         "count set by the outer counter", nested, [("x", x), ("n", np.int32(4))], ARITH)
+
+    def bounded(p):
+        y = tf.while_loop(lambda v: tf.reduce_sum(v) < 1e30, lambda v: [v * 2.0 + 1.0],
+                          [p["x"]], maximum_iterations=5)[0]
+        return {"y": tf.identity(y, name="y")}
+    case("while_v1_max_iterations", "control_v1", "a tf.while_loop stopped by "
+         "maximum_iterations=5", bounded, [("x", x)], ARITH)
+
+    def branchy(p):
+        def body(i, v):
+            v = tf.cond(tf.equal(i % 2, 0), lambda: v + 1.0, lambda: -v)
+            return i + 1, v
+        _, y = tf.while_loop(lambda i, v: i < 5, body, [tf.constant(0), p["x"]])
+        return {"y": tf.identity(y, name="y")}
+    case("cond_in_while_v1", "control_v1", "a tf.cond inside a tf.while_loop's body, "
+         "alternating branches", branchy, [("x", x)], ARITH)
+
+    def loop_in_cond(p):
+        def loop():
+            return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 1.5),
+                                 [tf.constant(0), p["x"]])[1]
+        y = tf.cond(p["p"] > 0, loop, lambda: p["x"] - 1.0)
+        return {"y": tf.identity(y, name="y")}
+    case("while_in_cond_v1", "control_v1", "a tf.while_loop inside a tf.cond's then branch, "
+         "taken", loop_in_cond, [("x", x), ("p", np.float32(1.0))], ARITH)
+
+    def grow(p):
+        _, y = tf.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, tf.concat([v, v * 2.0], 0)),
+                             [tf.constant(0), p["x"]],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
+        return {"y": tf.identity(y, name="y")}
+    case("while_v1_grow", "control_v1", "a tf.while_loop whose variable doubles in length "
+         "each of its 4 iterations (shape_invariants [None]): Kiln unrolls it", grow,
+         [("x", x)], ARITH)
+    tf.compat.v1.enable_control_flow_v2()
+
+
 def build_devices():
     r = rng_for("devices")
     x, w1, w2 = f32(r, (8, 16)), f32(r, (16, 12)), f32(r, (16, 12))
@@ -1323,7 +1427,7 @@ def main():
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_einsum, build_conv, build_fused,
-                  build_functions, build_control_flow, build_devices]:
+                  build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     for entry in os.listdir(HERE):
         if entry.endswith(".pbtxt") or entry.endswith(".test"):

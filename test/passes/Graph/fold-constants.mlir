@@ -137,13 +137,13 @@ func.func @batchnorm_statistics(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// Tests that integer arithmetic and ops with control inputs are not folded here.
+// Tests that integer division and ops with control inputs are not folded here.
 // CHECK-LABEL: func.func @not_folded
 func.func @not_folded(%c: !tf.control) -> (tensor<2xi32>, tensor<2xf32>) {
-  // CHECK: "tf.AddV2"
+  // CHECK: "tf.FloorMod"
   // CHECK: "tf.Neg"
   %a = "tf.Const"() {value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
-  %0 = "tf.AddV2"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %0 = "tf.FloorMod"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   %f = "tf.Const"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
   %1 = "tf.Neg"(%f, %c) : (tensor<2xf32>, !tf.control) -> tensor<2xf32>
   return %0, %1 : tensor<2xi32>, tensor<2xf32>

@@ -73,3 +73,74 @@ func.func @control_flow(%c: tensor<i1>, %x: tensor<3xf32>) -> (tensor<*xf32>, te
   }) {T = [f32]} : (tensor<*xf32>) -> tensor<*xf32>
   return %0, %1 : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// Tests that a loop whose body doubles a variable is unrolled when its counter and
+// condition fold to constants (0, 1, 2 < 3): three concatenations, no loop left, and the
+// results' shapes from the last iteration.
+// CHECK-LABEL: func.func @unrolled
+// CHECK-NOT: "tf.While"
+// CHECK-COUNT-3: "tf.ConcatV2"
+// CHECK-NOT: "tf.While"
+// CHECK: return {{.*}} : tensor<i32>, tensor<16xf32>
+func.func @unrolled(%x: tensor<2xf32>) -> (tensor<*xi32>, tensor<*xf32>) {
+  %zero = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0:2 = "tf.While"(%zero, %x) ({
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>):
+    %n = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %c = "tf.Less"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>):
+    %one = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %j = "tf.AddV2"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %axis = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %w = "tf.ConcatV2"(%v, %v, %axis) {N = 2 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
+    "tf.Yield"(%j, %w) : (tensor<i32>, tensor<4xf32>) -> ()
+  }) {T = [i32, f32]} : (tensor<i32>, tensor<2xf32>) -> (tensor<*xi32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xi32>, tensor<*xf32>
+}
+
+// -----
+
+// Tests that a loop that changes a variable's shape and whose condition is not a constant
+// is an error naming the variable.
+func.func @grows_unknown(%x: tensor<2xf32>, %n: tensor<i32>) -> tensor<*xf32> {
+  %zero = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+1 {{loop variable 1 is float32 [2] before the loop but the body makes it float32 [4], and its condition is not known at compile time, so it cannot be unrolled: Kiln compiles loops whose variables keep their dtypes and shapes, or that it can unroll}}
+  %0:3 = "tf.While"(%zero, %x, %n) ({
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>, %m: tensor<i32>):
+    %c = "tf.Less"(%i, %m) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>, %m: tensor<i32>):
+    %axis = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %w = "tf.ConcatV2"(%v, %v, %axis) {N = 2 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
+    "tf.Yield"(%i, %w, %m) : (tensor<i32>, tensor<4xf32>, tensor<i32>) -> ()
+  }) {T = [i32, f32, i32]} : (tensor<i32>, tensor<2xf32>, tensor<i32>) -> (tensor<*xi32>, tensor<*xf32>, tensor<*xi32>)
+  return %0#1 : tensor<*xf32>
+}
+
+// -----
+
+// Tests that unrolling stops, with an error, after 4096 iterations (a variable growing
+// by one element each time round, for 100000 rounds).
+func.func @grows_too_long(%x: tensor<2xf32>) -> tensor<*xf32> {
+  %zero = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+1 {{loop variable 1 is float32 [2] before the loop but the body makes it float32 [3], and it runs more than 4096 iterations, too many to unroll}}
+  %0:2 = "tf.While"(%zero, %x) ({
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>):
+    %n = "tf.Const"() {value = dense<100000> : tensor<i32>} : () -> tensor<i32>
+    %c = "tf.Less"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%i: tensor<i32>, %v: tensor<2xf32>):
+    %one = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %j = "tf.AddV2"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %p = "tf.Const"() {value = dense<[[0, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+    %w = "tf.Pad"(%v, %p) : (tensor<2xf32>, tensor<1x2xi32>) -> tensor<3xf32>
+    "tf.Yield"(%j, %w) : (tensor<i32>, tensor<3xf32>) -> ()
+  }) {T = [i32, f32]} : (tensor<i32>, tensor<2xf32>) -> (tensor<*xi32>, tensor<*xf32>)
+  return %0#1 : tensor<*xf32>
+}

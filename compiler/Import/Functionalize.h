@@ -1,0 +1,48 @@
+//===- Functionalize.h - TF1 control flow to If and While (internal) -*- C++ -*-===//
+#ifndef KILN_COMPILER_IMPORT_FUNCTIONALIZE_H
+#define KILN_COMPILER_IMPORT_FUNCTIONALIZE_H
+
+#include "compiler/Import/Import.h"
+
+#include "graph.pb.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln::import {
+
+/// A part of a graph that functionalizeControlFlow cut out as a function: a loop's
+/// condition or body, or a branch of a conditional. Its nodes keep their names; each
+/// argument is a Placeholder among them.
+struct GraphBody {
+  tensorflow::GraphDef graph;
+  std::vector<std::string> args;  // the Placeholders, in argument order
+  std::vector<TensorId> results;
+};
+
+/// Bodies by the function name the While and If nodes give in their attributes.
+using GraphBodies = std::map<std::string, GraphBody>;
+
+/// Whether `graph` holds TensorFlow 1 control flow: Switch, Merge, Enter, Exit,
+/// NextIteration or LoopCond nodes.
+bool hasV1ControlFlow(const tensorflow::GraphDef &graph);
+
+/// Turns TensorFlow 1 control flow into functional form, as TensorFlow's own
+/// functionalization does: every loop frame (Enter ... Exit, innermost first) becomes a
+/// While node whose cond and body are in `bodies`, and every conditional (Switch ...
+/// Merge on one predicate, innermost first) an If node. The loop's Exit nodes and the
+/// conditional's Merge nodes become Identities of the new node's results, keeping their
+/// names, so what consumes them is unchanged. Errors name `fileName`, the node and what
+/// is wrong (a frame without a LoopCond, a Merge whose inputs are not two branches, a node
+/// reading a loop's tensor from outside it ...).
+llvm::LogicalResult functionalizeControlFlow(tensorflow::GraphDef &graph, GraphBodies &bodies,
+                                             llvm::StringRef fileName,
+                                             mlir::MLIRContext *context);
+
+} // namespace kiln::import
+
+#endif // KILN_COMPILER_IMPORT_FUNCTIONALIZE_H
