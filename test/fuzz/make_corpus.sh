@@ -15,6 +15,9 @@ graphs=(test/e2e/tf/conv3x3_relu_pool test/e2e/tf/gather_out_of_range
         test/e2e/tf/fused_matmul_nn_relu test/e2e/tf/einsum_keras_scores
         test/e2e/tf/einsum_ellipsis test/e2e/tf/while_nested test/e2e/tf/cond_in_while
         test/e2e/tf/case_default test/e2e/rnn/lstm test/e2e/rnn/map_fn
+        test/e2e/tf/while_v1_nested test/e2e/tf/cond_in_while_v1 test/e2e/tf/case_v1_1
+        test/e2e/tf/while_in_cond_v1 test/e2e/tf/while_v1_grow test/e2e/rnn/lstm_lowered
+        test/import/functionalize
         test/import/all-ops examples/mlp/mlp)
 for g in "${graphs[@]}"; do
   name=$(basename "$g")
