@@ -31,6 +31,19 @@ using GraphBodies = std::map<std::string, GraphBody>;
 /// NextIteration or LoopCond nodes.
 bool hasV1ControlFlow(const tensorflow::GraphDef &graph);
 
+/// Whether `op` is one of TensorFlow 1's TensorArray ops (TensorArrayV3, TensorArrayWriteV3
+/// ...).
+bool isTensorArrayOp(llvm::StringRef op);
+
+/// Rewrites TensorFlow 1 TensorArrays (TensorArrayV3 and its Write, Read, Gather, Scatter,
+/// Size and Close) as TensorLists whose list is the array's flow, as TensorFlow 2 does;
+/// the handle and what carries it (Enter, Identity) go. Run before
+/// functionalizeControlFlow, which then sees the flow as an ordinary loop variable. Errors
+/// (a dynamic_size array, another TensorArray op, a handle read by anything else) name
+/// `fileName` and the node.
+llvm::LogicalResult rewriteTensorArrays(tensorflow::GraphDef &graph, llvm::StringRef fileName,
+                                        mlir::MLIRContext *context);
+
 /// Turns TensorFlow 1 control flow into functional form, as TensorFlow's own
 /// functionalization does: every loop frame (Enter ... Exit, innermost first) becomes a
 /// While node whose cond and body are in `bodies`, and every conditional (Switch ...

@@ -1,8 +1,8 @@
 //===- GraphImporter.cpp - GraphDef to tf dialect -----------------------------===//
 //
-// 0. Inline the calls of the function library (Functions.cpp), and make TensorFlow 1
-//    control flow (Switch, Merge, Enter, Exit, NextIteration) If and While nodes
-//    (Functionalize.cpp).
+// 0. Inline the calls of the function library (Functions.cpp), make TensorFlow 1
+//    TensorArrays TensorLists (TensorArrays.cpp) and TensorFlow 1 control flow (Switch,
+//    Merge, Enter, Exit, NextIteration) If and While nodes (Functionalize.cpp).
 // 1. Index the nodes and parse their inputs (`name`, `name:port`, `^name`).
 // 2. Choose the nodes the fetches need, walking inputs backwards and stopping at feeds
 //    (the paper's partial execution), or take every node.
@@ -977,11 +977,15 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
 
 OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, StringRef fileName,
                                          const ImportOptions &options, MLIRContext *ctx) {
-  if (!hasV1ControlFlow(graph))
+  bool arrays = llvm::any_of(graph.node(), [](const tensorflow::NodeDef &node) {
+    return isTensorArrayOp(node.op());
+  });
+  if (!arrays && !hasV1ControlFlow(graph))
     return GraphImporter(graph, fileName, options, ctx).run();
   tensorflow::GraphDef functional = graph;
   auto bodies = std::make_shared<GraphBodies>();
-  if (failed(functionalizeControlFlow(functional, *bodies, fileName, ctx)))
+  if ((arrays && failed(rewriteTensorArrays(functional, fileName, ctx))) ||
+      failed(functionalizeControlFlow(functional, *bodies, fileName, ctx)))
     return nullptr;
   GraphImporter importer(functional, fileName, options, ctx);
   importer.bodies = bodies;

@@ -1303,6 +1303,32 @@ def TF_TensorListStackOp : TF_Op<"TensorListStack"> {
   let inferFn = "inferTensorListStack";
 }
 
+def TF_TensorListGatherOp : TF_Op<"TensorListGather"> {
+  let summary = "the list's elements at `indices`, stacked";
+  let description = [{
+    The result is [indices.shape..., S...]; kiln-graph-decompose makes it a GatherV2 of the
+    list's tensor on axis 0, with GatherV2's check that each index is in range.
+  }];
+  let dataArgs = (ins TF_Tensor:$input_handle, TensorOf<[I32]>:$indices,
+                  TF_IndexTensor:$element_shape, TypeAttr:$element_dtype);
+  let results = (outs TF_Tensor:$values);
+  let inferFn = "inferTensorListGather";
+}
+
+def TF_TensorListScatterIntoExistingListOp
+    : TF_Op<"TensorListScatterIntoExistingList",
+            [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "the list with element `indices[k]` replaced by `tensor[k]`, for each k";
+  let description = [{
+    `indices` is a vector of K indices and `tensor` is [K, S...]; an index out of range is an
+    error, as in TensorFlow. Where an index repeats, the last write wins.
+  }];
+  let dataArgs = (ins TF_Tensor:$input_handle, TF_Tensor:$tensor, TensorOf<[I32]>:$indices,
+                  TypeAttr:$element_dtype);
+  let results = (outs TF_Tensor:$output_handle);
+  let inferFn = "inferTensorListScatterIntoExistingList";
+}
+
 def TF_TensorListLengthOp : TF_Op<"TensorListLength"> {
   let summary = "the number of elements of the list";
   let dataArgs = (ins TF_Tensor:$input_handle);

@@ -19,7 +19,7 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op,
-              kiln::tf::Conv2DOp>(op))
+              kiln::tf::Conv2DOp, kiln::tf::TensorListGatherOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -30,6 +30,22 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
           failed = true; // every Einsum reports its own error
           continue;
         }
+        ++numDecomposed;
+      } else if (auto gather = dyn_cast<kiln::tf::TensorListGatherOp>(op)) {
+        // A list is the tensor of its elements: gathering from it is GatherV2 on axis 0.
+        rewriter.setInsertionPoint(gather);
+        auto i32 = RankedTensorType::get({}, rewriter.getI32Type());
+        Value axis = kiln::tf::ConstOp::create(rewriter, gather.getLoc(), i32,
+                                               DenseIntElementsAttr::get(i32, {int32_t(0)}),
+                                               TypeAttr::get(rewriter.getI32Type()), ValueRange{});
+        Value replacement = kiln::tf::createTF(
+            rewriter, gather.getLoc(), "GatherV2",
+            {gather.getInputHandle(), gather.getIndices(), axis});
+        if (!replacement) {
+          failed = true;
+          continue;
+        }
+        rewriter.replaceOp(gather, replacement);
         ++numDecomposed;
       } else if (auto conv = dyn_cast<kiln::tf::Conv2DOp>(op)) {
         if (succeeded(kiln::tf::decomposeGroupedConv2D(rewriter, conv)))

@@ -170,7 +170,7 @@ def FoldPadsPass : Pass<"kiln-graph-fold-pads", "mlir::func::FuncOp"> {
 }
 
 def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
-  let summary = "Write composite ops (Einsum, grouped convolutions) as the ops Kiln has kernels for";
+  let summary = "Write composite ops (Einsum, grouped convolutions, list gathers) as the ops Kiln has kernels for";
   let description = [{
     A `tf.Einsum` of two inputs becomes a matrix product between transposes and reshapes:
     `tf.MatMul` when no dimension is batched (a Keras EinsumDense projection, whose
@@ -192,6 +192,9 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     `tf.DepthwiseConv2dNative` with the filter reshaped to [h, w, channels, multiplier]
     when each group has one input channel, or else one `tf.Conv2D` per group between
     `tf.Split`s of the input and the filter and a `tf.ConcatV2` of the results.
+
+    A `tf.TensorListGather` is a `tf.GatherV2` of the list's tensor on axis 0 (with its
+    check that each index is in range).
 
     Before:
     ```mlir

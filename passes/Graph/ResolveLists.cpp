@@ -4,7 +4,8 @@
 // unknown element shape learns it only from what the program does with it, often inside a
 // loop: an item set into it, the shape it is read or stacked as. The values that are one
 // list (through SetItem, Stack, Identity, loop variables, branch inputs and results) form
-// one class; everything any member says about N and S is merged, and each member takes
+// one class (through ScatterIntoExistingList too); everything any member says about N and
+// S (a Gather's result too) is merged, and each member takes
 // the merged type. kiln-graph-infer-shapes then carries it on.
 //
 //===----------------------------------------------------------------------------===//
@@ -84,12 +85,15 @@ struct ResolveListsPass : kiln::graph::impl::ResolveListsPassBase<ResolveListsPa
     func.walk([&](Operation *op) {
       if (isa<tf::TensorListReserveOp, tf::TensorListFromTensorOp, tf::TensorListGetItemOp,
               tf::TensorListSetItemOp, tf::TensorListStackOp, tf::TensorListLengthOp,
-              tf::TensorListElementShapeOp>(op)) {
+              tf::TensorListElementShapeOp, tf::TensorListGatherOp,
+              tf::TensorListScatterIntoExistingListOp>(op)) {
         listOps.push_back(op);
         classes.insert(listOf(op));
       }
       if (auto set = dyn_cast<tf::TensorListSetItemOp>(op))
         join(set.getInputHandle(), set.getOutputHandle());
+      else if (auto scatter = dyn_cast<tf::TensorListScatterIntoExistingListOp>(op))
+        join(scatter.getInputHandle(), scatter.getOutputHandle());
       else if (auto stack = dyn_cast<tf::TensorListStackOp>(op))
         join(stack.getInputHandle(), stack.getTensor());
       else if (auto from = dyn_cast<tf::TensorListFromTensorOp>(op))
@@ -126,6 +130,17 @@ struct ResolveListsPass : kiln::graph::impl::ResolveListsPassBase<ResolveListsPa
       } else if (auto set = dyn_cast<tf::TensorListSetItemOp>(op)) {
         if (auto item = dyn_cast<RankedTensorType>(set.getItem().getType()))
           ok = k.addElement(item.getShape(), op);
+      } else if (auto gather = dyn_cast<tf::TensorListGatherOp>(op)) {
+        if (auto e = tf::listElementShape(gather.getElementShape()))
+          ok = k.addElement(*e, op);
+        auto indices = dyn_cast<RankedTensorType>(gather.getIndices().getType());
+        auto values = dyn_cast<RankedTensorType>(gather.getValues().getType());
+        if (succeeded(ok) && indices && values && values.getRank() >= indices.getRank())
+          ok = k.addElement(values.getShape().drop_front(indices.getRank()), op);
+      } else if (auto scatter = dyn_cast<tf::TensorListScatterIntoExistingListOp>(op)) {
+        if (auto rows = dyn_cast<RankedTensorType>(scatter.getTensor().getType());
+            rows && rows.getRank() > 0)
+          ok = k.addElement(rows.getShape().drop_front(), op);
       } else if (auto stack = dyn_cast<tf::TensorListStackOp>(op)) {
         if (auto e = tf::listElementShape(stack.getElementShape()))
           ok = k.addElement(*e, op);

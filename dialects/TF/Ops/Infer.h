@@ -209,6 +209,9 @@ mlir::LogicalResult inferTensorListGetItem(const InferContext &ctx, InferResult 
 mlir::LogicalResult inferTensorListSetItem(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTensorListStack(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTensorListLength(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListGather(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorListScatterIntoExistingList(const InferContext &ctx,
+                                                           InferResult &out);
 mlir::LogicalResult inferTensorListElementShape(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferNoResults(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferRecv(const InferContext &ctx, InferResult &out);

@@ -100,6 +100,53 @@ LogicalResult inferTensorListSetItem(const InferContext &ctx, InferResult &out) 
   return success();
 }
 
+LogicalResult inferTensorListGather(const InferContext &ctx, InferResult &out) {
+  auto dtype = ctx.attr<TypeAttr>("element_dtype");
+  if (!dtype || failed(ctx.requireTensorOperands(3)))
+    return ctx.error("takes a list, indices and an element shape, with 'element_dtype'");
+  auto list = cast<TensorType>(ctx.operandType(0));
+  if (list.getElementType() != dtype.getValue())
+    return ctx.error("element_dtype ", dtype.getValue(), " does not match the list's ",
+                     list.getElementType());
+  auto refined = dyn_cast<RankedTensorType>(refineList(list, listElementShape(ctx.operands[2])));
+  auto indices = dyn_cast<RankedTensorType>(ctx.operandType(1));
+  if (refined && refined.getRank() == 0)
+    return ctx.error("the list must have a dimension for its elements");
+  if (!refined || !indices) {
+    out.push_back(UnrankedTensorType::get(list.getElementType()));
+    return success();
+  }
+  SmallVector<int64_t> dims(indices.getShape());
+  llvm::append_range(dims, refined.getShape().drop_front());
+  out.push_back(RankedTensorType::get(dims, list.getElementType()));
+  return success();
+}
+
+LogicalResult inferTensorListScatterIntoExistingList(const InferContext &ctx,
+                                                     InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto list = cast<TensorType>(ctx.operandType(0));
+  auto tensor = cast<TensorType>(ctx.operandType(1));
+  if (list.getElementType() != tensor.getElementType())
+    return ctx.error("the tensor is ", tensor, " but the list holds ", list.getElementType());
+  auto indices = dyn_cast<RankedTensorType>(ctx.operandType(2));
+  if (indices && indices.getRank() != 1)
+    return ctx.error("indices must be a vector, not ", indices);
+  std::optional<SmallVector<int64_t>> element;
+  if (auto ranked = dyn_cast<RankedTensorType>(tensor)) {
+    if (ranked.getRank() == 0)
+      return ctx.error("the tensor must have a dimension for the indices");
+    if (indices && !indices.isDynamicDim(0) && !ranked.isDynamicDim(0) &&
+        indices.getDimSize(0) != ranked.getDimSize(0))
+      return ctx.error("the tensor has ", ranked.getDimSize(0), " rows for ",
+                       indices.getDimSize(0), " indices");
+    element = SmallVector<int64_t>(ranked.getShape().drop_front());
+  }
+  out.push_back(refineList(list, element));
+  return success();
+}
+
 LogicalResult inferTensorListStack(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(2)))
     return failure();
@@ -160,6 +207,10 @@ void TensorListGetItemOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks
 
 void TensorListSetItemOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
   checkIndex(getInputHandle(), getIndex(), checks);
+}
+
+void TensorListScatterIntoExistingListOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  checkIndex(getInputHandle(), getIndices(), checks);
 }
 
 } // namespace kiln::tf

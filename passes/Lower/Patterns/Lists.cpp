@@ -3,13 +3,15 @@
 // After kiln-graph-resolve-lists a list is the tensor [N, S...] of its elements: making
 // one is a tensor of zeros (TensorFlow reads an element never set as zeros) or the tensor
 // it comes from, stacking it is the tensor itself, and an element is read or written as
-// the slice at its index (clamped into the list: the index's check has run before).
+// the slice at its index (clamped into the list: the index's check has run before); a
+// scatter writes its rows one by one in a loop.
 //
 //===----------------------------------------------------------------------------===//
 #include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -100,6 +102,48 @@ struct SetItemLowering : OpConversionPattern<tf::TensorListSetItemOp> {
   }
 };
 
+/// Row k of `tensor` into element indices[k] of the list, for each k in turn (so the last
+/// of repeated indices wins), in an scf.for carrying the list.
+struct ScatterLowering : OpConversionPattern<tf::TensorListScatterIntoExistingListOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::TensorListScatterIntoExistingListOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto list = dyn_cast<RankedTensorType>(adaptor.getInputHandle().getType());
+    auto rows = dyn_cast<RankedTensorType>(adaptor.getTensor().getType());
+    auto indices = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (!list || !list.hasStaticShape() || list.getDimSize(0) == 0 || !rows ||
+        !rows.hasStaticShape() || !indices || indices.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a static, non-empty list");
+    Location loc = op.getLoc();
+    int64_t n = list.getDimSize(0);
+    auto loop = scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
+                                   indexConstant(rewriter, loc, rows.getDimSize(0)),
+                                   indexConstant(rewriter, loc, 1),
+                                   ValueRange{adaptor.getInputHandle()});
+    OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value i = tensor::ExtractOp::create(b, loc, adaptor.getIndices(), ValueRange{k});
+    i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+    i = arith::MaxSIOp::create(b, loc, i, indexConstant(b, loc, 0));
+    i = arith::MinSIOp::create(b, loc, i, indexConstant(b, loc, n - 1));
+    SmallVector<OpFoldResult> from, to, sizes, strides;
+    elementSlice(b, rows, k, from, sizes, strides);
+    SmallVector<int64_t> rowDims(rows.getShape());
+    rowDims[0] = 1;
+    auto row = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(rowDims, rows.getElementType()), adaptor.getTensor(), from,
+        sizes, strides);
+    sizes.clear();
+    strides.clear();
+    elementSlice(b, list, i, to, sizes, strides);
+    Value updated = tensor::InsertSliceOp::create(b, loc, row, loop.getRegionIterArgs()[0], to,
+                                                  sizes, strides);
+    scf::YieldOp::create(b, loc, updated);
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
 /// Length and ElementShape of a static list, if kiln-graph-fold-constants left any.
 template <typename Op>
 struct ListConstantLowering : OpConversionPattern<Op> {
@@ -121,6 +165,7 @@ struct ListConstantLowering : OpConversionPattern<Op> {
 void populateListPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ReserveLowering, PassThroughLowering<tf::TensorListFromTensorOp>,
                PassThroughLowering<tf::TensorListStackOp>, GetItemLowering, SetItemLowering,
+               ScatterLowering,
                ListConstantLowering<tf::TensorListLengthOp>,
                ListConstantLowering<tf::TensorListElementShapeOp>>(converter,
                                                                     patterns.getContext());

@@ -73,8 +73,9 @@ FAMILIES = {
                   "LoopCond, as tf.cond, tf.case and tf.while_loop write them with control "
                   "flow v2 off), which the importer makes functional: conditionals (nested, "
                   "capturing tensors), loops (constant, fed and zero trip counts, nested, "
-                  "bounded, holding a conditional or inside one, with loop invariants) and a "
-                  "loop growing a tensor that Kiln unrolls",
+                  "bounded, holding a conditional or inside one, with loop invariants), a "
+                  "loop growing a tensor that Kiln unrolls, and TensorArrays (write, stack, "
+                  "gather, unstack, read, size) in loops",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
@@ -1389,6 +1390,31 @@ def build_control_flow_v1():
     case("while_v1_grow", "control_v1", "a tf.while_loop whose variable doubles in length "
          "each of its 4 iterations (shape_invariants [None]): Kiln unrolls it", grow,
          [("x", x)], ARITH)
+
+    def array_write(p):
+        ta = tf.TensorArray(tf.float32, size=5, clear_after_read=False)
+
+        def body(i, h, ta):
+            h = tf.tanh(tf.matmul(h, w) + p["h"])
+            return i + 1, h, ta.write(i, h * 2.0)
+        _, _, ta = tf.while_loop(lambda i, h, ta: i < 5, body, [tf.constant(0), p["h"], ta])
+        return {"y": tf.identity(ta.stack(), name="y"),
+                "g": tf.identity(ta.gather([4, 0, 2]), name="g")}
+    case("tensor_array_write", "control_v1", "a TensorArray of size 5 written in a "
+         "tf.while_loop, then stacked and gathered at [4, 0, 2]", array_write, [("h", h0)],
+         SUMS)
+
+    def array_read(p):
+        ta = tf.TensorArray(tf.float32, size=6).unstack(p["xs"])
+
+        def body(i, acc):
+            return i + 1, acc * 0.5 + ta.read(i)
+        _, y = tf.while_loop(lambda i, acc: i < ta.size(), body,
+                             [tf.constant(0), tf.zeros([3])])
+        return {"y": tf.identity(y, name="y")}
+    case("tensor_array_read", "control_v1", "a TensorArray unstacked from a [6,3] input and "
+         "read row by row in a tf.while_loop whose bound is the array's size", array_read,
+         [("xs", f32(r, (6, 3)))], ARITH)
     tf.compat.v1.enable_control_flow_v2()
 
 

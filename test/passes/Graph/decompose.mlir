@@ -113,3 +113,17 @@ func.func @grouped_two(%x: tensor<2x6x8x7xf32>, %f: tensor<3x3x3x4xf32>) -> tens
   %y = "tf.Conv2D"(%x, %f) {data_format = "NCHW", padding = "VALID", strides = [1, 1, 2, 2]} : (tensor<2x6x8x7xf32>, tensor<3x3x3x4xf32>) -> tensor<2x4x3x3xf32>
   return %y : tensor<2x4x3x3xf32>
 }
+
+// -----
+
+// Tests that a TensorList gather is GatherV2 of the list's tensor on axis 0.
+// CHECK-LABEL: func.func @list_gather
+// CHECK: %[[AXIS:.*]] = "tf.Const"() {dtype = i32, value = dense<0> : tensor<i32>}
+// CHECK: %[[G:.*]] = "tf.GatherV2"(%arg0, %arg1, %[[AXIS]]) : (tensor<5x3xf32>, tensor<2xi32>, tensor<i32>) -> tensor<2x3xf32>
+// CHECK-NOT: tf.TensorListGather
+// CHECK: return %[[G]]
+func.func @list_gather(%l: tensor<5x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32> {
+  %shape = "tf.Const"() {value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+  %g = "tf.TensorListGather"(%l, %i, %shape) {element_dtype = f32} : (tensor<5x3xf32>, tensor<2xi32>, tensor<1xi32>) -> tensor<2x3xf32>
+  return %g : tensor<2x3xf32>
+}

@@ -59,3 +59,21 @@ func.func @conflict(%i: tensor<i32>, %a: tensor<3xf32>, %b: tensor<4xf32>) -> te
   %u = "tf.TensorListSetItem"(%t, %i, %b) {element_dtype = f32} : (tensor<*xf32>, tensor<i32>, tensor<4xf32>) -> tensor<*xf32>
   return %u : tensor<*xf32>
 }
+
+// -----
+
+// Tests that a scatter into a list (a TensorArray's unstack) gives its element shape, and
+// that what a gather reads is one list with it.
+// CHECK-LABEL: func.func @scattered
+// CHECK: "tf.TensorListReserve"{{.*}} -> tensor<6x3xf32>
+// CHECK: "tf.TensorListScatterIntoExistingList"{{.*}} -> tensor<6x3xf32>
+// CHECK: "tf.TensorListGather"(%{{.*}}, %{{.*}}, %{{.*}}) {{.*}}: (tensor<6x3xf32>
+func.func @scattered(%x: tensor<6x3xf32>, %i: tensor<2xi32>) -> tensor<*xf32> {
+  %unknown = "tf.Const"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %six = "tf.Const"() {value = dense<6> : tensor<i32>} : () -> tensor<i32>
+  %rows = "tf.Const"() {value = dense<[0, 1, 2, 3, 4, 5]> : tensor<6xi32>} : () -> tensor<6xi32>
+  %l = "tf.TensorListReserve"(%unknown, %six) {element_dtype = f32} : (tensor<i32>, tensor<i32>) -> tensor<*xf32>
+  %s = "tf.TensorListScatterIntoExistingList"(%l, %x, %rows) {element_dtype = f32} : (tensor<*xf32>, tensor<6x3xf32>, tensor<6xi32>) -> tensor<*xf32>
+  %g = "tf.TensorListGather"(%s, %i, %unknown) {element_dtype = f32} : (tensor<*xf32>, tensor<2xi32>, tensor<i32>) -> tensor<*xf32>
+  return %g : tensor<*xf32>
+}
