@@ -292,6 +292,10 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     the link between the devices: memcpy, PCIe or network), and takes a launch cost plus
     its FLOPs (estimated from shapes) over the device's speed. Constants go with their
     first user. The chosen device, in full, is written to each op's `device` attribute.
+    A tf.If, tf.Case or tf.While is placed as one op and runs whole on its device: the ops
+    of its regions take that device, whatever their own attributes said (the paper's
+    alternative, a loop body partitioned with Send/Recv inside the frame, is not done), so
+    only the loop's inputs and results cross devices.
 
     Before:
     ```mlir

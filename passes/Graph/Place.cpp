@@ -332,6 +332,18 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
         }
       op->setAttr("device", StringAttr::get(op->getContext(), available[device].str()));
     }
+    // A loop or conditional runs whole where it is placed: the ops of its regions take its
+    // device (whatever theirs said).
+    for (Operation &op : func.getBody().front()) {
+      auto device = op.getAttrOfType<StringAttr>("device");
+      if (!device || op.getNumRegions() == 0)
+        continue;
+      op.walk([&](Operation *inner) {
+        if (inner != &op && isa<kiln::tf::TFDialect>(inner->getDialect()) &&
+            !isa<kiln::tf::YieldOp>(inner))
+          inner->setAttr("device", device);
+      });
+    }
   }
 };
 

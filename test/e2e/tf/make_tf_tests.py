@@ -1444,6 +1444,28 @@ def build_devices():
         with tf.device("/device:CPU:1"):
             s = raw.Sigmoid(x=m, name="s")
         return {"s": s, "n": n}
+    def loop_across(p):
+        with tf.device("/device:CPU:1"):
+            a = raw.Tanh(x=p["x"])
+        with tf.device("/device:CPU:0"):
+            _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, h * 0.5 + a),
+                                 [tf.constant(0), a])
+        with tf.device("/device:CPU:1"):
+            y = raw.Mul(x=h, y=tf.constant(2.0), name="y")
+        return {"y": y}
+    case("loop_across", "devices", "a tf.while_loop on CPU 0 between a Tanh and a Mul on "
+         "CPU 1: the loop runs whole on one device, its input and output crossing",
+         loop_across, [("x", f32(r, (3, 5)))], ARITH)
+
+    def loop_across_v1(p):
+        tf.compat.v1.disable_control_flow_v2()
+        try:
+            return loop_across(p)
+        finally:
+            tf.compat.v1.enable_control_flow_v2()
+    case("loop_across_v1", "devices", "the same with TensorFlow 1 control flow (Enter ... "
+         "Exit on CPU 0)", loop_across_v1, [("x", f32(r, (3, 5)))], ARITH)
+
     case("ping_pong", "devices", "CPU 1 sends Tanh(x) to CPU 0, which multiplies it by y and "
          "sends the product back for a Sigmoid: each device waits for the other in turn",
          ping_pong, [("x", f32(r, (3, 5))), ("y", f32(r, (3, 5)))], TRANSCENDENTAL)

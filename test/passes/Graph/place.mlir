@@ -50,3 +50,26 @@ func.func @constraints(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, t
   %2 = "tf.Mul"(%x, %c) {device = "/cpu:1"} : (tensor<64xf32>, tensor<f32>) -> tensor<64xf32>
   return %0, %1, %2 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// Tests that a loop runs whole on the device it is placed on: the ops of its regions take
+// the loop's device, whatever their own attributes said.
+// CHECK-LABEL: func.func @loop
+// CHECK: "tf.Less"{{.*}}device = "/job:localhost/replica:0/task:0/device:CPU:1"
+// CHECK: "tf.Tanh"{{.*}}device = "/job:localhost/replica:0/task:0/device:CPU:1"
+// CHECK: device = "/job:localhost/replica:0/task:0/device:CPU:1"{{.*}}: (tensor<i32>, tensor<64xf32>)
+func.func @loop(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %zero = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0:2 = "tf.While"(%zero, %x) ({
+  ^bb0(%i: tensor<i32>, %v: tensor<64xf32>):
+    %n = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %c = "tf.Less"(%i, %n) : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "tf.Yield"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%i: tensor<i32>, %v: tensor<64xf32>):
+    %t = "tf.Tanh"(%v) {device = "/device:CPU:0"} : (tensor<64xf32>) -> tensor<64xf32>
+    "tf.Yield"(%i, %t) : (tensor<i32>, tensor<64xf32>) -> ()
+  }) {T = [i32, f32], device = "/device:CPU:1"} : (tensor<i32>, tensor<64xf32>) -> (tensor<i32>, tensor<64xf32>)
+  return %0#1 : tensor<64xf32>
+}
