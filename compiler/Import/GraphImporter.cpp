@@ -44,6 +44,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <queue>
+#include <set>
 
 using namespace mlir;
 
@@ -975,6 +976,72 @@ OwningOpRef<ModuleOp> importGraphDefBuffer(StringRef bytes, StringRef fileName,
   return importInlinedGraph(graph, fileName, options, ctx);
 }
 
+/// Keeps only the nodes of `graph` that `options`' fetches need (walking data and control
+/// inputs back, stopping at fed tensors), in their order; nothing changes without fetches
+/// or when a fetch or feed names no node (the importer reports it). So a training graph's
+/// gradient loops do not stand in the way of its inference part.
+static void keepNeeded(tensorflow::GraphDef &graph, const ImportOptions &options) {
+  llvm::StringMap<int> byName;
+  for (auto [i, node] : llvm::enumerate(graph.node()))
+    byName[node.name()] = int(i);
+  std::set<std::string> fed, fedNodes;
+  for (const FeedSpec &feed : options.feeds) {
+    if (!byName.count(feed.id.node))
+      return;
+    fed.insert(feed.id.str());
+    fedNodes.insert(feed.id.node);
+  }
+  std::vector<int> work;
+  for (const FetchSpec &fetch : options.fetches) {
+    if (!byName.count(fetch.id.node))
+      return;
+    work.push_back(byName.lookup(fetch.id.node));
+  }
+  if (work.empty())
+    return;
+  std::vector<bool> needed(graph.node_size(), false);
+  std::set<int> fedOnly;
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    if (needed[i])
+      continue;
+    needed[i] = true;
+    for (const std::string &raw : graph.node(i).input()) {
+      StringRef text = raw;
+      bool control = text.consume_front("^");
+      std::optional<TensorId> id = parseTensorId(text);
+      if (!id || !byName.count(id->node))
+        continue; // the importer reports it
+      if (control ? fedNodes.count(id->node) : fed.count(id->str())) {
+        fedOnly.insert(byName.lookup(id->node));
+        continue;
+      }
+      work.push_back(byName.lookup(id->node));
+    }
+  }
+  // A fed node stays (the importer reads its attributes), with only the inputs kept.
+  tensorflow::GraphDef kept;
+  for (auto [i, node] : llvm::enumerate(*graph.mutable_node())) {
+    if (!needed[i] && !fedOnly.count(int(i)))
+      continue;
+    if (!needed[i]) {
+      auto *inputs = node.mutable_input();
+      inputs->erase(std::remove_if(inputs->begin(), inputs->end(),
+                                   [&](const std::string &raw) {
+                                     StringRef text = raw;
+                                     text.consume_front("^");
+                                     std::optional<TensorId> id = parseTensorId(text);
+                                     return !id || !byName.count(id->node) ||
+                                            !needed[byName.lookup(id->node)];
+                                   }),
+                    inputs->end());
+    }
+    *kept.add_node() = std::move(node);
+  }
+  graph.mutable_node()->Swap(kept.mutable_node());
+}
+
 OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, StringRef fileName,
                                          const ImportOptions &options, MLIRContext *ctx) {
   bool arrays = llvm::any_of(graph.node(), [](const tensorflow::NodeDef &node) {
@@ -983,6 +1050,7 @@ OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, Stri
   if (!arrays && !hasV1ControlFlow(graph))
     return GraphImporter(graph, fileName, options, ctx).run();
   tensorflow::GraphDef functional = graph;
+  keepNeeded(functional, options);
   auto bodies = std::make_shared<GraphBodies>();
   if ((arrays && failed(rewriteTensorArrays(functional, fileName, ctx))) ||
       failed(functionalizeControlFlow(functional, *bodies, fileName, ctx)))
