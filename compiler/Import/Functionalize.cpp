@@ -157,6 +157,9 @@ LogicalResult Functionalizer::load() {
       StringRef text = raw;
       Ref ref;
       ref.control = text.consume_front("^");
+      if (!ref.control && !refs.empty() && refs.back().control)
+        return nodeError(i) << "data input '" << raw
+                            << "' follows a control input; control inputs (^name) come last";
       std::optional<TensorId> id = parseTensorId(text);
       if (!id || !byName.count(id->node))
         return nodeError(i) << "input '" << raw << "' names no tensor of the graph";

@@ -1221,6 +1221,46 @@ def build_functions():
          build_layer, [("x", img)], SUMS, edit=stateful)
 
 
+def cond_graph(p):
+    y = tf.cond(p["p"] > 0, lambda: p["x"] * 2.0 + 1.0, lambda: tf.nn.relu(-p["x"]))
+    return {"y": tf.identity(y, name="y")}
+
+
+def rnn_graph(w, steps):
+    """h = tanh(h W + h0), `steps` times (None: an input n times)."""
+    def build(p):
+        n = p["n"] if steps is None else tf.constant(steps)
+        _, h = tf.while_loop(lambda i, h: i < n,
+                             lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w) + p["h"])),
+                             [tf.constant(0), p["h"]])
+        return {"y": tf.identity(h, name="y")}
+    return build
+
+
+def nested_loops_graph(p):
+    def outer(i, acc):
+        _, inner = tf.while_loop(lambda j, a: j <= i,
+                                 lambda j, a: (j + 1, a * 0.5 + tf.cast(j, tf.float32)),
+                                 [tf.constant(0), acc])
+        return i + 1, inner
+    _, y = tf.while_loop(lambda i, acc: i < p["n"], outer, [tf.constant(0), p["x"]])
+    return {"y": tf.identity(y, name="y")}
+
+
+def bounded_loop_graph(p):
+    y = tf.while_loop(lambda v: tf.reduce_sum(v) < 1e30, lambda v: [v * 2.0 + 1.0],
+                      [p["x"]], maximum_iterations=5)[0]
+    return {"y": tf.identity(y, name="y")}
+
+
+def cond_in_loop_graph(p):
+    def body(i, v):
+        v = tf.cond(tf.equal(i % 2, 0), lambda: v + 1.0, lambda: -v)
+        return i + 1, v
+    _, y = tf.while_loop(lambda i, v: i < 5, body, [tf.constant(0), p["x"]])
+    return {"y": tf.identity(y, name="y")}
+
+
 def build_control_flow():
     tf.compat.v1.enable_control_flow_v2()  # If and While nodes, not Switch and Merge
     r = rng_for("control")
@@ -1230,13 +1270,10 @@ def build_control_flow():
             node.op = {"StatelessWhile": "While", "StatelessIf": "If"}.get(node.op, node.op)
     x = f32(r, (4,), -2, 2)
 
-    def cond(p):
-        y = tf.cond(p["p"] > 0, lambda: p["x"] * 2.0 + 1.0, lambda: tf.nn.relu(-p["x"]))
-        return {"y": tf.identity(y, name="y")}
-    case("cond_then", "control", "tf.cond (If) taking its then branch", cond,
+    case("cond_then", "control", "tf.cond (If) taking its then branch", cond_graph,
          [("x", x), ("p", np.float32(0.5))], ARITH)
     case("cond_else", "control", "tf.cond taking its else branch, as an If (stateful) node",
-         cond, [("x", x), ("p", np.float32(-0.5))], ARITH, edit=stateful)
+         cond_graph, [("x", x), ("p", np.float32(-0.5))], ARITH, edit=stateful)
 
     def switch(p):
         branches = [lambda: p["x"] + 1.0, lambda: p["x"] * p["x"], lambda: tf.tanh(p["x"])]
@@ -1250,49 +1287,24 @@ def build_control_flow():
     w = f32(r, (6, 6), -0.5, 0.5)
     h0 = f32(r, (2, 6))
 
-    def rnn(steps):
-        def build(p):
-            n = p["n"] if steps is None else tf.constant(steps)
-            _, h = tf.while_loop(lambda i, h: i < n,
-                                 lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w) + p["h"])),
-                                 [tf.constant(0), p["h"]])
-            return {"y": tf.identity(h, name="y")}
-        return build
     case("while_fixed", "control", "tf.while_loop (While) with a constant trip count of 10: "
-         "h = tanh(h W + h0)", rnn(10), [("h", h0)], SUMS)
+         "h = tanh(h W + h0)", rnn_graph(w, 10), [("h", h0)], SUMS)
     case("while_fed", "control", "tf.while_loop whose trip count n is an input (6 here), "
-         "as a While (stateful) node", rnn(None), [("h", h0), ("n", np.int32(6))], SUMS,
-         edit=stateful)
+         "as a While (stateful) node", rnn_graph(w, None), [("h", h0), ("n", np.int32(6))],
+         SUMS, edit=stateful)
     case("while_fed_zero", "control", "tf.while_loop whose trip count n is an input, 0: the "
-         "body never runs", rnn(None), [("h", h0), ("n", np.int32(0))], EXACT)
+         "body never runs", rnn_graph(w, None), [("h", h0), ("n", np.int32(0))], EXACT)
 
-    def nested(p):
-        def outer(i, acc):
-            _, inner = tf.while_loop(lambda j, a: j <= i,
-                                     lambda j, a: (j + 1, a * 0.5 + tf.cast(j, tf.float32)),
-                                     [tf.constant(0), acc])
-            return i + 1, inner
-        _, y = tf.while_loop(lambda i, acc: i < p["n"], outer, [tf.constant(0), p["x"]])
-        return {"y": tf.identity(y, name="y")}
     case("while_nested", "control", "a tf.while_loop inside another, the inner trip count "
-         "set by the outer counter", nested, [("x", x), ("n", np.int32(4))], ARITH)
+         "set by the outer counter", nested_loops_graph, [("x", x), ("n", np.int32(4))],
+         ARITH)
 
-    def bounded(p):
-        y = tf.while_loop(lambda v: tf.reduce_sum(v) < 1e30, lambda v: v * 2.0 + 1.0,
-                          [p["x"]], maximum_iterations=5)[0]
-        return {"y": tf.identity(y, name="y")}
     case("while_max_iterations", "control", "a tf.while_loop whose condition would hold "
-         "for long, stopped by maximum_iterations=5 (a counter the graph adds)", bounded,
-         [("x", x)], ARITH)
+         "for long, stopped by maximum_iterations=5 (a counter the graph adds)",
+         bounded_loop_graph, [("x", x)], ARITH)
 
-    def branchy(p):
-        def body(i, v):
-            v = tf.cond(tf.equal(i % 2, 0), lambda: v + 1.0, lambda: -v)
-            return i + 1, v
-        _, y = tf.while_loop(lambda i, v: i < 5, body, [tf.constant(0), p["x"]])
-        return {"y": tf.identity(y, name="y")}
     case("cond_in_while", "control", "a tf.cond inside a tf.while_loop's body, alternating "
-         "branches", branchy, [("x", x)], ARITH)
+         "branches", cond_in_loop_graph, [("x", x)], ARITH)
 
 
 def build_control_flow_v1():
@@ -1300,12 +1312,9 @@ def build_control_flow_v1():
     r = rng_for("control_v1")
     x = f32(r, (4,), -2, 2)
 
-    def cond(p):
-        y = tf.cond(p["p"] > 0, lambda: p["x"] * 2.0 + 1.0, lambda: tf.nn.relu(-p["x"]))
-        return {"y": tf.identity(y, name="y")}
-    case("cond_v1_then", "control_v1", "tf.cond taking its then branch", cond,
+    case("cond_v1_then", "control_v1", "tf.cond taking its then branch", cond_graph,
          [("x", x), ("p", np.float32(0.5))], ARITH)
-    case("cond_v1_else", "control_v1", "tf.cond taking its else branch", cond,
+    case("cond_v1_else", "control_v1", "tf.cond taking its else branch", cond_graph,
          [("x", x), ("p", np.float32(-0.5))], ARITH)
 
     def nested_cond(p):
@@ -1331,47 +1340,23 @@ def build_control_flow_v1():
     w = f32(r, (6, 6), -0.5, 0.5)
     h0 = f32(r, (2, 6))
 
-    def rnn(steps):
-        def build(p):
-            n = p["n"] if steps is None else tf.constant(steps)
-            _, h = tf.while_loop(lambda i, h: i < n,
-                                 lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w) + p["h"])),
-                                 [tf.constant(0), p["h"]])
-            return {"y": tf.identity(h, name="y")}
-        return build
     case("while_v1_fixed", "control_v1", "tf.while_loop with a constant trip count of 10: "
-         "h = tanh(h W + h0), h0 a loop invariant", rnn(10), [("h", h0)], SUMS)
+         "h = tanh(h W + h0), h0 a loop invariant", rnn_graph(w, 10), [("h", h0)], SUMS)
     case("while_v1_fed", "control_v1", "tf.while_loop whose trip count n is an input (6)",
-         rnn(None), [("h", h0), ("n", np.int32(6))], SUMS)
+         rnn_graph(w, None), [("h", h0), ("n", np.int32(6))], SUMS)
     case("while_v1_fed_zero", "control_v1", "tf.while_loop whose trip count n is an input, "
-         "0: the body never runs", rnn(None), [("h", h0), ("n", np.int32(0))], EXACT)
+         "0: the body never runs", rnn_graph(w, None), [("h", h0), ("n", np.int32(0))],
+         EXACT)
 
-    def nested(p):
-        def outer(i, acc):
-            _, inner = tf.while_loop(lambda j, a: j <= i,
-                                     lambda j, a: (j + 1, a * 0.5 + tf.cast(j, tf.float32)),
-                                     [tf.constant(0), acc])
-            return i + 1, inner
-        _, y = tf.while_loop(lambda i, acc: i < p["n"], outer, [tf.constant(0), p["x"]])
-        return {"y": tf.identity(y, name="y")}
     case("while_v1_nested", "control_v1", "a tf.while_loop inside another, the inner trip "
-         "count set by the outer counter", nested, [("x", x), ("n", np.int32(4))], ARITH)
+         "count set by the outer counter", nested_loops_graph,
+         [("x", x), ("n", np.int32(4))], ARITH)
 
-    def bounded(p):
-        y = tf.while_loop(lambda v: tf.reduce_sum(v) < 1e30, lambda v: [v * 2.0 + 1.0],
-                          [p["x"]], maximum_iterations=5)[0]
-        return {"y": tf.identity(y, name="y")}
     case("while_v1_max_iterations", "control_v1", "a tf.while_loop stopped by "
-         "maximum_iterations=5", bounded, [("x", x)], ARITH)
+         "maximum_iterations=5", bounded_loop_graph, [("x", x)], ARITH)
 
-    def branchy(p):
-        def body(i, v):
-            v = tf.cond(tf.equal(i % 2, 0), lambda: v + 1.0, lambda: -v)
-            return i + 1, v
-        _, y = tf.while_loop(lambda i, v: i < 5, body, [tf.constant(0), p["x"]])
-        return {"y": tf.identity(y, name="y")}
     case("cond_in_while_v1", "control_v1", "a tf.cond inside a tf.while_loop's body, "
-         "alternating branches", branchy, [("x", x)], ARITH)
+         "alternating branches", cond_in_loop_graph, [("x", x)], ARITH)
 
     def loop_in_cond(p):
         def loop():
