@@ -73,12 +73,11 @@ using Branches = std::map<std::string, int>;
 
 class Functionalizer {
 public:
-  Functionalizer(tensorflow::GraphDef &graph, GraphBodies &bodies, StringRef fileName,
-                 MLIRContext *ctx)
-      : graph(graph), bodies(bodies), fileName(fileName.str()), ctx(ctx) {
-    for (const auto &f : graph.library().function())
-      functionNames.insert(f.signature().name());
-  }
+  /// `functionNames`: the library's functions, which the bodies' names must not take.
+  Functionalizer(tensorflow::GraphDef &graph, GraphBodies &bodies,
+                 const llvm::StringSet<> &functionNames, StringRef fileName, MLIRContext *ctx)
+      : graph(graph), bodies(bodies), functionNames(functionNames), fileName(fileName.str()),
+        ctx(ctx) {}
 
   LogicalResult run(bool loops);
 
@@ -123,9 +122,9 @@ private:
 
   tensorflow::GraphDef &graph;
   GraphBodies &bodies;
+  const llvm::StringSet<> &functionNames;
   std::string fileName;
   MLIRContext *ctx;
-  llvm::StringSet<> functionNames;
 
   std::vector<tensorflow::NodeDef> nodes;
   std::vector<std::vector<Ref>> inputs;
@@ -388,7 +387,6 @@ LogicalResult Functionalizer::makeBody(const std::string &name,
                                        const std::vector<Ref> &results) {
   GraphBody body;
   *body.graph.mutable_versions() = graph.versions();
-  *body.graph.mutable_library() = graph.library();
   for (const std::string &arg : args) {
     tensorflow::NodeDef &node = *body.graph.add_node();
     node.set_name(arg);
@@ -535,7 +533,7 @@ LogicalResult Functionalizer::functionalizeLoop(int frame) {
     return failure();
   for (const std::string &name : {condName, bodyName}) {
     tensorflow::GraphDef &g = bodies[name].graph;
-    Functionalizer inner(g, bodies, fileName, ctx);
+    Functionalizer inner(g, bodies, functionNames, fileName, ctx);
     if (failed(inner.run(/*loops=*/false)))
       return failure();
   }
@@ -813,7 +811,7 @@ LogicalResult Functionalizer::functionalizeConditionals() {
         node.set_name(arg);
         node.set_op("Placeholder");
       }
-      Functionalizer inner(body.graph, bodies, fileName, ctx);
+      Functionalizer inner(body.graph, bodies, functionNames, fileName, ctx);
       if (failed(inner.run(/*loops=*/false)))
         return failure();
     }
@@ -910,7 +908,10 @@ bool hasV1ControlFlow(const tensorflow::GraphDef &graph) {
 
 LogicalResult functionalizeControlFlow(tensorflow::GraphDef &graph, GraphBodies &bodies,
                                        StringRef fileName, MLIRContext *context) {
-  return Functionalizer(graph, bodies, fileName, context).run(/*loops=*/true);
+  llvm::StringSet<> functionNames;
+  for (const auto &f : graph.library().function())
+    functionNames.insert(f.signature().name());
+  return Functionalizer(graph, bodies, functionNames, fileName, context).run(/*loops=*/true);
 }
 
 } // namespace kiln::import

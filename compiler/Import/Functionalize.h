@@ -17,7 +17,8 @@ namespace kiln::import {
 
 /// A part of a graph that functionalizeControlFlow cut out as a function: a loop's
 /// condition or body, or a branch of a conditional. Its nodes keep their names; each
-/// argument is a Placeholder among them.
+/// argument is a Placeholder among them. It has no library of its own: the functions its
+/// nodes name are the whole graph's.
 struct GraphBody {
   tensorflow::GraphDef graph;
   std::vector<std::string> args;  // the Placeholders, in argument order

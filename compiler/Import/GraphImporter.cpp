@@ -136,6 +136,9 @@ public:
   std::vector<std::string> enclosing;
   /// The loop and conditional bodies functionalizeControlFlow cut out of the graph.
   std::shared_ptr<const GraphBodies> bodies;
+  /// The function library of the outermost graph, for a body cut out of it (which has
+  /// none of its own); null: this graph's.
+  const tensorflow::FunctionDefLibrary *library = nullptr;
 
 private:
 
@@ -478,14 +481,15 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
   }
 
   const tensorflow::FunctionDef *body = nullptr;
-  for (const auto &f : graph.library().function())
+  const tensorflow::FunctionDefLibrary &functions = library ? *library : graph.library();
+  for (const auto &f : functions.function())
     if (f.signature().name() == function.name())
       body = &f;
   if (!body)
     return nodeError(node) << "its " << key << " names function '" << function.name()
                            << "', which the graph's library does not define";
   tensorflow::GraphDef sub;
-  *sub.mutable_library() = graph.library();
+  *sub.mutable_library() = functions;
   *sub.mutable_versions() = graph.versions();
   tensorflow::NodeDef &caller = *sub.add_node();
   caller.set_name(call);
@@ -521,6 +525,7 @@ LogicalResult GraphImporter::importSubgraph(const tensorflow::GraphDef &sub,
   importer.enclosing = enclosing;
   importer.enclosing.push_back(function);
   importer.bodies = bodies;
+  importer.library = library ? library : &graph.library();
   // A body that returns nothing yields nothing; the importer needs something to fetch.
   OwningOpRef<ModuleOp> module;
   if (!subOptions.fetches.empty()) {
