@@ -61,8 +61,9 @@ int listType(const tensorflow::NodeDef &node, StringRef name, int64_t i) {
 
 class Inliner {
 public:
-  Inliner(tensorflow::GraphDef &graph, StringRef fileName, MLIRContext *ctx)
-      : graph(graph), fileName(fileName.str()), ctx(ctx) {}
+  Inliner(tensorflow::GraphDef &graph, const tensorflow::FunctionDefLibrary &library,
+          StringRef fileName, MLIRContext *ctx)
+      : graph(graph), library(library), fileName(fileName.str()), ctx(ctx) {}
 
   LogicalResult run();
 
@@ -101,6 +102,7 @@ private:
   int64_t expandedSize(const tensorflow::FunctionDef &function);
 
   tensorflow::GraphDef &graph;
+  const tensorflow::FunctionDefLibrary &library;
   std::string fileName;
   MLIRContext *ctx;
   llvm::StringMap<const tensorflow::FunctionDef *> functions;
@@ -462,7 +464,7 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
 
 LogicalResult Inliner::run() {
   ctx->getOrLoadDialect<tf::TFDialect>(); // the ops' output arguments
-  for (const auto &function : graph.library().function()) {
+  for (const auto &function : library.function()) {
     const std::string &name = function.signature().name();
     if (name.empty())
       return emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
@@ -501,8 +503,9 @@ LogicalResult Inliner::run() {
 } // namespace
 
 LogicalResult inlineFunctionCalls(tensorflow::GraphDef &graph, StringRef fileName,
-                                  MLIRContext *context) {
-  return Inliner(graph, fileName, context).run();
+                                  MLIRContext *context,
+                                  const tensorflow::FunctionDefLibrary *library) {
+  return Inliner(graph, library ? *library : graph.library(), fileName, context).run();
 }
 
 } // namespace kiln::import

@@ -25,8 +25,10 @@ inline constexpr int64_t kMaxInlinedNodes = int64_t(1) << 22;
 /// without a device takes the call's. Errors (an unknown function, a recursive one, a
 /// wrong number of inputs, an output or attribute the body does not define, more than
 /// kMaxInlinedNodes nodes) name `fileName`, the calling node and the function.
+/// The functions come from `library`, or from `graph`'s own when it is null.
 llvm::LogicalResult inlineFunctionCalls(tensorflow::GraphDef &graph, llvm::StringRef fileName,
-                                        mlir::MLIRContext *context);
+                                        mlir::MLIRContext *context,
+                                        const tensorflow::FunctionDefLibrary *library = nullptr);
 
 } // namespace kiln::import
 

@@ -136,8 +136,8 @@ public:
   std::vector<std::string> enclosing;
   /// The loop and conditional bodies functionalizeControlFlow cut out of the graph.
   std::shared_ptr<const GraphBodies> bodies;
-  /// The function library of the outermost graph, for a body cut out of it (which has
-  /// none of its own); null: this graph's.
+  /// The function library of the outermost graph, for the bodies imported inside it
+  /// (which have none of their own); null: this graph's.
   const tensorflow::FunctionDefLibrary *library = nullptr;
 
 private:
@@ -489,7 +489,6 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
     return nodeError(node) << "its " << key << " names function '" << function.name()
                            << "', which the graph's library does not define";
   tensorflow::GraphDef sub;
-  *sub.mutable_library() = functions;
   *sub.mutable_versions() = graph.versions();
   tensorflow::NodeDef &caller = *sub.add_node();
   caller.set_name(call);
@@ -503,7 +502,7 @@ LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
     caller.add_input(arg.name());
     feed(arg.name(), type);
   }
-  if (failed(inlineFunctionCalls(sub, fileName, ctx)))
+  if (failed(inlineFunctionCalls(sub, fileName, ctx, &functions)))
     return failure();
   // The call is now an Identity, IdentityN or NoOp of the body's results.
   const tensorflow::NodeDef &results = sub.node(0);
