@@ -535,7 +535,7 @@ int Compilation::run() {
     auto id = import::parseTensorId(text);
     if (!id)
       return fail("--fetch: bad tensor name '", text, "' ", tensorNameHint());
-    importOptions.fetches.push_back(import::FetchSpec{*id, ""});
+    importOptions.fetches.push_back(import::FetchSpec{*id, "", ""});
   }
   OwningOpRef<ModuleOp> module =
       isModule       ? import::importModuleFile(options.graphPath, &context)

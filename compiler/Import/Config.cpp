@@ -59,7 +59,7 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
       return failure();
     options.fetches.push_back(FetchSpec{
         TensorId{fetch.id().node_name(), static_cast<int>(fetch.id().output_index())},
-        fetch.name()});
+        fetch.name(), ""});
   }
   if (config.variable_size() > 0)
     return emitError(loc) << "config variables are not supported yet (variable '"

@@ -636,12 +636,12 @@ LogicalResult Functionalizer::functionalizeConditionals() {
           if (!r.control)
             in.push_back(branchesOf(r));
         std::set<std::string> differing;
-        for (auto &[key, b] : in.front())
+        for (const auto &entry : in.front())
           if (llvm::all_of(in, [&](const Branches &s) {
-                auto it = s.find(key);
-                return it != s.end() && it->second == b;
+                auto it = s.find(entry.first);
+                return it != s.end() && it->second == entry.second;
               }))
-            mine[key] = b;
+            mine.insert(entry);
         for (const Branches &s : in)
           for (auto &[key, b] : s)
             if (!mine.count(key))

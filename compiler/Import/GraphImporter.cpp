@@ -251,7 +251,7 @@ LogicalResult GraphImporter::resolveFeedsAndFetches() {
         consumed[byName.lookup(in.node)] = true;
     for (size_t i = 0; i < nodes.size(); ++i)
       if (!consumed[i] && nodes[i].def->op() != "NoOp")
-        options.fetches.push_back(FetchSpec{TensorId{nodes[i].def->name(), 0}, ""});
+        options.fetches.push_back(FetchSpec{TensorId{nodes[i].def->name(), 0}, "", ""});
     if (options.fetches.empty())
       return fileError() << "the graph has no outputs to fetch; give --fetch";
   }
@@ -261,7 +261,7 @@ LogicalResult GraphImporter::resolveFeedsAndFetches() {
     // Every Placeholder is fed with its declared shape; unneeded ones are dropped later.
     for (const Node &node : nodes)
       if (node.def->op() == "Placeholder")
-        options.feeds.push_back(FeedSpec{TensorId{node.def->name(), 0}, {}, {}, ""});
+        options.feeds.push_back(FeedSpec{TensorId{node.def->name(), 0}, {}, {}, "", ""});
   }
   for (size_t i = 0; i < options.feeds.size(); ++i)
     if (!fedIndex.emplace(options.feeds[i].id.str(), i).second)

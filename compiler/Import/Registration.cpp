@@ -37,7 +37,7 @@ void registerImportTranslation() {
             emitError(UnknownLoc::get(ctx)) << "bad --graphdef-feed '" << feed << "'";
             return nullptr;
           }
-          options.feeds.push_back(FeedSpec{*id, {}, {}, ""});
+          options.feeds.push_back(FeedSpec{*id, {}, {}, "", ""});
         }
         for (const std::string &fetch : clFetches) {
           auto id = parseTensorId(fetch);
@@ -45,7 +45,7 @@ void registerImportTranslation() {
             emitError(UnknownLoc::get(ctx)) << "bad --graphdef-fetch '" << fetch << "'";
             return nullptr;
           }
-          options.fetches.push_back(FetchSpec{*id, ""});
+          options.fetches.push_back(FetchSpec{*id, "", ""});
         }
         options.feedPlaceholders = !options.fetches.empty();
         StringRef name = buffer->getBufferIdentifier();

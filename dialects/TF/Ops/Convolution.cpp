@@ -3,6 +3,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace kiln::tf {
@@ -13,6 +15,13 @@ FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64
   if (stride < 1 || dilation < 1 || size < 1)
     return ctx.error("window size, stride and dilation must be positive, got ", size, ", ",
                      stride, " and ", dilation);
+  // TensorFlow's are int32 in practice; larger ones would overflow the arithmetic below.
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  if (stride > kMax || dilation > kMax || size > kMax || explicitBefore > kMax ||
+      explicitAfter > kMax)
+    return ctx.error("window size, stride, dilation and paddings must be at most ", kMax,
+                     ", got ", size, ", ", stride, ", ", dilation, " and ", explicitBefore,
+                     "/", explicitAfter);
   if (padding != "SAME" && padding != "VALID" && padding != "EXPLICIT")
     return ctx.error("padding must be \"SAME\", \"VALID\" or \"EXPLICIT\", got \"", padding,
                      "\"");
