@@ -27,6 +27,9 @@ FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64
                      "\"");
   if (ShapedType::isDynamic(input))
     return WindowDim{ShapedType::kDynamic, 0, 0};
+  if (input < 0 || input > kMaxTensorElements)
+    return ctx.error("an input dimension of ", input, " is more than a tensor may hold (",
+                     kMaxTensorElements, " elements)");
   int64_t effective = (size - 1) * dilation + 1;
   WindowDim w{0, 0, 0};
   if (padding == "SAME") {
