@@ -304,7 +304,14 @@ LogicalResult Functionalizer::assignFrames() {
     size_t u = ready.front();
     ready.pop();
     for (auto [v, k] : users[u]) {
+      // An Exit's outputs are in its frame's parent, and an Enter's (even one reading an
+      // Exit, as a loop that follows another does) in a child of its input's frame.
       int frame = frameOf[u];
+      if (isExit(nodes[u].op())) {
+        if (frames[frame].parent < 0)
+          return nodeError(u) << "leaves a loop frame it is not in (no Enter leads to it)";
+        frame = frames[frame].parent;
+      }
       if (isEnter(nodes[v].op())) {
         const std::string &name = nodes[v].attr().at("frame_name").s();
         auto [it, inserted] = byFrameName.try_emplace(name, int(frames.size()));
@@ -315,10 +322,6 @@ LogicalResult Functionalizer::assignFrames() {
                               << frames[frame].name << "', but other Enters enter it from '"
                               << frames[frames[it->second].parent].name << "'";
         frame = it->second;
-      } else if (isExit(nodes[u].op())) {
-        if (frames[frame].parent < 0)
-          return nodeError(u) << "leaves a loop frame it is not in (no Enter leads to it)";
-        frame = frames[frame].parent;
       }
       if (frameOf[v] < 0) {
         frameOf[v] = frame;

@@ -1358,6 +1358,15 @@ def build_control_flow_v1():
     case("cond_in_while_v1", "control_v1", "a tf.cond inside a tf.while_loop's body, "
          "alternating branches", cond_in_loop_graph, [("x", x)], ARITH)
 
+    def sequential(p):
+        _, a = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 1.5),
+                             [tf.constant(0), p["x"]])
+        _, b = tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, v - a),
+                             [tf.constant(0), a])
+        return {"y": tf.identity(b, name="y")}
+    case("while_v1_sequential", "control_v1", "two tf.while_loops one after the other, the "
+         "second's Enters reading the first's Exit", sequential, [("x", x)], ARITH)
+
     def loop_in_cond(p):
         def loop():
             return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 1.5),
