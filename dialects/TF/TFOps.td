@@ -314,6 +314,10 @@ def TF_ErfOp : TF_ActivationOp<"Erf", "the error function", "x", "y", TF_FloatTe
 def TF_ErfcOp : TF_ActivationOp<"Erfc",
     "the complementary error function 1 - erf(x), computed without the cancellation near 1",
     "x", "y", TF_FloatTensor>;
+def TF_SinOp : TF_ActivationOp<"Sin", "the sine of x (radians)", "x", "y", TF_FloatTensor>;
+def TF_CosOp : TF_ActivationOp<"Cos", "the cosine of x (radians)", "x", "y", TF_FloatTensor>;
+def TF_SignOp : TF_ActivationOp<"Sign",
+    "-1, 0 or 1 as x is negative, zero or positive (NaN for NaN)">;
 def TF_StopGradientOp : TF_ActivationOp<"StopGradient",
     "returns its input (and stops gradients)", "input", "output", TF_Tensor>;
 def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape and type",

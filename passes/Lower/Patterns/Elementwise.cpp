@@ -156,6 +156,29 @@ Value absolute(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
                                  args[0]);
 }
 
+/// TensorFlow's Sign: x > 0 ? 1 : x < 0 ? -1 : x (so 0 for 0 and NaN for NaN).
+Value sign(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  Value zero = scalarConstant(b, loc, type, 0), one = scalarConstant(b, loc, type, 1);
+  if (kind == ElementKind::Float) {
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value minusOne = scalarConstant(b, loc, type, -1);
+    return arith::SelectOp::create(b, loc, positive, one,
+                                   arith::SelectOp::create(b, loc, negative, minusOne, x));
+  }
+  bool isUnsigned = kind == ElementKind::Unsigned;
+  Value positive = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt, x, zero);
+  if (isUnsigned)
+    return arith::SelectOp::create(b, loc, positive, one, zero);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  Value minusOne = scalarConstant(b, loc, type, -1);
+  return arith::SelectOp::create(b, loc, positive, one,
+                                 arith::SelectOp::create(b, loc, negative, minusOne, zero));
+}
+
 template <typename MathOp>
 Value unaryMath(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return MathOp::create(b, loc, args[0]);
@@ -522,6 +545,9 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::FloorOp>{}, unaryMath<math::FloorOp>);
   addOp(Tag<tf::ErfOp>{}, unaryMath<math::ErfOp>);
   addOp(Tag<tf::ErfcOp>{}, unaryMath<math::ErfcOp>);
+  addOp(Tag<tf::SinOp>{}, unaryMath<math::SinOp>);
+  addOp(Tag<tf::CosOp>{}, unaryMath<math::CosOp>);
+  addOp(Tag<tf::SignOp>{}, sign);
   addOp(Tag<tf::NegOp>{}, negate);
   addOp(Tag<tf::AbsOp>{}, absolute);
   addOp(Tag<tf::EluOp>{}, elu);

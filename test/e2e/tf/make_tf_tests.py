@@ -41,7 +41,8 @@ NAME = {np.float32: "float32", np.float64: "float64", np.float16: "float16",
 
 FAMILIES = {
     "math": "unary math and activation functions (Square, Sqrt, Rsqrt, Exp, Log, Neg, Abs, "
-            "Floor, Erf, Erfc, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, ZerosLike, "
+            "Floor, Erf, Erfc, Sin, Cos, Sign, Softplus, Elu, LeakyRelu, LogSoftmax, StopGradient, "
+            "ZerosLike, "
             "OnesLike) and Keras's PReLU",
     "binary": "SquaredDifference, Pow, FloorDiv, FloorMod, Div, TruncateDiv, TruncateMod and "
               "Mod, integer division of the most negative integer by -1 included",
@@ -205,12 +206,15 @@ def build_math():
         ("log", raw.Log, (1e-3, 1e3), TRANSCENDENTAL), ("neg", raw.Neg, (-5, 5), EXACT),
         ("abs", raw.Abs, (-5, 5), EXACT), ("floor", raw.Floor, (-5, 5), EXACT),
         ("erf", raw.Erf, (-4, 4), APPROX), ("erfc", raw.Erfc, (-4, 9), APPROX),
+        ("sin", raw.Sin, (-10, 10), TRANSCENDENTAL), ("cos", raw.Cos, (-10, 10), TRANSCENDENTAL),
+        ("sign", raw.Sign, (-3, 3), EXACT),
     ]
     for n, fn, (lo, hi), tol in unary:
         x = f32(rng_for(n), (3, 7), lo, hi)
         case(n + "_f32", "math", "%s on float32 in [%g, %g)" % (op_name(fn), lo, hi),
              lambda p, fn=fn: {"y": fn(x=p["x"], name="y")}, [("x", x)], tol)
-    for n, fn in [("neg", raw.Neg), ("abs", raw.Abs), ("square", raw.Square)]:
+    for n, fn in [("neg", raw.Neg), ("abs", raw.Abs), ("square", raw.Square),
+                  ("sign", raw.Sign)]:
         x = rng_for(n + "i").integers(-50, 50, (11,)).astype(np.int32)
         case(n + "_i32", "math", "%s on int32" % op_name(fn),
              lambda p, fn=fn: {"y": fn(x=p["x"], name="y")}, [("x", x)], EXACT)

@@ -306,3 +306,32 @@ func.func @more(%x: tensor<2x3xf32>, %c: tensor<2xi1>)
   return %0, %1, %2, %3, %4
       : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Tests Sin and Cos (math.sin, math.cos) and Sign: on floats x > 0 ? 1 : x < 0 ? -1 : x
+// (NaN stays NaN), on signed integers the same with 0, on unsigned ones x > 0 ? 1 : 0.
+// CHECK-LABEL: func.func @trig_and_sign
+// CHECK: math.sin %in : f32
+// CHECK: math.cos %in : f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[POS:.*]] = arith.cmpf ogt, %in, %[[ZERO]] : f32
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %in, %[[ZERO]] : f32
+// CHECK: %[[M1:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK: %[[INNER:.*]] = arith.select %[[NEG]], %[[M1]], %in : f32
+// CHECK: arith.select %[[POS]], %[[ONE]], %[[INNER]] : f32
+// CHECK: %[[IPOS:.*]] = arith.cmpi sgt, %in, %{{.*}} : i32
+// CHECK: %[[INEG:.*]] = arith.cmpi slt, %in, %{{.*}} : i32
+// CHECK: %[[UPOS:.*]] = arith.cmpi ugt, %in, %{{.*}} : i8
+// CHECK-NOT: arith.cmpi slt
+// CHECK: linalg.yield
+func.func @trig_and_sign(%x: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xui8>) {
+  %0 = "tf.Sin"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Cos"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Sign"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Sign"(%i) : (tensor<4xi32>) -> tensor<4xi32>
+  %4 = "tf.Sign"(%u) : (tensor<4xui8>) -> tensor<4xui8>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xui8>
+}
