@@ -462,6 +462,8 @@ def TF_MeanOp : TF_ReductionOp<"Mean", "the mean (integer means truncate)">;
 def TF_MaxOp : TF_ReductionOp<"Max", "the maximum">;
 def TF_MinOp : TF_ReductionOp<"Min", "the minimum">;
 def TF_ProdOp : TF_ReductionOp<"Prod", "the product">;
+def TF_AllOp : TF_ReductionOp<"All", "the logical and (of booleans)">;
+def TF_AnyOp : TF_ReductionOp<"Any", "the logical or (of booleans)">;
 
 class TF_ArgReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let summary = "the index of the " # what # " along `dimension` (the first one on ties)";

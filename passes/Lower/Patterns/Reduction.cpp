@@ -15,7 +15,7 @@ using namespace mlir;
 namespace kiln::lower {
 namespace {
 
-enum class Combine { Sum, Mean, Prod, Max, Min };
+enum class Combine { Sum, Mean, Prod, Max, Min, All, Any };
 
 /// The identity of the combination, as an element of `type` of kind `kind`.
 Value initialValue(OpBuilder &b, Location loc, Type type, ElementKind kind, Combine c) {
@@ -24,7 +24,10 @@ Value initialValue(OpBuilder &b, Location loc, Type type, ElementKind kind, Comb
   case Combine::Mean:
     return scalarConstant(b, loc, type, 0);
   case Combine::Prod:
+  case Combine::All:
     return scalarConstant(b, loc, type, 1);
+  case Combine::Any:
+    return scalarConstant(b, loc, type, 0);
   case Combine::Max:
   case Combine::Min: {
     bool max = c == Combine::Max;
@@ -56,6 +59,10 @@ Value combine(OpBuilder &b, Location loc, ElementKind kind, Combine c, Value x, 
   case Combine::Min:
     if (f) return arith::MinimumFOp::create(b, loc, x, acc);
     return u ? Value(arith::MinUIOp::create(b, loc, x, acc)) : Value(arith::MinSIOp::create(b, loc, x, acc));
+  case Combine::All:
+    return arith::AndIOp::create(b, loc, x, acc);
+  case Combine::Any:
+    return arith::OrIOp::create(b, loc, x, acc);
   }
   llvm_unreachable("unknown combination");
 }
@@ -290,6 +297,8 @@ void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet
                ReductionLowering<tf::ProdOp, Combine::Prod>,
                ReductionLowering<tf::MaxOp, Combine::Max>,
                ReductionLowering<tf::MinOp, Combine::Min>,
+               ReductionLowering<tf::AllOp, Combine::All>,
+               ReductionLowering<tf::AnyOp, Combine::Any>,
                ArgReductionLowering<tf::ArgMaxOp, true>,
                ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering>(converter, patterns.getContext());
 }

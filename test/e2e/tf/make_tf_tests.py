@@ -53,7 +53,7 @@ FAMILIES = {
               "indices out of range, integers to negative powers): the compiled model fails "
               "with a message naming the node, where TensorFlow raises InvalidArgumentError",
     "logic": "comparisons, logical ops, Select and SelectV2",
-    "reduce": "reductions (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin) and TopKV2",
+    "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin) and TopKV2",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, and "
@@ -432,6 +432,16 @@ def build_logic():
 
 
 def build_reduce():
+    bx = rng_for("all_any").integers(0, 2, (3, 4, 2)).astype(np.bool_)
+    bx[0] = True
+    bx[1] = False
+    case("all_any", "reduce", "All and Any of booleans over axes [1, 2], over [0] keeping "
+         "dims, and over all (rows all true and all false included)",
+         lambda p: {"a": raw.All(input=p["x"], axis=tf.constant([1, 2]), name="a"),
+                    "b": raw.Any(input=p["x"], axis=tf.constant([1, 2]), name="b"),
+                    "c": raw.All(input=p["x"], axis=tf.constant(0), keep_dims=True, name="c"),
+                    "d": raw.Any(input=p["x"], axis=tf.constant([0, 1, 2]), name="d")},
+         [("x", bx)], EXACT)
     r = rng_for("reduce")
     x = f32(r, (3, 4, 5), -2, 2)
     for fn in [raw.Sum, raw.Mean, raw.Max, raw.Min, raw.Prod]:

@@ -105,3 +105,21 @@ func.func @argmin(%x: tensor<2x5xf32>) -> tensor<2xi32> {
   %0 = "tf.ArgMin"(%x, %d) {output_type = i32} : (tensor<2x5xf32>, tensor<i32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
+
+// -----
+
+// Tests All and Any: reductions of booleans starting from true with andi, and from false
+// with ori.
+// CHECK-LABEL: func.func @all_any
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: linalg.fill ins(%[[TRUE]] : i1)
+// CHECK: arith.andi
+// CHECK: %[[FALSE:.*]] = arith.constant false
+// CHECK: linalg.fill ins(%[[FALSE]] : i1)
+// CHECK: arith.ori
+func.func @all_any(%x: tensor<3x4xi1>) -> (tensor<3xi1>, tensor<3xi1>) {
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.All"(%x, %axis) : (tensor<3x4xi1>, tensor<i32>) -> tensor<3xi1>
+  %1 = "tf.Any"(%x, %axis) : (tensor<3x4xi1>, tensor<i32>) -> tensor<3xi1>
+  return %0, %1 : tensor<3xi1>, tensor<3xi1>
+}
