@@ -63,9 +63,6 @@ struct Ref {
     return port == 0 ? node : node + ":" + std::to_string(port);
   }
   TensorId tensor() const { return TensorId{node, port}; }
-  bool operator<(const Ref &o) const {
-    return std::tie(node, port, control) < std::tie(o.node, o.port, o.control);
-  }
 };
 
 /// A predicate's tensor -> the branch (0 false, 1 true) a value belongs to.
@@ -94,12 +91,13 @@ private:
   LogicalResult load();
   void store();
   void setInputs(size_t i, std::vector<Ref> refs);
-  size_t add(tensorflow::NodeDef node);
+  size_t add(tensorflow::NodeDef node, std::vector<Ref> refs);
+  void becomeIdentity(size_t i, Ref of);
   std::string uniqueNodeName(std::string base);
   std::string uniqueFunctionName(const std::string &base);
   std::vector<std::vector<std::pair<size_t, size_t>>> consumers() const;
   std::optional<std::vector<size_t>> topologicalOrder() const;
-  LogicalResult checkReferences(StringRef what);
+  LogicalResult checkReferences(StringRef loopName);
 
   // Loops.
   LogicalResult assignFrames();
@@ -110,10 +108,11 @@ private:
                         const std::map<size_t, std::pair<std::string, int>> &stops,
                         StringRef part, const std::string &loopName,
                         std::vector<size_t> &found);
-  LogicalResult makeBody(const std::string &name, const std::vector<size_t> &members,
-                         const std::vector<std::string> &args,
-                         const std::map<std::string, std::string> &rename,
-                         const std::vector<Ref> &results);
+  void makeBody(const std::string &name, const std::vector<size_t> &members,
+                const std::vector<std::string> &args,
+                const std::map<std::string, std::string> &rename,
+                const std::vector<Ref> &results);
+  LogicalResult functionalizeBody(const std::string &name);
 
   // Conditionals.
   LogicalResult functionalizeConditionals();
@@ -198,25 +197,26 @@ void Functionalizer::setInputs(size_t i, std::vector<Ref> refs) {
   inputs[i] = std::move(refs);
 }
 
-size_t Functionalizer::add(tensorflow::NodeDef node) {
+/// Adds `node`, reading `refs`.
+size_t Functionalizer::add(tensorflow::NodeDef node, std::vector<Ref> refs) {
   size_t i = nodes.size();
   byName[node.name()] = i;
-  std::vector<Ref> refs;
-  for (const std::string &raw : node.input()) {
-    StringRef text = raw;
-    Ref ref;
-    ref.control = text.consume_front("^");
-    std::optional<TensorId> id = parseTensorId(text);
-    ref.node = id->node;
-    ref.port = id->port;
-    refs.push_back(std::move(ref));
-  }
   nodes.push_back(std::move(node));
-  inputs.push_back(std::move(refs));
+  inputs.emplace_back();
   alive.push_back(true);
   frameOf.push_back(0);
   branches.emplace_back();
+  setInputs(i, std::move(refs));
   return i;
+}
+
+/// Node `i` (an Exit or a Merge) becomes an Identity of `of`, keeping its name and T.
+void Functionalizer::becomeIdentity(size_t i, Ref of) {
+  tensorflow::NodeDef &node = nodes[i];
+  node.set_op("Identity");
+  for (auto it = node.mutable_attr()->begin(); it != node.mutable_attr()->end();)
+    it = it->first == "T" ? std::next(it) : node.mutable_attr()->erase(it);
+  setInputs(i, {std::move(of)});
 }
 
 /// `base` made a valid node name no node has yet.
@@ -271,16 +271,15 @@ std::optional<std::vector<size_t>> Functionalizer::topologicalOrder() const {
   return order;
 }
 
-/// Every live node's inputs are live nodes.
-LogicalResult Functionalizer::checkReferences(StringRef what) {
+/// Every live node's inputs are live nodes, once loop `loopName` is a While.
+LogicalResult Functionalizer::checkReferences(StringRef loopName) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!alive[i])
       continue;
     for (const Ref &ref : inputs[i])
       if (!alive[byName.lookup(ref.node)])
-        return nodeError(i) << "reads '" << ref.str() << "' from inside " << what
-                            << ", which only its " << (what.starts_with("loop") ? "Exit" : "Merge")
-                            << " nodes may leave";
+        return nodeError(i) << "reads '" << ref.str() << "' from inside loop '" << loopName
+                            << "', which only its Exit nodes may leave";
   }
   return success();
 }
@@ -383,11 +382,10 @@ LogicalResult Functionalizer::collect(int frame, const std::vector<Ref> &roots,
 /// Adds a body to `bodies`: copies of `members` whose inputs in `rename` (tensor or
 /// control input -> argument name) read the argument Placeholders instead (control
 /// inputs on them dropped), and `results` read likewise.
-LogicalResult Functionalizer::makeBody(const std::string &name,
-                                       const std::vector<size_t> &members,
-                                       const std::vector<std::string> &args,
-                                       const std::map<std::string, std::string> &rename,
-                                       const std::vector<Ref> &results) {
+void Functionalizer::makeBody(const std::string &name, const std::vector<size_t> &members,
+                              const std::vector<std::string> &args,
+                              const std::map<std::string, std::string> &rename,
+                              const std::vector<Ref> &results) {
   GraphBody body;
   *body.graph.mutable_versions() = graph.versions();
   for (const std::string &arg : args) {
@@ -415,7 +413,12 @@ LogicalResult Functionalizer::makeBody(const std::string &name,
   for (const Ref &ref : results)
     body.results.push_back(map(ref)->tensor());
   bodies[name] = std::move(body);
-  return success();
+}
+
+/// Makes the conditionals of body `name` functional in turn.
+LogicalResult Functionalizer::functionalizeBody(const std::string &name) {
+  return Functionalizer(bodies[name].graph, bodies, functionNames, fileName, ctx)
+      .run(/*loops=*/false);
 }
 
 LogicalResult Functionalizer::functionalizeLoop(int frame) {
@@ -529,17 +532,11 @@ LogicalResult Functionalizer::functionalizeLoop(int frame) {
   for (size_t e : invariants)
     bodyResults.push_back(Ref{nodes[e].name(), 0, false});
   std::string condName = uniqueFunctionName(loopName + "/cond");
-  if (failed(makeBody(condName, condNodes, condArgs, condRename, condRoots)))
-    return failure();
+  makeBody(condName, condNodes, condArgs, condRename, condRoots);
   std::string bodyName = uniqueFunctionName(loopName + "/body");
-  if (failed(makeBody(bodyName, bodyNodes, bodyArgs, bodyRename, bodyResults)))
+  makeBody(bodyName, bodyNodes, bodyArgs, bodyRename, bodyResults);
+  if (failed(functionalizeBody(condName)) || failed(functionalizeBody(bodyName)))
     return failure();
-  for (const std::string &name : {condName, bodyName}) {
-    tensorflow::GraphDef &g = bodies[name].graph;
-    Functionalizer inner(g, bodies, functionNames, fileName, ctx);
-    if (failed(inner.run(/*loops=*/false)))
-      return failure();
-  }
 
   // The While node in the enclosing frame, and the Exits reading it.
   tensorflow::NodeDef loop;
@@ -572,24 +569,17 @@ LogicalResult Functionalizer::functionalizeLoop(int frame) {
       it != nodes[vars.front().enter].attr().end())
     attrs["parallel_iterations"] = it->second;
   int parent = frames[frame].parent;
-  std::set<size_t> exits;
   for (size_t i : members)
     alive[i] = false;
-  size_t loopIndex = add(std::move(loop));
-  setInputs(loopIndex, loopInputs);
-  frameOf[loopIndex] = parent;
+  frameOf[add(std::move(loop), std::move(loopInputs))] = parent;
   for (auto [k, v] : llvm::enumerate(vars)) {
     for (size_t e : v.exits) {
-      tensorflow::NodeDef &exit = nodes[e];
-      exit.set_op("Identity");
-      for (auto it = exit.mutable_attr()->begin(); it != exit.mutable_attr()->end();)
-        it = it->first == "T" ? std::next(it) : exit.mutable_attr()->erase(it);
-      setInputs(e, {Ref{loopName, int(k), false}});
+      becomeIdentity(e, Ref{loopName, int(k), false});
       alive[e] = true;
       frameOf[e] = parent;
     }
   }
-  return checkReferences(("loop '" + loopName + "'").c_str());
+  return checkReferences(loopName);
 }
 
 //===----------------------------------------------------------------------------===//
@@ -728,13 +718,14 @@ LogicalResult Functionalizer::functionalizeConditionals() {
     std::string ifName = uniqueNodeName(base);
     std::vector<Ref> ifInputs;      // the If's data inputs after the predicate
     std::vector<std::string> args;  // their Placeholders
-    std::map<std::string, std::string> argFor; // "sw:b" / "node:port" -> Placeholder
-    std::map<std::string, size_t> argIndex;    // key -> argument number
+    std::map<std::string, size_t> argIndex; // "switch:NODE" / "tensor:NODE:PORT" -> argument
     std::vector<Ref> controls;
-    std::set<size_t> dead;
-    std::vector<std::string> branchNames(2);
+    // Per branch (0 else, 1 then): its nodes, the Merges' inputs from it, and how it reads
+    // the arguments.
+    std::vector<size_t> members[2];
+    std::vector<Ref> roots[2];
+    std::map<std::string, std::string> rename[2];
     for (int b : {0, 1}) {
-      std::vector<Ref> roots;
       for (size_t m : ready) {
         const Join &join = joins[m];
         size_t k = 0;
@@ -742,13 +733,11 @@ LogicalResult Functionalizer::functionalizeConditionals() {
           if (r.control)
             continue;
           if (join.branch[k++] == b)
-            roots.push_back(r);
+            roots[b].push_back(r);
         }
       }
-      std::map<std::string, std::string> rename;
-      std::vector<size_t> members;
       std::vector<bool> seen(nodes.size(), false);
-      std::vector<Ref> work(roots);
+      std::vector<Ref> work(roots[b]);
       // The Placeholder for `outside`, named `name` (a node's own name when `own`).
       auto argument = [&](const std::string &key, const Ref &outside, const std::string &name,
                           bool own) {
@@ -771,11 +760,10 @@ LogicalResult Functionalizer::functionalizeConditionals() {
         auto it = mine.find(predicate);
         bool inside = it != mine.end() && it->second == b;
         if (isSwitch(nodes[i].op()) && predicateOf(i) == predicate) {
-          dead.insert(i);
           if (ref.control)
-            rename["^" + ref.node] = "";
+            rename[b]["^" + ref.node] = "";
           else
-            rename[ref.tensor().str()] =
+            rename[b][ref.tensor().str()] =
                 argument("switch:" + nodes[i].name(), inputs[i][0], nodes[i].name(), true);
           continue;
         }
@@ -783,11 +771,11 @@ LogicalResult Functionalizer::functionalizeConditionals() {
           if (ref.control) {
             if (!llvm::any_of(controls, [&](const Ref &c) { return c.node == ref.node; }))
               controls.push_back(ref);
-            rename["^" + ref.node] = "";
+            rename[b]["^" + ref.node] = "";
           } else {
             std::string name =
                 ref.port == 0 ? ref.node : ref.node + "_" + std::to_string(ref.port);
-            rename[ref.tensor().str()] =
+            rename[b][ref.tensor().str()] =
                 argument("tensor:" + ref.tensor().str(), ref, name, ref.port == 0);
           }
           continue;
@@ -795,27 +783,18 @@ LogicalResult Functionalizer::functionalizeConditionals() {
         if (seen[i])
           continue;
         seen[i] = true;
-        members.push_back(i);
-        dead.insert(i);
+        members[b].push_back(i);
         for (const Ref &in : inputs[i])
           work.push_back(in);
       }
-      std::sort(members.begin(), members.end());
-      branchNames[b] = uniqueFunctionName(ifName + (b ? "/then" : "/else"));
-      if (failed(makeBody(branchNames[b], members, {}, rename, roots)))
-        return failure();
+      std::sort(members[b].begin(), members[b].end());
     }
     // Both branches take every argument, in the If's order.
-    for (const std::string &name : branchNames) {
-      GraphBody &body = bodies[name];
-      body.args = args;
-      for (const std::string &arg : args) {
-        tensorflow::NodeDef &node = *body.graph.add_node();
-        node.set_name(arg);
-        node.set_op("Placeholder");
-      }
-      Functionalizer inner(body.graph, bodies, functionNames, fileName, ctx);
-      if (failed(inner.run(/*loops=*/false)))
+    std::string branchNames[2];
+    for (int b : {0, 1}) {
+      branchNames[b] = uniqueFunctionName(ifName + (b ? "/then" : "/else"));
+      makeBody(branchNames[b], members[b], args, rename[b], roots[b]);
+      if (failed(functionalizeBody(branchNames[b])))
         return failure();
     }
 
@@ -831,21 +810,16 @@ LogicalResult Functionalizer::functionalizeConditionals() {
     refs.push_back(Ref{predicateRef->node, predicateRef->port, false});
     refs.insert(refs.end(), ifInputs.begin(), ifInputs.end());
     refs.insert(refs.end(), controls.begin(), controls.end());
-    size_t ifIndex = add(std::move(ifNode));
-    setInputs(ifIndex, refs);
-    for (auto [k, m] : llvm::enumerate(ready)) {
-      tensorflow::NodeDef &merge = nodes[m];
-      merge.set_op("Identity");
-      for (auto it = merge.mutable_attr()->begin(); it != merge.mutable_attr()->end();)
-        it = it->first == "T" ? std::next(it) : merge.mutable_attr()->erase(it);
-      setInputs(m, {Ref{ifName, int(k), false}});
-    }
-    // What the branches held goes, unless something outside them still reads it (so do
-    // the branches' nodes nothing reads, a tf.cond's unused pivot say).
+    add(std::move(ifNode), std::move(refs));
+    for (auto [k, m] : llvm::enumerate(ready))
+      becomeIdentity(m, Ref{ifName, int(k), false});
+    // What the branches held (the nodes on the predicate's either side and its Switches)
+    // goes, unless something outside them still reads it; so do the branches' nodes
+    // nothing reads, a tf.cond's unused pivot say.
+    std::set<size_t> dead;
     for (size_t i = 0; i < nodes.size(); ++i)
-      if (alive[i] && i < branches.size() &&
-          (branches[i].count(predicate) ||
-           (isSwitch(nodes[i].op()) && predicateOf(i) == predicate)))
+      if (alive[i] && (branches[i].count(predicate) ||
+                       (isSwitch(nodes[i].op()) && predicateOf(i) == predicate)))
         dead.insert(i);
     std::vector<size_t> readers(nodes.size(), 0);
     for (size_t i = 0; i < nodes.size(); ++i)

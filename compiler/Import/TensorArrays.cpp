@@ -24,9 +24,6 @@
 using namespace mlir;
 
 namespace kiln::import {
-namespace {
-
-} // namespace
 
 bool isTensorArrayOp(StringRef op) {
   return op.starts_with("TensorArray") && op.ends_with("V3");
@@ -42,18 +39,44 @@ bool isCarrier(StringRef op) {
                             op);
 }
 
-/// "node" of a tensor name "node", "node:port" or "^node".
-StringRef nodeOf(StringRef input) {
-  input.consume_front("^");
-  return input.take_front(input.rfind(':') == StringRef::npos ? input.size() : input.rfind(':'));
+/// What a node input names: a tensor, or for a control input (`^name`) the node, port -1;
+/// none if it is malformed (the importer reports it).
+std::optional<TensorId> inputOf(StringRef input) {
+  bool control = input.consume_front("^");
+  std::optional<TensorId> id = parseTensorId(input);
+  if (id && control)
+    id->port = -1;
+  return id;
 }
 
-int portOf(StringRef input) {
-  size_t colon = input.rfind(':');
-  int port = 0;
-  if (colon != StringRef::npos && input.substr(colon + 1).getAsInteger(10, port))
-    port = -1;
-  return port;
+/// How an op on a TensorArray becomes a TensorList op: its data inputs (the handle first,
+/// the flow last), the list op and which of the inputs it takes in order, the attribute
+/// holding the element type, whether the list op needs an element shape input (from the
+/// `element_shape` attribute, or unknown) and whether its result is the array's new flow.
+struct ArrayOp {
+  const char *op;
+  size_t inputs;
+  const char *listOp;
+  std::vector<size_t> takes;
+  const char *dtype;
+  bool elementShape;
+  bool flow;
+};
+
+const ArrayOp *arrayOp(StringRef op) {
+  static const ArrayOp ops[] = {
+      {"TensorArrayWriteV3", 4, "TensorListSetItem", {3, 1, 2}, "T", false, true},
+      {"TensorArrayScatterV3", 4, "TensorListScatterIntoExistingList", {3, 2, 1}, "T", false,
+       true},
+      {"TensorArrayReadV3", 3, "TensorListGetItem", {2, 1}, "dtype", true, false},
+      {"TensorArrayGatherV3", 3, "TensorListGather", {2, 1}, "dtype", true, false},
+      {"TensorArraySizeV3", 2, "TensorListLength", {1}, nullptr, false, false},
+      {"TensorArrayCloseV3", 1, "NoOp", {}, nullptr, false, false},
+  };
+  for (const ArrayOp &entry : ops)
+    if (op == entry.op)
+      return &entry;
+  return nullptr;
 }
 
 class Rewriter {
@@ -91,7 +114,7 @@ std::string Rewriter::elementShapeConst(const std::string &base,
   tensorflow::NodeDef node;
   node.set_name(name);
   node.set_op("Const");
-  node.add_input("^" + nodeOf(anchor).str());
+  node.add_input("^" + inputOf(anchor)->node);
   (*node.mutable_attr())["dtype"].set_type(tensorflow::DT_INT32);
   tensorflow::TensorProto &value = *(*node.mutable_attr())["value"].mutable_tensor();
   value.set_dtype(tensorflow::DT_INT32);
@@ -109,34 +132,31 @@ std::string Rewriter::elementShapeConst(const std::string &base,
 }
 
 LogicalResult Rewriter::run() {
-  llvm::StringMap<int> byName;
-  for (auto [i, node] : llvm::enumerate(graph.node())) {
-    byName[node.name()] = int(i);
+  for (const auto &node : graph.node())
     names.insert(node.name());
-  }
   auto attr = [](const tensorflow::NodeDef &node, const char *key) {
     auto it = node.attr().find(key);
     return it == node.attr().end() ? nullptr : &it->second;
   };
 
-  // The handles: port 0 of each TensorArrayV3, and what carries one on.
-  std::set<std::string> handles; // node names whose output 0 is a handle
+  // The handles: port 0 of each TensorArrayV3 (the arrays), and of the carriers that pass
+  // one on.
+  std::set<std::string> arrays, carriers;
   for (const auto &node : graph.node())
     if (node.op() == "TensorArrayV3")
-      handles.insert(node.name());
-  if (handles.empty())
+      arrays.insert(node.name());
+  if (arrays.empty())
     return success();
+  auto isHandle = [&](const std::string &input) {
+    std::optional<TensorId> id = inputOf(input);
+    return id && id->port == 0 && (arrays.count(id->node) || carriers.count(id->node));
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto &node : graph.node())
-      if (isCarrier(node.op()) && !handles.count(node.name()) && node.input_size() > 0 &&
-          portOf(node.input(0)) == 0 && handles.count(nodeOf(node.input(0)).str()))
-        changed = handles.insert(node.name()).second;
+      if (isCarrier(node.op()) && node.input_size() > 0 && isHandle(node.input(0)))
+        changed |= carriers.insert(node.name()).second;
   }
-  auto isHandle = [&](const std::string &input) {
-    return !StringRef(input).starts_with("^") && portOf(input) == 0 &&
-           handles.count(nodeOf(input).str());
-  };
 
   std::set<std::string> flows; // nodes whose output 0 is now a list
   for (tensorflow::NodeDef &node : *graph.mutable_node()) {
@@ -146,124 +166,75 @@ LogicalResult Rewriter::run() {
     std::vector<std::string> data, controls;
     for (const std::string &in : node.input())
       (StringRef(in).starts_with("^") ? controls : data).push_back(in);
-    auto expect = [&](size_t n) {
-      if (data.size() == n)
-        return true;
-      nodeError(node) << "has " << data.size() << " data inputs; " << op << " takes " << n;
-      return false;
-    };
-    auto handleFirst = [&]() {
-      if (isHandle(data[0]))
-        return true;
-      nodeError(node) << "its input '" << data[0]
-                      << "' is not a TensorArray's handle Kiln can follow";
-      return false;
-    };
-    std::string dtypeKey = op == "TensorArrayWriteV3" || op == "TensorArrayScatterV3" ? "T"
-                                                                                      : "dtype";
-    const tensorflow::AttrValue *dtype = attr(node, dtypeKey.c_str());
+    const ArrayOp *rule = arrayOp(op);
+    if (!rule && op != "TensorArrayV3")
+      return nodeError(node) << "Kiln compiles TensorArrays through TensorArrayV3, "
+                                "TensorArrayWriteV3, ReadV3, GatherV3, ScatterV3, SizeV3 and "
+                                "CloseV3, not " << op;
+    size_t expected = rule ? rule->inputs : 1;
+    if (data.size() != expected)
+      return nodeError(node) << "has " << data.size() << " data inputs; " << op << " takes "
+                             << expected;
     tensorflow::NodeDef rewritten;
     rewritten.set_name(node.name());
     rewritten.set_device(node.device());
-    auto setDtype = [&]() {
-      if (dtype)
-        (*rewritten.mutable_attr())["element_dtype"] = *dtype;
-    };
-    std::vector<std::string> inputs;
-    if (op == "TensorArrayV3") {
-      if (!expect(1))
-        return failure();
+    auto &attrs = *rewritten.mutable_attr();
+    if (!rule) { // TensorArrayV3: a list of its size, whose flow (output 1) it is
       if (const tensorflow::AttrValue *dynamic = attr(node, "dynamic_size"); dynamic && dynamic->b())
         return nodeError(node) << "a TensorArray with dynamic_size=True grows as it is written; "
                                   "Kiln compiles TensorArrays of a fixed size";
       rewritten.set_op("TensorListReserve");
-      inputs = {elementShapeConst(node.name() + "/element_shape", attr(node, "element_shape"),
-                                  data[0]),
-                data[0]};
-      setDtype();
-      (*rewritten.mutable_attr())["shape_type"].set_type(tensorflow::DT_INT32);
+      rewritten.add_input(elementShapeConst(node.name() + "/element_shape",
+                                            attr(node, "element_shape"), data[0]));
+      rewritten.add_input(data[0]);
+      if (const tensorflow::AttrValue *dtype = attr(node, "dtype"))
+        attrs["element_dtype"] = *dtype;
+      attrs["shape_type"].set_type(tensorflow::DT_INT32);
       flows.insert(node.name());
-    } else if (op == "TensorArrayWriteV3") {
-      if (!expect(4) || !handleFirst())
-        return failure();
-      rewritten.set_op("TensorListSetItem");
-      inputs = {data[3], data[1], data[2]};
-      setDtype();
-      flows.insert(node.name());
-    } else if (op == "TensorArrayScatterV3") {
-      if (!expect(4) || !handleFirst())
-        return failure();
-      rewritten.set_op("TensorListScatterIntoExistingList");
-      inputs = {data[3], data[2], data[1]};
-      setDtype();
-      flows.insert(node.name());
-    } else if (op == "TensorArrayReadV3") {
-      if (!expect(3) || !handleFirst())
-        return failure();
-      rewritten.set_op("TensorListGetItem");
-      inputs = {data[2], data[1],
-                elementShapeConst(node.name() + "/element_shape", nullptr, data[2])};
-      setDtype();
-    } else if (op == "TensorArrayGatherV3") {
-      if (!expect(3) || !handleFirst())
-        return failure();
-      rewritten.set_op("TensorListGather");
-      inputs = {data[2], data[1],
-                elementShapeConst(node.name() + "/element_shape", attr(node, "element_shape"),
-                                  data[2])};
-      setDtype();
-    } else if (op == "TensorArraySizeV3") {
-      if (!expect(2) || !handleFirst())
-        return failure();
-      rewritten.set_op("TensorListLength");
-      inputs = {data[1]};
-    } else if (op == "TensorArrayCloseV3") {
-      if (!expect(1) || !handleFirst())
-        return failure();
-      rewritten.set_op("NoOp");
     } else {
-      return nodeError(node) << "Kiln compiles TensorArrays through TensorArrayV3, "
-                                "TensorArrayWriteV3, ReadV3, GatherV3, ScatterV3, SizeV3 and "
-                                "CloseV3, not " << op;
+      if (!isHandle(data[0]))
+        return nodeError(node) << "its input '" << data[0]
+                               << "' is not a TensorArray's handle Kiln can follow";
+      rewritten.set_op(rule->listOp);
+      for (size_t i : rule->takes)
+        rewritten.add_input(data[i]);
+      if (rule->elementShape)
+        rewritten.add_input(elementShapeConst(node.name() + "/element_shape",
+                                              attr(node, "element_shape"), data.back()));
+      if (const tensorflow::AttrValue *dtype = rule->dtype ? attr(node, rule->dtype) : nullptr)
+        attrs["element_dtype"] = *dtype;
+      if (rule->flow)
+        flows.insert(node.name());
     }
-    for (const std::string &in : inputs)
-      rewritten.add_input(in);
     for (const std::string &c : controls)
       rewritten.add_input(c);
     node = std::move(rewritten);
   }
-  // The list of a TensorArrayV3 is its output 0 now, where its flow was output 1.
-  for (tensorflow::NodeDef &node : *graph.mutable_node())
-    for (std::string &in : *node.mutable_input())
-      if (!StringRef(in).starts_with("^") && portOf(in) == 1 &&
-          byName.count(nodeOf(in)) && graph.node(byName[nodeOf(in)]).op() == "TensorListReserve" &&
-          handles.count(nodeOf(in).str()))
-        in = nodeOf(in).str();
 
-  // The handle's carriers go; nothing may read them but as control.
-  for (const std::string &name : handles) {
-    const tensorflow::NodeDef &carrier = graph.node(byName[name]);
-    if (carrier.op() == "TensorListReserve")
-      continue;
-    for (const auto &node : graph.node())
-      for (const std::string &in : node.input())
-        if (!StringRef(in).starts_with("^") && nodeOf(in) == name)
-          return nodeError(node) << "reads '" << in << "', a TensorArray's handle, "
-                                 << "which Kiln compiles only as the array of TensorArray ops";
-  }
+  // An array's list is its output 0 now, where its flow was output 1; its handle's
+  // carriers go, and nothing may read them but as control.
   tensorflow::GraphDef kept;
   for (tensorflow::NodeDef &node : *graph.mutable_node()) {
-    if (handles.count(node.name()) && node.op() != "TensorListReserve")
+    if (carriers.count(node.name()))
       continue;
-    auto *inputs = node.mutable_input();
-    inputs->erase(std::remove_if(inputs->begin(), inputs->end(),
-                                 [&](const std::string &in) {
-                                   StringRef n = nodeOf(in);
-                                   return handles.count(n.str()) &&
-                                          graph.node(byName[n]).op() != "TensorListReserve" &&
-                                          StringRef(in).starts_with("^");
-                                 }),
-                  inputs->end());
+    std::vector<std::string> inputs;
+    for (const std::string &in : node.input()) {
+      std::optional<TensorId> id = inputOf(in);
+      if (id && arrays.count(id->node) && id->port == 1) {
+        inputs.push_back(id->node);
+        continue;
+      }
+      if (id && carriers.count(id->node)) {
+        if (id->port >= 0)
+          return nodeError(node) << "reads '" << in << "', a TensorArray's handle, "
+                                 << "which Kiln compiles only as the array of TensorArray ops";
+        continue;
+      }
+      inputs.push_back(in);
+    }
+    node.clear_input();
+    for (std::string &in : inputs)
+      node.add_input(std::move(in));
     *kept.add_node() = std::move(node);
   }
   for (tensorflow::NodeDef &node : added)
@@ -277,7 +248,8 @@ LogicalResult Rewriter::run() {
       if (!isCarrier(node.op()) || flows.count(node.name()))
         continue;
       bool carries = llvm::any_of(node.input(), [&](const std::string &in) {
-        return !StringRef(in).starts_with("^") && flows.count(nodeOf(in).str());
+        std::optional<TensorId> id = inputOf(in);
+        return id && id->port >= 0 && flows.count(id->node);
       });
       if (!carries)
         continue;

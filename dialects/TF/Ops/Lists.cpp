@@ -62,21 +62,31 @@ LogicalResult inferTensorListReserve(const InferContext &ctx, InferResult &out) 
   return success();
 }
 
-LogicalResult inferTensorListGetItem(const InferContext &ctx, InferResult &out) {
+/// The list GetItem or Gather reads (operand 0; operand 1 is `what`), refined by the
+/// element shape of operand 2, once its `element_dtype` is checked; failure (after an
+/// error) where they do not fit.
+static FailureOr<Type> readList(const InferContext &ctx, StringRef what) {
   auto dtype = ctx.attr<TypeAttr>("element_dtype");
   if (!dtype || failed(ctx.requireTensorOperands(3)))
-    return ctx.error("takes a list, an index and an element shape, with 'element_dtype'");
+    return ctx.error("takes a list, ", what, " and an element shape, with 'element_dtype'");
   auto list = cast<TensorType>(ctx.operandType(0));
   if (list.getElementType() != dtype.getValue())
     return ctx.error("element_dtype ", dtype.getValue(), " does not match the list's ",
                      list.getElementType());
-  std::optional<SmallVector<int64_t>> element = listElementShape(ctx.operands[2]);
-  auto refined = dyn_cast<RankedTensorType>(refineList(list, element));
-  if (refined && refined.getRank() == 0)
+  Type refined = refineList(list, listElementShape(ctx.operands[2]));
+  if (auto ranked = dyn_cast<RankedTensorType>(refined); ranked && ranked.getRank() == 0)
     return ctx.error("the list must have a dimension for its elements");
-  out.push_back(refined ? Type(RankedTensorType::get(refined.getShape().drop_front(),
-                                                     list.getElementType()))
-                        : Type(UnrankedTensorType::get(list.getElementType())));
+  return refined;
+}
+
+LogicalResult inferTensorListGetItem(const InferContext &ctx, InferResult &out) {
+  FailureOr<Type> list = readList(ctx, "an index");
+  if (failed(list))
+    return failure();
+  auto ranked = dyn_cast<RankedTensorType>(*list);
+  Type element = cast<TensorType>(*list).getElementType();
+  out.push_back(ranked ? Type(RankedTensorType::get(ranked.getShape().drop_front(), element))
+                       : Type(UnrankedTensorType::get(element)));
   return success();
 }
 
@@ -101,24 +111,19 @@ LogicalResult inferTensorListSetItem(const InferContext &ctx, InferResult &out) 
 }
 
 LogicalResult inferTensorListGather(const InferContext &ctx, InferResult &out) {
-  auto dtype = ctx.attr<TypeAttr>("element_dtype");
-  if (!dtype || failed(ctx.requireTensorOperands(3)))
-    return ctx.error("takes a list, indices and an element shape, with 'element_dtype'");
-  auto list = cast<TensorType>(ctx.operandType(0));
-  if (list.getElementType() != dtype.getValue())
-    return ctx.error("element_dtype ", dtype.getValue(), " does not match the list's ",
-                     list.getElementType());
-  auto refined = dyn_cast<RankedTensorType>(refineList(list, listElementShape(ctx.operands[2])));
+  FailureOr<Type> list = readList(ctx, "indices");
+  if (failed(list))
+    return failure();
+  auto refined = dyn_cast<RankedTensorType>(*list);
   auto indices = dyn_cast<RankedTensorType>(ctx.operandType(1));
-  if (refined && refined.getRank() == 0)
-    return ctx.error("the list must have a dimension for its elements");
+  Type element = cast<TensorType>(*list).getElementType();
   if (!refined || !indices) {
-    out.push_back(UnrankedTensorType::get(list.getElementType()));
+    out.push_back(UnrankedTensorType::get(element));
     return success();
   }
   SmallVector<int64_t> dims(indices.getShape());
   llvm::append_range(dims, refined.getShape().drop_front());
-  out.push_back(RankedTensorType::get(dims, list.getElementType()));
+  out.push_back(RankedTensorType::get(dims, element));
   return success();
 }
 

@@ -19,9 +19,10 @@ using namespace mlir;
 namespace kiln::lower {
 namespace {
 
-/// The index operand as an `index` clamped into [0, n).
-Value clampedIndex(OpBuilder &b, Location loc, Value index, int64_t n) {
-  Value i = tensor::ExtractOp::create(b, loc, index, ValueRange{});
+/// Element `at` of the index operand (a scalar's, by default) as an `index` clamped into
+/// [0, n).
+Value clampedIndex(OpBuilder &b, Location loc, Value index, int64_t n, ValueRange at = {}) {
+  Value i = tensor::ExtractOp::create(b, loc, index, at);
   i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
   i = arith::MaxSIOp::create(b, loc, i, indexConstant(b, loc, 0));
   return arith::MinSIOp::create(b, loc, i, indexConstant(b, loc, n - 1));
@@ -122,10 +123,7 @@ struct ScatterLowering : OpConversionPattern<tf::TensorListScatterIntoExistingLi
                                    ValueRange{adaptor.getInputHandle()});
     OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
     Value k = loop.getInductionVar();
-    Value i = tensor::ExtractOp::create(b, loc, adaptor.getIndices(), ValueRange{k});
-    i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-    i = arith::MaxSIOp::create(b, loc, i, indexConstant(b, loc, 0));
-    i = arith::MinSIOp::create(b, loc, i, indexConstant(b, loc, n - 1));
+    Value i = clampedIndex(b, loc, adaptor.getIndices(), n, k);
     SmallVector<OpFoldResult> from, to, sizes, strides;
     elementSlice(b, rows, k, from, sizes, strides);
     SmallVector<int64_t> rowDims(rows.getShape());
