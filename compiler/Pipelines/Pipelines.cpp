@@ -90,9 +90,12 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   if (!options.strictFloat)
     approximate.functions = {"tanh", "exp", "expm1", "log1p", "erf", "erfc"};
   func.addPass(lower::createApproximateMathPass(approximate));
-  // Large elementwise ops on the thread pool: their iterations move into functions of their
-  // own, so this runs on the module, between the function pipelines.
-  pm.addPass(lower::createParallelLoopsPass());
+  // Large elementwise ops and row-wise chains (softmax, normalisations) on the thread pool:
+  // their iterations move into functions of their own, so this runs on the module, between
+  // the function pipelines.
+  lower::ParallelLoopsPassOptions parallel;
+  parallel.reassociate = !options.strictFloat;
+  pm.addPass(lower::createParallelLoopsPass(parallel));
   // The other loop nests in functions of their own, whose disjoint buffers LLVM then knows.
   pm.addPass(lower::createOutlineLoopsPass({/*reassociateReductions=*/!options.strictFloat}));
   OpPassManager &loops = pm.nest<func::FuncOp>();

@@ -1,6 +1,7 @@
 //===- Outline.cpp - generated loops in functions of their own ------------------===//
 #include "passes/Lower/Outline.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -42,27 +43,11 @@ struct Extent {
   }
 };
 
-std::optional<Extent> extentOf(Value value) {
-  auto type = cast<MemRefType>(value.getType());
-  if (!type.getElementType().isIntOrIndexOrFloat() || type.getElementType().isIndex())
-    return std::nullopt;
-  int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return std::nullopt;
+/// The object `value` is a view of (root, global, distinctObject), and in `shift` the bytes
+/// from that object's start to the aligned pointer `value`'s type counts its offset from.
+std::optional<Extent> rootOf(Value value, int64_t &shift) {
   Extent extent;
-  int64_t low = offset, high = offset;
-  bool empty = false;
-  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
-    if (size == 0)
-      empty = true;
-    else if (stride >= 0)
-      high += (size - 1) * stride;
-    else
-      low += (size - 1) * stride;
-  }
-  int64_t shift = 0;
+  shift = 0;
   Value base = value;
   // Views keep the offset from their source's aligned pointer in their type; memref.view
   // starts a new one, `byte_shift` past its source's.
@@ -93,9 +78,70 @@ std::optional<Extent> extentOf(Value value) {
     break;
   }
   extent.root = base;
-  extent.begin = empty ? 0 : shift + low * elementBytes;
-  extent.end = empty ? 0 : shift + (high + 1) * elementBytes;
   return extent;
+}
+
+/// The bytes an element of `type` takes, its strides and offset (in elements), or failure.
+LogicalResult layoutOf(MemRefType type, int64_t &elementBytes, SmallVectorImpl<int64_t> &strides,
+                       int64_t &offset) {
+  if (!type.getElementType().isIntOrIndexOrFloat() || type.getElementType().isIndex())
+    return failure();
+  elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  return type.getStridesAndOffset(strides, offset);
+}
+
+std::optional<Extent> extentOf(Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  int64_t elementBytes, offset;
+  SmallVector<int64_t> strides;
+  if (failed(layoutOf(type, elementBytes, strides, offset)))
+    return std::nullopt;
+  int64_t low = offset, high = offset;
+  bool empty = false;
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    if (size == 0)
+      empty = true;
+    else if (stride >= 0)
+      high += (size - 1) * stride;
+    else
+      low += (size - 1) * stride;
+  }
+  int64_t shift;
+  std::optional<Extent> extent = rootOf(value, shift);
+  if (!extent)
+    return std::nullopt;
+  extent->begin = empty ? 0 : shift + low * elementBytes;
+  extent->end = empty ? 0 : shift + (high + 1) * elementBytes;
+  return extent;
+}
+
+/// The bytes of a buffer's slices along one dimension: slice i spans
+/// [begin + i * step, begin + i * step + size) of `root`'s object.
+struct Slices {
+  Extent root;
+  int64_t begin, step, size;
+};
+
+std::optional<Slices> slicesOf(Value value, unsigned dim) {
+  auto type = cast<MemRefType>(value.getType());
+  int64_t elementBytes, offset;
+  SmallVector<int64_t> strides;
+  if (!isBarePointer(type) || failed(layoutOf(type, elementBytes, strides, offset)) ||
+      dim >= strides.size())
+    return std::nullopt;
+  int64_t last = 0; // the last element of slice 0, from its first
+  for (auto [d, size, stride] : llvm::enumerate(type.getShape(), strides)) {
+    if (size == 0 || stride < 0)
+      return std::nullopt;
+    if (d != dim)
+      last += (size - 1) * stride;
+  }
+  int64_t shift;
+  std::optional<Extent> root = rootOf(value, shift);
+  if (!root)
+    return std::nullopt;
+  return Slices{*root, shift + offset * elementBytes, strides[dim] * elementBytes,
+                (last + 1) * elementBytes};
 }
 
 } // namespace
@@ -147,6 +193,50 @@ FailureOr<OutlinedOperands> collectOutlinedOperands(ArrayRef<Value> used) {
     result.noalias.push_back(disjoint);
   }
   return result;
+}
+
+bool buffersMayOverlap(Value a, Value b, bool distinctArguments) {
+  if (a == b)
+    return true;
+  if (!isBarePointer(a.getType()) || !isBarePointer(b.getType()))
+    return true;
+  std::optional<Extent> x = extentOf(a), y = extentOf(b);
+  if (!x || !y)
+    return true;
+  if (distinctArguments && isa<BlockArgument>(x->root) && isa<BlockArgument>(y->root) &&
+      x->root != y->root)
+    return false;
+  return x->mayOverlap(*y);
+}
+
+bool slicesAligned(Value a, unsigned dimA, Value b, unsigned dimB) {
+  std::optional<Slices> x = slicesOf(a, dimA), y = slicesOf(b, dimB);
+  return x && y && x->root.sameRoot(y->root) && x->begin == y->begin && x->step == y->step &&
+         x->step > 0 && x->size <= x->step && y->size <= y->step;
+}
+
+bool sameBuffer(Value a, Value b) {
+  if (a == b)
+    return true;
+  if (a.getType() != b.getType() || !isBarePointer(a.getType()))
+    return false;
+  std::optional<Extent> x = extentOf(a), y = extentOf(b);
+  return x && y && x->sameRoot(*y) && x->begin == y->begin && x->end == y->end;
+}
+
+void reassociateReductions(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return;
+  Block *body = op.getBody();
+  for (BlockArgument init : body->getArguments().drop_front(op.getNumDpsInputs()))
+    for (Operation *user : init.getUsers())
+      if (isa<arith::AddFOp, arith::MulFOp>(user)) {
+        auto flags = cast<arith::ArithFastMathInterface>(user);
+        arith::FastMathFlags fm = flags.getFastMathFlagsAttr().getValue();
+        user->setAttr(flags.getFastMathAttrName(),
+                      arith::FastMathFlagsAttr::get(op.getContext(),
+                                                    fm | arith::FastMathFlags::reassoc));
+      }
 }
 
 func::FuncOp createOutlinedFunction(OpBuilder &b, Operation *after, Location loc,

@@ -13,6 +13,7 @@
 #define KILN_PASSES_LOWER_OUTLINE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -51,6 +52,27 @@ mlir::func::FuncOp createOutlinedFunction(mlir::OpBuilder &builder, mlir::Operat
                                           mlir::TypeRange leading,
                                           const OutlinedOperands &operands,
                                           mlir::IRMapping &map);
+
+/// Whether two buffers may share bytes: false only when both extents are known (views of
+/// one root at static offsets, or of distinct objects) and disjoint, or, with
+/// `distinctArguments`, when they are views of two different block arguments (a model's
+/// feeds, results, state and scratch arena are different buffers).
+bool buffersMayOverlap(mlir::Value a, mlir::Value b, bool distinctArguments = false);
+
+/// Whether slice i of `a` along `dimA` and slice j of `b` along `dimB` share bytes only
+/// when i == j: both view the same bytes from the same first slice, with the same distance
+/// between slices, none longer than that distance (a [1, 128] view along dimension 1 and
+/// its [1, 128, 1] expansion along dimension 1 are; a [256, 256] view along dimension 0 and
+/// its transpose along dimension 1 are not).
+bool slicesAligned(mlir::Value a, unsigned dimA, mlir::Value b, unsigned dimB);
+
+/// Whether two buffers are the same bytes seen through the same type.
+bool sameBuffer(mlir::Value a, mlir::Value b);
+
+/// Lets the additions and multiplications that accumulate a reduction's result be
+/// reassociated, so LLVM may keep partial sums in vector lanes. Each result still depends
+/// only on the code, not on how the iterations are split across threads.
+void reassociateReductions(mlir::linalg::GenericOp op);
 
 } // namespace kiln::lower
 

@@ -14,23 +14,6 @@ using namespace mlir;
 
 namespace {
 
-/// Lets the additions and multiplications that accumulate a reduction's result be
-/// reassociated, so LLVM may keep partial sums in vector lanes.
-void reassociate(linalg::GenericOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return;
-  Block *body = op.getBody();
-  for (BlockArgument init : body->getArguments().drop_front(op.getNumDpsInputs()))
-    for (Operation *user : init.getUsers())
-      if (isa<arith::AddFOp, arith::MulFOp>(user)) {
-        auto flags = cast<arith::ArithFastMathInterface>(user);
-        arith::FastMathFlags fm = flags.getFastMathFlagsAttr().getValue();
-        user->setAttr(flags.getFastMathAttrName(),
-                      arith::FastMathFlagsAttr::get(op.getContext(),
-                                                    fm | arith::FastMathFlags::reassoc));
-      }
-}
-
 struct OutlineLoopsPass : kiln::lower::impl::OutlineLoopsPassBase<OutlineLoopsPass> {
   using OutlineLoopsPassBase::OutlineLoopsPassBase;
 
@@ -50,7 +33,7 @@ struct OutlineLoopsPass : kiln::lower::impl::OutlineLoopsPassBase<OutlineLoopsPa
       for (linalg::LinalgOp op : ops) {
         if (reassociateReductions)
           if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-            reassociate(generic);
+            kiln::lower::reassociateReductions(generic);
         if (succeeded(outline(func, op, count, last)))
           ++numOutlined;
       }

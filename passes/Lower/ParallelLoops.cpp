@@ -17,32 +17,115 @@ using namespace mlir;
 
 namespace {
 
-/// The loop a parallel generic is split along: its first loop of at least 2 iterations.
-std::optional<unsigned> splitLoop(linalg::GenericOp op, int64_t minElements) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      op.getNumParallelLoops() != op.getNumLoops() || !isa<func::FuncOp>(op->getParentOp()))
+/// How a linalg op splits across threads: along `loop`, its first loop of two or more
+/// iterations (every loop before it has one), which is parallel.
+struct SplitPlan {
+  unsigned loop;
+  int64_t items;    // iterations of `loop`
+  int64_t elements; // iterations of the whole op
+};
+
+std::optional<SplitPlan> splitPlan(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::FillOp, linalg::CopyOp>(op.getOperation()) ||
+      !op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      !isa<func::FuncOp>(op->getParentOp()))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t elements = 1;
-  for (int64_t r : ranges) {
+  SplitPlan plan{0, 0, 1};
+  std::optional<unsigned> loop;
+  for (auto [i, r] : llvm::enumerate(ranges)) {
     if (ShapedType::isDynamic(r))
       return std::nullopt;
-    elements *= r;
+    plan.elements *= r;
+    if (!loop && r >= 2)
+      loop = i;
   }
-  if (elements < minElements)
+  if (!loop || plan.elements == 0 ||
+      op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
     return std::nullopt;
-  // An input that is the output read through another map would be read after another
-  // thread wrote it.
-  for (OpOperand *input : op.getDpsInputOperands())
-    for (OpOperand &init : op.getDpsInitsMutable())
-      if (input->get() == init.get() &&
-          op.getMatchingIndexingMap(input) != op.getMatchingIndexingMap(&init))
-        return std::nullopt;
-  for (auto [i, r] : llvm::enumerate(ranges))
-    if (r >= 2)
-      return i;
-  return std::nullopt;
+  plan.loop = *loop;
+  plan.items = ranges[*loop];
+  return plan;
 }
+
+/// Where an operand's map puts the split loop: the one result that is that loop, none
+/// (std::nullopt: every iteration of the loop reads the same elements), or -1 when it is
+/// mixed into other results (an iteration's elements are not a slice of their own).
+std::optional<int> rowPosition(AffineMap map, unsigned loop) {
+  std::optional<int> position;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    if (!e.isFunctionOfDim(loop))
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (position || !dim)
+      return -1;
+    position = int(i);
+  }
+  return position;
+}
+
+/// A group of linalg ops, one after the other in a block, split together: each thread
+/// runs all of them on its iterations of the split loop, one iteration after the other,
+/// so that a row's intermediate results (a softmax's maximum, exponentials and sum; a
+/// layer normalisation's mean and variance) are still in cache when the next op reads them.
+/// Ops join while every buffer an op writes is read and written by the others only as
+/// the same slice of the same iteration (or not at all).
+struct Group {
+  SmallVector<linalg::LinalgOp> ops;
+  SmallVector<Operation *> between; // pure ops (views, constants) among them
+  unsigned loop = 0;
+  int64_t items = 0, elements = 0;
+
+  /// Whether `op`, split by `plan`, may join.
+  bool accepts(linalg::LinalgOp op, const SplitPlan &plan) const {
+    if (!ops.empty() && (plan.loop != loop || plan.items != items))
+      return false;
+    if (!writesConsistently(op, op))
+      return false;
+    for (linalg::LinalgOp member : ops)
+      if (!writesConsistently(member, op) || !writesConsistently(op, member))
+        return false;
+    return true;
+  }
+
+  void add(linalg::LinalgOp op, const SplitPlan &plan) {
+    loop = plan.loop;
+    items = plan.items;
+    elements += plan.elements;
+    ops.push_back(op);
+  }
+
+private:
+  /// Whether every buffer `writer` writes is, in `reader`, either untouched or accessed
+  /// slice by slice, iteration i of the split loop touching only the bytes that iteration
+  /// i of `writer` writes (for the op itself: an input that is its output is read through
+  /// the same map).
+  bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader) const {
+    for (OpOperand &init : writer.getDpsInitsMutable()) {
+      std::optional<int> written = rowPosition(writer.getMatchingIndexingMap(&init), loop);
+      if (!written || *written < 0)
+        return false;
+      for (OpOperand &use : reader->getOpOperands()) {
+        if (&use == &init || !isa<MemRefType>(use.get().getType()) ||
+            !kiln::lower::buffersMayOverlap(use.get(), init.get(),
+                                            /*distinctArguments=*/true))
+          continue;
+        AffineMap map = reader.getMatchingIndexingMap(&use);
+        if (writer == reader) {
+          if (!kiln::lower::sameBuffer(use.get(), init.get()) ||
+              map != writer.getMatchingIndexingMap(&init))
+            return false;
+          continue;
+        }
+        std::optional<int> read = rowPosition(map, loop);
+        if (!read || *read < 0 ||
+            !kiln::lower::slicesAligned(use.get(), *read, init.get(), *written))
+          return false;
+      }
+    }
+    return true;
+  }
+};
 
 struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoopsPass> {
   using ParallelLoopsPassBase::ParallelLoopsPassBase;
@@ -51,43 +134,97 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     for (func::FuncOp func : funcs) {
-      if (func.isExternal())
+      if (func.isExternal() || func->hasAttr(kiln::lower::kOutlinedAttr))
         continue;
-      SmallVector<std::pair<linalg::GenericOp, unsigned>> ops;
-      func.walk([&](linalg::GenericOp op) {
-        if (auto loop = splitLoop(op, minElements))
-          ops.push_back({op, *loop});
-      });
+      SmallVector<Group> groups;
+      for (Block &block : func.getBody()) {
+        Group current;
+        SmallVector<Operation *> pending; // pure ops since the group's last op
+        auto close = [&] {
+          if (current.elements >= minElements)
+            groups.push_back(std::move(current));
+          current = Group();
+          pending.clear();
+        };
+        for (Operation &op : block) {
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+          std::optional<SplitPlan> plan;
+          if (linalgOp)
+            plan = splitPlan(linalgOp);
+          if (plan) {
+            if (!current.accepts(linalgOp, *plan)) {
+              close();
+              if (!current.accepts(linalgOp, *plan))
+                continue;
+            }
+            llvm::append_range(current.between, pending);
+            pending.clear();
+            current.add(linalgOp, *plan);
+          } else if (!current.ops.empty() && op.getNumRegions() == 0 &&
+                     isMemoryEffectFree(&op)) {
+            pending.push_back(&op);
+          } else {
+            close();
+          }
+        }
+        close();
+      }
       unsigned count = 0;
-      for (auto [op, loop] : ops)
-        if (succeeded(split(func, op, loop, count)))
-          ++numSplit;
+      for (Group &group : groups)
+        if (succeeded(split(func, group, count)))
+          numSplit += group.ops.size();
+      // Tiling's bounds and offsets that the moved bodies no longer use.
+      if (count)
+        func.walk([](arith::ConstantOp c) {
+          if (c->use_empty())
+            c->erase();
+        });
     }
   }
 
-  /// Tiles `op` by one iteration of `loop` into an scf.parallel, then moves that loop's
-  /// body into a function of its own, called through a launcher for each chunk of
-  /// iterations the thread pool runs.
-  LogicalResult split(func::FuncOp func, linalg::GenericOp op, unsigned loop,
-                      unsigned &count) {
-    IRRewriter rewriter(op.getContext());
-    rewriter.setInsertionPoint(op);
-    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-    sizes[loop] = 1;
+  /// Tiles each op of `group` by one iteration of its split loop into an scf.parallel, puts
+  /// their bodies into the first one's, in order, then moves that loop's body into a
+  /// function of its own, called through a launcher for each chunk of iterations the
+  /// thread pool runs.
+  LogicalResult split(func::FuncOp func, Group &group, unsigned &count) {
+    // The views and constants the later ops use come before the first.
+    for (Operation *op : group.between)
+      op->moveBefore(group.ops.front());
+    IRRewriter rewriter(func.getContext());
     linalg::LinalgTilingOptions options;
-    options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::ParallelLoops);
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t items = ranges[loop];
-    int64_t elements = 1;
-    for (int64_t r : ranges)
-      elements *= r;
-    FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
-    if (failed(tiled) || tiled->loops.size() != 1)
-      return failure();
-    rewriter.eraseOp(op);
+    scf::ParallelOp first;
+    for (linalg::LinalgOp op : group.ops) {
+      if (reassociate)
+        if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+          kiln::lower::reassociateReductions(generic);
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[group.loop] = 1;
+      options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::ParallelLoops);
+      rewriter.setInsertionPoint(first ? first.getOperation() : op.getOperation());
+      FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
+      if (failed(tiled) || tiled->loops.size() != 1) {
+        // The ops tiled so far still run in order; the rest stay where they are.
+        if (!first)
+          return failure();
+        break;
+      }
+      rewriter.eraseOp(op);
+      auto loop = cast<scf::ParallelOp>(tiled->loops.front());
+      if (!first) {
+        first = loop;
+        continue;
+      }
+      SmallVector<Value> bounds(loop->getOperands());
+      rewriter.eraseOp(loop.getBody()->getTerminator());
+      rewriter.inlineBlockBefore(loop.getBody(), first.getBody()->getTerminator(),
+                                 first.getInductionVars());
+      rewriter.eraseOp(loop);
+      for (Value v : bounds)
+        if (Operation *def = v.getDefiningOp(); def && def->use_empty() && isPure(def))
+          rewriter.eraseOp(def);
+    }
     // On failure the scf.parallel stays, and becomes serial loops.
-    return outline(func, cast<scf::ParallelOp>(tiled->loops.front()), items, elements / items,
-                   count);
+    return outline(func, first, group.items, group.elements / group.items, count);
   }
 
   LogicalResult outline(func::FuncOp func, scf::ParallelOp parallel, int64_t items,

@@ -306,23 +306,36 @@ def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp
 }
 
 def ParallelLoopsPass : Pass<"kiln-lower-parallel-loops", "mlir::ModuleOp"> {
-  let summary = "Run large elementwise ops on the thread pool";
+  let summary = "Run large elementwise ops and row-wise chains on the thread pool";
   let description = [{
-    An elementwise `linalg.generic` (on buffers, every loop parallel, static sizes) of at
-    least `min-elements` iterations that no kernel computes (a batch normalisation and Relu
-    before a convolution, a residual addition, an activation) would run on one thread while
-    the kernels around it use all of them. This pass splits such a generic along its first
-    loop of two or more iterations (`linalg` tiling by one iteration of that loop) and
-    moves the iterations into a function of their own, `F.parallelN(begin, end, buffers...)`,
-    which computes iterations [begin, end). In the generic's place, a call of
-    `F.parallelN.launch(count, grain, buffers...)`, a declaration here, hands the iterations
-    to the runtime's `kiln_parallel_for` in chunks of at least `grain` iterations (each at
-    least `min-chunk` elements); `kiln-codegen-parallel-launchers` defines it once the
-    module is in the LLVM dialect. The buffers pass as bare pointers, so every buffer the
-    body reads or writes has a static layout; constants are cloned into the body. Each
-    element is computed by the same code whatever the split, so results do not depend on
-    the thread count. A generic whose output is also an input read through another map
-    stays serial.
+    A `linalg.generic`, `linalg.fill` or `linalg.copy` (on buffers, static sizes) that no
+    kernel computes (a batch normalisation and Relu before a convolution, a residual
+    addition, an activation, a softmax's or a layer normalisation's reductions) would run on
+    one thread while the kernels around it use all of them. This pass splits such ops along
+    their first loop of two or more iterations, when that loop is parallel (a reduction
+    over the last dimension splits by rows), and moves the iterations into a function of
+    their own, `F.parallelN(begin, end, buffers...)`, which computes iterations [begin, end).
+
+    Consecutive ops (only views and constants between them) split along the same loop of
+    the same size go into one such function when every buffer one of them writes is read
+    and written by the others only as the same slice of the same iteration: each thread
+    then runs the whole chain on one iteration's slice after another (a softmax's
+    maximum, exponentials, sum and quotients over one head's scores; a layer
+    normalisation's mean, variance and normalised values over one row), so the slice's
+    intermediate results are still in cache when the next op reads them, and every op of
+    the chain runs on all threads. Buffers are told apart by their bytes in the
+    scratch arena (views at static offsets); the function's arguments (a model's feeds,
+    results, state and arena) are taken to be different buffers.
+
+    A group of at least `min-elements` iterations in all is split (`linalg` tiling by one
+    iteration of the loop). In its place, a call of `F.parallelN.launch(count, grain,
+    buffers...)`, a declaration here, hands the iterations to the runtime's
+    `kiln_parallel_for` in chunks of at least `grain` iterations (each at least
+    `min-chunk` elements); `kiln-codegen-parallel-launchers` defines it once the module is
+    in the LLVM dialect. The buffers pass as bare pointers, so every buffer the body reads
+    or writes has a static layout; constants are cloned into the body. Each element is
+    computed by the same code whatever the split, so results do not depend on the thread
+    count. An op whose output is also an input read through another map stays serial.
 
     Before:
     ```mlir
@@ -351,9 +364,12 @@ def ParallelLoopsPass : Pass<"kiln-lower-parallel-loops", "mlir::ModuleOp"> {
            "Fewest iterations worth splitting across threads">,
     Option<"minChunk", "min-chunk", "int64_t", "8192",
            "Fewest elements in one chunk of work">,
+    Option<"reassociate", "reassociate-reductions", "bool", "false",
+           "Let reductions' additions and multiplications be reassociated (vectorized), "
+           "as kiln-lower-outline-loops does for the loops it outlines">,
   ];
   let statistics = [
-    Statistic<"numSplit", "ops-split", "Elementwise ops run on the thread pool">,
+    Statistic<"numSplit", "ops-split", "Linalg ops run on the thread pool">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::func::FuncDialect",
                            "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",

@@ -116,8 +116,9 @@ def _lstm(seq, features, units):
     return build, (seq, features)
 
 
-# Models whose loops stay functional While ops when frozen (TensorFlow's default lowers them
-# to TF1 Switch/Merge/NextIteration, which Kiln does not read yet).
+# Models whose loops stay functional While ops when frozen. TensorFlow's default lowers them
+# to TF1 Switch/Merge/NextIteration, which Kiln reads too (test/e2e/rnn/lists.test), but
+# tf2onnx converts the functional form to an ONNX Loop, and so every system runs one loop.
 KEEP_CONTROL_FLOW = {"lstm"}
 
 

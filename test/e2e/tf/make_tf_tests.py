@@ -249,6 +249,24 @@ def build_math():
          lambda p: {"y": raw.Relu(features=raw.AddV2(x=raw.Mul(x=p["x"], y=tf.constant(scale)),
                                                       y=tf.constant(shift)), name="y"),
                     "z": raw.Tanh(x=p["x"], name="z")}, [("x", x)], APPROX)
+    scores = f32(rng_for("softmax_large"), (1, 8, 32, 128), -4, 4)
+    rows = f32(rng_for("layernorm_large"), (1, 128, 256), -2, 3)
+    gamma = f32(rng_for("layernorm_large_gamma"), (256,), 0.5, 1.5)
+    beta = f32(rng_for("layernorm_large_beta"), (256,), -0.5, 0.5)
+
+    def layer_norm(v):
+        mean = raw.Mean(input=v, axis=tf.constant([-1]), keep_dims=True)
+        var = raw.Mean(input=raw.SquaredDifference(x=v, y=mean), axis=tf.constant([-1]),
+                       keep_dims=True)
+        scale = raw.Mul(x=raw.Rsqrt(x=raw.AddV2(x=var, y=tf.constant(1e-6))),
+                        y=tf.constant(gamma))
+        return raw.AddV2(x=raw.Mul(x=raw.Sub(x=v, y=mean), y=scale), y=tf.constant(beta),
+                         name="n")
+    case("softmax_layernorm_large", "math", "Softmax over 1x8x32x128 scores and a layer "
+         "normalisation (mean, variance, Rsqrt, scale and shift) of 1x128x256 rows (each "
+         "chain on the thread pool, by heads and by rows)",
+         lambda p: {"s": raw.Softmax(logits=p["scores"], name="s"), "n": layer_norm(p["rows"])},
+         [("scores", scores), ("rows", rows)], SUMS)
     x = f32(rng_for("like"), (2, 3))
     case("like_f32", "math", "StopGradient, ZerosLike and OnesLike",
          lambda p: {"a": raw.StopGradient(input=p["x"], name="a"),

@@ -1,5 +1,6 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-parallel-loops %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-lower-parallel-loops="min-elements=100000" %s | FileCheck %s --check-prefix=LARGE
+// RUN: kiln-opt --split-input-file --kiln-lower-parallel-loops="reassociate-reductions=1" %s | FileCheck %s --check-prefix=REASSOC
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d3)>
@@ -24,7 +25,7 @@
 // Under a larger min-elements it stays.
 // LARGE-LABEL: func.func @bn_relu
 // LARGE: linalg.generic
-// LARGE-NOT: launch
+// LARGE-NOT: @bn_relu.parallel
 func.func @bn_relu(%x: memref<1x64x32x32xf32>, %s: memref<32xf32>, %y: memref<1x64x32x32xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
@@ -42,9 +43,11 @@ func.func @bn_relu(%x: memref<1x64x32x32xf32>, %s: memref<32xf32>, %y: memref<1x
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #t = affine_map<(d0, d1) -> (d1, d0)>
 #row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
 
-// Tests what stays serial: a small generic, a reduction, and one whose output it also reads
-// through another map (a transpose in place).
+// Tests what stays serial: a small generic, a reduction whose first loop of two or more
+// iterations is the reduction (column sums), and one whose output it also reads through
+// another map (a transpose in place).
 // CHECK-LABEL: func.func @serial
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT: launch
@@ -54,7 +57,7 @@ func.func @serial(%small: memref<8x8xf32>, %x: memref<256x256xf32>, %sums: memre
     %r = arith.addf %out, %out : f32
     linalg.yield %r : f32
   }
-  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+  linalg.generic {indexing_maps = [#t, #col], iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<256x256xf32>) outs(%sums : memref<256xf32>) {
   ^bb0(%a: f32, %out: f32):
     %r = arith.addf %out, %a : f32
@@ -62,6 +65,139 @@ func.func @serial(%small: memref<8x8xf32>, %x: memref<256x256xf32>, %sums: memre
   }
   linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<256x256xf32>) outs(%x : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Tests that a reduction over the last dimension splits by rows (256 rows, a grain of 32
+// rows of 256 elements), its additions reassociated when asked (REASSOC).
+// CHECK-LABEL: func.func @row_sums
+// CHECK: call @row_sums.parallel0.launch(%{{.*}}, %{{.*}}, %arg0, %arg1)
+// CHECK: func.func private @row_sums.parallel0(
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// REASSOC-LABEL: func.func private @row_sums.parallel0(
+// REASSOC: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+func.func @row_sums(%x: memref<256x256xf32>, %sums: memref<256xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<256x256xf32>) outs(%sums : memref<256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %out, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#rows = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+
+// Tests that a softmax's chain (fill, maximum, exponentials, fill, sum, quotients), its
+// temporaries views of one arena, goes into one function split by heads: each thread runs
+// all six ops on one head (32 x 128 scores) after another. The views come before the
+// first op; the constants are cloned into the body.
+// CHECK-LABEL: func.func @softmax
+// CHECK-DAG: %[[N:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[G:.*]] = arith.constant 1 : i64
+// CHECK: call @softmax.parallel0.launch(%[[N]], %[[G]],
+// CHECK-NOT: linalg
+// CHECK: return
+// CHECK: func.func private @softmax.parallel0(
+// CHECK: scf.for
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: math.exp
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: arith.divf
+// CHECK-NOT: linalg.{{generic|fill}}
+// CHECK: return
+func.func @softmax(%x: memref<1x8x32x128xf32>, %y: memref<1x8x32x128xf32>, %arena: memref<133120xi8>) {
+  %c0 = arith.constant 0 : index
+  %max = memref.view %arena[%c0][] : memref<133120xi8> to memref<1x8x32xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%max : memref<1x8x32xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x : memref<1x8x32x128xf32>) outs(%max : memref<1x8x32xf32>) {
+  ^bb0(%a: f32, %m: f32):
+    %r = arith.maximumf %a, %m : f32
+    linalg.yield %r : f32
+  }
+  %c2048 = arith.constant 2048 : index
+  %e = memref.view %arena[%c2048][] : memref<133120xi8> to memref<1x8x32x128xf32>
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %max : memref<1x8x32x128xf32>, memref<1x8x32xf32>) outs(%e : memref<1x8x32x128xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  }
+  %c1024 = arith.constant 1024 : index
+  %sum = memref.view %arena[%c1024][] : memref<133120xi8> to memref<1x8x32xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%sum : memref<1x8x32xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%e : memref<1x8x32x128xf32>) outs(%sum : memref<1x8x32xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %r = arith.addf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%e, %sum : memref<1x8x32x128xf32>, memref<1x8x32xf32>) outs(%y : memref<1x8x32x128xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %r = arith.divf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+
+// Tests what keeps ops of the same split apart: the second reads the first's output
+// transposed (row i needs every row the first writes), the fourth reads bytes of the arena
+// that the third writes through another view (a different offset): four functions.
+// CHECK-LABEL: func.func @apart
+// CHECK: call @apart.parallel0.launch
+// CHECK: call @apart.parallel1.launch
+// CHECK: call @apart.parallel2.launch
+// CHECK: call @apart.parallel3.launch
+func.func @apart(%x: memref<256x256xf32>, %y: memref<256x256xf32>, %arena: memref<524288xi8>) {
+  %c0 = arith.constant 0 : index
+  %t = memref.view %arena[%c0][] : memref<524288xi8> to memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x256xf32>) outs(%t : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<256x256xf32>) outs(%y : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x256xf32>) outs(%t : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  %c1024 = arith.constant 1024 : index
+  %shifted = memref.view %arena[%c1024][] : memref<524288xi8> to memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%shifted : memref<256x256xf32>) outs(%y : memref<256x256xf32>) {
   ^bb0(%a: f32, %out: f32):
     linalg.yield %a : f32
   }
