@@ -128,7 +128,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{1, 12, 37, 24, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
                       Shape{2, 9, 26, 13, 1, 3, 3, 2, 2, 1, 1, 0, 1, 1, 1},
                       Shape{1, 13, 31, 20, 1, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},
-                      Shape{1, 4, 5, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}));
+                      Shape{1, 4, 5, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+                      // 7x7 windows (ConvNeXt's): long rows, short rows, stride 2
+                      Shape{1, 11, 29, 24, 1, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3},
+                      Shape{2, 7, 7, 13, 1, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3},
+                      Shape{1, 15, 35, 16, 1, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3}));
 
 // kiln_kernel_pointwise_depthwise_f32 against kiln_kernel_matmul_epilogue_f32 followed by
 // kiln_kernel_depthwise_conv2d_f32, which it must equal bit for bit.
@@ -190,6 +194,7 @@ INSTANTIATE_TEST_SUITE_P(
                       FusedShape{{1, 9, 20, 16, 1, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2}, 5},
                       FusedShape{{1, 6, 7, 19, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 600},
                       FusedShape{{1, 7, 8, 12, 1, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2}, 9},
-                      FusedShape{{1, 5, 6, 10, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 1}, 4}));
+                      FusedShape{{1, 5, 6, 10, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 1}, 4},
+                      FusedShape{{1, 9, 19, 16, 1, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3}, 8}));
 
 } // namespace

@@ -3,8 +3,9 @@
 // (depthwise_avx512.cc); depthwise.cc picks one and splits the output rows over threads.
 //
 // Channels are innermost (NHWC), so one vector holds one pixel's value of kLanes
-// consecutive channels. Square 3x3 and 5x5 windows with unit dilation, a stride of 1 or 2
-// and a channel multiplier of 1 (MobileNet's and EfficientNet's) take the fast path: per
+// consecutive channels. Square 3x3, 5x5 and 7x7 windows with unit dilation, a stride of 1
+// or 2 and a channel multiplier of 1 (MobileNet's, EfficientNet's and ConvNeXt's) take the
+// fast path: per
 // output row and vector of channels, the window's filter taps stay in registers while the
 // row's pixels go past, kPixels at a time, and each input vector loaded serves every
 // pixel whose window covers it (long rows go kPixels pixels at a time across all channels
@@ -40,12 +41,12 @@ void depthwiseRowsAvx2(const DepthwiseArgs &a, int64_t begin, int64_t end);
 void depthwiseRowsAvx512(const DepthwiseArgs &a, int64_t begin, int64_t end);
 
 // The largest window side the fast path takes.
-constexpr int kMaxFastWindow = 5;
+constexpr int kMaxFastWindow = 7;
 
-// Whether the fast path takes the convolution: a square 3x3 or 5x5 window, unit dilations,
-// a stride of 1 or 2 along x and a channel multiplier of 1.
+// Whether the fast path takes the convolution: a square 3x3, 5x5 or 7x7 window, unit
+// dilations, a stride of 1 or 2 along x and a channel multiplier of 1.
 inline bool depthwiseFastPath(const DepthwiseArgs &a) {
-  return a.m == 1 && a.kh == a.kw && (a.kh == 3 || a.kh == kMaxFastWindow) && a.dh == 1 &&
+  return a.m == 1 && a.kh == a.kw && (a.kh == 3 || a.kh == 5 || a.kh == 7) && a.dh == 1 &&
          a.dw == 1 && (a.sw == 1 || a.sw == 2);
 }
 
@@ -276,9 +277,12 @@ struct Depthwise {
     if (a.kh == 3)
       a.sw == 1 ? rowFastAny<3, 1>(a, rows, outRow, y0, y1, xa, xb)
                 : rowFastAny<3, 2>(a, rows, outRow, y0, y1, xa, xb);
-    else
+    else if (a.kh == 5)
       a.sw == 1 ? rowFastAny<5, 1>(a, rows, outRow, y0, y1, xa, xb)
                 : rowFastAny<5, 2>(a, rows, outRow, y0, y1, xa, xb);
+    else // a 7x7 window's 49 filter vectors do not fit the registers; they come from L1
+      a.sw == 1 ? rowFastAny<7, 1>(a, rows, outRow, y0, y1, xa, xb)
+                : rowFastAny<7, 2>(a, rows, outRow, y0, y1, xa, xb);
   }
 
   static void rowsOf(const DepthwiseArgs &a, int64_t begin, int64_t end) {

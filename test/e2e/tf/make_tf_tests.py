@@ -983,6 +983,17 @@ def build_conv():
              input=raw.Pad(input=p["x"], paddings=tf.constant([[0, 0], [0, 1], [0, 1], [0, 0]])),
              filter=p["w"], strides=[1, 2, 2, 1], padding="VALID", name="y")},
          [("x", xp), ("w", dwp)], SUMS)
+    r7 = rng_for("depthwise_7x7")
+    x7, dw7 = f32(r7, (1, 19, 23, 24)), f32(r7, (7, 7, 24, 1))
+    case("depthwise_7x7", "conv", "DepthwiseConv2dNative 7x7 (ConvNeXt's), SAME, stride 1 "
+         "and stride 2, 24 channels",
+         lambda p: {"y": raw.DepthwiseConv2dNative(input=p["x"], filter=tf.constant(dw7),
+                                                   strides=[1, 1, 1, 1], padding="SAME",
+                                                   name="y"),
+                    "z": raw.DepthwiseConv2dNative(input=p["x"], filter=tf.constant(dw7),
+                                                   strides=[1, 2, 2, 1], padding="SAME",
+                                                   name="z")},
+         [("x", x7)], SUMS)
     case("padv2_conv_explicit", "conv", "PadV2 with zeros then Conv2D EXPLICIT (the amounts "
          "add up)",
          lambda p: {"y": raw.Conv2D(
