@@ -9,7 +9,8 @@ medians, each ratio the median of the ratios of a peer's turns to the Kiln run a
 
   tf    TensorFlow (tf.compat.v1.Session on the imported GraphDef; grappler and oneDNN on)
   xla   TensorFlow with XLA: the imported graph pruned to a function, tf.function(jit_compile=True)
-  ort   ONNX Runtime on the same GraphDef converted to ONNX by tf2onnx (opset 17), with
+  ort   ONNX Runtime on the same GraphDef converted to ONNX by tf2onnx (opset 17; converted
+        once, in a process of its own, and kept beside the graph as GRAPH.onnx), with
         intra-op threads set to the count and sequential execution; the last column is the
         largest difference between its outputs and TensorFlow's (the conversion's fidelity).
         Once Kiln reads ONNX (a later issue), it can compile that ONNX model too.
@@ -218,11 +219,27 @@ def read_peak_rss(path):
 
 # ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
 
-def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
+def onnx_model(graph, feeds, fetches):
+    """The GraphDef at `graph` converted to ONNX by tf2onnx (opset 17), converted once and
+    kept beside it as GRAPH.onnx (a conversion takes up to a minute, every turn of every
+    thread count reuses it; a changed GraphDef is converted again)."""
+    path = graph + ".onnx"
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(graph):
+        return path
     import tensorflow as tf
-    tf.config.threading.set_intra_op_parallelism_threads(threads)
-    tf.config.threading.set_inter_op_parallelism_threads(threads)
-    feeds = dict(np.load(feeds_npz))
+    import tf2onnx
+    gd = read_graph_def(graph, tf)
+    erfc_as_erf(gd, tf)
+    model, _ = tf2onnx.convert.from_graph_def(gd, input_names=[k + ":0" for k in feeds],
+                                              output_names=[k if ":" in k else k + ":0"
+                                                            for k in fetches], opset=17)
+    with open(path + ".tmp", "wb") as f:
+        f.write(model.SerializeToString())
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def read_graph_def(graph, tf):
     gd = tf.compat.v1.GraphDef()
     with open(graph, "rb") as f:
         data = f.read()
@@ -231,6 +248,37 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
     except Exception:  # a text GraphDef
         from google.protobuf import text_format
         text_format.Parse(data.decode(), gd)
+    return gd
+
+
+def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
+    feeds = dict(np.load(feeds_npz))
+    if peer == "convert":  # for ort, in a process of its own (peer_run)
+        onnx_model(graph, feeds, fetches)
+        return
+    if peer == "ort":
+        # The same GraphDef converted to ONNX by tf2onnx (onnx_model, done by the parent
+        # before the turns), run by ONNX Runtime with `threads` intra-op threads,
+        # sequentially; this process holds ONNX Runtime only.
+        import onnxruntime
+        names = {k: k + ":0" for k in feeds}
+        outputs = [k if ":" in k else k + ":0" for k in fetches]
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        sess = onnxruntime.InferenceSession(graph + ".onnx", options,
+                                            providers=["CPUExecutionProvider"])
+        feed = {names[k]: v for k, v in feeds.items()}
+
+        def call():
+            return sess.run(outputs, feed)
+        time_calls(call, runs, out_npz)
+        return
+    import tensorflow as tf
+    tf.config.threading.set_intra_op_parallelism_threads(threads)
+    tf.config.threading.set_inter_op_parallelism_threads(threads)
+    gd = read_graph_def(graph, tf)
     if peer == "tf":
         g = tf.Graph()
         with g.as_default():
@@ -253,28 +301,14 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
 
         def call():
             return [t.numpy() for t in jitted(*args)]
-    elif peer == "ort":
-        # The same GraphDef converted to ONNX by tf2onnx, run by ONNX Runtime with
-        # `threads` intra-op threads, sequentially.
-        import onnxruntime
-        import tf2onnx
-        names = {k: k + ":0" for k in feeds}
-        outputs = [k if ":" in k else k + ":0" for k in fetches]
-        erfc_as_erf(gd, tf)
-        model, _ = tf2onnx.convert.from_graph_def(gd, input_names=list(names.values()),
-                                                  output_names=outputs, opset=17)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-        sess = onnxruntime.InferenceSession(model.SerializeToString(), options,
-                                            providers=["CPUExecutionProvider"])
-        feed = {names[k]: v for k, v in feeds.items()}
-
-        def call():
-            return sess.run(outputs, feed)
     else:
         raise SystemExit("unknown peer " + peer)
+    time_calls(call, runs, out_npz)
+
+
+def time_calls(call, runs, out_npz):
+    """Calls `call` once (its outputs go to out_npz), then `runs` times timed; prints the
+    median and fastest milliseconds as JSON for peer_run."""
     results = call()
     times = []
     for _ in range(runs):
@@ -308,14 +342,17 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
     np.savez(feeds_npz, **feeds)
     out_npz = os.path.join(tmp, "%s_out.npz" % peer)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    rss = os.path.join(tmp, "rss")
-    proc = subprocess.run(peak_rss(rss) + [sys.executable, os.path.abspath(__file__), "--worker",
-                                           peer, str(threads), graph, feeds_npz,
-                                           ",".join(fetches), str(runs), out_npz],
-                          capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        return (None, None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed",
-                None, None)
+    for step in ["convert", peer] if peer == "ort" else [peer]:
+        rss = os.path.join(tmp, "rss")
+        proc = subprocess.run(peak_rss(rss) + [sys.executable, os.path.abspath(__file__),
+                                               "--worker", step, str(threads), graph,
+                                               feeds_npz, ",".join(fetches), str(runs),
+                                               out_npz],
+                              capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            return (None, None,
+                    proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed", None,
+                    None)
     times = json.loads(proc.stdout.strip().splitlines()[-1])
     with np.load(out_npz) as z:
         outs = [z["arr_%d" % i] for i in range(len(fetches))]
