@@ -80,10 +80,10 @@ struct Group {
   bool accepts(linalg::LinalgOp op, const SplitPlan &plan) const {
     if (!ops.empty() && (plan.loop != loop || plan.items != items))
       return false;
-    if (!writesConsistently(op, op))
+    if (!writesConsistently(op, op, plan.loop))
       return false;
     for (linalg::LinalgOp member : ops)
-      if (!writesConsistently(member, op) || !writesConsistently(op, member))
+      if (!writesConsistently(member, op, loop) || !writesConsistently(op, member, loop))
         return false;
     return true;
   }
@@ -96,11 +96,12 @@ struct Group {
   }
 
 private:
-  /// Whether every buffer `writer` writes is, in `reader`, either untouched or accessed
-  /// slice by slice, iteration i of the split loop touching only the bytes that iteration
-  /// i of `writer` writes (for the op itself: an input that is its output is read through
-  /// the same map).
-  bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader) const {
+  /// Whether every buffer `writer` writes is, in `reader`, both split along `loop`,
+  /// either untouched or accessed slice by slice, iteration i of the split loop touching
+  /// only the bytes that iteration i of `writer` writes (for the op itself: an input that
+  /// is its output is read through the same map).
+  static bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader,
+                                 unsigned loop) {
     for (OpOperand &init : writer.getDpsInitsMutable()) {
       std::optional<int> written = rowPosition(writer.getMatchingIndexingMap(&init), loop);
       if (!written || *written < 0)

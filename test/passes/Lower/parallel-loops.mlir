@@ -203,3 +203,23 @@ func.func @apart(%x: memref<256x256xf32>, %y: memref<256x256xf32>, %arena: memre
   }
   return
 }
+
+// -----
+
+#in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d1, d2)>
+
+// Tests that the split loop is the op's own first loop of two or more iterations when it
+// is checked alone: the output leaves out the batch loop of one iteration, and the op
+// splits along its 256 rows.
+// CHECK-LABEL: func.func @batch_dropped
+// CHECK: call @batch_dropped.parallel0.launch
+func.func @batch_dropped(%x: memref<1x256x256xf32>, %y: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x256x256xf32>) outs(%y : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
