@@ -26,21 +26,7 @@
 #include "kiln/runtime/parallel.h"
 #include "bench_util.h"
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-typedef __m512 vec;
-#define LANES 16
-#define SET1 _mm512_set1_ps
-#define FMA _mm512_fmadd_ps
-#elif defined(__FMA__)
-#include <immintrin.h>
-typedef __m256 vec;
-#define LANES 8
-#define SET1 _mm256_set1_ps
-#define FMA _mm256_fmadd_ps
-#else
-#error "build with -march=native on a CPU with FMA"
-#endif
+#include "fma_vec.h"
 
 static int runs = 20;
 
@@ -70,8 +56,10 @@ static volatile float sink;
 
 static void fma_chains(void *ctx) {
   long iterations = *(long *)ctx;
-  vec a0 = SET1(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
-      a8 = a0, a9 = a0, a10 = a0, a11 = a0, x = SET1(0.999999f), y = SET1(1e-7f);
+  /* Different starting values: equal chains would be folded into one by the compiler. */
+  vec a0 = SET1(1.0f), a1 = SET1(1.1f), a2 = SET1(1.2f), a3 = SET1(1.3f), a4 = SET1(1.4f),
+      a5 = SET1(1.5f), a6 = SET1(1.6f), a7 = SET1(1.7f), a8 = SET1(1.8f), a9 = SET1(1.9f),
+      a10 = SET1(2.0f), a11 = SET1(2.1f), x = SET1(0.999999f), y = SET1(1e-7f);
   for (long i = 0; i < iterations; i++) {
     a0 = FMA(a0, x, y); a1 = FMA(a1, x, y); a2 = FMA(a2, x, y); a3 = FMA(a3, x, y);
     a4 = FMA(a4, x, y); a5 = FMA(a5, x, y); a6 = FMA(a6, x, y); a7 = FMA(a7, x, y);

@@ -9,21 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-typedef __m512 vec;
-#define LANES 16
-#define SET1 _mm512_set1_ps
-#define FMA _mm512_fmadd_ps
-#elif defined(__FMA__)
-#include <immintrin.h>
-typedef __m256 vec;
-#define LANES 8
-#define SET1 _mm256_set1_ps
-#define FMA _mm256_fmadd_ps
-#else
-#error "needs FMA"
-#endif
+#include "fma_vec.h"
 
 #define CHAINS 12
 #define FLOP_PER_ITER (CHAINS * LANES * 2)
