@@ -34,6 +34,9 @@ struct Extent {
   bool sameRoot(const Extent &other) const {
     return global ? global == other.global : root == other.root;
   }
+  bool sameBytes(const Extent &other) const {
+    return sameRoot(other) && begin == other.begin && end == other.end;
+  }
   bool mayOverlap(const Extent &other) const {
     if (begin == end || other.begin == other.end)
       return false;
@@ -171,8 +174,7 @@ FailureOr<OutlinedOperands> collectOutlinedOperands(ArrayRef<Value> used) {
     std::optional<unsigned> same;
     for (auto [i, arg] : llvm::enumerate(result.arguments))
       if (!same && extent && extents[i] && arg.getType() == v.getType() &&
-          extents[i]->sameRoot(*extent) && extents[i]->begin == extent->begin &&
-          extents[i]->end == extent->end)
+          extents[i]->sameBytes(*extent))
         same = i;
     if (same) {
       result.argumentOf[v] = *same;
@@ -221,7 +223,7 @@ bool sameBuffer(Value a, Value b) {
   if (a.getType() != b.getType() || !isBarePointer(a.getType()))
     return false;
   std::optional<Extent> x = extentOf(a), y = extentOf(b);
-  return x && y && x->sameRoot(*y) && x->begin == y->begin && x->end == y->end;
+  return x && y && x->sameBytes(*y);
 }
 
 void reassociateReductions(linalg::GenericOp op) {

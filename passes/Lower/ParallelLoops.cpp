@@ -174,8 +174,8 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
       for (Group &group : groups)
         if (succeeded(split(func, group, count)))
           numSplit += group.ops.size();
-      // Tiling's bounds and offsets that the moved bodies no longer use.
-      if (count)
+      // Tiling's bounds and offsets, and constants only the moved bodies used.
+      if (!groups.empty())
         func.walk([](arith::ConstantOp c) {
           if (c->use_empty())
             c->erase();
@@ -215,14 +215,10 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
         first = loop;
         continue;
       }
-      SmallVector<Value> bounds(loop->getOperands());
       rewriter.eraseOp(loop.getBody()->getTerminator());
       rewriter.inlineBlockBefore(loop.getBody(), first.getBody()->getTerminator(),
                                  first.getInductionVars());
       rewriter.eraseOp(loop);
-      for (Value v : bounds)
-        if (Operation *def = v.getDefiningOp(); def && def->use_empty() && isPure(def))
-          rewriter.eraseOp(def);
     }
     // On failure the scf.parallel stays, and becomes serial loops.
     return outline(func, first, group.items, group.elements / group.items, count);
@@ -268,11 +264,7 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
                                arith::ConstantIntOp::create(b, loc, grain, 64)};
     llvm::append_range(args, operands->arguments);
     func::CallOp::create(b, loc, launcher, args);
-    SmallVector<Value> bounds(parallel->getOperands());
     parallel.erase();
-    for (Value v : bounds)
-      if (Operation *def = v.getDefiningOp(); def && def->use_empty() && isPure(def))
-        def->erase();
     return success();
   }
 };

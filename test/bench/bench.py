@@ -219,12 +219,22 @@ def read_peak_rss(path):
 
 # ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
 
+def onnx_path(graph):
+    return graph + ".onnx"
+
+
+def onnx_current(graph):
+    """Whether GRAPH.onnx exists and is newer than the GraphDef."""
+    path = onnx_path(graph)
+    return os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(graph)
+
+
 def onnx_model(graph, feeds, fetches):
     """The GraphDef at `graph` converted to ONNX by tf2onnx (opset 17), converted once and
     kept beside it as GRAPH.onnx (a conversion takes up to a minute, every turn of every
     thread count reuses it; a changed GraphDef is converted again)."""
-    path = graph + ".onnx"
-    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(graph):
+    path = onnx_path(graph)
+    if onnx_current(graph):
         return path
     import tensorflow as tf
     import tf2onnx
@@ -267,7 +277,7 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-        sess = onnxruntime.InferenceSession(graph + ".onnx", options,
+        sess = onnxruntime.InferenceSession(onnx_path(graph), options,
                                             providers=["CPUExecutionProvider"])
         feed = {names[k]: v for k, v in feeds.items()}
 
@@ -342,7 +352,7 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
     np.savez(feeds_npz, **feeds)
     out_npz = os.path.join(tmp, "%s_out.npz" % peer)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    for step in ["convert", peer] if peer == "ort" else [peer]:
+    for step in ["convert", peer] if peer == "ort" and not onnx_current(graph) else [peer]:
         rss = os.path.join(tmp, "rss")
         proc = subprocess.run(peak_rss(rss) + [sys.executable, os.path.abspath(__file__),
                                                "--worker", step, str(threads), graph,

@@ -106,20 +106,19 @@ typedef struct {
   float *a, *b, *out;
 } Case;
 
-static long conv_out(long size, long k, long stride) { /* SAME padding */
-  (void)k;
+static long conv_out(long size, long stride) { /* SAME padding */
   return (size + stride - 1) / stride;
 }
 
 static long pad_before(long size, long k, long stride) {
-  long out = conv_out(size, k, stride);
+  long out = conv_out(size, stride);
   long total = (out - 1) * stride + k - size;
   return total > 0 ? total / 2 : 0;
 }
 
 static void run_case(void *ctx) {
   Case *k = ctx;
-  long oh = conv_out(k->h, k->kh, k->stride), ow = conv_out(k->w, k->kw, k->stride);
+  long oh = conv_out(k->h, k->stride), ow = conv_out(k->w, k->stride);
   switch (k->kind) {
   case 'g':
     kiln_kernel_matmul_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->m_rows,
@@ -155,7 +154,7 @@ static void run_case(void *ctx) {
 
 /* Allocates the operands, times the kernel, prints the row. */
 static void measure(Case *k, double peak, double bandwidth) {
-  long oh = conv_out(k->h, k->kh, k->stride), ow = conv_out(k->w, k->kw, k->stride);
+  long oh = conv_out(k->h, k->stride), ow = conv_out(k->w, k->stride);
   long in = 0, weights = 0, out = 0;
   double flops = 0;
   switch (k->kind) {
