@@ -187,7 +187,7 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
     `kiln.kernel_call` of `matmul_f32` or `matmul_epilogue_f32` whose B is a constant f32
     `memref.global` (through reshapes: a convolution's filter), this pass writes op(B) into
     a new constant global in the GEMM's packed layout (`kiln_matmul_packed_b_index` in
-    `kiln/runtime/abi.h`: depth slices of 512 rows, panels of 32 columns padded with
+    `kiln/runtime/abi.h`: depth slices of 256 rows, panels of 32 columns padded with
     zeros), makes it the call's B and sets `packed_b` (dropping `transpose_b`: the packed
     copy is op(B)). Calls sharing a constant share its
     packed copy, and constants nothing reads any more are removed. The results are the

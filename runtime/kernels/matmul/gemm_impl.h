@@ -39,6 +39,15 @@ struct Gemm {
   static constexpr int NR = 2 * L;
   static constexpr int64_t MC = V::kRowBlock; // multiple of MR
   static constexpr int64_t NC = V::kColBlock; // multiple of NR
+  // Columns a row tile meets before the next row tile starts on them: a depth slice of B
+  // over W columns (256 KiB) stays in L2 while the row tiles pass, where a block of NC
+  // (1 MiB) came from L3 for each. gemm_bench, 1 thread, B packed ahead, two interleaved
+  // series, GFLOP/s NC -> W: 128 x 768 x 768 (BERT) 78-79 -> 85-86, 49 x 512 x 2048
+  // (ResNet50 conv5) 76 -> 80-86, 512 x 512 x 2048 82-90 -> 89-95, 1024^3 81-84 -> 87-88;
+  // unpacked products unchanged.
+  static constexpr int64_t W = 256;
+  static_assert(W % NR == 0 && W % KILN_MATMUL_PACK_COLS == 0 && NC % W == 0,
+                "a walk holds whole tiles and panels");
 
   // acc[i][*] = sum over kk < kc of a(i, kk) * b(kk, *); then C rows += acc.
   // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j]. With Half, the tile is
@@ -165,14 +174,17 @@ struct Gemm {
   template <bool InPlaceB, class BTile>
   static void sliceTiles(const GemmArgs &g, int64_t m0, int64_t m1, int64_t j0, int64_t j1,
                          int64_t pc, int64_t kc, int64_t bks, BTile bTile) {
-    for (int64_t i = m0; i < m1; i += MR) {
-      int rows = m1 - i < MR ? int(m1 - i) : MR;
-      for (int64_t j = j0; j < j1; j += NR) {
-        int cols = j1 - j < NR ? int(j1 - j) : NR;
-        directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks, bTile(j), bks,
-                       g.c + i * g.ldc + j, g.ldc, cols, g.overwrite && pc == 0,
-                       pc + kc >= g.k ? g.epilogue : nullptr, j,
-                       InPlaceB ? fullDepths(g, pc, kc, j, cols) : kc);
+    for (int64_t jw = j0; jw < j1; jw += W) {
+      const int64_t jend = j1 - jw < W ? j1 : jw + W;
+      for (int64_t i = m0; i < m1; i += MR) {
+        int rows = m1 - i < MR ? int(m1 - i) : MR;
+        for (int64_t j = jw; j < jend; j += NR) {
+          int cols = jend - j < NR ? int(jend - j) : NR;
+          directRows<MR>(rows, kc, g.a + i * g.ars + pc * g.aks, g.ars, g.aks, bTile(j), bks,
+                         g.c + i * g.ldc + j, g.ldc, cols, g.overwrite && pc == 0,
+                         pc + kc >= g.k ? g.epilogue : nullptr, j,
+                         InPlaceB ? fullDepths(g, pc, kc, j, cols) : kc);
+        }
       }
     }
   }
@@ -206,8 +218,8 @@ struct Gemm {
   // B packed ahead of time (GemmArgs::bPacked), A read in place (many rows of a wide
   // product pack A instead: packed(), kGemmPackABFloats), like the direct path, a panel of
   // KILN_MATMUL_PACK_COLS columns standing for B's rows (two tiles of AVX2's 16), in blocks
-  // of NC columns like the direct path's packed B, so that a block of a depth slice
-  // (kGemmDepth x NC floats) stays in L2 while every row tile passes over it. (Over
+  // of NC columns like the direct path's packed B, walked W columns at a time (see
+  // sliceTiles) so that a depth slice of them stays in L2 while every row tile passes. (Over
   // all the columns at once, 1024^3 streamed a 2 MB slice from memory for every row tile:
   // 22 to 24 ms in a busy spell, 15.5 to 16.7 in a quiet one; with the blocks and B's
   // prefetch in the unpacked micro-kernel, 20.5 to 22.5 and 14 to 15.)
@@ -292,31 +304,34 @@ struct Gemm {
 
   // Rows [ic, ic + mc) x columns [j0, j1) of C over the depth slice [pc, pc + kc), A's
   // rows packed at `ap` into MR-row panels, B's in panels of `w` columns from column `b0`
-  // on at `bp` (w x kc floats each, rows w apart). Row tiles outside column tiles: A's
-  // panel (14 x 512 floats, 28 KiB) stays in L1 while B's block streams past from L2,
-  // instead of both coming from L2. The last rows, fewer than MR, take the kernel of
-  // their own height rather than a full tile of zeros (1024 rows: 73 tiles of 14 and one
-  // of 2, not 74 of 14).
+  // on at `bp` (w x kc floats each, rows w apart). Row tiles outside column tiles, W
+  // columns at a time: A's panel (MR x kc floats) stays in L1 while B's W columns stream
+  // past from L2, instead of both coming from L2. The last rows, fewer than MR, take the
+  // kernel of their own height rather than a full tile of zeros (1024 rows with AVX-512:
+  // 73 tiles of 14 and one of 2, not 74 of 14).
   static void block(const GemmArgs &g, const float *ap, int64_t ic, int64_t mc, int64_t j0,
                     int64_t j1, int64_t pc, int64_t kc, const float *bp, int64_t b0,
                     int64_t w) {
     const bool first = g.overwrite && pc == 0;
     const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
-    for (int64_t ir = 0; ir < mc; ir += MR) {
-      int rows = mc - ir < MR ? int(mc - ir) : MR;
-      const float *apanel = ap + ir * kc;
-      for (int64_t j = j0; j < j1; j += NR) {
-        int cols = j1 - j < NR ? int(j1 - j) : NR;
-        const float *btile = bp + (j - b0) / w * kc * w + (j - b0) % w;
-        float *ctile = g.c + (ic + ir) * g.ldc + j;
-        if (rows < MR)
-          lastRows(rows, kc, apanel, 1, MR, btile, w, ctile, g.ldc, cols, first, epi, j);
-        else if (cols <= L)
-          micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first,
-                                epi, j, kc);
-        else
-          micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first, epi,
-                          j, kc);
+    for (int64_t jw = j0; jw < j1; jw += W) {
+      const int64_t jend = j1 - jw < W ? j1 : jw + W;
+      for (int64_t ir = 0; ir < mc; ir += MR) {
+        int rows = mc - ir < MR ? int(mc - ir) : MR;
+        const float *apanel = ap + ir * kc;
+        for (int64_t j = jw; j < jend; j += NR) {
+          int cols = jend - j < NR ? int(jend - j) : NR;
+          const float *btile = bp + (j - b0) / w * kc * w + (j - b0) % w;
+          float *ctile = g.c + (ic + ir) * g.ldc + j;
+          if (rows < MR)
+            lastRows(rows, kc, apanel, 1, MR, btile, w, ctile, g.ldc, cols, first, epi, j);
+          else if (cols <= L)
+            micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols,
+                                  first, epi, j, kc);
+          else
+            micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first,
+                            epi, j, kc);
+        }
       }
     }
   }

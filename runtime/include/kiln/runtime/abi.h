@@ -265,7 +265,7 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
  * into panels of KILN_MATMUL_PACK_COLS columns stored row after row, the last panel of a
  * slice padded with zeros to its full width. It holds k * kiln_matmul_packed_b_width(n)
  * floats. */
-#define KILN_MATMUL_PACK_DEPTH 512
+#define KILN_MATMUL_PACK_DEPTH 256
 #define KILN_MATMUL_PACK_COLS 32
 static inline int64_t kiln_matmul_packed_b_width(int64_t n) {
   return (n + KILN_MATMUL_PACK_COLS - 1) / KILN_MATMUL_PACK_COLS * KILN_MATMUL_PACK_COLS;
