@@ -32,6 +32,9 @@ SmallVector<Type> argumentTypes(const KernelInfo &info, MLIRContext *context) {
       case KernelParamKind::I64Pair:
         types.append({i64, i64});
         break;
+      case KernelParamKind::F32:
+        types.push_back(f32);
+        break;
       default:
         types.push_back(i64);
       }
@@ -107,6 +110,8 @@ struct ExpandKernelCallsPass
         if (param.kind == KernelParamKind::I64Pair) {
           for (int64_t v : op.getPair(param.name))
             args.push_back(int64(v));
+        } else if (param.kind == KernelParamKind::F32) {
+          args.push_back(f32(op.getF32(param.name)));
         } else if (param.kind == KernelParamKind::I32) {
           args.push_back(arith::ConstantOp::create(
               b, loc, b.getIntegerAttr(b.getI32Type(), op.getInt(param.name))));

@@ -49,6 +49,8 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
 LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(lower::createFreezeInterfacePass());
   pm.addPass(lower::createPartitionsPass());
+  if (options.kernelCalls && !options.strictFloat)
+    pm.addPass(lower::createFuseAttentionPass());
   pm.addPass(lower::createTFToLinalgPass({/*winograd=*/!options.strictFloat}));
   pm.addPass(lower::createFuseElementwisePass());
   pm.addPass(lower::createUseDestinationsPass());

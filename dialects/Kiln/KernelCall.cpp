@@ -154,6 +154,10 @@ ArrayRef<int64_t> KernelCallOp::getPair(StringRef name) {
   return cast<DenseI64ArrayAttr>(getParams().get(name)).asArrayRef();
 }
 
+float KernelCallOp::getF32(StringRef name) {
+  return static_cast<float>(cast<FloatAttr>(getParams().get(name)).getValueAsDouble());
+}
+
 bool KernelCallOp::hasFlag(StringRef name) { return bool(getParams().get(name)); }
 
 EpilogueAttr KernelCallOp::getEpilogue(StringRef name) {
@@ -234,6 +238,11 @@ LogicalResult KernelCallOp::verify() {
     case KernelParamKind::Flag:
       ok = isa<UnitAttr>(value);
       break;
+    case KernelParamKind::F32: {
+      auto real = dyn_cast<FloatAttr>(value);
+      ok = real && real.getType().isF32();
+      break;
+    }
     case KernelParamKind::Epilogue:
       if (auto epilogue = dyn_cast<EpilogueAttr>(value)) {
         ok = true;
@@ -257,7 +266,7 @@ LogicalResult KernelCallOp::verify() {
     }
     if (!ok) {
       static const char *kinds[] = {"an i64", "an i32", "array<i64: a, b>", "a unit attribute",
-                                    "a #kiln.epilogue"};
+                                    "a #kiln.epilogue", "an f32"};
       return emitOpError() << "has the parameter '" << named.getName().getValue() << "' = " << value
                            << "; expected " << kinds[static_cast<int>(param->kind)];
     }

@@ -119,6 +119,19 @@ LogicalResult batchMatmul(KernelCallOp op) {
       failed(matrices("c", op.getOutput("c"), batch, m, n)));
 }
 
+LogicalResult attention(KernelCallOp op) {
+  Shapes s(op);
+  int64_t batch = s.p("batch"), heads = s.p("heads");
+  auto layout = [&](StringRef role, int64_t seq, int64_t width) {
+    bool seqMajor = s.flag((role + "_seq_major").str());
+    return SmallVector<int64_t>{batch, seqMajor ? seq : heads, seqMajor ? heads : seq, width};
+  };
+  return failure(failed(s.input("q", layout("q", s.p("sq"), s.p("d")))) ||
+                 failed(s.input("k", layout("k", s.p("sk"), s.p("d")))) ||
+                 failed(s.input("v", layout("v", s.p("sk"), s.p("dv")))) ||
+                 failed(s.exactly("out", op.getOutput("out"), layout("out", s.p("sq"), s.p("dv")))));
+}
+
 LogicalResult depthwise(KernelCallOp op) {
   Shapes s(op);
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||

@@ -20,6 +20,9 @@ llvm::LogicalResult matmul(KernelCallOp op);
 /// a, b and c are batch (1 for a with broadcast_a, b with broadcast_b) matrices of the
 /// matmul shapes, contiguous, the last two dimensions those of one matrix.
 llvm::LogicalResult batchMatmul(KernelCallOp op);
+/// q, k, v and out are batch x heads x seq x width (sq x d, sk x d, sk x dv, sq x dv), or
+/// batch x seq x heads x width with their *_seq_major flags.
+llvm::LogicalResult attention(KernelCallOp op);
 /// input n x h x w x c, filter kh x kw x c x m, output n x oh x ow x c x m (or a view).
 llvm::LogicalResult depthwise(KernelCallOp op);
 /// input (n·h·w) x cin, weights cin x c, filter kh x kw x c x 1, output n x oh x ow x c x 1.

@@ -54,6 +54,21 @@ constexpr KernelArg batchMatmulArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "batch"},
     {A::Param, "m"},   {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
 
+// kiln/kernels/attention.h: out = softmax(scale * q k^T) v per head; each operand
+// [batch, heads, seq, x], or [batch, seq, heads, x] with its *_seq_major flag.
+constexpr KernelOperand attentionInputs[] = {{"q", 4}, {"k", 4}, {"v", 4}};
+constexpr KernelOperand attentionOutputs[] = {{"out", 4}};
+constexpr KernelParam attentionParams[] = {
+    {"batch", K::I64}, {"heads", K::I64}, {"sq", K::I64}, {"sk", K::I64}, {"d", K::I64},
+    {"dv", K::I64}, {"scale", K::F32},
+    flag("q_seq_major", KILN_ATTENTION_Q_SEQ_MAJOR), flag("k_seq_major", KILN_ATTENTION_K_SEQ_MAJOR),
+    flag("v_seq_major", KILN_ATTENTION_V_SEQ_MAJOR),
+    flag("out_seq_major", KILN_ATTENTION_OUT_SEQ_MAJOR)};
+constexpr KernelArg attentionArgs[] = {
+    {A::Address, "q"}, {A::Address, "k"}, {A::Address, "v"}, {A::Address, "out"},
+    {A::Param, "batch"}, {A::Param, "heads"}, {A::Param, "sq"}, {A::Param, "sk"},
+    {A::Param, "d"}, {A::Param, "dv"}, {A::Param, "scale"}, {A::Flags}};
+
 // kiln/kernels/depthwise.h: input n x h x w x c, filter kh x kw x c x m, output
 // n x oh x ow x c x m (or n x oh x ow x c·m, the view an epilogue writes).
 constexpr KernelOperand depthwiseInputs[] = {{"input", 4}, {"filter", 4}};
@@ -141,6 +156,8 @@ constexpr KernelInfo table[] = {
     {"batch_matmul_f32", KILN_KERNEL_BATCH_MATMUL_F32, KernelLibrary::Kernels, true,
      "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
+    {"attention_f32", KILN_KERNEL_ATTENTION_F32, KernelLibrary::Kernels, true, "",
+     attentionInputs, attentionOutputs, attentionParams, attentionArgs, shapes::attention},
     {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
      "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs,
      shapes::depthwise},

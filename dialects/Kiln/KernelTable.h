@@ -35,6 +35,7 @@ enum class KernelParamKind : uint8_t {
   I64Pair,  ///< a DenseI64ArrayAttr of 2 values (strides, dilations, padding, window)
   Flag,     ///< a UnitAttr; the C flags word has `bit` set when it is present
   Epilogue, ///< a #kiln.epilogue; `bit` is set in the flags word when it is present
+  F32,      ///< an f32 FloatAttr
 };
 
 struct KernelParam {
@@ -48,7 +49,8 @@ struct KernelParam {
 enum class KernelArgKind : uint8_t {
   Address,  ///< the address of the operand `ref` (a role), an i64
   ByteSize, ///< the size in bytes of the operand `ref`, an i64
-  Param,    ///< the parameter `ref`: one i64 (I64), one i32 (I32) or two i64 (I64Pair)
+  Param,    ///< the parameter `ref`: one i64 (I64), one i32 (I32), two i64 (I64Pair) or
+            ///< one f32 (F32)
   Flags,    ///< an i32: the bits of the flags and epilogues present
   Epilogue, ///< the epilogue `ref`: {i64 scale, f32, i64 bias, f32, f32 lo, f32 hi},
             ///< the identity when it is absent

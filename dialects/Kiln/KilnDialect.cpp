@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -75,6 +76,35 @@ LogicalResult CheckOp::verify() {
   return success();
 }
 
+SmallVector<int64_t, 6> AttentionOp::getSizes() {
+  auto shape = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+  auto q = shape(getQ()), k = shape(getK()), v = shape(getV());
+  bool qs = getQSeqMajor(), ks = getKSeqMajor();
+  return {q[0], q[qs ? 2 : 1], q[qs ? 1 : 2], k[ks ? 1 : 2], q[3], v[3]};
+}
+
+LogicalResult AttentionOp::verify() {
+  for (Value v : {getQ(), getK(), getV(), getInit(), getResult()}) {
+    auto type = cast<ShapedType>(v.getType());
+    if (type.getRank() != 4 || !type.getElementType().isF32())
+      return emitOpError() << "takes f32 tensors of rank 4; " << type << " is not one";
+  }
+  SmallVector<int64_t, 6> n = getSizes();
+  int64_t batch = n[0], heads = n[1], sq = n[2], sk = n[3], d = n[4], dv = n[5];
+  auto expect = [&](StringRef role, Value v, bool seqMajor, int64_t seq,
+                    int64_t width) -> LogicalResult {
+    SmallVector<int64_t> want = {batch, seqMajor ? seq : heads, seqMajor ? heads : seq, width};
+    if (cast<ShapedType>(v.getType()).getShape() == ArrayRef<int64_t>(want))
+      return success();
+    InFlightDiagnostic diag = emitOpError() << "expects its " << role << " to be ";
+    llvm::interleave(want, diag, "x");
+    return diag << " (from q's shape and its layout flags), but it is " << v.getType();
+  };
+  return failure(failed(expect("k", getK(), getKSeqMajor(), sk, d)) ||
+                 failed(expect("v", getV(), getVSeqMajor(), sk, dv)) ||
+                 failed(expect("result", getResult(), getOutSeqMajor(), sq, dv)));
+}
+
 //===----------------------------------------------------------------------===//
 // Bufferization: send and check read their tensor's buffer; recv writes its
 // destination's buffer, which becomes its result.
@@ -132,6 +162,72 @@ struct RecvBufferization
     return success();
   }
 };
+/// kiln.attention reads q, k and v and writes its destination's buffer, which becomes its
+/// result, through the kernel; buffers the kernel cannot take (strided views) go through
+/// contiguous copies.
+struct AttentionBufferization
+    : BufferizableOpInterface::ExternalModel<AttentionBufferization, AttentionOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return operand.get() != cast<AttentionOp>(op).getInit();
+  }
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return operand.get() == cast<AttentionOp>(op).getInit();
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    if (operand.get() != cast<AttentionOp>(op).getInit())
+      return {};
+    return {{op->getResult(0), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto attention = cast<AttentionOp>(op);
+    Location loc = op->getLoc();
+    // A contiguous buffer of `value`'s type (a copy of it when `copyIn`).
+    auto contiguous = [&](Value buffer, bool copyIn) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      if (isKernelBuffer(type, 4))
+        return buffer;
+      Value copy = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()));
+      if (copyIn)
+        memref::CopyOp::create(rewriter, loc, buffer, copy);
+      return copy;
+    };
+    SmallVector<Value> inputs;
+    for (Value v : {attention.getQ(), attention.getK(), attention.getV()}) {
+      FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+      if (failed(buffer))
+        return failure();
+      inputs.push_back(contiguous(*buffer, true));
+    }
+    FailureOr<Value> dest = getBuffer(rewriter, attention.getInit(), options, state);
+    if (failed(dest))
+      return failure();
+    Value out = contiguous(*dest, false);
+    SmallVector<int64_t, 6> n = attention.getSizes();
+    static constexpr StringLiteral sizes[] = {"batch", "heads", "sq", "sk", "d", "dv"};
+    NamedAttrList params;
+    for (auto [name, value] : llvm::zip(sizes, n))
+      params.set(name, rewriter.getI64IntegerAttr(value));
+    params.set("scale", attention.getScaleAttr());
+    const std::pair<StringLiteral, bool> flags[] = {
+        {"q_seq_major", attention.getQSeqMajor()},
+        {"k_seq_major", attention.getKSeqMajor()},
+        {"v_seq_major", attention.getVSeqMajor()},
+        {"out_seq_major", attention.getOutSeqMajor()}};
+    for (const auto &[name, present] : flags)
+      if (present)
+        params.set(name, rewriter.getUnitAttr());
+    KernelCallOp::create(rewriter, loc, rewriter.getStringAttr("attention_f32"), inputs,
+                         ValueRange{out}, params.getDictionary(rewriter.getContext()));
+    if (out != *dest)
+      memref::CopyOp::create(rewriter, loc, out, *dest);
+    replaceOpWithBufferizedValues(rewriter, op, *dest);
+    return success();
+  }
+};
 } // namespace
 
 void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) {
@@ -139,5 +235,6 @@ void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) 
     SendOp::attachInterface<ReadsFirstOperand<SendOp>>(*ctx);
     RecvOp::attachInterface<RecvBufferization>(*ctx);
     CheckOp::attachInterface<ReadsFirstOperand<CheckOp>>(*ctx);
+    AttentionOp::attachInterface<AttentionBufferization>(*ctx);
   });
 }

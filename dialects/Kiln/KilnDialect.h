@@ -34,7 +34,7 @@ std::string toCIdentifier(llvm::StringRef text);
 /// `anyElementType`. kiln.kernel_call's verifier and the passes that make calls agree on it.
 bool isKernelBuffer(mlir::Type type, int64_t rank, bool anyElementType = false);
 
-/// Makes kiln.send, kiln.recv and kiln.check bufferizable (One-Shot Bufferize).
+/// Makes kiln.send, kiln.recv, kiln.check and kiln.attention bufferizable (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect
 

@@ -104,6 +104,42 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
   let hasVerifier = 1;
 }
 
+def Kiln_AttentionOp : Kiln_Op<"attention", [Pure, AllTypesMatch<["init", "result"]>]> {
+  let summary = "scaled dot-product attention, softmax(scale * q k^T) v, in one kernel";
+  let description = [{
+    Per head: `out = softmax(scale * q k^T) v`, the softmax over each row of scores with
+    its maximum subtracted first (TensorFlow's Softmax). `q` is batch x heads x sq x d, `k`
+    batch x heads x sk x d, `v` batch x heads x sk x dv and the result batch x heads x sq
+    x dv, each of them batch x seq x heads x width instead with its `*_seq_major` flag (the
+    layout the projections write, so that the transposes around the products go). `init`
+    is only the result's destination (a `tensor.empty`); its values are not read.
+
+    `kiln-lower-fuse-attention` makes it from the graph's two batched products and the
+    softmax between them; bufferization turns it into `kiln.kernel_call "attention_f32"`,
+    whose scores never leave the kernel's cache-sized block.
+
+    ```mlir
+    %o = kiln.attention %q, %k, %v into %init {scale = 1.250000e-01 : f32, q_seq_major}
+        : tensor<1x128x12x64xf32>, tensor<1x12x128x64xf32>, tensor<1x12x128x64xf32>
+        -> tensor<1x12x128x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$q, AnyStaticShapeTensor:$k,
+                       AnyStaticShapeTensor:$v, AnyStaticShapeTensor:$init, F32Attr:$scale,
+                       UnitAttr:$q_seq_major, UnitAttr:$k_seq_major, UnitAttr:$v_seq_major,
+                       UnitAttr:$out_seq_major);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v `into` $init attr-dict `:` type($q) `,` type($k) `,` type($v) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The sizes: batch, heads, sq, sk, d, dv.
+    ::llvm::SmallVector<int64_t, 6> getSizes();
+  }];
+}
+
 def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "calls a kernel of the runtime on buffers";
@@ -142,9 +178,10 @@ def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
     ::mlir::Value getOutput(::llvm::StringRef role);
     /// The fixed input or, failing that, output of the row's `role`.
     ::mlir::Value getBuffer(::llvm::StringRef role);
-    /// Parameters by name: an i64 or i32 size, a pair, whether a flag is present, an
-    /// epilogue (null when absent).
+    /// Parameters by name: an i64 or i32 size, an f32, a pair, whether a flag is present,
+    /// an epilogue (null when absent).
     int64_t getInt(::llvm::StringRef name);
+    float getF32(::llvm::StringRef name);
     ::llvm::ArrayRef<int64_t> getPair(::llvm::StringRef name);
     bool hasFlag(::llvm::StringRef name);
     ::kiln::dialect::EpilogueAttr getEpilogue(::llvm::StringRef name = "epilogue");

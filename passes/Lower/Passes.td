@@ -35,6 +35,51 @@ def FreezeInterfacePass : Pass<"kiln-lower-freeze-interface", "mlir::ModuleOp"> 
   let dependentDialects = ["kiln::dialect::KilnDialect"];
 }
 
+def FuseAttentionPass : Pass<"kiln-lower-fuse-attention", "mlir::ModuleOp"> {
+  let summary = "Fuse scaled dot-product attention into one kiln.attention";
+  let description = [{
+    Finds `softmax(s * c) v`, `softmax(s / c) v` and `softmax(s) v` with `s = q k^T`: a
+    tf.BatchMatMulV2 (or BatchMatMul) with `adj_y` of q and k, optionally a Mul or RealDiv
+    by a constant of one element, a Softmax, and a second batched product of the weights
+    with v, on static f32 tensors of rank 3 or 4 whose batch dimensions are equal (no
+    broadcasting), where the scores, the scaled scores and the weights have no other reader
+    (control edges from them are dropped: the code is sequential). The chain becomes one
+    `kiln.attention`, which bufferizes to a call of the kernel `attention_f32`: the scores
+    of a block of query rows stay in a 64 KiB buffer of the kernel from the product that
+    makes them to the one that reads them, instead of being written by the first product,
+    rewritten by the scaling and the softmax and read again.
+
+    An operand that is `tf.Transpose(x, [0, 2, 1, 3])` (MultiHeadAttention's and BERT's
+    heads split from [batch, seq, heads, width]) is read as x in that layout, and a result
+    that only such a Transpose reads is written in its layout, so those transposes go too.
+    A division by c becomes a multiplication by 1/c (within one rounding of the quotient).
+    Rank 3 operands get a heads dimension of 1. Other attention forms (a mask added to the
+    scores, broadcast batch dimensions, k not transposed) keep their ops.
+
+    The lowering pipeline runs it before `kiln-lower-tf-to-linalg` when kernels are called
+    and float semantics are not strict (the kernel's exponential is a polynomial, as
+    `kiln-lower-approximate-math` writes one).
+
+    Before:
+    ```mlir
+    %s = "tf.BatchMatMulV2"(%q, %k) {adj_y = true} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32>
+    %x = "tf.Mul"(%s, %c) : (tensor<1x4x8x8xf32>, tensor<f32>) -> tensor<1x4x8x8xf32>
+    %p = "tf.Softmax"(%x) : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+    %o = "tf.BatchMatMulV2"(%p, %v) : (tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<1x4x8x16xf32>
+    %o = kiln.attention %q, %k, %v into %e {scale = 2.500000e-01 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32> -> tensor<1x4x8x16xf32>
+    ```
+  }];
+  let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFused", "fused", "Attention chains fused into kiln.attention">
+  ];
+}
+
 def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   let summary = "Lower tf ops to linalg, tensor, arith and math on value tensors";
   let description = [{

@@ -25,3 +25,23 @@ func.func @check(%y: tensor<4xi32>) {
   kiln.check "nonzero" %y, "m" : tensor<4xi32>
   return
 }
+
+// Tests that kiln.attention bufferizes to a call of attention_f32 writing its destination's
+// buffer, its sizes and flags from the op, and that a strided view goes through a
+// contiguous copy.
+// CHECK-LABEL: func.func @attention(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<1x6x2x8xf32>, %[[K:[^:]*]]: memref<1x2x6x8xf32>, %[[V:[^:]*]]: memref<1x2x9x4xf32>)
+// CHECK: %[[VIEW:.*]] = memref.subview %[[V]]
+// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}}: memref<1x2x6x4xf32>
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<1x2x6x4xf32>
+// CHECK: memref.copy %[[VIEW]], %[[COPY]]
+// CHECK: kiln.kernel_call "attention_f32" ins(%[[Q]], %[[K]], %[[COPY]] : memref<1x6x2x8xf32>, memref<1x2x6x8xf32>, memref<1x2x6x4xf32>) outs(%[[OUT]] : memref<1x2x6x4xf32>)
+// CHECK-SAME: params {batch = 1 : i64, d = 8 : i64, dv = 4 : i64, heads = 2 : i64, q_seq_major, scale = 5.000000e-01 : f32, sk = 6 : i64, sq = 6 : i64}
+// CHECK: return %[[OUT]]
+func.func @attention(%q: tensor<1x6x2x8xf32>, %k: tensor<1x2x6x8xf32>, %v9: tensor<1x2x9x4xf32>) -> tensor<1x2x6x4xf32> {
+  %v = tensor.extract_slice %v9[0, 0, 0, 0] [1, 2, 6, 4] [1, 1, 1, 1] : tensor<1x2x9x4xf32> to tensor<1x2x6x4xf32>
+  %e = tensor.empty() : tensor<1x2x6x4xf32>
+  %o = kiln.attention %q, %k, %v into %e {scale = 0.5 : f32, q_seq_major}
+      : tensor<1x6x2x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x4xf32> -> tensor<1x2x6x4xf32>
+  return %o : tensor<1x2x6x4xf32>
+}

@@ -75,7 +75,7 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, attention_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -450,5 +450,48 @@ func.func @batch_count(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<3x8
 func.func @batch_zero(%a: memref<3x8x4xf32>, %b: memref<3x4x16xf32>, %c: memref<3x8x16xf32>) {
   // expected-error @+1 {{'kiln.kernel_call' op expects a batch of at least 1, but it is 0}}
   kiln.kernel_call "batch_matmul_f32" ins(%a, %b : memref<3x8x4xf32>, memref<3x4x16xf32>) outs(%c : memref<3x8x16xf32>) params {batch = 0 : i64, m = 8 : i64, n = 16 : i64, k = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @attention_v(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x7x8xf32>, %v: tensor<2x3x6x4xf32>) {
+  %e = tensor.empty() : tensor<2x3x5x4xf32>
+  // expected-error @+1 {{'kiln.attention' op expects its v to be 2x3x7x4 (from q's shape and its layout flags), but it is 'tensor<2x3x6x4xf32>'}}
+  %o = kiln.attention %q, %k, %v into %e {scale = 1.0 : f32} : tensor<2x3x5x8xf32>, tensor<2x3x7x8xf32>, tensor<2x3x6x4xf32> -> tensor<2x3x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_layout(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x7x8xf32>, %v: tensor<2x3x7x4xf32>) {
+  %e = tensor.empty() : tensor<2x3x5x4xf32>
+  // expected-error @+1 {{'kiln.attention' op expects its result to be 2x5x3x4 (from q's shape and its layout flags), but it is 'tensor<2x3x5x4xf32>'}}
+  %o = kiln.attention %q, %k, %v into %e {scale = 1.0 : f32, out_seq_major} : tensor<2x3x5x8xf32>, tensor<2x3x7x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<3x5x8xf32>, %k: tensor<3x7x8xf32>, %v: tensor<3x7x4xf32>) {
+  %e = tensor.empty() : tensor<3x5x4xf32>
+  // expected-error @+1 {{'kiln.attention' op takes f32 tensors of rank 4; 'tensor<3x5x8xf32>' is not one}}
+  %o = kiln.attention %q, %k, %v into %e {scale = 1.0 : f32} : tensor<3x5x8xf32>, tensor<3x7x8xf32>, tensor<3x7x4xf32> -> tensor<3x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_scale(%q: memref<1x2x4x8xf32>, %k: memref<1x2x4x8xf32>, %v: memref<1x2x4x8xf32>, %o: memref<1x2x4x8xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op has the parameter 'scale' = 1 : i64; expected an f32}}
+  kiln.kernel_call "attention_f32" ins(%q, %k, %v : memref<1x2x4x8xf32>, memref<1x2x4x8xf32>, memref<1x2x4x8xf32>) outs(%o : memref<1x2x4x8xf32>) params {batch = 1 : i64, heads = 2 : i64, sq = 4 : i64, sk = 4 : i64, d = 8 : i64, dv = 8 : i64, scale = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @attention_shape(%q: memref<1x2x4x8xf32>, %k: memref<1x2x4x8xf32>, %v: memref<1x2x4x8xf32>, %o: memref<1x2x4x8xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its k buffer to be 1x4x2x8 (from its parameters), but it is 'memref<1x2x4x8xf32>'}}
+  kiln.kernel_call "attention_f32" ins(%q, %k, %v : memref<1x2x4x8xf32>, memref<1x2x4x8xf32>, memref<1x2x4x8xf32>) outs(%o : memref<1x2x4x8xf32>) params {batch = 1 : i64, heads = 2 : i64, sq = 4 : i64, sk = 4 : i64, d = 8 : i64, dv = 8 : i64, scale = 0.5 : f32, k_seq_major}
   return
 }

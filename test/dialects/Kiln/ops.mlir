@@ -94,3 +94,13 @@ kiln.model "counter" {
 func.func private @init() -> (tensor<4xf32>, tensor<i64>)
 func.func private @train_step(tensor<4xf32>, tensor<4xf32>, tensor<i64>) -> (tensor<f32>, tensor<4xf32>, tensor<i64>)
 func.func private @predict(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+
+// CHECK-LABEL: func.func @attention
+// CHECK: kiln.attention %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}} {k_seq_major, scale = 1.250000e-01 : f32}
+// CHECK-SAME: : tensor<2x3x5x8xf32>, tensor<2x7x3x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
+func.func @attention(%q: tensor<2x3x5x8xf32>, %k: tensor<2x7x3x8xf32>, %v: tensor<2x3x7x4xf32>) -> tensor<2x3x5x4xf32> {
+  %e = tensor.empty() : tensor<2x3x5x4xf32>
+  %o = kiln.attention %q, %k, %v into %e {scale = 0.125 : f32, k_seq_major}
+      : tensor<2x3x5x8xf32>, tensor<2x7x3x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
+  return %o : tensor<2x3x5x4xf32>
+}

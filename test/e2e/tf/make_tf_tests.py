@@ -61,6 +61,10 @@ FAMILIES = {
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
+    "attention": "scaled dot-product attention, softmax(scale * q k^T) v, in the forms "
+                 "kiln-lower-fuse-attention fuses into one kernel (MultiHeadAttention's "
+                 "transposed heads, BERT's division by sqrt(d), rank 3, several blocks of "
+                 "query rows) and a masked form it leaves as it is",
     "einsum": "Einsum: the equations Keras's EinsumDense and MultiHeadAttention write, and "
               "\"...\", sums, transposes, dot and outer products",
     "functions": "calls of the graph's function library (PartitionedCall, "
@@ -787,6 +791,59 @@ def build_batch_matmul():
          [("x", a), ("y", b)], SUMS)
 
 
+def build_attention():
+    perm = [0, 2, 1, 3]
+
+    def keras(p):
+        t = lambda v: raw.Transpose(x=v, perm=tf.constant(perm))  # noqa: E731
+        s = raw.BatchMatMulV2(x=t(p["q"]), y=t(p["k"]), adj_y=True)
+        w = raw.Softmax(logits=raw.Mul(x=s, y=tf.constant(0.25)))
+        return {"y": raw.Transpose(x=raw.BatchMatMulV2(x=w, y=t(p["v"])),
+                                   perm=tf.constant(perm), name="y")}
+    r = rng_for("attention_keras")
+    case("attention_keras", "attention", "MultiHeadAttention's attention: heads split from "
+         "[batch, seq, heads, dim] by Transposes, scores scaled by 0.25, merged back",
+         keras, [("q", f32(r, (2, 10, 4, 16), -2, 2)), ("k", f32(r, (2, 12, 4, 16), -2, 2)),
+                 ("v", f32(r, (2, 12, 4, 8)))], SUMS)
+
+    def bert(p):
+        s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
+        w = raw.Softmax(logits=raw.RealDiv(x=s, y=tf.constant(np.float32(np.sqrt(32.0)))))
+        return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
+    r = rng_for("attention_bert")
+    case("attention_bert", "attention", "BERT's attention in [batch, heads, seq, dim]: scores "
+         "divided by sqrt(32)", bert,
+         [("q", f32(r, (1, 3, 20, 32), -2, 2)), ("k", f32(r, (1, 3, 20, 32), -2, 2)),
+          ("v", f32(r, (1, 3, 20, 32)))], SUMS)
+
+    def rank3(p):
+        s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
+        w = raw.Softmax(logits=raw.Mul(x=tf.constant(np.float32(0.5)), y=s))
+        return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
+    r = rng_for("attention_rank3")
+    case("attention_rank3", "attention", "attention on rank 3 tensors (heads in the batch), "
+         "the scale first in its Mul", rank3,
+         [("q", f32(r, (4, 9, 8), -2, 2)), ("k", f32(r, (4, 7, 8), -2, 2)),
+          ("v", f32(r, (4, 7, 5)))], SUMS)
+    r = rng_for("attention_long")
+    case("attention_long", "attention", "attention over 300 keys with 70 query rows (two "
+         "blocks of rows in the kernel), large scores", bert,
+         [("q", f32(r, (1, 2, 70, 32), -3, 3)), ("k", f32(r, (1, 2, 300, 32), -3, 3)),
+          ("v", f32(r, (1, 2, 300, 32)))], SUMS)
+
+    def masked(p):
+        s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
+        w = raw.Softmax(logits=raw.AddV2(x=raw.Mul(x=s, y=tf.constant(np.float32(0.125))),
+                                         y=p["m"]))
+        return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
+    r = rng_for("attention_masked")
+    mask = np.where(r.uniform(size=(2, 1, 1, 6)) < 0.3, -1e9, 0).astype(np.float32)
+    case("attention_masked", "attention", "attention with an additive mask over the keys "
+         "(not fused: its ops are lowered one by one)", masked,
+         [("q", f32(r, (2, 2, 5, 16), -2, 2)), ("k", f32(r, (2, 2, 6, 16), -2, 2)),
+          ("v", f32(r, (2, 2, 6, 4))), ("m", mask)], SUMS)
+
+
 def build_einsum():
     r = rng_for("einsum")
     cases = [
@@ -1511,7 +1568,7 @@ def build_devices():
 def main():
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
-                  build_gather_tile, build_batch_matmul, build_einsum, build_conv, build_fused,
+                  build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_fused,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     for entry in os.listdir(HERE):

@@ -278,6 +278,13 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
          j / KILN_MATMUL_PACK_COLS * depth * KILN_MATMUL_PACK_COLS +
          (kk - slice) * KILN_MATMUL_PACK_COLS + j % KILN_MATMUL_PACK_COLS;
 }
+#define KILN_KERNEL_ATTENTION_F32 "kiln_kernel_attention_f32"
+/* kiln_kernel_attention_f32's layouts: an operand with the flag is [batch, seq, heads, x]
+ * (as the projections write it), without it [batch, heads, seq, x]. */
+#define KILN_ATTENTION_Q_SEQ_MAJOR 1
+#define KILN_ATTENTION_K_SEQ_MAJOR 2
+#define KILN_ATTENTION_V_SEQ_MAJOR 4
+#define KILN_ATTENTION_OUT_SEQ_MAJOR 8
 #define KILN_KERNEL_DEPTHWISE_CONV2D_F32 "kiln_kernel_depthwise_conv2d_f32"
 /* Flags of kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_DEPTHWISE_OVERWRITE 1 /* the output is written, its contents not read */

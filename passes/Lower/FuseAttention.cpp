@@ -1,0 +1,220 @@
+//===- FuseAttention.cpp - softmax(scale * q k^T) v becomes one kiln.attention --===//
+#include "passes/Lower/Passes.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace kiln::lower {
+#define GEN_PASS_DEF_FUSEATTENTIONPASS
+#include "passes/Lower/Passes.h.inc"
+} // namespace kiln::lower
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// A batched product's operands and adjoint flags (tf.BatchMatMul or tf.BatchMatMulV2).
+struct Product {
+  Operation *op = nullptr;
+  Value x, y;
+  bool adjX = false, adjY = false;
+};
+
+std::optional<Product> product(Operation *op) {
+  if (auto m = dyn_cast_or_null<tf::BatchMatMulV2Op>(op))
+    return Product{op, m.getX(), m.getY(), m.getAdjX(), m.getAdjY()};
+  if (auto m = dyn_cast_or_null<tf::BatchMatMulOp>(op))
+    return Product{op, m.getX(), m.getY(), m.getAdjX(), m.getAdjY()};
+  return std::nullopt;
+}
+
+/// Whether `use` is a control input of its op (TensorFlow's `^node`): such edges order
+/// ops, which sequential code does not need.
+bool isControlUse(OpOperand &use) {
+  auto op = dyn_cast<tf::GraphOpInterface>(use.getOwner());
+  return op && use.getOperandNumber() >=
+                   use.getOwner()->getNumOperands() - op.getControlInputs().size();
+}
+
+/// The one op that reads `v` as data (control inputs aside), if there is exactly one.
+Operation *onlyDataUser(Value v) {
+  Operation *found = nullptr;
+  for (OpOperand &use : v.getUses()) {
+    if (isControlUse(use))
+      continue;
+    if (found)
+      return nullptr;
+    found = use.getOwner();
+  }
+  return found;
+}
+
+/// The value of a constant f32 tensor of one element, if `v` is one.
+std::optional<float> scalarConstant(Value v) {
+  auto c = v.getDefiningOp<tf::ConstOp>();
+  auto values = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : nullptr;
+  if (!values || values.getNumElements() != 1 || !values.getElementType().isF32())
+    return std::nullopt;
+  return (*values.begin()).convertToFloat();
+}
+
+/// A static f32 tensor of rank 3 or 4.
+bool isOperand(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() && t.getElementType().isF32() &&
+         (t.getRank() == 3 || t.getRank() == 4);
+}
+
+/// `v` is tf.Transpose(x, [0, 2, 1, 3]): x, a [batch, seq, heads, width] tensor.
+Value seqMajorSource(Value v) {
+  auto t = v.getDefiningOp<tf::TransposeOp>();
+  DenseIntElementsAttr perm;
+  if (!t || !matchPattern(t.getPerm(), m_Constant(&perm)))
+    if (auto c = t ? t.getPerm().getDefiningOp<tf::ConstOp>() : nullptr)
+      perm = dyn_cast<DenseIntElementsAttr>(c.getValue());
+  if (!perm || perm.getNumElements() != 4)
+    return Value();
+  SmallVector<int64_t> p;
+  for (const APInt &i : perm)
+    p.push_back(i.getSExtValue());
+  return p == SmallVector<int64_t>{0, 2, 1, 3} && isOperand(t.getX()) ? t.getX() : Value();
+}
+
+struct Match {
+  Product scores, values;
+  Operation *scale = nullptr; // the Mul or RealDiv, if any
+  Operation *softmax;
+  float scaleValue = 1.0f;
+};
+
+/// softmax(s * c) v, softmax(s / c) v or softmax(s) v with s = q k^T: the root is the
+/// product of the weights with v; s, its scaled form and the weights have no other reader.
+std::optional<Match> match(Operation *op) {
+  Match m;
+  std::optional<Product> values = product(op);
+  if (!values || values->adjX || values->adjY || !isOperand(values->x) ||
+      !isOperand(values->y) || !isOperand(op->getResult(0)))
+    return std::nullopt;
+  m.values = *values;
+  auto softmax = values->x.getDefiningOp<tf::SoftmaxOp>();
+  if (!softmax || onlyDataUser(softmax.getResult()) != op)
+    return std::nullopt;
+  m.softmax = softmax;
+  Value logits = softmax.getLogits();
+  Operation *def = logits.getDefiningOp();
+  if (isa_and_nonnull<tf::MulOp, tf::RealDivOp>(def)) {
+    if (onlyDataUser(logits) != softmax)
+      return std::nullopt;
+    Value a = def->getOperand(0), b = def->getOperand(1);
+    std::optional<float> c = scalarConstant(b);
+    if (!c && isa<tf::MulOp>(def) && (c = scalarConstant(a)))
+      std::swap(a, b);
+    if (!c || a.getType() != logits.getType())
+      return std::nullopt;
+    m.scale = def;
+    m.scaleValue = isa<tf::MulOp>(def) ? *c : 1.0f / *c;
+    logits = a;
+  }
+  std::optional<Product> scores = product(logits.getDefiningOp());
+  if (!scores || scores->adjX || !scores->adjY ||
+      onlyDataUser(logits) != (m.scale ? m.scale : softmax.getOperation()) ||
+      !isOperand(scores->x) || !isOperand(scores->y))
+    return std::nullopt;
+  m.scores = *scores;
+  // q [batch..., sq, d], k [batch..., sk, d], v [batch..., sk, dv]: the same batch
+  // dimensions (no broadcasting), all of rank 3 or all of rank 4.
+  auto shape = [](Value v) { return cast<RankedTensorType>(v.getType()).getShape(); };
+  auto q = shape(scores->x), k = shape(scores->y), v = shape(values->y);
+  if (q.size() != k.size() || q.size() != v.size() ||
+      q.drop_back(2) != k.drop_back(2) || q.drop_back(2) != v.drop_back(2) ||
+      q.back() != k.back() || k[k.size() - 2] != v[v.size() - 2])
+    return std::nullopt;
+  return m;
+}
+
+struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> roots;
+    getOperation().walk([&](Operation *op) {
+      if (isa<tf::BatchMatMulV2Op, tf::BatchMatMulOp>(op))
+        roots.push_back(op);
+    });
+    for (Operation *root : roots)
+      if (std::optional<Match> m = match(root))
+        fuse(*m);
+  }
+
+  void fuse(Match &m) {
+    Operation *root = m.values.op;
+    OpBuilder b(root);
+    Location loc = root->getLoc();
+    auto f32 = b.getF32Type();
+    // Rank 3 operands get a heads dimension of 1.
+    auto rank4 = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (t.getRank() == 4)
+        return v;
+      auto s = t.getShape();
+      return tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({s[0], 1, s[1], s[2]}, f32), v,
+          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+    };
+    auto operand = [&](Value v, bool &seqMajor) -> Value {
+      if (Value source = seqMajorSource(v)) {
+        seqMajor = true;
+        return source;
+      }
+      return rank4(v);
+    };
+    bool qs = false, ks = false, vs = false, os = false;
+    Value q = operand(m.scores.x, qs), k = operand(m.scores.y, ks),
+          v = operand(m.values.y, vs);
+    // The result: [batch, sq, heads, dv] when a Transpose to that layout alone reads it.
+    Value result = root->getResult(0);
+    Operation *replaced = root;
+    auto resultType = cast<RankedTensorType>(result.getType());
+    SmallVector<int64_t> outShape(resultType.getShape());
+    if (outShape.size() == 3)
+      outShape.insert(outShape.begin() + 1, 1);
+    Operation *user = onlyDataUser(result);
+    if (user && isa<tf::TransposeOp>(user) && user->getOperand(0) == result &&
+        seqMajorSource(user->getResult(0)) == result) {
+      os = true;
+      replaced = user;
+      std::swap(outShape[1], outShape[2]);
+    }
+    auto outType = RankedTensorType::get(outShape, f32);
+    Value init = tensor::EmptyOp::create(b, loc, outShape, f32);
+    auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+    Value out = kiln::dialect::AttentionOp::create(b, loc, outType, q, k, v, init,
+                                                   b.getF32FloatAttr(m.scaleValue), unit(qs),
+                                                   unit(ks), unit(vs), unit(os));
+    Value old = replaced->getResult(0);
+    if (old.getType() != outType) // rank 3: drop the heads dimension again
+      out = tensor::CollapseShapeOp::create(b, loc, old.getType(), out,
+                                            ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+    // The fused ops go, and with them the control edges from them:
+    // the code is sequential.
+    llvm::SmallSetVector<Operation *, 5> fused;
+    for (Operation *op : {replaced, root, m.softmax, m.scale, m.scores.op})
+      if (op)
+        fused.insert(op);
+    old.replaceAllUsesWith(out);
+    for (Operation *op : fused)
+      for (OpOperand &use : llvm::make_early_inc_range(op->getResult(0).getUses())) {
+        if (!isControlUse(use))
+          continue; // one of the fused ops, erased below
+        Operation *owner = use.getOwner();
+        auto graphOp = cast<tf::GraphOpInterface>(owner);
+        unsigned data = owner->getNumOperands() - graphOp.getControlInputs().size();
+        graphOp.getControlInputsMutable().erase(use.getOperandNumber() - data);
+      }
+    for (Operation *op : fused)
+      op->erase();
+    ++numFused;
+  }
+};
+
+} // namespace
