@@ -1,5 +1,5 @@
 // kiln_kernel_attention_f32: per head and block of query rows, the scores' product into a
-// stack buffer, a softmax over each row there, and the product of the weights with v
+// buffer of the chunk's own, a softmax over each row there, and the product of the weights with v
 // straight into the output (both products through the GEMM, gemm.h).
 #include "kiln/kernels/attention.h"
 
@@ -13,8 +13,10 @@
 namespace kiln::kernels {
 namespace {
 
-// Floats of scores one work item holds on its stack: 64 KiB, in L2 beside the operands'
-// rows. Rows of more keys than that go one at a time through a buffer from malloc.
+// Floats of scores one work item holds: 64 KiB, in L2 beside the operands' rows (rows of
+// more keys than that go one at a time). The buffer comes from malloc, once per chunk of
+// work items: the calling thread's workspace holds the GEMM's packed operands, and a
+// thread of an application that links the model may have a small stack.
 constexpr int64_t kScoreFloats = 16384;
 // Fewest multiply-adds worth handing to another thread (as matmul.cc's).
 constexpr int64_t kMinParallelWork = int64_t(1) << 18;
@@ -115,20 +117,16 @@ struct Attention {
 
 void runItems(void *ctx, int64_t begin, int64_t end) {
   const Attention &a = *static_cast<const Attention *>(ctx);
-  alignas(64) float stack[kScoreFloats];
-  float *scores = stack;
-  if (a.sk > kScoreFloats) {
-    scores = static_cast<float *>(malloc(sizeof(float) * a.sk));
-    if (scores == nullptr) { // out of memory: NaN rather than a silent wrong answer
-      for (int64_t item = begin; item < end; ++item) {
-        int64_t head = item / a.blocks, r0 = item % a.blocks * a.rows;
-        for (int64_t i = r0; i < r0 + a.rows && i < a.sq; ++i) {
-          float *row = const_cast<float *>(a.out.at(head / a.heads, head % a.heads, i));
-          for (int64_t j = 0; j < a.dv; ++j) row[j] = __builtin_nanf("");
-        }
+  float *scores = static_cast<float *>(malloc(sizeof(float) * a.rows * a.sk));
+  if (scores == nullptr) { // out of memory: NaN rather than a silent wrong answer
+    for (int64_t item = begin; item < end; ++item) {
+      int64_t head = item / a.blocks, r0 = item % a.blocks * a.rows;
+      for (int64_t i = r0; i < r0 + a.rows && i < a.sq; ++i) {
+        float *row = const_cast<float *>(a.out.at(head / a.heads, head % a.heads, i));
+        for (int64_t j = 0; j < a.dv; ++j) row[j] = __builtin_nanf("");
       }
-      return;
     }
+    return;
   }
   for (int64_t item = begin; item < end; ++item) {
     int64_t head = item / a.blocks, r0 = item % a.blocks * a.rows;
@@ -168,7 +166,7 @@ void runItems(void *ctx, int64_t begin, int64_t end) {
     o.overwrite = true;
     gemmSerial(o);
   }
-  if (scores != stack) free(scores);
+  free(scores);
 }
 
 } // namespace

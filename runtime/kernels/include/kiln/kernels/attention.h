@@ -3,9 +3,10 @@
  *
  * Generated code calls it where a graph computes softmax(scale * Q K^T) V
  * (kiln-lower-fuse-attention); its symbol name is in kiln/runtime/abi.h. The scores of a
- * block of query rows live in a 64 KiB buffer on the calling thread's stack, from the
- * product that makes them to the product that consumes them (rows of more than 16384
- * keys one at a time, in a buffer from malloc). It keeps no state and is thread-safe.
+ * block of query rows live in a 64 KiB buffer (from malloc, one per chunk of work), from
+ * the product that makes them to the product that consumes them (rows of more than 16384
+ * keys one at a time); if malloc fails, the rows it cannot compute are NaN. It keeps no
+ * state and is thread-safe.
  */
 #ifndef KILN_KERNELS_ATTENTION_H
 #define KILN_KERNELS_ATTENTION_H
