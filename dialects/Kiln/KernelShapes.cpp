@@ -126,10 +126,32 @@ LogicalResult attention(KernelCallOp op) {
     bool seqMajor = s.flag((role + "_seq_major").str());
     return SmallVector<int64_t>{batch, seqMajor ? seq : heads, seqMajor ? heads : seq, width};
   };
-  return failure(failed(s.input("q", layout("q", s.p("sq"), s.p("d")))) ||
-                 failed(s.input("k", layout("k", s.p("sk"), s.p("d")))) ||
-                 failed(s.input("v", layout("v", s.p("sk"), s.p("dv")))) ||
-                 failed(s.exactly("out", op.getOutput("out"), layout("out", s.p("sq"), s.p("dv")))));
+  if (failed(s.input("q", layout("q", s.p("sq"), s.p("d")))) ||
+      failed(s.input("k", layout("k", s.p("sk"), s.p("d")))) ||
+      failed(s.input("v", layout("v", s.p("sk"), s.p("dv")))) ||
+      failed(s.exactly("out", op.getOutput("out"), layout("out", s.p("sq"), s.p("dv")))))
+    return failure();
+  if (op.getInfo().inputIndex("mask") < 0)
+    return success();
+  Value mask = op.getInput("mask");
+  ArrayRef<int64_t> shape = cast<MemRefType>(mask.getType()).getShape();
+  int64_t full[] = {batch, heads, s.p("sq"), s.p("sk")};
+  int64_t strides[] = {s.p("mask_batch_stride"), s.p("mask_head_stride"),
+                       s.p("mask_row_stride")};
+  int64_t dense = shape[3];
+  for (int i = 2; i >= 0; --i) {
+    if ((shape[i] != 1 && shape[i] != full[i]) || strides[i] != (shape[i] == 1 ? 0 : dense))
+      return op.emitOpError() << "expects its mask buffer to broadcast to " << batch << "x"
+                              << heads << "x" << full[2] << "x" << full[3]
+                              << " with strides " << strides[0] << ", " << strides[1] << ", "
+                              << strides[2] << " (from its parameters), but it is "
+                              << mask.getType();
+    dense *= shape[i];
+  }
+  if (shape[3] != full[3])
+    return op.emitOpError() << "expects its mask buffer's last dimension to be " << full[3]
+                            << " (sk), but it is " << mask.getType();
+  return success();
 }
 
 LogicalResult depthwise(KernelCallOp op) {

@@ -21,7 +21,8 @@ llvm::LogicalResult matmul(KernelCallOp op);
 /// matmul shapes, contiguous, the last two dimensions those of one matrix.
 llvm::LogicalResult batchMatmul(KernelCallOp op);
 /// q, k, v and out are batch x heads x seq x width (sq x d, sk x d, sk x dv, sq x dv), or
-/// batch x seq x heads x width with their *_seq_major flags.
+/// batch x seq x heads x width with their *_seq_major flags; a mask is 1 or batch x 1 or
+/// heads x 1 or sq x sk, its strides those of its dense layout, 0 where it has size 1.
 llvm::LogicalResult attention(KernelCallOp op);
 /// input n x h x w x c, filter kh x kw x c x m, output n x oh x ow x c x m (or a view).
 llvm::LogicalResult depthwise(KernelCallOp op);

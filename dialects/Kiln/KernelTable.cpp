@@ -69,6 +69,23 @@ constexpr KernelArg attentionArgs[] = {
     {A::Param, "batch"}, {A::Param, "heads"}, {A::Param, "sq"}, {A::Param, "sk"},
     {A::Param, "d"}, {A::Param, "dv"}, {A::Param, "scale"}, {A::Flags}};
 
+// The same with an additive mask [1 or batch, 1 or heads, 1 or sq, sk], its strides 0
+// where it broadcasts.
+constexpr KernelOperand attentionMaskedInputs[] = {{"q", 4}, {"k", 4}, {"v", 4}, {"mask", 4}};
+constexpr KernelParam attentionMaskedParams[] = {
+    {"batch", K::I64}, {"heads", K::I64}, {"sq", K::I64}, {"sk", K::I64}, {"d", K::I64},
+    {"dv", K::I64}, {"scale", K::F32}, {"mask_batch_stride", K::I64},
+    {"mask_head_stride", K::I64}, {"mask_row_stride", K::I64},
+    flag("q_seq_major", KILN_ATTENTION_Q_SEQ_MAJOR), flag("k_seq_major", KILN_ATTENTION_K_SEQ_MAJOR),
+    flag("v_seq_major", KILN_ATTENTION_V_SEQ_MAJOR),
+    flag("out_seq_major", KILN_ATTENTION_OUT_SEQ_MAJOR)};
+constexpr KernelArg attentionMaskedArgs[] = {
+    {A::Address, "q"}, {A::Address, "k"}, {A::Address, "v"}, {A::Address, "mask"},
+    {A::Address, "out"}, {A::Param, "batch"}, {A::Param, "heads"}, {A::Param, "sq"},
+    {A::Param, "sk"}, {A::Param, "d"}, {A::Param, "dv"}, {A::Param, "scale"},
+    {A::Param, "mask_batch_stride"}, {A::Param, "mask_head_stride"},
+    {A::Param, "mask_row_stride"}, {A::Flags}};
+
 // kiln/kernels/depthwise.h: input n x h x w x c, filter kh x kw x c x m, output
 // n x oh x ow x c x m (or n x oh x ow x c·m, the view an epilogue writes).
 constexpr KernelOperand depthwiseInputs[] = {{"input", 4}, {"filter", 4}};
@@ -158,6 +175,9 @@ constexpr KernelInfo table[] = {
      shapes::batchMatmul},
     {"attention_f32", KILN_KERNEL_ATTENTION_F32, KernelLibrary::Kernels, true, "",
      attentionInputs, attentionOutputs, attentionParams, attentionArgs, shapes::attention},
+    {"attention_masked_f32", KILN_KERNEL_ATTENTION_MASKED_F32, KernelLibrary::Kernels, true, "",
+     attentionMaskedInputs, attentionOutputs, attentionMaskedParams, attentionMaskedArgs,
+     shapes::attention},
     {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
      "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs,
      shapes::depthwise},

@@ -84,7 +84,9 @@ SmallVector<int64_t, 6> AttentionOp::getSizes() {
 }
 
 LogicalResult AttentionOp::verify() {
-  for (Value v : {getQ(), getK(), getV(), getInit(), getResult()}) {
+  for (Value v : {getQ(), getK(), getV(), getMask(), getInit(), getResult()}) {
+    if (!v)
+      continue;
     auto type = cast<ShapedType>(v.getType());
     if (type.getRank() != 4 || !type.getElementType().isF32())
       return emitOpError() << "takes f32 tensors of rank 4; " << type << " is not one";
@@ -100,9 +102,20 @@ LogicalResult AttentionOp::verify() {
     llvm::interleave(want, diag, "x");
     return diag << " (from q's shape and its layout flags), but it is " << v.getType();
   };
-  return failure(failed(expect("k", getK(), getKSeqMajor(), sk, d)) ||
-                 failed(expect("v", getV(), getVSeqMajor(), sk, dv)) ||
-                 failed(expect("result", getResult(), getOutSeqMajor(), sq, dv)));
+  if (failed(expect("k", getK(), getKSeqMajor(), sk, d)) ||
+      failed(expect("v", getV(), getVSeqMajor(), sk, dv)) ||
+      failed(expect("result", getResult(), getOutSeqMajor(), sq, dv)))
+    return failure();
+  if (Value mask = getMask()) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(mask.getType()).getShape();
+    int64_t full[] = {batch, heads, sq, sk};
+    for (int i = 0; i < 4; ++i)
+      if (shape[i] != full[i] && (shape[i] != 1 || i == 3))
+        return emitOpError() << "expects a mask that broadcasts to " << batch << "x" << heads
+                             << "x" << sq << "x" << sk << " (its last dimension " << sk
+                             << "), but it is " << mask.getType();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,14 +181,14 @@ struct RecvBufferization
 struct AttentionBufferization
     : BufferizableOpInterface::ExternalModel<AttentionBufferization, AttentionOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
-    return operand.get() != cast<AttentionOp>(op).getInit();
+    return &operand != &cast<AttentionOp>(op).getInitMutable();
   }
   bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
-    return operand.get() == cast<AttentionOp>(op).getInit();
+    return &operand == &cast<AttentionOp>(op).getInitMutable();
   }
   AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
                                       const AnalysisState &) const {
-    if (operand.get() != cast<AttentionOp>(op).getInit())
+    if (&operand != &cast<AttentionOp>(op).getInitMutable())
       return {};
     return {{op->getResult(0), BufferRelation::Equivalent}};
   }
@@ -196,7 +209,9 @@ struct AttentionBufferization
       return copy;
     };
     SmallVector<Value> inputs;
-    for (Value v : {attention.getQ(), attention.getK(), attention.getV()}) {
+    for (Value v : {attention.getQ(), attention.getK(), attention.getV(), attention.getMask()}) {
+      if (!v)
+        continue;
       FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
       if (failed(buffer))
         return failure();
@@ -212,6 +227,17 @@ struct AttentionBufferization
     for (auto [name, value] : llvm::zip(sizes, n))
       params.set(name, rewriter.getI64IntegerAttr(value));
     params.set("scale", attention.getScaleAttr());
+    if (Value mask = attention.getMask()) {
+      // Dense strides, 0 where the mask broadcasts (size 1).
+      ArrayRef<int64_t> shape = cast<ShapedType>(mask.getType()).getShape();
+      static constexpr StringLiteral strides[] = {"mask_batch_stride", "mask_head_stride",
+                                                  "mask_row_stride"};
+      int64_t dense = shape[3];
+      for (int i = 2; i >= 0; --i) {
+        params.set(strides[i], rewriter.getI64IntegerAttr(shape[i] == 1 ? 0 : dense));
+        dense *= shape[i];
+      }
+    }
     const std::pair<StringLiteral, bool> flags[] = {
         {"q_seq_major", attention.getQSeqMajor()},
         {"k_seq_major", attention.getKSeqMajor()},
@@ -220,7 +246,8 @@ struct AttentionBufferization
     for (const auto &[name, present] : flags)
       if (present)
         params.set(name, rewriter.getUnitAttr());
-    KernelCallOp::create(rewriter, loc, rewriter.getStringAttr("attention_f32"), inputs,
+    StringRef kernel = attention.getMask() ? "attention_masked_f32" : "attention_f32";
+    KernelCallOp::create(rewriter, loc, rewriter.getStringAttr(kernel), inputs,
                          ValueRange{out}, params.getDictionary(rewriter.getContext()));
     if (out != *dest)
       memref::CopyOp::create(rewriter, loc, out, *dest);

@@ -104,19 +104,23 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
   let hasVerifier = 1;
 }
 
-def Kiln_AttentionOp : Kiln_Op<"attention", [Pure, AllTypesMatch<["init", "result"]>]> {
-  let summary = "scaled dot-product attention, softmax(scale * q k^T) v, in one kernel";
+def Kiln_AttentionOp : Kiln_Op<"attention", [Pure,
+    AllTypesMatch<["init", "result"]>]> {
+  let summary = "scaled dot-product attention, softmax(scale * q k^T + mask) v, in one kernel";
   let description = [{
     Per head: `out = softmax(scale * q k^T) v`, the softmax over each row of scores with
     its maximum subtracted first (TensorFlow's Softmax). `q` is batch x heads x sq x d, `k`
     batch x heads x sk x d, `v` batch x heads x sk x dv and the result batch x heads x sq
     x dv, each of them batch x seq x heads x width instead with its `*_seq_major` flag (the
-    layout the projections write, so that the transposes around the products go). `init`
-    is only the result's destination (a `tensor.empty`); its values are not read.
+    layout the projections write, so that the transposes around the products go). An
+    optional `mask` is added to the scaled scores: [1 or batch, 1 or heads, 1 or sq, sk],
+    broadcast where it has size 1 (BERT's [batch, 1, 1, sk]). `init` is only the result's
+    destination (a `tensor.empty`); its values are not read.
 
     `kiln-lower-fuse-attention` makes it from the graph's two batched products and the
     softmax between them; bufferization turns it into `kiln.kernel_call "attention_f32"`,
-    whose scores never leave the kernel's cache-sized block.
+    (`attention_masked_f32` with a mask), whose scores never leave the kernel's cache-sized
+    block.
 
     ```mlir
     %o = kiln.attention %q, %k, %v into %init {scale = 1.250000e-01 : f32, q_seq_major}
@@ -125,13 +129,14 @@ def Kiln_AttentionOp : Kiln_Op<"attention", [Pure, AllTypesMatch<["init", "resul
     ```
   }];
   let arguments = (ins AnyStaticShapeTensor:$q, AnyStaticShapeTensor:$k,
-                       AnyStaticShapeTensor:$v, AnyStaticShapeTensor:$init, F32Attr:$scale,
+                       AnyStaticShapeTensor:$v, Optional<AnyStaticShapeTensor>:$mask,
+                       AnyStaticShapeTensor:$init, F32Attr:$scale,
                        UnitAttr:$q_seq_major, UnitAttr:$k_seq_major, UnitAttr:$v_seq_major,
                        UnitAttr:$out_seq_major);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = [{
-    $q `,` $k `,` $v `into` $init attr-dict `:` type($q) `,` type($k) `,` type($v) `->`
-    type($result)
+    $q `,` $k `,` $v (`mask` $mask^ `:` type($mask))? `into` $init attr-dict `:` type($q)
+    `,` type($k) `,` type($v) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

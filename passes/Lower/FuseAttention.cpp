@@ -84,13 +84,16 @@ Value seqMajorSource(Value v) {
 
 struct Match {
   Product scores, values;
+  Operation *mask = nullptr;  // the AddV2 or Add of a mask, if any
+  Value maskValue;
   Operation *scale = nullptr; // the Mul or RealDiv, if any
   Operation *softmax;
   float scaleValue = 1.0f;
 };
 
-/// softmax(s * c) v, softmax(s / c) v or softmax(s) v with s = q k^T: the root is the
-/// product of the weights with v; s, its scaled form and the weights have no other reader.
+/// softmax(s * c + mask) v, with s = q k^T, the scaling (* c or / c) and the mask each
+/// optional: the root is the product of the weights with v; s, its scaled and masked forms
+/// and the weights have no other reader.
 std::optional<Match> match(Operation *op) {
   Match m;
   std::optional<Product> values = product(op);
@@ -104,8 +107,37 @@ std::optional<Match> match(Operation *op) {
   m.softmax = softmax;
   Value logits = softmax.getLogits();
   Operation *def = logits.getDefiningOp();
+  Operation *reader = softmax; // the one reader of `logits`
+  if (isa_and_nonnull<tf::AddV2Op, tf::AddOp>(def)) {
+    if (onlyDataUser(logits) != reader)
+      return std::nullopt;
+    // The scores' side is the product or a scaling of it; the other operand is the mask
+    // (which may be a product or a scaling itself: BERT's (1 - m) * -10000).
+    Value a = def->getOperand(0), b = def->getOperand(1);
+    auto scoresSide = [](Value v) {
+      Operation *d = v.getDefiningOp();
+      if (isa_and_nonnull<tf::MulOp, tf::RealDivOp>(d)) {
+        Operation *x = d->getOperand(0).getDefiningOp(), *y = d->getOperand(1).getDefiningOp();
+        d = product(x) ? x : y;
+      }
+      std::optional<Product> p = product(d);
+      return p && p->adjY && !p->adjX;
+    };
+    if (!scoresSide(a))
+      std::swap(a, b);
+    auto maskType = dyn_cast<RankedTensorType>(b.getType());
+    if (!scoresSide(a) || a.getType() != logits.getType() || !maskType ||
+        !maskType.hasStaticShape() || !maskType.getElementType().isF32() ||
+        maskType.getRank() < 1 || maskType.getRank() > cast<ShapedType>(a.getType()).getRank())
+      return std::nullopt;
+    m.mask = def;
+    m.maskValue = b;
+    reader = def;
+    logits = a;
+    def = logits.getDefiningOp();
+  }
   if (isa_and_nonnull<tf::MulOp, tf::RealDivOp>(def)) {
-    if (onlyDataUser(logits) != softmax)
+    if (onlyDataUser(logits) != reader)
       return std::nullopt;
     Value a = def->getOperand(0), b = def->getOperand(1);
     std::optional<float> c = scalarConstant(b);
@@ -115,11 +147,11 @@ std::optional<Match> match(Operation *op) {
       return std::nullopt;
     m.scale = def;
     m.scaleValue = isa<tf::MulOp>(def) ? *c : 1.0f / *c;
+    reader = def;
     logits = a;
   }
   std::optional<Product> scores = product(logits.getDefiningOp());
-  if (!scores || scores->adjX || !scores->adjY ||
-      onlyDataUser(logits) != (m.scale ? m.scale : softmax.getOperation()) ||
+  if (!scores || scores->adjX || !scores->adjY || onlyDataUser(logits) != reader ||
       !isOperand(scores->x) || !isOperand(scores->y))
     return std::nullopt;
   m.scores = *scores;
@@ -131,6 +163,16 @@ std::optional<Match> match(Operation *op) {
       q.drop_back(2) != k.drop_back(2) || q.drop_back(2) != v.drop_back(2) ||
       q.back() != k.back() || k[k.size() - 2] != v[v.size() - 2])
     return std::nullopt;
+  // The mask broadcasts to the scores NumPy-style, but along the keys (the kernel reads a
+  // row of it in place).
+  if (m.mask) {
+    auto s = shape(logits), mask = shape(m.maskValue);
+    for (size_t i = 0; i < mask.size(); ++i) {
+      int64_t full = s[s.size() - mask.size() + i];
+      if (mask[i] != full && (mask[i] != 1 || i + 1 == mask.size()))
+        return std::nullopt;
+    }
+  }
   return m;
 }
 
@@ -151,16 +193,25 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
     OpBuilder b(root);
     Location loc = root->getLoc();
     auto f32 = b.getF32Type();
-    // Rank 3 operands get a heads dimension of 1.
-    auto rank4 = [&](Value v) -> Value {
-      auto t = cast<RankedTensorType>(v.getType());
-      if (t.getRank() == 4)
+    // `v` with dimensions of 1 inserted, its dimension i going to dimension to[i] of 4.
+    auto expand = [&](Value v, ArrayRef<int64_t> to) -> Value {
+      auto shape = cast<RankedTensorType>(v.getType()).getShape();
+      if (shape.size() == 4)
         return v;
-      auto s = t.getShape();
-      return tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({s[0], 1, s[1], s[2]}, f32), v,
-          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+      SmallVector<int64_t> target(4, 1);
+      SmallVector<ReassociationIndices> groups(shape.size());
+      for (size_t i = 0; i < shape.size(); ++i) {
+        target[to[i]] = shape[i];
+        int64_t first = i == 0 ? 0 : to[i - 1] + 1;
+        int64_t last = i + 1 == shape.size() ? 3 : to[i];
+        for (int64_t d = first; d <= last; ++d)
+          groups[i].push_back(d);
+      }
+      return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(target, f32), v,
+                                           groups);
     };
+    // Rank 3 operands get a heads dimension of 1.
+    auto rank4 = [&](Value v) { return expand(v, {0, 2, 3}); };
     auto operand = [&](Value v, bool &seqMajor) -> Value {
       if (Value source = seqMajorSource(v)) {
         seqMajor = true;
@@ -187,8 +238,21 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
     }
     auto outType = RankedTensorType::get(outShape, f32);
     Value init = tensor::EmptyOp::create(b, loc, outShape, f32);
+    // The mask aligned with the scores' last dimensions, then placed in [batch, heads, sq,
+    // sk] (rank 3 scores have no heads).
+    Value mask;
+    if (m.mask) {
+      int64_t rank = cast<ShapedType>(m.scores.op->getResult(0).getType()).getRank();
+      int64_t maskRank = cast<ShapedType>(m.maskValue.getType()).getRank();
+      SmallVector<int64_t> to;
+      for (int64_t i = 0; i < maskRank; ++i) {
+        int64_t p = rank - maskRank + i;
+        to.push_back(rank == 4 || p == 0 ? p : p + 1);
+      }
+      mask = expand(m.maskValue, to);
+    }
     auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
-    Value out = kiln::dialect::AttentionOp::create(b, loc, outType, q, k, v, init,
+    Value out = kiln::dialect::AttentionOp::create(b, loc, outType, q, k, v, mask, init,
                                                    b.getF32FloatAttr(m.scaleValue), unit(qs),
                                                    unit(ks), unit(vs), unit(os));
     Value old = replaced->getResult(0);
@@ -197,8 +261,8 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
                                             ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
     // The fused ops go, and with them the control edges from them:
     // the code is sequential.
-    llvm::SmallSetVector<Operation *, 5> fused;
-    for (Operation *op : {replaced, root, m.softmax, m.scale, m.scores.op})
+    llvm::SmallSetVector<Operation *, 6> fused;
+    for (Operation *op : {replaced, root, m.softmax, m.mask, m.scale, m.scores.op})
       if (op)
         fused.insert(op);
     old.replaceAllUsesWith(out);

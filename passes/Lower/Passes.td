@@ -38,12 +38,15 @@ def FreezeInterfacePass : Pass<"kiln-lower-freeze-interface", "mlir::ModuleOp"> 
 def FuseAttentionPass : Pass<"kiln-lower-fuse-attention", "mlir::ModuleOp"> {
   let summary = "Fuse scaled dot-product attention into one kiln.attention";
   let description = [{
-    Finds `softmax(s * c) v`, `softmax(s / c) v` and `softmax(s) v` with `s = q k^T`: a
-    tf.BatchMatMulV2 (or BatchMatMul) with `adj_y` of q and k, optionally a Mul or RealDiv
-    by a constant of one element, a Softmax, and a second batched product of the weights
-    with v, on static f32 tensors of rank 3 or 4 whose batch dimensions are equal (no
-    broadcasting), where the scores, the scaled scores and the weights have no other reader
-    (control edges from them are dropped: the code is sequential). The chain becomes one
+    Finds `softmax(s * c + mask) v` with `s = q k^T`: a tf.BatchMatMulV2 (or BatchMatMul)
+    with `adj_y` of q and k, optionally a Mul or RealDiv by a constant of one element,
+    optionally an AddV2 or Add of a mask, a Softmax, and a second batched product of the
+    weights with v, on static f32 tensors of rank 3 or 4 whose batch dimensions are equal
+    (no broadcasting), where the scores and their scaled and masked forms and the weights
+    have no other reader (control edges from them are dropped: the code is sequential). The
+    mask is any f32 tensor that broadcasts to the scores NumPy-style except along the keys
+    (BERT's [batch, 1, 1, keys], a [batch, queries, keys] one); it stays an operand of the
+    op, read in place with strides of 0 where it broadcasts. The chain becomes one
     `kiln.attention`, which bufferizes to a call of the kernel `attention_f32`: the scores
     of a block of query rows stay in a 64 KiB buffer of the kernel from the product that
     makes them to the one that reads them, instead of being written by the first product,
@@ -53,8 +56,9 @@ def FuseAttentionPass : Pass<"kiln-lower-fuse-attention", "mlir::ModuleOp"> {
     heads split from [batch, seq, heads, width]) is read as x in that layout, and a result
     that only such a Transpose reads is written in its layout, so those transposes go too.
     A division by c becomes a multiplication by 1/c (within one rounding of the quotient).
-    Rank 3 operands get a heads dimension of 1. Other attention forms (a mask added to the
-    scores, broadcast batch dimensions, k not transposed) keep their ops.
+    Rank 3 operands get a heads dimension of 1. Other attention forms (broadcast batch
+    dimensions, k not transposed, a mask of one value per query row, a Select for masking)
+    keep their ops.
 
     The lowering pipeline runs it before `kiln-lower-tf-to-linalg` when kernels are called
     and float semantics are not strict (the kernel's exponential is a polynomial, as

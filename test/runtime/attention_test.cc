@@ -23,6 +23,8 @@ struct Problem {
   int32_t flags;
   float scale;
   std::vector<float> q, k, v;
+  std::vector<float> mask; // empty: no mask
+  int64_t maskStride[3] = {0, 0, 0};
   Problem(Shape shape, int32_t f, float sc) : s(shape), flags(f), scale(sc) {
     std::mt19937 gen(static_cast<uint32_t>(s.sq * 131 + s.sk * 7 + s.d + f));
     std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
@@ -41,6 +43,14 @@ struct Problem {
   }
   std::vector<float> Run() const {
     std::vector<float> out(s.batch * s.heads * s.sq * s.dv, -7.0f);
+    if (!mask.empty()) {
+      kiln_kernel_attention_masked_f32(
+          reinterpret_cast<uintptr_t>(q.data()), reinterpret_cast<uintptr_t>(k.data()),
+          reinterpret_cast<uintptr_t>(v.data()), reinterpret_cast<uintptr_t>(mask.data()),
+          reinterpret_cast<uintptr_t>(out.data()), s.batch, s.heads, s.sq, s.sk, s.d, s.dv,
+          scale, maskStride[0], maskStride[1], maskStride[2], flags);
+      return out;
+    }
     kiln_kernel_attention_f32(reinterpret_cast<uintptr_t>(q.data()),
                               reinterpret_cast<uintptr_t>(k.data()),
                               reinterpret_cast<uintptr_t>(v.data()),
@@ -62,6 +72,8 @@ struct Problem {
               dot += double(q[Index(KILN_ATTENTION_Q_SEQ_MAJOR, b, h, i, c, s.sq, s.d)]) *
                      k[Index(KILN_ATTENTION_K_SEQ_MAJOR, b, h, j, c, s.sk, s.d)];
             w[j] = dot * scale;
+            if (!mask.empty())
+              w[j] += mask[b * maskStride[0] + h * maskStride[1] + i * maskStride[2] + j];
             top = std::max(top, w[j]);
           }
           for (int64_t j = 0; j < s.sk; ++j) sum += w[j] = std::exp(w[j] - top);
@@ -113,6 +125,38 @@ INSTANTIATE_TEST_SUITE_P(Layouts, AttentionTest,
                                                   KILN_ATTENTION_OUT_SEQ_MAJOR,
                                            KILN_ATTENTION_K_SEQ_MAJOR |
                                                KILN_ATTENTION_OUT_SEQ_MAJOR));
+
+TEST(AttentionMask, BroadcastAndFullMasks) {
+  kiln_parallel_set_threads(1);
+  // BERT's [batch, 1, 1, sk]: keys masked with -1e9 per batch, every head and row alike.
+  Problem bert({2, 3, 17, 21, 8, 5}, KILN_ATTENTION_Q_SEQ_MAJOR, 0.3f);
+  bert.mask.assign(2 * 21, 0.0f);
+  for (int64_t j = 0; j < 2 * 21; j += 3) bert.mask[j] = -1e9f;
+  bert.maskStride[0] = 21;
+  EXPECT_LT(bert.Error(bert.Run()), 1e-5);
+  // A full [batch, heads, sq, sk] mask of small values, on two threads (same bits as one).
+  Problem full({2, 2, 40, 33, 16, 9}, 0, 0.25f);
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
+  full.mask.resize(2 * 2 * 40 * 33);
+  for (float &x : full.mask) x = dist(gen);
+  full.maskStride[0] = 2 * 40 * 33;
+  full.maskStride[1] = 40 * 33;
+  full.maskStride[2] = 33;
+  std::vector<float> one = full.Run();
+  EXPECT_LT(full.Error(one), 1e-5);
+  kiln_parallel_set_threads(2);
+  std::vector<float> two = full.Run();
+  EXPECT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)));
+  // A row masked whole with -inf is NaN, as TensorFlow's Softmax makes it.
+  Problem dead({1, 1, 2, 9, 3, 2}, 0, 1.0f);
+  dead.mask.assign(2 * 9, 0.0f);
+  for (int64_t j = 0; j < 9; ++j) dead.mask[j] = -INFINITY;
+  dead.maskStride[2] = 9;
+  std::vector<float> out = dead.Run();
+  for (int64_t c = 0; c < 2; ++c) EXPECT_TRUE(std::isnan(out[c]));
+  for (int64_t c = 2; c < 4; ++c) EXPECT_FALSE(std::isnan(out[c]));
+}
 
 TEST(AttentionEdges, LongKeysLargeScoresAndNoKeys) {
   kiln_parallel_set_threads(1);

@@ -46,10 +46,10 @@ inline __m256 expNonPositive(__m256 x) {
   return _mm256_andnot_ps(under, y);
 }
 
-// Row i of `s` (n scores) becomes softmax(scale * s): the maximum subtracted, exponentials,
-// then multiplied by the reciprocal of their sum, each row in one order whatever the
-// thread count.
-void softmaxRow(float *s, int64_t n, float scale) {
+// A row of `s` (n scores) becomes softmax(scale * s + mask) (no mask when `mask` is null):
+// the maximum subtracted, exponentials, then multiplied by the reciprocal of their sum,
+// each row in one order whatever the thread count.
+void softmaxRow(float *s, int64_t n, float scale, const float *mask) {
   const __m256 vscale = _mm256_set1_ps(scale);
   const int64_t full = n / 8 * 8;
   const int tail = int(n - full);
@@ -58,11 +58,13 @@ void softmaxRow(float *s, int64_t n, float scale) {
   __m256 vmax = _mm256_set1_ps(-__builtin_inff());
   for (int64_t j = 0; j < full; j += 8) {
     __m256 x = _mm256_mul_ps(_mm256_loadu_ps(s + j), vscale);
+    if (mask) x = _mm256_add_ps(x, _mm256_loadu_ps(mask + j));
     _mm256_storeu_ps(s + j, x);
     vmax = _mm256_max_ps(x, vmax); // a NaN score stays NaN below
   }
   if (tail) {
     __m256 x = _mm256_mul_ps(_mm256_maskload_ps(s + full, tailMask), vscale);
+    if (mask) x = _mm256_add_ps(x, _mm256_maskload_ps(mask + full, tailMask));
     _mm256_maskstore_ps(s + full, tailMask, x);
     x = _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()), x, _mm256_castsi256_ps(tailMask));
     vmax = _mm256_max_ps(x, vmax);
@@ -111,6 +113,8 @@ struct Operand {
 
 struct Attention {
   Operand q, k, v, out;
+  const float *mask; // null, or element (b, h, i, j) at b * maskStride[0] + ... + j
+  int64_t maskStride[3];
   int64_t heads, sq, sk, d, dv, rows, blocks; // rows per block, blocks per head
   float scale;
 };
@@ -150,7 +154,11 @@ void runItems(void *ctx, int64_t begin, int64_t end) {
     } else {
       memset(scores, 0, sizeof(float) * rows * a.sk);
     }
-    for (int64_t i = 0; i < rows; ++i) softmaxRow(scores + i * a.sk, a.sk, a.scale);
+    for (int64_t i = 0; i < rows; ++i)
+      softmaxRow(scores + i * a.sk, a.sk, a.scale,
+                 a.mask ? a.mask + b * a.maskStride[0] + h * a.maskStride[1] +
+                              (r0 + i) * a.maskStride[2]
+                        : nullptr);
     GemmArgs o; // out = weights v
     o.a = scores;
     o.ars = a.sk;
@@ -174,9 +182,11 @@ void runItems(void *ctx, int64_t begin, int64_t end) {
 
 using namespace kiln::kernels;
 
-extern "C" void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t out,
-                                          int64_t batch, int64_t heads, int64_t sq, int64_t sk,
-                                          int64_t d, int64_t dv, float scale, int32_t flags) {
+namespace {
+
+void attention(uintptr_t q, uintptr_t k, uintptr_t v, const float *mask,
+               const int64_t maskStride[3], uintptr_t out, int64_t batch, int64_t heads,
+               int64_t sq, int64_t sk, int64_t d, int64_t dv, float scale, int32_t flags) {
   if (batch <= 0 || heads <= 0 || sq <= 0 || dv <= 0) return;
   Operand o(out, flags & KILN_ATTENTION_OUT_SEQ_MAJOR, heads, sq, dv);
   if (sk <= 0) { // a weighted sum over no keys
@@ -192,7 +202,29 @@ extern "C" void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v,
   Attention a{Operand(q, flags & KILN_ATTENTION_Q_SEQ_MAJOR, heads, sq, d),
               Operand(k, flags & KILN_ATTENTION_K_SEQ_MAJOR, heads, sk, d),
               Operand(v, flags & KILN_ATTENTION_V_SEQ_MAJOR, heads, sk, dv),
-              o, heads, sq, sk, d, dv, rows, blocks, scale};
+              o, mask, {maskStride[0], maskStride[1], maskStride[2]},
+              heads, sq, sk, d, dv, rows, blocks, scale};
   int64_t work = rows * sk * (d + dv);
   kiln_parallel_for(batch * heads * blocks, (kMinParallelWork + work - 1) / work, runItems, &a);
+}
+
+} // namespace
+
+extern "C" void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t out,
+                                          int64_t batch, int64_t heads, int64_t sq, int64_t sk,
+                                          int64_t d, int64_t dv, float scale, int32_t flags) {
+  const int64_t none[3] = {0, 0, 0};
+  attention(q, k, v, nullptr, none, out, batch, heads, sq, sk, d, dv, scale, flags);
+}
+
+extern "C" void kiln_kernel_attention_masked_f32(uintptr_t q, uintptr_t k, uintptr_t v,
+                                                 uintptr_t mask, uintptr_t out, int64_t batch,
+                                                 int64_t heads, int64_t sq, int64_t sk,
+                                                 int64_t d, int64_t dv, float scale,
+                                                 int64_t mask_batch_stride,
+                                                 int64_t mask_head_stride,
+                                                 int64_t mask_row_stride, int32_t flags) {
+  const int64_t strides[3] = {mask_batch_stride, mask_head_stride, mask_row_stride};
+  attention(q, k, v, reinterpret_cast<const float *>(mask), strides, out, batch, heads, sq, sk,
+            d, dv, scale, flags);
 }

@@ -45,3 +45,14 @@ func.func @attention(%q: tensor<1x6x2x8xf32>, %k: tensor<1x2x6x8xf32>, %v9: tens
       : tensor<1x6x2x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x4xf32> -> tensor<1x2x6x4xf32>
   return %o : tensor<1x2x6x4xf32>
 }
+
+// Tests a mask: attention_masked_f32, the mask's strides 0 where it broadcasts.
+// CHECK-LABEL: func.func @attention_mask(
+// CHECK: kiln.kernel_call "attention_masked_f32" ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x6x8xf32>, memref<2x2x6x8xf32>, memref<2x2x6x4xf32>, memref<2x1x6x6xf32>)
+// CHECK-SAME: mask_batch_stride = 36 : i64, mask_head_stride = 0 : i64, mask_row_stride = 6 : i64
+func.func @attention_mask(%q: tensor<2x2x6x8xf32>, %k: tensor<2x2x6x8xf32>, %v: tensor<2x2x6x4xf32>, %m: tensor<2x1x6x6xf32>) -> tensor<2x2x6x4xf32> {
+  %e = tensor.empty() : tensor<2x2x6x4xf32>
+  %o = kiln.attention %q, %k, %v mask %m : tensor<2x1x6x6xf32> into %e {scale = 0.5 : f32}
+      : tensor<2x2x6x8xf32>, tensor<2x2x6x8xf32>, tensor<2x2x6x4xf32> -> tensor<2x2x6x4xf32>
+  return %o : tensor<2x2x6x4xf32>
+}

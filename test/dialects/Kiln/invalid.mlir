@@ -75,7 +75,7 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, attention_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_direct_f32, max_pool2d_f32, partition_send, partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -493,5 +493,22 @@ func.func @attention_scale(%q: memref<1x2x4x8xf32>, %k: memref<1x2x4x8xf32>, %v:
 func.func @attention_shape(%q: memref<1x2x4x8xf32>, %k: memref<1x2x4x8xf32>, %v: memref<1x2x4x8xf32>, %o: memref<1x2x4x8xf32>) {
   // expected-error @+1 {{'kiln.kernel_call' op expects its k buffer to be 1x4x2x8 (from its parameters), but it is 'memref<1x2x4x8xf32>'}}
   kiln.kernel_call "attention_f32" ins(%q, %k, %v : memref<1x2x4x8xf32>, memref<1x2x4x8xf32>, memref<1x2x4x8xf32>) outs(%o : memref<1x2x4x8xf32>) params {batch = 1 : i64, heads = 2 : i64, sq = 4 : i64, sk = 4 : i64, d = 8 : i64, dv = 8 : i64, scale = 0.5 : f32, k_seq_major}
+  return
+}
+
+// -----
+
+func.func @attention_mask_keys(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x7x8xf32>, %v: tensor<2x3x7x4xf32>, %m: tensor<2x1x5x1xf32>) {
+  %e = tensor.empty() : tensor<2x3x5x4xf32>
+  // expected-error @+1 {{'kiln.attention' op expects a mask that broadcasts to 2x3x5x7 (its last dimension 7), but it is 'tensor<2x1x5x1xf32>'}}
+  %o = kiln.attention %q, %k, %v mask %m : tensor<2x1x5x1xf32> into %e {scale = 1.0 : f32} : tensor<2x3x5x8xf32>, tensor<2x3x7x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask_strides(%q: memref<2x2x4x8xf32>, %k: memref<2x2x4x8xf32>, %v: memref<2x2x4x8xf32>, %m: memref<2x1x1x4xf32>, %o: memref<2x2x4x8xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its mask buffer to broadcast to 2x2x4x4 with strides 4, 4, 0 (from its parameters), but it is 'memref<2x1x1x4xf32>'}}
+  kiln.kernel_call "attention_masked_f32" ins(%q, %k, %v, %m : memref<2x2x4x8xf32>, memref<2x2x4x8xf32>, memref<2x2x4x8xf32>, memref<2x1x1x4xf32>) outs(%o : memref<2x2x4x8xf32>) params {batch = 2 : i64, heads = 2 : i64, sq = 4 : i64, sk = 4 : i64, d = 8 : i64, dv = 8 : i64, scale = 0.5 : f32, mask_batch_stride = 4 : i64, mask_head_stride = 4 : i64, mask_row_stride = 0 : i64}
   return
 }

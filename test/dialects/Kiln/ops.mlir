@@ -104,3 +104,12 @@ func.func @attention(%q: tensor<2x3x5x8xf32>, %k: tensor<2x7x3x8xf32>, %v: tenso
       : tensor<2x3x5x8xf32>, tensor<2x7x3x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
   return %o : tensor<2x3x5x4xf32>
 }
+
+// CHECK-LABEL: func.func @attention_mask
+// CHECK: kiln.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} : tensor<2x1x1x7xf32> into %{{.*}} {scale = 1.250000e-01 : f32}
+func.func @attention_mask(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x7x8xf32>, %v: tensor<2x3x7x4xf32>, %m: tensor<2x1x1x7xf32>) -> tensor<2x3x5x4xf32> {
+  %e = tensor.empty() : tensor<2x3x5x4xf32>
+  %o = kiln.attention %q, %k, %v mask %m : tensor<2x1x1x7xf32> into %e {scale = 0.125 : f32}
+      : tensor<2x3x5x8xf32>, tensor<2x3x7x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
+  return %o : tensor<2x3x5x4xf32>
+}

@@ -63,8 +63,8 @@ FAMILIES = {
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "attention": "scaled dot-product attention, softmax(scale * q k^T) v, in the forms "
                  "kiln-lower-fuse-attention fuses into one kernel (MultiHeadAttention's "
-                 "transposed heads, BERT's division by sqrt(d), rank 3, several blocks of "
-                 "query rows) and a masked form it leaves as it is",
+                 "transposed heads, BERT's division by sqrt(d) and additive masks, rank 3, "
+                 "several blocks of query rows)",
     "einsum": "Einsum: the equations Keras's EinsumDense and MultiHeadAttention write, and "
               "\"...\", sums, transposes, dot and outer products",
     "functions": "calls of the graph's function library (PartitionedCall, "
@@ -831,6 +831,11 @@ def build_attention():
          [("q", f32(r, (1, 2, 70, 32), -3, 3)), ("k", f32(r, (1, 2, 300, 32), -3, 3)),
           ("v", f32(r, (1, 2, 300, 32)))], SUMS)
 
+    def masked3(p):
+        s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
+        w = raw.Softmax(logits=raw.Add(x=s, y=p["m"]))
+        return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
+
     def masked(p):
         s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
         w = raw.Softmax(logits=raw.AddV2(x=raw.Mul(x=s, y=tf.constant(np.float32(0.125))),
@@ -838,10 +843,30 @@ def build_attention():
         return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
     r = rng_for("attention_masked")
     mask = np.where(r.uniform(size=(2, 1, 1, 6)) < 0.3, -1e9, 0).astype(np.float32)
-    case("attention_masked", "attention", "attention with an additive mask over the keys "
-         "(not fused: its ops are lowered one by one)", masked,
+    case("attention_masked", "attention", "attention with an additive mask [batch, 1, 1, "
+         "keys] of 0 and -1e9", masked,
          [("q", f32(r, (2, 2, 5, 16), -2, 2)), ("k", f32(r, (2, 2, 6, 16), -2, 2)),
           ("v", f32(r, (2, 2, 6, 4))), ("m", mask)], SUMS)
+
+    def bert_mask(p):
+        s = raw.BatchMatMulV2(x=p["q"], y=p["k"], adj_y=True)
+        s = raw.RealDiv(x=s, y=tf.constant(np.float32(np.sqrt(16.0))))
+        adder = raw.Mul(x=raw.Sub(x=tf.constant(np.float32(1.0)), y=p["m"]),
+                        y=tf.constant(np.float32(-10000.0)))
+        w = raw.Softmax(logits=raw.AddV2(x=adder, y=s))
+        return {"y": raw.BatchMatMulV2(x=w, y=p["v"], name="y")}
+    r = rng_for("attention_bert_mask")
+    keep = (r.uniform(size=(3, 1, 1, 11)) < 0.7).astype(np.float32)
+    case("attention_bert_mask", "attention", "BERT's masked attention: (1 - mask) * -10000 "
+         "added to the scores divided by sqrt(16), the mask first", bert_mask,
+         [("q", f32(r, (3, 2, 11, 16), -2, 2)), ("k", f32(r, (3, 2, 11, 16), -2, 2)),
+          ("v", f32(r, (3, 2, 11, 8))), ("m", keep)], SUMS)
+    r = rng_for("attention_full_mask")
+    full = f32(r, (2, 3, 7, 9), -4, 4)
+    case("attention_full_mask", "attention", "attention with a mask of its own for every "
+         "head and row (rank 3 scores: [6, 7, 9])", masked3,
+         [("q", f32(r, (6, 7, 8), -2, 2)), ("k", f32(r, (6, 9, 8), -2, 2)),
+          ("v", f32(r, (6, 9, 5))), ("m", full.reshape(6, 7, 9))], SUMS)
 
 
 def build_einsum():

@@ -279,6 +279,7 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
          (kk - slice) * KILN_MATMUL_PACK_COLS + j % KILN_MATMUL_PACK_COLS;
 }
 #define KILN_KERNEL_ATTENTION_F32 "kiln_kernel_attention_f32"
+#define KILN_KERNEL_ATTENTION_MASKED_F32 "kiln_kernel_attention_masked_f32"
 /* kiln_kernel_attention_f32's layouts: an operand with the flag is [batch, seq, heads, x]
  * (as the projections write it), without it [batch, heads, seq, x]. */
 #define KILN_ATTENTION_Q_SEQ_MAJOR 1

@@ -32,6 +32,20 @@ void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t 
                                int64_t batch, int64_t heads, int64_t sq, int64_t sk,
                                int64_t d, int64_t dv, float scale, int32_t flags);
 
+/*
+ * The same with an additive mask: out = softmax(scale * q k^T + mask) v, where the mask's
+ * element for head (b, h), query row i and key j is
+ *     mask[b * mask_batch_stride + h * mask_head_stride + i * mask_row_stride + j]
+ * (a stride of 0 broadcasts a dimension: BERT's mask [batch, 1, 1, sk] has
+ * mask_batch_stride = sk and the others 0). The sum is rounded after the scaling, as
+ * TensorFlow's Mul then AddV2 round it; a row masked whole with -inf gives NaN, as there.
+ */
+void kiln_kernel_attention_masked_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask,
+                                      uintptr_t out, int64_t batch, int64_t heads, int64_t sq,
+                                      int64_t sk, int64_t d, int64_t dv, float scale,
+                                      int64_t mask_batch_stride, int64_t mask_head_stride,
+                                      int64_t mask_row_stride, int32_t flags);
+
 #ifdef __cplusplus
 }
 #endif
