@@ -1,12 +1,17 @@
 //===- Constants.cpp - Large constants straight into the object file ----------===//
 #include "codegen/Target/Constants.h"
+#include "codegen/Target/Object.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SwapByteOrder.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cstring>
 
@@ -202,6 +207,37 @@ LogicalResult writeObjectWithConstants(StringRef object, ArrayRef<ObjectConstant
   for (const Elf64_Shdr &s : sections)
     os.write(reinterpret_cast<const char *>(&s), sizeof(s));
   return success();
+}
+
+LogicalResult writeConstantsObject(ArrayRef<ObjectConstant> constants,
+                                   llvm::TargetMachine &machine, llvm::raw_ostream &os,
+                                   std::string &error) {
+  llvm::LLVMContext context;
+  llvm::Module module("kiln_constants", context);
+  module.setTargetTriple(machine.getTargetTriple());
+  module.setDataLayout(machine.createDataLayout());
+  // A table of their addresses makes each constant an undefined symbol of the object.
+  SmallVector<llvm::Constant *> addresses;
+  for (const ObjectConstant &c : constants) {
+    auto *global = new llvm::GlobalVariable(
+        module, llvm::ArrayType::get(llvm::Type::getInt8Ty(context), c.bytes.size()),
+        /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, nullptr, c.symbol);
+    global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    global->setDSOLocal(true);
+    addresses.push_back(global);
+  }
+  auto *type = llvm::ArrayType::get(llvm::PointerType::get(context, 0), addresses.size());
+  auto *table = new llvm::GlobalVariable(module, type, /*isConstant=*/true,
+                                         llvm::GlobalValue::InternalLinkage,
+                                         llvm::ConstantArray::get(type, addresses),
+                                         "kiln.constants");
+  llvm::appendToCompilerUsed(module, {table});
+  SmallVector<char, 0> object;
+  llvm::raw_svector_ostream objectStream(object);
+  if (failed(emitMachineCode(module, machine, objectStream, /*assembly=*/false, error)))
+    return failure();
+  return writeObjectWithConstants(StringRef(object.data(), object.size()), constants, os,
+                                  error);
 }
 
 } // namespace kiln::codegen

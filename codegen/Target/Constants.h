@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ std::vector<ObjectConstant> takeLargeConstants(mlir::ModuleOp module, llvm::Stri
 llvm::LogicalResult writeObjectWithConstants(llvm::StringRef object,
                                              llvm::ArrayRef<ObjectConstant> constants,
                                              llvm::raw_ostream &os, std::string &error);
+
+/// Writes an object file that defines `constants` and nothing else (writeObjectWithConstants
+/// on an object that only refers to them), for a program whose code is in several objects.
+llvm::LogicalResult writeConstantsObject(llvm::ArrayRef<ObjectConstant> constants,
+                                         llvm::TargetMachine &machine, llvm::raw_ostream &os,
+                                         std::string &error);
 
 } // namespace kiln::codegen
 

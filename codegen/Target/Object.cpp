@@ -5,15 +5,24 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <atomic>
 #include <mutex>
+#include <numeric>
+#include <thread>
 
 using namespace mlir;
 
@@ -82,9 +91,21 @@ namespace {
 // small CNN of test/bench has 79, MobileNetV2 1,861 (faster without: 2 threads 12.2 to
 // 9.1 ms), ResNet50 13,032 (compile 19 s to 5 s without), DenseNet121 32,089.
 constexpr size_t kMaxUnrolledInstructions = 1000;
-} // namespace
+// The smallest model (LLVM instructions before optimisation) whose code is optimised and
+// emitted in parts on threads of their own, and the most parts.
+constexpr size_t kMinSplitInstructions = 4000;
+constexpr unsigned kMaxCodeThreads = 8;
+constexpr unsigned kPartsPerThread = 4;
 
-void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) {
+size_t instructionCount(const llvm::Module &module) {
+  size_t instructions = 0;
+  for (const llvm::Function &f : module)
+    instructions += f.getInstructionCount();
+  return instructions;
+}
+
+/// Sets the module's target and each function's CPU and features.
+void setTarget(llvm::Module &module, llvm::TargetMachine &machine) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
   for (llvm::Function &f : module) {
@@ -94,24 +115,17 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
     if (!machine.getTargetFeatureString().empty())
       f.addFnAttr("target-features", machine.getTargetFeatureString());
   }
-  if (optLevel <= 0)
-    return;
+}
+
+/// LLVM's default pipeline at `optLevel` (1 to 3), loops unrolled if `unroll`.
+void runPipeline(llvm::Module &module, llvm::TargetMachine &machine, int optLevel,
+                 bool unroll) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  // Loop unrolling only for small models. With every size static, LLVM unrolled loops over
-  // channels completely (a batch normalisation's per-channel constants folded into each
-  // copy): DenseNet121's model function grew to 378,000 lines of IR that took 165 s to
-  // optimise and emit, 6 s without unrolling, at the same speed of the compiled model on
-  // the zoo. Tiny graphs, whose loops are all there is, gain from it (mlir_tests/conv_2d:
-  // 3.9 to 1.6 us) and compile in a fraction of a second either way (docs/performance.md,
-  // 2026-12-02).
-  size_t instructions = 0;
-  for (const llvm::Function &f : module)
-    instructions += f.getInstructionCount();
   llvm::PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = instructions <= kMaxUnrolledInstructions;
+  tuning.LoopUnrolling = unroll;
   llvm::PassBuilder pb(&machine, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
@@ -123,6 +137,118 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
                                                   : llvm::OptimizationLevel::O3;
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
+}
+
+} // namespace
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) {
+  setTarget(module, machine);
+  if (optLevel <= 0)
+    return;
+  // Loop unrolling only for small models. With every size static, LLVM unrolled loops over
+  // channels completely (a batch normalisation's per-channel constants folded into each
+  // copy): DenseNet121's model function grew to 378,000 lines of IR that took 165 s to
+  // optimise and emit, 6 s without unrolling, at the same speed of the compiled model on
+  // the zoo. Tiny graphs, whose loops are all there is, gain from it (mlir_tests/conv_2d:
+  // 3.9 to 1.6 us) and compile in a fraction of a second either way (docs/performance.md,
+  // 2026-12-02).
+  runPipeline(module, machine, optLevel, instructionCount(module) <= kMaxUnrolledInstructions);
+}
+
+unsigned codeThreads(const llvm::Module &module, unsigned jobs) {
+  if (jobs)
+    return jobs;
+  if (instructionCount(module) < kMinSplitInstructions)
+    return 1;
+  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  return std::max(1u, std::min(threads, kMaxCodeThreads));
+}
+
+LogicalResult optimizeAndEmitParts(llvm::Module &module, llvm::TargetMachine &machine,
+                                   StringRef cpu, int optLevel, unsigned threads,
+                                   std::vector<SmallVector<char, 0>> &objects,
+                                   std::string &error) {
+  setTarget(module, machine);
+  const bool unroll = instructionCount(module) <= kMaxUnrolledInstructions;
+  // A function called from one place (a parallel loop's body from its thunk) is inlined
+  // there first, as the whole module's pipeline would, so that no part calls into another
+  // where one function did before.
+  if (optLevel > 0) {
+    for (llvm::Function &f : module) {
+      if (f.isDeclaration() || !f.hasLocalLinkage() || !f.hasOneUse() ||
+          f.hasFnAttribute(llvm::Attribute::NoInline))
+        continue;
+      auto *call = dyn_cast<llvm::CallBase>(f.user_back());
+      if (call && call->getCalledFunction() == &f)
+        f.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(&machine);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm;
+    mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    mpm.addPass(llvm::GlobalDCEPass());
+    mpm.run(module, mam);
+  }
+  // The parts, as bitcode: each is read into an LLVMContext of its own, on a thread. Four
+  // parts per thread, largest first, so that the threads finish together whatever part
+  // holds the model's large entry function (InceptionResNetV2 in two parts: 2.6 s and 1.6
+  // s of work; in eight on two threads, ...).
+  std::vector<std::string> bitcode;
+  std::vector<size_t> sizes;
+  llvm::SplitModule(
+      module, threads * kPartsPerThread,
+      [&](std::unique_ptr<llvm::Module> part) {
+        std::string bytes;
+        llvm::raw_string_ostream os(bytes);
+        llvm::WriteBitcodeToFile(*part, os);
+        bitcode.push_back(std::move(bytes));
+        sizes.push_back(instructionCount(*part));
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  objects.assign(bitcode.size(), {});
+  std::vector<std::string> errors(bitcode.size());
+  std::vector<size_t> order(bitcode.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return sizes[x] > sizes[y]; });
+  std::atomic<size_t> next{0};
+  auto work = [&](size_t i) {
+      llvm::LLVMContext context;
+      auto part = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode[i], "part"), context);
+      if (!part) {
+        errors[i] = llvm::toString(part.takeError());
+        return;
+      }
+      std::unique_ptr<llvm::TargetMachine> partMachine = createTargetMachine(cpu, errors[i]);
+      if (!partMachine)
+        return;
+      if (optLevel > 0)
+        runPipeline(**part, *partMachine, optLevel, unroll);
+      llvm::raw_svector_ostream os(objects[i]);
+      (void)emitMachineCode(**part, *partMachine, os, /*assembly=*/false, errors[i]);
+  };
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      for (size_t k = next++; k < order.size(); k = next++)
+        work(order[k]);
+    });
+  for (std::thread &worker : workers)
+    worker.join();
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = e;
+      return failure();
+    }
+  return success();
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kiln::codegen {
 
@@ -25,6 +26,21 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLV
 
 /// Sets the module's target and runs LLVM's O3 (or `optLevel`) pipeline for it.
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel);
+
+/// How many threads optimizeAndEmitParts should use for `module`: `jobs` if set; otherwise
+/// one per hardware thread (at most 8) for a large module, 1 (do not split) for a small one.
+unsigned codeThreads(const llvm::Module &module, unsigned jobs = 0);
+
+/// What optimize and emitMachineCode do, on `threads` threads: sets the module's target,
+/// inlines its functions called from one place, splits it into parts (four per thread; local
+/// symbols become hidden globals: the objects are for one executable, not for a library),
+/// optimises each with the pipeline the whole module would get, and writes each one's
+/// object file into `objects`. `machine` is the calling thread's; each thread makes one for
+/// `cpu`. The module is left split.
+llvm::LogicalResult optimizeAndEmitParts(llvm::Module &module, llvm::TargetMachine &machine,
+                                         llvm::StringRef cpu, int optLevel, unsigned threads,
+                                         std::vector<llvm::SmallVector<char, 0>> &objects,
+                                         std::string &error);
 
 /// Replaces the initializer of every large constant array of numbers by its bytes (an i8
 /// array, the same memory): LLVM's code generator writes an array of bytes at once and

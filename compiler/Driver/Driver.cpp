@@ -16,12 +16,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
@@ -236,7 +238,10 @@ private:
     return p;
   }
   std::string outputBase() const;
-  int link(StringRef objectPath, StringRef exePath);
+  int link(ArrayRef<std::string> objectPaths, StringRef exePath);
+  int emitPartsAndLink(llvm::Module &module, llvm::TargetMachine &machine, unsigned threads,
+                       ArrayRef<codegen::ObjectConstant> constants, StringRef modelName,
+                       StringRef exePath);
 
   const CompileOptions &options;
   llvm::raw_ostream &err;
@@ -417,7 +422,7 @@ std::string findRuntimeLibDir(StringRef executablePath) {
   return std::string(dir);
 }
 
-int Compilation::link(StringRef objectPath, StringRef exePath) {
+int Compilation::link(ArrayRef<std::string> objectPaths, StringRef exePath) {
   std::string libDir = findRuntimeLibDir(options.executablePath);
   for (const char *lib : {"libkiln_runtime.a", "libkiln_runner.a", "libkiln_kernels.a"}) {
     SmallString<256> path(libDir);
@@ -446,9 +451,12 @@ int Compilation::link(StringRef objectPath, StringRef exePath) {
   if (!llvm::sys::path::is_absolute(cxx))
     if (auto found = llvm::sys::findProgramByName(cxx))
       cxx = *found;
-  std::vector<std::string> args = {cxx,     "-o",       exePath.str(),   objectPath.str(),
-                                   "-L" + libDir, "-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime",
-                                   "-lm", "-pthread"};
+  std::vector<std::string> args = {cxx, "-o", exePath.str()};
+  args.insert(args.end(), objectPaths.begin(), objectPaths.end());
+  args.push_back("-L" + libDir);
+  for (const char *arg :
+       {"-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime", "-lm", "-pthread"})
+    args.push_back(arg);
   // LLVM's linker where it is installed beside Kiln's LLVM: a model's weights are most of
   // its executable, which the GNU linker copies several times over (VGG16's 553 MB: 3.5 s
   // against 0.6 s). KILN_LDFLAGS can choose another (-fuse-ld=bfd; the last one counts).
@@ -479,6 +487,15 @@ int Compilation::run() {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // -j: MLIR's passes on that many threads too (one: none of its own).
+  std::unique_ptr<llvm::DefaultThreadPool> threadPool;
+  if (options.jobs == 1) {
+    context.disableMultithreading();
+  } else if (options.jobs > 1) {
+    threadPool = std::make_unique<llvm::DefaultThreadPool>(llvm::hardware_concurrency(options.jobs));
+    context.disableMultithreading();
+    context.setThreadPool(*threadPool);
+  }
   context.loadAllAvailableDialects();
   // Errors name the node; the IR of the op or function adds nothing for a user.
   context.printOpOnDiagnostic(false);
@@ -657,6 +674,13 @@ int Compilation::run() {
     return fail(error);
   if (failed(codegen::addEntryPoints(*llvmModule, *model, options.emit == EmitKind::Exe, error)))
     return fail(error);
+  // A large executable's code in parts, on threads of their own (--emit obj writes one
+  // object; --dump-ir the whole module's IR).
+  unsigned threads = options.emit == EmitKind::Exe && options.dumpIrDir.empty()
+                         ? codegen::codeThreads(*llvmModule, options.jobs)
+                         : 1;
+  if (threads > 1)
+    return emitPartsAndLink(*llvmModule, *machine, threads, constants, modelName, output);
   codegen::optimize(*llvmModule, *machine, options.optLevel);
   progress("LLVM optimisation");
   if (!options.dumpIrDir.empty() &&
@@ -709,8 +733,60 @@ int Compilation::run() {
     std::string header = codegen::emitHeader(*model, llvm::sys::path::filename(options.graphPath));
     return failed(writeText(outputBase() + ".h", [&](llvm::raw_ostream &os) { os << header; }));
   }
-  int rc = link(objectPath, output);
+  int rc = link({objectPath}, output);
   llvm::sys::fs::remove(objectPath);
+  progress("linked");
+  return rc;
+}
+
+/// An executable's code optimised and emitted in parts on `threads` threads, an object file
+/// per part, its constants in one more, all linked into `exePath`.
+int Compilation::emitPartsAndLink(llvm::Module &module, llvm::TargetMachine &machine,
+                                  unsigned threads, ArrayRef<codegen::ObjectConstant> constants,
+                                  StringRef modelName, StringRef exePath) {
+  std::string error;
+  std::vector<SmallVector<char, 0>> objects;
+  if (failed(codegen::optimizeAndEmitParts(module, machine, options.cpu, options.optLevel,
+                                           threads, objects, error)))
+    return fail(error);
+  progress("LLVM optimisation and machine code (" + std::to_string(objects.size()) +
+           " parts on " + std::to_string(threads) + " threads)");
+  std::vector<std::string> paths;
+  llvm::scope_exit removeObjects([&] {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  });
+  // Writes one temporary object file.
+  auto writeObject = [&](function_ref<LogicalResult(llvm::raw_ostream &)> write) {
+    SmallString<256> path;
+    int fd;
+    if (auto ec = llvm::sys::fs::createTemporaryFile("kiln-" + modelName, "o", fd, path)) {
+      error = "cannot create a temporary object file: " + ec.message();
+      return failure();
+    }
+    paths.push_back(std::string(path));
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (failed(write(os)))
+      return failure();
+    os.close();
+    if (os.has_error()) {
+      error = "cannot write '" + std::string(path) + "': " + os.error().message();
+      return failure();
+    }
+    return success();
+  };
+  for (const SmallVector<char, 0> &object : objects)
+    if (failed(writeObject([&](llvm::raw_ostream &os) {
+          os.write(object.data(), object.size());
+          return success();
+        })))
+      return fail(error);
+  if (!constants.empty() && failed(writeObject([&](llvm::raw_ostream &os) {
+        return codegen::writeConstantsObject(constants, machine, os, error);
+      })))
+    return fail(error);
+  progress("objects written");
+  int rc = link(paths, exePath);
   progress("linked");
   return rc;
 }

@@ -31,6 +31,7 @@ struct CompileOptions {
   std::string modelName;            // default: from the output file name
   std::string dumpIrDir;
   int optLevel = 3;
+  unsigned jobs = 0;                // threads for compiling; 0: one per core
   bool stats = false;
   bool verbose = false;
   bool noKernels = false;           // no runtime kernel calls: generated loops only

@@ -138,6 +138,12 @@ int main(int argc, char **argv) {
   compile->add_option("-O", options.optLevel, "LLVM optimisation level, 0 to 3")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
+  compile->add_option("-j,--jobs", options.jobs,
+                      "Threads for compiling: MLIR's passes, and LLVM's optimisation and "
+                      "code generation of an executable, in parts linked together (default: "
+                      "one per core; LLVM's only for a large model, at most 8). --emit obj "
+                      "and --dump-ir keep one part")
+      ->check(CLI::Range(1, 256));
   compile->add_option("--dump-ir", options.dumpIrDir,
                       "Write the IR after every pass and at every stage into this directory");
   compile->add_flag("--stats", options.stats,
