@@ -104,6 +104,21 @@ size_t instructionCount(const llvm::Module &module) {
   return instructions;
 }
 
+/// LLVM's analysis managers, registered with a PassBuilder and with each other.
+struct Analyses {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  explicit Analyses(llvm::PassBuilder &pb) {
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+};
+
 /// Sets the module's target and each function's CPU and features.
 void setTarget(llvm::Module &module, llvm::TargetMachine &machine) {
   module.setTargetTriple(machine.getTargetTriple());
@@ -120,23 +135,15 @@ void setTarget(llvm::Module &module, llvm::TargetMachine &machine) {
 /// LLVM's default pipeline at `optLevel` (1 to 3), loops unrolled if `unroll`.
 void runPipeline(llvm::Module &module, llvm::TargetMachine &machine, int optLevel,
                  bool unroll) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = unroll;
   llvm::PassBuilder pb(&machine, tuning);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  Analyses analyses(pb);
   llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(module, mam);
+  mpm.run(module, analyses.mam);
 }
 
 } // namespace
@@ -182,20 +189,12 @@ LogicalResult optimizeAndEmitParts(llvm::Module &module, llvm::TargetMachine &ma
       if (call && call->getCalledFunction() == &f)
         f.addFnAttr(llvm::Attribute::AlwaysInline);
     }
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
     llvm::PassBuilder pb(&machine);
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    Analyses analyses(pb);
     llvm::ModulePassManager mpm;
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     mpm.addPass(llvm::GlobalDCEPass());
-    mpm.run(module, mam);
+    mpm.run(module, analyses.mam);
   }
   // The parts, as bitcode: each is read into an LLVMContext of its own, on a thread. Four
   // parts per thread, largest first, so that the threads finish together whatever part
