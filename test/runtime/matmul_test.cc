@@ -93,7 +93,7 @@ TEST_P(MatmulTest, BothIsasMatchTheReferenceAndEachOther) {
   const bool avx512 = __builtin_cpu_supports("avx512f");
   for (int64_t m : {1, 3, 14, 29, 70})
     for (int64_t n : {1, 17, 32, 95})
-      for (int64_t k : {5, 256, 513}) {
+      for (int64_t k : {5, 256, 513, 1024}) { // 1024: AVX-512 packs A (kGemmAliasStride)
         Problem p(m, n, k, GetParam());
         std::vector<float> two = p.c;
         kiln::kernels::gemmAvx2(p.Args(two), 0, m, 0, n);
@@ -113,7 +113,8 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
                          {129, 129, 1029},
                          {300, 600, 100},  // direct, B packed in two column blocks
                          {49, 1280, 320},  // direct, few rows, B packed (MobileNetV2)
-                         {700, 96, 64}}) { // 3 column tiles: rows on 2 threads, columns on 3
+                         {700, 96, 64},    // 3 column tiles: rows on 2 threads, columns on 3
+                         {28, 700, 1024}}) { // A's rows 4 KiB apart: A and B packed
     Problem p(m, n, k, GetParam());
     kiln_parallel_set_threads(1);
     std::vector<float> one = p.Run();
@@ -201,7 +202,10 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
                          {1000, 75, 530},  // A in place: a narrow product (kGemmPackABFloats)
                          {1000, 150, 530}, // A packed, 6 rows after 71 tiles of 14
                          {129, 700, 40},
-                         {30, 1100, 600}}) { // column blocks of both ISAs, two depth slices
+                         {30, 1100, 600},   // column blocks of both ISAs, two depth slices
+                         {49, 64, 2048},    // A's rows 8 KiB apart: packed (kGemmAliasStride)
+                         {14, 40, 1024},    // one full row tile, rows 4 KiB apart: packed
+                         {13, 33, 1024}}) { // fewer rows than a tile: A in place
     Problem p(m, n, k, GetParam());
     std::vector<float> packed(k * kiln_matmul_packed_b_width(n), NAN);
     kiln_kernel_matmul_pack_b_f32(reinterpret_cast<uintptr_t>(p.b.data()), k, n, p.flags,

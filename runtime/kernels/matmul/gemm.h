@@ -75,6 +75,20 @@ constexpr int64_t kGemmDirectPackBFloats = int64_t(1) << 14;
 // packed, 69.2 in place; 3136 x 256 x 2304: 71.0, 65.8).
 constexpr int64_t kGemmPackARows = 256;
 constexpr int64_t kGemmPackABFloats = int64_t(1) << 16;
+// Whatever its size, a product packs A (and B, unless packed ahead) when A's rows are a
+// multiple of kGemmAliasStride floats (4 KiB) apart, it has a full row tile, and the tile has
+// more rows than L1 has ways (AVX-512's 14; AVX2's 6 fit): read in place, its rows all fall in
+// one set of L1 (64 sets of 64 bytes: addresses 4 KiB apart share a set), and every depth
+// step misses. gemm_bench, 1 thread, B packed ahead, GFLOP/s in place -> packed, Zen 4
+// (peak about 115): 196 x 1024 x 256 (ResNet50's conv4 1x1) 65-66 -> 108-110, 49 x 2048 x
+// 512 (conv5) 63-68 -> 102-109, 49 x 1024 x 1024 (MobileNet) 64-68 -> 105-107, 64 x 2048 x
+// 320 (InceptionV3) 66 -> 107-111, 128 x 3072 x 768 (BERT's FFN) 60 -> 95-97; with fewer
+// rows than a tile, packing lost (9 x 2048 x 64: 113 -> 73). B not packed ahead (the direct
+// path's depths up to kGemmDirectDepth), from two row tiles on: 196 x 1024 x 256 63-83 ->
+// 106-108, 300 x 1024 x 300 62-80 -> 103, 28 x 1024 x 700 52-72 -> 88, 128 x 1024 x 64
+// 62-86 -> 92-94.
+constexpr int64_t kGemmAliasStride = 1024;
+constexpr int64_t kGemmL1Ways = 8;
 
 // Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
 // or a store for the first slice when overwriting).

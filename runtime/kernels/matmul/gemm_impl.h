@@ -379,10 +379,18 @@ struct Gemm {
     }
   }
 
+  // Whether `rows` rows of A, read in place, would miss L1 at every depth step: rows a
+  // multiple of 4 KiB apart (a depth of 1024 or 2048 floats) map to the same set of L1, and
+  // a full row tile (MR rows; with AVX-512, more than the set's ways) does not fit in it.
+  static bool aliasedTiles(const GemmArgs &g, int64_t rows) {
+    return MR > kGemmL1Ways && rows >= MR && g.aks == 1 && g.ars % kGemmAliasStride == 0;
+  }
+
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (g.bPacked) {
       const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
-      if (m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats)
+      if ((m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats) ||
+          aliasedTiles(g, m1 - m0))
         if (float *ws = static_cast<float *>(
                 kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))))) {
           packed(g, m0, m1, n0, n1, ws);
@@ -392,8 +400,10 @@ struct Gemm {
       return;
     }
     int64_t rows = m1 - m0, cols = n1 - n0;
+    // (One row tile packing all of B lost: 14 x 1024 x 700 79 -> 64-70.)
+    const bool aliased = rows > MR && aliasedTiles(g, rows);
     if (g.bcs == 1 && (g.inPlace || rows <= kGemmDirectRows ||
-                       (g.k <= kGemmDirectDepth &&
+                       (g.k <= kGemmDirectDepth && !aliased &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       float *bp = nullptr;
       if (!g.inPlace && (rows > kGemmDirectPackBRows ||
