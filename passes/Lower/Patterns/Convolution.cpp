@@ -533,6 +533,37 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// The sums of an average pool's windows over `padded` (NHWC, padded with zeros where the
+/// window leaves the input) as one generic over loops (n, oh, ow, kh, kw, c), the channel
+/// innermost so that the generated loop runs along contiguous channels (linalg's pooling
+/// ops put the window loops inside the channel's: InceptionV3's 3x3 average pools took a
+/// tenth of its time as scalar loops). Each window is summed as linalg's pooling op sums it,
+/// kh then kw, from `init`. `window` (kh x kw, never read) gives the window loops their sizes.
+Value windowSum(OpBuilder &b, Location loc, Value padded, Value window, Value init,
+                const Geometry &g) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {d(0), d(1) * g.stride[0] + d(3) * g.dilation[0],
+                      d(2) * g.stride[1] + d(4) * g.dilation[1], d(5)},
+                     ctx),
+      AffineMap::get(6, 0, {d(3), d(4)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
+                                         IteratorType::parallel,  IteratorType::reduction,
+                                         IteratorType::reduction, IteratorType::parallel};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{padded, window}, ValueRange{init},
+             maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, args[2], args[0]).getResult());
+             })
+      .getResult(0);
+}
+
 /// A floating-point max pool over the unpadded NHWC `input` as one generic over loops (n, oh,
 /// ow, kh, kw, c), the channel innermost, as TensorFlow computes it: `init` holds the lowest
 /// finite value and each window value greater than the running maximum replaces it, so NaNs
@@ -620,13 +651,17 @@ struct PoolLowering : OpConversionPattern<OpT> {
       return success();
     }
     Value padded = padSpatial(rewriter, loc, input, *g, initValue);
+    if (!Max) {
+      Value sums = windowSum(rewriter, loc, padded, window, init, *g);
+      result = divideByWindowCounts(rewriter, loc, sums, inputType, *g);
+      if (nchw)
+        result = transpose(rewriter, loc, result, kToNCHW);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     SmallVector<Value> ins = {padded, window};
     SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
-    if (!Max)
-      result = linalg::PoolingNhwcSumOp::create(rewriter, loc, TypeRange{outType}, ins,
-                                                ValueRange{init}, attrs)
-                   .getResult(0);
-    else if (kind == ElementKind::Unsigned)
+    if (kind == ElementKind::Unsigned)
       result = linalg::PoolingNhwcMaxUnsignedOp::create(rewriter, loc, TypeRange{outType}, ins,
                                                         ValueRange{init}, attrs)
                    .getResult(0);
@@ -634,8 +669,6 @@ struct PoolLowering : OpConversionPattern<OpT> {
       result = linalg::PoolingNhwcMaxOp::create(rewriter, loc, TypeRange{outType}, ins,
                                                 ValueRange{init}, attrs)
                    .getResult(0);
-    if (!Max)
-      result = divideByWindowCounts(rewriter, loc, result, inputType, *g);
     if (nchw)
       result = transpose(rewriter, loc, result, kToNCHW);
     rewriter.replaceOp(op, result);

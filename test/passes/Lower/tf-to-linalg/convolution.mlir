@@ -221,11 +221,15 @@ func.func @maxpool_i32(%x: tensor<1x5x5x2xi32>) -> tensor<1x3x3x2xi32> {
 
 // -----
 
-// Tests that a SAME AvgPool divides each position by the number of elements inside the input
-// (4 in a corner, 6 on an edge, 9 in the middle).
+// Tests that a SAME AvgPool sums each window of the zero-padded input in one generic over
+// (n, oh, ow, kh, kw, c), the channel innermost, and divides each position by the number of
+// elements inside the input (4 in a corner, 6 on an edge, 9 in the middle).
+// CHECK-DAG: #[[PADDED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
 // CHECK-LABEL: func.func @avgpool
 func.func @avgpool(%x: tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32> {
-  // CHECK: linalg.pooling_nhwc_sum
+  // CHECK: %[[PAD:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+  // CHECK: linalg.generic {indexing_maps = [#[[PADDED]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[PAD]], {{.*}})
+  // CHECK: arith.addf
   // CHECK: arith.constant dense<{{\[\[}}4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
   // CHECK: arith.divf
   %0 = "tf.AvgPool"(%x) {ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32>
