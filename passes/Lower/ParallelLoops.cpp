@@ -123,6 +123,14 @@ private:
             !kiln::lower::slicesAligned(use.get(), *read, init.get(), *written))
           return false;
       }
+      // A buffer the reader's body loads from directly (a window op's unpadded input, read
+      // at computed positions) is read anywhere: it must not be one the writer writes.
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(reader->getRegions(), captured);
+      for (Value value : captured)
+        if (isa<MemRefType>(value.getType()) &&
+            kiln::lower::buffersMayOverlap(value, init.get(), /*distinctArguments=*/true))
+          return false;
     }
     return true;
   }

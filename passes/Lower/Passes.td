@@ -372,7 +372,9 @@ def ParallelLoopsPass : Pass<"kiln-lower-parallel-loops", "mlir::ModuleOp"> {
     maximum, exponentials, sum and quotients over one head's scores; a layer
     normalisation's mean, variance and normalised values over one row), so the slice's
     intermediate results are still in cache when the next op reads them, and every op of
-    the chain runs on all threads. Buffers are told apart by their bytes in the
+    the chain runs on all threads. An op whose body loads from a buffer another writes
+    (a window op reading its unpadded input at computed positions) does not join: it may
+    read any slice. Buffers are told apart by their bytes in the
     scratch arena (views at static offsets); the function's arguments (a model's feeds,
     results, state and arena) are taken to be different buffers.
 

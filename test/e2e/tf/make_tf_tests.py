@@ -1076,6 +1076,17 @@ def build_conv():
                                                    strides=[1, 2, 2, 1], padding="SAME",
                                                    name="z")},
          [("x", x7)], SUMS)
+    # A Relu whose output a 5x5 depthwise window reads (NASNetMobile's separable convolutions):
+    # with --no-kernels, kiln-lower-parallel-loops must not run the two slice by slice (the
+    # window reads the Relu's neighbouring rows); e2e/no-kernels.test compiles it so.
+    r5 = rng_for("relu_depthwise_5x5")
+    x5, dw5 = f32(r5, (1, 24, 24, 32)), f32(r5, (5, 5, 32, 1))
+    case("relu_depthwise_5x5", "conv", "Relu then DepthwiseConv2dNative 5x5 SAME, 32 channels",
+         lambda p: {"y": raw.DepthwiseConv2dNative(input=raw.Relu(features=p["x"]),
+                                                   filter=tf.constant(dw5),
+                                                   strides=[1, 1, 1, 1], padding="SAME",
+                                                   name="y")},
+         [("x", x5)], SUMS)
     case("padv2_conv_explicit", "conv", "PadV2 with zeros then Conv2D EXPLICIT (the amounts "
          "add up)",
          lambda p: {"y": raw.Conv2D(

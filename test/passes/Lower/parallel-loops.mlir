@@ -206,6 +206,40 @@ func.func @apart(%x: memref<256x256xf32>, %y: memref<256x256xf32>, %arena: memre
 
 // -----
 
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that an op whose body loads from the first op's output directly (a window op reading
+// its unpadded input at computed positions: row i reads rows i - 1 to i + 1) does not join
+// the first's split: two functions, one after the other.
+// CHECK-LABEL: func.func @window_read
+// CHECK: call @window_read.parallel0.launch
+// CHECK: call @window_read.parallel1.launch
+func.func @window_read(%x: memref<256x256xf32>, %y: memref<256x256xf32>, %arena: memref<262144xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c255 = arith.constant 255 : index
+  %t = memref.view %arena[%c0][] : memref<262144xi8> to memref<256x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<256x256xf32>) outs(%t : memref<256x256xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%y : memref<256x256xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %below = arith.addi %i, %c1 : index
+    %row = arith.minui %below, %c255 : index
+    %v = memref.load %t[%row, %j] : memref<256x256xf32>
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
 #in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #out = affine_map<(d0, d1, d2) -> (d1, d2)>
 
