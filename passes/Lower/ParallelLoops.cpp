@@ -102,6 +102,10 @@ private:
   /// is its output is read through the same map).
   static bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader,
                                  unsigned loop) {
+    // Buffers the reader's body loads from directly (a window op's unpadded input, read at
+    // computed positions) are read anywhere: none may be one the writer writes.
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(reader->getRegions(), captured);
     for (OpOperand &init : writer.getDpsInitsMutable()) {
       std::optional<int> written = rowPosition(writer.getMatchingIndexingMap(&init), loop);
       if (!written || *written < 0)
@@ -123,10 +127,6 @@ private:
             !kiln::lower::slicesAligned(use.get(), *read, init.get(), *written))
           return false;
       }
-      // A buffer the reader's body loads from directly (a window op's unpadded input, read
-      // at computed positions) is read anywhere: it must not be one the writer writes.
-      llvm::SetVector<Value> captured;
-      getUsedValuesDefinedAbove(reader->getRegions(), captured);
       for (Value value : captured)
         if (isa<MemRefType>(value.getType()) &&
             kiln::lower::buffersMayOverlap(value, init.get(), /*distinctArguments=*/true))

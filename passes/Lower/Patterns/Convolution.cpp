@@ -533,6 +533,22 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
   }
 };
 
+/// The loops (n, oh, ow, kh, kw, c) of the pooling generics below, the channel innermost:
+/// their kinds, and the maps of the window (kh x kw, whose shape gives the window loops
+/// their sizes) and of the output.
+struct PoolLoops {
+  static SmallVector<utils::IteratorType> iterators() {
+    using utils::IteratorType;
+    return {IteratorType::parallel,  IteratorType::parallel,  IteratorType::parallel,
+            IteratorType::reduction, IteratorType::reduction, IteratorType::parallel};
+  }
+  static SmallVector<AffineMap> windowAndOutputMaps(MLIRContext *ctx) {
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    return {AffineMap::get(6, 0, {d(3), d(4)}, ctx),
+            AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
+  }
+};
+
 /// The sums of an average pool's windows over `padded` (NHWC, padded with zeros where the
 /// window leaves the input) as one generic over loops (n, oh, ow, kh, kw, c), the channel
 /// innermost so that the generated loop runs along contiguous channels (linalg's pooling
@@ -543,20 +559,14 @@ Value windowSum(OpBuilder &b, Location loc, Value padded, Value window, Value in
                 const Geometry &g) {
   MLIRContext *ctx = b.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0,
-                     {d(0), d(1) * g.stride[0] + d(3) * g.dilation[0],
-                      d(2) * g.stride[1] + d(4) * g.dilation[1], d(5)},
-                     ctx),
-      AffineMap::get(6, 0, {d(3), d(4)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
-                                         IteratorType::parallel,  IteratorType::reduction,
-                                         IteratorType::reduction, IteratorType::parallel};
+  SmallVector<AffineMap> maps = {AffineMap::get(6, 0,
+                                                {d(0), d(1) * g.stride[0] + d(3) * g.dilation[0],
+                                                 d(2) * g.stride[1] + d(4) * g.dilation[1], d(5)},
+                                                ctx)};
+  llvm::append_range(maps, PoolLoops::windowAndOutputMaps(ctx));
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{padded, window}, ValueRange{init},
-             maps, iterators,
+             maps, PoolLoops::iterators(),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                linalg::YieldOp::create(
                    nb, l, arith::AddFOp::create(nb, l, args[2], args[0]).getResult());
@@ -574,16 +584,9 @@ Value windowSum(OpBuilder &b, Location loc, Value padded, Value window, Value in
 /// kiln_kernel_max_pool2d_f32 instead.
 Value maxPoolUnpadded(OpBuilder &b, Location loc, Value input, Value window, Value init,
                       Value lowest, const Geometry &g) {
-  MLIRContext *ctx = b.getContext();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {d(3), d(4)}, ctx),
-                                 AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
-                                         IteratorType::parallel,  IteratorType::reduction,
-                                         IteratorType::reduction, IteratorType::parallel};
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{window}, ValueRange{init}, maps, iterators,
+      b, loc, TypeRange{init.getType()}, ValueRange{window}, ValueRange{init},
+      PoolLoops::windowAndOutputMaps(b.getContext()), PoolLoops::iterators(),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value v = windowElement(nb, l, input, g, lowest);
         Value greater = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, args[1]);
@@ -642,33 +645,25 @@ struct PoolLowering : OpConversionPattern<OpT> {
     Value init = filledTensor(rewriter, loc, outType, initValue);
     Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{g->window[0], g->window[1]},
                                            element);
-    Value result;
-    if (Max && isa<FloatType>(element)) {
-      result = maxPoolUnpadded(rewriter, loc, input, window, init, initValue, *g);
-      if (nchw)
-        result = transpose(rewriter, loc, result, kToNCHW);
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-    Value padded = padSpatial(rewriter, loc, input, *g, initValue);
-    if (!Max) {
-      Value sums = windowSum(rewriter, loc, padded, window, init, *g);
-      result = divideByWindowCounts(rewriter, loc, sums, inputType, *g);
-      if (nchw)
-        result = transpose(rewriter, loc, result, kToNCHW);
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-    SmallVector<Value> ins = {padded, window};
-    SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
-    if (kind == ElementKind::Unsigned)
-      result = linalg::PoolingNhwcMaxUnsignedOp::create(rewriter, loc, TypeRange{outType}, ins,
+    auto pool = [&]() -> Value {
+      if (Max && isa<FloatType>(element))
+        return maxPoolUnpadded(rewriter, loc, input, window, init, initValue, *g);
+      Value padded = padSpatial(rewriter, loc, input, *g, initValue);
+      if (!Max) {
+        Value sums = windowSum(rewriter, loc, padded, window, init, *g);
+        return divideByWindowCounts(rewriter, loc, sums, inputType, *g);
+      }
+      SmallVector<Value> ins = {padded, window};
+      SmallVector<NamedAttribute> attrs = windowAttrs(rewriter, *g);
+      if (kind == ElementKind::Unsigned)
+        return linalg::PoolingNhwcMaxUnsignedOp::create(rewriter, loc, TypeRange{outType}, ins,
                                                         ValueRange{init}, attrs)
-                   .getResult(0);
-    else
-      result = linalg::PoolingNhwcMaxOp::create(rewriter, loc, TypeRange{outType}, ins,
-                                                ValueRange{init}, attrs)
-                   .getResult(0);
+            .getResult(0);
+      return linalg::PoolingNhwcMaxOp::create(rewriter, loc, TypeRange{outType}, ins,
+                                              ValueRange{init}, attrs)
+          .getResult(0);
+    };
+    Value result = pool();
     if (nchw)
       result = transpose(rewriter, loc, result, kToNCHW);
     rewriter.replaceOp(op, result);
