@@ -1,6 +1,8 @@
 //===- ExpandKernelCalls.cpp - kiln.kernel_call to the C call ------------------===//
 #include "codegen/KilnToLLVM/Passes.h"
 
+#include "dialects/Kiln/ABI.h"
+
 #include <limits>
 
 namespace kiln::codegen {
@@ -43,7 +45,7 @@ SmallVector<Type> argumentTypes(const KernelInfo &info, MLIRContext *context) {
       types.push_back(i32);
       break;
     case KernelArgKind::Epilogue:
-      types.append({i64, f32, i64, f32, f32, f32});
+      types.append({i64, f32, i64, f32, f32, f32, i32});
       break;
     }
   }
@@ -137,8 +139,10 @@ struct ExpandKernelCallsPass
         Value scale = input(e.getScaleInput());
         Value scaleValue = f32(e.getScaleValue());
         Value bias = input(e.getBiasInput());
+        int32_t activation = abi::epilogueActivation(e.getSwish());
         args.append({scale, scaleValue, bias, f32(e.getBiasValue()), f32(e.getLoValue()),
-                     f32(e.getHiValue())});
+                     f32(e.getHiValue()),
+                     arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(activation))});
         break;
       }
       }

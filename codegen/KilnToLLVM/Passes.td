@@ -10,9 +10,10 @@ def ExpandKernelCallsPass : Pass<"kiln-codegen-expand-kernel-calls", "mlir::Modu
   let description = [{
     Replaces every `kiln.kernel_call` with a `func.call` of its kernel's C function, as the
     kernel table's row says: buffers by address (an i64), sizes and pairs as i64 constants,
-    the flags present ORed into one i32, and each epilogue as six arguments (the scale's
+    the flags present ORed into one i32, and each epilogue as seven arguments (the scale's
     address or 0, the scale, the bias's address or 0, the bias, the lower and the upper
-    bound; the identity when the epilogue is absent). The C function is declared once per
+    bound, the activation as an i32: `KILN_ACTIVATION_SWISH` or none; the identity when the
+    epilogue is absent). The C function is declared once per
     module. It runs first in `kiln-llvm-pipeline`, after buffer planning, so the lowered
     stage (`kiln compile --stage lowered`) shows the typed calls.
 

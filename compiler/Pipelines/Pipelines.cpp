@@ -71,7 +71,9 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   // Kernel calls come before buffer planning: fusing an epilogue changes which buffers the
   // kernels write, so lifetimes must be computed afterwards.
   if (options.kernelCalls) {
-    pm.addPass(lower::createKernelCallsPass());
+    lower::KernelCallsPassOptions kernels;
+    kernels.strictFloat = options.strictFloat;
+    pm.addPass(lower::createKernelCallsPass(kernels));
     pm.addPass(lower::createFuseKernelCallsPass());
     pm.addPass(lower::createPackWeightsPass());
   }

@@ -44,4 +44,8 @@ std::string formatCheckMessage(llvm::StringRef message, llvm::ArrayRef<int64_t> 
   return out;
 }
 
+int32_t epilogueActivation(bool swish) {
+  return swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
+}
+
 } // namespace kiln::dialect::abi

@@ -27,6 +27,10 @@ int64_t checkStatusWords();
 /// The alignment, in bytes, of every buffer in the scratch arena (KILN_SCRATCH_ALIGNMENT).
 int64_t scratchAlignment();
 
+/// The activation argument of a kernel's epilogue (KILN_ACTIVATION_SWISH with `swish`, else
+/// KILN_ACTIVATION_NONE).
+int32_t epilogueActivation(bool swish);
+
 /// The kiln_dtype_t of a tf-level element type (f32, ui8, i1 ...), or 0 if it has none.
 int dtypeOf(mlir::Type elementType);
 

@@ -24,7 +24,7 @@ FloatAttr f32(MLIRContext *context, float value) {
 
 EpilogueAttr EpilogueAttr::getIdentity(MLIRContext *context) {
   return get(context, -1, f32(context, 1.0f), -1, f32(context, 0.0f), f32(context, -kInf),
-             f32(context, kInf));
+             f32(context, kInf), /*swish=*/false);
 }
 
 float EpilogueAttr::getScaleValue() const { return getScale().getValue().convertToFloat(); }
@@ -35,12 +35,12 @@ float EpilogueAttr::getHiValue() const { return getHi().getValue().convertToFloa
 EpilogueAttr EpilogueAttr::withInputsShifted(int64_t offset) const {
   auto shift = [&](int64_t input) { return input < 0 ? input : input + offset; };
   return get(getContext(), shift(getScaleInput()), getScale(), shift(getBiasInput()),
-             getBias(), getLo(), getHi());
+             getBias(), getLo(), getHi(), getSwish());
 }
 
 LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t scaleInput, FloatAttr scale, int64_t biasInput,
-                                   FloatAttr bias, FloatAttr lo, FloatAttr hi) {
+                                   FloatAttr bias, FloatAttr lo, FloatAttr hi, bool) {
   for (FloatAttr value : {scale, bias, lo, hi})
     if (!value || !value.getType().isF32())
       return emitError() << "epilogue values are f32";
@@ -49,12 +49,13 @@ LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-// #kiln.epilogue<scale = input 2, bias = 0.5, lo = 0.0, hi = 6.0>: fields in this order,
-// each optional.
+// #kiln.epilogue<scale = input 2, bias = 0.5, lo = 0.0, hi = 6.0, swish>: fields in this
+// order, each optional.
 Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
   MLIRContext *context = parser.getContext();
   EpilogueAttr identity = getIdentity(context);
   int64_t scaleInput = -1, biasInput = -1;
+  bool swish = false;
   FloatAttr scale = identity.getScale(), bias = identity.getBias(), lo = identity.getLo(),
             hi = identity.getHi();
   auto value = [&](StringRef key, FloatAttr &out, int64_t *input) -> ParseResult {
@@ -71,7 +72,7 @@ Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
   if (failed(parser.parseOptionalGreater())) {
-    const char *keys[] = {"scale", "bias", "lo", "hi"};
+    const char *keys[] = {"scale", "bias", "lo", "hi", "swish"};
     size_t next = 0;
     do {
       StringRef key;
@@ -79,14 +80,18 @@ Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
       if (parser.parseKeyword(&key))
         return {};
       size_t i = next;
-      while (i < 4 && key != keys[i])
+      while (i < 5 && key != keys[i])
         ++i;
-      if (i == 4) {
-        parser.emitError(at) << "expected one of scale, bias, lo, hi, in that order; got '"
-                             << key << "'";
+      if (i == 5) {
+        parser.emitError(at)
+            << "expected one of scale, bias, lo, hi, swish, in that order; got '" << key << "'";
         return {};
       }
       next = i + 1;
+      if (i == 4) {
+        swish = true;
+        continue;
+      }
       FloatAttr *fields[] = {&scale, &bias, &lo, &hi};
       int64_t *inputs[] = {&scaleInput, &biasInput, nullptr, nullptr};
       if (value(key, *fields[i], inputs[i]))
@@ -96,7 +101,7 @@ Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); }, context,
-                    scaleInput, scale, biasInput, bias, lo, hi);
+                    scaleInput, scale, biasInput, bias, lo, hi, swish);
 }
 
 void EpilogueAttr::print(AsmPrinter &printer) const {
@@ -115,6 +120,8 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
   field("bias", getBiasInput(), getBias(), identity.getBias());
   field("lo", -1, getLo(), identity.getLo());
   field("hi", -1, getHi(), identity.getHi());
+  if (getSwish())
+    fields.push_back([&printer] { printer << "swish"; });
   printer << "<";
   llvm::interleaveComma(fields, printer, [](const std::function<void()> &f) { f(); });
   printer << ">";

@@ -6,6 +6,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
+#include <numeric>
 
 namespace kiln::lower {
 #define GEN_PASS_DEF_KERNELCALLSPASS
@@ -170,6 +171,7 @@ struct EpilogueMatch {
   float scaleValue = 1.0f, biasValue = 0.0f;
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
+  bool swish = false;
   SmallVector<Operation *> deadViews; // views of the kernel's buffer only `op` read
 };
 
@@ -180,12 +182,62 @@ std::optional<float> constantF32(Value v) {
   return static_cast<float>(attr.getValueAsDouble());
 }
 
+/// Whether `buffer`, read through `map` by a generic whose loops have the sizes `loops`, holds
+/// one value per channel (the last loop) where a kernel's epilogue can read it: contiguous
+/// f32, read at the last loop only, of rank 1 or shaped [1, ..., 1, channels] (as a batch
+/// norm's parameters broadcast to NHWC are), its leading indices 0 or loops of size 1.
+bool isChannelVector(Value buffer, AffineMap map, ArrayRef<int64_t> loops) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !isContiguousF32(buffer, type.getRank()) ||
+      map.getNumResults() != type.getRank() || type.getShape().back() != loops.back() ||
+      map.getResults().back() != getAffineDimExpr(loops.size() - 1, map.getContext()))
+    return false;
+  for (int64_t i = 0; i + 1 < type.getRank(); ++i) {
+    AffineExpr index = map.getResult(i);
+    auto constant = dyn_cast<AffineConstantExpr>(index);
+    auto dim = dyn_cast<AffineDimExpr>(index);
+    if (type.getShape()[i] != 1 || !((constant && constant.getValue() == 0) ||
+                                     (dim && loops[dim.getPosition()] == 1)))
+      return false;
+  }
+  return true;
+}
+
+/// The op computing swish(x) = x / (1 + exp(-x)) from `x` as the Sigmoid and Mul lowerings
+/// leave it in a fused body (n = -x, e = exp(n), d = e + 1, s = 1 / d, r = x * s, each
+/// read once, x twice), or with r = x / d; null if x's users are not that.
+Operation *matchSwish(Value x) {
+  if (!x.hasNUses(2))
+    return nullptr;
+  arith::NegFOp neg;
+  Operation *last = nullptr;
+  for (Operation *user : x.getUsers()) {
+    if (auto n = dyn_cast<arith::NegFOp>(user); n && !neg)
+      neg = n;
+    else
+      last = user;
+  }
+  auto only = [](Value v) { return v.hasOneUse() ? *v.getUsers().begin() : nullptr; };
+  auto exp = neg ? dyn_cast_or_null<math::ExpOp>(only(neg)) : nullptr;
+  auto add = exp ? dyn_cast_or_null<arith::AddFOp>(only(exp)) : nullptr;
+  if (!add || constantF32(add->getOperand(add.getLhs() == exp ? 1 : 0)) != 1.0f)
+    return nullptr;
+  auto div = dyn_cast_or_null<arith::DivFOp>(only(add));
+  if (!div || div.getRhs() != add)
+    return nullptr;
+  if (div.getLhs() == x)
+    return div == last ? div.getOperation() : nullptr;
+  auto mul = constantF32(div.getLhs()) == 1.0f ? dyn_cast_or_null<arith::MulFOp>(only(div))
+                                                : nullptr;
+  return mul && mul == last ? mul.getOperation() : nullptr;
+}
+
 /// Finds the epilogue that follows the kernel writing `result` (a fresh buffer, written
 /// whole by `kernel`): the only reader of `result`, through reshapes, is an all-parallel
 /// generic of the form above writing a separate buffer of the same size, with nothing in
 /// between using that buffer.
 std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value result,
-                                           int64_t channels) {
+                                           int64_t channels, bool swish) {
   if (!result.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
   EpilogueMatch match;
@@ -220,11 +272,10 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
     return std::nullopt;
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
-  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, g.getContext()));
   if (maps[0] != id || maps.back() != id)
     return std::nullopt;
   for (unsigned i = 1; i < g.getNumDpsInputs(); ++i)
-    if (maps[i] != channel || !isContiguousF32(g.getDpsInputs()[i], 1))
+    if (!isChannelVector(g.getDpsInputs()[i], maps[i], readType.getShape()))
       return std::nullopt;
   // The output must be free until the kernel: defined before it (or an allocation that can
   // move there) and untouched in between.
@@ -236,7 +287,7 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
       return std::nullopt;
 
   // The body: v = in, then in order at most one each of v * p, v + p, max(v, lo),
-  // min(v, hi), with p a per-channel input or a constant.
+  // min(v, hi), with p a per-channel input or a constant, then (with `swish`) swish(v).
   Block &body = g.getRegion().front();
   Value v = body.getArgument(0);
   auto parameter = [&](Value p, Value &buffer, float &value) {
@@ -259,8 +310,15 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
       return op->getOperand(1);
     return op->getOperand(1) == v ? op->getOperand(0) : Value();
   };
-  int stage = 0; // 0: mul, 1: add, 2: max, 3: min, 4: done
+  int stage = 0; // 0: mul, 1: add, 2: max, 3: min, 4: swish, 5: done
   for (Operation &op : body.without_terminator()) {
+    if (stage == 5) // the rest of the body is swish's (or dead)
+      continue;
+    if (Operation *last = swish && isa<arith::NegFOp>(op) ? matchSwish(v) : nullptr) {
+      match.swish = true, stage = 5;
+      v = last->getResult(0);
+      continue;
+    }
     Value p = other(&op);
     if (!p || !v.hasOneUse())
       return std::nullopt;
@@ -348,20 +406,29 @@ struct Params {
 };
 
 /// The epilogue of `match` as the call's `epilogue` parameter, its per-channel buffers
-/// appended to `inputs`.
-kiln::dialect::EpilogueAttr epilogueOf(const EpilogueMatch &match, SmallVector<Value> &inputs) {
+/// appended to `inputs` (as rank-1 views made before `kernel`, where they are [1, ..., C]).
+kiln::dialect::EpilogueAttr epilogueOf(const EpilogueMatch &match, Operation *kernel,
+                                       SmallVector<Value> &inputs) {
   MLIRContext *ctx = match.output.getContext();
   auto f32 = [&](float v) { return FloatAttr::get(Float32Type::get(ctx), v); };
   auto input = [&](Value v) -> int64_t {
     if (!v)
       return -1;
+    if (int64_t rank = cast<MemRefType>(v.getType()).getRank(); rank > 1) {
+      OpBuilder b(kernel);
+      ReassociationIndices all(rank);
+      std::iota(all.begin(), all.end(), 0);
+      v = memref::CollapseShapeOp::create(b, kernel->getLoc(), v,
+                                          ArrayRef<ReassociationIndices>{all});
+    }
     inputs.push_back(v);
     return static_cast<int64_t>(inputs.size()) - 1;
   };
   int64_t scale = input(match.scale);
   int64_t bias = input(match.bias);
   return kiln::dialect::EpilogueAttr::get(ctx, scale, f32(match.scaleValue), bias,
-                                          f32(match.biasValue), f32(match.lo), f32(match.hi));
+                                          f32(match.biasValue), f32(match.lo), f32(match.hi),
+                                          match.swish);
 }
 
 /// A window kernel: the generic the convolution or pooling lowering marks, and how its
@@ -503,14 +570,14 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
       params.flag("overwrite");
       fill.erase();
-      epilogue = matchEpilogue(op, m.c, m.n);
+      epilogue = matchEpilogue(op, m.c, m.n, /*swish=*/!strictFloat);
     }
     SmallVector<Value> inputs = {m.a, m.b};
     if (!epilogue) {
       call(op, "matmul_f32", inputs, m.c, params);
       return;
     }
-    params.list.set("epilogue", epilogueOf(*epilogue, inputs));
+    params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
     call(op, "matmul_epilogue_f32", inputs, epilogue->output, params);
     eraseEpilogue(*epilogue);
     eraseIfUnused(m.c);
@@ -537,7 +604,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
       params.flag("overwrite");
       fill.erase();
-      epilogue = matchEpilogue(op, d.output, channels);
+      epilogue = matchEpilogue(op, d.output, channels, /*swish=*/!strictFloat);
     }
     // A 2x2/2 max pool that alone reads the result: kernels with a max_pool flag write the
     // pool's output instead (the result never reaches memory).
@@ -549,7 +616,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     params.flag("max_pool", bool(pool));
     SmallVector<Value> inputs = {d.input, d.filter};
     if (epilogue)
-      params.list.set("epilogue", epilogueOf(*epilogue, inputs));
+      params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
     call(op, kernel.kernel, inputs, output, params);
     if (epilogue) {
       eraseEpilogue(*epilogue);

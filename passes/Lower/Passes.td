@@ -138,7 +138,11 @@ def FuseElementwisePass : Pass<"kiln-lower-fuse-elementwise", "mlir::ModuleOp"> 
     arithmetic and Relu6 after a convolution reads and writes memory once instead of once
     per op. Contractions, reductions and the window copies of convolutions are never fused
     into (so matrix products keep the form `kiln-lower-kernel-calls` recognises), and
-    reshapes are not moved.
+    reshapes are not moved. A producer with transcendental functions (exp, tanh, log, erf
+    ...; not square roots) is not fused into a consumer that broadcasts its result (reads it
+    through a map that is not a permutation): the function would run once per element of
+    the larger iteration space instead of once per value (the sigmoid of a
+    squeeze-and-excitation block's per-channel gate).
 
     Before:
     ```mlir
@@ -623,8 +627,10 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
 
     An overwriting kernel's result that only an elementwise op reads, of the form
     `min(max(x * scale + bias, lo), hi)` per channel (scale and bias per-channel buffers or
-    constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6), is
-    computed by the kernel itself (`matmul_epilogue_f32`, or the convolution kernels'
+    constants, each part optional: a bias, a folded batch normalisation, Relu, Relu6),
+    optionally followed by Swish (`y / (1 + exp(-y))`, as the Sigmoid and Mul lowerings
+    leave `y * sigmoid(y)`; the kernels' exp is within a few ulp, so not with
+    `strict-float`), is computed by the kernel itself (`matmul_epilogue_f32`, or the convolution kernels'
     `epilogue`), which writes the elementwise op's output directly; the op and the kernel's
     own buffer go. The pass runs before buffer planning, which then sees the buffers the
     kernels really write; `kiln-codegen-expand-kernel-calls` makes the C calls later.
@@ -643,6 +649,8 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
   let options = [
     Option<"minFlops", "min-flops", "int64_t", "4096",
            "Smallest m * n * k sent to the kernel">,
+    Option<"strictFloat", "strict-float", "bool", "false",
+           "Leave Swish to the elementwise loops (libm's exp under --strict-float)">,
   ];
   let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }

@@ -1,27 +1,74 @@
 // Internal: the per-channel epilogue the matrix-product and depthwise kernels apply to
-// their results while they are in registers (bias, inference batch norm, Relu, Relu6).
+// their results while they are in registers (bias, inference batch norm, Relu, Relu6,
+// Swish).
 #ifndef KILN_KERNELS_EPILOGUE_H
 #define KILN_KERNELS_EPILOGUE_H
 
 #include <stdint.h>
 
+#include "kiln/runtime/abi.h"
+
 namespace kiln::kernels {
 
+// The integer lanes of a float or of a GCC vector of floats (__m256 and __m512 are ones):
+// what comparing two of them gives.
+template <class T> struct IntLanes { using Type = decltype(T{} < T{}); };
+template <> struct IntLanes<float> { using Type = int32_t; };
+
+// swish(x) = x / (1 + exp(-x)) on each lane of T (a float or a GCC vector of floats), to
+// within a few ulp of the exact value. exp(-x) is 2^n * p(r) with -x = n ln2 + r,
+// |r| <= ln2 / 2 and p of degree 7 (Cephes' expf); -x is first clamped to +-87.34, so that
+// 2^n is a normal float. Below x = -87.34, where the exact result is under 1e-36 in
+// magnitude, it is x * 0: -0, and NaN for -inf, as x * sigmoid(x) gives in TensorFlow and
+// in Kiln's loops (exp(inf) * 0). NaN stays NaN, +inf stays +inf. The same operations in
+// the same order on every lane type, so that a scalar tail and a vector body agree bit for
+// bit.
+template <class T> inline T swish(T x) {
+  using I = typename IntLanes<T>::Type;
+  const T zero{};
+  T t = zero - x;
+  t = t < zero - 87.33654f ? zero - 87.33654f : t; // lanes compare false for NaN and keep it
+  t = t > zero + 87.33654f ? zero + 87.33654f : t;
+  // n = round(t / ln2) by the shifter 1.5 * 2^23, whose last mantissa bits then hold n.
+  T shifted = t * 1.44269504088896341f + 12582912.0f;
+  T n = shifted - 12582912.0f;
+  T r = t - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  T p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + (r + 1.0f);
+  // 2^n for n in [-126, 126]: n + 127 in the exponent field.
+  I bits;
+  __builtin_memcpy(&bits, &shifted, sizeof bits);
+  bits = (bits - (0x4B400000 - 127)) << 23;
+  T scale;
+  __builtin_memcpy(&scale, &bits, sizeof scale);
+  T y = x / (p * scale + 1.0f);
+  return x < zero - 87.33654f ? x * 0.0f : y;
+}
+
 // What a kernel does to each element of output channel (column) j before storing it:
-// v = min(max(v * scale(j) + bias(j), lo), hi), where scale(j) is scale[j], or scaleValue
-// when scale is null (bias likewise). The multiplication is skipped for a scale of exactly
+// v = act(min(max(v * scale(j) + bias(j), lo), hi)), where scale(j) is scale[j], or
+// scaleValue when scale is null (bias likewise), and act is the activation
+// (KILN_ACTIVATION_*; swish above). The multiplication is skipped for a scale of exactly
 // one and the addition for a bias of exactly zero, so the arithmetic is that of the
 // elementwise loop it replaces; a NaN stays NaN.
 struct Epilogue {
   const float *scale, *bias;
   float scaleValue, biasValue, lo, hi;
+  int32_t activation;
   bool scales() const { return scale != nullptr || scaleValue != 1.0f; }
   bool biases() const { return bias != nullptr || biasValue != 0.0f; }
+  bool swishes() const { return activation == KILN_ACTIVATION_SWISH; }
   float apply(float v, int64_t j) const {
     if (scales()) v *= scale ? scale[j] : scaleValue;
     if (biases()) v += bias ? bias[j] : biasValue;
     v = v < lo ? lo : v; // NaN stays NaN, as with arith.maximumf
-    return v > hi ? hi : v;
+    v = v > hi ? hi : v;
+    return swishes() ? swish(v) : v;
   }
 };
 

@@ -75,7 +75,8 @@ inline typename V::Vec finish(typename V::Vec v, const Epilogue &e, int64_t col,
     v = V::mul(v, e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue));
   if (e.biases())
     v = V::add(v, e.bias ? V::loadMasked(e.bias + col, m) : V::set1(e.biasValue));
-  return V::min(V::set1(e.hi), V::max(V::set1(e.lo), v));
+  v = V::min(V::set1(e.hi), V::max(V::set1(e.lo), v));
+  return e.swishes() ? swish(v) : v;
 }
 
 } // namespace kiln::kernels::simd

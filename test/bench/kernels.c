@@ -127,21 +127,21 @@ static void run_case(void *ctx) {
   case 'w':
     kiln_kernel_conv2d_3x3_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n, k->h,
                                k->w, k->c, k->f, k->h, k->w, 1, 1, KILN_CONV2D_OVERWRITE, 0,
-                               1.0f, 0, 0.0f, -1e30f, 1e30f);
+                               1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
   case 'c':
     kiln_kernel_conv2d_direct_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n,
                                   k->h, k->w, k->c, k->f, k->kh, k->kw, oh, ow, k->stride,
                                   k->stride, 1, 1, pad_before(k->h, k->kh, k->stride),
                                   pad_before(k->w, k->kw, k->stride), KILN_CONV2D_OVERWRITE, 0,
-                                  1.0f, 0, 0.0f, -1e30f, 1e30f);
+                                  1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
   case 'd':
     kiln_kernel_depthwise_conv2d_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n,
                                      k->h, k->w, k->c, 1, k->kh, k->kw, oh, ow, k->stride,
                                      k->stride, 1, 1, pad_before(k->h, k->kh, k->stride),
                                      pad_before(k->w, k->kw, k->stride),
-                                     KILN_DEPTHWISE_OVERWRITE, 0, 1.0f, 0, 0.0f, -1e30f, 1e30f);
+                                     KILN_DEPTHWISE_OVERWRITE, 0, 1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
   case 'p':
     kiln_kernel_max_pool2d_f32((uintptr_t)k->a, (uintptr_t)k->out, k->n, k->h, k->w, k->c, oh,

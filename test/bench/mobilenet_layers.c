@@ -66,14 +66,15 @@ int main(int argc, char **argv) {
       if (l->kind == 'p')
         kiln_kernel_matmul_epilogue_f32((uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out,
                                         l->m, l->n, l->k, KILN_MATMUL_OVERWRITE, 0, 1.0f,
-                                        (uintptr_t)l->bias, 0.0f, 0.0f, 6.0f);
+                                        (uintptr_t)l->bias, 0.0f, 0.0f, 6.0f,
+                                        KILN_ACTIVATION_NONE);
       else {
         long o = l->h / l->s, pad = l->s == 1 ? 1 : 0; /* SAME: (0, 1) for stride 2 */
         kiln_kernel_depthwise_conv2d_f32(
             (uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out, 1, l->h, l->h, l->c, 1, 3,
             3, o, o, l->s, l->s, 1, 1, pad, pad,
             KILN_DEPTHWISE_OVERWRITE | KILN_DEPTHWISE_EPILOGUE, 0, 1.0f, (uintptr_t)l->bias,
-            0.0f, 0.0f, 6.0f);
+            0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
       }
       if (r >= 0) times[(long)i * runs + r] = now() - t0;
     }

@@ -31,8 +31,8 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32
 // -----
 
 // Tests an epilogue: the scale buffer's address and the scale 1, no bias buffer (0) and the
-// constant bias, then the bounds (+inf when there is none).
-// CHECK: func.func private @kiln_kernel_matmul_epilogue_f32(i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32)
+// constant bias, then the bounds (+inf when there is none) and the activation (Swish: 1).
+// CHECK: func.func private @kiln_kernel_matmul_epilogue_f32(i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32, i32)
 // CHECK-LABEL: func.func @epilogue
 // CHECK: %[[F:.*]] = arith.constant 12 : i32
 // CHECK-NEXT: %[[PS:.*]] = memref.extract_aligned_pointer_as_index %arg3
@@ -42,10 +42,11 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32
 // CHECK-NEXT: %[[BIAS:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT: %[[LO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[HI:.*]] = arith.constant 0x7F800000 : f32
-// CHECK-NEXT: call @kiln_kernel_matmul_epilogue_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[F]], %[[S]], %[[ONE]], %[[NOBIAS]], %[[BIAS]], %[[LO]], %[[HI]])
+// CHECK-NEXT: %[[SWISH:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: call @kiln_kernel_matmul_epilogue_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[F]], %[[S]], %[[ONE]], %[[NOBIAS]], %[[BIAS]], %[[LO]], %[[HI]], %[[SWISH]])
 func.func @epilogue(%a: memref<8x4xf32>, %b: memref<128xf32>, %c: memref<8x16xf32>, %s: memref<16xf32>) {
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %s : memref<8x4xf32>, memref<128xf32>, memref<16xf32>) outs(%c : memref<8x16xf32>)
-      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, packed_b, epilogue = #kiln.epilogue<scale = input 2, bias = 0.5, lo = 0.0>}
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, packed_b, epilogue = #kiln.epilogue<scale = input 2, bias = 0.5, lo = 0.0, swish>}
   return
 }
 
@@ -70,7 +71,7 @@ func.func @batch(%a: memref<8x4xf32>, %b: memref<3x16x4xf32>, %c: memref<3x8x16x
 // -----
 
 // Tests the convolutions' flags (overwrite 1, epilogue 2, max_pool 4) and the identity
-// epilogue of a call without one (0, 1.0, 0, 0.0, -inf, +inf).
+// epilogue of a call without one (0, 1.0, 0, 0.0, -inf, +inf, no activation: 0).
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK-NEXT: %[[C6:.*]] = arith.constant 6 : i64
@@ -83,7 +84,8 @@ func.func @batch(%a: memref<8x4xf32>, %b: memref<3x16x4xf32>, %c: memref<3x8x16x
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT: %[[INF:.*]] = arith.constant 0x7F800000 : f32
-// CHECK-NEXT: call @kiln_kernel_conv2d_direct_f32({{.*}}, %[[F1]], %[[Z]], %[[ONE]], %[[Z2]], %[[ZERO]], %[[NINF]], %[[INF]]) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32) -> ()
+// CHECK-NEXT: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: call @kiln_kernel_conv2d_direct_f32({{.*}}, %[[F1]], %[[Z]], %[[ONE]], %[[Z2]], %[[ZERO]], %[[NINF]], %[[INF]], %[[NONE]]) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32, i32) -> ()
 func.func @conv(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %b: memref<16xf32>, %y: memref<1x3x3x16xf32>, %y2: memref<1x6x6x16xf32>) {
   kiln.kernel_call "conv2d_3x3_f32" ins(%x, %w, %b : memref<1x6x6x16xf32>, memref<3x3x16x16xf32>, memref<16xf32>) outs(%y : memref<1x3x3x16xf32>)
       params {n = 1 : i64, h = 6 : i64, w = 6 : i64, c = 16 : i64, f = 16 : i64, oh = 6 : i64, ow = 6 : i64, pad = array<i64: 1, 1>,

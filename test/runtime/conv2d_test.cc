@@ -22,8 +22,9 @@ struct Problem : kiln_test::ConvProblem {
   explicit Problem(const Shape &t)
       : ConvProblem({t.n, t.h, t.w, t.c, t.f, 3, 3, 1, 1, 1, 1, t.pt, t.pl, t.pb, t.pr}) {}
   // With `pool`, the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL), in a buffer of
-  // that size.
-  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false) const {
+  // that size. With `swish`, the epilogue's bounds are -6 and 6 and Swish follows them.
+  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false,
+                         bool swish = false) const {
     std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
     int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
                     (pool ? KILN_CONV2D_MAX_POOL : 0);
@@ -31,7 +32,8 @@ struct Problem : kiln_test::ConvProblem {
                                reinterpret_cast<uintptr_t>(filter.data()),
                                reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f,
                                s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
-                               reinterpret_cast<uintptr_t>(bias.data()), 0.0f, 0.0f, 6.0f);
+                               reinterpret_cast<uintptr_t>(bias.data()), 0.0f,
+                               swish ? -6.0f : 0.0f, 6.0f, swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     return got;
   }
 };
@@ -61,16 +63,17 @@ TEST_F(Conv2dTest, MatchesTheDirectSum) {
           << s.n << "x" << s.h << "x" << s.w << "x" << s.c << "->" << s.f << " overwrite "
           << overwrite;
     EXPECT_LT(p.Error(p.Run(true, true), true, true), kTolerance) << "epilogue";
+    EXPECT_LT(p.Error(p.Run(true, true, false, true), true, true, true), kTolerance) << "swish";
   }
 }
 
 TEST_F(Conv2dTest, ResultsDoNotDependOnTheThreadCount) {
   Problem p({4, 20, 18, 32, 48, 1, 1, 1, 1});
   kiln_parallel_set_threads(1);
-  std::vector<float> one = p.Run(true, true);
+  std::vector<float> one = p.Run(true, true, false, true);
   for (int32_t threads : {2, 3, 8}) {
     kiln_parallel_set_threads(threads);
-    std::vector<float> many = p.Run(true, true);
+    std::vector<float> many = p.Run(true, true, false, true);
     ASSERT_EQ(0, std::memcmp(one.data(), many.data(), one.size() * sizeof(float)))
         << threads << " threads";
   }

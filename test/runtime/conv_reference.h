@@ -11,6 +11,9 @@
 
 namespace kiln_test {
 
+// x * sigmoid(x), in double.
+inline double Swish(double x) { return x / (1.0 + std::exp(-x)); }
+
 // NHWC input n x h x w x c, HWIO filter kh x kw x c x f, strides, dilations, pads.
 struct ConvShape {
   int64_t n, h, w, c, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
@@ -32,9 +35,12 @@ struct ConvProblem {
     for (float &v : bias) v = dist(gen);
   }
   // Max error of `got` against the convolution (plus the old output unless `overwrite`) in
-  // double with the padding as zeros, then, with `epilogue`, min(max(2v + bias, 0), 6);
-  // relative to the sum of |products| of each output (the scale rounding errors grow with).
-  double Error(const std::vector<float> &got, bool overwrite, bool epilogue = false) const {
+  // double with the padding as zeros, then, with `epilogue`, min(max(2v + bias, 0), 6), or
+  // with `swish` too, swish(min(max(2v + bias, -6), 6)) (kernels' KILN_ACTIVATION_SWISH);
+  // relative to the sum of |products| of each output (the scale rounding errors grow with),
+  // plus one with `swish`.
+  double Error(const std::vector<float> &got, bool overwrite, bool epilogue = false,
+               bool swish = false) const {
     double worst = 0;
     int64_t oh = s.oh(), ow = s.ow();
     for (int64_t b = 0; b < s.n; ++b)
@@ -55,8 +61,13 @@ struct ConvProblem {
                 }
               }
             if (epilogue)
-              sum = std::min(std::max(2.0 * sum + bias[j], 0.0), 6.0);
-            worst = std::max(worst, std::fabs(sum - got[at]) / (epilogue ? 2 * magnitude : magnitude));
+              sum = std::min(std::max(2.0 * sum + bias[j], swish ? -6.0 : 0.0), 6.0);
+            if (epilogue && swish)
+              sum = Swish(sum);
+            // Swish's own rounding is a few ulp of its result, of order one here (a window
+            // wholly in the padding sums nothing, but its result is swish(bias)).
+            double scale = (epilogue ? 2 * magnitude : magnitude) + (swish ? 1.0 : 0.0);
+            worst = std::max(worst, std::fabs(sum - got[at]) / scale);
           }
     return worst;
   }

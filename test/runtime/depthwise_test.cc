@@ -33,7 +33,8 @@ struct Problem {
     for (float &v : out) v = dist(gen);
   }
   std::vector<float> Run(bool overwrite, const float *scale = nullptr, float bias = 0.0f,
-                         float lo = 0.0f, float hi = 0.0f) const {
+                         float lo = 0.0f, float hi = 0.0f,
+                         int32_t activation = KILN_ACTIVATION_NONE) const {
     std::vector<float> got = out;
     int32_t flags = (overwrite ? KILN_DEPTHWISE_OVERWRITE : 0) |
                     (scale ? KILN_DEPTHWISE_EPILOGUE : 0);
@@ -41,14 +42,15 @@ struct Problem {
         reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
         reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.m, s.kh, s.kw, s.oh(),
         s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, reinterpret_cast<uintptr_t>(scale),
-        1.0f, 0, bias, lo, hi);
+        1.0f, 0, bias, lo, hi, activation);
     return got;
   }
   // Max abs error of `got` against the convolution (plus the old output unless
   // `overwrite`) computed in double with explicit zero padding, then the epilogue
-  // min(max(v * scale[ch] + bias, lo), hi) if `scale` is set.
+  // min(max(v * scale[ch] + bias, lo), hi) if `scale` is set, and Swish after it with
+  // `swish`.
   double Error(const std::vector<float> &got, bool overwrite, const float *scale = nullptr,
-               float bias = 0.0f, float lo = 0.0f, float hi = 0.0f) const {
+               float bias = 0.0f, float lo = 0.0f, float hi = 0.0f, bool swish = false) const {
     double worst = 0;
     int64_t oh = s.oh(), ow = s.ow();
     for (int64_t b = 0; b < s.n; ++b)
@@ -67,6 +69,8 @@ struct Problem {
                 }
               if (scale)
                 sum = std::min<double>(std::max<double>(sum * scale[ch * s.m + j] + bias, lo), hi);
+              if (scale && swish)
+                sum = sum / (1.0 + std::exp(-sum));
               worst = std::max(worst, std::fabs(sum - got[at]));
             }
     return worst;
@@ -95,6 +99,10 @@ TEST_P(DepthwiseTest, Epilogue) {
   // A Relu6 after a per-channel scale and a bias, as a fused batch norm gives.
   std::vector<float> got = p.Run(true, scale.data(), 0.1f, 0.0f, 6.0f);
   EXPECT_LT(p.Error(got, true, scale.data(), 0.1f, 0.0f, 6.0f), 1e-5);
+  // Swish after them, as EfficientNet's batch norms give (unbounded: exp's whole range).
+  const float inf = INFINITY;
+  got = p.Run(true, scale.data(), 0.1f, -inf, inf, KILN_ACTIVATION_SWISH);
+  EXPECT_LT(p.Error(got, true, scale.data(), 0.1f, -inf, inf, true), 1e-5);
 }
 
 TEST_P(DepthwiseTest, SameBitsForEveryThreadCount) {
@@ -161,25 +169,28 @@ TEST_P(PointwiseDepthwiseTest, EqualsTheTwoKernels) {
                      bias1 = random(s.c), bias2 = random(s.c);
   auto addr = [](const std::vector<float> &v) { return reinterpret_cast<uintptr_t>(v.data()); };
   int64_t oh = s.oh(), ow = s.ow();
-  for (bool second : {false, true}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    bool second = variant & 1;
     int32_t flags = second ? KILN_DEPTHWISE_EPILOGUE : 0;
+    int32_t act = variant & 2 ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
     kiln_parallel_set_threads(1);
     std::vector<float> mid(s.n * s.h * s.w * s.c), expected(s.n * oh * ow * s.c);
     kiln_kernel_matmul_epilogue_f32(addr(input), addr(weights), addr(mid), s.n * s.h * s.w,
                                     s.c, cin, KILN_MATMUL_OVERWRITE, addr(scale1), 1.0f,
-                                    addr(bias1), 0.0f, 0.0f, 6.0f);
+                                    addr(bias1), 0.0f, 0.0f, 6.0f, act);
     kiln_kernel_depthwise_conv2d_f32(addr(mid), addr(filter), addr(expected), s.n, s.h, s.w,
                                      s.c, 1, s.kh, s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt,
                                      s.pl, KILN_DEPTHWISE_OVERWRITE | flags, 0, 0.5f,
-                                     addr(bias2), 0.0f, -1.0f, 1.0f);
+                                     addr(bias2), 0.0f, -1.0f, 1.0f, act);
     for (int threads : {1, 2, 3}) {
       kiln_parallel_set_threads(threads);
       std::vector<float> got(expected.size(), NAN);
       kiln_kernel_pointwise_depthwise_f32(
           addr(input), addr(weights), addr(filter), addr(got), s.n, s.h, s.w, cin, s.c, s.kh,
           s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, addr(scale1), 1.0f,
-          addr(bias1), 0.0f, 0.0f, 6.0f, 0, 0.5f, addr(bias2), 0.0f, -1.0f, 1.0f);
-      EXPECT_EQ(got, expected) << threads << " threads, second epilogue " << second;
+          addr(bias1), 0.0f, 0.0f, 6.0f, act, 0, 0.5f, addr(bias2), 0.0f, -1.0f, 1.0f, act);
+      EXPECT_EQ(got, expected) << threads << " threads, second epilogue " << second
+                               << ", activation " << act;
     }
   }
 }

@@ -17,8 +17,9 @@ using Shape = kiln_test::ConvShape;
 struct Problem : kiln_test::ConvProblem {
   using ConvProblem::ConvProblem;
   // With `pool`, the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL), in a buffer of
-  // that size.
-  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false) const {
+  // that size. With `swish`, the epilogue's bounds are -6 and 6 and Swish follows them.
+  std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false,
+                         bool swish = false) const {
     std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
     int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
                     (pool ? KILN_CONV2D_MAX_POOL : 0);
@@ -27,7 +28,8 @@ struct Problem : kiln_test::ConvProblem {
                                   reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c,
                                   s.f, s.kh, s.kw, s.oh(), s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt,
                                   s.pl, flags, 0, 2.0f, reinterpret_cast<uintptr_t>(bias.data()),
-                                  0.0f, 0.0f, 6.0f);
+                                  0.0f, swish ? -6.0f : 0.0f, 6.0f,
+                                  swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     return got;
   }
 };
@@ -59,16 +61,21 @@ TEST_F(DirectConvTest, MatchesTheDirectSum) {
           << s.h << "x" << s.w << "x" << s.c << "->" << s.f << " window " << s.kh << "x" << s.kw
           << " overwrite " << overwrite;
     EXPECT_LT(p.Error(p.Run(true, true), true, true), kTolerance) << "epilogue";
+    EXPECT_LT(p.Error(p.Run(true, true, false, true), true, true, true), kTolerance)
+        << "swish " << s.h << "x" << s.w << "x" << s.c << "->" << s.f << " window " << s.kh
+        << "x" << s.kw;
   }
 }
 
 TEST_F(DirectConvTest, ResultsDoNotDependOnTheThreadCount) {
   Problem p(Shape{3, 20, 21, 3, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1});
-  kiln_parallel_set_threads(1);
-  std::vector<float> one = p.Run(true, true);
-  for (int threads : {2, 3}) {
-    kiln_parallel_set_threads(threads);
-    EXPECT_EQ(p.Run(true, true), one) << threads << " threads";
+  for (bool swish : {false, true}) {
+    kiln_parallel_set_threads(1);
+    std::vector<float> one = p.Run(true, true, false, swish);
+    for (int threads : {2, 3}) {
+      kiln_parallel_set_threads(threads);
+      EXPECT_EQ(p.Run(true, true, false, swish), one) << threads << " threads, swish " << swish;
+    }
   }
 }
 

@@ -91,7 +91,7 @@ TEST_F(GuardTest, Matmul) {
               [&](const std::vector<uintptr_t> &p) {
                 kiln_kernel_matmul_epilogue_f32(p[0], p[1], p[3], m, n, k,
                                                 flags | KILN_MATMUL_OVERWRITE, 0, 1.0f, p[2],
-                                                0.0f, -0.5f, 0.5f);
+                                                0.0f, -0.5f, 0.5f, KILN_ACTIVATION_SWISH);
               },
               what + ", epilogue");
           std::vector<float> packed(k * kiln_matmul_packed_b_width(n));
@@ -142,7 +142,8 @@ TEST_F(GuardTest, DepthwiseAndPointwiseDepthwise) {
           [&](const std::vector<uintptr_t> &p) {
             kiln_kernel_depthwise_conv2d_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, 1, s.kh,
                                              s.kw, oh, ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags,
-                                             0, 1.0f, p[2], 0.0f, -0.5f, 0.5f);
+                                             0, 1.0f, p[2], 0.0f, -0.5f, 0.5f,
+                                             KILN_ACTIVATION_SWISH);
           },
           "depthwise " + s.str() + " flags " + std::to_string(flags));
       int64_t cin = s.f;
@@ -152,8 +153,8 @@ TEST_F(GuardTest, DepthwiseAndPointwiseDepthwise) {
           [&](const std::vector<uintptr_t> &p) {
             kiln_kernel_pointwise_depthwise_f32(
                 p[0], p[1], p[2], p[5], s.n, s.h, s.w, cin, s.c, s.kh, s.kw, oh, ow, s.sh,
-                s.sw, 1, 1, s.pt, s.pl, flags, p[3], 1.0f, 0, 0.0f, 0.0f, 6.0f, 0, 1.0f, p[4],
-                0.0f, -1.0f, 1.0f);
+                s.sw, 1, 1, s.pt, s.pl, flags, p[3], 1.0f, 0, 0.0f, 0.0f, 6.0f,
+                KILN_ACTIVATION_SWISH, 0, 1.0f, p[4], 0.0f, -1.0f, 1.0f, KILN_ACTIVATION_SWISH);
           },
           "pointwise + depthwise " + s.str() + " flags " + std::to_string(flags));
     }
@@ -175,7 +176,8 @@ TEST_F(GuardTest, Convolutions) {
              Random(outs, 4)},
             [&](const std::vector<uintptr_t> &p) {
               kiln_kernel_conv2d_3x3_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, oh, ow,
-                                         s.pt, s.pl, flags, 0, 1.0f, p[2], 0.0f, 0.0f, 6.0f);
+                                         s.pt, s.pl, flags, 0, 1.0f, p[2], 0.0f, 0.0f, 6.0f,
+                                         KILN_ACTIVATION_SWISH);
             },
             "3x3 " + what);
       ExpectOnlyOperandsTouched(
@@ -184,7 +186,8 @@ TEST_F(GuardTest, Convolutions) {
           [&](const std::vector<uintptr_t> &p) {
             kiln_kernel_conv2d_direct_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, s.kh,
                                           s.kw, oh, ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags,
-                                          0, 1.0f, p[2], 0.0f, 0.0f, 6.0f);
+                                          0, 1.0f, p[2], 0.0f, 0.0f, 6.0f,
+                                          KILN_ACTIVATION_SWISH);
           },
           "direct " + what);
     }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <algorithm>
@@ -149,13 +150,18 @@ TEST_P(MatmulTest, OverwriteIgnoresTheOldC) {
 }
 
 // The epilogue (a per-column scale, a scalar bias, then a clamp to [0, 6]: a batch norm and
-// Relu6) against the reference product followed by the same arithmetic, on shapes that take
-// the direct and the packed paths, with full and partial tiles; NaN in a column stays NaN.
+// Relu6; or no clamp and Swish: a batch norm and Swish) against the reference product
+// followed by the same arithmetic, on shapes that take the direct and the packed paths,
+// with full and partial tiles; NaN in a column stays NaN.
 TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 40, 300},
-                         {70, 33, 600},
-                         {300, 20, 30},
-                         {200, 700, 1100}}) {
+  for (auto [m, n, k, swish] : {std::tuple<int64_t, int64_t, int64_t, bool>{3, 40, 300, false},
+                                {70, 33, 600, false},
+                                {300, 20, 30, false},
+                                {200, 700, 1100, false},
+                                {3, 40, 300, true},
+                                {70, 33, 600, true},
+                                {200, 700, 1100, true}}) {
+    const float lo = swish ? -INFINITY : 0.0f, hi = swish ? INFINITY : 6.0f;
     Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
     std::vector<float> scale(n);
     for (int64_t j = 0; j < n; ++j) scale[j] = j == 5 ? std::nanf("") : 0.5f + 0.25f * (j % 5);
@@ -165,7 +171,8 @@ TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
                                     reinterpret_cast<uintptr_t>(p.b.data()),
                                     reinterpret_cast<uintptr_t>(out.data()), m, n, k, p.flags,
                                     reinterpret_cast<uintptr_t>(scale.data()), 1.0f, 0, 0.25f,
-                                    0.0f, 6.0f);
+                                    lo, hi,
+                                    swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     std::fill(p.c.begin(), p.c.end(), 0.0f);
     double worst = 0;
     for (int64_t i = 0; i < m; ++i)
@@ -177,10 +184,50 @@ TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
         }
         double sum = 0;
         for (int64_t q = 0; q < k; ++q) sum += double(p.A(i, q)) * double(p.B(q, j));
-        double want = std::min(std::max(sum * scale[j] + 0.25, 0.0), 6.0);
+        double want = std::min(std::max(sum * scale[j] + 0.25, double(lo)), double(hi));
+        if (swish)
+          want = want / (1.0 + std::exp(-want));
         worst = std::max(worst, std::fabs(want - got));
       }
-    ASSERT_LT(worst, Tolerance(k)) << m << "x" << n << "x" << k;
+    ASSERT_LT(worst, Tolerance(k)) << m << "x" << n << "x" << k << " swish " << swish;
+  }
+}
+
+// The Swish epilogue on chosen values (C = A times a row of ones, k = 1, so that C holds A's
+// values exactly), in vector lanes and the masked ones of a partial tile: within 4 ulp of
+// x / (1 + exp(-x)) in double where that is a normal float; zero below x = -87.34 (the
+// kernel clamps exp's argument), and NaN for -inf (-inf * sigmoid(-inf), as TensorFlow
+// computes it); NaN stays NaN, +inf stays +inf.
+TEST_P(MatmulTest, SwishEpilogueIsAccurate) {
+  std::vector<float> values = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-7f, 0.5f, -0.5f, 1.0f, -1.0f,
+                               2.5f, -2.5f, 6.0f, -6.0f, 10.0f, -10.0f, 17.3f, -17.3f, 30.0f,
+                               -30.0f, 80.0f, -80.0f, 87.0f, -87.0f, 88.5f, -88.5f, 100.0f,
+                               -100.0f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN};
+  for (float x = -20.0f; x <= 20.0f; x += 0.37f) values.push_back(x);
+  const int64_t m = int64_t(values.size()), n = 37; // a partial tile for both ISAs
+  std::vector<float> ones(n, 1.0f), out(m * n, 0.0f);
+  kiln_parallel_set_threads(1);
+  kiln_kernel_matmul_epilogue_f32(reinterpret_cast<uintptr_t>(values.data()),
+                                  reinterpret_cast<uintptr_t>(ones.data()),
+                                  reinterpret_cast<uintptr_t>(out.data()), m, n, 1,
+                                  GetParam() | KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f,
+                                  -INFINITY, INFINITY, KILN_ACTIVATION_SWISH);
+  for (int64_t i = 0; i < m; ++i) {
+    double x = values[i], want = x / (1.0 + std::exp(-x));
+    for (int64_t j = 0; j < n; ++j) {
+      float got = out[i * n + j];
+      if (std::isnan(x) || x == -INFINITY) {
+        EXPECT_TRUE(std::isnan(got)) << x;
+      } else if (x == INFINITY) {
+        EXPECT_EQ(got, INFINITY);
+      } else if (x < -87.34) {
+        EXPECT_EQ(got, 0.0f) << x;
+      } else if (std::fabs(want) < 1e-37) {
+        EXPECT_LT(std::fabs(got), 1e-37) << x;
+      } else {
+        EXPECT_LE(std::fabs(got - want), 4 * std::fabs(want) * FLT_EPSILON) << x << " col " << j;
+      }
+    }
   }
 }
 
@@ -227,7 +274,8 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
         kiln_kernel_matmul_epilogue_f32(
             reinterpret_cast<uintptr_t>(p.a.data()), reinterpret_cast<uintptr_t>(b),
             reinterpret_cast<uintptr_t>(out.data()), m, n, k, flags | KILN_MATMUL_OVERWRITE,
-            0, 1.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, -1.0f, 1.0f);
+            0, 1.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, -1.0f, 1.0f,
+            KILN_ACTIVATION_SWISH);
         return out;
       };
       expected = withEpilogue(p.b.data(), p.flags);

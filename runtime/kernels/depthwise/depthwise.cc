@@ -26,10 +26,10 @@ extern "C" void kiln_kernel_depthwise_conv2d_f32(
     int64_t c, int64_t m, int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
     int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
     int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
-    float lo, float hi) {
+    float lo, float hi, int32_t activation) {
   kiln::kernels::Epilogue e{reinterpret_cast<const float *>(scale),
                             reinterpret_cast<const float *>(bias), scale_value, bias_value, lo,
-                            hi};
+                            hi, activation};
   DepthwiseArgs a{reinterpret_cast<const float *>(input),
                   reinterpret_cast<const float *>(filter),
                   reinterpret_cast<float *>(output),

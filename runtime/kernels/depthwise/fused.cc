@@ -128,10 +128,12 @@ extern "C" void kiln_kernel_pointwise_depthwise_f32(
     int64_t h, int64_t w, int64_t cin, int64_t c, int64_t kh, int64_t kw, int64_t oh,
     int64_t ow, int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
     int64_t pad_top, int64_t pad_left, int32_t flags, uintptr_t scale1, float scale1_value,
-    uintptr_t bias1, float bias1_value, float lo1, float hi1, uintptr_t scale2,
-    float scale2_value, uintptr_t bias2, float bias2_value, float lo2, float hi2) {
+    uintptr_t bias1, float bias1_value, float lo1, float hi1, int32_t activation1,
+    uintptr_t scale2, float scale2_value, uintptr_t bias2, float bias2_value, float lo2,
+    float hi2, int32_t activation2) {
   Epilogue second{reinterpret_cast<const float *>(scale2),
-                  reinterpret_cast<const float *>(bias2), scale2_value, bias2_value, lo2, hi2};
+                  reinterpret_cast<const float *>(bias2), scale2_value, bias2_value, lo2, hi2,
+                  activation2};
   Fused f{{nullptr, reinterpret_cast<const float *>(filter), reinterpret_cast<float *>(output),
            n, h, w, c, 1, kh, kw, oh, ow, stride_h, stride_w, dilation_h, dilation_w, pad_top,
            pad_left, /*overwrite=*/true, (flags & KILN_DEPTHWISE_EPILOGUE) ? &second : nullptr},
@@ -139,7 +141,7 @@ extern "C" void kiln_kernel_pointwise_depthwise_f32(
           reinterpret_cast<const float *>(weights),
           cin,
           {reinterpret_cast<const float *>(scale1), reinterpret_cast<const float *>(bias1),
-           scale1_value, bias1_value, lo1, hi1}};
+           scale1_value, bias1_value, lo1, hi1, activation1}};
   int64_t rowCount = n * oh;
   if (rowCount <= 0 || ow <= 0 || c <= 0) return;
   int64_t rowWork = ow * c * kh * kw + stride_h * w * c * cin;

@@ -32,9 +32,10 @@ template <class V> struct Direct {
 
   // The epilogue's operands for channels [j, j + 2 * lanes), loaded once per tile.
   struct Finish {
-    bool scales, biases;
+    bool scales, biases, swishes;
     Vec scale[2], bias[2], lo, hi;
-    Finish(const Epilogue &e, int64_t j, Mask m0, Mask m1) : scales(e.scales()), biases(e.biases()) {
+    Finish(const Epilogue &e, int64_t j, Mask m0, Mask m1)
+        : scales(e.scales()), biases(e.biases()), swishes(e.swishes()) {
       for (int h = 0; h < 2; ++h) {
         Mask m = h == 0 ? m0 : m1;
         int64_t col = j + h * V::kLanes;
@@ -50,7 +51,8 @@ template <class V> struct Direct {
         v = V::mul(v, scale[h]);
       if (biases)
         v = V::add(v, bias[h]);
-      return V::min(hi, V::max(lo, v));
+      v = V::min(hi, V::max(lo, v));
+      return swishes ? swish(v) : v;
     }
   };
 

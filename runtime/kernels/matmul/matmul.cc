@@ -172,9 +172,9 @@ extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintpt
                                                 int64_t m, int64_t n, int64_t k, int32_t flags,
                                                 uintptr_t scale, float scale_value,
                                                 uintptr_t bias, float bias_value, float lo,
-                                                float hi) {
+                                                float hi, int32_t activation) {
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi};
+             scale_value, bias_value, lo, hi, activation};
   matmul(a, b, c, m, n, k, flags, &e);
 }
 

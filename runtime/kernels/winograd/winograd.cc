@@ -174,10 +174,10 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
                                            int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
                                            int64_t pad_left, int32_t flags, uintptr_t scale,
                                            float scale_value, uintptr_t bias, float bias_value,
-                                           float lo, float hi) {
+                                           float lo, float hi, int32_t activation) {
   if (n <= 0 || oh <= 0 || ow <= 0 || f <= 0) return;
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi};
+             scale_value, bias_value, lo, hi, activation};
   Conv v;
   v.in = reinterpret_cast<const float *>(input);
   v.filter = reinterpret_cast<const float *>(filter);

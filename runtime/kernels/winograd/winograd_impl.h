@@ -117,7 +117,8 @@ template <class T> inline T finish(T x, const Epilogue &e, int64_t j) {
     x = x + (e.bias ? load<T>(e.bias + j) : splat<T>(e.biasValue));
   T lo = splat<T>(e.lo), hi = splat<T>(e.hi);
   x = x < lo ? lo : x; // lanes compare false for NaN and keep x
-  return x > hi ? hi : x;
+  x = x > hi ? hi : x;
+  return e.swishes() ? swish(x) : x;
 }
 template <> inline float finish(float x, const Epilogue &e, int64_t j) { return e.apply(x, j); }
 

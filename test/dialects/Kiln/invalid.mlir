@@ -225,7 +225,7 @@ func.func @pool(%x: memref<1x6x6x16xf32>, %w: memref<3x3x16x16xf32>, %y: memref<
 // -----
 
 func.func @epilogue_field(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+2 {{expected one of scale, bias, lo, hi, in that order; got 'scale'}}
+  // expected-error @+2 {{expected one of scale, bias, lo, hi, swish, in that order; got 'scale'}}
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<bias = 1.0, scale = 2.0>}
   return

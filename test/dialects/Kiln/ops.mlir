@@ -49,7 +49,7 @@ func.func @checks(%y: tensor<4xi32>, %i: memref<2x2xi64>, %p: tensor<i8>) {
 // CHECK-LABEL: func.func @kernel_calls
 // CHECK-NEXT: kiln.kernel_call "matmul_f32" ins(%arg0, %arg1 : memref<8x4xf32>, memref<4x16xf32>) outs(%arg2 : memref<8x16xf32>) params {k = 4 : i64, m = 8 : i64, n = 16 : i64, overwrite}
 // CHECK-NEXT: kiln.kernel_call "matmul_epilogue_f32" ins(%arg0, %arg1, %arg3, %arg4 : memref<8x4xf32>, memref<4x16xf32>, memref<16xf32>, memref<16xf32>) outs(%arg2 : memref<8x16xf32>) params {epilogue = #kiln.epilogue<scale = input 2, bias = input 3, lo = 0.000000e+00, hi = 6.000000e+00>, k = 4 : i64, m = 8 : i64, n = 16 : i64, overwrite}
-// CHECK-NEXT: kiln.kernel_call "matmul_epilogue_f32" {{.*}} params {epilogue = #kiln.epilogue<scale = 5.000000e-01, bias = -1.000000e+00, hi = 0x7FC00000>, k = 4 : i64, m = 8 : i64, n = 16 : i64, packed_b}
+// CHECK-NEXT: kiln.kernel_call "matmul_epilogue_f32" {{.*}} params {epilogue = #kiln.epilogue<scale = 5.000000e-01, bias = -1.000000e+00, hi = 0x7FC00000, swish>, k = 4 : i64, m = 8 : i64, n = 16 : i64, packed_b}
 // CHECK-NEXT: kiln.kernel_call "matmul_epilogue_f32" {{.*}} params {epilogue = #kiln.epilogue<>, k = 4 : i64, m = 8 : i64, n = 16 : i64}
 // CHECK-NEXT: kiln.kernel_call "max_pool2d_f32" ins(%arg5 : memref<1x4x4x3xf32>) outs(%arg6 : memref<1x2x2x3xf32>) params {c = 3 : i64, h = 4 : i64, n = 1 : i64, oh = 2 : i64, ow = 2 : i64, pad = array<i64: 0, 0>, strides = array<i64: 2, 2>, w = 4 : i64, window = array<i64: 2, 2>}
 // CHECK-NEXT: kiln.kernel_call "partition_send" ins(%arg7 : memref<3xi8>) params {key = 0 : i32}
@@ -61,7 +61,7 @@ func.func @kernel_calls(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b, %s, %t : memref<8x4xf32>, memref<4x16xf32>, memref<16xf32>, memref<16xf32>) outs(%c : memref<8x16xf32>)
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, epilogue = #kiln.epilogue<scale = input 2, bias = input 3, lo = 0.0, hi = 6.0>}
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %packed : memref<8x4xf32>, memref<128xf32>) outs(%c : memref<8x16xf32>)
-      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, packed_b, epilogue = #kiln.epilogue<scale = 0.5, bias = -1.0, hi = 0x7FC00000>}
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, packed_b, epilogue = #kiln.epilogue<scale = 0.5, bias = -1.0, hi = 0x7FC00000, swish>}
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<>}
   kiln.kernel_call "max_pool2d_f32" ins(%x : memref<1x4x4x3xf32>) outs(%y : memref<1x2x2x3xf32>)

@@ -1131,6 +1131,51 @@ def build_conv():
         case(name, "conv", "1x1 Conv2D 8 -> 64 channels on 64x64, BiasAdd, Relu6, then "
              "DepthwiseConv2dNative 3x3 %s%s, BiasAdd, Relu6 (one fused kernel call)"
              % (kw, " after a Pad (0, 1)" if pad else ""), block, [("x", xe)], SUMS)
+    # EfficientNet's convolutions, each followed by an inference batch norm and Swish
+    # (x * sigmoid(x)), which the kernels apply as their epilogue (KILN_ACTIVATION_SWISH):
+    # the stem's stride-2 3x3 convolution of 3 channels (the direct kernel), a 3x3
+    # convolution (Winograd), then an MBConv block: 1x1 expansion, 3x3 depthwise (fused into
+    # one call), squeeze-and-excitation (a per-channel sigmoid gate, computed once per
+    # channel) and the 1x1 projection with its batch norm alone.
+    rs = rng_for("mbconv_swish")
+    xs = f32(rs, (1, 32, 32, 3))
+
+    def bn_swish(h, channels):
+        h = raw.FusedBatchNormV3(
+            x=h, scale=tf.constant(f32(rs, (channels,), 0.5, 1.5)),
+            offset=tf.constant(f32(rs, (channels,), -0.5, 0.5)),
+            mean=tf.constant(f32(rs, (channels,), -0.5, 0.5)),
+            variance=tf.constant(f32(rs, (channels,), 0.5, 2.0)), epsilon=0.001,
+            is_training=False)[0]
+        return raw.Mul(x=h, y=raw.Sigmoid(x=h))
+
+    def conv(h, shape, stride=1, padding="SAME"):
+        return raw.Conv2D(input=h, filter=tf.constant(f32(rs, shape, -0.5, 0.5)),
+                          strides=[1, stride, stride, 1], padding=padding)
+
+    def mbconv(p):
+        h = bn_swish(conv(p["x"], (3, 3, 3, 16), 2), 16)                 # stem, direct
+        h = bn_swish(conv(h, (3, 3, 16, 24)), 24)                        # Winograd
+        e = bn_swish(conv(h, (1, 1, 24, 96)), 96)                        # expansion
+        d = bn_swish(raw.DepthwiseConv2dNative(
+            input=e, filter=tf.constant(f32(rs, (3, 3, 96, 1), -0.5, 0.5)),
+            strides=[1, 1, 1, 1], padding="SAME"), 96)
+        g = raw.Mean(input=d, axis=tf.constant([1, 2]), keep_dims=True)
+        g = raw.BiasAdd(value=conv(g, (1, 1, 96, 8)), bias=tf.constant(f32(rs, (8,))))
+        g = raw.Mul(x=g, y=raw.Sigmoid(x=g))
+        g = raw.Sigmoid(x=raw.BiasAdd(value=conv(g, (1, 1, 8, 96)),
+                                      bias=tf.constant(f32(rs, (96,)))))
+        y = conv(raw.Mul(x=d, y=g), (1, 1, 96, 24))
+        y = raw.FusedBatchNormV3(
+            x=y, scale=tf.constant(f32(rs, (24,), 0.5, 1.5)),
+            offset=tf.constant(f32(rs, (24,))), mean=tf.constant(f32(rs, (24,))),
+            variance=tf.constant(f32(rs, (24,), 0.5, 2.0)), epsilon=0.001,
+            is_training=False)[0]
+        return {"y": raw.AddV2(x=y, y=h, name="y")}
+    case("mbconv_swish", "conv", "EfficientNet's stem and an MBConv block: Conv2D 3x3/2 (3 "
+         "channels) and 3x3 (16 -> 24), 1x1 expansion to 96, DepthwiseConv2dNative 3x3, each "
+         "with FusedBatchNormV3 and Swish (Sigmoid, Mul); squeeze-and-excitation; 1x1 "
+         "projection, FusedBatchNormV3, residual AddV2", mbconv, [("x", xs)], WINOGRAD)
     for name, fn, kw in [
             ("maxpool_same", raw.MaxPool, dict(ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                                                padding="SAME")),

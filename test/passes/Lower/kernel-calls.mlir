@@ -1,5 +1,6 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="min-flops=100000" %s | FileCheck %s --check-prefix=SMALL
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="strict-float=true" %s | FileCheck %s --check-prefix=STRICT
 
 #a = affine_map<(d0, d1, d2) -> (d1, d0)>
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -161,6 +162,113 @@ func.func @epilogue(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48x
     %2 = arith.maximumf %1, %zero : f32
     %3 = arith.minimumf %2, %six : f32
     linalg.yield %3 : f32
+  }
+  return %y : memref<32x48xf32>
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ch = affine_map<(d0, d1) -> (d1)>
+
+// Tests that a batch norm and Swish after a product, as the Sigmoid and Mul lowerings leave
+// y * sigmoid(y) (y / (1 + exp(-y)) in @swish_div), become the product's epilogue with
+// `swish`; with strict-float (libm's exp) the elementwise op stays whole and the product
+// has no epilogue.
+// CHECK-LABEL: func.func @swish
+// CHECK: kiln.kernel_call "matmul_epilogue_f32" ins(%arg0, %arg1, %arg2, %arg3 : memref<32x40xf32>, memref<40x48xf32>, memref<48xf32>, memref<48xf32>)
+// CHECK-SAME: epilogue = #kiln.epilogue<scale = input 2, bias = input 3, swish>
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @swish_div
+// CHECK: kiln.kernel_call "matmul_epilogue_f32" ins(%arg0, %arg1, %arg2 : memref<32x40xf32>, memref<40x48xf32>, memref<48xf32>)
+// CHECK-SAME: epilogue = #kiln.epilogue<bias = input 2, swish>
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @not_swish
+// CHECK: kiln.kernel_call "matmul_f32"
+// CHECK: linalg.generic
+// STRICT-LABEL: func.func @swish
+// STRICT: kiln.kernel_call "matmul_f32"
+// STRICT: linalg.generic
+// STRICT: math.exp
+func.func @swish(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>) -> memref<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #ch, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %s, %t : memref<32x48xf32>, memref<48xf32>, memref<48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %sv: f32, %tv: f32, %o: f32):
+    %0 = arith.mulf %v, %sv : f32
+    %1 = arith.addf %0, %tv : f32
+    %2 = arith.negf %1 : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.addf %3, %one : f32
+    %5 = arith.divf %one, %4 : f32
+    %6 = arith.mulf %1, %5 : f32
+    linalg.yield %6 : f32
+  }
+  return %y : memref<32x48xf32>
+}
+
+func.func @swish_div(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %t: memref<48xf32>) -> memref<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %t : memref<32x48xf32>, memref<48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %tv: f32, %o: f32):
+    %1 = arith.addf %v, %tv : f32
+    %2 = arith.negf %1 : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.addf %one, %3 : f32
+    %5 = arith.divf %1, %4 : f32
+    linalg.yield %5 : f32
+  }
+  return %y : memref<32x48xf32>
+}
+
+// Tests that a sigmoid alone (1 / (1 + exp(-y)), not multiplied by y) is not taken for Swish.
+func.func @not_swish(%a: memref<32x40xf32>, %b: memref<40x48xf32>) -> memref<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<32x48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %2 = arith.negf %v : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.addf %3, %one : f32
+    %5 = arith.divf %one, %4 : f32
+    linalg.yield %5 : f32
   }
   return %y : memref<32x48xf32>
 }

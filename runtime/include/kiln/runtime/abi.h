@@ -250,6 +250,10 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
  */
 #define KILN_KERNEL_MATMUL_F32 "kiln_kernel_matmul_f32"
 #define KILN_KERNEL_MATMUL_EPILOGUE_F32 "kiln_kernel_matmul_epilogue_f32"
+/* The activation argument of a kernel's epilogue (kiln/kernels/matmul.h), applied after
+ * the epilogue's bounds. */
+#define KILN_ACTIVATION_NONE 0
+#define KILN_ACTIVATION_SWISH 1 /* x / (1 + exp(-x)): Swish, SiLU (x * sigmoid(x)) */
 /* Flags of kiln_kernel_matmul_f32. */
 #define KILN_MATMUL_TRANSPOSE_A 1 /* a is stored k x m */
 #define KILN_MATMUL_TRANSPOSE_B 2 /* b is stored n x k */

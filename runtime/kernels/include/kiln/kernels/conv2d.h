@@ -23,8 +23,8 @@ extern "C" {
  * with input NHWC (n x h x w x c), filter 3 x 3 x c x f (HWIO), output n x oh x ow x f, all
  * dense; positions outside the input count as zeros, so the input needs no padded copy.
  * With KILN_CONV2D_OVERWRITE the output is written, else added to; with
- * KILN_CONV2D_EPILOGUE each output channel j then gets min(max(v * scale(j) + bias(j), lo),
- * hi) as in kiln_kernel_matmul_epilogue_f32. With KILN_CONV2D_MAX_POOL (which implies
+ * KILN_CONV2D_EPILOGUE each output channel j then gets act(min(max(v * scale(j) + bias(j),
+ * lo), hi)) as in kiln_kernel_matmul_epilogue_f32. With KILN_CONV2D_MAX_POOL (which implies
  * overwriting) the output is instead the 2x2, stride 2 VALID max pool of that result,
  * n x oh/2 x ow/2 x f, taken as TensorFlow's MaxPool (kiln/kernels/pool.h): each pooled
  * value from the four results it covers, none of which is written.
@@ -41,7 +41,7 @@ void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t out
                                 int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh,
                                 int64_t ow, int64_t pad_top, int64_t pad_left, int32_t flags,
                                 uintptr_t scale, float scale_value, uintptr_t bias,
-                                float bias_value, float lo, float hi);
+                                float bias_value, float lo, float hi, int32_t activation);
 
 /*
  * output[b, y, x, j] (+)= sum over (i, k, ch) of
@@ -63,7 +63,8 @@ void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t 
                                    int64_t stride_h, int64_t stride_w, int64_t dilation_h,
                                    int64_t dilation_w, int64_t pad_top, int64_t pad_left,
                                    int32_t flags, uintptr_t scale, float scale_value,
-                                   uintptr_t bias, float bias_value, float lo, float hi);
+                                   uintptr_t bias, float bias_value, float lo, float hi,
+                                   int32_t activation);
 
 #ifdef __cplusplus
 }

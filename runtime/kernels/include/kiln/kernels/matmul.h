@@ -33,17 +33,19 @@ void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, in
 
 /*
  * The same product followed by an epilogue on each element of column j of c:
- *     c = min(max(c * scale(j) + bias(j), lo), hi)
+ *     c = act(min(max(c * scale(j) + bias(j), lo), hi))
  * where scale(j) is scale[j] (an address of n floats), or scale_value when scale is 0, and
  * bias(j) likewise; the multiplication is skipped for a scale of exactly 1 and the addition
- * for a bias of exactly 0, and a NaN stays NaN. This is a bias, a batch normalisation in
- * inference and a Relu or Relu6 applied while c is in registers, instead of another pass
- * over memory (kiln-lower-kernel-calls fuses them).
+ * for a bias of exactly 0, and a NaN stays NaN. act is the identity for `activation`
+ * KILN_ACTIVATION_NONE and x / (1 + exp(-x)) for KILN_ACTIVATION_SWISH (exp to a few ulp).
+ * This is a bias, a batch normalisation in inference and a Relu, Relu6 or Swish applied
+ * while c is in registers, instead of another pass over memory (kiln-lower-kernel-calls
+ * fuses them).
  */
 void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
                                      int64_t n, int64_t k, int32_t flags, uintptr_t scale,
                                      float scale_value, uintptr_t bias, float bias_value,
-                                     float lo, float hi);
+                                     float lo, float hi, int32_t activation);
 
 /*
  * `batch` products of the same shape, c[i] = op(a[i]) op(b[i]) (or c[i] += it without
