@@ -217,6 +217,20 @@ def read_peak_rss(path):
         return int(f.read().split()[-1]) / 1024
 
 
+def failure(proc, rss):
+    """Why a peer's process failed: the signal that killed it, with its peak memory (the
+    kernel's out-of-memory killer sends 9: tf2onnx needs more than 24 GiB to convert
+    VGG16), else the last line of its error output."""
+    try:
+        with open(rss) as f:
+            killed = re.search(r"terminated by signal (\d+)", f.read())
+        if killed:
+            return "killed by signal %s at %.0f MiB" % (killed.group(1), read_peak_rss(rss))
+    except (OSError, ValueError, IndexError):
+        pass
+    return proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed"
+
+
 # ---- peers, each in its own process (thread pools are fixed at start-up) -----------------
 
 def onnx_path(graph):
@@ -360,9 +374,7 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
                                                out_npz],
                               capture_output=True, text=True, env=env)
         if proc.returncode != 0:
-            return (None, None,
-                    proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed", None,
-                    None)
+            return None, None, failure(proc, rss), None, None
     times = json.loads(proc.stdout.strip().splitlines()[-1])
     with np.load(out_npz) as z:
         outs = [z["arr_%d" % i] for i in range(len(fetches))]
