@@ -100,8 +100,8 @@ static double memcpy_gbs(void) {
 
 typedef struct {
   const char *kernel, *model, *shape;
-  char kind; /* 'g' GEMM (m n k, B packed), 'w' Winograd 3x3, 'c' direct conv, 'd' depthwise,
-                'p' max pool */
+  char kind; /* 'g' GEMM (m n k, B packed), 's' the same with a bias and Swish as its epilogue,
+                'w' Winograd 3x3, 'c' direct conv, 'd' depthwise, 'p' max pool */
   long n, h, w, c, f, kh, kw, stride, m_rows, n_cols, k_depth;
   float *a, *b, *out;
 } Case;
@@ -124,6 +124,12 @@ static void run_case(void *ctx) {
     kiln_kernel_matmul_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->m_rows,
                            k->n_cols, k->k_depth, KILN_MATMUL_OVERWRITE | KILN_MATMUL_PACKED_B);
     break;
+  case 's': /* the bias: the output's first row, any n floats (the values do not matter) */
+    kiln_kernel_matmul_epilogue_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out,
+                                    k->m_rows, k->n_cols, k->k_depth,
+                                    KILN_MATMUL_OVERWRITE | KILN_MATMUL_PACKED_B, 0, 1.0f,
+                                    (uintptr_t)k->a, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_SWISH);
+    break;
   case 'w':
     kiln_kernel_conv2d_3x3_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n, k->h,
                                k->w, k->c, k->f, k->h, k->w, 1, 1, KILN_CONV2D_OVERWRITE, 0,
@@ -141,7 +147,8 @@ static void run_case(void *ctx) {
                                      k->h, k->w, k->c, 1, k->kh, k->kw, oh, ow, k->stride,
                                      k->stride, 1, 1, pad_before(k->h, k->kh, k->stride),
                                      pad_before(k->w, k->kw, k->stride),
-                                     KILN_DEPTHWISE_OVERWRITE, 0, 1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
+                                     KILN_DEPTHWISE_OVERWRITE, 0, 1.0f, 0, 0.0f, -1e30f, 1e30f,
+                                     KILN_ACTIVATION_NONE);
     break;
   case 'p':
     kiln_kernel_max_pool2d_f32((uintptr_t)k->a, (uintptr_t)k->out, k->n, k->h, k->w, k->c, oh,
@@ -159,6 +166,7 @@ static void measure(Case *k, double peak, double bandwidth) {
   double flops = 0;
   switch (k->kind) {
   case 'g':
+  case 's':
     in = k->m_rows * k->k_depth;
     weights = k->k_depth * kiln_matmul_packed_b_width(k->n_cols);
     out = k->m_rows * k->n_cols;
@@ -187,7 +195,7 @@ static void measure(Case *k, double peak, double bandwidth) {
   }
   k->a = random_floats(in);
   k->out = calloc((size_t)out, sizeof(float));
-  if (k->kind == 'g') {
+  if (k->kind == 'g' || k->kind == 's') {
     float *b = random_floats(k->k_depth * k->n_cols);
     k->b = malloc(sizeof(float) * (size_t)weights);
     kiln_kernel_matmul_pack_b_f32((uintptr_t)b, k->k_depth, k->n_cols, 0, (uintptr_t)k->b);
@@ -231,6 +239,14 @@ int main(int argc, char **argv) {
        768},
       {"GEMM", "MobileNetV2 1x1 (expand)", "3136 x 144 x 24", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
        3136, 144, 24},
+      {"GEMM", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
+       12544, 96, 16},
+      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 's', 0, 0, 0,
+       0, 0, 0, 0, 1, 12544, 96, 16},
+      {"GEMM", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
+       784, 240, 40},
+      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 's', 0, 0, 0, 0,
+       0, 0, 0, 1, 784, 240, 40},
       {"Winograd 3x3", "ResNet50 (conv2 block)", "56x56x64 -> 64", 'w', 1, 56, 56, 64, 64, 3,
        3, 1},
       {"Winograd 3x3", "ResNet50 (conv3 block)", "28x28x128 -> 128", 'w', 1, 28, 28, 128, 128,
