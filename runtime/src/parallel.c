@@ -204,25 +204,30 @@ void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void
 
 /* ---- per-thread workspace --------------------------------------------------------- */
 
-static pthread_key_t kiln_workspace_key;
+/* One key per workspace, whose destructor frees the thread's buffer when it exits. */
+static pthread_key_t kiln_workspace_key[KILN_PARALLEL_WORKSPACES];
 static pthread_once_t kiln_workspace_once = PTHREAD_ONCE_INIT;
-static _Thread_local void* kiln_workspace = NULL;
-static _Thread_local int64_t kiln_workspace_bytes = 0;
+static _Thread_local void* kiln_workspace[KILN_PARALLEL_WORKSPACES];
+static _Thread_local int64_t kiln_workspace_bytes[KILN_PARALLEL_WORKSPACES];
 
 static void kiln_workspace_release(void* ptr) { kiln_aligned_free(ptr); }
 
 static void kiln_workspace_init(void) {
-  pthread_key_create(&kiln_workspace_key, kiln_workspace_release);
+  for (int i = 0; i < KILN_PARALLEL_WORKSPACES; ++i)
+    pthread_key_create(&kiln_workspace_key[i], kiln_workspace_release);
 }
 
-void* kiln_parallel_workspace(int64_t bytes) {
-  if (bytes <= kiln_workspace_bytes) return kiln_workspace;
+void* kiln_parallel_workspace_n(int32_t which, int64_t bytes) {
+  if (which < 0 || which >= KILN_PARALLEL_WORKSPACES) return NULL;
+  if (bytes <= kiln_workspace_bytes[which]) return kiln_workspace[which];
   pthread_once(&kiln_workspace_once, kiln_workspace_init);
   void* fresh = kiln_aligned_alloc(bytes, 64);
   if (fresh == NULL) return NULL;
-  kiln_aligned_free(kiln_workspace);
-  kiln_workspace = fresh;
-  kiln_workspace_bytes = bytes;
-  pthread_setspecific(kiln_workspace_key, fresh);
+  kiln_aligned_free(kiln_workspace[which]);
+  kiln_workspace[which] = fresh;
+  kiln_workspace_bytes[which] = bytes;
+  pthread_setspecific(kiln_workspace_key[which], fresh);
   return fresh;
 }
+
+void* kiln_parallel_workspace(int64_t bytes) { return kiln_parallel_workspace_n(0, bytes); }

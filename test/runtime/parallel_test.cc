@@ -163,4 +163,17 @@ TEST_F(ParallelTest, WorkspaceIsPerThreadAlignedAndGrows) {
   EXPECT_NE(other, static_cast<void*>(big));
 }
 
+TEST_F(ParallelTest, NumberedWorkspacesAreApart) {
+  void* first = kiln_parallel_workspace(4096);
+  EXPECT_EQ(kiln_parallel_workspace_n(0, 4096), first);
+  auto* filter = static_cast<char*>(kiln_parallel_workspace_n(KILN_WORKSPACE_FILTER, 4096));
+  ASSERT_NE(filter, nullptr);
+  EXPECT_NE(static_cast<void*>(filter), first);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(filter) % 64, 0u);
+  std::memset(filter, 3, 4096);
+  EXPECT_EQ(kiln_parallel_workspace_n(KILN_WORKSPACE_FILTER, 100), filter); // kept
+  EXPECT_EQ(kiln_parallel_workspace_n(-1, 100), nullptr);
+  EXPECT_EQ(kiln_parallel_workspace_n(KILN_PARALLEL_WORKSPACES, 100), nullptr);
+}
+
 }  // namespace

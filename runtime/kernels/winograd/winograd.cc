@@ -15,7 +15,6 @@
 // budget; each tile's arithmetic is the same whatever the split.
 #include "kiln/kernels/conv2d.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "kiln/runtime/arena.h"
@@ -165,31 +164,6 @@ void directTiles(const Conv &v, int64_t t0, int64_t count) {
 
 void runTilesAvx2(void *ctx, int64_t begin, int64_t end) { runTiles<V8>(ctx, begin, end); }
 
-// At least `floats` floats for the transformed filter, kept by the calling thread from one
-// call to the next (freed when it exits, by a pthread key: a C++ thread_local with a
-// destructor would make the library need libstdc++), or null when memory runs out.
-// Allocated per call, a 512-channel layer's 37.7 MB came from fresh pages every time (mmap,
-// then the kernel clearing each page at its first write): ResNet50 at batch 8, whose 16 3x3
-// convolutions all take this kernel, spent 6% of its time in page faults.
-pthread_key_t keptFilterKey;
-pthread_once_t keptFilterOnce = PTHREAD_ONCE_INIT;
-__thread float *keptFilter = nullptr;
-__thread int64_t keptFilterFloats = 0;
-
-void releaseKeptFilter(void *data) { kiln_aligned_free(data); }
-void makeKeptFilterKey() { pthread_key_create(&keptFilterKey, releaseKeptFilter); }
-
-float *filterBuffer(int64_t floats) {
-  if (floats > keptFilterFloats) {
-    pthread_once(&keptFilterOnce, makeKeptFilterKey);
-    kiln_aligned_free(keptFilter);
-    keptFilter = static_cast<float *>(kiln_aligned_alloc(int64_t(sizeof(float)) * floats, 64));
-    keptFilterFloats = keptFilter ? floats : 0;
-    pthread_setspecific(keptFilterKey, keptFilter);
-  }
-  return keptFilter;
-}
-
 } // namespace kiln::kernels::winograd
 
 using kiln::kernels::Epilogue;
@@ -222,7 +196,14 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   v.block = block;
   // An empty sum, no memory for the transformed filter or a non-finite filter: the direct
   // sum (threads that find no workspace fall back to it too).
-  float *u = c > 0 ? filterBuffer(kPositions * c * f) : nullptr;
+  // The calling thread's own workspace for it, kept from one call to the next (the tiles'
+  // products use its first workspace meanwhile). Allocated per call, a 512-channel layer's
+  // 37.7 MB came from fresh pages every time (mmap, then the kernel clearing each page at
+  // its first write): ResNet50 at batch 8, whose 16 3x3 convolutions all take this kernel,
+  // spent 6% of its time in page faults.
+  float *u = c > 0 ? static_cast<float *>(kiln_parallel_workspace_n(
+                         KILN_WORKSPACE_FILTER, int64_t(sizeof(float)) * kPositions * c * f))
+                   : nullptr;
   // Which input pixels hold an infinity or NaN, checked once each (a tile reads up to four
   // times as many).
   uint8_t *bad = static_cast<uint8_t *>(kiln_aligned_alloc(n * h * w, 64));

@@ -21,7 +21,10 @@
  * kiln_parallel_workspace(bytes) returns a buffer of at least `bytes` bytes, aligned to 64,
  * private to the calling thread and kept until the thread exits (or a larger request
  * replaces it): kernels pack operands there instead of allocating per call. It returns NULL
- * when memory is exhausted.
+ * when memory is exhausted. kiln_parallel_workspace_n(which, bytes) does the same for each
+ * of KILN_PARALLEL_WORKSPACES such buffers per thread (the first is kiln_parallel_workspace's),
+ * for a kernel that needs one of its own while the kernels it calls use the first (the 3x3
+ * convolution's transformed filter, KILN_WORKSPACE_FILTER); NULL for a `which` out of range.
  */
 #ifndef KILN_RUNTIME_PARALLEL_H
 #define KILN_RUNTIME_PARALLEL_H
@@ -64,6 +67,9 @@ void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void
 
 /* See the comment at the top of this file. */
 void* kiln_parallel_workspace(int64_t bytes);
+#define KILN_PARALLEL_WORKSPACES 2
+#define KILN_WORKSPACE_FILTER 1
+void* kiln_parallel_workspace_n(int32_t which, int64_t bytes);
 
 #ifdef __cplusplus
 }
