@@ -275,7 +275,7 @@ def read_graph_def(graph, tf):
     return gd
 
 
-def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
+def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz, seconds):
     feeds = dict(np.load(feeds_npz))
     if peer == "convert":  # for ort, in a process of its own (peer_run)
         onnx_model(graph, feeds, fetches)
@@ -297,7 +297,7 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
 
         def call():
             return sess.run(outputs, feed)
-        time_calls(call, runs, out_npz)
+        time_calls(call, runs, out_npz, seconds)
         return
     import tensorflow as tf
     tf.config.threading.set_intra_op_parallelism_threads(threads)
@@ -327,18 +327,21 @@ def worker(peer, threads, graph, feeds_npz, fetches, runs, out_npz):
             return [t.numpy() for t in jitted(*args)]
     else:
         raise SystemExit("unknown peer " + peer)
-    time_calls(call, runs, out_npz)
+    time_calls(call, runs, out_npz, seconds)
 
 
-def time_calls(call, runs, out_npz):
-    """Calls `call` once (its outputs go to out_npz), then `runs` times timed; prints the
-    median and fastest milliseconds as JSON for peer_run."""
+def time_calls(call, runs, out_npz, seconds):
+    """Calls `call` once (its outputs go to out_npz), then `runs` times timed, or fewer (at
+    least 3) once the timed calls have taken `seconds`; prints the median and fastest
+    milliseconds as JSON for peer_run."""
     results = call()
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
         call()
         times.append((time.perf_counter() - t0) * 1000)
+        if len(times) >= 3 and sum(times) > seconds * 1000:
+            break
     np.savez(out_npz, *results)
     print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times)}))
 
@@ -361,7 +364,20 @@ def erfc_as_erf(gd, tf):
         node.input.extend([one.name, erf.name])
 
 
-def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
+def conversion_failure(graph):
+    """The error of an earlier conversion of `graph` to ONNX that failed, kept beside it as
+    GRAPH.onnx.failed (tf2onnx takes ten minutes to run out of this machine's memory on
+    VGG16); None if there is none, or the GraphDef changed since."""
+    path = onnx_path(graph) + ".failed"
+    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(graph):
+        return None
+    with open(path) as f:
+        return "conversion failed earlier: " + f.read().strip()
+
+
+def peer_run(peer, threads, graph, feeds, fetches, runs, tmp, seconds):
+    if peer == "ort" and conversion_failure(graph):
+        return None, None, conversion_failure(graph), None, None
     feeds_npz = os.path.join(tmp, "feeds.npz")
     np.savez(feeds_npz, **feeds)
     out_npz = os.path.join(tmp, "%s_out.npz" % peer)
@@ -371,10 +387,14 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp):
         proc = subprocess.run(peak_rss(rss) + [sys.executable, os.path.abspath(__file__),
                                                "--worker", step, str(threads), graph,
                                                feeds_npz, ",".join(fetches), str(runs),
-                                               out_npz],
+                                               out_npz, str(seconds)],
                               capture_output=True, text=True, env=env)
         if proc.returncode != 0:
-            return None, None, failure(proc, rss), None, None
+            error = failure(proc, rss)
+            if step == "convert":
+                with open(onnx_path(graph) + ".failed", "w") as f:
+                    f.write(error + "\n")
+            return None, None, error, None, None
     times = json.loads(proc.stdout.strip().splitlines()[-1])
     with np.load(out_npz) as z:
         outs = [z["arr_%d" % i] for i in range(len(fetches))]
@@ -446,11 +466,15 @@ def main():
     p.add_argument("--kiln-base", metavar="KILN",
                    help="another kiln binary (an earlier commit's build): its executables "
                         "become the peer 'base', taking turns with this Kiln's")
-    p.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
+    p.add_argument("--turn-seconds", type=float, default=30,
+                   help="a peer's turn ends after --runs timed calls or, with at least 3, "
+                        "once they have taken this long (XLA on a large model at batch 8)")
+    p.add_argument("--worker", nargs=8, help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.worker:
-        peer, threads, graph, feeds_npz, fetches, runs, out_npz = a.worker
-        worker(peer, int(threads), graph, feeds_npz, fetches.split(","), int(runs), out_npz)
+        peer, threads, graph, feeds_npz, fetches, runs, out_npz, seconds = a.worker
+        worker(peer, int(threads), graph, feeds_npz, fetches.split(","), int(runs), out_npz,
+               float(seconds))
         return
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -543,7 +567,7 @@ def main():
                             outs, err = None, None
                         else:
                             ms, outs, err, _, mib = peer_run(peer, t, path, feeds, fetches,
-                                                             a.runs, tmp)
+                                                             a.runs, tmp, a.turn_seconds)
                         k, outdir, _, kiln_mib = kiln_run(exe, feeds, a.runs, t, tmp)
                         kiln_ms.append(k)
                         rss["Kiln"] = max(rss["Kiln"], kiln_mib)
@@ -628,7 +652,8 @@ def main():
                 if peer == "base":
                     turn(peer, lambda: kiln_run(base_exe, feeds, runs, 1, tmp, "base_out")[::2])
                 else:
-                    turn(peer, lambda: peer_run(peer, 1, path, feeds, fetches, runs, tmp)[::3])
+                    turn(peer, lambda: peer_run(peer, 1, path, feeds, fetches, runs, tmp,
+                                                a.turn_seconds)[::3])
                 kiln_turn()
         print("\nmatmul 1024^3 f32, 1 thread, turns of %d runs: median turn GFLOP/s and its "
               "fraction of the peak timed just before it; fastest run GFLOP/s and its fraction "
