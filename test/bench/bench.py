@@ -364,11 +364,16 @@ def erfc_as_erf(gd, tf):
         node.input.extend([one.name, erf.name])
 
 
+def failed_path(graph):
+    """Where a failed conversion of `graph` to ONNX leaves its error: GRAPH.onnx.failed."""
+    return onnx_path(graph) + ".failed"
+
+
 def conversion_failure(graph):
-    """The error of an earlier conversion of `graph` to ONNX that failed, kept beside it as
-    GRAPH.onnx.failed (tf2onnx takes ten minutes to run out of this machine's memory on
-    VGG16); None if there is none, or the GraphDef changed since."""
-    path = onnx_path(graph) + ".failed"
+    """The error of an earlier conversion of `graph` to ONNX that failed (tf2onnx takes ten
+    minutes to run out of this machine's memory on VGG16); None if there is none, or the
+    GraphDef changed since."""
+    path = failed_path(graph)
     if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(graph):
         return None
     with open(path) as f:
@@ -376,8 +381,9 @@ def conversion_failure(graph):
 
 
 def peer_run(peer, threads, graph, feeds, fetches, runs, tmp, seconds):
-    if peer == "ort" and conversion_failure(graph):
-        return None, None, conversion_failure(graph), None, None
+    earlier = conversion_failure(graph) if peer == "ort" else None
+    if earlier:
+        return None, None, earlier, None, None
     feeds_npz = os.path.join(tmp, "feeds.npz")
     np.savez(feeds_npz, **feeds)
     out_npz = os.path.join(tmp, "%s_out.npz" % peer)
@@ -392,7 +398,7 @@ def peer_run(peer, threads, graph, feeds, fetches, runs, tmp, seconds):
         if proc.returncode != 0:
             error = failure(proc, rss)
             if step == "convert":
-                with open(onnx_path(graph) + ".failed", "w") as f:
+                with open(failed_path(graph), "w") as f:
                     f.write(error + "\n")
             return None, None, error, None, None
     times = json.loads(proc.stdout.strip().splitlines()[-1])
