@@ -325,6 +325,38 @@ def VerifyScratchPass : Pass<"kiln-lower-verify-scratch", "mlir::ModuleOp"> {
   }];
 }
 
+def FillBordersPass : Pass<"kiln-lower-fill-borders", "mlir::func::FuncOp"> {
+  let summary = "Fill only the border of a buffer whose interior a copy overwrites next";
+  let description = [{
+    Bufferizing `tensor.pad` fills the whole padded buffer with the padding value, then
+    copies the unpadded tensor into its interior: most of the fill is overwritten at once
+    (a 1x7 convolution's input, 17x23 pixels padded from 17x17, is 74% interior; a 3x3
+    convolution's at 35x35, 89%). When a fill (`linalg.fill`, or a `linalg.map` without
+    inputs yielding a value from outside it) is followed, with only side-effect-free ops
+    between, by a `memref.copy` into a unit-stride subview of the same buffer with static
+    offsets and sizes, from a buffer that does not overlap it, this pass fills only the
+    border: along each dimension in turn, the slabs before and after the copied box. Other
+    such `linalg.map` fills become `linalg.fill`, which `kiln-lower-parallel-loops` splits
+    across threads.
+
+    Before:
+    ```mlir
+    linalg.map outs(%padded : memref<1x4x6x8xf32>) () { linalg.yield %zero : f32 }
+    %interior = memref.subview %padded[0, 1, 1, 0] [1, 2, 4, 8] [1, 1, 1, 1] : ...
+    memref.copy %x, %interior : ...
+    ```
+    After:
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%top : memref<1x1x6x8xf32, ...>)      // row 0
+    linalg.fill ins(%zero : f32) outs(%bottom : memref<1x1x6x8xf32, ...>)   // row 3
+    linalg.fill ins(%zero : f32) outs(%left : memref<1x2x1x8xf32, ...>)     // rows 1-2, column 0
+    linalg.fill ins(%zero : f32) outs(%right : memref<1x2x1x8xf32, ...>)    // rows 1-2, column 5
+    memref.copy %x, %interior : ...
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect"];
+}
+
 def CopiesToLinalgPass : Pass<"kiln-lower-copies-to-linalg", "mlir::func::FuncOp"> {
   let summary = "Turn strided memref.copy into row copies (memcpy) or linalg.copy";
   let description = [{

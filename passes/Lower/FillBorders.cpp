@@ -1,0 +1,114 @@
+//===- FillBorders.cpp - a padded buffer's fill covers only its border --------===//
+#include "passes/Lower/Outline.h"
+#include "passes/Lower/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace kiln::lower {
+#define GEN_PASS_DEF_FILLBORDERSPASS
+#include "passes/Lower/Passes.h.inc"
+} // namespace kiln::lower
+
+using namespace mlir;
+
+namespace {
+
+/// The value a fill writes: linalg.fill's, or that of a linalg.map without inputs whose
+/// body yields a value defined outside it (what bufferizing tensor.pad leaves).
+Value fillValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.value();
+  auto map = dyn_cast<linalg::MapOp>(op);
+  if (!map || !map.getInputs().empty())
+    return {};
+  Block &body = map.getMapper().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || yield.getNumOperands() != 1 || &body.front() != yield.getOperation())
+    return {};
+  Value value = yield.getOperand(0);
+  return value.getParentRegion()->isProperAncestor(&map.getMapper()) ? value : Value();
+}
+
+Value filledBuffer(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs().front();
+  return cast<linalg::MapOp>(op).getInit();
+}
+
+/// The copy that overwrites a box inside `buffer` right after `fill`: the next op with
+/// memory effects, a memref.copy into a unit-stride subview of `buffer` with static
+/// offsets and sizes, from a buffer that does not overlap `buffer`.
+memref::CopyOp interiorCopy(Operation *fill, Value buffer) {
+  for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+    auto copy = dyn_cast<memref::CopyOp>(op);
+    if (!copy) {
+      if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+        return {};
+      continue;
+    }
+    auto view = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+    if (!view || view.getSource() != buffer || !view.hasUnitStride() ||
+        !view.getSourceType().hasStaticShape() ||
+        llvm::any_of(view.getStaticOffsets(), ShapedType::isDynamic) ||
+        llvm::any_of(view.getStaticSizes(), ShapedType::isDynamic) ||
+        view.getDroppedDims().any() ||
+        kiln::lower::buffersMayOverlap(copy.getSource(), buffer, /*distinctArguments=*/true))
+      return {};
+    return copy;
+  }
+  return {};
+}
+
+struct FillBordersPass : kiln::lower::impl::FillBordersPassBase<FillBordersPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> fills;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::FillOp, linalg::MapOp>(op) && fillValue(op) &&
+          isa<MemRefType>(filledBuffer(op).getType()))
+        fills.push_back(op);
+    });
+    for (Operation *op : fills) {
+      Value value = fillValue(op), buffer = filledBuffer(op);
+      memref::CopyOp copy = interiorCopy(op, buffer);
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (!copy) {
+        // A whole-buffer fill as linalg.fill, which the parallel-loops pass splits.
+        if (isa<linalg::MapOp>(op)) {
+          linalg::FillOp::create(b, loc, value, buffer);
+          op->erase();
+        }
+        continue;
+      }
+      // The border as slabs: along each dimension d in turn, the parts before and after
+      // the copied box, spanning the box in the dimensions before d and everything in
+      // those after it.
+      auto view = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+      ArrayRef<int64_t> full = view.getSourceType().getShape();
+      ArrayRef<int64_t> offsets = view.getStaticOffsets(), sizes = view.getStaticSizes();
+      int64_t rank = full.size();
+      auto slab = [&](int64_t d, int64_t begin, int64_t end) {
+        if (begin >= end ||
+            llvm::any_of(ArrayRef<int64_t>(sizes).take_front(d), [](int64_t n) { return n == 0; }))
+          return;
+        SmallVector<int64_t> at(rank, 0), extent(full), ones(rank, 1);
+        for (int64_t e = 0; e < d; ++e) {
+          at[e] = offsets[e];
+          extent[e] = sizes[e];
+        }
+        at[d] = begin;
+        extent[d] = end - begin;
+        Value part = memref::SubViewOp::create(b, loc, buffer, at, extent, ones);
+        linalg::FillOp::create(b, loc, value, part);
+      };
+      for (int64_t d = 0; d < rank; ++d) {
+        slab(d, 0, offsets[d]);
+        slab(d, offsets[d] + sizes[d], full[d]);
+      }
+      op->erase();
+    }
+  }
+};
+
+} // namespace
