@@ -1,0 +1,117 @@
+/*
+ * kiln/runtime/gpu.h - NVIDIA GPUs through the CUDA driver, loaded on first use.
+ *
+ * Nothing here links against CUDA: the first kiln_gpu_open() loads the driver library
+ * with dlopen ("libcuda.so.1", or the file named by the environment variable
+ * KILN_LIBCUDA) and looks up the few driver functions Kiln calls. So every program built
+ * with the runtime starts on a machine without a GPU or driver; opening a device there
+ * fails with KILN_STATUS_NOT_FOUND and a message that starts with "no CUDA device: "
+ * followed by the reason (the dlopen error, or the driver's own error string, e.g.
+ * "cuInit: no CUDA-capable device is detected").
+ *
+ * A kiln_gpu_t is one device's primary context. Device memory is addressed by
+ * kiln_gpu_ptr_t (the driver's CUdeviceptr); modules are loaded from PTX text (which
+ * the driver compiles for the device) or from a cubin or fatbin image. Streams and events
+ * are the driver's, as opaque pointers; stream NULL is the context's default stream.
+ *
+ * Every function returns NULL (OK) or a status the caller frees; on failure its outputs
+ * are left unchanged. Driver errors give KILN_STATUS_INTERNAL with the failing call and
+ * the driver's name and string for the error ("cuModuleLoadData: CUDA_ERROR_INVALID_PTX
+ * (a PTX JIT compilation failed)"), out of device memory KILN_STATUS_RESOURCE_EXHAUSTED.
+ *
+ * Thread-safety: loading the driver and opening a device are thread-safe (the driver is
+ * loaded once per process; each open retains the device's primary context, each close
+ * releases it). The other calls may come from any thread, as the driver allows.
+ */
+#ifndef KILN_RUNTIME_GPU_H
+#define KILN_RUNTIME_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_gpu kiln_gpu_t;
+typedef struct kiln_gpu_module kiln_gpu_module_t;
+typedef uint64_t kiln_gpu_ptr_t;
+typedef void* kiln_gpu_kernel_t;
+typedef void* kiln_gpu_stream_t;
+typedef void* kiln_gpu_event_t;
+
+/* Opens device `ordinal` (0 for the first GPU): loads the driver if needed, initialises
+ * it, and retains the device's primary context, which becomes current on this thread. */
+kiln_status_t kiln_gpu_open(int ordinal, kiln_gpu_t** out);
+
+/* Releases the context; NULL is ignored. Modules, memory, streams and events of this
+ * device must be released first. */
+void kiln_gpu_close(kiln_gpu_t* gpu);
+
+/* The device's name as the driver reports it ("NVIDIA H200"); owned by `gpu`. */
+const char* kiln_gpu_name(const kiln_gpu_t* gpu);
+
+/* The device's compute capability, e.g. 90 for sm_90. */
+int kiln_gpu_compute_capability(const kiln_gpu_t* gpu);
+
+/* Makes the device's context current on the calling thread (every call below does it
+ * too; a thread that calls kernels it launched through other means needs it). */
+kiln_status_t kiln_gpu_bind(kiln_gpu_t* gpu);
+
+/* Loads a module from `image`: NUL-terminated PTX text, a cubin or a fatbin. */
+kiln_status_t kiln_gpu_module_load(kiln_gpu_t* gpu, const void* image,
+                                   kiln_gpu_module_t** out);
+
+/* Unloads a module; NULL is ignored. */
+void kiln_gpu_module_unload(kiln_gpu_module_t* module);
+
+/* The kernel `name` of `module` (KILN_STATUS_NOT_FOUND when it has none). */
+kiln_status_t kiln_gpu_kernel(kiln_gpu_module_t* module, const char* name,
+                              kiln_gpu_kernel_t* out);
+
+/* Launches `kernel` on a grid of grid[0] x grid[1] x grid[2] blocks of block[0] x block[1]
+ * x block[2] threads with `shared_bytes` of dynamic shared memory, on `stream`.
+ * `args[i]` points to the value of the kernel's i-th parameter. */
+kiln_status_t kiln_gpu_launch(kiln_gpu_t* gpu, kiln_gpu_kernel_t kernel,
+                              const uint32_t grid[3], const uint32_t block[3],
+                              uint32_t shared_bytes, kiln_gpu_stream_t stream, void** args);
+
+/* Device memory: `bytes` (at least 1) of it, 256-byte aligned, not initialised. */
+kiln_status_t kiln_gpu_alloc(kiln_gpu_t* gpu, size_t bytes, kiln_gpu_ptr_t* out);
+
+/* Frees device memory; 0 is ignored. */
+void kiln_gpu_free(kiln_gpu_t* gpu, kiln_gpu_ptr_t ptr);
+
+/* Copies `bytes` from host to device, device to host, or device to device, in order on
+ * `stream` (the host buffer must stay valid until the stream has passed the copy). */
+kiln_status_t kiln_gpu_copy_to_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, const void* src,
+                                      size_t bytes, kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_copy_to_host(kiln_gpu_t* gpu, void* dst, kiln_gpu_ptr_t src,
+                                    size_t bytes, kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_copy_on_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, kiln_gpu_ptr_t src,
+                                      size_t bytes, kiln_gpu_stream_t stream);
+
+/* Streams: work on one runs in order; work on two may overlap. */
+kiln_status_t kiln_gpu_stream_create(kiln_gpu_t* gpu, kiln_gpu_stream_t* out);
+void kiln_gpu_stream_destroy(kiln_gpu_t* gpu, kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_stream_synchronize(kiln_gpu_t* gpu, kiln_gpu_stream_t stream);
+
+/* Events: recorded on a stream, waited for by another stream or by the host, and timed. */
+kiln_status_t kiln_gpu_event_create(kiln_gpu_t* gpu, kiln_gpu_event_t* out);
+void kiln_gpu_event_destroy(kiln_gpu_t* gpu, kiln_gpu_event_t event);
+kiln_status_t kiln_gpu_event_record(kiln_gpu_t* gpu, kiln_gpu_event_t event,
+                                    kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_stream_wait(kiln_gpu_t* gpu, kiln_gpu_stream_t stream,
+                                   kiln_gpu_event_t event);
+kiln_status_t kiln_gpu_event_synchronize(kiln_gpu_t* gpu, kiln_gpu_event_t event);
+/* Milliseconds between two recorded, completed events. */
+kiln_status_t kiln_gpu_event_elapsed(kiln_gpu_t* gpu, kiln_gpu_event_t start,
+                                     kiln_gpu_event_t end, float* milliseconds);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KILN_RUNTIME_GPU_H */

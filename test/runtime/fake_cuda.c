@@ -1,0 +1,298 @@
+/*
+ * A stand-in for the CUDA driver (libcuda.so.1), for testing the runtime's GPU layer
+ * (kiln/runtime/gpu.h) on machines without a GPU: the runtime loads it through
+ * KILN_LIBCUDA. It implements the driver functions the runtime calls with host memory:
+ * "device" memory is malloc'ed, copies are memcpy, modules are PTX text whose ".entry"
+ * names are its kernels, and a launch records what it was given (fake_cuda_last_launch).
+ *
+ * FAKE_CUDA_DEVICES sets the device count (default 1; 0 makes cuInit fail with
+ * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
+ * the bytes allocated at once (cuMemAlloc then fails with CUDA_ERROR_OUT_OF_MEMORY).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef void* CUhandle;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  SUCCESS = 0,
+  INVALID_VALUE = 1,
+  OUT_OF_MEMORY = 2,
+  NOT_INITIALIZED = 3,
+  NO_DEVICE = 100,
+  INVALID_DEVICE = 101,
+  INVALID_IMAGE = 200,
+  NOT_FOUND = 500
+};
+
+static int initialised;
+static long long live_allocations;
+static size_t allocated_bytes;
+static int contexts;
+
+static struct {
+  char name[128];
+  unsigned grid[3], block[3], shared;
+  void* stream;
+  uint64_t first_argument;
+  int count;
+} last_launch;
+
+static int device_count(void) {
+  const char* n = getenv("FAKE_CUDA_DEVICES");
+  return n != NULL ? atoi(n) : 1;
+}
+
+CUresult cuGetErrorName(CUresult error, const char** name) {
+  switch (error) {
+  case SUCCESS: *name = "CUDA_SUCCESS"; return SUCCESS;
+  case INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; return SUCCESS;
+  case OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; return SUCCESS;
+  case NOT_INITIALIZED: *name = "CUDA_ERROR_NOT_INITIALIZED"; return SUCCESS;
+  case NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; return SUCCESS;
+  case INVALID_DEVICE: *name = "CUDA_ERROR_INVALID_DEVICE"; return SUCCESS;
+  case INVALID_IMAGE: *name = "CUDA_ERROR_INVALID_IMAGE"; return SUCCESS;
+  case NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; return SUCCESS;
+  }
+  *name = NULL;
+  return INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult error, const char** text) {
+  switch (error) {
+  case SUCCESS: *text = "no error"; return SUCCESS;
+  case INVALID_VALUE: *text = "invalid argument"; return SUCCESS;
+  case OUT_OF_MEMORY: *text = "out of memory"; return SUCCESS;
+  case NOT_INITIALIZED: *text = "initialization error"; return SUCCESS;
+  case NO_DEVICE: *text = "no CUDA-capable device is detected"; return SUCCESS;
+  case INVALID_DEVICE: *text = "invalid device ordinal"; return SUCCESS;
+  case INVALID_IMAGE: *text = "device kernel image is invalid"; return SUCCESS;
+  case NOT_FOUND: *text = "named symbol not found"; return SUCCESS;
+  }
+  *text = NULL;
+  return INVALID_VALUE;
+}
+
+CUresult cuInit(unsigned flags) {
+  if (flags != 0) return INVALID_VALUE;
+  if (device_count() == 0) return NO_DEVICE;
+  initialised = 1;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int* count) {
+  if (!initialised) return NOT_INITIALIZED;
+  *count = device_count();
+  return SUCCESS;
+}
+
+CUresult cuDeviceGet(int* device, int ordinal) {
+  if (!initialised) return NOT_INITIALIZED;
+  if (ordinal < 0 || ordinal >= device_count()) return INVALID_DEVICE;
+  *device = ordinal;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetName(char* name, int length, int device) {
+  (void)device;
+  if (length < 1) return INVALID_VALUE;
+  strncpy(name, "Fake GPU", (size_t)length);
+  name[length - 1] = '\0';
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
+  (void)device;
+  if (attribute == 75) *value = 9; /* compute capability major */
+  else if (attribute == 76) *value = 0;
+  else return INVALID_VALUE;
+  return SUCCESS;
+}
+
+static int fake_context;
+
+CUresult cuDevicePrimaryCtxRetain(CUhandle* context, int device) {
+  (void)device;
+  ++contexts;
+  *context = &fake_context;
+  return SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  (void)device;
+  if (contexts == 0) return INVALID_VALUE;
+  --contexts;
+  return SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUhandle context) {
+  return context == &fake_context || context == NULL ? SUCCESS : INVALID_VALUE;
+}
+
+/* A module: a copy of its PTX text. */
+CUresult cuModuleLoadData(CUhandle* module, const void* image) {
+  const char* text = (const char*)image;
+  if (strstr(text, ".version") == NULL || strstr(text, ".target") == NULL) return INVALID_IMAGE;
+  char* copy = strdup(text);
+  if (copy == NULL) return OUT_OF_MEMORY;
+  ++live_allocations;
+  *module = copy;
+  return SUCCESS;
+}
+
+CUresult cuModuleUnload(CUhandle module) {
+  --live_allocations;
+  free(module);
+  return SUCCESS;
+}
+
+/* A kernel: the position of ".entry NAME(" in the module's text. */
+CUresult cuModuleGetFunction(CUhandle* function, CUhandle module, const char* name) {
+  const char* text = (const char*)module;
+  size_t length = strlen(name);
+  for (const char* at = strstr(text, ".entry "); at != NULL; at = strstr(at + 1, ".entry ")) {
+    const char* entry = at + strlen(".entry ");
+    if (strncmp(entry, name, length) == 0 && (entry[length] == '(' || entry[length] == ' ')) {
+      *function = (void*)(uintptr_t)entry;
+      return SUCCESS;
+    }
+  }
+  return NOT_FOUND;
+}
+
+CUresult cuLaunchKernel(CUhandle function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned shared, CUhandle stream,
+                        void** params, void** extra) {
+  (void)extra;
+  if (gx == 0 || gy == 0 || gz == 0 || bx * by * bz == 0 || bx * by * bz > 1024)
+    return INVALID_VALUE;
+  const char* entry = (const char*)function;
+  size_t length = strcspn(entry, "( \n");
+  if (length >= sizeof(last_launch.name)) length = sizeof(last_launch.name) - 1;
+  memcpy(last_launch.name, entry, length);
+  last_launch.name[length] = '\0';
+  last_launch.grid[0] = gx, last_launch.grid[1] = gy, last_launch.grid[2] = gz;
+  last_launch.block[0] = bx, last_launch.block[1] = by, last_launch.block[2] = bz;
+  last_launch.shared = shared;
+  last_launch.stream = stream;
+  last_launch.first_argument = 0;
+  if (params != NULL && params[0] != NULL) memcpy(&last_launch.first_argument, params[0], 8);
+  ++last_launch.count;
+  return SUCCESS;
+}
+
+/* "Device" memory: a header holding the size, then the bytes. */
+CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
+  const char* limit = getenv("FAKE_CUDA_MEMORY");
+  if (bytes == 0) return INVALID_VALUE;
+  if (limit != NULL && allocated_bytes + bytes > (size_t)atoll(limit)) return OUT_OF_MEMORY;
+  size_t* block = (size_t*)malloc(bytes + 16);
+  if (block == NULL) return OUT_OF_MEMORY;
+  block[0] = bytes;
+  allocated_bytes += bytes;
+  ++live_allocations;
+  *ptr = (CUdeviceptr)(uintptr_t)((char*)block + 16);
+  return SUCCESS;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  size_t* block = (size_t*)(void*)((char*)(uintptr_t)ptr - 16);
+  allocated_bytes -= block[0];
+  --live_allocations;
+  free(block);
+  return SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUhandle s) {
+  (void)s;
+  memcpy((void*)(uintptr_t)dst, src, bytes);
+  return SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUhandle s) {
+  (void)s;
+  memcpy(dst, (const void*)(uintptr_t)src, bytes);
+  return SUCCESS;
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUhandle s) {
+  (void)s;
+  memmove((void*)(uintptr_t)dst, (const void*)(uintptr_t)src, bytes);
+  return SUCCESS;
+}
+
+/* Streams and events: small heap objects; an event holds the launch count when recorded,
+ * and the elapsed time between two is 0.5 ms per launch between them. */
+CUresult cuStreamCreate(CUhandle* stream, unsigned flags) {
+  (void)flags;
+  *stream = malloc(1);
+  ++live_allocations;
+  return SUCCESS;
+}
+
+CUresult cuStreamDestroy_v2(CUhandle stream) {
+  --live_allocations;
+  free(stream);
+  return SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUhandle stream) {
+  (void)stream;
+  return SUCCESS;
+}
+
+CUresult cuEventCreate(CUhandle* event, unsigned flags) {
+  (void)flags;
+  int* e = (int*)calloc(1, sizeof(int));
+  if (e == NULL) return OUT_OF_MEMORY;
+  *e = -1;
+  ++live_allocations;
+  *event = e;
+  return SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUhandle event) {
+  --live_allocations;
+  free(event);
+  return SUCCESS;
+}
+
+CUresult cuEventRecord(CUhandle event, CUhandle stream) {
+  (void)stream;
+  *(int*)event = last_launch.count;
+  return SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUhandle stream, CUhandle event, unsigned flags) {
+  (void)stream;
+  (void)flags;
+  return *(int*)event < 0 ? INVALID_VALUE : SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUhandle event) { return *(int*)event < 0 ? INVALID_VALUE : SUCCESS; }
+
+CUresult cuEventElapsedTime(float* ms, CUhandle start, CUhandle end) {
+  int a = *(int*)start, b = *(int*)end;
+  if (a < 0 || b < 0) return INVALID_VALUE;
+  *ms = 0.5f * (float)(b - a);
+  return SUCCESS;
+}
+
+/* What tests ask the fake. */
+int fake_cuda_last_launch(char* name, unsigned grid[3], unsigned block[3], unsigned* shared,
+                          uint64_t* first_argument) {
+  strcpy(name, last_launch.name);
+  memcpy(grid, last_launch.grid, sizeof(last_launch.grid));
+  memcpy(block, last_launch.block, sizeof(last_launch.block));
+  *shared = last_launch.shared;
+  *first_argument = last_launch.first_argument;
+  return last_launch.count;
+}
+
+long long fake_cuda_live_allocations(void) { return live_allocations; }
+
+int fake_cuda_contexts(void) { return contexts; }
