@@ -102,7 +102,9 @@ TEST_F(GpuFake, OrdinalOutOfRange) {
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
   EXPECT_EQ(message(status), "no CUDA device: /gpu:1 asked for, the driver sees 1 device");
   EXPECT_EQ(other, nullptr);
-  EXPECT_EQ(kiln_status_code(kiln_gpu_open(-1, &other)), KILN_STATUS_NOT_FOUND);
+  status = kiln_gpu_open(-1, &other);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status), "no CUDA device: /gpu:-1 asked for, the driver sees 1 device");
 }
 
 TEST_F(GpuFake, CopiesRoundTrip) {
