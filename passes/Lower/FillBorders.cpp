@@ -14,26 +14,31 @@ using namespace mlir;
 
 namespace {
 
-/// The value a fill writes: linalg.fill's, or that of a linalg.map without inputs whose
-/// body yields a value defined outside it (what bufferizing tensor.pad leaves).
-Value fillValue(Operation *op) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.value();
+/// A fill of a buffer: the value written and the buffer.
+struct Fill {
+  Value value, buffer;
+};
+
+/// `op` as a fill of a memref: linalg.fill, or a linalg.map without inputs whose body
+/// yields a value defined outside it (what bufferizing tensor.pad leaves).
+std::optional<Fill> matchFill(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    Value buffer = fill.getOutputs().front();
+    if (!isa<MemRefType>(buffer.getType()))
+      return std::nullopt;
+    return Fill{fill.value(), buffer};
+  }
   auto map = dyn_cast<linalg::MapOp>(op);
-  if (!map || !map.getInputs().empty())
-    return {};
+  if (!map || !map.getInputs().empty() || !isa<MemRefType>(map.getInit().getType()))
+    return std::nullopt;
   Block &body = map.getMapper().front();
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
   if (!yield || yield.getNumOperands() != 1 || &body.front() != yield.getOperation())
-    return {};
+    return std::nullopt;
   Value value = yield.getOperand(0);
-  return value.getParentRegion()->isProperAncestor(&map.getMapper()) ? value : Value();
-}
-
-Value filledBuffer(Operation *op) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.getOutputs().front();
-  return cast<linalg::MapOp>(op).getInit();
+  if (!value.getParentRegion()->isProperAncestor(&map.getMapper()))
+    return std::nullopt;
+  return Fill{value, map.getInit()};
 }
 
 /// The copy that overwrites a box inside `buffer` right after `fill`: the next op with
@@ -62,14 +67,13 @@ memref::CopyOp interiorCopy(Operation *fill, Value buffer) {
 
 struct FillBordersPass : kiln::lower::impl::FillBordersPassBase<FillBordersPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> fills;
+    SmallVector<std::pair<Operation *, Fill>> fills;
     getOperation().walk([&](Operation *op) {
-      if (isa<linalg::FillOp, linalg::MapOp>(op) && fillValue(op) &&
-          isa<MemRefType>(filledBuffer(op).getType()))
-        fills.push_back(op);
+      if (std::optional<Fill> fill = matchFill(op))
+        fills.push_back({op, *fill});
     });
-    for (Operation *op : fills) {
-      Value value = fillValue(op), buffer = filledBuffer(op);
+    for (auto [op, fill] : fills) {
+      Value value = fill.value, buffer = fill.buffer;
       memref::CopyOp copy = interiorCopy(op, buffer);
       OpBuilder b(op);
       Location loc = op->getLoc();
