@@ -54,6 +54,11 @@ enum {
     (void*, CUdeviceptr, size_t, CUstream))                                                 \
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", CUresult,                                    \
     (CUdeviceptr, CUdeviceptr, size_t, CUstream))                                           \
+  X(cuMemcpyAsync, "cuMemcpyAsync", CUresult, (CUdeviceptr, CUdeviceptr, size_t, CUstream)) \
+  X(cuMemsetD32Async, "cuMemsetD32Async", CUresult,                                        \
+    (CUdeviceptr, unsigned, size_t, CUstream))                                              \
+  X(cuMemsetD16Async, "cuMemsetD16Async", CUresult,                                        \
+    (CUdeviceptr, unsigned short, size_t, CUstream))                                        \
   X(cuStreamCreate, "cuStreamCreate", CUresult, (CUstream*, unsigned))                      \
   X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult, (CUstream))                            \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult, (CUstream))                       \
@@ -306,6 +311,34 @@ kiln_status_t kiln_gpu_copy_on_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, kiln_
   KILN_CUDA_CHECK(kiln_cuda.cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
                                               (CUstream)stream),
                   "cuMemcpyDtoDAsync");
+  return NULL;
+}
+
+kiln_status_t kiln_gpu_copy(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, kiln_gpu_ptr_t src,
+                            size_t bytes, kiln_gpu_stream_t stream) {
+  if (bytes == 0) return NULL;
+  KILN_GPU_BIND(gpu);
+  KILN_CUDA_CHECK(kiln_cuda.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                          (CUstream)stream),
+                  "cuMemcpyAsync");
+  return NULL;
+}
+
+kiln_status_t kiln_gpu_fill32(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, uint32_t value,
+                              size_t count, kiln_gpu_stream_t stream) {
+  if (count == 0) return NULL;
+  KILN_GPU_BIND(gpu);
+  KILN_CUDA_CHECK(kiln_cuda.cuMemsetD32Async((CUdeviceptr)dst, value, count, (CUstream)stream),
+                  "cuMemsetD32Async");
+  return NULL;
+}
+
+kiln_status_t kiln_gpu_fill16(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, uint16_t value,
+                              size_t count, kiln_gpu_stream_t stream) {
+  if (count == 0) return NULL;
+  KILN_GPU_BIND(gpu);
+  KILN_CUDA_CHECK(kiln_cuda.cuMemsetD16Async((CUdeviceptr)dst, value, count, (CUstream)stream),
+                  "cuMemsetD16Async");
   return NULL;
 }
 

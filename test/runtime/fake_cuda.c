@@ -225,6 +225,26 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
   return SUCCESS;
 }
 
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUhandle s) {
+  (void)s;
+  memmove((void*)(uintptr_t)dst, (const void*)(uintptr_t)src, bytes);
+  return SUCCESS;
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count, CUhandle s) {
+  (void)s;
+  if (dst % 4 != 0) return INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) memcpy((char*)(uintptr_t)dst + 4 * i, &value, 4);
+  return SUCCESS;
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count, CUhandle s) {
+  (void)s;
+  if (dst % 2 != 0) return INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) memcpy((char*)(uintptr_t)dst + 2 * i, &value, 2);
+  return SUCCESS;
+}
+
 /* Streams and events: small heap objects; an event holds the launch count when recorded,
  * and the elapsed time between two is 0.5 ms per launch between them. */
 CUresult cuStreamCreate(CUhandle* stream, unsigned flags) {

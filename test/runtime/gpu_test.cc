@@ -1,8 +1,9 @@
-// Tests of kiln/runtime/gpu.h without a GPU: with no driver library, with a driver that
+// Tests of kiln/runtime/gpu.h and kiln/runtime/mgpu.h without a GPU: with no driver library, with a driver that
 // sees no device, and with test/runtime/fake_cuda.c standing in for the driver. ctest
 // runs each suite in a process of its own with KILN_LIBCUDA (and FAKE_CUDA_*) set: the
 // runtime loads the driver once per process.
 #include "kiln/runtime/gpu.h"
+#include "kiln/runtime/mgpu.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -43,6 +44,26 @@ TEST(GpuNoDevice, OpenGivesTheDriversError) {
   EXPECT_EQ(message(status),
             "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
   EXPECT_EQ(gpu, nullptr);
+}
+
+// Compiled code's calls keep the error for the model's status and do nothing after it.
+TEST(MgpuNoDevice, ErrorsWaitForTheModel) {
+  // Loading a module does not touch the driver (it runs in a constructor at start-up).
+  void* module = mgpuModuleLoadJIT(const_cast<char*>("// PTX"), 2);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+  EXPECT_EQ(mgpuModuleGetFunction(module, "add"), nullptr);
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+  EXPECT_EQ(mgpuMemAlloc(64, nullptr, false), nullptr);
+  mgpuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr, 0);
+  mgpuMemFree(nullptr, nullptr);
+  mgpuStreamDestroy(nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status),
+            "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+  mgpuModuleUnload(module);
 }
 
 /// The fake driver's own functions, looked up in the library the runtime loaded.
@@ -131,6 +152,24 @@ TEST_F(GpuFake, CopiesRoundTrip) {
   kiln_gpu_free(gpu, 0);
 }
 
+TEST_F(GpuFake, AnyCopyAndFills) {
+  std::vector<uint32_t> host(100, 7), back(100);
+  kiln_gpu_ptr_t a = 0;
+  ASSERT_EQ(kiln_gpu_alloc(gpu, 400, &a), nullptr);
+  const auto address = [](const void* p) { return static_cast<kiln_gpu_ptr_t>(
+                                                reinterpret_cast<uintptr_t>(p)); };
+  ASSERT_EQ(kiln_gpu_copy(gpu, a, address(host.data()), 400, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_fill32(gpu, a + 8, 0x3f800000u, 3, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_fill16(gpu, a + 40, 0xbeefu, 2, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_copy(gpu, address(back.data()), a, 400, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_stream_synchronize(gpu, nullptr), nullptr);
+  std::vector<uint32_t> expected(100, 7);
+  expected[2] = expected[3] = expected[4] = 0x3f800000u;
+  expected[10] = 0xbeefbeefu;
+  EXPECT_EQ(back, expected);
+  kiln_gpu_free(gpu, a);
+}
+
 TEST_F(GpuFake, OutOfDeviceMemory) {
   setenv("FAKE_CUDA_MEMORY", "4096", 1);
   kiln_gpu_ptr_t ptr = 0;
@@ -212,6 +251,118 @@ TEST_F(GpuFake, EventNotRecorded) {
   kiln_status_free(status);
   kiln_gpu_event_destroy(gpu, a);
   kiln_gpu_event_destroy(gpu, b);
+}
+
+/// Compiled code's view: MLIR's host ABI over the fake driver. The device stays open for
+/// the process, so these run in a process of their own.
+class MgpuFake : public ::testing::Test {
+protected:
+  void SetUp() override {
+    library = dlopen(std::getenv("KILN_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+    lastLaunch = reinterpret_cast<decltype(lastLaunch)>(dlsym(library, "fake_cuda_last_launch"));
+    liveAllocations = reinterpret_cast<decltype(liveAllocations)>(
+        dlsym(library, "fake_cuda_live_allocations"));
+    ASSERT_TRUE(lastLaunch && liveAllocations);
+    liveBefore = liveAllocations();
+  }
+  void TearDown() override {
+    EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+    EXPECT_EQ(liveAllocations(), liveBefore) << "driver objects not released";
+    dlclose(library);
+  }
+  int launches() {
+    char name[128];
+    unsigned g[3], b[3], shared;
+    uint64_t first;
+    return lastLaunch(name, g, b, &shared, &first);
+  }
+  void *library = nullptr;
+  int (*lastLaunch)(char*, unsigned*, unsigned*, unsigned*, uint64_t*) = nullptr;
+  long long (*liveAllocations)() = nullptr;
+  long long liveBefore = 0;
+};
+
+TEST_F(MgpuFake, WhatCompiledCodeDoes) {
+  void* module = mgpuModuleLoadJIT(const_cast<char*>(kPtx), 2);
+  ASSERT_NE(module, nullptr);
+  void* stream = mgpuStreamCreate();
+  ASSERT_NE(stream, nullptr);
+  std::vector<float> host(256), back(256, -1.0f);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<float>(i);
+  void* device = mgpuMemAlloc(1024, stream, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, host.data(), 1024, stream);
+  mgpuMemset32(static_cast<char*>(device) + 16, 0x40000000u, 2, stream); // 2.0f
+  mgpuMemcpy(back.data(), device, 1024, stream);
+  mgpuStreamSynchronize(stream);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  host[4] = host[5] = 2.0f;
+  EXPECT_EQ(back, host);
+
+  void* scale = mgpuModuleGetFunction(module, "scale");
+  ASSERT_NE(scale, nullptr);
+  // A second look-up uses the module already loaded.
+  EXPECT_EQ(mgpuModuleGetFunction(module, "scale"), scale);
+  int before = launches();
+  uint32_t n = 256;
+  void* params[] = {&device, &n};
+  mgpuLaunchKernel(scale, 2, 1, 1, 128, 1, 1, 0, stream, params, nullptr, 2);
+  EXPECT_EQ(launches(), before + 1);
+  char name[128];
+  unsigned g[3], b[3], shared = 0;
+  uint64_t first = 0;
+  lastLaunch(name, g, b, &shared, &first);
+  EXPECT_STREQ(name, "scale");
+  EXPECT_EQ(g[0], 2u);
+  EXPECT_EQ(b[0], 128u);
+  EXPECT_EQ(first, reinterpret_cast<uintptr_t>(device));
+  // No blocks: nothing to launch, and no error.
+  mgpuLaunchKernel(scale, 0, 1, 1, 128, 1, 1, 0, stream, params, nullptr, 2);
+  EXPECT_EQ(launches(), before + 1);
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+
+  // An error stops the calls after it, until the model takes it.
+  EXPECT_EQ(mgpuModuleGetFunction(module, "scal"), nullptr);
+  mgpuLaunchKernel(scale, 2, 1, 1, 128, 1, 1, 0, stream, params, nullptr, 2);
+  EXPECT_EQ(launches(), before + 1);
+  EXPECT_EQ(mgpuMemAlloc(64, stream, false), nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status), "the GPU module has no kernel 'scal'");
+  mgpuLaunchKernel(scale, 2, 1, 1, 128, 1, 1, 0, stream, params, nullptr, 2);
+  EXPECT_EQ(launches(), before + 2);
+
+  mgpuMemFree(device, stream);
+  mgpuStreamDestroy(stream);
+  mgpuModuleUnload(module);
+}
+
+TEST_F(MgpuFake, DeviceErrors) {
+  kiln_mgpu_set_device(1);
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status), "no CUDA device: /gpu:1 asked for, the driver sees 1 device");
+  mgpuSetDefaultDevice(0);
+  EXPECT_EQ(mgpuMemAlloc(16, nullptr, true), nullptr);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_UNIMPLEMENTED);
+  kiln_status_free(status);
+  setenv("FAKE_CUDA_MEMORY", "4096", 1);
+  EXPECT_EQ(mgpuMemAlloc(8192, nullptr, false), nullptr);
+  unsetenv("FAKE_CUDA_MEMORY");
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_RESOURCE_EXHAUSTED);
+  EXPECT_EQ(message(status), "cuMemAlloc: out of device memory for 8192 bytes on Fake GPU");
+  // A module the driver rejects.
+  void* module = mgpuModuleLoad(const_cast<char*>("not a module"), 12);
+  EXPECT_EQ(mgpuModuleGetFunction(module, "add"), nullptr);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(message(status),
+            "cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)");
+  mgpuModuleUnload(module);
 }
 
 } // namespace

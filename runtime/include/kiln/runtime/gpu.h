@@ -93,6 +93,19 @@ kiln_status_t kiln_gpu_copy_to_host(kiln_gpu_t* gpu, void* dst, kiln_gpu_ptr_t s
 kiln_status_t kiln_gpu_copy_on_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, kiln_gpu_ptr_t src,
                                       size_t bytes, kiln_gpu_stream_t stream);
 
+/* Copies `bytes` between any two addresses the device can see (host memory or device
+ * memory of this process, told apart by the driver's unified addressing), in order on
+ * `stream`. */
+kiln_status_t kiln_gpu_copy(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, kiln_gpu_ptr_t src,
+                            size_t bytes, kiln_gpu_stream_t stream);
+
+/* Sets `count` 32-bit (or 16-bit) words of device memory from `dst` on to `value`, in order
+ * on `stream`. */
+kiln_status_t kiln_gpu_fill32(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, uint32_t value,
+                              size_t count, kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_fill16(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, uint16_t value,
+                              size_t count, kiln_gpu_stream_t stream);
+
 /* Streams: work on one runs in order; work on two may overlap. */
 kiln_status_t kiln_gpu_stream_create(kiln_gpu_t* gpu, kiln_gpu_stream_t* out);
 void kiln_gpu_stream_destroy(kiln_gpu_t* gpu, kiln_gpu_stream_t stream);

@@ -1,0 +1,73 @@
+/*
+ * kiln/runtime/mgpu.h - the calls compiled host code makes to run GPU kernels.
+ *
+ * Kiln lowers its GPU partitions' host side with upstream MLIR (gpu-to-llvm and the
+ * gpu.binary translation), which calls a fixed set of C functions: mgpuModuleLoad,
+ * mgpuLaunchKernel, mgpuMemAlloc and so on, the same names and signatures as MLIR's own
+ * CUDA runtime wrappers. The runtime provides them here over kiln/runtime/gpu.h, with
+ * two differences that suit compiled models:
+ *
+ *  - Nothing aborts. The first failure on a thread (no driver, no device, out of device
+ *    memory, a kernel the driver rejects) is kept as that thread's pending error; from then
+ *    on the calls on that thread do nothing (and return NULL) until the error is taken with
+ *    kiln_mgpu_take_error(), which the model's entry point does after each GPU partition to
+ *    return the error as its status. Memory and streams are still released.
+ *  - Nothing loads early. mgpuModuleLoad (called from a constructor when the program
+ *    starts) only remembers the image; the driver is loaded, the device opened and the
+ *    module loaded by the first mgpuModuleGetFunction. So a program built with GPU code
+ *    starts, and runs its CPU work, on a machine without a GPU or driver.
+ *
+ * Devices are opened on first use and stay open for the life of the process. Each thread
+ * works on device 0 until mgpuSetDefaultDevice (or kiln_mgpu_set_device) says otherwise.
+ */
+#ifndef KILN_RUNTIME_MGPU_H
+#define KILN_RUNTIME_MGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The pending error of the calling thread, or NULL; the caller frees it. Taking it lets the
+ * calls work again. */
+kiln_status_t kiln_mgpu_take_error(void);
+
+/* The device (ordinal) later calls on this thread use. */
+void kiln_mgpu_set_device(int ordinal);
+
+/* MLIR's host ABI (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp's signatures). Modules,
+ * kernels, streams and events are opaque pointers; device memory is a pointer-sized device
+ * address. */
+void* mgpuModuleLoad(void* image, size_t bytes);
+void* mgpuModuleLoadJIT(void* ptx, int optimization_level);
+void mgpuModuleUnload(void* module);
+void* mgpuModuleGetFunction(void* module, const char* name);
+void mgpuLaunchKernel(void* function, intptr_t grid_x, intptr_t grid_y, intptr_t grid_z,
+                      intptr_t block_x, intptr_t block_y, intptr_t block_z,
+                      int32_t shared_bytes, void* stream, void** params, void** extra,
+                      size_t param_count);
+void* mgpuStreamCreate(void);
+void mgpuStreamDestroy(void* stream);
+void mgpuStreamSynchronize(void* stream);
+void mgpuStreamWaitEvent(void* stream, void* event);
+void* mgpuEventCreate(void);
+void mgpuEventDestroy(void* event);
+void mgpuEventSynchronize(void* event);
+void mgpuEventRecord(void* event, void* stream);
+void* mgpuMemAlloc(uint64_t bytes, void* stream, bool host_shared);
+void mgpuMemFree(void* ptr, void* stream);
+void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream);
+void mgpuMemset32(void* dst, uint32_t value, size_t count, void* stream);
+void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream);
+void mgpuSetDefaultDevice(int32_t ordinal);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KILN_RUNTIME_MGPU_H */

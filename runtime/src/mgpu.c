@@ -1,0 +1,227 @@
+/* Implementation of kiln/runtime/mgpu.h: MLIR's GPU host ABI over kiln/runtime/gpu.h. */
+#include "kiln/runtime/mgpu.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "kiln/runtime/gpu.h"
+
+enum { KILN_MGPU_MAX_DEVICES = 16 };
+
+/* Devices, opened on first use and kept for the life of the process. */
+static pthread_mutex_t kiln_mgpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static kiln_gpu_t* kiln_mgpu_devices[KILN_MGPU_MAX_DEVICES];
+
+static _Thread_local int kiln_mgpu_ordinal;
+static _Thread_local kiln_status_t kiln_mgpu_pending;
+
+/* Keeps `status` as the thread's pending error unless one is pending already. */
+static void kiln_mgpu_fail(kiln_status_t status) {
+  if (status == NULL) return;
+  if (kiln_mgpu_pending == NULL)
+    kiln_mgpu_pending = status;
+  else
+    kiln_status_free(status);
+}
+
+kiln_status_t kiln_mgpu_take_error(void) {
+  kiln_status_t status = kiln_mgpu_pending;
+  kiln_mgpu_pending = NULL;
+  return status;
+}
+
+void kiln_mgpu_set_device(int ordinal) { kiln_mgpu_ordinal = ordinal; }
+
+void mgpuSetDefaultDevice(int32_t ordinal) { kiln_mgpu_set_device(ordinal); }
+
+/* The thread's device, opened if need be; NULL if it cannot be or an error is pending. */
+static kiln_gpu_t* kiln_mgpu_device(void) {
+  if (kiln_mgpu_pending != NULL) return NULL;
+  int ordinal = kiln_mgpu_ordinal;
+  if (ordinal < 0 || ordinal >= KILN_MGPU_MAX_DEVICES) {
+    kiln_mgpu_fail(kiln_status_create(KILN_STATUS_NOT_FOUND,
+                                      "no CUDA device: /gpu:%d asked for, Kiln handles /gpu:0 "
+                                      "to /gpu:%d",
+                                      ordinal, KILN_MGPU_MAX_DEVICES - 1));
+    return NULL;
+  }
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  kiln_status_t status = NULL;
+  if (kiln_mgpu_devices[ordinal] == NULL)
+    status = kiln_gpu_open(ordinal, &kiln_mgpu_devices[ordinal]);
+  kiln_gpu_t* gpu = kiln_mgpu_devices[ordinal];
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+  kiln_mgpu_fail(status);
+  return gpu;
+}
+
+/* The thread's device if it is open, for releasing things even with an error pending. */
+static kiln_gpu_t* kiln_mgpu_open_device(void) {
+  int ordinal = kiln_mgpu_ordinal;
+  if (ordinal < 0 || ordinal >= KILN_MGPU_MAX_DEVICES) return NULL;
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  kiln_gpu_t* gpu = kiln_mgpu_devices[ordinal];
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+  return gpu;
+}
+
+/* A module: its image, loaded on each device the first time a kernel of it is asked for. */
+struct kiln_mgpu_module {
+  const void* image;
+  pthread_mutex_t lock;
+  kiln_gpu_module_t* loaded[KILN_MGPU_MAX_DEVICES];
+};
+
+static void* kiln_mgpu_module_create(const void* image) {
+  struct kiln_mgpu_module* module = (struct kiln_mgpu_module*)calloc(1, sizeof(*module));
+  if (module == NULL) return NULL;
+  module->image = image;
+  pthread_mutex_init(&module->lock, NULL);
+  return module;
+}
+
+void* mgpuModuleLoad(void* image, size_t bytes) {
+  (void)bytes; /* a cubin or fatbin says its own size */
+  return kiln_mgpu_module_create(image);
+}
+
+void* mgpuModuleLoadJIT(void* ptx, int optimization_level) {
+  (void)optimization_level; /* the driver's default for PTX, -O3 */
+  return kiln_mgpu_module_create(ptx);
+}
+
+void mgpuModuleUnload(void* handle) {
+  struct kiln_mgpu_module* module = (struct kiln_mgpu_module*)handle;
+  if (module == NULL) return;
+  for (int d = 0; d < KILN_MGPU_MAX_DEVICES; ++d) kiln_gpu_module_unload(module->loaded[d]);
+  pthread_mutex_destroy(&module->lock);
+  free(module);
+}
+
+void* mgpuModuleGetFunction(void* handle, const char* name) {
+  struct kiln_mgpu_module* module = (struct kiln_mgpu_module*)handle;
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return NULL;
+  if (module == NULL) {
+    kiln_mgpu_fail(kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                      "out of memory for the GPU module of kernel '%s'", name));
+    return NULL;
+  }
+  int ordinal = kiln_mgpu_ordinal;
+  pthread_mutex_lock(&module->lock);
+  kiln_status_t status = NULL;
+  if (module->loaded[ordinal] == NULL)
+    status = kiln_gpu_module_load(gpu, module->image, &module->loaded[ordinal]);
+  kiln_gpu_module_t* loaded = module->loaded[ordinal];
+  pthread_mutex_unlock(&module->lock);
+  if (status != NULL) {
+    kiln_mgpu_fail(status);
+    return NULL;
+  }
+  kiln_gpu_kernel_t kernel = NULL;
+  kiln_mgpu_fail(kiln_gpu_kernel(loaded, name, &kernel));
+  return kernel;
+}
+
+void mgpuLaunchKernel(void* function, intptr_t grid_x, intptr_t grid_y, intptr_t grid_z,
+                      intptr_t block_x, intptr_t block_y, intptr_t block_z,
+                      int32_t shared_bytes, void* stream, void** params, void** extra,
+                      size_t param_count) {
+  (void)extra;
+  (void)param_count;
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL || function == NULL) return;
+  /* A grid without blocks (a loop over no elements) launches nothing; the driver would
+   * reject it. */
+  if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return;
+  uint32_t grid[3] = {(uint32_t)grid_x, (uint32_t)grid_y, (uint32_t)grid_z};
+  uint32_t block[3] = {(uint32_t)block_x, (uint32_t)block_y, (uint32_t)block_z};
+  kiln_mgpu_fail(kiln_gpu_launch(gpu, function, grid, block, (uint32_t)shared_bytes, stream,
+                                 params));
+}
+
+void* mgpuStreamCreate(void) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  kiln_gpu_stream_t stream = NULL;
+  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_create(gpu, &stream));
+  return stream;
+}
+
+void mgpuStreamDestroy(void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_open_device();
+  if (gpu != NULL) kiln_gpu_stream_destroy(gpu, stream);
+}
+
+void mgpuStreamSynchronize(void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, stream));
+}
+
+void mgpuStreamWaitEvent(void* stream, void* event) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL && event != NULL) kiln_mgpu_fail(kiln_gpu_stream_wait(gpu, stream, event));
+}
+
+void* mgpuEventCreate(void) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  kiln_gpu_event_t event = NULL;
+  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_event_create(gpu, &event));
+  return event;
+}
+
+void mgpuEventDestroy(void* event) {
+  kiln_gpu_t* gpu = kiln_mgpu_open_device();
+  if (gpu != NULL) kiln_gpu_event_destroy(gpu, event);
+}
+
+void mgpuEventSynchronize(void* event) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL && event != NULL) kiln_mgpu_fail(kiln_gpu_event_synchronize(gpu, event));
+}
+
+void mgpuEventRecord(void* event, void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL && event != NULL) kiln_mgpu_fail(kiln_gpu_event_record(gpu, event, stream));
+}
+
+void* mgpuMemAlloc(uint64_t bytes, void* stream, bool host_shared) {
+  (void)stream; /* allocation is synchronous */
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return NULL;
+  if (host_shared) {
+    kiln_mgpu_fail(kiln_status_create(KILN_STATUS_UNIMPLEMENTED,
+                                      "host-shared GPU memory (gpu.alloc host_shared) is not "
+                                      "supported"));
+    return NULL;
+  }
+  kiln_gpu_ptr_t ptr = 0;
+  kiln_mgpu_fail(kiln_gpu_alloc(gpu, (size_t)bytes, &ptr));
+  return (void*)(uintptr_t)ptr;
+}
+
+void mgpuMemFree(void* ptr, void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_open_device();
+  if (gpu == NULL || ptr == NULL) return;
+  /* The stream's work may still use the memory: let it finish first. */
+  kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, stream));
+  kiln_gpu_free(gpu, (kiln_gpu_ptr_t)(uintptr_t)ptr);
+}
+
+void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL)
+    kiln_mgpu_fail(kiln_gpu_copy(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst,
+                                 (kiln_gpu_ptr_t)(uintptr_t)src, bytes, stream));
+}
+
+void mgpuMemset32(void* dst, uint32_t value, size_t count, void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL)
+    kiln_mgpu_fail(kiln_gpu_fill32(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst, value, count, stream));
+}
+
+void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL)
+    kiln_mgpu_fail(kiln_gpu_fill16(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst, value, count, stream));
+}
