@@ -26,6 +26,17 @@ else:
     lit_config.note("shared corpus not found at '%s' (set KILN_SHARED): "
                     "tests that need it are skipped" % shared)
 
+# The CUDA toolkit's ptxas checks the PTX kernels Kiln writes (no GPU needed); tests that
+# need it say `REQUIRES: ptxas` and get `%ptxas`.
+cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+ptxas = os.path.join(cuda_home, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found at '%s' (set CUDA_HOME): GPU kernels are not assembled"
+                    % ptxas)
+
 # Compiled models may be linked against another build of the runtime (scripts/test.sh runs
 # the end-to-end tests against the sanitized one): lit --param kiln_runtime_lib_dir=DIR
 # --param kiln_ldflags=FLAGS, or the variables themselves in the environment (as

@@ -114,6 +114,7 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
       part.scratchOffset = attr.getScratchOffset();
       part.scratchBytes = attr.getScratchBytes();
       part.statusArgument = attr.getStatus();
+      part.gpu = kiln::dialect::isGpuDevice(attr.getDevice().getValue());
       entry.scratchBytes =
           std::max(entry.scratchBytes, part.scratchOffset + alignScratch(part.scratchBytes));
       entry.naiveScratchBytes += attr.getNaiveBytes();
@@ -431,6 +432,12 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
   };
   ArrayRef<std::string> rendezvousKeys = model.rendezvousKeys;
   bool concurrent = parts.size() > 1 || !rendezvousKeys.empty();
+  if (concurrent && llvm::any_of(parts, [](const EntryPart &p) { return p.gpu; })) {
+    error = "a GPU partition beside other partitions is not supported yet (place the whole "
+            "graph on one GPU)";
+    run->eraseFromParent();
+    return nullptr;
+  }
   llvm::Value *previous = nullptr;
   if (callsKernels || concurrent) {
     llvm::FunctionCallee enter =
@@ -440,6 +447,12 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
   llvm::Value *code = llvm::ConstantInt::get(i32, KILN_STATUS_OK);
   if (!concurrent) {
     b.CreateCall(impls.front(), partArgs(parts.front(), 0));
+    if (parts.front().gpu) {
+      // The GPU's first error, kept by the runtime (kiln/runtime/mgpu.h), is the status.
+      llvm::FunctionCallee gpuStatus = m.getOrInsertFunction(
+          "kiln_mgpu_status", llvm::FunctionType::get(i32, {ptr}, false));
+      code = b.CreateCall(gpuStatus, {options});
+    }
   } else {
     // Each part gets a thunk taking its argument array; the entry fills the arrays and a
     // table of kiln_partition_t {run, args} for kiln_partitions_run.

@@ -42,6 +42,7 @@ struct EntryPart {
   int64_t scratchOffset = 0;
   int64_t scratchBytes = 0;
   bool statusArgument = false; // it takes the checks' status last (kiln-lower-checks)
+  bool gpu = false;            // placed on a GPU: its errors are pending in kiln/runtime/mgpu.h
 };
 
 /// One check of the model's input values (kiln/runtime/abi.h: kiln_check_info_t).

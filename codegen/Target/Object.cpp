@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -59,6 +60,9 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(StringRef cpu, std::str
     features = llvm::join(list, ",");
   }
   llvm::TargetOptions options;
+  // Constructors (a GPU model's kernel module registration) in .init_array, which every
+  // linker runs; lld leaves .ctors alone.
+  options.UseInitArray = true;
   auto machine = std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, cpuName, features, options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
@@ -74,6 +78,10 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module, llvm::LLVMConte
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // GPU kernels: gpu.binary becomes a global holding the PTX or fatbin, gpu.launch_func the
+  // runtime's calls (kiln/runtime/mgpu.h).
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   module->getContext()->appendDialectRegistry(registry);
   // The model's interface (kiln.model) has no LLVM IR: the entry point and NAME_info
   // carry it.

@@ -9,6 +9,8 @@
 #include "passes/Graph/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -40,6 +42,7 @@ bool parseEmitKind(StringRef text, EmitKind &kind) {
                .Case("mlir", EmitKind::Mlir)
                .Case("llvm", EmitKind::Llvm)
                .Case("asm", EmitKind::Asm)
+               .Case("ptx", EmitKind::Ptx)
                .Default(std::nullopt);
   if (k)
     kind = *k;
@@ -235,6 +238,10 @@ private:
     p.kernelCalls = !options.noKernels;
     p.runtimeChecks = options.runtimeChecks;
     p.strictFloat = options.strictFloat;
+    if (!options.gpuArch.empty()) {
+      p.gpuArch = options.gpuArch;
+      p.gpuAssemble = options.emit != EmitKind::Ptx;
+    }
     return p;
   }
   std::string outputBase() const;
@@ -529,6 +536,13 @@ int Compilation::run() {
                 " cannot write to standard output; give a file with -o");
   if (failed(checkOutputs()))
     return 1;
+  if (!options.gpuArch.empty()) {
+    StringRef arch = options.gpuArch;
+    StringRef digits = arch.drop_front(3).rtrim("af");
+    if (!arch.starts_with("sm_") || digits.size() < 2 || !llvm::all_of(digits, llvm::isDigit))
+      return fail("--gpu-arch: '", options.gpuArch,
+                  "' is not a GPU architecture (sm_80, sm_90, sm_90a, sm_100a, ...)");
+  }
 
   std::string target_error;
   std::unique_ptr<llvm::TargetMachine> machine;
@@ -646,6 +660,10 @@ int Compilation::run() {
   }
   if (options.emit == EmitKind::Mlir && options.stage == Stage::Lowered)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+  bool onGpu = llvm::any_of(module->getOps<func::FuncOp>(),
+                            [](func::FuncOp f) { return kiln::dialect::isOnGpu(f); });
+  if (!onGpu && options.emit == EmitKind::Ptx)
+    return fail("--emit ptx: no op is placed on a GPU (place them with --devices /gpu:0)");
 
   // LLVM dialect.
   auto toLLVM = [&](OpPassManager &pm) {
@@ -654,10 +672,33 @@ int Compilation::run() {
   if (failed(runPipeline(*module, toLLVM, "llvm")))
     return 1;
   progress("LLVM dialect");
+  if (options.stats && onGpu) {
+    // Each GPU partition's device arena: the size it asks the runtime for (kiln-gpu-host).
+    module->walk([&](LLVM::CallOp call) {
+      if (call.getCallee() != StringRef("kiln_mgpu_part_begin") || call.getNumOperands() != 2)
+        return;
+      auto bytes = call.getOperand(1).getDefiningOp<LLVM::ConstantOp>();
+      auto value = bytes ? dyn_cast<IntegerAttr>(bytes.getValue()) : IntegerAttr();
+      auto function = call->getParentOfType<LLVM::LLVMFuncOp>();
+      if (value)
+        llvm::outs() << "stats: GPU arena of " << function.getName() << ": " << value.getInt()
+                     << " bytes of device memory (scratch, weights, inputs, outputs), "
+                        "allocated on the first call\n";
+    });
+  }
   if (failed(dumpStage(*module, "llvm")))
     return 1;
   if (options.emit == EmitKind::Mlir)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
+  if (options.emit == EmitKind::Ptx)
+    return failed(writeText(output, [&](llvm::raw_ostream &os) {
+      // Each gpu.binary (one per model: kiln-gpu-merge-modules) holds PTX text, with the
+      // NUL the driver wants at its end.
+      module->walk([&](gpu::BinaryOp binary) {
+        for (Attribute object : binary.getObjects())
+          os << cast<gpu::ObjectAttr>(object).getObject().getValue().rtrim('\0');
+      });
+    }));
 
   // Large constants go into the object file beside LLVM, not through it (an object file's
   // only; assembly and LLVM IR keep them).

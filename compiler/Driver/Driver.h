@@ -16,7 +16,7 @@
 
 namespace kiln::driver {
 
-enum class EmitKind { Exe, Obj, Mlir, Llvm, Asm };
+enum class EmitKind { Exe, Obj, Mlir, Llvm, Asm, Ptx };
 enum class Stage { Import, Graph, Lowered, Llvm };
 
 struct CompileOptions {
@@ -38,6 +38,7 @@ struct CompileOptions {
   bool runtimeChecks = true;        // check input values where TensorFlow reports errors
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
+  std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)
   std::string executablePath;       // the running kiln, to find the runtime libraries
   bool listSignatures = false;      // print a SavedModel directory's signatures, compile nothing
   std::vector<std::string> tags;    // a SavedModel's MetaGraph tags (empty: serve)

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Kiln's pass pipelines ----------------------------------===//
 #include "compiler/Pipelines/Pipelines.h"
 
+#include "codegen/GPU/Passes.h"
 #include "codegen/KilnToLLVM/Passes.h"
 #include "passes/Graph/Passes.h"
 #include "passes/Lower/Passes.h"
@@ -8,11 +9,14 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 
 using namespace mlir;
 
@@ -83,7 +87,51 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   return success();
 }
 
+bool placesOnGpu(const PipelineOptions &options) {
+  return llvm::any_of(options.devices, [](const std::string &d) {
+    return StringRef(d).contains_insensitive("gpu");
+  });
+}
+
+namespace {
+
+/// The CUDA toolkit ptxas, fatbinary and libdevice come from: $CUDA_HOME, or /usr/local/cuda.
+std::string cudaToolkit() {
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  return llvm::sys::fs::is_directory("/usr/local/cuda") ? "/usr/local/cuda" : "";
+}
+
+/// A GPU partition's loop nests as kernels in one gpu.binary (kiln/runtime/mgpu.h loads it).
+void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(codegen::gpu::createKernelsPass());
+  pm.addPass(codegen::gpu::createHostPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(codegen::gpu::createMergeModulesPass());
+  // Copies and launches in order on one stream per function call (upstream's lowering of
+  // gpu.memcpy wants them asynchronous).
+  pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuArch;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.gpuAssemble ? "fatbin" : "isa";
+  binary.toolkitPath = cudaToolkit();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+} // namespace
+
 LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  bool gpu = placesOnGpu(options);
+  if (gpu)
+    addGpuKernelPasses(pm, options);
   pm.addPass(codegen::createExpandKernelCallsPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   // A padded buffer's fill covers only the border its interior copy leaves.
@@ -128,6 +176,9 @@ LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &option
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  // Kernel launches, device memory and streams as calls of kiln/runtime/mgpu.h.
+  if (gpu)
+    pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -150,6 +201,12 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> strictFloat{*this, "strict-float",
                            llvm::cl::desc("No Winograd, no approximated math functions"),
                            llvm::cl::init(false)};
+  Option<std::string> gpuArch{*this, "gpu-arch",
+                              llvm::cl::desc("GPU architecture of the kernels (sm_80)"),
+                              llvm::cl::init("sm_80")};
+  Option<bool> gpuAssemble{*this, "gpu-assemble",
+                           llvm::cl::desc("Assemble the kernels with ptxas into a fatbin"),
+                           llvm::cl::init(false)};
 
   PipelineOptions get() const {
     PipelineOptions options;
@@ -157,6 +214,8 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
     options.kernelCalls = !noKernels;
     options.runtimeChecks = !noRuntimeChecks;
     options.strictFloat = strictFloat;
+    options.gpuArch = gpuArch;
+    options.gpuAssemble = gpuAssemble;
     return options;
   }
 };

@@ -6,7 +6,8 @@
 //
 //   kiln-graph-pipeline  tf dialect -> tf dialect: shapes from the feeds, pruning
 //   kiln-lower-pipeline  tf dialect -> bufferized linalg on memrefs with a scratch arena
-//   kiln-llvm-pipeline   bufferized upstream IR -> LLVM dialect (CPU)
+//   kiln-llvm-pipeline   bufferized upstream IR -> LLVM dialect (CPU; and, for partitions
+//                        placed on a GPU, kernels in a gpu.binary of PTX or a fatbin)
 //   kiln-cpu-pipeline    all three
 //
 //===----------------------------------------------------------------------------===//
@@ -32,7 +33,15 @@ struct PipelineOptions {
   /// Strict float semantics: no Winograd convolutions, no polynomial approximations of
   /// math functions (libm instead).
   bool strictFloat = false;
+  /// GPU code (for partitions placed on a GPU): the architecture its kernels are compiled
+  /// for, and whether ptxas assembles them at compile time into a fatbin holding the cubin
+  /// and the PTX (otherwise the module holds PTX, which the driver compiles at load).
+  std::string gpuArch = "sm_80";
+  bool gpuAssemble = false;
 };
+
+/// Whether `options` place anything on a GPU (a device of type GPU in `devices`).
+bool placesOnGpu(const PipelineOptions &options);
 
 /// Appends the pipeline to `pm`, which must be anchored on builtin.module. (These succeed;
 /// they return a LogicalResult to keep the signature of pipelines that can fail.)

@@ -34,6 +34,16 @@ std::string toCIdentifier(llvm::StringRef text);
 /// `anyElementType`. kiln.kernel_call's verifier and the passes that make calls agree on it.
 bool isKernelBuffer(mlir::Type type, int64_t rank, bool anyElementType = false);
 
+/// The attribute `kiln-lower-partitions` puts on each partition's function: the device it
+/// was placed on, as the placement wrote it ("/job:localhost/replica:0/task:0/device:GPU:0").
+inline constexpr llvm::StringLiteral kDeviceAttrName = "kiln.device";
+
+/// Whether `device` (a full device name, as placement writes it) is a GPU.
+bool isGpuDevice(llvm::StringRef device);
+
+/// Whether `op` is, or is inside, a function placed on a GPU (kDeviceAttrName).
+bool isOnGpu(mlir::Operation *op);
+
 /// Makes kiln.send, kiln.recv, kiln.check and kiln.attention bufferizable (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect

@@ -245,3 +245,14 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return failure(failed(check(getFeeds(), inputs, "feed")) ||
                  failed(check(getFetches(), results, "fetch")));
 }
+
+bool kiln::dialect::isGpuDevice(StringRef device) {
+  return device.contains("/device:GPU:") || device.contains("/device:gpu:");
+}
+
+bool kiln::dialect::isOnGpu(mlir::Operation *op) {
+  for (; op != nullptr; op = op->getParentOp())
+    if (auto device = op->getAttrOfType<mlir::StringAttr>(kDeviceAttrName))
+      return isGpuDevice(device.getValue());
+  return false;
+}

@@ -63,7 +63,10 @@ struct OutlinePartitionsPass
         return success(); // not placed: nothing to outline
       byDevice[device].push_back(&op);
     }
-    if (byDevice.size() < 2)
+    // A graph all on one CPU stays the entry's function; one on a GPU becomes a partition,
+    // the unit that runs on a device other than the caller's.
+    if (byDevice.empty() ||
+        (byDevice.size() == 1 && !kiln::dialect::isGpuDevice(byDevice.begin()->first)))
       return success();
 
     // Control edges between devices go; any other value crossing devices is a data edge

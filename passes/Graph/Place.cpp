@@ -163,8 +163,21 @@ double transferSeconds(const DeviceName &from, const DeviceName &to, double byte
   return latency + bytes / bandwidth;
 }
 
-/// Device types that can run `op`: each needs a lowering, and only the CPU has them so far.
-bool hasLowering(Operation *, const DeviceName &device) { return device.type == "CPU"; }
+/// Device types that can run `op`: each needs a lowering. The CPU has them all; a GPU runs
+/// the ops that lower to loop nests (kiln-gpu-kernels): stateless ones without regions, on
+/// tensors of numbers and booleans.
+bool hasLowering(Operation *op, const DeviceName &device) {
+  if (device.type == "CPU")
+    return true;
+  if (device.type != "GPU" || op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+    return false;
+  auto numeric = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.getElementType().isIntOrFloat();
+  };
+  return llvm::all_of(op->getOperandTypes(), numeric) &&
+         llvm::all_of(op->getResultTypes(), numeric);
+}
 
 using kiln::graph::nodeName;
 
@@ -271,7 +284,8 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
         diag << "; devices:";
         for (const DeviceName &d : available)
           diag << " " << d.str();
-        diag << " (only CPU devices have lowerings so far)";
+        if (llvm::any_of(available, [](const DeviceName &d) { return d.type == "GPU"; }))
+          diag << " (a GPU runs stateless ops on numeric tensors only, so far)";
         ok = false;
       }
       feasible[leader] = allowed;

@@ -180,7 +180,7 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
   void runOnOperation() override {
     SmallVector<Operation *> roots;
     getOperation().walk([&](Operation *op) {
-      if (isa<tf::BatchMatMulV2Op, tf::BatchMatMulOp>(op))
+      if (isa<tf::BatchMatMulV2Op, tf::BatchMatMulOp>(op) && !kiln::dialect::isOnGpu(op))
         roots.push_back(op);
     });
     for (Operation *root : roots)

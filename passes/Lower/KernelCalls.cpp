@@ -485,8 +485,9 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   using KernelCallsPassBase::KernelCallsPassBase;
 
   void runOnOperation() override {
+    // The runtime's kernels run on the CPU: a GPU's partition keeps its linalg ops.
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal())
+      if (!func.isExternal() && !kiln::dialect::isOnGpu(func))
         rewrite(func);
   }
 

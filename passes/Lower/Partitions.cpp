@@ -85,6 +85,7 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
         written[at.front()] = true;
       }
       callee.setPublic();
+      callee->setAttr(kiln::dialect::kDeviceAttrName, partition.getDeviceAttr());
       parts.push_back(kiln::dialect::PartAttr::get(
           ctx, FlatSymbolRefAttr::get(callee.getSymNameAttr()), partition.getDeviceAttr(),
           DenseI64ArrayAttr::get(ctx, inputs), DenseI64ArrayAttr::get(ctx, outputs), 0, 0, 0,

@@ -40,6 +40,7 @@ enum {
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult, (CUcontext*, CUdevice)) \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", CUresult, (CUdevice))        \
   X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                              \
+  X(cuCtxSynchronize, "cuCtxSynchronize", CUresult, (void))                                 \
   X(cuModuleLoadData, "cuModuleLoadData", CUresult, (CUmodule*, const void*))               \
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                                 \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult, (CUfunction*, CUmodule, const char*)) \
@@ -217,6 +218,13 @@ kiln_status_t kiln_gpu_bind(kiln_gpu_t* gpu) {
 }
 
 /* Every call below makes the device's context current first. */
+kiln_status_t kiln_gpu_synchronize(kiln_gpu_t* gpu) {
+  kiln_status_t bound = kiln_gpu_bind(gpu);
+  if (bound != NULL) return bound;
+  KILN_CUDA_CHECK(kiln_cuda.cuCtxSynchronize(), "cuCtxSynchronize");
+  return NULL;
+}
+
 #define KILN_GPU_BIND(gpu)                                                                  \
   do {                                                                                      \
     kiln_status_t kiln_bound_ = kiln_gpu_bind(gpu);                                         \

@@ -2,6 +2,8 @@
 #include "kiln/runtime/mgpu.h"
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kiln/runtime/gpu.h"
@@ -224,4 +226,52 @@ void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu != NULL)
     kiln_mgpu_fail(kiln_gpu_fill16(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst, value, count, stream));
+}
+
+/* GPU partitions run one at a time: their arenas are per partition, not per call. */
+static pthread_mutex_t kiln_mgpu_part_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void* kiln_mgpu_part_begin(int64_t* slot, int64_t bytes) {
+  pthread_mutex_lock(&kiln_mgpu_part_lock);
+  slot[1] = 0;
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return NULL;
+  if (slot[0] == 0) {
+    kiln_gpu_ptr_t arena = 0;
+    kiln_status_t status = kiln_gpu_alloc(gpu, bytes > 0 ? (size_t)bytes : 1, &arena);
+    if (status != NULL) {
+      kiln_mgpu_fail(status);
+      return NULL;
+    }
+    slot[0] = (int64_t)arena;
+    slot[1] = 1;
+  }
+  return (void*)(uintptr_t)slot[0];
+}
+
+void kiln_mgpu_part_end(int64_t* slot) {
+  /* The call's copies and kernels finish before the arena is another call's. */
+  kiln_gpu_t* device = kiln_mgpu_device();
+  if (device != NULL) kiln_mgpu_fail(kiln_gpu_synchronize(device));
+  if (kiln_mgpu_pending != NULL && slot[1] != 0) {
+    kiln_gpu_t* gpu = kiln_mgpu_open_device();
+    if (gpu != NULL) kiln_gpu_free(gpu, (kiln_gpu_ptr_t)slot[0]);
+    slot[0] = 0;
+  }
+  slot[1] = 0;
+  pthread_mutex_unlock(&kiln_mgpu_part_lock);
+}
+
+int32_t kiln_mgpu_status(const kiln_run_options_t* options) {
+  kiln_status_t status = kiln_mgpu_take_error();
+  if (status == NULL) return KILN_STATUS_OK;
+  int32_t code = (int32_t)kiln_status_code(status);
+  if (options != NULL &&
+      options->struct_size >= offsetof(kiln_run_options_t, error_message_size) +
+                                  sizeof(options->error_message_size) &&
+      options->error_message != NULL && options->error_message_size > 0)
+    snprintf(options->error_message, (size_t)options->error_message_size, "%s",
+             kiln_status_message(status));
+  kiln_status_free(status);
+  return code;
 }

@@ -8,9 +8,12 @@
  * FAKE_CUDA_DEVICES sets the device count (default 1; 0 makes cuInit fail with
  * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
  * the bytes allocated at once (cuMemAlloc then fails with CUDA_ERROR_OUT_OF_MEMORY).
+ * FAKE_CUDA_LOG=1 prints each allocation, copy and launch to standard error, for tests of
+ * compiled programs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +44,11 @@ static struct {
   uint64_t first_argument;
   int count;
 } last_launch;
+
+static int logging(void) {
+  const char* log = getenv("FAKE_CUDA_LOG");
+  return log != NULL && log[0] == '1';
+}
 
 static int device_count(void) {
   const char* n = getenv("FAKE_CUDA_DEVICES");
@@ -129,6 +137,8 @@ CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   return SUCCESS;
 }
 
+CUresult cuCtxSynchronize(void) { return SUCCESS; }
+
 CUresult cuCtxSetCurrent(CUhandle context) {
   return context == &fake_context || context == NULL ? SUCCESS : INVALID_VALUE;
 }
@@ -182,6 +192,9 @@ CUresult cuLaunchKernel(CUhandle function, unsigned gx, unsigned gy, unsigned gz
   last_launch.first_argument = 0;
   if (params != NULL && params[0] != NULL) memcpy(&last_launch.first_argument, params[0], 8);
   ++last_launch.count;
+  if (logging())
+    fprintf(stderr, "fake_cuda: launch %s grid %u,%u,%u block %u,%u,%u\n", last_launch.name, gx,
+            gy, gz, bx, by, bz);
   return SUCCESS;
 }
 
@@ -196,6 +209,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
   allocated_bytes += bytes;
   ++live_allocations;
   *ptr = (CUdeviceptr)(uintptr_t)((char*)block + 16);
+  if (logging()) fprintf(stderr, "fake_cuda: alloc %zu bytes\n", bytes);
   return SUCCESS;
 }
 
@@ -227,6 +241,7 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUhandle s) {
   (void)s;
+  if (logging()) fprintf(stderr, "fake_cuda: copy %zu bytes\n", bytes);
   memmove((void*)(uintptr_t)dst, (const void*)(uintptr_t)src, bytes);
   return SUCCESS;
 }

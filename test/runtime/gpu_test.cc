@@ -1,7 +1,7 @@
-// Tests of kiln/runtime/gpu.h and kiln/runtime/mgpu.h without a GPU: with no driver library, with a driver that
-// sees no device, and with test/runtime/fake_cuda.c standing in for the driver. ctest
-// runs each suite in a process of its own with KILN_LIBCUDA (and FAKE_CUDA_*) set: the
-// runtime loads the driver once per process.
+// Tests of kiln/runtime/gpu.h and kiln/runtime/mgpu.h without a GPU: with no driver
+// library, with a driver that sees no device, and with test/runtime/fake_cuda.c standing in
+// for the driver. ctest runs each suite in a process of its own with KILN_LIBCUDA (and
+// FAKE_CUDA_*) set: the runtime loads the driver once per process.
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/mgpu.h"
 
@@ -64,6 +64,22 @@ TEST(MgpuNoDevice, ErrorsWaitForTheModel) {
             "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
   EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
   mgpuModuleUnload(module);
+}
+
+// A GPU partition's call without a device: no arena, and the status says why.
+TEST(MgpuNoDevice, PartitionStatus) {
+  int64_t slot[2] = {0, 0};
+  EXPECT_EQ(kiln_mgpu_part_begin(slot, 64), nullptr);
+  kiln_mgpu_part_end(slot);
+  EXPECT_EQ(slot[0], 0);
+  char text[128] = "";
+  kiln_run_options_t options{};
+  options.struct_size = sizeof(options);
+  options.error_message = text;
+  options.error_message_size = sizeof(text);
+  EXPECT_EQ(kiln_mgpu_status(&options), KILN_STATUS_NOT_FOUND);
+  EXPECT_STREQ(text,
+               "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
 }
 
 /// The fake driver's own functions, looked up in the library the runtime loaded.
@@ -336,6 +352,39 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
 
   mgpuMemFree(device, stream);
   mgpuStreamDestroy(stream);
+  mgpuModuleUnload(module);
+}
+
+TEST_F(MgpuFake, PartitionArena) {
+  int64_t slot[2] = {0, 0};
+  void* first = kiln_mgpu_part_begin(slot, 1000);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(slot[1], 1); // fresh: the caller uploads its weights
+  long long live = liveAllocations();
+  kiln_mgpu_part_end(slot);
+  EXPECT_EQ(kiln_mgpu_status(nullptr), KILN_STATUS_OK);
+  // The next call finds the arena.
+  EXPECT_EQ(kiln_mgpu_part_begin(slot, 1000), first);
+  EXPECT_EQ(slot[1], 0);
+  kiln_mgpu_part_end(slot);
+  EXPECT_EQ(liveAllocations(), live);
+  mgpuMemFree(first, nullptr);
+  slot[0] = 0;
+
+  // A call that fails after allocating leaves nothing behind, and reports the error.
+  void* module = mgpuModuleLoadJIT(const_cast<char*>(kPtx), 2);
+  ASSERT_NE(kiln_mgpu_part_begin(slot, 64), nullptr);
+  EXPECT_EQ(mgpuModuleGetFunction(module, "nope"), nullptr);
+  kiln_mgpu_part_end(slot);
+  EXPECT_EQ(slot[0], 0);
+  char text[64];
+  kiln_run_options_t options{};
+  options.struct_size = sizeof(options);
+  options.error_message = text;
+  options.error_message_size = sizeof(text);
+  EXPECT_EQ(kiln_mgpu_status(&options), KILN_STATUS_NOT_FOUND);
+  EXPECT_STREQ(text, "the GPU module has no kernel 'nope'");
+  EXPECT_EQ(kiln_mgpu_status(&options), KILN_STATUS_OK);
   mgpuModuleUnload(module);
 }
 

@@ -102,8 +102,9 @@ int main(int argc, char **argv) {
   compile
       ->add_option("--emit", emit,
                    "What to produce: exe (an executable reading and writing .npy files), "
-                   "obj (object file + C header), mlir (IR at --stage), llvm (LLVM IR), asm")
-      ->check(kNotAnOption & CLI::IsMember({"exe", "obj", "mlir", "llvm", "asm"}))
+                   "obj (object file + C header), mlir (IR at --stage), llvm (LLVM IR), asm, "
+                   "ptx (the GPU kernels of what --devices placed on a GPU)")
+      ->check(kNotAnOption & CLI::IsMember({"exe", "obj", "mlir", "llvm", "asm", "ptx"}))
       ->capture_default_str();
   compile
       ->add_option("--stage", stage,
@@ -158,7 +159,15 @@ int main(int argc, char **argv) {
                       "full names /job:J/replica:R/task:T/device:TYPE:N. Each device's ops "
                       "become a partition that runs on a thread of its own, handing tensors "
                       "to the others by _Send/_Recv; the placement and the partitions show in "
-                      "--emit mlir --stage graph, and --stats sums them up");
+                      "--emit mlir --stage graph, and --stats sums them up. Ops placed on a "
+                      "GPU (/gpu:0) become PTX kernels (--emit ptx) the program loads through "
+                      "the CUDA driver; a graph must be wholly on one GPU for now");
+  compile->add_option("--gpu-arch", options.gpuArch,
+                      "GPU architecture of the kernels, sm_XX (default sm_80: PTX every "
+                      "later GPU's driver compiles). Given, the kernels are also assembled "
+                      "with ptxas from the CUDA toolkit ($CUDA_HOME or /usr/local/cuda) into "
+                      "a fatbin, so the driver does not compile them when the model loads")
+      ->check(kNotAnOption);
   bool noRuntimeChecks = false;
   compile->add_flag("--no-runtime-checks", noRuntimeChecks,
                     "Do not check input values where TensorFlow reports errors (integer "

@@ -56,6 +56,9 @@ const char* kiln_gpu_name(const kiln_gpu_t* gpu);
 /* The device's compute capability, e.g. 90 for sm_90. */
 int kiln_gpu_compute_capability(const kiln_gpu_t* gpu);
 
+/* Waits until all work on the device is done. */
+kiln_status_t kiln_gpu_synchronize(kiln_gpu_t* gpu);
+
 /* Makes the device's context current on the calling thread (every call below does it
  * too; a thread that calls kernels it launched through other means needs it). */
 kiln_status_t kiln_gpu_bind(kiln_gpu_t* gpu);

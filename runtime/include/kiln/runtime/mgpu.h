@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kiln/runtime/abi.h"
 #include "kiln/runtime/status.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,22 @@ kiln_status_t kiln_mgpu_take_error(void);
 
 /* The device (ordinal) later calls on this thread use. */
 void kiln_mgpu_set_device(int ordinal);
+
+/* A GPU partition's call (codegen/GPU's kiln-gpu-host). `slot` is the partition's static
+ * pair {device address of its arena, fresh}, zero when the program starts. begin takes
+ * the process's GPU lock (calls of GPU partitions run one at a time, until end), allocates
+ * the arena of `bytes` on the thread's device on the first call, setting slot[1] to 1 for
+ * that call only (the caller then uploads its weights), and returns the arena; NULL when
+ * that fails, the error pending. end waits for the device to finish the call's work and
+ * releases the lock; if the call that allocated the
+ * arena failed, it frees the arena, so the next call allocates and uploads again. */
+void* kiln_mgpu_part_begin(int64_t* slot, int64_t bytes);
+void kiln_mgpu_part_end(int64_t* slot);
+
+/* For the model's entry point after a GPU partition: KILN_STATUS_OK, or the code of the
+ * thread's pending error, which it takes, with its message written to
+ * options->error_message (when the caller gave a buffer). */
+int32_t kiln_mgpu_status(const kiln_run_options_t* options);
 
 /* MLIR's host ABI (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp's signatures). Modules,
  * kernels, streams and events are opaque pointers; device memory is a pointer-sized device

@@ -1,0 +1,85 @@
+//===- MergeModules.cpp - every outlined kernel in one gpu.module -------------===//
+#include "codegen/GPU/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace kiln::codegen::gpu {
+#define GEN_PASS_DEF_MERGEMODULESPASS
+#include "codegen/GPU/Passes.h.inc"
+} // namespace kiln::codegen::gpu
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kModuleName = "kiln_kernels";
+
+/// `name` as a PTX identifier: letters, digits, '_' and '$' ("main.gpu0_kernel" ->
+/// "main_gpu0_kernel"; ptxas rejects the dot), made unique among `taken` with a suffix.
+std::string kernelName(StringRef name, llvm::StringSet<> &taken) {
+  std::string base;
+  for (char c : name)
+    base += llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_';
+  if (base.empty() || llvm::isDigit(base.front()))
+    base = "k" + base;
+  std::string unique = base;
+  for (int n = 1; !taken.insert(unique).second; ++n)
+    unique = base + "_" + std::to_string(n);
+  return unique;
+}
+
+struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeModulesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<mlir::gpu::GPUModuleOp> sources(module.getOps<mlir::gpu::GPUModuleOp>());
+    if (sources.empty())
+      return;
+    if (module.lookupSymbol(kModuleName)) {
+      module.emitError() << "already has a symbol '" << kModuleName << "'";
+      return signalPassFailure();
+    }
+    OpBuilder b(sources.front());
+    auto merged = mlir::gpu::GPUModuleOp::create(b, sources.front().getLoc(), kModuleName);
+    if (auto targets = sources.front().getTargetsAttr())
+      merged.setTargetsAttr(targets);
+    // Each kernel takes its module's name (unique in the module) as a PTX identifier; other
+    // symbols of a module (none from outlining) would need renaming too.
+    llvm::DenseMap<Attribute, SymbolRefAttr> renamed;
+    llvm::StringSet<> taken;
+    Block &into = merged.getBodyRegion().front();
+    for (mlir::gpu::GPUModuleOp source : sources) {
+      StringAttr name = source.getSymNameAttr();
+      for (Operation &op : llvm::make_early_inc_range(source.getBody()->getOperations())) {
+        auto kernel = dyn_cast<mlir::gpu::GPUFuncOp>(op);
+        if (!kernel) {
+          if (op.hasTrait<OpTrait::IsTerminator>())
+            continue;
+          op.emitOpError() << "in GPU module '" << name.getValue()
+                           << "' beside its kernel cannot be merged";
+          return signalPassFailure();
+        }
+        SymbolRefAttr old = SymbolRefAttr::get(name, {FlatSymbolRefAttr::get(kernel)});
+        kernel.setName(kernelName(name.getValue(), taken));
+        kernel->moveBefore(&into, into.end());
+        renamed[old] = SymbolRefAttr::get(merged.getSymNameAttr(),
+                                          {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+      }
+      source.erase();
+    }
+    WalkResult walk = module.walk([&](mlir::gpu::LaunchFuncOp launch) {
+      auto it = renamed.find(launch.getKernel());
+      if (it == renamed.end()) {
+        launch.emitOpError() << "launches " << launch.getKernel()
+                             << ", which is not an outlined kernel";
+        return WalkResult::interrupt();
+      }
+      launch.setKernelAttr(it->second);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,142 @@
+//===- Passes.td - GPU codegen: kernels from loop nests, one module --*- tablegen -*-===//
+
+#ifndef KILN_CODEGEN_GPU_PASSES_TD
+#define KILN_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
+  let summary = "Turn a GPU partition's bufferized linalg ops into gpu.launch kernels";
+  let description = [{
+    Runs on the functions placed on a GPU (those `kiln-lower-partitions` marked with a
+    `kiln.device` naming one), after buffer planning, when every buffer of the function is
+    device memory. Each `memref.copy` becomes a `linalg.copy`, each linalg op a nest of
+    `scf.parallel` (its parallel dimensions) around `scf.for` loops (its reductions), and
+    each nest one `gpu.launch`: one thread per iteration of the parallel dimensions, taken
+    together in row-major order (so neighbouring threads touch neighbouring elements of the
+    innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
+    32, for small nests), as many blocks as that needs; a thread past the end does nothing.
+    A loop nest with no parallel dimension (a full reduction) runs on one thread. Index
+    computations, views and constants stay on the host and reach the kernel as arguments
+    (`gpu-kernel-outlining` moves each launch into a kernel of its own).
+
+    What has no GPU lowering is an error at the op: a call, a runtime kernel call, a send or
+    receive, an allocation left after buffer planning.
+
+    Before:
+    ```mlir
+    func.func @main.gpu0(%x: memref<8x16xf32>, %y: memref<8x16xf32>, %s: memref<0xi8>)
+        attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+      linalg.generic {...} ins(%x : memref<8x16xf32>) outs(%y : memref<8x16xf32>) {...}
+      return
+    }
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, ...) threads(%tx, %ty, %tz) in (%sx = %c128, ...) {
+      %id = ... %bx * 128 + %tx
+      scf.if %id < 128 {
+        %i = %id / 16
+        %j = %id % 16
+        %v = memref.load %x[%i, %j] ...
+        memref.store ..., %y[%i, %j]
+      }
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels launched">,
+    Statistic<"numSerial", "serial-kernels", "Kernels of one thread (no parallel dimension)">,
+  ];
+}
+
+def HostPass : Pass<"kiln-gpu-host", "mlir::ModuleOp"> {
+  let summary = "Give a GPU partition its device arena, input and output copies and weights";
+  let description = [{
+    Runs on the functions placed on a GPU after `kiln-gpu-kernels`, and makes each work on
+    device memory. The function keeps its signature (host inputs, host outputs, the
+    scratch arena the entry point gives it, unused); its device arena holds the scratch, then
+    each constant it reads (a `memref.get_global`), input and output, 256-byte aligned. On
+    entry it calls the runtime's `kiln_mgpu_part_begin(slot, bytes)` (kiln/runtime/mgpu.h)
+    with a private global of its own, which allocates the arena on the first call and
+    returns it; the weights are copied to the device only on that call (the runtime marks
+    it in the slot), the inputs on every call; its kernels read and write views of the
+    arena instead of the arguments and globals; before returning it copies the outputs back
+    and calls `kiln_mgpu_part_end(slot)`. Copies are `gpu.memcpy`. A buffer that is not
+    static with the identity layout, or a function not run as a part of a `kiln.entry`, is
+    an error.
+
+    Before:
+    ```mlir
+    func.func @main.gpu0(%x: memref<4xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
+        attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+      %w = memref.get_global @w : memref<4xf32>
+      gpu.launch ... { ... %x ... %w ... %y ... }
+      return
+    }
+    ```
+    After:
+    ```mlir
+    memref.global "private" @main.gpu0.gpu_arena : memref<2xi64> = dense<0>
+    func.func @main.gpu0(%x: memref<4xf32>, %y: memref<4xf32>, %s: memref<0xi8>) ... {
+      %slot = memref.get_global @main.gpu0.gpu_arena : memref<2xi64>
+      %a = call @kiln_mgpu_part_begin(%slot, %c768) : (memref<2xi64>, i64) -> memref<1xi8>
+      %arena = memref.reinterpret_cast %a to offset: [0], sizes: [768], strides: [1] ...
+      %dw = memref.view %arena[%c0][] : memref<768xi8> to memref<4xf32>
+      scf.if %fresh { gpu.memcpy %dw, %w_host ... }
+      %dx = memref.view %arena[%c256][] ...
+      gpu.memcpy %dx, %x : memref<4xf32>, memref<4xf32>
+      %dy = memref.view %arena[%c512][] ...
+      gpu.launch ... { ... %dx ... %dw ... %dy ... }
+      gpu.memcpy %y, %dy : memref<4xf32>, memref<4xf32>
+      call @kiln_mgpu_part_end(%slot) : (memref<2xi64>) -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::func::FuncDialect", "mlir::gpu::GPUDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+  ];
+  let statistics = [
+    Statistic<"numPartitions", "partitions", "GPU partitions given a device arena">,
+    Statistic<"arenaBytes", "arena-bytes", "Bytes of their device arenas">,
+  ];
+}
+
+def MergeModulesPass : Pass<"kiln-gpu-merge-modules", "mlir::ModuleOp"> {
+  let summary = "Put every outlined kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives each kernel a `gpu.module` of its own, and kernels of
+    different modules may share a name. This pass moves every kernel into one module,
+    `kiln_kernels`, each named after the module it came from (unique) as a PTX identifier
+    (other characters become `_`: ptxas rejects `main.gpu0_kernel`), and points the
+    `gpu.launch_func` ops at them: the model then holds one PTX module (one `--emit ptx`
+    file, one load by the driver) instead of one per kernel.
+
+    Before:
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel {...} }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel {...} }
+    ```
+    After:
+    ```mlir
+    gpu.launch_func @kiln_kernels::@f_kernel ...
+    gpu.launch_func @kiln_kernels::@f_kernel_0 ...
+    gpu.module @kiln_kernels {
+      gpu.func @f_kernel(...) kernel {...}
+      gpu.func @f_kernel_0(...) kernel {...}
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+#endif // KILN_CODEGEN_GPU_PASSES_TD

@@ -1,0 +1,97 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-kernels %s | FileCheck %s
+
+// Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
+// flat index split row-major (the last dimension fastest), guarded against the last block's
+// spare threads.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @elementwise
+// CHECK: gpu.launch blocks(%[[BX:[^,]*]], {{.*}}) in ({{[^=]*}}= %c4{{(_[0-9]+)?}}, {{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
+// CHECK: %[[B:.*]] = arith.muli %[[BX]], %c256
+// CHECK: %[[ID:.*]] = arith.addi %[[B]], %[[TX]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ID]], %c1000 : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: arith.remui %[[ID]], %c100
+// CHECK: arith.divui %[[ID]], %c100
+// CHECK: memref.load %{{.*}} : memref<10x100xf32>
+// CHECK: math.tanh
+// CHECK: memref.store %{{.*}} : memref<10x100xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg
+func.func @elementwise(%x: memref<10x100xf32>, %y: memref<10x100xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<10x100xf32>) outs(%y : memref<10x100xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a reduction keeps its loop inside the thread of its output element, and that
+// a small nest gets a block of a whole warp.
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_sums
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c32{{(_[0-9]+)?}},
+// CHECK: arith.cmpi ult, %{{.*}}, %c8
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: arith.addf
+func.func @row_sums(%x: memref<8x1000xf32>, %y: memref<8xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x1000xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a reduction to one value runs on one thread, that copies become kernels, and
+// that views stay on the host.
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @total
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %[[ONE:c1[_0-9]*]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]]) threads({{.*}}) in ({{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]])
+// CHECK: scf.for
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: memref.load %[[V]]
+// CHECK: memref.store {{.*}} : memref<8xf32>
+// CHECK: gpu.terminator
+func.func @total(%x: memref<64xf32>, %y: memref<f32>, %z: memref<8xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %v = memref.subview %x[8] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: 8>>
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<f32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  }
+  memref.copy %v, %z : memref<8xf32, strided<[1], offset: 8>> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Tests that a function on the CPU is left alone.
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @on_cpu
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @on_cpu(%x: memref<4xf32>, %y: memref<4xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:CPU:0"} {
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

@@ -1,0 +1,45 @@
+// RUN: kiln-opt --kiln-gpu-merge-modules %s | FileCheck %s
+
+// Tests that outlined kernels of the same name from different modules land in one module,
+// each named after its old module as a PTX identifier (no dots), and that the launches follow
+// them.
+// CHECK-LABEL: func.func @f
+// CHECK: gpu.launch_func @kiln_kernels::@f_kernel blocks
+// CHECK: gpu.launch_func @kiln_kernels::@f_kernel_0 blocks
+// CHECK: gpu.launch_func @kiln_kernels::@main_gpu0_kernel blocks
+// CHECK: gpu.module @kiln_kernels [#nvvm.target<chip = "sm_90">] {
+// CHECK: gpu.func @f_kernel(%{{.*}}: memref<4xf32>) kernel
+// CHECK: memref.store {{.*}} : memref<4xf32>
+// CHECK: gpu.func @f_kernel_0(%{{.*}}: memref<4xf32>) kernel
+// CHECK: memref.load {{.*}} : memref<4xf32>
+// CHECK: gpu.func @main_gpu0_kernel(%{{.*}}: memref<4xf32>) kernel
+// CHECK-NOT: gpu.module
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @f_kernel::@f_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    gpu.launch_func @f_kernel_0::@f_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    gpu.launch_func @main.gpu0_kernel::@main.gpu0_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  gpu.module @f_kernel [#nvvm.target<chip = "sm_90">] {
+    gpu.func @f_kernel(%a: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %a[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  gpu.module @f_kernel_0 [#nvvm.target<chip = "sm_90">] {
+    gpu.func @f_kernel(%a: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+  gpu.module @main.gpu0_kernel [#nvvm.target<chip = "sm_90">] {
+    gpu.func @main.gpu0_kernel(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}

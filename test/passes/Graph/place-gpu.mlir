@@ -1,0 +1,35 @@
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-graph-place="devices=/cpu:0,/gpu:0" %s | FileCheck %s
+
+// Tests that a GPU takes stateless ops on numeric tensors, and that an op with regions (a
+// tf.If) is placed on the CPU however large: GPUs have no lowering for it yet.
+// CHECK-LABEL: func.func @mixed
+func.func @mixed(%c: tensor<i1>, %x: tensor<1024x1024xf32>) -> (tensor<1024x1024xf32>, tensor<1024x1024xf32>) {
+  // CHECK: "tf.MatMul"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %m = "tf.MatMul"(%x, %x) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("m")
+  // CHECK: "tf.If"
+  // CHECK: }) {Tin = [f32], device = "/job:localhost/replica:0/task:0/device:CPU:0"}
+  %i = "tf.If"(%c, %x) ({
+  ^bb0(%a: tensor<1024x1024xf32>):
+    %n = "tf.Neg"(%a) : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    "tf.Yield"(%n) : (tensor<1024x1024xf32>) -> ()
+  }, {
+  ^bb0(%a: tensor<1024x1024xf32>):
+    "tf.Yield"(%a) : (tensor<1024x1024xf32>) -> ()
+  }) {Tin = [f32]} : (tensor<i1>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("i")
+  return %m, %i : tensor<1024x1024xf32>, tensor<1024x1024xf32>
+}
+
+// -----
+
+// Tests that forcing such an op onto the GPU is an error that says why.
+func.func @forced(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @unknown {{no device in --devices can run node 'i' (device '/gpu:0'); devices: /job:localhost/replica:0/task:0/device:CPU:0 /job:localhost/replica:0/task:0/device:GPU:0 (a GPU runs stateless ops on numeric tensors only, so far)}}
+  %i = "tf.If"(%c, %x) ({
+  ^bb0(%a: tensor<4xf32>):
+    "tf.Yield"(%a) : (tensor<4xf32>) -> ()
+  }, {
+  ^bb0(%a: tensor<4xf32>):
+    "tf.Yield"(%a) : (tensor<4xf32>) -> ()
+  }) {Tin = [f32], device = "/gpu:0"} : (tensor<i1>, tensor<4xf32>) -> tensor<4xf32> loc("i")
+  return %i : tensor<4xf32>
+}
