@@ -7,7 +7,7 @@ Each case of those lit files compiles a graph TensorFlow wrote (`kiln compile ..
 compile (`--devices none`: as written, on the CPU, which checks the replay itself), and
 prints one line per case and a summary:
 
-  pass      compiled, ran and matched
+  pass      compiled, ran and matched (with --compile-only: "compiled")
   mismatch  ran, outputs differ beyond the case's tolerance
   error     did not compile, or the program failed
   skipped   the case checks an error (`not kiln ...`), a compile-time output, or runs
@@ -17,7 +17,7 @@ With --compile-only nothing runs (for machines without the device); the summary 
 counts what compiles. Exit status: 0 when no case mismatched or failed to run.
 
 Usage: test/gpu/replay.py [--kiln build/bin/kiln] [--devices /gpu:0] [--compile-only]
-                          [--out DIR] [--filter SUBSTRING] [FILE.test ...]
+                          [--out DIR] [--filter SUBSTRING] [--python PY] [FILE.test ...]
 """
 import argparse
 import glob
@@ -71,6 +71,15 @@ def substitute(command, test_dir, tmp, npycompare):
     return command
 
 
+def numpy_python():
+    """This Python if it has NumPy, else Debian's, which scripts/setup.sh gives NumPy."""
+    try:
+        import numpy  # noqa: F401
+        return sys.executable
+    except ImportError:
+        return "/usr/bin/python3"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
@@ -78,11 +87,15 @@ def main():
     parser.add_argument("--compile-only", action="store_true")
     parser.add_argument("--out", default=None, help="work directory (default: a temporary one)")
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
+    parser.add_argument("--python", default=None,
+                        help="a Python with NumPy for npycompare.py (default: this one if it "
+                             "has NumPy, else /usr/bin/python3, as the lit suite finds it)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     files = args.files or sorted(glob.glob(os.path.join(ROOT, "test", "e2e", "tf", "*.test")))
     out = args.out or tempfile.mkdtemp(prefix="kiln-replay-")
-    npycompare = "%s %s" % (shlex.quote(sys.executable),
+    python = args.python or numpy_python()
+    npycompare = "%s %s" % (shlex.quote(python),
                             shlex.quote(os.path.join(ROOT, "test", "e2e", "npycompare.py")))
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(os.path.abspath(args.kiln)) + os.pathsep + env.get("PATH", "")
@@ -101,8 +114,7 @@ def main():
                 print("skipped   %s" % name)
                 continue
             if args.devices != "none":
-                compile_line = compile_line.replace("kiln compile",
-                                                    "kiln compile --devices " + args.devices, 1)
+                compile_line += " --devices=" + args.devices
             status = "pass"
             detail = ""
             for i, command in enumerate([compile_line] + commands[1:]):
@@ -120,9 +132,14 @@ def main():
                     break
                 if i == 0:
                     counts["compiled"] += 1
-            counts[status] += 1
+            if args.compile_only and status == "pass":
+                status = "compiled"  # counted in counts["compiled"]
+            else:
+                counts[status] += 1
             print("%-9s %s%s" % (status, name, ("  " + detail) if detail else ""))
     total = sum(counts[k] for k in ("pass", "mismatch", "error", "skipped"))
+    if args.compile_only:
+        total += counts["compiled"]
     print("\n%d cases on %s%s: %d compiled, %d passed, %d mismatched, %d errors, %d skipped"
           % (total, args.devices, " (compile only)" if args.compile_only else "",
              counts["compiled"], counts["pass"], counts["mismatch"], counts["error"],
