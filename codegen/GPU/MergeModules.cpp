@@ -52,12 +52,22 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
       StringAttr name = source.getSymNameAttr();
       for (Operation &op : llvm::make_early_inc_range(source.getBody()->getOperations())) {
         auto kernel = dyn_cast<mlir::gpu::GPUFuncOp>(op);
-        if (!kernel) {
-          if (op.hasTrait<OpTrait::IsTerminator>())
-            continue;
-          op.emitOpError() << "in GPU module '" << name.getValue()
-                           << "' beside its kernel cannot be merged";
-          return signalPassFailure();
+        if (!kernel || !kernel.isKernel()) {
+          // What outlining copied in beside the kernel (the functions it calls: copies of
+          // one module-level function under its name, so one of each is kept).
+          auto symbol = dyn_cast<SymbolOpInterface>(op);
+          if (!symbol) {
+            op.emitOpError() << "in GPU module '" << name.getValue()
+                             << "' beside its kernel cannot be merged";
+            return signalPassFailure();
+          }
+          if (merged.lookupSymbol(symbol.getNameAttr())) {
+            op.erase();
+          } else {
+            taken.insert(symbol.getName());
+            op.moveBefore(&into, into.end());
+          }
+          continue;
         }
         SymbolRefAttr old = SymbolRefAttr::get(name, {FlatSymbolRefAttr::get(kernel)});
         kernel.setName(kernelName(name.getValue(), taken));

@@ -115,7 +115,8 @@ def MergeModulesPass : Pass<"kiln-gpu-merge-modules", "mlir::ModuleOp"> {
     `gpu-kernel-outlining` gives each kernel a `gpu.module` of its own, and kernels of
     different modules may share a name. This pass moves every kernel into one module,
     `kiln_kernels`, each named after the module it came from (unique) as a PTX identifier
-    (other characters become `_`: ptxas rejects `main.gpu0_kernel`), and points the
+    (other characters become `_`: ptxas rejects `main.gpu0_kernel`), with one copy of each
+    function outlining copied in beside them (an integer power's), and points the
     `gpu.launch_func` ops at them: the model then holds one PTX module (one `--emit ptx`
     file, one load by the driver) instead of one per kernel.
 

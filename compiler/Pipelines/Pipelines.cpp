@@ -106,6 +106,9 @@ std::string cudaToolkit() {
 void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(codegen::gpu::createKernelsPass());
   pm.addPass(codegen::gpu::createHostPass());
+  // Integer powers as functions, which outlining copies into the kernels' module (NVVM has
+  // no lowering for math.ipowi).
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(codegen::gpu::createMergeModulesPass());
   // Copies and launches in order on one stream per function call (upstream's lowering of
@@ -119,6 +122,8 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // What NVVM's conversion leaves of math (trunc, ...) as LLVM intrinsics.
+  kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.gpuAssemble ? "fatbin" : "isa";

@@ -1,19 +1,22 @@
 // RUN: kiln-opt --kiln-gpu-merge-modules %s | FileCheck %s
 
 // Tests that outlined kernels of the same name from different modules land in one module,
-// each named after its old module as a PTX identifier (no dots), and that the launches follow
-// them.
+// each named after its old module as a PTX identifier (no dots), with one copy of a function
+// outlining copied into two of them, and that the launches follow them.
 // CHECK-LABEL: func.func @f
 // CHECK: gpu.launch_func @kiln_kernels::@f_kernel blocks
 // CHECK: gpu.launch_func @kiln_kernels::@f_kernel_0 blocks
 // CHECK: gpu.launch_func @kiln_kernels::@main_gpu0_kernel blocks
 // CHECK: gpu.module @kiln_kernels [#nvvm.target<chip = "sm_90">] {
+// CHECK: func.func @helper(
+// CHECK-NOT: func.func @helper(
 // CHECK: gpu.func @f_kernel(%{{.*}}: memref<4xf32>) kernel
 // CHECK: memref.store {{.*}} : memref<4xf32>
 // CHECK: gpu.func @f_kernel_0(%{{.*}}: memref<4xf32>) kernel
 // CHECK: memref.load {{.*}} : memref<4xf32>
 // CHECK: gpu.func @main_gpu0_kernel(%{{.*}}: memref<4xf32>) kernel
 // CHECK-NOT: gpu.module
+// CHECK-NOT: func.func @helper(
 module attributes {gpu.container_module} {
   func.func @f(%a: memref<4xf32>) {
     %c1 = arith.constant 1 : index
@@ -23,6 +26,9 @@ module attributes {gpu.container_module} {
     return
   }
   gpu.module @f_kernel [#nvvm.target<chip = "sm_90">] {
+    func.func @helper(%x: i32) -> i32 {
+      return %x : i32
+    }
     gpu.func @f_kernel(%a: memref<4xf32>) kernel {
       %c0 = arith.constant 0 : index
       %z = arith.constant 0.0 : f32
@@ -31,6 +37,9 @@ module attributes {gpu.container_module} {
     }
   }
   gpu.module @f_kernel_0 [#nvvm.target<chip = "sm_90">] {
+    func.func @helper(%x: i32) -> i32 {
+      return %x : i32
+    }
     gpu.func @f_kernel(%a: memref<4xf32>) kernel {
       %c0 = arith.constant 0 : index
       %v = memref.load %a[%c0] : memref<4xf32>
