@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kiln::codegen::gpu {
@@ -47,6 +48,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         }
         if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
           continue; // index arithmetic, views and constants: on the host
+        if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
+          if (failed(mapParallel(rewriter, loop)))
+            return failure();
+          continue;
+        }
+        // Loop nests a lowering wrote by hand (TopK's selection): one thread runs them.
+        if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op) && runsOnDevice(&op)) {
+          serial(op.getLoc(), {&op});
+          continue;
+        }
         return op.emitOpError() << "has no GPU lowering (in '" << func.getSymName()
                                 << "', placed on " << kiln::dialect::kDeviceAttrName << " "
                                 << func->getAttr(kiln::dialect::kDeviceAttrName) << ")";
@@ -79,19 +90,34 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         parallel = p;
     if (parallel)
       return mapParallel(rewriter, parallel);
-    if (made.empty())
-      return success();
-    OpBuilder b(made.front());
+    if (!made.empty())
+      serial(loc, made);
+    return success();
+  }
+
+  /// Whether a kernel can run `op`: nothing in it calls, allocates or is a kiln op.
+  static bool runsOnDevice(Operation *op) {
+    WalkResult walk = op->walk([](Operation *inner) {
+      if (isa<CallOpInterface, memref::AllocOp, memref::DeallocOp>(inner) ||
+          isa_and_nonnull<kiln::dialect::KilnDialect>(inner->getDialect()))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return !walk.wasInterrupted();
+  }
+
+  /// Moves `ops` (consecutive, in order) into a kernel of one thread.
+  void serial(Location loc, ArrayRef<Operation *> ops) {
+    OpBuilder b(ops.front());
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto serial = mlir::gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
-    Block &body = serial.getBody().front();
+    auto kernel = mlir::gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
+    Block &body = kernel.getBody().front();
     b.setInsertionPointToStart(&body);
     auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
-    for (Operation *m : made)
-      m->moveBefore(terminator);
+    for (Operation *op : ops)
+      op->moveBefore(terminator);
     ++numKernels;
     ++numSerial;
-    return success();
   }
 
   /// One thread per iteration of `loop`, taken in row-major order.

@@ -16,7 +16,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
     32, for small nests), as many blocks as that needs; a thread past the end does nothing.
-    A loop nest with no parallel dimension (a full reduction) runs on one thread. Index
+    A loop nest with no parallel dimension (a full reduction), and a loop a lowering wrote
+    itself (`scf.for`, `scf.if`, `scf.while`: TopK's selection) that neither calls nor
+    allocates, run on one thread; an `scf.parallel` is mapped like a linalg op's. Index
     computations, views and constants stay on the host and reach the kernel as arguments
     (`gpu-kernel-outlining` moves each launch into a kernel of its own).
 

@@ -8,3 +8,17 @@ func.func @calls(%x: memref<4xf32>, %s: memref<0xi8>)
   func.call @host(%x) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+func.func private @host(memref<4xf32>)
+func.func @loop_calls(%x: memref<4xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op has no GPU lowering (in 'loop_calls'}}
+  scf.for %i = %c0 to %c1 step %c1 {
+    func.call @host(%x) : (memref<4xf32>) -> ()
+  }
+  return
+}

@@ -81,6 +81,26 @@ func.func @total(%x: memref<64xf32>, %y: memref<f32>, %z: memref<8xf32>, %s: mem
 
 // -----
 
+// Tests that a loop nest a lowering wrote itself runs on one thread.
+// CHECK-LABEL: func.func @hand_written
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %[[ONE:c1[_0-9]*]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]]) threads({{.*}}) in ({{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]])
+// CHECK-NEXT: scf.for
+// CHECK: memref.store
+// CHECK: gpu.terminator
+func.func @hand_written(%x: memref<4xi32>, %y: memref<4xi32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xi32>
+    memref.store %v, %y[%i] : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
 // Tests that a function on the CPU is left alone.
 #map = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @on_cpu
