@@ -43,8 +43,8 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
     auto merged = mlir::gpu::GPUModuleOp::create(b, sources.front().getLoc(), kModuleName);
     if (auto targets = sources.front().getTargetsAttr())
       merged.setTargetsAttr(targets);
-    // Each kernel takes its module's name (unique in the module) as a PTX identifier; other
-    // symbols of a module (none from outlining) would need renaming too.
+    // Each kernel takes its module's name (unique in the module) as a PTX identifier; the
+    // functions outlining copied in beside kernels keep their names, one copy each.
     llvm::DenseMap<Attribute, SymbolRefAttr> renamed;
     llvm::StringSet<> taken;
     Block &into = merged.getBodyRegion().front();
@@ -61,8 +61,14 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
                              << "' beside its kernel cannot be merged";
             return signalPassFailure();
           }
-          if (merged.lookupSymbol(symbol.getNameAttr())) {
-            op.erase();
+          if (Operation *kept = merged.lookupSymbol(symbol.getNameAttr())) {
+            if (kept->getName() != op.getName()) {
+              op.emitOpError() << "in GPU module '" << name.getValue() << "' has the name of '"
+                               << kept->getName() << "' " << symbol.getNameAttr()
+                               << " beside it";
+              return signalPassFailure();
+            }
+            op.erase(); // another copy of the same function
           } else {
             taken.insert(symbol.getName());
             op.moveBefore(&into, into.end());

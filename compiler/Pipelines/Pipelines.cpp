@@ -88,8 +88,9 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
 }
 
 bool placesOnGpu(const PipelineOptions &options) {
-  return llvm::any_of(options.devices, [](const std::string &d) {
-    return StringRef(d).contains_insensitive("gpu");
+  return llvm::any_of(options.devices, [](const std::string &text) {
+    std::optional<graph::DeviceName> device = graph::DeviceName::parse(text);
+    return device && device->type == "GPU";
   });
 }
 
