@@ -65,6 +65,15 @@ public:
                    failed(output("output", {p("n"), oh, ow, p("f")}, p("f"))));
   }
 
+  /// The input `role` holds a k x n matrix packed as KILN_MATMUL_PACKED_B reads it.
+  LogicalResult packed(StringRef role, int64_t k, int64_t n) {
+    auto type = cast<MemRefType>(op.getInput(role).getType());
+    if (type.getRank() == 1 && type.getShape()[0] >= packedMatmulBSize(k, n))
+      return success();
+    return op.emitOpError() << "expects its packed " << role << " buffer to hold "
+                            << packedMatmulBSize(k, n) << " floats, but it is " << type;
+  }
+
   KernelCallOp op;
 
 private:
@@ -80,15 +89,8 @@ LogicalResult matmul(KernelCallOp op) {
   if (failed(s.output("c", {m, n}, n)) ||
       failed(s.input("a", ta ? SmallVector<int64_t>{k, m} : SmallVector<int64_t>{m, k})))
     return failure();
-  Value b = op.getInput("b");
-  if (s.flag("packed_b")) {
-    auto type = cast<MemRefType>(b.getType());
-    if (type.getRank() != 1 || type.getShape()[0] < packedMatmulBSize(k, n))
-      return op.emitOpError() << "expects its packed b buffer to hold "
-                              << packedMatmulBSize(k, n) << " floats, but it is "
-                              << b.getType();
-    return success();
-  }
+  if (s.flag("packed_b"))
+    return s.packed("b", k, n);
   return s.input("b", tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
 }
 
@@ -174,6 +176,17 @@ LogicalResult conv2d3x3(KernelCallOp op) { return Shapes(op).conv(3, 3); }
 LogicalResult conv2dDirect(KernelCallOp op) {
   Shapes s(op);
   return s.conv(s.p("kh"), s.p("kw"));
+}
+
+LogicalResult conv2dGemm(KernelCallOp op) {
+  Shapes s(op);
+  if (!s.flag("packed_filter"))
+    return s.conv(s.p("kh"), s.p("kw"));
+  int64_t k = s.p("kh") * s.p("kw") * s.p("c"), f = s.p("f");
+  if (failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
+      failed(s.output("output", {s.p("n"), s.p("oh"), s.p("ow"), f}, f)))
+    return failure();
+  return s.packed("filter", k, f);
 }
 
 LogicalResult maxPool(KernelCallOp op) {

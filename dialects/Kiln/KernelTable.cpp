@@ -144,6 +144,15 @@ constexpr KernelArg convDirectArgs[] = {
     {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
     {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Flags},
     {A::Epilogue, "epilogue"}};
+// kiln_kernel_conv2d_gemm_f32: the direct kernel's parameters, a filter that may be packed
+// (kiln-lower-pack-weights), and no max pool.
+constexpr KernelOperand convGemmInputs[] = {{"input", 4}, {"filter", -1}};
+constexpr KernelParam convGemmParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    flag("overwrite", KILN_CONV2D_OVERWRITE), flag("packed_filter", KILN_CONV2D_PACKED_FILTER),
+    optionalEpilogue(KILN_CONV2D_EPILOGUE)};
 
 // kiln/kernels/pool.h: input n x h x w x c, output n x oh x ow x c, written whole.
 constexpr KernelOperand poolInputs[] = {{"input", 4}};
@@ -189,6 +198,9 @@ constexpr KernelInfo table[] = {
     {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kernels, true,
      "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs,
      shapes::conv2dDirect},
+    {"conv2d_gemm_f32", KILN_KERNEL_CONV2D_GEMM_F32, KernelLibrary::Kernels, true,
+     "overwrite", convGemmInputs, convOutputs, convGemmParams, convDirectArgs,
+     shapes::conv2dGemm},
     {"max_pool2d_f32", KILN_KERNEL_MAX_POOL2D_F32, KernelLibrary::Kernels, true, "",
      poolInputs, poolOutputs, maxPoolParams, maxPoolArgs, shapes::maxPool},
     {"partition_send", KILN_PARTITION_SEND, KernelLibrary::Runtime, false, "",

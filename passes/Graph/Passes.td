@@ -127,6 +127,12 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
     New constants keep the folded node's name as their location, so later shape
     inference (a Reshape whose shape came from Shape) sees them.
 
+    Then a bias added just before a frozen batch normalisation, (x + b) * s + t with b, s
+    and t f32 constants per channel (the last dimension; a BiasAdd in NHWC, an Add or an
+    AddV2) and each intermediate used once, becomes x * s + (b * s + t), the new shift
+    computed in double and rounded once: Keras writes a convolution with a bias followed
+    by BatchNormalization so, and the kernels' epilogues apply a scale, then a shift.
+
     Before:
     ```mlir
     %s = "tf.Shape"(%x) {out_type = i32} : (tensor<2x3xf32>) -> tensor<2xi32>
@@ -138,6 +144,8 @@ def FoldConstantsPass : Pass<"kiln-graph-fold-constants", "mlir::func::FuncOp"> 
   }];
   let statistics = [
     Statistic<"numFolded", "ops-folded", "Number of ops folded">,
+    Statistic<"numBiasesFolded", "biases-folded",
+              "Number of biases folded into the shift of the batch normalisation after them">,
   ];
 }
 

@@ -119,7 +119,8 @@ struct WindowMatch {
 };
 
 /// Matches a window generic the convolution and pooling lowerings mark with `attr`
-/// (kDepthwiseAttr, kConvDirectAttr or kMaxPoolAttr, with 6 values, kConv3x3Attr, with 2):
+/// (kDepthwiseAttr, kConvDirectAttr, kConvGemmAttr or kMaxPoolAttr, with 6 values,
+/// kConv3x3Attr, with 2):
 /// the filter (a max pool's window, never read, of rank 2) is its input, the output its init
 /// (of rank `outRank`), and the image the one buffer its body loads from.
 std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, size_t values,
@@ -443,6 +444,15 @@ struct WindowKernel {
                  ArrayRef<int64_t> out, ArrayRef<int64_t> window);
 };
 
+/// The parameters of the general convolution kernels (direct and windows-times-filter).
+void convParams(Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t> f, ArrayRef<int64_t> out,
+                ArrayRef<int64_t> window) {
+  p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("f", f[3]);
+  p.i64("kh", f[0]).i64("kw", f[1]).i64("oh", out[1]).i64("ow", out[2]);
+  p.pair("strides", window).pair("dilations", window.drop_front(2));
+  p.pair("pad", window.drop_front(4));
+}
+
 const WindowKernel windowKernels[] = {
     {kiln::lower::kDepthwiseAttr, 6, 5, 4, "depthwise_conv2d_f32",
      [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t> f, ArrayRef<int64_t> out,
@@ -458,14 +468,8 @@ const WindowKernel windowKernels[] = {
        p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("f", out[3]);
        p.i64("oh", out[1]).i64("ow", out[2]).pair("pad", window);
      }},
-    {kiln::lower::kConvDirectAttr, 6, 4, 4, "conv2d_direct_f32",
-     [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t> f, ArrayRef<int64_t> out,
-        ArrayRef<int64_t> window) {
-       p.i64("n", in[0]).i64("h", in[1]).i64("w", in[2]).i64("c", in[3]).i64("f", f[3]);
-       p.i64("kh", f[0]).i64("kw", f[1]).i64("oh", out[1]).i64("ow", out[2]);
-       p.pair("strides", window).pair("dilations", window.drop_front(2));
-       p.pair("pad", window.drop_front(4));
-     }},
+    {kiln::lower::kConvDirectAttr, 6, 4, 4, "conv2d_direct_f32", convParams},
+    {kiln::lower::kConvGemmAttr, 6, 4, 4, "conv2d_gemm_f32", convParams},
     {kiln::lower::kMaxPoolAttr, 6, 4, 2, "max_pool2d_f32",
      [](Params &p, ArrayRef<int64_t> in, ArrayRef<int64_t>, ArrayRef<int64_t> out,
         ArrayRef<int64_t> window) {

@@ -23,14 +23,20 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
     llvm::StringMap<memref::GlobalOp> packedOf;
     SmallVector<KernelCallOp> calls;
     module.walk([&](KernelCallOp call) {
-      if (call.getKernel() == "matmul_f32" || call.getKernel() == "matmul_epilogue_f32")
+      if (call.getKernel() == "matmul_f32" || call.getKernel() == "matmul_epilogue_f32" ||
+          call.getKernel() == "conv2d_gemm_f32")
         calls.push_back(call);
     });
     OpBuilder b(module.getContext());
     for (KernelCallOp call : calls) {
-      int64_t n = call.getInt("n"), k = call.getInt("k");
+      // A product's B (k x n), or a convolution's filter viewed as (kh*kw*c) x f.
+      bool conv = call.getKernel() == "conv2d_gemm_f32";
+      StringRef role = conv ? "filter" : "b", flag = conv ? "packed_filter" : "packed_b";
+      int64_t n = call.getInt(conv ? "f" : "n");
+      int64_t k = conv ? call.getInt("kh") * call.getInt("kw") * call.getInt("c")
+                       : call.getInt("k");
       // B itself or a reshape of it comes from a constant global.
-      Value buffer = call.getInput("b");
+      Value buffer = call.getInput(role);
       Value base = buffer;
       while (Operation *def = base.getDefiningOp()) {
         if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
@@ -38,7 +44,7 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
         base = def->getOperand(0);
       }
       auto get = base.getDefiningOp<memref::GetGlobalOp>();
-      if (call.hasFlag("packed_b") || !get)
+      if (call.hasFlag(flag) || !get)
         continue;
       auto global = symbols.lookup<memref::GlobalOp>(get.getName());
       auto values = global && global.getConstant() && global.getInitialValue()
@@ -46,7 +52,7 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
                         : DenseFPElementsAttr();
       if (!values || !values.getElementType().isF32() || values.getNumElements() != k * n)
         continue;
-      bool transposed = call.hasFlag("transpose_b");
+      bool transposed = !conv && call.hasFlag("transpose_b");
       std::string name = (global.getSymName() + (transposed ? "_packed_t" : "_packed")).str();
       memref::GlobalOp &packed = packedOf[name];
       if (!packed) {
@@ -69,11 +75,11 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
       b.setInsertionPoint(call);
       Value packedBuffer = memref::GetGlobalOp::create(b, call.getLoc(), packed.getType(),
                                                        packed.getSymName());
-      int bIndex = call.getInfo().inputIndex("b");
+      int bIndex = call.getInfo().inputIndex(role);
       call.getInputsMutable()[bIndex].set(packedBuffer);
       NamedAttrList params(call.getParams());
       params.erase("transpose_b");
-      params.set("packed_b", b.getUnitAttr());
+      params.set(flag, b.getUnitAttr());
       call.setParamsAttr(params.getDictionary(b.getContext()));
       // The unpacked operand's views and global read, if nothing else uses them.
       for (Operation *def = buffer.getDefiningOp(); def && def->use_empty();) {

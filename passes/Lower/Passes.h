@@ -29,6 +29,11 @@ inline constexpr llvm::StringLiteral kConv3x3Attr = "kiln.conv2d_3x3";
 /// into a call of the direct convolution kernel: [stride h, stride w, dilation h, dilation w,
 /// pad top, pad left].
 inline constexpr llvm::StringLiteral kConvDirectAttr = "kiln.conv2d_direct";
+/// Marks any other f32 Conv2D generic (but 1x1 with unit strides, a plain product), which
+/// kiln-lower-kernel-calls turns into a call of the kernel that multiplies the windows
+/// gathered from the input by the filter: [stride h, stride w, dilation h, dilation w, pad
+/// top, pad left].
+inline constexpr llvm::StringLiteral kConvGemmAttr = "kiln.conv2d_gemm";
 /// Marks the f32 MaxPool generic that kiln-lower-kernel-calls turns into a kernel call:
 /// [window h, window w, stride h, stride w, pad top, pad left].
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "kiln.max_pool";

@@ -242,7 +242,8 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
     a new constant global in the GEMM's packed layout (`kiln_matmul_packed_b_index` in
     `kiln/runtime/abi.h`: depth slices of 256 rows, panels of 32 columns padded with
     zeros), makes it the call's B and sets `packed_b` (dropping `transpose_b`: the packed
-    copy is op(B)). Calls sharing a constant share its
+    copy is op(B)). A `conv2d_gemm_f32` call's constant filter, a (kh * kw * c) x f matrix,
+    is packed the same way and gets `packed_filter`. Calls sharing a constant share its
     packed copy, and constants nothing reads any more are removed. The results are the
     same bit for bit. Runs after `kiln-lower-kernel-calls`.
 
@@ -646,7 +647,10 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked
     `kiln.conv2d_direct` (a window depth kh * kw * c of 64 or less, 8 or more output
-    channels) one of `conv2d_direct_f32`, which reads the input in place. The max pool
+    channels) one of `conv2d_direct_f32`, which reads the input in place, and one marked
+    `kiln.conv2d_gemm` (every other f32 convolution but 1x1 ones with unit strides) one of
+    `conv2d_gemm_f32`, whose matrix product gathers the windows from the input as it packs
+    them. The max pool
     generic marked `kiln.max_pool` becomes a call of `max_pool2d_f32`, which writes every
     output element: the fill of its output before it goes, as does the window buffer that
     only gave the generic its loop sizes. There is one matcher per kernel: the matrix

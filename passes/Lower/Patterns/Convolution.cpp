@@ -325,9 +325,21 @@ bool useDirectConvKernel(RankedTensorType filter) {
          filter.getDimSize(3) >= 8;
 }
 
+/// Whether a Conv2D is a plain matrix product of its input (a 1x1 window, unit strides, no
+/// padding): convAsMatmul then copies nothing, and the product gets the GEMM's own paths.
+/// Every other f32 Conv2D that neither the 3x3 nor the direct kernel takes goes to
+/// conv2d_gemm_f32, whose GEMM gathers the windows from the input as it packs them: no
+/// padded copy, no patches matrix, and its epilogue fused (the audio model's 1-D
+/// convolutions, InceptionV3's 1x7 and 7x1, the strided 3x3 and 1x1 ones of the ResNets).
+bool isPlainProduct(const Geometry &g, RankedTensorType filter) {
+  return filter.getDimSize(0) == 1 && filter.getDimSize(1) == 1 && g.stride[0] == 1 &&
+         g.stride[1] == 1 && g.dims[0].padBefore == 0 && g.dims[1].padBefore == 0 &&
+         g.dims[0].padAfter == 0 && g.dims[1].padAfter == 0;
+}
+
 /// An f32 Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `attr` = `window`:
-/// `kiln.conv2d_3x3` = [pad top, pad left] or `kiln.conv2d_direct` = [stride h, stride w,
-/// dilation h, dilation w, pad top, pad left].
+/// `kiln.conv2d_3x3` = [pad top, pad left], or `kiln.conv2d_direct` or `kiln.conv2d_gemm` =
+/// [stride h, stride w, dilation h, dilation w, pad top, pad left].
 Value convUnpadded(OpBuilder &b, Location loc, Value input, Value filter, const Geometry &g,
                    ArrayRef<int64_t> outNHW, StringRef attr, ArrayRef<int64_t> window) {
   MLIRContext *ctx = b.getContext();
@@ -374,7 +386,9 @@ struct ConvLowering : OpConversionPattern<OpT> {
                                                    inputType.getDimSize(0) *
                                                        g->dims[0].output * g->dims[1].output);
     bool direct = !Depthwise && !conv3x3 && useDirectConvKernel(filterType);
-    bool unpadded = Depthwise ? element.isF32() : conv3x3 || direct;
+    bool gemm = !Depthwise && !conv3x3 && !direct && element.isF32() &&
+                !isPlainProduct(*g, filterType);
+    bool unpadded = Depthwise ? element.isF32() : conv3x3 || direct || gemm;
     Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
     SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
                                      g->dims[1].output};
@@ -395,6 +409,11 @@ struct ConvLowering : OpConversionPattern<OpT> {
     } else if (direct) {
       result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
                             kConvDirectAttr,
+                            {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
+                             g->dims[0].padBefore, g->dims[1].padBefore});
+    } else if (gemm) {
+      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
+                            kConvGemmAttr,
                             {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
                              g->dims[0].padBefore, g->dims[1].padBefore});
     } else {

@@ -12,6 +12,20 @@
 
 namespace kiln::kernels {
 
+// A convolution's windows standing for op(a) (kiln_kernel_conv2d_gemm_f32): row i is output
+// pixel i of n x oh x ow, depth kk the window position kk of kh x kw x c (the HWIO filter's
+// rows), the value the NHWC input's element under it, zero outside the input. The GEMM
+// packs A from it (gatherWindows), so no padded copy or patches matrix is ever written.
+struct ConvWindows {
+  const float *in = nullptr;
+  int64_t h = 0, w = 0, c = 0, kh = 0, kw = 0, oh = 0, ow = 0;
+  int64_t sh = 1, sw = 1, dh = 1, dw = 1, pt = 0, pl = 0;
+};
+
+// Writes op(a)(row, p0 .. p0 + count) of `win` to dst[0 .. count): runs of channels (of
+// whole window rows with unit dilation) copied, positions outside the input zeros.
+void gatherWindows(const ConvWindows &win, int64_t row, int64_t p0, int64_t count, float *dst);
+
 // C (m x n, row stride ldc) += op(a) (m x k) * op(b) (k x n), where
 // op(a)(i, kk) = a[i * ars + kk * aks] and op(b)(kk, j) = b[kk * bks + j * bcs].
 // Every field has a default, so that one left unset reads as nothing rather than garbage.
@@ -27,7 +41,23 @@ struct GemmArgs {
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
   bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says
+  const ConvWindows *windows = nullptr; // op(a) is a convolution's windows (a is unused)
 };
+
+// op(a)(i, kk), from a or from the windows.
+inline float aAt(const GemmArgs &g, int64_t i, int64_t kk) {
+  if (!g.windows)
+    return g.a[i * g.ars + kk * g.aks];
+  float v;
+  gatherWindows(*g.windows, i, kk, 1, &v);
+  return v;
+}
+
+// op(b)(kk, j), from b as it is stored or packed.
+inline float bAt(const GemmArgs &g, int64_t kk, int64_t j) {
+  return g.bPacked ? g.b[kiln_matmul_packed_b_index(kk, j, g.k, g.n)]
+                   : g.b[kk * g.bks + j * g.bcs];
+}
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
 // order of the floating-point operations, so changing it changes results in the last bits.
@@ -99,7 +129,7 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
       for (int64_t j = n0; j < n1; ++j) {
         float acc = 0.0f;
         for (int64_t kk = pc; kk < pc + kc; ++kk)
-          acc = __builtin_fmaf(g.a[i * g.ars + kk * g.aks], g.b[kk * g.bks + j * g.bcs], acc);
+          acc = __builtin_fmaf(aAt(g, i, kk), bAt(g, kk, j), acc);
         float &out = g.c[i * g.ldc + j];
         out = g.overwrite && pc == 0 ? acc : out + acc;
         if (g.epilogue && pc + kc >= g.k)
@@ -116,6 +146,10 @@ void gemmAvx2(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
 // The whole product on the calling thread, with the ISA kiln_kernel_matmul_f32 chose (for
 // kernels built on it).
 void gemmSerial(const GemmArgs &g);
+
+// The whole product split over the calling thread's budget as kiln_kernel_matmul_f32
+// splits it (an empty sum, k <= 0, overwrites with zeros and applies the epilogue).
+void gemmParallel(const GemmArgs &g);
 
 // Register tile of each implementation (rows x columns), for the dispatcher's splits.
 constexpr int64_t kAvx512TileRows = 14, kAvx512TileCols = 32;

@@ -241,6 +241,10 @@ struct Gemm {
   // Packs rows [i0, i0 + mc) x depth [p0, p0 + kc) of op(a) into MR-row panels.
   static void packA(const GemmArgs &g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
                     float *out) {
+    if (g.windows) {
+      packWindows(*g.windows, i0, mc, p0, kc, out);
+      return;
+    }
     for (int64_t q = 0; q < mc; q += MR) {
       int rows = mc - q < MR ? int(mc - q) : MR;
       const float *src = g.a + (i0 + q) * g.ars + p0 * g.aks;
@@ -251,6 +255,27 @@ struct Gemm {
       }
       for (; kk < kc; ++kk, out += MR) {
         for (int i = 0; i < rows; ++i) out[i] = src[i * g.ars + kk * g.aks];
+        for (int i = rows; i < MR; ++i) out[i] = 0.0f;
+      }
+    }
+  }
+
+  // packA for a convolution's windows: each panel's rows gathered into a row-major block
+  // (in L1: MR x kGemmDepth floats), then packed from it as a full panel of A is.
+  static void packWindows(const ConvWindows &win, int64_t i0, int64_t mc, int64_t p0,
+                          int64_t kc, float *out) {
+    alignas(64) float rowsOf[MR * kGemmDepth];
+    for (int64_t q = 0; q < mc; q += MR) {
+      int rows = mc - q < MR ? int(mc - q) : MR;
+      for (int i = 0; i < rows; ++i)
+        gatherWindows(win, i0 + q + i, p0, kc, rowsOf + i * kc);
+      int64_t kk = 0;
+      if (rows == MR) {
+        kk = V::packRows(rowsOf, kc, kc, out);
+        out += kk * MR;
+      }
+      for (; kk < kc; ++kk, out += MR) {
+        for (int i = 0; i < rows; ++i) out[i] = rowsOf[i * kc + kk];
         for (int i = rows; i < MR; ++i) out[i] = 0.0f;
       }
     }
@@ -387,6 +412,14 @@ struct Gemm {
   }
 
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    if (g.windows) { // no A to read in place: always packed
+      if (float *ws = static_cast<float *>(
+              kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float)))))
+        packed(g, m0, m1, n0, n1, ws);
+      else
+        referenceGemm(g, m0, m1, n0, n1);
+      return;
+    }
     if (g.bPacked) {
       const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
       if ((m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats) ||

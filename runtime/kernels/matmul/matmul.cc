@@ -58,6 +58,33 @@ void runBlock(void *ctx, int64_t begin, int64_t end) {
 
 void gemmSerial(const GemmArgs &g) { chosenImpl().gemm(g, 0, g.m, 0, g.n); }
 
+void gemmParallel(const GemmArgs &g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  if (g.k <= 0) { // an empty sum
+    for (int64_t i = 0; i < g.m; ++i)
+      for (int64_t j = 0; j < g.n; ++j) {
+        float &out = g.c[i * g.ldc + j];
+        if (g.overwrite) out = 0.0f;
+        if (g.epilogue) out = g.epilogue->apply(out, j);
+      }
+    return;
+  }
+  Split s;
+  s.args = &g;
+  s.impl = &chosenImpl();
+  int64_t tileRows = s.impl->tileRows, tileCols = s.impl->tileCols;
+  int64_t colTiles = (g.n + tileCols - 1) / tileCols, rowTiles = (g.m + tileRows - 1) / tileRows;
+  s.byColumns = colTiles >= rowTiles ||
+                (colTiles >= kiln_parallel_threads() &&
+                 balance(colTiles, kiln_parallel_threads()) >=
+                     balance(rowTiles, kiln_parallel_threads()));
+  s.unit = s.byColumns ? tileCols : tileRows;
+  int64_t count = s.byColumns ? colTiles : rowTiles;
+  int64_t workPerItem = (s.byColumns ? g.m : g.n) * g.k * s.unit;
+  int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
+  kiln_parallel_for(count, grain, runBlock, &s);
+}
+
 } // namespace kiln::kernels
 
 using namespace kiln::kernels;
@@ -100,31 +127,7 @@ GemmArgs describe(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, i
 
 void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
             int32_t flags, const Epilogue *epilogue) {
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0) { // an empty sum
-    float *out = reinterpret_cast<float *>(c);
-    if (flags & KILN_MATMUL_OVERWRITE)
-      memset(out, 0, sizeof(float) * m * n);
-    if (epilogue)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) out[i * n + j] = epilogue->apply(out[i * n + j], j);
-    return;
-  }
-  GemmArgs g = describe(a, b, c, m, n, k, flags, epilogue);
-  Split s;
-  s.args = &g;
-  s.impl = &chosenImpl();
-  int64_t tileRows = s.impl->tileRows, tileCols = s.impl->tileCols;
-  int64_t colTiles = (n + tileCols - 1) / tileCols, rowTiles = (m + tileRows - 1) / tileRows;
-  s.byColumns = colTiles >= rowTiles ||
-                (colTiles >= kiln_parallel_threads() &&
-                 balance(colTiles, kiln_parallel_threads()) >=
-                     balance(rowTiles, kiln_parallel_threads()));
-  s.unit = s.byColumns ? tileCols : tileRows;
-  int64_t count = s.byColumns ? colTiles : rowTiles;
-  int64_t workPerItem = (s.byColumns ? m : n) * k * s.unit;
-  int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
-  kiln_parallel_for(count, grain, runBlock, &s);
+  gemmParallel(describe(a, b, c, m, n, k, flags, epilogue));
 }
 
 // A batch split one product per work item: each item's product on its thread alone.

@@ -979,6 +979,22 @@ def build_conv():
          lambda p: {"y": raw.Conv2D(input=p["x"], filter=p["w"], strides=[1, 1, 1, 1],
                                     padding="SAME", dilations=[1, 2, 2, 1], name="y")},
          [("x", xd1), ("w", wd1)], SUMS)
+    # Keras's Conv1D (ExpandDims, a Conv2D of height 1, Squeeze) with a bias, then a frozen
+    # BatchNormalization as Keras writes it (a Mul and an AddV2 of constants) and Relu: the
+    # windows-times-filter kernel (kiln_kernel_conv2d_gemm_f32) with the bias folded into
+    # the batch norm's shift and all of it applied as the epilogue.
+    r1 = rng_for("conv1d_bias_bn_relu")
+    x1, w1, b1 = f32(r1, (2, 37, 16)), f32(r1, (1, 5, 16, 20)), f32(r1, (20,))
+    s1, t1 = f32(r1, (20,), 0.5, 2.0), f32(r1, (20,))
+    case("conv1d_bias_bn_relu", "conv", "Conv1D as Keras writes it (ExpandDims, Conv2D 1x5 "
+         "SAME stride 2, 16 -> 20 channels, Squeeze), BiasAdd, a frozen batch norm's Mul and "
+         "AddV2, Relu (one kernel call)",
+         lambda p: {"y": raw.Relu(features=raw.AddV2(x=raw.Mul(x=raw.BiasAdd(
+             value=raw.Squeeze(input=raw.Conv2D(
+                 input=raw.ExpandDims(input=p["x"], axis=1), filter=tf.constant(w1),
+                 strides=[1, 1, 2, 1], padding="SAME"), axis=[1]),
+             bias=tf.constant(b1)), y=tf.constant(s1)), y=tf.constant(t1)), name="y")},
+         [("x", x1)], SUMS)
     # A convolution, BiasAdd, Relu and a 2x2/2 max pool: the kernel writes the pool's output
     # (KILN_CONV2D_MAX_POOL); odd sizes drop the last row and column.
     rp = rng_for("conv_relu_pool")

@@ -182,3 +182,50 @@ func.func @reshaped_statistics(%x: tensor<1x2x2x3xf32>, %c: !tf.control)
   // CHECK-NOT: "tf.Squeeze"
   return %3, %4, %5, %7 : tensor<1x2x2x3xf32>, tensor<3x1xi32>, tensor<3xi32>, tensor<1x3xf32>
 }
+
+// -----
+
+// Tests that a bias before a frozen batch normalisation, (x + b) * s + t, becomes
+// x * s + (b * s + t) per channel (b = [1, 2, 3], s = [2, 0.5, 4], t = [10, 20, 30]:
+// [12, 21, 42]), from a BiasAdd with the scale first and an AddV2 with the constant first;
+// and that it is left alone when the sum has another user, when the shift is not per
+// channel, and for a BiasAdd in NCHW (whose channels are not the last dimension's 3).
+// CHECK-LABEL: func.func @bias_before_batch_norm
+func.func @bias_before_batch_norm(%x: tensor<2x2x3xf32>, %y: tensor<4x3xf32>, %z: tensor<1x3x2x3xf32>)
+    -> (tensor<2x2x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1x3x2x3xf32>) {
+  %b = "tf.Const"() {value = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %s = "tf.Const"() {value = dense<[[[2.0, 0.5, 4.0]]]> : tensor<1x1x3xf32>} : () -> tensor<1x1x3xf32>
+  %t = "tf.Const"() {value = dense<[10.0, 20.0, 30.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  // CHECK: %[[S:.*]] = "tf.Const"() {{.*}}tensor<1x1x3xf32>
+  // CHECK: %[[M:.*]] = "tf.Mul"(%[[S]], %arg0)
+  // CHECK: %[[T:.*]] = "tf.Const"() {{.*}}value = dense<[1.200000e+01, 2.100000e+01, 4.200000e+01]> : tensor<3xf32>
+  // CHECK: "tf.AddV2"(%[[M]], %[[T]])
+  %0 = "tf.BiasAdd"(%x, %b) : (tensor<2x2x3xf32>, tensor<3xf32>) -> tensor<2x2x3xf32>
+  %1 = "tf.Mul"(%s, %0) : (tensor<1x1x3xf32>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+  %2 = "tf.AddV2"(%1, %t) : (tensor<2x2x3xf32>, tensor<3xf32>) -> tensor<2x2x3xf32>
+  // CHECK: %[[S2:.*]] = "tf.Const"() {{.*}}value = dense<2.000000e+00> : tensor<f32>
+  // CHECK: %[[M2:.*]] = "tf.Mul"(%arg1, %[[S2]])
+  // CHECK: %[[T2:.*]] = "tf.Const"() {{.*}}value = dense<[1.200000e+01, 2.400000e+01, 3.600000e+01]> : tensor<3xf32>
+  // CHECK: "tf.Add"(%[[T2]], %[[M2]])
+  %two = "tf.Const"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %3 = "tf.AddV2"(%b, %y) : (tensor<3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %4 = "tf.Mul"(%3, %two) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %5 = "tf.Add"(%t, %4) : (tensor<3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  // CHECK: %[[KEPT:.*]] = "tf.BiasAdd"(%arg1,
+  // CHECK: "tf.Mul"(%[[KEPT]],
+  %6 = "tf.BiasAdd"(%y, %b) : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %7 = "tf.Mul"(%6, %two) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %8 = "tf.AddV2"(%7, %t) : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: %[[ROWS:.*]] = "tf.BiasAdd"(%arg1,
+  // CHECK: "tf.Mul"(%[[ROWS]],
+  %rows = "tf.Const"() {value = dense<[[1.0], [2.0], [3.0], [4.0]]> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %9 = "tf.BiasAdd"(%y, %b) : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %10 = "tf.Mul"(%9, %two) : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %11 = "tf.AddV2"(%10, %rows) : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  // CHECK: %[[NCHW:.*]] = "tf.BiasAdd"(%arg2,
+  // CHECK: "tf.Mul"(%[[NCHW]],
+  %12 = "tf.BiasAdd"(%z, %b) {data_format = "NCHW"} : (tensor<1x3x2x3xf32>, tensor<3xf32>) -> tensor<1x3x2x3xf32>
+  %13 = "tf.Mul"(%12, %two) : (tensor<1x3x2x3xf32>, tensor<f32>) -> tensor<1x3x2x3xf32>
+  %14 = "tf.AddV2"(%13, %t) : (tensor<1x3x2x3xf32>, tensor<3xf32>) -> tensor<1x3x2x3xf32>
+  return %2, %5, %8, %6, %11, %14 : tensor<2x2x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1x3x2x3xf32>
+}

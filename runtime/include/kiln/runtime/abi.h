@@ -308,6 +308,11 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
 /* A convolution with a small window depth, computed directly (conv2d.h); the same flags as
  * kiln_kernel_conv2d_3x3_f32. */
 #define KILN_KERNEL_CONV2D_DIRECT_F32 "kiln_kernel_conv2d_direct_f32"
+/* Any other convolution, as the matrix product of its windows and its filter (conv2d.h):
+ * the flags of kiln_kernel_conv2d_3x3_f32 but the max pool, and: */
+#define KILN_KERNEL_CONV2D_GEMM_F32 "kiln_kernel_conv2d_gemm_f32"
+#define KILN_CONV2D_PACKED_FILTER 8 /* the filter, a (kh*kw*c) x f matrix, packed as */
+                                    /* KILN_MATMUL_PACKED_B reads it */
 #define KILN_KERNEL_MAX_POOL2D_F32 "kiln_kernel_max_pool2d_f32"
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */

@@ -2,24 +2,23 @@
 
 // The lowering patterns of passes/Lower/Patterns/Convolution.cpp.
 
-// Tests that a SAME f32 Conv2D pads the input explicitly (TensorFlow puts the odd pixel
-// after), copies the strided windows into patches [N*OH*OW, KH*KW*C] and multiplies them
-// by the HWIO filter viewed as [KH*KW*C, F] in the matmul contraction. Each window row is
-// KW*C contiguous values of an input row, so the copy reads the input as [N, H, W*C] with
-// one loop over the run (stride 2 * C along W).
-// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 4 + d4)>
+// Tests that a SAME f32 Conv2D that neither the 3x3 nor the direct kernel takes (4 output
+// channels) is one generic over (n, oh, ow, kh, kw, c, f) reading the unpadded input (zero
+// outside it: TensorFlow puts the odd pixel after, so nothing is padded before), marked
+// kiln.conv2d_gemm = [strides, dilations, pads before] for the kernel whose GEMM gathers
+// the windows: no padded copy, no patches matrix.
+// CHECK-DAG: #[[GF:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+// CHECK-DAG: #[[GOUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
 // CHECK-LABEL: func.func @conv_same
 func.func @conv_same(%x: tensor<1x8x8x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
-  // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
-  // CHECK: %[[ROWS:.*]] = tensor.expand_shape {{.*}} into tensor<1x9x18xf32>
-  // CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}]{{.*}} ins(%[[ROWS]] : tensor<1x9x18xf32>) outs({{.*}} : tensor<1x4x4x3x6xf32>)
-  // CHECK: tensor.expand_shape {{.*}} : tensor<288xf32> into tensor<16x18xf32>
-  // CHECK: tensor.expand_shape {{.*}} : tensor<72xf32> into tensor<18x4xf32>
-  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
-  // CHECK-SAME: ins({{.*}} : tensor<16x18xf32>, tensor<18x4xf32>)
-  // CHECK: arith.mulf
-  // CHECK: arith.addf
-  // CHECK: tensor.expand_shape {{.*}} into tensor<1x4x4x4xf32>
+  // CHECK-NOT: tensor.pad
+  // CHECK: linalg.fill
+  // CHECK: linalg.generic {indexing_maps = [#[[GF]], #[[GOUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+  // CHECK-SAME: ins(%arg1 : tensor<3x3x2x4xf32>) outs({{.*}} : tensor<1x4x4x4xf32>) attrs = {kiln.conv2d_gemm = array<i64: 2, 2, 1, 1, 0, 0>}
+  // CHECK: arith.cmpi ult, %{{.*}}, %c8
+  // CHECK: %[[V:.*]] = tensor.extract %arg0
+  // CHECK: arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+  // CHECK-NOT: tensor.pad
   // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
   %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
@@ -58,7 +57,7 @@ func.func @conv_f64(%x: tensor<1x8x8x2xf64>, %w: tensor<3x3x2x4xf64>) -> tensor<
 // CHECK-LABEL: func.func @conv_nchw
 func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32> {
   // CHECK: linalg.transpose ins(%arg0 : tensor<1x2x5x5xf32>) {{.*}} permutation = [0, 2, 3, 1]
-  // CHECK: iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK: kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 0, 0>
   // CHECK: linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
   %0 = "tf.Conv2D"(%x, %w) {padding = "VALID", strides = [1, 1, 1, 1], data_format = "NCHW"} : (tensor<1x2x5x5xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>
@@ -69,7 +68,7 @@ func.func @conv_nchw(%x: tensor<1x2x5x5xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 // Tests that an f32 3x3 Conv2D with unit strides, 16+ channels each way and 64+ output
 // pixels is one generic over (n, oh, ow, kh, kw, c, f) reading the unpadded input (zero
 // outside it), marked kiln.conv2d_3x3 = [pad top, pad left] for the Winograd kernel; with
-// fewer channels or pixels it stays patches times filter.
+// fewer channels or pixels it goes to the windows-times-filter kernel (kiln.conv2d_gemm).
 // CHECK-DAG: #[[WF:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
 // CHECK-DAG: #[[WOUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
 // CHECK-LABEL: func.func @conv3x3_wide
@@ -79,10 +78,11 @@ func.func @conv3x3_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x16xf32>, %v:
   // CHECK: linalg.generic {indexing_maps = [#[[WF]], #[[WOUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
   // CHECK-SAME: ins(%arg1 : tensor<3x3x16x16xf32>) outs({{.*}} : tensor<1x8x8x16xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
   // CHECK: tensor.extract %arg0
-  // CHECK: tensor.pad
   // CHECK-NOT: kiln.conv2d_3x3
-  // CHECK: tensor.pad
+  // CHECK: outs({{.*}} : tensor<1x8x8x8xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
   // CHECK-NOT: kiln.conv2d_3x3
+  // CHECK: outs({{.*}} : tensor<1x7x7x16xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
+  // CHECK-NOT: tensor.pad
   %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x8x8x16xf32>
   %1 = "tf.Conv2D"(%x, %v) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x8x8x8xf32>
   %2 = "tf.Conv2D"(%s, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x7x7x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x7x7x16xf32>
@@ -96,7 +96,7 @@ func.func @conv3x3_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x16xf32>, %v:
 // 85 x 85 floats) from 64 (8x8).
 // CHECK-LABEL: func.func @conv3x3_large_filter
 func.func @conv3x3_large_filter(%x: tensor<1x8x8x96xf32>, %y: tensor<1x16x16x96xf32>, %w: tensor<3x3x96x96xf32>, %z: tensor<1x8x8x85xf32>, %v: tensor<3x3x85x85xf32>) -> (tensor<1x8x8x96xf32>, tensor<1x16x16x96xf32>, tensor<1x8x8x85xf32>) {
-  // CHECK: tensor.pad
+  // CHECK: outs({{.*}} : tensor<1x8x8x96xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
   // CHECK-NOT: kiln.conv2d_3x3
   // CHECK: outs({{.*}} : tensor<1x16x16x96xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
   // CHECK-NOT: tensor.pad
@@ -111,18 +111,23 @@ func.func @conv3x3_large_filter(%x: tensor<1x8x8x96xf32>, %y: tensor<1x16x16x96x
 
 // Tests that an f32 Conv2D whose window depth (kh * kw * c) is 64 or less and with 8+ output
 // channels is one generic over the unpadded input marked kiln.conv2d_direct = [strides,
-// dilations, pads before] for the direct kernel; a deeper window, a 1x1 window or fewer
-// output channels stay patches times filter (or the input times the filter).
+// dilations, pads before] for the direct kernel; a deeper window or fewer output channels go
+// to the windows-times-filter kernel, and a 1x1 window with unit strides multiplies the
+// input itself.
 // CHECK-LABEL: func.func @conv_direct
 func.func @conv_direct(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x8xf32>, %d: tensor<3x3x8x8xf32>, %n: tensor<3x3x3x4xf32>, %p: tensor<1x1x3x8xf32>) -> (tensor<1x5x5x8xf32>, tensor<1x9x9x8xf32>, tensor<1x9x9x4xf32>, tensor<1x9x9x8xf32>) {
   // CHECK-NOT: tensor.pad
   // CHECK: linalg.generic
   // CHECK-SAME: ins(%arg1 : tensor<3x3x3x8xf32>) outs({{.*}} : tensor<1x5x5x8xf32>) attrs = {kiln.conv2d_direct = array<i64: 2, 2, 1, 1, 1, 1>}
   // CHECK: tensor.extract %arg0
-  // CHECK: tensor.pad
   // CHECK-NOT: kiln.conv2d_direct
-  // CHECK: tensor.pad
+  // CHECK: iterator_types = ["parallel", "reduction", "parallel"]
+  // CHECK-SAME: ins({{.*}} : tensor<81x3xf32>, tensor<3x8xf32>)
   // CHECK-NOT: kiln.conv2d_direct
+  // CHECK: outs({{.*}} : tensor<1x9x9x8xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
+  // CHECK-NOT: kiln.conv2d_direct
+  // CHECK: outs({{.*}} : tensor<1x9x9x4xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
+  // CHECK-NOT: tensor.pad
   %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>) -> tensor<1x5x5x8xf32>
   %y = "tf.Conv2D"(%x, %p) {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x9x9x3xf32>, tensor<1x1x3x8xf32>) -> tensor<1x9x9x8xf32>
   %1 = "tf.Conv2D"(%y, %d) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x9x9x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x9x9x8xf32>

@@ -2,9 +2,10 @@
  * kiln/kernels/conv2d.h - convolution kernels called by compiled models.
  *
  * Generated code calls the first (Winograd F(4x4, 3x3)) for f32 Conv2D with a 3x3 filter,
- * unit strides and dilations and enough channels, and the second for f32 Conv2D whose
- * window depth (kh * kw * c) is small (kiln-lower-kernel-calls); their symbol names are in
- * kiln/runtime/abi.h. They keep no state and are thread-safe.
+ * unit strides and dilations and enough channels, the second for f32 Conv2D whose window
+ * depth (kh * kw * c) is small, and the third for the other f32 Conv2D but 1x1 ones with
+ * unit strides, which are plain matrix products (kiln-lower-kernel-calls); their symbol
+ * names are in kiln/runtime/abi.h. They keep no state and are thread-safe.
  */
 #ifndef KILN_KERNELS_CONV2D_H
 #define KILN_KERNELS_CONV2D_H
@@ -65,6 +66,27 @@ void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t 
                                    int32_t flags, uintptr_t scale, float scale_value,
                                    uintptr_t bias, float bias_value, float lo, float hi,
                                    int32_t activation);
+
+/*
+ * The convolution kiln_kernel_conv2d_direct_f32 computes (any window, strides, dilations
+ * and padding; flags and epilogue as kiln_kernel_conv2d_3x3_f32, but no max pool), as the
+ * matrix product of its windows (n*oh*ow x kh*kw*c) and its filter viewed as
+ * (kh*kw*c) x f; with KILN_CONV2D_PACKED_FILTER the filter is that matrix in the packed
+ * layout of KILN_MATMUL_PACKED_B. The product's packing gathers each block of windows
+ * straight from the input (zeros outside it), so neither a padded copy of the input nor a
+ * patches matrix is written: for windows too deep for the direct kernel and other than
+ * 3x3 (1-D convolutions, 1x7 and 7x1, 5x5, strided ones). Each output element is the
+ * kiln_kernel_matmul_f32 sum of the patches matrix's row and the filter's column, bit for
+ * bit, for every thread budget.
+ */
+void kiln_kernel_conv2d_gemm_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                 int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                 int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                 int64_t dilation_w, int64_t pad_top, int64_t pad_left,
+                                 int32_t flags, uintptr_t scale, float scale_value,
+                                 uintptr_t bias, float bias_value, float lo, float hi,
+                                 int32_t activation);
 
 #ifdef __cplusplus
 }
