@@ -132,6 +132,14 @@ constexpr KernelArg conv3x3Args[] = {
     {A::Param, "n"}, {A::Param, "h"}, {A::Param, "w"}, {A::Param, "c"}, {A::Param, "f"},
     {A::Param, "oh"}, {A::Param, "ow"}, {A::Param, "pad"}, {A::Flags},
     {A::Epilogue, "epilogue"}};
+// The Winograd kernel with its transformed filter cached (kiln-lower-pack-weights): the
+// cache slot is a model global of one i64 the kernel writes on its first call.
+constexpr KernelOperand conv3x3CachedInputs[] = {{"input", 4}, {"filter", 4}, {"cache", 1, true}};
+constexpr KernelArg conv3x3CachedArgs[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "cache"}, {A::Address, "output"},
+    {A::Param, "n"}, {A::Param, "h"}, {A::Param, "w"}, {A::Param, "c"}, {A::Param, "f"},
+    {A::Param, "oh"}, {A::Param, "ow"}, {A::Param, "pad"}, {A::Flags},
+    {A::Epilogue, "epilogue"}};
 constexpr KernelParam convDirectParams[] = {
     {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
     {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
@@ -195,6 +203,9 @@ constexpr KernelInfo table[] = {
      pointwiseDepthwiseArgs, shapes::pointwiseDepthwise},
     {"conv2d_3x3_f32", KILN_KERNEL_CONV2D_3X3_F32, KernelLibrary::Kernels, true, "overwrite",
      convInputs, convOutputs, conv3x3Params, conv3x3Args, shapes::conv2d3x3},
+    {"conv2d_3x3_cached_f32", KILN_KERNEL_CONV2D_3X3_CACHED_F32, KernelLibrary::Kernels, true,
+     "overwrite", conv3x3CachedInputs, convOutputs, conv3x3Params, conv3x3CachedArgs,
+     shapes::conv2d3x3},
     {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kernels, true,
      "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs,
      shapes::conv2dDirect},

@@ -15,19 +15,68 @@ using kiln::dialect::KernelCallOp;
 
 namespace {
 
+/// The constant global with an initial value that `buffer` reads, itself or through
+/// reshapes; null if it reads anything else.
+memref::GlobalOp constantGlobal(SymbolTable &symbols, Value buffer) {
+  Value base = buffer;
+  while (Operation *def = base.getDefiningOp()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+      break;
+    base = def->getOperand(0);
+  }
+  auto get = base.getDefiningOp<memref::GetGlobalOp>();
+  auto global = get ? symbols.lookup<memref::GlobalOp>(get.getName()) : nullptr;
+  return global && global.getConstant() && global.getInitialValue() ? global : nullptr;
+}
+
 struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     // One packed copy per constant and layout, shared by every call that reads it.
     llvm::StringMap<memref::GlobalOp> packedOf;
-    SmallVector<KernelCallOp> calls;
+    SmallVector<KernelCallOp> calls, winograd;
     module.walk([&](KernelCallOp call) {
       if (call.getKernel() == "matmul_f32" || call.getKernel() == "matmul_epilogue_f32" ||
           call.getKernel() == "conv2d_gemm_f32")
         calls.push_back(call);
+      if (call.getKernel() == "conv2d_3x3_f32")
+        winograd.push_back(call);
     });
     OpBuilder b(module.getContext());
+    // A 3x3 convolution with a constant filter keeps its transform in a cache slot of its
+    // own (one per filter), a mutable global the kernel fills on its first call.
+    llvm::StringMap<memref::GlobalOp> cacheOf;
+    for (KernelCallOp call : winograd) {
+      memref::GlobalOp filter = constantGlobal(symbols, call.getInput("filter"));
+      if (!filter)
+        continue;
+      memref::GlobalOp &cache = cacheOf[filter.getSymName()];
+      if (!cache) {
+        auto type = MemRefType::get({1}, b.getI64Type());
+        b.setInsertionPoint(filter);
+        cache = memref::GlobalOp::create(
+            b, filter.getLoc(), (filter.getSymName() + "_winograd").str(),
+            b.getStringAttr("private"), type,
+            DenseElementsAttr::get(RankedTensorType::get({1}, b.getI64Type()), int64_t(0)),
+            /*constant=*/false, b.getI64IntegerAttr(8));
+        symbols.insert(cache);
+      }
+      b.setInsertionPoint(call);
+      Value slot = memref::GetGlobalOp::create(b, call.getLoc(), cache.getType(),
+                                               cache.getSymName());
+      // The slot goes after the filter, before the epilogue's buffers, which move up one.
+      SmallVector<Value> inputs(call.getInputs());
+      inputs.insert(inputs.begin() + 2, slot);
+      NamedAttrList params(call.getParams());
+      if (auto epilogue = params.get("epilogue"))
+        params.set("epilogue",
+                   cast<kiln::dialect::EpilogueAttr>(epilogue).withInputsShifted(1));
+      KernelCallOp::create(b, call.getLoc(), b.getStringAttr("conv2d_3x3_cached_f32"), inputs,
+                           call.getOutputs(), params.getDictionary(b.getContext()));
+      call.erase();
+      ++numCached;
+    }
     for (KernelCallOp call : calls) {
       // A product's B (k x n), or a convolution's filter viewed as (kh*kw*c) x f.
       bool conv = call.getKernel() == "conv2d_gemm_f32";
@@ -37,19 +86,9 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
                        : call.getInt("k");
       // B itself or a reshape of it comes from a constant global.
       Value buffer = call.getInput(role);
-      Value base = buffer;
-      while (Operation *def = base.getDefiningOp()) {
-        if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
-          break;
-        base = def->getOperand(0);
-      }
-      auto get = base.getDefiningOp<memref::GetGlobalOp>();
-      if (call.hasFlag(flag) || !get)
-        continue;
-      auto global = symbols.lookup<memref::GlobalOp>(get.getName());
-      auto values = global && global.getConstant() && global.getInitialValue()
-                        ? dyn_cast<DenseFPElementsAttr>(*global.getInitialValue())
-                        : DenseFPElementsAttr();
+      memref::GlobalOp global = call.hasFlag(flag) ? nullptr : constantGlobal(symbols, buffer);
+      auto values = global ? dyn_cast<DenseFPElementsAttr>(*global.getInitialValue())
+                           : DenseFPElementsAttr();
       if (!values || !values.getElementType().isF32() || values.getNumElements() != k * n)
         continue;
       bool transposed = !conv && call.hasFlag("transpose_b");

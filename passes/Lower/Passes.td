@@ -243,7 +243,10 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
     `kiln/runtime/abi.h`: depth slices of 256 rows, panels of 32 columns padded with
     zeros), makes it the call's B and sets `packed_b` (dropping `transpose_b`: the packed
     copy is op(B)). A `conv2d_gemm_f32` call's constant filter, a (kh * kw * c) x f matrix,
-    is packed the same way and gets `packed_filter`. Calls sharing a constant share its
+    is packed the same way and gets `packed_filter`. A `conv2d_3x3_f32` call with a constant
+    filter becomes `conv2d_3x3_cached_f32`, with a cache slot of its own (a mutable
+    `memref.global` of one i64, `<filter>_winograd`, shared by the calls of one filter):
+    the Winograd kernel then transforms the filter on its first call only. Calls sharing a constant share its
     packed copy, and constants nothing reads any more are removed. The results are the
     same bit for bit. Runs after `kiln-lower-kernel-calls`.
 
@@ -264,6 +267,8 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
   }];
   let statistics = [
     Statistic<"numPacked", "calls-packed", "Number of matrix products given packed weights">,
+    Statistic<"numCached", "filters-cached",
+              "Number of 3x3 convolutions given a cache for their transformed filter">,
   ];
   let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }

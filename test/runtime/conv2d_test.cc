@@ -8,6 +8,9 @@
 #include <cstring>
 #include <vector>
 
+#include <thread>
+
+#include "kiln/runtime/arena.h"
 #include "kiln/runtime/parallel.h"
 #include "conv_reference.h"
 
@@ -23,11 +26,21 @@ struct Problem : kiln_test::ConvProblem {
       : ConvProblem({t.n, t.h, t.w, t.c, t.f, 3, 3, 1, 1, 1, 1, t.pt, t.pl, t.pb, t.pr}) {}
   // With `pool`, the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL), in a buffer of
   // that size. With `swish`, the epilogue's bounds are -6 and 6 and Swish follows them.
+  // With `cache`, through kiln_kernel_conv2d_3x3_cached_f32 with that slot.
   std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false,
-                         bool swish = false) const {
+                         bool swish = false, uintptr_t *cache = nullptr) const {
     std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
     int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
                     (pool ? KILN_CONV2D_MAX_POOL : 0);
+    if (cache) {
+      kiln_kernel_conv2d_3x3_cached_f32(
+          reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
+          reinterpret_cast<uintptr_t>(cache), reinterpret_cast<uintptr_t>(got.data()), s.n,
+          s.h, s.w, s.c, s.f, s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
+          reinterpret_cast<uintptr_t>(bias.data()), 0.0f, swish ? -6.0f : 0.0f, 6.0f,
+          swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
+      return got;
+    }
     kiln_kernel_conv2d_3x3_f32(reinterpret_cast<uintptr_t>(in.data()),
                                reinterpret_cast<uintptr_t>(filter.data()),
                                reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f,
@@ -193,6 +206,68 @@ TEST_F(Conv2dTest, MaxPoolIsThePoolOfTheResult) {
           << t.h << "x" << t.w << " " << threads << " threads";
     }
   }
+}
+
+// A cache slot as a compiled model holds one: freed at the end of each test (the kernel
+// allocates with kiln_aligned_alloc; 1 marks a non-finite filter).
+struct Cache {
+  uintptr_t slot = 0;
+  ~Cache() {
+    if (slot > 1) kiln_aligned_free(reinterpret_cast<void *>(slot));
+  }
+};
+
+TEST_F(Conv2dTest, CachedFilterGivesTheSameResultsBitForBit) {
+  const Shape shapes[] = {{2, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 9, 8, 17, 33, 2, 0, 1, 2}};
+  for (const Shape &t : shapes) {
+    Problem p(t);
+    Cache cache;
+    for (int32_t threads : {1, 2}) {
+      kiln_parallel_set_threads(threads);
+      for (bool pool : {false, true}) {
+        std::vector<float> want = p.Run(true, true, pool);
+        EXPECT_EQ(p.Run(true, true, pool, false, &cache.slot), want)
+            << t.h << "x" << t.w << " pool " << pool << ", " << threads << " threads";
+        EXPECT_GT(cache.slot, uintptr_t(1));
+      }
+    }
+  }
+}
+
+TEST_F(Conv2dTest, CachedFilterIsTransformedOnTheFirstCallOnly) {
+  // The slot's transform stands for the filter from then on: a filter changed afterwards
+  // is not read again (the compiler passes a slot only with constant weights).
+  Problem p(Shape{1, 8, 8, 16, 16, 1, 1, 1, 1});
+  Cache cache;
+  std::vector<float> first = p.Run(true, false, false, false, &cache.slot);
+  uintptr_t kept = cache.slot;
+  for (float &v : p.filter) v = -v;
+  EXPECT_EQ(p.Run(true, false, false, false, &cache.slot), first);
+  EXPECT_EQ(cache.slot, kept);
+  EXPECT_NE(p.Run(true), first);
+}
+
+TEST_F(Conv2dTest, CachedNonFiniteFilterTakesTheDirectSum) {
+  Problem p(Shape{1, 8, 8, 16, 16, 1, 1, 1, 1});
+  p.filter[7] = INFINITY;
+  Cache cache;
+  std::vector<float> want = p.Run(true, true);
+  EXPECT_EQ(p.Run(true, true, false, false, &cache.slot), want);
+  EXPECT_EQ(cache.slot, uintptr_t(1));
+  EXPECT_EQ(p.Run(true, true, false, false, &cache.slot), want);
+}
+
+TEST_F(Conv2dTest, ConcurrentFirstCallsAgreeOnOneTransform) {
+  Problem p(Shape{1, 12, 12, 32, 32, 1, 1, 1, 1});
+  std::vector<float> want = p.Run(true);
+  Cache cache;
+  std::vector<std::vector<float>> got(4);
+  std::vector<std::thread> threads;
+  for (auto &g : got)
+    threads.emplace_back([&p, &cache, &g] { g = p.Run(true, false, false, false, &cache.slot); });
+  for (auto &t : threads) t.join();
+  for (const auto &g : got) EXPECT_EQ(g, want);
+  EXPECT_GT(cache.slot, uintptr_t(1));
 }
 
 } // namespace

@@ -8,7 +8,7 @@
 // the 4x4 output block is A^T [(G g G^T) .* (B^T d B)] A: 36 products for 16 outputs
 // instead of 144. Summed over input channels, the elementwise products become, for each of
 // the 36 positions, a matrix product (tiles x c) * (c x f): the filter is transformed once
-// per call (U, 36 x c x f), then blocks of tiles are transformed (V, 36 x tiles x c),
+// per call (U, 36 x c x f; once per process for a constant filter, into its cache), then blocks of tiles are transformed (V, 36 x tiles x c),
 // multiplied by the GEMM into M (36 x tiles x f) and transformed back, all in the calling
 // thread's workspace. Transforms run over channels, innermost and contiguous, in vectors of
 // 8 (AVX2) or 16 (AVX-512) lanes (winograd_impl.h). Tiles are split across the thread
@@ -169,12 +169,43 @@ void runTilesAvx2(void *ctx, int64_t begin, int64_t end) { runTiles<V8>(ctx, beg
 using kiln::kernels::Epilogue;
 using namespace kiln::kernels::winograd;
 
-extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                           int64_t n, int64_t h, int64_t w, int64_t c,
-                                           int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
-                                           int64_t pad_left, int32_t flags, uintptr_t scale,
-                                           float scale_value, uintptr_t bias, float bias_value,
-                                           float lo, float hi, int32_t activation) {
+namespace {
+
+// What a filter cache holds once its filter is known to have an infinity or NaN: its
+// convolutions are direct sums.
+constexpr uintptr_t kNonFiniteFilter = 1;
+
+// The transformed filter a cache slot holds, computing and publishing it first if the slot
+// is empty (a thread that loses the race frees its copy and takes the winner's). Null for a
+// non-finite filter, or when memory is short (the caller transforms into its workspace).
+const float *cachedFilter(const Conv &v, uintptr_t *slot, bool *nonFinite) {
+  uintptr_t have = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (have == 0) {
+    float *u = static_cast<float *>(
+        kiln_aligned_alloc(int64_t(sizeof(float)) * kPositions * v.c * v.f, 64));
+    if (u == nullptr) return nullptr;
+    uintptr_t value = reinterpret_cast<uintptr_t>(u);
+    if (!transformFilter(v, u)) {
+      kiln_aligned_free(u);
+      value = kNonFiniteFilter;
+    }
+    uintptr_t expected = 0;
+    if (!__atomic_compare_exchange_n(slot, &expected, value, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+      if (value != kNonFiniteFilter) kiln_aligned_free(reinterpret_cast<void *>(value));
+      value = expected;
+    }
+    have = value;
+  }
+  *nonFinite = have == kNonFiniteFilter;
+  return *nonFinite ? nullptr : reinterpret_cast<const float *>(have);
+}
+
+void conv3x3(uintptr_t input, uintptr_t filter, uintptr_t *cache, uintptr_t output, int64_t n,
+             int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow,
+             int64_t pad_top, int64_t pad_left, int32_t flags, uintptr_t scale,
+             float scale_value, uintptr_t bias, float bias_value, float lo, float hi,
+             int32_t activation) {
   if (n <= 0 || oh <= 0 || ow <= 0 || f <= 0) return;
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
              scale_value, bias_value, lo, hi, activation};
@@ -201,14 +232,21 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   // 37.7 MB came from fresh pages every time (mmap, then the kernel clearing each page at
   // its first write): ResNet50 at batch 8, whose 16 3x3 convolutions all take this kernel,
   // spent 6% of its time in page faults.
-  float *u = c > 0 ? static_cast<float *>(kiln_parallel_workspace_n(
-                         KILN_WORKSPACE_FILTER, int64_t(sizeof(float)) * kPositions * c * f))
-                   : nullptr;
+  // A constant filter's transform is computed once and kept in its cache slot.
+  bool nonFinite = false;
+  const float *ready = c > 0 && cache != nullptr ? cachedFilter(v, cache, &nonFinite) : nullptr;
+  float *u = c > 0 && ready == nullptr && !nonFinite
+                 ? static_cast<float *>(kiln_parallel_workspace_n(
+                       KILN_WORKSPACE_FILTER, int64_t(sizeof(float)) * kPositions * c * f))
+                 : nullptr;
   // Which input pixels hold an infinity or NaN, checked once each (a tile reads up to four
   // times as many).
   uint8_t *bad = static_cast<uint8_t *>(kiln_aligned_alloc(n * h * w, 64));
   v.bad = bad;
-  v.u = u != nullptr && bad != nullptr && transformFilter(v, u) ? u : nullptr;
+  if (bad == nullptr || nonFinite)
+    v.u = nullptr;
+  else
+    v.u = ready != nullptr ? ready : u != nullptr && transformFilter(v, u) ? u : nullptr;
   if (v.u != nullptr) {
     int64_t perRow = w * c > 0 ? w * c : 1;
     kiln_parallel_for(n * h, ((int64_t(1) << 16) + perRow - 1) / perRow, markPixels, &v);
@@ -231,4 +269,25 @@ extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, ui
   kiln_parallel_for(blocks * v.fParts, grain,
                     kiln::kernels::simd::useAvx512() ? runTilesAvx512 : runTilesAvx2, &v);
   kiln_aligned_free(bad);
+}
+
+} // namespace
+
+extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                           int64_t n, int64_t h, int64_t w, int64_t c,
+                                           int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
+                                           int64_t pad_left, int32_t flags, uintptr_t scale,
+                                           float scale_value, uintptr_t bias, float bias_value,
+                                           float lo, float hi, int32_t activation) {
+  conv3x3(input, filter, nullptr, output, n, h, w, c, f, oh, ow, pad_top, pad_left, flags,
+          scale, scale_value, bias, bias_value, lo, hi, activation);
+}
+
+extern "C" void kiln_kernel_conv2d_3x3_cached_f32(
+    uintptr_t input, uintptr_t filter, uintptr_t cache, uintptr_t output, int64_t n, int64_t h,
+    int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow, int64_t pad_top, int64_t pad_left,
+    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
+    float lo, float hi, int32_t activation) {
+  conv3x3(input, filter, reinterpret_cast<uintptr_t *>(cache), output, n, h, w, c, f, oh, ow,
+          pad_top, pad_left, flags, scale, scale_value, bias, bias_value, lo, hi, activation);
 }

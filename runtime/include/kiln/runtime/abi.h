@@ -298,6 +298,8 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
  * the same flags as kiln_kernel_depthwise_conv2d_f32. */
 #define KILN_KERNEL_POINTWISE_DEPTHWISE_F32 "kiln_kernel_pointwise_depthwise_f32"
 #define KILN_KERNEL_CONV2D_3X3_F32 "kiln_kernel_conv2d_3x3_f32"
+/* The same for a constant filter, its transform kept in a cache slot (conv2d.h). */
+#define KILN_KERNEL_CONV2D_3X3_CACHED_F32 "kiln_kernel_conv2d_3x3_cached_f32"
 /* Flags of kiln_kernel_conv2d_3x3_f32. */
 #define KILN_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
 #define KILN_CONV2D_EPILOGUE 2  /* apply the epilogue arguments (else they are ignored) */

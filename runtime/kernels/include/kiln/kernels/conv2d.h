@@ -45,6 +45,23 @@ void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t out
                                 float bias_value, float lo, float hi, int32_t activation);
 
 /*
+ * kiln_kernel_conv2d_3x3_f32 for a filter that never changes (a model's constant weights):
+ * `cache` is the address of a uintptr_t, zero before the first call, where the first call
+ * keeps the transformed filter (36 x c x f floats from kiln_aligned_alloc, or 1 when the
+ * filter holds an infinity or NaN) for every later call to use instead of transforming the
+ * filter again; concurrent first calls agree on one. The results are the same, bit for bit,
+ * as kiln_kernel_conv2d_3x3_f32's. The cache lives as long as the process (whoever owns the
+ * slot may free a pointer other than 1 with kiln_aligned_free once no call can run).
+ */
+void kiln_kernel_conv2d_3x3_cached_f32(uintptr_t input, uintptr_t filter, uintptr_t cache,
+                                       uintptr_t output, int64_t n, int64_t h, int64_t w,
+                                       int64_t c, int64_t f, int64_t oh, int64_t ow,
+                                       int64_t pad_top, int64_t pad_left, int32_t flags,
+                                       uintptr_t scale, float scale_value, uintptr_t bias,
+                                       float bias_value, float lo, float hi,
+                                       int32_t activation);
+
+/*
  * output[b, y, x, j] (+)= sum over (i, k, ch) of
  *     input[b, y * stride_h + i * dilation_h - pad_top, x * stride_w + k * dilation_w - pad_left, ch]
  *     * filter[i, k, ch, j]
