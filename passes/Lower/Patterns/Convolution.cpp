@@ -294,21 +294,22 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
 /// Whether an f32 Conv2D goes to the runtime's 3x3 kernel (Winograd F(4x4, 3x3)): a 3x3
 /// filter with unit strides and dilations, at least 16 input and output channels (with
 /// fewer, the transforms cost more than the multiplications they save) and at least 64
-/// output pixels (the kernel transforms the filter on every call, which costs about what
-/// 50 pixels' saved multiplications are worth), 256 when the transformed filter, 36 planes
-/// of c x f, exceeds 1 MiB: written to memory on one thread at every call (37.7 MB for 512
-/// x 512 channels), it made VGG16's 14x14 layers 1.3 to 1.4 times slower than their
-/// patches' GEMM (3 alternated runs of 5, 1 thread: 525-605 against 384-420 ms; 2 threads:
-/// 425-488 against 311-342), and InceptionV3's 8x8 ones too (104-126 against 85-91 ms at
-/// 2 threads).
-bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t outputPixels) {
+/// output pixels. A filter that is not a constant is transformed at every call, which costs
+/// about what 50 pixels' saved multiplications are worth, and with a transform of more than
+/// 1 MiB (36 planes of c x f, written to memory on one thread: 37.7 MB for 512 x 512
+/// channels) it needs 256 pixels: it made VGG16's 14x14 layers 1.3 to 1.4 times slower than
+/// their patches' GEMM (3 alternated runs of 5, 1 thread: 525-605 against 384-420 ms; 2
+/// threads: 425-488 against 311-342), and InceptionV3's 8x8 ones too (104-126 against 85-91
+/// ms at 2 threads). A constant filter's transform is made once (the cached kernel), so
+/// 64 pixels do whatever its size.
+bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t outputPixels,
+                      bool constantFilter) {
   constexpr int64_t kPositions = 36, kMaxCachedTransform = (int64_t(1) << 20) / 4;
+  bool smallTransform =
+      kPositions * filter.getDimSize(2) * filter.getDimSize(3) <= kMaxCachedTransform;
   return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
          filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
-         outputPixels >= (kPositions * filter.getDimSize(2) * filter.getDimSize(3) <=
-                                  kMaxCachedTransform
-                              ? 64
-                              : 256) &&
+         outputPixels >= (constantFilter || smallTransform ? 64 : 256) &&
          g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
          g.dilation[1] == 1;
 }
@@ -382,9 +383,11 @@ struct ConvLowering : OpConversionPattern<OpT> {
       return failure();
     Type element = inputType.getElementType();
     Value zero = scalarConstant(rewriter, loc, element, 0);
-    bool conv3x3 = !Depthwise && winograd && useConv3x3Kernel(*g, filterType,
-                                                   inputType.getDimSize(0) *
-                                                       g->dims[0].output * g->dims[1].output);
+    bool conv3x3 = !Depthwise && winograd &&
+                   useConv3x3Kernel(*g, filterType,
+                                    inputType.getDimSize(0) * g->dims[0].output *
+                                        g->dims[1].output,
+                                    isa_and_nonnull<tf::ConstOp>(op.getFilter().getDefiningOp()));
     bool direct = !Depthwise && !conv3x3 && useDirectConvKernel(filterType);
     bool gemm = !Depthwise && !conv3x3 && !direct && element.isF32() &&
                 !isPlainProduct(*g, filterType);
