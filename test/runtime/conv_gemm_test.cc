@@ -1,5 +1,7 @@
 // kiln_kernel_conv2d_gemm_f32 against a double-precision direct sum, and bit for bit against
-// kiln_kernel_matmul_f32 of the explicit patches matrix.
+// kiln_kernel_matmul_f32 of the explicit patches matrix. Its three paths: A packed from the
+// windows (a filter not packed ahead, or a wide product: the last shape), and blocks of rows
+// gathered and read in place (a packed filter and a narrow product: the others).
 #include "kiln/kernels/conv2d.h"
 #include "kiln/kernels/matmul.h"
 
@@ -79,6 +81,7 @@ const Shape kShapes[] = {
     {1, 9, 9, 12, 17, 3, 3, 1, 1, 2, 3, 2, 3, 2, 3},     // dilated
     {1, 3, 3, 5, 16, 3, 3, 1, 1, 1, 1, 5, 5, 5, 5},      // windows wholly in the padding
     {1, 30, 30, 3, 64, 7, 7, 2, 2, 1, 1, 2, 2, 3, 3},    // an image model's 7x7 stem
+    {1, 17, 17, 32, 288, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // wide: A packed from the windows
 };
 
 std::string Describe(const Shape &s) {
