@@ -2,7 +2,10 @@
  * of the input, the patches matrix (im2col) and kiln_kernel_matmul_f32 with the filter packed
  * ahead, then the epilogue (bias and Relu) as a separate pass. The two alternate in one
  * process, 11 pairs after one untimed call of each; it prints the median of each and the
- * median of the pairs' ratios (old / new: above 1, the kernel is faster).
+ * median of the pairs' ratios (old / new: above 1, the kernel is faster). A 3x3 window with
+ * unit strides and 16 or more channels each way also times kiln_kernel_conv2d_3x3_cached_f32
+ * (Winograd, its transformed filter cached by the untimed first call) in the same turns:
+ * the choice between the two kernels that kiln-lower-tf-to-linalg makes by output pixels.
  *
  *   cc -O2 -I runtime/include -I runtime/kernels/include test/bench/conv_gemm_bench.c \
  *      -L build/lib -lkiln_kernels -lkiln_runtime -lm -pthread -o /tmp/conv_gemm_bench
@@ -44,7 +47,9 @@ int main(int argc, char** argv) {
   float *padded = calloc((size_t)(n * hp * wp * c), sizeof(float));
   float *patches = malloc(sizeof(float) * (size_t)(m * k));
   float *out = malloc(sizeof(float) * (size_t)(m * f));
-  double old_ms[12], new_ms[12], ratio[12];
+  int winograd = kh == 3 && kw == 3 && s == 1 && c >= 16 && f >= 16;
+  uintptr_t cache = 0;
+  double old_ms[12], new_ms[12], ratio[12], wino_ms[12];
   for (int r = 0; r < 12; r++) {
     double t = now();
     for (long b = 0; b < n; b++)
@@ -72,13 +77,24 @@ int main(int argc, char** argv) {
                                 0, 1.0f, (uintptr_t)bias, 0.0f, 0.0f, 3.4e38f, 0);
     new_ms[r] = (now() - t) * 1e3;
     ratio[r] = old_ms[r] / new_ms[r];
+    if (winograd) {
+      t = now();
+      kiln_kernel_conv2d_3x3_cached_f32((uintptr_t)in, (uintptr_t)filter, (uintptr_t)&cache,
+                                        (uintptr_t)out, n, h, w, c, f, oh, ow, pt, pb,
+                                        KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE, 0, 1.0f,
+                                        (uintptr_t)bias, 0.0f, 0.0f, 3.4e38f, 0);
+      wino_ms[r] = (now() - t) * 1e3;
+    }
   }
   /* The first pair is the untimed warm-up. */
   qsort(old_ms + 1, 11, sizeof(double), by_value);
   qsort(new_ms + 1, 11, sizeof(double), by_value);
   qsort(ratio + 1, 11, sizeof(double), by_value);
+  qsort(wino_ms + 1, 11, sizeof(double), by_value);
   printf("m=%ld n=%ld k=%ld threads=%d  im2col+gemm %.3f ms  conv2d_gemm %.3f ms  old/new %.2f "
          "(%.1f GFLOP/s)\n",
          m, f, k, threads, old_ms[6], new_ms[6], ratio[6], 2e-6 * m * f * k / new_ms[6]);
+  if (winograd)
+    printf("  winograd (filter cached) %.3f ms\n", wino_ms[6]);
   return 0;
 }

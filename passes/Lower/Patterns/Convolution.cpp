@@ -300,8 +300,12 @@ Value depthwiseUnpadded(OpBuilder &b, Location loc, Value input, Value filter, V
 /// channels) it needs 256 pixels: it made VGG16's 14x14 layers 1.3 to 1.4 times slower than
 /// their patches' GEMM (3 alternated runs of 5, 1 thread: 525-605 against 384-420 ms; 2
 /// threads: 425-488 against 311-342), and InceptionV3's 8x8 ones too (104-126 against 85-91
-/// ms at 2 threads). A constant filter's transform is made once (the cached kernel), so
-/// 64 pixels do whatever its size.
+/// ms at 2 threads). A constant filter's transform is made once (the cached kernel), but
+/// read from memory at every call: with more than 1 MiB of it, 128 pixels (8 tiles per
+/// product) do. test/bench/conv_gemm_bench.c, 1 thread, 384 -> 384 channels, Winograd
+/// against the windows-times-filter kernel: 8x8 (64 pixels) 0.92 against 0.75 ms, 2 x 8x8
+/// (448 in) 1.33 against 1.82, 12x12 1.21 against 1.74; 14x14, 512 channels, 3.5 against
+/// 6.0.
 bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t outputPixels,
                       bool constantFilter) {
   constexpr int64_t kPositions = 36, kMaxCachedTransform = (int64_t(1) << 20) / 4;
@@ -309,7 +313,7 @@ bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t output
       kPositions * filter.getDimSize(2) * filter.getDimSize(3) <= kMaxCachedTransform;
   return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
          filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
-         outputPixels >= (constantFilter || smallTransform ? 64 : 256) &&
+         outputPixels >= (smallTransform ? 64 : constantFilter ? 128 : 256) &&
          g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
          g.dilation[1] == 1;
 }

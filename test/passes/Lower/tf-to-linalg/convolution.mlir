@@ -109,6 +109,21 @@ func.func @conv3x3_large_filter(%x: tensor<1x8x8x96xf32>, %y: tensor<1x16x16x96x
 
 // -----
 
+// Tests that a constant filter with more than 1 MiB of transform takes the Winograd kernel
+// from 128 output pixels (12x12, not 8x8): its transform is made once, but read at every
+// call.
+// CHECK-LABEL: func.func @conv3x3_constant_filter
+func.func @conv3x3_constant_filter(%x: tensor<1x8x8x96xf32>, %y: tensor<1x12x12x96xf32>) -> (tensor<1x8x8x96xf32>, tensor<1x12x12x96xf32>) {
+  // CHECK: outs({{.*}} : tensor<1x8x8x96xf32>) attrs = {kiln.conv2d_gemm = array<i64: 1, 1, 1, 1, 1, 1>}
+  // CHECK: outs({{.*}} : tensor<1x12x12x96xf32>) attrs = {kiln.conv2d_3x3 = array<i64: 1, 1>}
+  %w = "tf.Const"() {value = dense<0.5> : tensor<3x3x96x96xf32>} : () -> tensor<3x3x96x96xf32>
+  %0 = "tf.Conv2D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x96xf32>, tensor<3x3x96x96xf32>) -> tensor<1x8x8x96xf32>
+  %1 = "tf.Conv2D"(%y, %w) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x12x12x96xf32>, tensor<3x3x96x96xf32>) -> tensor<1x12x12x96xf32>
+  return %0, %1 : tensor<1x8x8x96xf32>, tensor<1x12x12x96xf32>
+}
+
+// -----
+
 // Tests that an f32 Conv2D whose window depth (kh * kw * c) is 64 or less and with 8+ output
 // channels is one generic over the unpadded input marked kiln.conv2d_direct = [strides,
 // dilations, pads before] for the direct kernel; a deeper window or fewer output channels go
