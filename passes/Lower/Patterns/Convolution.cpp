@@ -1,9 +1,10 @@
 //===- Convolution.cpp - Conv2D and its input gradient, depthwise, pools, BN ---===//
 //
-// Convolutions and pools compute in NHWC with upstream linalg named ops; NCHW inputs are
-// transposed in and out. Padding is an explicit tensor.pad computed with TensorFlow's
-// rules (kiln::tf::computeWindow), so SAME, VALID and EXPLICIT all become a pad and an
-// unpadded window.
+// Convolutions and pools compute in NHWC; NCHW inputs are transposed in and out. Windows
+// follow TensorFlow's padding rules (kiln::tf::computeWindow). f32 convolutions and pools
+// are generics over the unpadded input, marked for the runtime's kernels (1x1 ones with
+// unit strides are plain products); other types pad explicitly (tensor.pad) and use
+// upstream linalg's named ops or generics.
 //
 //===----------------------------------------------------------------------------===//
 #include "passes/Lower/Patterns/Patterns.h"
@@ -120,61 +121,21 @@ SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, const Geometry &g) {
                          DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.dilation)))};
 }
 
-/// Conv2D (NHWC, input already padded) as one matrix product: the windows of the input
-/// are copied into patches[N*OH*OW, KH*KW*C] (nothing is copied for a 1x1 window with
-/// unit strides), the HWIO filter is viewed as [KH*KW*C, F], and their product, viewed
-/// as [N, OH, OW, F], is the result. The product is the contraction that calls the
-/// matrix-product kernel when it is large enough.
-Value convAsMatmul(OpBuilder &b, Location loc, Value padded, Value filter, const Geometry &g,
+/// A 1x1 Conv2D with unit strides and no padding (isPlainProduct) as one matrix product:
+/// the NHWC input viewed as [N*H*W, C] times the filter viewed as [C, F], viewed back as
+/// [N, H, W, F]; the contraction calls the matrix-product kernel when it is large enough.
+Value plainProduct(OpBuilder &b, Location loc, Value input, Value filter,
                    ArrayRef<int64_t> outNHW) {
-  auto inType = cast<RankedTensorType>(padded.getType());
+  Type element = getElementTypeOrSelf(input.getType());
   auto filterType = cast<RankedTensorType>(filter.getType());
-  Type element = inType.getElementType();
-  int64_t n = outNHW[0], oh = outNHW[1], ow = outNHW[2];
-  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
   int64_t c = filterType.getDimSize(2), f = filterType.getDimSize(3);
-  auto patchesType = RankedTensorType::get({n * oh * ow, kh * kw * c}, element);
-  Value patches;
-  if (kh == 1 && kw == 1 && g.stride[0] == 1 && g.stride[1] == 1 &&
-      inType.getDimSize(1) == oh && inType.getDimSize(2) == ow) {
-    patches = reshapeTo(b, loc, padded, patchesType);
-  } else if (g.dilation[1] == 1) {
-    // A window row takes kw * c contiguous values from one input row: copy it as one run,
-    // over the input viewed as [N, H, W * C]. The long inner loop vectorizes; a (kw, c)
-    // pair of short loops would be unrolled into scalar moves.
-    MLIRContext *ctx = b.getContext();
-    int64_t hp = inType.getDimSize(1), wp = inType.getDimSize(2);
-    Value rows = reshapeTo(b, loc, padded, RankedTensorType::get({n, hp, wp * c}, element));
-    AffineExpr dn, doh, dow, dkh, dq;
-    bindDims(ctx, dn, doh, dow, dkh, dq);
-    AffineMap inMap = AffineMap::get(
-        5, 0, {dn, doh * g.stride[0] + dkh * g.dilation[0], dow * (g.stride[1] * c) + dq}, ctx);
-    auto windowsType = RankedTensorType::get({n, oh, ow, kh, kw * c}, element);
-    Value windows = buildParallelGeneric(b, loc, windowsType, {rows}, {inMap},
-                                         [](OpBuilder &, Location, ValueRange args) -> Value {
-                                           return args[0];
-                                         });
-    patches = reshapeTo(b, loc, windows, patchesType);
-  } else {
-    MLIRContext *ctx = b.getContext();
-    AffineExpr dn, doh, dow, dkh, dkw, dc;
-    bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
-    AffineMap inMap = AffineMap::get(
-        6, 0,
-        {dn, doh * g.stride[0] + dkh * g.dilation[0], dow * g.stride[1] + dkw * g.dilation[1], dc},
-        ctx);
-    auto windowsType = RankedTensorType::get({n, oh, ow, kh, kw, c}, element);
-    Value windows = buildParallelGeneric(b, loc, windowsType, {padded}, {inMap},
-                                         [](OpBuilder &, Location, ValueRange args) -> Value {
-                                           return args[0];
-                                         });
-    patches = reshapeTo(b, loc, windows, patchesType);
-  }
-  Value weights = reshapeTo(b, loc, filter, RankedTensorType::get({kh * kw * c, f}, element));
-  Value product = buildMatmul(b, loc, patches, weights,
-                              RankedTensorType::get({n * oh * ow, f}, element), false, false,
-                              ElementKind::Float);
-  return reshapeTo(b, loc, product, RankedTensorType::get({n, oh, ow, f}, element));
+  int64_t pixels = outNHW[0] * outNHW[1] * outNHW[2];
+  Value rows = reshapeTo(b, loc, input, RankedTensorType::get({pixels, c}, element));
+  Value weights = reshapeTo(b, loc, filter, RankedTensorType::get({c, f}, element));
+  Value product = buildMatmul(b, loc, rows, weights, RankedTensorType::get({pixels, f}, element),
+                              false, false, ElementKind::Float);
+  return reshapeTo(b, loc, product,
+                   RankedTensorType::get({outNHW[0], outNHW[1], outNHW[2], f}, element));
 }
 
 /// A depthwise convolution as one generic over loops (n, oh, ow, kh, kw, c, m): the
@@ -207,13 +168,26 @@ Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value in
       .getResult(0);
 }
 
-/// Conv2D of a padded NHWC input: through the matrix-product kernel for f32, else with
-/// linalg's named convolution.
+/// Whether a Conv2D is a plain matrix product of its input (a 1x1 window, unit strides, no
+/// padding): plainProduct then copies nothing, and the product gets the GEMM's own paths.
+/// Every other f32 Conv2D that neither the 3x3 nor the direct kernel takes goes to
+/// conv2d_gemm_f32, whose GEMM gathers the windows from the input as it packs them: no
+/// padded copy, no patches matrix, and its epilogue fused (the audio model's 1-D
+/// convolutions, InceptionV3's 1x7 and 7x1, the strided 3x3 and 1x1 ones of the ResNets).
+bool isPlainProduct(const Geometry &g, RankedTensorType filter) {
+  return filter.getDimSize(0) == 1 && filter.getDimSize(1) == 1 && g.stride[0] == 1 &&
+         g.stride[1] == 1 && g.dims[0].padBefore == 0 && g.dims[1].padBefore == 0 &&
+         g.dims[0].padAfter == 0 && g.dims[1].padAfter == 0;
+}
+
+/// Conv2D of a padded NHWC input: a plain product for an f32 one that is one, else
+/// linalg's named convolution (other float types; f32 convolutions otherwise take the
+/// kernels' window generics).
 Value conv2d(OpBuilder &b, Location loc, Value padded, Value filter, const Geometry &g,
              ArrayRef<int64_t> outNHW) {
   Type element = getElementTypeOrSelf(padded.getType());
-  if (element.isF32())
-    return convAsMatmul(b, loc, padded, filter, g, outNHW);
+  if (element.isF32() && isPlainProduct(g, cast<RankedTensorType>(filter.getType())))
+    return plainProduct(b, loc, padded, filter, outNHW);
   SmallVector<int64_t> outShape(outNHW);
   outShape.push_back(cast<RankedTensorType>(filter.getType()).getDimSize(3));
   auto outType = RankedTensorType::get(outShape, element);
@@ -328,18 +302,6 @@ bool useDirectConvKernel(RankedTensorType filter) {
   int64_t taps = filter.getDimSize(0) * filter.getDimSize(1);
   return filter.getElementType().isF32() && taps > 1 && taps * filter.getDimSize(2) <= 64 &&
          filter.getDimSize(3) >= 8;
-}
-
-/// Whether a Conv2D is a plain matrix product of its input (a 1x1 window, unit strides, no
-/// padding): convAsMatmul then copies nothing, and the product gets the GEMM's own paths.
-/// Every other f32 Conv2D that neither the 3x3 nor the direct kernel takes goes to
-/// conv2d_gemm_f32, whose GEMM gathers the windows from the input as it packs them: no
-/// padded copy, no patches matrix, and its epilogue fused (the audio model's 1-D
-/// convolutions, InceptionV3's 1x7 and 7x1, the strided 3x3 and 1x1 ones of the ResNets).
-bool isPlainProduct(const Geometry &g, RankedTensorType filter) {
-  return filter.getDimSize(0) == 1 && filter.getDimSize(1) == 1 && g.stride[0] == 1 &&
-         g.stride[1] == 1 && g.dims[0].padBefore == 0 && g.dims[1].padBefore == 0 &&
-         g.dims[0].padAfter == 0 && g.dims[1].padAfter == 0;
 }
 
 /// An f32 Conv2D over the unpadded NHWC `input` (windowUnpadded), marked `attr` = `window`:
@@ -498,9 +460,14 @@ struct ConvBackpropInputLowering : OpConversionPattern<tf::Conv2DBackpropInputOp
       unit.stride[i] = 1;
       unit.dims[i] = {inputType.getDimSize(1 + i), 0, 0};
     }
-    Value result = conv2d(rewriter, loc, padded, flipped, unit,
-                          {inputType.getDimSize(0), inputType.getDimSize(1),
-                           inputType.getDimSize(2)});
+    SmallVector<int64_t> outNHW = {inputType.getDimSize(0), inputType.getDimSize(1),
+                                   inputType.getDimSize(2)};
+    // f32: the windows-times-filter kernel on the spread gradient (no patches matrix).
+    Value result = element.isF32()
+                       ? convUnpadded(rewriter, loc, padded, flipped, unit, outNHW,
+                                      kConvGemmAttr,
+                                      {1, 1, unit.dilation[0], unit.dilation[1], 0, 0})
+                       : conv2d(rewriter, loc, padded, flipped, unit, outNHW);
     if (nchw)
       result = transpose(rewriter, loc, result, kToNCHW);
     rewriter.replaceOp(op, result);
