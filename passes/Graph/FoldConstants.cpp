@@ -22,7 +22,7 @@ Attribute constantOf(Value value) {
 /// [..., 1, 1] (every dimension but the last 1, the last C or 1) broadcast to C values.
 std::optional<SmallVector<double>> channelValues(Value value, int64_t channels) {
   auto dense = dyn_cast_or_null<DenseFPElementsAttr>(constantOf(value));
-  if (!dense || !dense.getElementType().isF32())
+  if (!dense || !dense.getElementType().isF32() || channels <= 0 || dense.empty())
     return std::nullopt;
   ArrayRef<int64_t> shape = dense.getType().getShape();
   for (size_t i = 0; i + 1 < shape.size(); ++i)

@@ -229,3 +229,18 @@ func.func @bias_before_batch_norm(%x: tensor<2x2x3xf32>, %y: tensor<4x3xf32>, %z
   %14 = "tf.AddV2"(%13, %t) : (tensor<1x3x2x3xf32>, tensor<3xf32>) -> tensor<1x3x2x3xf32>
   return %2, %5, %8, %6, %11, %14 : tensor<2x2x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1x3x2x3xf32>
 }
+
+// -----
+
+// Tests that tensors without channels are left alone (nothing to fold, nothing to read).
+// CHECK-LABEL: func.func @bias_without_channels
+func.func @bias_without_channels(%x: tensor<2x0xf32>) -> tensor<2x0xf32> {
+  // CHECK: "tf.BiasAdd"
+  // CHECK: "tf.Mul"
+  // CHECK: "tf.AddV2"
+  %b = "tf.Const"() {value = dense<> : tensor<0xf32>} : () -> tensor<0xf32>
+  %0 = "tf.BiasAdd"(%x, %b) : (tensor<2x0xf32>, tensor<0xf32>) -> tensor<2x0xf32>
+  %1 = "tf.Mul"(%0, %b) : (tensor<2x0xf32>, tensor<0xf32>) -> tensor<2x0xf32>
+  %2 = "tf.AddV2"(%1, %b) : (tensor<2x0xf32>, tensor<0xf32>) -> tensor<2x0xf32>
+  return %2 : tensor<2x0xf32>
+}
