@@ -66,22 +66,11 @@ extern "C" void kiln_kernel_conv2d_gemm_f32(
   win.h = h, win.w = w, win.c = c, win.kh = kh, win.kw = kw, win.oh = oh, win.ow = ow;
   win.sh = stride_h, win.sw = stride_w, win.dh = dilation_h, win.dw = dilation_w;
   win.pt = pad_top, win.pl = pad_left;
-  GemmArgs g;
+  // The product of the windows (n*oh*ow x kh*kw*c, standing for A) and the filter.
+  int32_t product = ((flags & KILN_CONV2D_OVERWRITE) ? KILN_MATMUL_OVERWRITE : 0) |
+                    ((flags & KILN_CONV2D_PACKED_FILTER) ? KILN_MATMUL_PACKED_B : 0);
+  GemmArgs g = describeProduct(0, filter, output, n * oh * ow, f, kh * kw * c, product,
+                               (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr);
   g.windows = &win;
-  g.b = reinterpret_cast<const float *>(filter);
-  g.c = reinterpret_cast<float *>(output);
-  g.m = n * oh * ow;
-  g.n = f;
-  g.k = kh * kw * c;
-  g.aks = 1;
-  if (flags & KILN_CONV2D_PACKED_FILTER) {
-    g.bPacked = true;
-  } else {
-    g.bks = f;
-    g.bcs = 1;
-  }
-  g.ldc = f;
-  g.overwrite = flags & KILN_CONV2D_OVERWRITE;
-  g.epilogue = (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr;
   gemmParallel(g);
 }

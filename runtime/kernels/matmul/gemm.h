@@ -147,6 +147,10 @@ void gemmAvx2(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
 // kernels built on it).
 void gemmSerial(const GemmArgs &g);
 
+// The operands of c = op(a) op(b) (m x n, depth k) as KILN_MATMUL_* `flags` describe them.
+GemmArgs describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                         int64_t k, int32_t flags, const Epilogue *epilogue);
+
 // The whole product split over the calling thread's budget as kiln_kernel_matmul_f32
 // splits it (an empty sum, k <= 0, overwrites with zeros and applies the epilogue).
 void gemmParallel(const GemmArgs &g);

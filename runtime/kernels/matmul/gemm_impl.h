@@ -443,11 +443,17 @@ struct Gemm {
     return true;
   }
 
+  // Whether a product with B packed ahead is wide enough to pack A: more rows than
+  // kGemmPackARows and a depth slice of its columns over kGemmPackABFloats (else prepacked
+  // reads A in place).
+  static bool packsA(const GemmArgs &g, int64_t rows, int64_t cols) {
+    const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
+    return rows > kGemmPackARows && depth * cols > kGemmPackABFloats;
+  }
+
   static void run(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (g.windows) { // no A to read in place: gathered rows or packed from the windows
-      const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
-      if (g.bPacked && !(m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats) &&
-          gatheredRows(g, m0, m1, n0, n1))
+      if (g.bPacked && !packsA(g, m1 - m0, n1 - n0) && gatheredRows(g, m0, m1, n0, n1))
         return;
       if (float *ws = static_cast<float *>(
               kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float)))))
@@ -457,9 +463,7 @@ struct Gemm {
       return;
     }
     if (g.bPacked) {
-      const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
-      if ((m1 - m0 > kGemmPackARows && depth * (n1 - n0) > kGemmPackABFloats) ||
-          aliasedTiles(g, m1 - m0))
+      if (packsA(g, m1 - m0, n1 - n0) || aliasedTiles(g, m1 - m0))
         if (float *ws = static_cast<float *>(
                 kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))))) {
           packed(g, m0, m1, n0, n1, ws);

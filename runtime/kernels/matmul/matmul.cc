@@ -89,11 +89,9 @@ void gemmParallel(const GemmArgs &g) {
 
 using namespace kiln::kernels;
 
-namespace {
-
-// The operands of c = op(a) op(b) as `flags` describe them (KILN_MATMUL_*).
-GemmArgs describe(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
-                  int32_t flags, const Epilogue *epilogue) {
+GemmArgs kiln::kernels::describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                        int64_t n, int64_t k, int32_t flags,
+                                        const Epilogue *epilogue) {
   GemmArgs g;
   g.epilogue = epilogue;
   g.a = reinterpret_cast<const float *>(a);
@@ -125,9 +123,11 @@ GemmArgs describe(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, i
   return g;
 }
 
+namespace {
+
 void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
             int32_t flags, const Epilogue *epilogue) {
-  gemmParallel(describe(a, b, c, m, n, k, flags, epilogue));
+  gemmParallel(describeProduct(a, b, c, m, n, k, flags, epilogue));
 }
 
 // A batch split one product per work item: each item's product on its thread alone.
@@ -159,7 +159,7 @@ void batchMatmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m
              c + uintptr_t(i * m * n) * sizeof(float), m, n, k, flags, nullptr);
     return;
   }
-  BatchSplit s{describe(a, b, c, m, n, k, flags, nullptr), aStep, bStep, m * n};
+  BatchSplit s{describeProduct(a, b, c, m, n, k, flags, nullptr), aStep, bStep, m * n};
   int64_t work = m * n * k;
   kiln_parallel_for(batch, (kMinParallelWork + work - 1) / work, runProducts, &s);
 }

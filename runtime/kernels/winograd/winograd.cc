@@ -8,9 +8,9 @@
 // the 4x4 output block is A^T [(G g G^T) .* (B^T d B)] A: 36 products for 16 outputs
 // instead of 144. Summed over input channels, the elementwise products become, for each of
 // the 36 positions, a matrix product (tiles x c) * (c x f): the filter is transformed once
-// per call (U, 36 x c x f; once per process for a constant filter, into its cache), then blocks of tiles are transformed (V, 36 x tiles x c),
-// multiplied by the GEMM into M (36 x tiles x f) and transformed back, all in the calling
-// thread's workspace. Transforms run over channels, innermost and contiguous, in vectors of
+// per call (U, 36 x c x f; once per process for a constant filter, into its cache), then
+// blocks of tiles are transformed (V, 36 x tiles x c), multiplied by the GEMM into M
+// (36 x tiles x f) and transformed back, all in the calling thread's workspace. Transforms run over channels, innermost and contiguous, in vectors of
 // 8 (AVX2) or 16 (AVX-512) lanes (winograd_impl.h). Tiles are split across the thread
 // budget; each tile's arithmetic is the same whatever the split.
 #include "kiln/kernels/conv2d.h"
