@@ -94,6 +94,20 @@ LogicalResult matmul(KernelCallOp op) {
   return s.input("b", tb ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n});
 }
 
+LogicalResult matmulResidual(KernelCallOp op) {
+  if (failed(matmul(op)))
+    return failure();
+  // As contiguous as the output's view of c: m x n floats, n channels last.
+  int64_t m = op.getInt("m"), n = op.getInt("n");
+  auto type = cast<MemRefType>(op.getInput("residual").getType());
+  if (type.getLayout().isIdentity() && type.getRank() > 0 && type.getNumElements() == m * n &&
+      type.getShape().back() == n)
+    return success();
+  return op.emitOpError() << "expects its residual buffer to hold " << m << "x" << n
+                          << " contiguous floats, " << n << " channels last, but it is "
+                          << type;
+}
+
 LogicalResult batchMatmul(KernelCallOp op) {
   Shapes s(op);
   int64_t batch = s.p("batch"), m = s.p("m"), n = s.p("n"), k = s.p("k");

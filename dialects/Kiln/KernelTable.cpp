@@ -42,6 +42,13 @@ constexpr KernelArg matmulArgs[] = {
 constexpr KernelArg matmulEpilogueArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
     {A::Param, "n"},   {A::Param, "k"},   {A::Flags},        {A::Epilogue, "epilogue"}};
+// The same with a residual connection's addition (kiln_kernel_matmul_residual_f32): an
+// m x n buffer, or the output itself, added after the epilogue's bias.
+constexpr KernelOperand matmulResidualInputs[] = {{"a", 2}, {"b", -1}, {"residual", -1}};
+constexpr KernelArg matmulResidualArgs[] = {
+    {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
+    {A::Param, "n"},   {A::Param, "k"},   {A::Flags},        {A::Epilogue, "epilogue"},
+    {A::Address, "residual"}};
 // A batch of products (kiln_kernel_batch_matmul_f32): a, b and c hold their matrices one
 // after the other (any rank, the batch dimensions first); a or b may be one matrix for all.
 constexpr KernelOperand batchMatmulInputs[] = {{"a", -1}, {"b", -1}};
@@ -187,6 +194,9 @@ constexpr KernelInfo table[] = {
     {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kernels, true,
      "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs,
      shapes::matmul},
+    {"matmul_residual_f32", KILN_KERNEL_MATMUL_RESIDUAL_F32, KernelLibrary::Kernels, true,
+     "overwrite", matmulResidualInputs, matmulOutputs, matmulEpilogueParams,
+     matmulResidualArgs, shapes::matmulResidual},
     {"batch_matmul_f32", KILN_KERNEL_BATCH_MATMUL_F32, KernelLibrary::Kernels, true,
      "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
@@ -260,5 +270,7 @@ int64_t packedMatmulBSize(int64_t k, int64_t n) { return k * kiln_matmul_packed_
 int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n) {
   return kiln_matmul_packed_b_index(row, col, k, n);
 }
+
+int64_t matmulDepthSlice() { return KILN_MATMUL_PACK_DEPTH; }
 
 } // namespace kiln::dialect

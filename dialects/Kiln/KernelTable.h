@@ -103,6 +103,9 @@ bool symbolUsesThreadPool(llvm::StringRef symbol);
 /// the floats a packed k x n B holds, and where element (row, col) goes.
 int64_t packedMatmulBSize(int64_t k, int64_t n);
 int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n);
+/// The depth of one slice of a matrix product's sum (KILN_MATMUL_PACK_DEPTH): a product no
+/// deeper stores each element of its result once.
+int64_t matmulDepthSlice();
 
 } // namespace kiln::dialect
 

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
 #include <numeric>
@@ -163,12 +164,14 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
 }
 
 /// An elementwise op after a kernel that the kernel can apply itself: out = min(max(in *
-/// scale + bias, lo), hi) per channel (the last dimension), where scale and bias are
-/// per-channel buffers or scalar constants (see kiln_kernel_matmul_epilogue_f32).
+/// scale + bias (+ residual), lo), hi) per channel (the last dimension), where scale and
+/// bias are per-channel buffers or scalar constants (see kiln_kernel_matmul_epilogue_f32)
+/// and residual a tensor of the output's type (kiln_kernel_matmul_residual_f32).
 struct EpilogueMatch {
   linalg::GenericOp op;
   Value output;                  // where the result goes instead of the kernel's buffer
   Value scale, bias;             // per-channel buffers, or null
+  Value residual;                // the output's type, or null
   float scaleValue = 1.0f, biasValue = 0.0f;
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
@@ -233,12 +236,28 @@ Operation *matchSwish(Value x) {
   return mul && mul == last ? mul.getOperation() : nullptr;
 }
 
+/// The buffer `v` is a view of (through every view-like op), or `v` itself.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// What a kernel's epilogue may add as a residual connection (matchEpilogue).
+enum class Residual {
+  None,       // no residual
+  Separate,   // a buffer that does not overlap the output
+  OrInPlace,  // that, or the output itself (the kernel stores each element once)
+};
+
 /// Finds the epilogue that follows the kernel writing `result` (a fresh buffer, written
 /// whole by `kernel`): the only reader of `result`, through reshapes, is an all-parallel
 /// generic of the form above writing a separate buffer of the same size, with nothing in
-/// between using that buffer.
+/// between using that buffer. With `residual`, the generic may also add a tensor of the
+/// output's type after the bias (a residual connection), itself untouched in between.
 std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value result,
-                                           int64_t channels, bool swish) {
+                                           int64_t channels, bool swish,
+                                           Residual residual = Residual::None) {
   if (!result.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
   EpilogueMatch match;
@@ -261,8 +280,15 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
   }
   linalg::GenericOp g = match.op;
   if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
-      g.getNumDpsInputs() < 1 || g.getDpsInputs()[0] != read ||
-      g.getNumParallelLoops() != g.getNumLoops() || g->getBlock() != kernel->getBlock())
+      g.getNumDpsInputs() < 1 || g.getNumParallelLoops() != g.getNumLoops() ||
+      g->getBlock() != kernel->getBlock())
+    return std::nullopt;
+  // The kernel's result: input 0, or with a residual, any one input.
+  unsigned resultInput = 0;
+  while (resultInput < g.getNumDpsInputs() && g.getDpsInputs()[resultInput] != read)
+    ++resultInput;
+  if (resultInput == g.getNumDpsInputs() ||
+      (resultInput != 0 && residual == Residual::None))
     return std::nullopt;
   match.output = g.getDpsInits()[0];
   auto outType = dyn_cast<MemRefType>(match.output.getType());
@@ -273,28 +299,49 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
     return std::nullopt;
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
-  if (maps[0] != id || maps.back() != id)
+  if (maps[resultInput] != id || maps.back() != id)
     return std::nullopt;
-  for (unsigned i = 1; i < g.getNumDpsInputs(); ++i)
-    if (!isChannelVector(g.getDpsInputs()[i], maps[i], readType.getShape()))
+  int64_t residualInput = -1;
+  for (unsigned i = 0; i < g.getNumDpsInputs(); ++i) {
+    Value in = g.getDpsInputs()[i];
+    if (i == resultInput || isChannelVector(in, maps[i], readType.getShape()))
+      continue;
+    // One residual, read where the output goes, contiguous: the output itself or a
+    // buffer that cannot overlap it.
+    if (residual == Residual::None || residualInput >= 0 || maps[i] != id ||
+        in.getType() != outType || !cast<MemRefType>(outType).getLayout().isIdentity())
       return std::nullopt;
+    if (rootBuffer(in) == rootBuffer(result) ||
+        (in != match.output && rootBuffer(in) == rootBuffer(match.output)) ||
+        (in == match.output && residual != Residual::OrInPlace))
+      return std::nullopt;
+    residualInput = i;
+    match.residual = in;
+  }
   // The output must be free until the kernel: defined before it (or an allocation that can
-  // move there) and untouched in between.
+  // move there) and untouched in between; so must the residual, which the kernel reads.
   Operation *def = match.output.getDefiningOp();
   if (def && !isa<memref::AllocOp>(def) && !def->isBeforeInBlock(kernel))
     return std::nullopt;
   for (Operation *op = kernel->getNextNode(); op && op != g; op = op->getNextNode())
-    if (llvm::is_contained(op->getOperands(), match.output))
+    if (llvm::is_contained(op->getOperands(), match.output) ||
+        (match.residual && llvm::is_contained(op->getOperands(), match.residual)))
       return std::nullopt;
+  // Written in place over the residual, the output must not be what the kernel reads.
+  if (match.residual)
+    for (Value in : kernel.getDpsInputs())
+      if (rootBuffer(in) == rootBuffer(match.output) ||
+          rootBuffer(in) == rootBuffer(match.residual))
+        return std::nullopt;
 
   // The body: v = in, then in order at most one each of v * p, v + p, max(v, lo),
   // min(v, hi), with p a per-channel input or a constant, then (with `swish`) swish(v).
   Block &body = g.getRegion().front();
-  Value v = body.getArgument(0);
+  Value v = body.getArgument(resultInput);
   auto parameter = [&](Value p, Value &buffer, float &value) {
-    if (auto arg = dyn_cast<BlockArgument>(p); arg && arg.getOwner() == &body &&
-                                                arg.getArgNumber() >= 1 &&
-                                                arg.getArgNumber() < g.getNumDpsInputs()) {
+    if (auto arg = dyn_cast<BlockArgument>(p);
+        arg && arg.getOwner() == &body && arg.getArgNumber() < g.getNumDpsInputs() &&
+        arg.getArgNumber() != resultInput && int64_t(arg.getArgNumber()) != residualInput) {
       buffer = g.getDpsInputs()[arg.getArgNumber()];
       return true;
     }
@@ -311,12 +358,16 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
       return op->getOperand(1);
     return op->getOperand(1) == v ? op->getOperand(0) : Value();
   };
-  int stage = 0; // 0: mul, 1: add, 2: max, 3: min, 4: swish, 5: done
+  auto isResidual = [&](Value p) {
+    return residualInput >= 0 && p == body.getArgument(residualInput);
+  };
+  // 0: mul, 1: add, 2: residual, 3: max, 4: min, 5: swish, 6: done
+  int stage = 0;
   for (Operation &op : body.without_terminator()) {
-    if (stage == 5) // the rest of the body is swish's (or dead)
+    if (stage == 6) // the rest of the body is swish's (or dead)
       continue;
     if (Operation *last = swish && isa<arith::NegFOp>(op) ? matchSwish(v) : nullptr) {
-      match.swish = true, stage = 5;
+      match.swish = true, stage = 6;
       v = last->getResult(0);
       continue;
     }
@@ -327,16 +378,19 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
       stage = 1;
     else if (isa<arith::AddFOp>(op) && stage <= 1 && parameter(p, match.bias, match.biasValue))
       stage = 2;
-    else if (isa<arith::MaximumFOp>(op) && stage <= 2 && constantF32(p))
-      match.lo = *constantF32(p), stage = 3;
-    else if (isa<arith::MinimumFOp>(op) && stage <= 3 && constantF32(p))
-      match.hi = *constantF32(p), stage = 4;
+    else if (isa<arith::AddFOp>(op) && stage <= 2 && isResidual(p))
+      stage = 3;
+    else if (isa<arith::MaximumFOp>(op) && stage <= 3 && constantF32(p))
+      match.lo = *constantF32(p), stage = 4;
+    else if (isa<arith::MinimumFOp>(op) && stage <= 4 && constantF32(p))
+      match.hi = *constantF32(p), stage = 5;
     else
       return std::nullopt;
     v = op.getResult(0);
   }
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield->getOperand(0) != v)
+  // A residual input the body does not add as above is not an epilogue's.
+  if (yield->getOperand(0) != v || (residualInput >= 0 && stage < 3))
     return std::nullopt;
   return match;
 }
@@ -575,15 +629,22 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
       params.flag("overwrite");
       fill.erase();
-      epilogue = matchEpilogue(op, m.c, m.n, /*swish=*/!strictFloat);
+      // A residual read in place must be read before the product's sum is stored over it:
+      // one depth slice (kiln_kernel_matmul_residual_f32).
+      epilogue = matchEpilogue(op, m.c, m.n, /*swish=*/!strictFloat,
+                               m.k <= kiln::dialect::matmulDepthSlice() ? Residual::OrInPlace
+                                                             : Residual::Separate);
     }
     SmallVector<Value> inputs = {m.a, m.b};
     if (!epilogue) {
       call(op, "matmul_f32", inputs, m.c, params);
       return;
     }
+    if (epilogue->residual)
+      inputs.push_back(epilogue->residual);
     params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
-    call(op, "matmul_epilogue_f32", inputs, epilogue->output, params);
+    call(op, epilogue->residual ? "matmul_residual_f32" : "matmul_epilogue_f32", inputs,
+         epilogue->output, params);
     eraseEpilogue(*epilogue);
     eraseIfUnused(m.c);
   }

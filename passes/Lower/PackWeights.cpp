@@ -38,7 +38,7 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
     SmallVector<KernelCallOp> calls, winograd;
     module.walk([&](KernelCallOp call) {
       if (call.getKernel() == "matmul_f32" || call.getKernel() == "matmul_epilogue_f32" ||
-          call.getKernel() == "conv2d_gemm_f32")
+          call.getKernel() == "matmul_residual_f32" || call.getKernel() == "conv2d_gemm_f32")
         calls.push_back(call);
       if (call.getKernel() == "conv2d_3x3_f32")
         winograd.push_back(call);

@@ -237,7 +237,7 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
   let description = [{
     A frozen model's weights are constants, yet the GEMM would copy B into column panels on
     every call (or read it a row stride apart when it does not). For each
-    `kiln.kernel_call` of `matmul_f32` or `matmul_epilogue_f32` whose B is a constant f32
+    `kiln.kernel_call` of `matmul_f32`, `matmul_epilogue_f32` or `matmul_residual_f32` whose B is a constant f32
     `memref.global` (through reshapes: a convolution's filter), this pass writes op(B) into
     a new constant global in the GEMM's packed layout (`kiln_matmul_packed_b_index` in
     `kiln/runtime/abi.h`: depth slices of 256 rows, panels of 32 columns padded with
@@ -673,8 +673,16 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     leave `y * sigmoid(y)`; the kernels' exp is within a few ulp, so not with
     `strict-float`), is computed by the kernel itself (`matmul_epilogue_f32`, or the convolution kernels'
     `epilogue`), which writes the elementwise op's output directly; the op and the kernel's
-    own buffer go. The pass runs before buffer planning, which then sees the buffers the
-    kernels really write; `kiln-codegen-expand-kernel-calls` makes the C calls later.
+    own buffer go. A matrix product's epilogue may also add a residual after the bias
+    (`x * scale + bias + r`, then the bounds: a ResNet block's last batch norm, shortcut
+    addition and Relu, MobileNetV2's and EfficientNet's projections plus their input):
+    `r` a buffer of the output's type read where the output goes, either one that cannot
+    overlap the output or, when the product has one depth slice (k <= 256: each element
+    is stored once, after its residual is read), the output itself, as bufferization
+    leaves the addition written over its shortcut. The call is then `matmul_residual_f32`,
+    the residual its input 2. The pass runs before buffer planning, which then sees the
+    buffers the kernels really write; `kiln-codegen-expand-kernel-calls` makes the C calls
+    later.
 
     Before:
     ```mlir

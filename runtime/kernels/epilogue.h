@@ -65,21 +65,28 @@ template <class T> inline T swish(T x) {
 }
 
 // What a kernel does to each element of output channel (column) j before storing it:
-// v = act(min(max(v * scale(j) + bias(j), lo), hi)), where scale(j) is scale[j], or
-// scaleValue when scale is null (bias likewise), and act is the activation
+// v = act(min(max(v * scale(j) + bias(j) + residual, lo), hi)), where scale(j) is
+// scale[j], or scaleValue when scale is null (bias likewise), and act is the activation
 // (KILN_ACTIVATION_*; swish above). The multiplication is skipped for a scale of exactly
 // one and the addition for a bias of exactly zero, so the arithmetic is that of the
-// elementwise loop it replaces; a NaN stays NaN.
+// elementwise loop it replaces; a NaN stays NaN. With `residual` (only the matrix product
+// takes one: kiln_kernel_matmul_residual_f32), the value stored at address p also gets
+// p[residualOffset] added, after the bias: a residual connection's addition. The offset
+// may be 0 (the residual is the output itself) when each element is stored once.
 struct Epilogue {
   const float *scale, *bias;
   float scaleValue, biasValue, lo, hi;
   int32_t activation;
+  bool residual = false;
+  int64_t residualOffset = 0; // in floats, from an output element to its residual
   bool scales() const { return scale != nullptr || scaleValue != 1.0f; }
   bool biases() const { return bias != nullptr || biasValue != 0.0f; }
   bool swishes() const { return activation == KILN_ACTIVATION_SWISH; }
-  float apply(float v, int64_t j) const {
+  // `at` is where the value goes (read only with a residual).
+  float apply(float v, int64_t j, const float *at = nullptr) const {
     if (scales()) v *= scale ? scale[j] : scaleValue;
     if (biases()) v += bias ? bias[j] : biasValue;
+    if (residual) v += at[residualOffset];
     v = v < lo ? lo : v; // NaN stays NaN, as with arith.maximumf
     v = v > hi ? hi : v;
     return swishes() ? swish(v) : v;

@@ -66,15 +66,18 @@ struct Avx512 {
 #endif
 
 // The epilogue (epilogue.h) on the lanes of output channels [col, col + kLanes); `m`
-// masks the channels that exist. As Epilogue::apply: max/min return their second operand
-// when either is NaN, so a NaN stays NaN.
+// masks the channels that exist; `at` is where the lanes go (read only with a residual).
+// As Epilogue::apply: max/min return their second operand when either is NaN, so a NaN
+// stays NaN.
 template <class V>
 inline typename V::Vec finish(typename V::Vec v, const Epilogue &e, int64_t col,
-                              typename V::Mask m) {
+                              typename V::Mask m, const float *at = nullptr) {
   if (e.scales())
     v = V::mul(v, e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue));
   if (e.biases())
     v = V::add(v, e.bias ? V::loadMasked(e.bias + col, m) : V::set1(e.biasValue));
+  if (e.residual)
+    v = V::add(v, V::loadMasked(at + e.residualOffset, m));
   v = V::min(V::set1(e.hi), V::max(V::set1(e.lo), v));
   return e.swishes() ? swish(v) : v;
 }

@@ -52,6 +52,24 @@ func.func @epilogue(%a: memref<8x4xf32>, %b: memref<128xf32>, %c: memref<8x16xf3
 
 // -----
 
+// Tests a residual: the epilogue's arguments, then the residual's address (input 2), here
+// the output itself.
+// CHECK: func.func private @kiln_kernel_matmul_residual_f32(i64, i64, i64, i64, i64, i64, i32, i64, f32, i64, f32, f32, f32, i32, i64)
+// CHECK-LABEL: func.func @residual
+// CHECK: %[[PC:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-NEXT: %[[C:.*]] = arith.index_cast %[[PC]] : index to i64
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[PR:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-NEXT: %[[R:.*]] = arith.index_cast %[[PR]] : index to i64
+// CHECK-NEXT: call @kiln_kernel_matmul_residual_f32(%{{.*}}, %{{.*}}, %[[C]], {{.*}}, %[[NONE]], %[[R]])
+func.func @residual(%a: memref<8x4xf32>, %b: memref<128xf32>, %c: memref<8x16xf32>) {
+  kiln.kernel_call "matmul_residual_f32" ins(%a, %b, %c : memref<8x4xf32>, memref<128xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, packed_b, epilogue = #kiln.epilogue<lo = 0.0>}
+  return
+}
+
+// -----
+
 // Tests a batch of products: batch, m, n, k after the three addresses, and the flags
 // (transpose_b 2 | overwrite 4 | broadcast_a 16 = 22).
 // CHECK: func.func private @kiln_kernel_batch_matmul_f32(i64, i64, i64, i64, i64, i64, i64, i32)

@@ -193,6 +193,66 @@ TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
   }
 }
 
+// kiln_kernel_matmul_residual_f32 is the epilogue product, then the residual added and the
+// bounds and activation applied, in that order, bit for bit: with the residual in its own
+// buffer or in c itself (one depth slice, or more: then the kernel reads a copy), B packed
+// or not, at 1 and 2 threads. A NaN in the residual stays NaN.
+TEST_P(MatmulTest, ResidualIsAddedAfterTheBias) {
+  using kiln::kernels::swish;
+  for (auto [m, n, k, swishes] : {std::tuple<int64_t, int64_t, int64_t, bool>{3, 40, 64, false},
+                                  {70, 33, 256, false},
+                                  {300, 20, 30, true},
+                                  {200, 72, 300, false},
+                                  {3136, 64, 64, false},
+                                  {49, 130, 600, true}}) {
+    Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
+    std::vector<float> scale(n), residual(p.c.size());
+    for (int64_t j = 0; j < n; ++j) scale[j] = 0.5f + 0.25f * (j % 5);
+    std::mt19937 gen(static_cast<uint32_t>(m + n + k));
+    std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+    for (float& v : residual) v = dist(gen);
+    residual[n + 3] = std::nanf("");
+    const float lo = swishes ? -INFINITY : 0.0f, hi = swishes ? INFINITY : 6.0f;
+    const int32_t act = swishes ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
+    auto addr = [](const float* v) { return reinterpret_cast<uintptr_t>(v); };
+    // The product and its scale and bias alone, then the rest as the elementwise loop did.
+    std::vector<float> want(p.c.size());
+    kiln_parallel_set_threads(1);
+    kiln_kernel_matmul_epilogue_f32(addr(p.a.data()), addr(p.b.data()), addr(want.data()), m,
+                                    n, k, p.flags, addr(scale.data()), 1.0f, 0, 0.25f,
+                                    -INFINITY, INFINITY, KILN_ACTIVATION_NONE);
+    for (size_t i = 0; i < want.size(); ++i) {
+      float v = want[i] + residual[i];
+      v = v < lo ? lo : v;
+      v = v > hi ? hi : v;
+      want[i] = swishes ? swish(v) : v;
+    }
+    std::vector<float> packed(kiln_matmul_packed_b_width(n) * k);
+    kiln_kernel_matmul_pack_b_f32(addr(p.b.data()), k, n, p.flags, addr(packed.data()));
+    for (int threads : {1, 2})
+      for (bool inPlace : {false, true})
+        for (bool pack : {false, true}) {
+          kiln_parallel_set_threads(threads);
+          std::vector<float> out = inPlace ? residual : std::vector<float>(p.c.size(), 7.0f);
+          kiln_kernel_matmul_residual_f32(
+              addr(p.a.data()), addr(pack ? packed.data() : p.b.data()), addr(out.data()), m,
+              n, k, p.flags | (pack ? KILN_MATMUL_PACKED_B : 0), addr(scale.data()), 1.0f, 0,
+              0.25f, lo, hi, act, addr(inPlace ? out.data() : residual.data()));
+          ASSERT_TRUE(std::isnan(out[n + 3]));
+          out[n + 3] = want[n + 3] = 0.0f;
+          if (swishes) { // the kernel's vector Swish may contract into FMAs: a few ulp
+            for (size_t i = 0; i < want.size(); ++i)
+              ASSERT_LE(std::fabs(want[i] - out[i]), 4 * FLT_EPSILON * std::fabs(want[i]))
+                  << i << " of " << m << "x" << n << "x" << k;
+            continue;
+          }
+          ASSERT_EQ(0, std::memcmp(want.data(), out.data(), want.size() * sizeof(float)))
+              << m << "x" << n << "x" << k << " threads " << threads << " in place " << inPlace
+              << " packed " << pack;
+        }
+  }
+}
+
 // The Swish epilogue on chosen values (C = A times a row of ones, k = 1, so that C holds A's
 // values exactly), in vector lanes and the masked ones of a partial tile: within 4 ulp of
 // x / (1 + exp(-x)) in double where that is a normal float; zero below x = -87.34 (the

@@ -133,7 +133,7 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
         float &out = g.c[i * g.ldc + j];
         out = g.overwrite && pc == 0 ? acc : out + acc;
         if (g.epilogue && pc + kc >= g.k)
-          out = g.epilogue->apply(out, j);
+          out = g.epilogue->apply(out, j, &out);
       }
   }
 }

@@ -113,8 +113,8 @@ struct Gemm {
         Vec v0 = overwrite ? acc[i][0] : V::add(V::load(row), acc[i][0]);
         Vec v1 = overwrite ? acc[i][1] : V::add(V::load(row + L), acc[i][1]);
         if (epi) {
-          v0 = simd::finish<V>(v0, *epi, col, m0);
-          v1 = simd::finish<V>(v1, *epi, col + L, m1);
+          v0 = simd::finish<V>(v0, *epi, col, m0, row);
+          v1 = simd::finish<V>(v1, *epi, col + L, m1, row + L);
         }
         V::store(row, v0);
         V::store(row + L, v1);
@@ -127,12 +127,12 @@ struct Gemm {
       float *row = c + i * ldc;
       Vec v0 = overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]);
       if (epi)
-        v0 = simd::finish<V>(v0, *epi, col, m0);
+        v0 = simd::finish<V>(v0, *epi, col, m0, row);
       V::storeMasked(row, v0, m0);
       if (!Half) {
         Vec v1 = overwrite ? acc[i][1] : V::add(V::loadMasked(row + L, m1), acc[i][1]);
         if (epi)
-          v1 = simd::finish<V>(v1, *epi, col + L, m1);
+          v1 = simd::finish<V>(v1, *epi, col + L, m1, row + L);
         V::storeMasked(row + L, v1, m1);
       }
     }

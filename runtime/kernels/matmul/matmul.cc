@@ -65,7 +65,7 @@ void gemmParallel(const GemmArgs &g) {
       for (int64_t j = 0; j < g.n; ++j) {
         float &out = g.c[i * g.ldc + j];
         if (g.overwrite) out = 0.0f;
-        if (g.epilogue) out = g.epilogue->apply(out, j);
+        if (g.epilogue) out = g.epilogue->apply(out, j, &out);
       }
     return;
   }
@@ -179,6 +179,36 @@ extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintpt
   Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
              scale_value, bias_value, lo, hi, activation};
   matmul(a, b, c, m, n, k, flags, &e);
+}
+
+extern "C" void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c,
+                                                int64_t m, int64_t n, int64_t k, int32_t flags,
+                                                uintptr_t scale, float scale_value,
+                                                uintptr_t bias, float bias_value, float lo,
+                                                float hi, int32_t activation,
+                                                uintptr_t residual) {
+  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
+             scale_value, bias_value, lo, hi, activation};
+  e.residual = true;
+  // The residual read in place is c itself only while c holds no partial sums: one depth
+  // slice, overwritten. Otherwise the product reads a copy of it (kiln-lower-kernel-calls
+  // does not fuse such a residual; a caller may).
+  float *copy = nullptr;
+  if (residual == c && !((flags & KILN_MATMUL_OVERWRITE) && k <= kGemmDepth) && m > 0 &&
+      n > 0) {
+    copy = static_cast<float *>(malloc(sizeof(float) * m * n));
+    float *out = reinterpret_cast<float *>(c);
+    if (copy == nullptr) { // out of memory: NaN rather than a silent wrong answer
+      for (int64_t i = 0; i < m * n; ++i) out[i] = __builtin_nanf("");
+      return;
+    }
+    memcpy(copy, out, sizeof(float) * m * n);
+    residual = reinterpret_cast<uintptr_t>(copy);
+  }
+  e.residualOffset = (static_cast<intptr_t>(residual) - static_cast<intptr_t>(c)) /
+                     static_cast<intptr_t>(sizeof(float));
+  matmul(a, b, c, m, n, k, flags, &e);
+  free(copy);
 }
 
 extern "C" void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c,

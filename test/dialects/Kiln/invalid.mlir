@@ -75,7 +75,7 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -159,6 +159,15 @@ func.func @epilogue_input(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<
   // expected-error @+1 {{'kiln.kernel_call' op has the epilogue 'epilogue' reading input 1, which is not one of its epilogue inputs (2 to 1)}}
   kiln.kernel_call "matmul_epilogue_f32" ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, epilogue = #kiln.epilogue<bias = input 1>}
+  return
+}
+
+// -----
+
+func.func @residual_shape(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %r: memref<8x8xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its residual buffer to hold 8x16 contiguous floats, 16 channels last, but it is 'memref<8x8xf32>'}}
+  kiln.kernel_call "matmul_residual_f32" ins(%a, %b, %r : memref<8x4xf32>, memref<4x16xf32>, memref<8x8xf32>) outs(%c : memref<8x16xf32>)
+      params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, epilogue = #kiln.epilogue<>}
   return
 }
 

@@ -995,6 +995,31 @@ def build_conv():
                  strides=[1, 1, 2, 1], padding="SAME"), axis=[1]),
              bias=tf.constant(b1)), y=tf.constant(s1)), y=tf.constant(t1)), name="y")},
          [("x", x1)], SUMS)
+    # The end of a ResNet block: a 1x1 convolution, a frozen batch norm's Mul and AddV2,
+    # the shortcut's addition and Relu, the shortcut an intermediate tensor (a 1x1
+    # convolution and Relu of the input), and the block's output read by another 1x1
+    # convolution: one call of kiln_kernel_matmul_residual_f32. (Whether the addition is
+    # written over its shortcut is bufferization's choice: not here; the zoo's ResNets
+    # are, and test/passes/Lower/kernel-calls.mlir checks that form.)
+    rr = rng_for("residual_block")
+    w0, w1, w2 = f32(rr, (1, 1, 24, 40)), f32(rr, (1, 1, 40, 16)), f32(rr, (1, 1, 16, 40))
+    w3 = f32(rr, (1, 1, 40, 8))
+    s2, t2 = f32(rr, (40,), 0.5, 2.0), f32(rr, (40,))
+
+    def conv1x1(v, w, **kw):
+        return raw.Conv2D(input=v, filter=tf.constant(w), strides=[1, 1, 1, 1],
+                          padding="VALID", **kw)
+
+    def block(a):
+        c = conv1x1(raw.Relu(features=conv1x1(a, w1)), w2)
+        return raw.Relu(features=raw.AddV2(x=a, y=raw.AddV2(x=raw.Mul(x=c, y=tf.constant(s2)),
+                                                              y=tf.constant(t2))))
+    case("residual_block", "conv", "a ResNet block's end: b = Relu(a + (Conv2D 1x1 16 -> 40 of "
+         "Relu(Conv2D 1x1 of a)) * s + t), a = Relu(Conv2D 1x1 24 -> 40 of x) on 2x9x11, "
+         "then Conv2D 1x1 40 -> 8 of b (the block's last product, batch norm, addition and "
+         "Relu one kernel call)",
+         lambda p: {"y": conv1x1(block(raw.Relu(features=conv1x1(p["x"], w0))), w3, name="y")},
+         [("x", f32(rr, (2, 9, 11, 24)))], SUMS)
     # A convolution, BiasAdd, Relu and a 2x2/2 max pool: the kernel writes the pool's output
     # (KILN_CONV2D_MAX_POOL); odd sizes drop the last row and column.
     rp = rng_for("conv_relu_pool")

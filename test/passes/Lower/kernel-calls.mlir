@@ -280,12 +280,15 @@ func.func @not_swish(%a: memref<32x40xf32>, %b: memref<40x48xf32>) -> memref<32x
 #c = affine_map<(d0, d1, d2) -> (d0, d2)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// Tests that an elementwise op that is not of the epilogue's form (here a residual
-// addition, a second full-size input) stays.
+// Tests that a residual addition (a second full-size input, of the output's type, in a
+// buffer of its own) becomes the epilogue of the residual kernel, which reads it as input 2.
 // CHECK-LABEL: func.func @residual
 func.func @residual(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %r: memref<32x48xf32>) -> memref<32x48xf32> {
-  // CHECK: kiln.kernel_call "matmul_f32"
-  // CHECK: linalg.generic
+  // CHECK: %[[Y:.*]] = memref.alloc() : memref<32x48xf32>
+  // CHECK: kiln.kernel_call "matmul_residual_f32" ins(%arg0, %arg1, %arg2 : memref<32x40xf32>, memref<40x48xf32>, memref<32x48xf32>) outs(%[[Y]] : memref<32x48xf32>)
+  // CHECK-SAME: params {epilogue = #kiln.epilogue<>, k = 40 : i64, m = 32 : i64, n = 48 : i64, overwrite}
+  // CHECK-NOT: linalg.generic
+  // CHECK: return %[[Y]]
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<32x48xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
@@ -701,4 +704,94 @@ func.func @offset_input(%list: memref<50x16x64xf32>, %i: index, %w: memref<64x12
     linalg.yield %s : f32
   }
   return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#ch = affine_map<(d0, d1) -> (d1)>
+
+// Tests a ResNet block's end: relu(r + (c * s + t)) written over the shortcut r itself (as
+// bufferization leaves it), the product's result read as the generic's second input.
+// With one depth slice (k = 40) the kernel reads the residual in place: one call whose
+// output and residual are r. With k = 300 it would store partial sums over r first: the
+// elementwise op stays. An addition of the residual before the bias is not the
+// epilogue's order (its rounding differs): it stays too.
+// CHECK-LABEL: func.func @residual_in_place
+// CHECK: kiln.kernel_call "matmul_residual_f32" ins(%arg0, %arg1, %arg4, %arg2, %arg3 : memref<32x40xf32>, memref<40x48xf32>, memref<32x48xf32>, memref<48xf32>, memref<48xf32>) outs(%arg4 : memref<32x48xf32>)
+// CHECK-SAME: params {epilogue = #kiln.epilogue<scale = input 3, bias = input 4, lo = 0.000000e+00>, k = 40 : i64, m = 32 : i64, n = 48 : i64, overwrite}
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @residual_in_place_deep
+// CHECK: kiln.kernel_call "matmul_f32"
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @residual_before_bias
+// CHECK: kiln.kernel_call "matmul_f32"
+// CHECK: linalg.generic
+func.func @residual_in_place(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>, %r: memref<32x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %q = arith.addf %acc, %p : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #ch, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %c, %s, %t : memref<32x48xf32>, memref<32x48xf32>, memref<48xf32>, memref<48xf32>) outs(%r : memref<32x48xf32>) {
+  ^bb0(%rv: f32, %v: f32, %sv: f32, %tv: f32, %o: f32):
+    %0 = arith.mulf %v, %sv : f32
+    %1 = arith.addf %0, %tv : f32
+    %2 = arith.addf %rv, %1 : f32
+    %3 = arith.maximumf %2, %zero : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+func.func @residual_in_place_deep(%a: memref<32x300xf32>, %b: memref<300x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>, %r: memref<32x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x300xf32>, memref<300x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %q = arith.addf %acc, %p : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #ch, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %c, %s, %t : memref<32x48xf32>, memref<32x48xf32>, memref<48xf32>, memref<48xf32>) outs(%r : memref<32x48xf32>) {
+  ^bb0(%rv: f32, %v: f32, %sv: f32, %tv: f32, %o: f32):
+    %0 = arith.mulf %v, %sv : f32
+    %1 = arith.addf %0, %tv : f32
+    %2 = arith.addf %rv, %1 : f32
+    %3 = arith.maximumf %2, %zero : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+func.func @residual_before_bias(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %t: memref<48xf32>, %r: memref<32x48xf32>) -> memref<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x48xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x40xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %q = arith.addf %acc, %p : f32
+    linalg.yield %q : f32
+  }
+  %y = memref.alloc() : memref<32x48xf32>
+  linalg.generic {indexing_maps = [#id, #id, #ch, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r, %t : memref<32x48xf32>, memref<32x48xf32>, memref<48xf32>) outs(%y : memref<32x48xf32>) {
+  ^bb0(%v: f32, %rv: f32, %tv: f32, %o: f32):
+    %0 = arith.addf %v, %rv : f32
+    %1 = arith.addf %0, %tv : f32
+    linalg.yield %1 : f32
+  }
+  return %y : memref<32x48xf32>
 }

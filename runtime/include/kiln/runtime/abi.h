@@ -250,6 +250,7 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
  */
 #define KILN_KERNEL_MATMUL_F32 "kiln_kernel_matmul_f32"
 #define KILN_KERNEL_MATMUL_EPILOGUE_F32 "kiln_kernel_matmul_epilogue_f32"
+#define KILN_KERNEL_MATMUL_RESIDUAL_F32 "kiln_kernel_matmul_residual_f32"
 /* The activation argument of a kernel's epilogue (kiln/kernels/matmul.h), applied after
  * the epilogue's bounds. */
 #define KILN_ACTIVATION_NONE 0

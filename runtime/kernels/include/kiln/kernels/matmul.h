@@ -48,6 +48,20 @@ void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int6
                                      float lo, float hi, int32_t activation);
 
 /*
+ * The same product and epilogue with a residual connection's addition:
+ *     c = act(min(max(c * scale(j) + bias(j) + residual, lo), hi))
+ * where residual is the element of `residual` (an address of m x n floats, rows n apart)
+ * at c's position. `residual` is either c itself (the residual is read before the sum is
+ * stored over it) or does not overlap c. This is a block's last batch normalisation, the
+ * addition of its shortcut and the Relu after it (ResNet's), in one pass.
+ */
+void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                     int64_t n, int64_t k, int32_t flags, uintptr_t scale,
+                                     float scale_value, uintptr_t bias, float bias_value,
+                                     float lo, float hi, int32_t activation,
+                                     uintptr_t residual);
+
+/*
  * `batch` products of the same shape, c[i] = op(a[i]) op(b[i]) (or c[i] += it without
  * KILN_MATMUL_OVERWRITE), each operand a dense array of its matrices one after the other
  * (m x n floats apart for c), except that a with KILN_MATMUL_BROADCAST_A, and b with
