@@ -323,9 +323,18 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
   Operation *def = match.output.getDefiningOp();
   if (def && !isa<memref::AllocOp>(def) && !def->isBeforeInBlock(kernel))
     return std::nullopt;
+  // The residual must hold its values at the kernel already: defined before it, and no op
+  // in between touching its buffer through any view.
+  if (match.residual) {
+    Operation *rdef = match.residual.getDefiningOp();
+    if (rdef && (rdef->getBlock() != kernel->getBlock() || !rdef->isBeforeInBlock(kernel)))
+      return std::nullopt;
+  }
   for (Operation *op = kernel->getNextNode(); op && op != g; op = op->getNextNode())
     if (llvm::is_contained(op->getOperands(), match.output) ||
-        (match.residual && llvm::is_contained(op->getOperands(), match.residual)))
+        (match.residual && llvm::any_of(op->getOperands(), [&](Value v) {
+           return rootBuffer(v) == rootBuffer(match.residual);
+         })))
       return std::nullopt;
   // Written in place over the residual, the output must not be what the kernel reads.
   if (match.residual)
