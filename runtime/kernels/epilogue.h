@@ -11,10 +11,12 @@
 
 namespace kiln::kernels {
 
-// The integer lanes of a float or of a GCC vector of floats (__m256 and __m512 are ones):
-// what comparing two of them gives.
-template <class T> struct IntLanes { using Type = decltype(T{} < T{}); };
-template <> struct IntLanes<float> { using Type = int32_t; };
+// The unsigned integer lanes of a float or of a GCC vector of floats (__m256 and __m512 are
+// ones), for bit arithmetic that wraps (a NaN's bits shifted overflow a signed lane).
+template <class T> struct UIntLanes {
+  typedef uint32_t Type __attribute__((vector_size(sizeof(T))));
+};
+template <> struct UIntLanes<float> { using Type = uint32_t; };
 
 // max(lo, t) and min(hi, t) lane by lane as x86's max and min instructions compute them:
 // t where either is NaN, so a NaN stays NaN. The vector types use the instructions
@@ -40,7 +42,7 @@ inline __m512 atMost(__m512 hi, __m512 t) { return _mm512_maskz_min_ps(0xFFFF, h
 // the same order on every lane type, so that a scalar tail and a vector body agree bit for
 // bit.
 template <class T> inline T swish(T x) {
-  using I = typename IntLanes<T>::Type;
+  using U = typename UIntLanes<T>::Type;
   const T zero{};
   T t = atMost(zero + 87.33654f, atLeast(zero - 87.33654f, zero - x));
   // n = round(t / ln2) by the shifter 1.5 * 2^23, whose last mantissa bits then hold n.
@@ -55,9 +57,9 @@ template <class T> inline T swish(T x) {
   p = p * r + 5.0000001201e-1f;
   p = p * (r * r) + (r + 1.0f);
   // 2^n for n in [-126, 126]: n + 127 in the exponent field.
-  I bits;
+  U bits;
   __builtin_memcpy(&bits, &shifted, sizeof bits);
-  bits = (bits - (0x4B400000 - 127)) << 23;
+  bits = (bits - (0x4B400000u - 127u)) << 23;
   T scale;
   __builtin_memcpy(&scale, &bits, sizeof scale);
   T y = x / (p * scale + 1.0f);
