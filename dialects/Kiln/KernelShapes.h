@@ -17,7 +17,7 @@ namespace shapes {
 /// c is m x n (or a view of it with n channels); a is m x k (k x m with transpose_a); b is
 /// k x n (n x k with transpose_b) or, with packed_b, at least packedMatmulBSize floats.
 llvm::LogicalResult matmul(KernelCallOp op);
-/// The matmul shapes, and a residual of m x n contiguous floats with n channels last.
+/// The matmul shapes, and a residual of c's shape (m x n, or a view of it with n channels).
 llvm::LogicalResult matmulResidual(KernelCallOp op);
 /// a, b and c are batch (1 for a with broadcast_a, b with broadcast_b) matrices of the
 /// matmul shapes, contiguous, the last two dimensions those of one matrix.

@@ -165,7 +165,7 @@ func.func @epilogue_input(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<
 // -----
 
 func.func @residual_shape(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %r: memref<8x8xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op expects its residual buffer to hold 8x16 contiguous floats, 16 channels last, but it is 'memref<8x8xf32>'}}
+  // expected-error @+1 {{'kiln.kernel_call' op expects its residual buffer to be 8x16 (from its parameters), or a view of it with 16 channels, but it is 'memref<8x8xf32>'}}
   kiln.kernel_call "matmul_residual_f32" ins(%a, %b, %r : memref<8x4xf32>, memref<4x16xf32>, memref<8x8xf32>) outs(%c : memref<8x16xf32>)
       params {m = 8 : i64, n = 16 : i64, k = 4 : i64, overwrite, epilogue = #kiln.epilogue<>}
   return
