@@ -12,6 +12,12 @@ static inline double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* qsort's comparison of two doubles, ascending (for medians of timings). */
+static inline int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* n floats uniform in [-0.5, 0.5] from rand() (the caller frees them). */
 static inline float *random_floats(long n) {
   float *p = malloc((size_t)n * sizeof(float));

@@ -22,11 +22,6 @@
 #include "kiln/runtime/parallel.h"
 #include "bench_util.h"
 
-static int by_value(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char** argv) {
   if (argc < 11) {
     fprintf(stderr, "usage: %s N H W C F KH KW STRIDE PAD_BEFORE PAD_AFTER [THREADS]\n", argv[0]);
@@ -87,10 +82,10 @@ int main(int argc, char** argv) {
     }
   }
   /* The first pair is the untimed warm-up. */
-  qsort(old_ms + 1, 11, sizeof(double), by_value);
-  qsort(new_ms + 1, 11, sizeof(double), by_value);
-  qsort(ratio + 1, 11, sizeof(double), by_value);
-  qsort(wino_ms + 1, 11, sizeof(double), by_value);
+  qsort(old_ms + 1, 11, sizeof(double), compare_doubles);
+  qsort(new_ms + 1, 11, sizeof(double), compare_doubles);
+  qsort(ratio + 1, 11, sizeof(double), compare_doubles);
+  qsort(wino_ms + 1, 11, sizeof(double), compare_doubles);
   printf("m=%ld n=%ld k=%ld threads=%d  im2col+gemm %.3f ms  conv2d_gemm %.3f ms  old/new %.2f "
          "(%.1f GFLOP/s)\n",
          m, f, k, threads, old_ms[6], new_ms[6], ratio[6], 2e-6 * m * f * k / new_ms[6]);

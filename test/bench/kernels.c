@@ -30,11 +30,6 @@
 
 static int runs = 20;
 
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Median seconds of `runs` calls of fn(ctx). */
 static double median_time(void (*fn)(void *), void *ctx) {
   double *t = malloc(sizeof(double) * runs);
@@ -44,7 +39,7 @@ static double median_time(void (*fn)(void *), void *ctx) {
     fn(ctx);
     t[r] = now() - start;
   }
-  qsort(t, runs, sizeof(double), compare);
+  qsort(t, runs, sizeof(double), compare_doubles);
   double m = t[runs / 2];
   free(t);
   return m;

@@ -25,11 +25,6 @@ typedef struct {
   float *weights, *bias;
 } Layer;
 
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 50;
   int threads = argc > 2 ? atoi(argv[2]) : 1;
@@ -82,7 +77,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < count; i++) {
     const Layer *l = &layers[i];
     double *s = times + (long)i * runs;
-    qsort(s, (size_t)runs, sizeof(double), compare);
+    qsort(s, (size_t)runs, sizeof(double), compare_doubles);
     double ms = s[runs / 2] * 1e3;
     if (l->kind == 'p') {
       pointwise += ms;

@@ -24,11 +24,6 @@
 
 enum { kPairs = 21 };
 
-static int by_value(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char** argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s M N K [THREADS]\n", argv[0]);
@@ -76,9 +71,9 @@ int main(int argc, char** argv) {
     new_ms[t] = new_t;
     ratio[t] = old_t / new_t;
   }
-  qsort(old_ms, kPairs, sizeof(double), by_value);
-  qsort(new_ms, kPairs, sizeof(double), by_value);
-  qsort(ratio, kPairs, sizeof(double), by_value);
+  qsort(old_ms, kPairs, sizeof(double), compare_doubles);
+  qsort(new_ms, kPairs, sizeof(double), compare_doubles);
+  qsort(ratio, kPairs, sizeof(double), compare_doubles);
   printf("%ldx%ldx%ld threads %d: epilogue + pass %.4f ms, residual kernel %.4f ms, "
          "old/new %.3f (median of %d pairs)\n",
          m, n, k, threads, old_ms[kPairs / 2], new_ms[kPairs / 2], ratio[kPairs / 2], kPairs);
