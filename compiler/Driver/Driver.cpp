@@ -6,6 +6,7 @@
 #include "codegen/Target/Object.h"
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "dialects/TF/TFOps.h"
 #include "passes/Graph/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -235,6 +236,7 @@ private:
   pipelines::PipelineOptions pipelineOptions() const {
     pipelines::PipelineOptions p;
     p.devices = options.devices;
+    p.compressTransfers = options.compressTransfers;
     p.kernelCalls = !options.noKernels;
     p.runtimeChecks = options.runtimeChecks;
     p.strictFloat = options.strictFloat;
@@ -267,7 +269,8 @@ size_t countOps(Operation *root) {
 }
 
 /// The placement summary of `--stats`: ops per device, and what crosses devices: one
-/// tensor per _Send that kiln-graph-partition inserted (one per tensor per destination).
+/// tensor per _Send that kiln-graph-partition inserted (one per tensor per destination),
+/// a compressed one at two bytes a value.
 void printPlacement(ModuleOp module) {
   llvm::MapVector<StringRef, int64_t> ops;
   int64_t bytes = 0, sends = 0;
@@ -279,7 +282,8 @@ void printPlacement(ModuleOp module) {
     if (op->getName().getStringRef() != "tf._Send")
       return;
     ++sends;
-    bytes += graph::tensorBytes(op->getOperand(0).getType());
+    int64_t whole = graph::tensorBytes(op->getOperand(0).getType());
+    bytes += op->hasAttr(kiln::tf::kCompressedAttr) ? whole / 2 : whole;
   });
   for (auto [device, count] : ops)
     llvm::outs() << "stats: placement: " << device << ": " << count << " ops\n";
@@ -536,6 +540,9 @@ int Compilation::run() {
                 " cannot write to standard output; give a file with -o");
   if (failed(checkOutputs()))
     return 1;
+  if (options.compressTransfers && options.devices.empty())
+    return fail("--compress-transfers compresses the tensors that cross devices; give the "
+                "devices with --devices (/cpu:0,/cpu:1)");
   if (!options.gpuArch.empty()) {
     StringRef arch = options.gpuArch;
     StringRef digits = arch.drop_front(3).rtrim("af");

@@ -38,6 +38,7 @@ struct CompileOptions {
   bool runtimeChecks = true;        // check input values where TensorFlow reports errors
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
+  bool compressTransfers = false;   // f32 tensors cross devices as their upper 16 bits
   std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)
   std::string executablePath;       // the running kiln, to find the runtime libraries
   bool listSignatures = false;      // print a SavedModel directory's signatures, compile nothing

@@ -41,7 +41,7 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
     graph::PlacePassOptions place;
     place.devices.assign(options.devices.begin(), options.devices.end());
     func->addPass(graph::createPlacePass(place));
-    func->addPass(graph::createPartitionPass());
+    func->addPass(graph::createPartitionPass({options.compressTransfers}));
     pm.addPass(graph::createOutlinePartitionsPass());
     func = &pm.nest<func::FuncOp>();
   }
@@ -198,6 +198,10 @@ namespace {
 struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   ListOption<std::string> devices{*this, "devices",
                                   llvm::cl::desc("Place the graph on these devices")};
+  Option<bool> compressTransfers{
+      *this, "compress-transfers",
+      llvm::cl::desc("Send f32 tensors across devices as their upper 16 bits"),
+      llvm::cl::init(false)};
   Option<bool> noKernels{*this, "no-kernels",
                          llvm::cl::desc("Generated loops instead of the runtime's kernels"),
                          llvm::cl::init(false)};
@@ -217,6 +221,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   PipelineOptions get() const {
     PipelineOptions options;
     options.devices.assign(devices.begin(), devices.end());
+    options.compressTransfers = compressTransfers;
     options.kernelCalls = !noKernels;
     options.runtimeChecks = !noRuntimeChecks;
     options.strictFloat = strictFloat;

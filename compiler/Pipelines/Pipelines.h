@@ -25,6 +25,9 @@ namespace kiln::pipelines {
 struct PipelineOptions {
   /// Place the graph on these devices (kiln-graph-place) and partition it.
   std::vector<std::string> devices;
+  /// Send f32 tensors across devices as their upper 16 bits (kiln-graph-partition's
+  /// compress-transfers: the paper's lossy compression, section 5.5).
+  bool compressTransfers = false;
   /// Call the runtime's kernels; without, every op stays generated loops.
   bool kernelCalls = true;
   /// Check input values where TensorFlow reports errors (kiln-graph-insert-checks);

@@ -19,6 +19,11 @@
 
 namespace kiln::tf {
 
+/// The unit attribute kiln-graph-partition's compress-transfers puts on an f32 _Send/_Recv
+/// pair: the tensor crosses as the upper 16 bits of each value (bfloat16 by truncation),
+/// which the lowering of the pair converts to and from.
+inline constexpr llvm::StringLiteral kCompressedAttr = "kiln.compressed";
+
 /// Creates the tf op that `state` names (a registered op; `state` holds its operands and
 /// attributes) with the result types its inference function gives. Returns null, after
 /// the inference function has reported why at `state.location`, when the operands or

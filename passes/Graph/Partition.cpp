@@ -4,7 +4,8 @@
 // one device to an op on another becomes a _Send on the producer's device and a _Recv on the
 // consumer's. There is one _Recv per tensor per destination device, shared by all of that
 // device's consumers (so the tensor crosses once), and one _Send for it. Constants are not
-// sent: each device that uses one gets its own copy.
+// sent: each device that uses one gets its own copy. With compress-transfers, f32 pairs are
+// marked to cross as bfloat16 by truncation (section 5.5; tf-to-linalg does the conversion).
 //
 //===----------------------------------------------------------------------------===//
 #include "passes/Graph/Passes.h"
@@ -25,6 +26,7 @@ using kiln::graph::deviceOf;
 
 
 struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
+  using PartitionPassBase::PartitionPassBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
@@ -76,6 +78,10 @@ struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
                 TypeAttr::get(getElementTypeOrSelf(result.getType())), IntegerAttr(),
                 BoolAttr(), ValueRange{});
             recv->setAttr("device", toAttr);
+            if (compressTransfers && getElementTypeOrSelf(result.getType()).isF32()) {
+              send->setAttr(kiln::tf::kCompressedAttr, UnitAttr::get(ctx));
+              recv->setAttr(kiln::tf::kCompressedAttr, UnitAttr::get(ctx));
+            }
             received = recv.getTensor();
             ++numRecvs;
           }

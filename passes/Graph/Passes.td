@@ -345,7 +345,16 @@ def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
     %r = "tf._Recv"() {device = ".../device:CPU:1", tensor_name = "...", ...} : () -> tensor<4xf32>
     %1 = "tf.Tanh"(%r) {device = ".../device:CPU:1"} : (tensor<4xf32>) -> tensor<4xf32>
     ```
+
+    With `compress-transfers` (the paper's lossy compression, section 5.5), every f32 pair
+    is marked `kiln.compressed`: its tensor crosses as the upper 16 bits of each value
+    (bfloat16 by truncation; a NaN stays a NaN), and the receiver fills the lower 16 with
+    zeros. The relative error of each value is below 2^-7; other types cross whole.
   }];
+  let options = [
+    Option<"compressTransfers", "compress-transfers", "bool", /*default=*/"false",
+           "Send f32 tensors as their upper 16 bits (kiln.compressed)">,
+  ];
   let statistics = [
     Statistic<"numRecvs", "recvs", "Number of _Send/_Recv pairs inserted">,
   ];

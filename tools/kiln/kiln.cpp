@@ -162,6 +162,11 @@ int main(int argc, char **argv) {
                       "--emit mlir --stage graph, and --stats sums them up. Ops placed on a "
                       "GPU (/gpu:0) become PTX kernels (--emit ptx) the program loads through "
                       "the CUDA driver; a graph must be wholly on one GPU for now");
+  compile->add_flag("--compress-transfers", options.compressTransfers,
+                    "With --devices: send f32 tensors across devices as their upper 16 bits "
+                    "(bfloat16 by truncation, as the TensorFlow paper's lossy compression: "
+                    "each value's relative error below 2^-7, NaNs stay NaNs), restored with "
+                    "zeros on receipt; half the bytes. Other types cross whole");
   compile->add_option("--gpu-arch", options.gpuArch,
                       "GPU architecture of the kernels, sm_XX (default sm_80: PTX every "
                       "later GPU's driver compiles). Given, the kernels are also assembled "

@@ -1,4 +1,5 @@
 // RUN: kiln-opt --split-input-file --kiln-graph-partition %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-graph-partition=compress-transfers %s | FileCheck %s --check-prefix=COMPRESS
 
 // Tests that a tensor used by two ops on another device crosses once: one _Send after its
 // producer and one _Recv before the first consumer there, which both consumers read; a
@@ -39,4 +40,23 @@ func.func @two_destinations(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   %1 = "tf.Mul"(%0, %c) {device = "/cpu:1"} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   %2 = "tf.Tanh"(%0) {device = "/cpu:2"} : (tensor<4xf32>) -> tensor<4xf32>
   return %1, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that compress-transfers marks the f32 pairs kiln.compressed (both ends) and leaves
+// the others alone; without it nothing is marked.
+// CHECK-LABEL: func.func @compressed
+// CHECK-NOT: kiln.compressed
+// COMPRESS-LABEL: func.func @compressed
+// COMPRESS: "tf._Send"(%{{.*}}) {T = f32, device = "/cpu:0", kiln.compressed, {{.*}}tensor_name = "r:0;/cpu:1"}
+// COMPRESS: "tf._Send"(%{{.*}}) {T = i32, device = "/cpu:0", recv_device
+// COMPRESS: "tf._Recv"() {device = "/cpu:1", kiln.compressed, {{.*}}tensor_name = "r:0;/cpu:1"
+// COMPRESS: "tf._Recv"() {device = "/cpu:1", recv_device
+func.func @compressed(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %0 = "tf.Relu"(%x) {device = "/cpu:0"} : (tensor<4xf32>) -> tensor<4xf32> loc("r")
+  %1 = "tf.Neg"(%n) {device = "/cpu:0"} : (tensor<4xi32>) -> tensor<4xi32> loc("m")
+  %2 = "tf.Tanh"(%0) {device = "/cpu:1"} : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Neg"(%1) {device = "/cpu:1"} : (tensor<4xi32>) -> tensor<4xi32>
+  return %2, %3 : tensor<4xf32>, tensor<4xi32>
 }

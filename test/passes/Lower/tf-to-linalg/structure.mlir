@@ -54,3 +54,41 @@ func.func @send_recv(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = "tf._Recv"() {recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "a:0;/cpu:1", tensor_type = f32} : () -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a pair marked kiln.compressed (kiln-graph-partition's compress-transfers) sends
+// the upper 16 bits of each f32, the quiet bit set for a NaN, and widens them with zeros on
+// receipt; an unmarked pair and a marked pair of another type cross whole.
+// CHECK-LABEL: func.func @compressed_send_recv
+func.func @compressed_send_recv(%x: tensor<2x3xf32>, %n: tensor<3xi32>) -> (tensor<2x3xf32>, tensor<3xi32>) {
+  // CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xi16>)
+  // CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: i16):
+  // CHECK-NEXT: %[[B:.*]] = arith.bitcast %[[IN]] : f32 to i32
+  // CHECK-NEXT: %[[C16:.*]] = arith.constant 16 : i32
+  // CHECK-NEXT: %[[U:.*]] = arith.shrui %[[B]], %[[C16]] : i32
+  // CHECK-NEXT: %[[H:.*]] = arith.trunci %[[U]] : i32 to i16
+  // CHECK-NEXT: %[[QUIET:.*]] = arith.constant 64 : i16
+  // CHECK-NEXT: %[[Q:.*]] = arith.ori %[[H]], %[[QUIET]] : i16
+  // CHECK-NEXT: %[[NAN:.*]] = arith.cmpf uno, %[[IN]], %[[IN]] : f32
+  // CHECK-NEXT: %[[V:.*]] = arith.select %[[NAN]], %[[Q]], %[[H]] : i16
+  // CHECK-NEXT: linalg.yield %[[V]] : i16
+  // CHECK: kiln.send %[[T]] as "x:0;/cpu:1" : tensor<2x3xi16>
+  // CHECK: kiln.send %arg1 as "n:0;/cpu:1" : tensor<3xi32>
+  // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xi16>
+  // CHECK: %[[R:.*]] = kiln.recv "x:0;/cpu:1" into %[[E]] : tensor<2x3xi16> -> tensor<2x3xi16>
+  // CHECK: %[[W:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<2x3xi16>) outs(%{{.*}} : tensor<2x3xf32>)
+  // CHECK-NEXT: ^bb0(%[[IN2:.*]]: i16, %{{.*}}: f32):
+  // CHECK-NEXT: %[[SH:.*]] = arith.constant 16 : i32
+  // CHECK-NEXT: %[[X:.*]] = arith.extui %[[IN2]] : i16 to i32
+  // CHECK-NEXT: %[[S:.*]] = arith.shli %[[X]], %[[SH]] : i32
+  // CHECK-NEXT: %[[F:.*]] = arith.bitcast %[[S]] : i32 to f32
+  // CHECK-NEXT: linalg.yield %[[F]] : f32
+  // CHECK: %[[RN:.*]] = kiln.recv "n:0;/cpu:1" into %{{.*}} : tensor<3xi32> -> tensor<3xi32>
+  // CHECK: return %[[W]], %[[RN]]
+  "tf._Send"(%x) {kiln.compressed, recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "x:0;/cpu:1"} : (tensor<2x3xf32>) -> ()
+  "tf._Send"(%n) {kiln.compressed, recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "n:0;/cpu:1"} : (tensor<3xi32>) -> ()
+  %0 = "tf._Recv"() {kiln.compressed, recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "x:0;/cpu:1", tensor_type = f32} : () -> tensor<2x3xf32>
+  %1 = "tf._Recv"() {kiln.compressed, recv_device = "/cpu:1", send_device = "/cpu:0", tensor_name = "n:0;/cpu:1", tensor_type = i32} : () -> tensor<3xi32>
+  return %0, %1 : tensor<2x3xf32>, tensor<3xi32>
+}
