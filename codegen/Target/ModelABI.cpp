@@ -114,7 +114,10 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
       part.scratchOffset = attr.getScratchOffset();
       part.scratchBytes = attr.getScratchBytes();
       part.statusArgument = attr.getStatus();
-      part.gpu = kiln::dialect::isGpuDevice(attr.getDevice().getValue());
+      StringRef device = attr.getDevice().getValue();
+      part.gpu = kiln::dialect::isGpuDevice(device);
+      if (part.gpu)
+        (void)device.substr(device.rfind(':') + 1).getAsInteger(10, part.gpuOrdinal);
       entry.scratchBytes =
           std::max(entry.scratchBytes, part.scratchOffset + alignScratch(part.scratchBytes));
       entry.naiveScratchBytes += attr.getNaiveBytes();
@@ -432,9 +435,11 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
   };
   ArrayRef<std::string> rendezvousKeys = model.rendezvousKeys;
   bool concurrent = parts.size() > 1 || !rendezvousKeys.empty();
-  if (concurrent && llvm::any_of(parts, [](const EntryPart &p) { return p.gpu; })) {
-    error = "a GPU partition beside other partitions is not supported yet (place the whole "
-            "graph on one GPU)";
+  // A GPU partition holds the process's GPU lock for its whole call (kiln/runtime/mgpu.h),
+  // waiting in its receives: a second one could wait for it for ever.
+  if (llvm::count_if(parts, [](const EntryPart &p) { return p.gpu; }) > 1) {
+    error = "more than one GPU partition in a model is not supported yet (place the GPU "
+            "work on one GPU)";
     run->eraseFromParent();
     return nullptr;
   }
@@ -445,7 +450,15 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     previous = b.CreateCall(enter, {options});
   }
   llvm::Value *code = llvm::ConstantInt::get(i32, KILN_STATUS_OK);
+  // A GPU part's thread works on its device (kiln/runtime/mgpu.h keeps it per thread).
+  auto setDevice = [&](llvm::IRBuilder<> &at, const EntryPart &part) {
+    llvm::FunctionCallee set = m.getOrInsertFunction(
+        "kiln_mgpu_set_device", llvm::FunctionType::get(voidType, {i32}, false));
+    at.CreateCall(set, {at.getInt32(part.gpuOrdinal)});
+  };
   if (!concurrent) {
+    if (parts.front().gpu)
+      setDevice(b, parts.front());
     b.CreateCall(impls.front(), partArgs(parts.front(), 0));
     if (parts.front().gpu) {
       // The GPU's first error, kept by the runtime (kiln/runtime/mgpu.h), is the status.
@@ -468,7 +481,15 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
       for (unsigned i = 0; i < impl->arg_size(); ++i)
         forwarded.push_back(
             tb.CreateLoad(ptr, tb.CreateConstInBoundsGEP1_64(ptr, thunk->getArg(0), i)));
+      if (part.gpu)
+        setDevice(tb, part);
       tb.CreateCall(impl, forwarded);
+      if (part.gpu) {
+        // The GPU's first error on this thread becomes the call's (kiln/runtime/mgpu.h).
+        llvm::FunctionCallee gpuStatus = m.getOrInsertFunction(
+            "kiln_mgpu_partition_status", llvm::FunctionType::get(voidType, {}, false));
+        tb.CreateCall(gpuStatus, {});
+      }
       tb.CreateRetVoid();
 
       std::vector<llvm::Value *> args = partArgs(part, index);
@@ -499,12 +520,10 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     llvm::Value *result =
         b.CreateCall(runParts, {b.getInt32(parts.size()), table,
                                 b.getInt32(rendezvousKeys.size()), keyTable});
-    llvm::FunctionCallee statusCode =
-        m.getOrInsertFunction("kiln_status_code", llvm::FunctionType::get(i32, {ptr}, false));
-    llvm::FunctionCallee statusFree =
-        m.getOrInsertFunction("kiln_status_free", llvm::FunctionType::get(voidType, {ptr}, false));
-    code = b.CreateCall(statusCode, {result});
-    b.CreateCall(statusFree, {result});
+    // The first failure of a partition (a transfer, a GPU's driver error), with its message.
+    llvm::FunctionCallee report = m.getOrInsertFunction(
+        "kiln_status_report", llvm::FunctionType::get(i32, {ptr, ptr}, false));
+    code = b.CreateCall(report, {result, options});
   }
   if (status) {
     // A failed check: kiln_check_failed formats the first failing part's message.

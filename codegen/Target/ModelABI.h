@@ -43,6 +43,7 @@ struct EntryPart {
   int64_t scratchBytes = 0;
   bool statusArgument = false; // it takes the checks' status last (kiln-lower-checks)
   bool gpu = false;            // placed on a GPU: its errors are pending in kiln/runtime/mgpu.h
+  int gpuOrdinal = 0;          // which GPU (N of .../device:GPU:N)
 };
 
 /// One check of the model's input values (kiln/runtime/abi.h: kiln_check_info_t).

@@ -196,6 +196,13 @@ LogicalResult KernelCallOp::verify() {
   if (!info)
     return emitOpError() << "calls the unknown kernel '" << getKernel()
                          << "'; the kernel table has " << kernelNames();
+  // A GPU partition's buffers are device memory: it calls the GPU layer's kernels only.
+  bool gpuKernel = info->library == KernelLibrary::GpuRuntime;
+  if (gpuKernel != isOnGpu(getOperation()))
+    return emitOpError() << "calls '" << info->name << "', "
+                         << (gpuKernel ? "which takes device memory, outside"
+                                       : "which takes host memory, in")
+                         << " a function placed on a GPU";
   size_t fixed = info->inputs.size();
   bool hasEpilogues = llvm::any_of(
       info->params, [](const KernelParam &p) { return p.kind == KernelParamKind::Epilogue; });

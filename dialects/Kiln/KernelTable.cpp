@@ -228,6 +228,10 @@ constexpr KernelInfo table[] = {
      transferBuffer, {}, transferParams, transferArgs},
     {"partition_recv", KILN_PARTITION_RECV, KernelLibrary::Runtime, false, "", {},
      transferBuffer, transferParams, transferArgs},
+    {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",
+     transferBuffer, {}, transferParams, transferArgs},
+    {"gpu_partition_recv", KILN_MGPU_PARTITION_RECV, KernelLibrary::GpuRuntime, false, "", {},
+     transferBuffer, transferParams, transferArgs},
 };
 
 int indexOf(llvm::ArrayRef<KernelOperand> operands, llvm::StringRef role) {

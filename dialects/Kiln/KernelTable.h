@@ -65,6 +65,9 @@ struct KernelArg {
 enum class KernelLibrary : uint8_t {
   Kernels, ///< libkiln_kernels.a
   Runtime, ///< libkiln_runtime.a
+  /// libkiln_runtime.a's GPU layer (kiln/runtime/mgpu.h): called by a GPU partition's host
+  /// code with device addresses; the only kernel calls a GPU partition keeps.
+  GpuRuntime,
 };
 
 struct KernelInfo {

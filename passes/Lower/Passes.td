@@ -731,7 +731,9 @@ def RendezvousCallsPass : Pass<"kiln-lower-rendezvous-calls", "mlir::ModuleOp"> 
     the C call passes the buffer's address and its size in bytes. The keys, sorted, are the
     `kiln.model`'s `rendezvous_keys`, which the entry point passes to the runtime. A
     buffer with a non-identity layout (a view) is copied to or from a contiguous one around
-    the call.
+    the call. In a function placed on a GPU the calls are `gpu_partition_send` and
+    `gpu_partition_recv` (`kiln_mgpu_partition_send`/`_recv` in kiln/runtime/mgpu.h), which
+    take device addresses and copy through the host.
 
     Each key must be sent once and received at most once; a receive without a send in the
     module (from another process), or one that comes before its send in the same function

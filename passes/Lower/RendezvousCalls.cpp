@@ -124,8 +124,12 @@ struct RendezvousCallsPass
       }
       NamedAttrList params;
       params.set("key", b.getI32IntegerAttr(number[name]));
+      // A GPU partition's buffers (the dense copy too, once in its arena) are device memory:
+      // the runtime's GPU layer moves them through the host.
+      StringRef kernel = send ? "partition_send" : "partition_recv";
+      std::string gpuKernel = ("gpu_" + kernel).str();
       kiln::dialect::KernelCallOp::create(
-          b, loc, b.getStringAttr(send ? "partition_send" : "partition_recv"),
+          b, loc, b.getStringAttr(kiln::dialect::isOnGpu(op) ? StringRef(gpuKernel) : kernel),
           send ? ValueRange{dense} : ValueRange{}, send ? ValueRange{} : ValueRange{dense},
           params.getDictionary(ctx));
       if (!send && dense != buffer)

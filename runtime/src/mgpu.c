@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "kiln/runtime/gpu.h"
+#include "kiln/runtime/partitions.h"
 
 enum { KILN_MGPU_MAX_DEVICES = 16 };
 
@@ -263,15 +264,45 @@ void kiln_mgpu_part_end(int64_t* slot) {
 }
 
 int32_t kiln_mgpu_status(const kiln_run_options_t* options) {
-  kiln_status_t status = kiln_mgpu_take_error();
-  if (status == NULL) return KILN_STATUS_OK;
-  int32_t code = (int32_t)kiln_status_code(status);
-  if (options != NULL &&
-      options->struct_size >= offsetof(kiln_run_options_t, error_message_size) +
-                                  sizeof(options->error_message_size) &&
-      options->error_message != NULL && options->error_message_size > 0)
-    snprintf(options->error_message, (size_t)options->error_message_size, "%s",
-             kiln_status_message(status));
-  kiln_status_free(status);
-  return code;
+  return kiln_status_report(kiln_mgpu_take_error(), options);
 }
+
+/* The host copy a GPU partition's transfer goes through: zeros (calloc) unless the device
+ * fills it; NULL, with the error pending, without memory. */
+static void* kiln_mgpu_staging(int64_t bytes) {
+  void* host = calloc(bytes > 0 ? (size_t)bytes : 1, 1);
+  if (host == NULL)
+    kiln_mgpu_fail(kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                      "out of host memory for a %lld-byte transfer from a GPU "
+                                      "partition",
+                                      (long long)bytes));
+  return host;
+}
+
+void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
+  void* host = kiln_mgpu_staging(bytes);
+  if (host == NULL) return;
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL) {
+    kiln_mgpu_fail(kiln_gpu_copy_to_host(gpu, host, (kiln_gpu_ptr_t)data, (size_t)bytes, NULL));
+    kiln_gpu_t* still = kiln_mgpu_device();
+    if (still != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(still, NULL));
+  }
+  kiln_partition_send(key, (uintptr_t)host, bytes);
+  free(host);
+}
+
+void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
+  void* host = kiln_mgpu_staging(bytes);
+  if (host == NULL) return;
+  kiln_partition_recv(key, (uintptr_t)host, bytes);
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL) {
+    kiln_mgpu_fail(kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host, (size_t)bytes, NULL));
+    kiln_gpu_t* still = kiln_mgpu_device();
+    if (still != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(still, NULL));
+  }
+  free(host);
+}
+
+void kiln_mgpu_partition_status(void) { kiln_partition_fail(kiln_mgpu_take_error()); }

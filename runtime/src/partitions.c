@@ -27,15 +27,28 @@ typedef struct {
 /* The partition running on this thread, for kiln_partition_send/recv. */
 static _Thread_local worker_t* kiln_current_worker = NULL;
 
+/* Keeps `status` (not NULL) as the call's error if it is the first. */
+static void keep_first(run_t* run, kiln_status_t status) {
+  pthread_mutex_lock(&run->mutex);
+  if (run->error == KILN_STATUS_OK)
+    run->error = status;
+  else
+    kiln_status_free(status);
+  pthread_mutex_unlock(&run->mutex);
+}
+
 static void record(worker_t* w, kiln_status_t status) {
   if (status == KILN_STATUS_OK) return;
   w->failed = 1;
-  pthread_mutex_lock(&w->run->mutex);
-  if (w->run->error == KILN_STATUS_OK)
-    w->run->error = status;
-  else
+  keep_first(w->run, status);
+}
+
+void kiln_partition_fail(kiln_status_t status) {
+  if (status == KILN_STATUS_OK) return;
+  if (kiln_current_worker == NULL)
     kiln_status_free(status);
-  pthread_mutex_unlock(&w->run->mutex);
+  else
+    keep_first(kiln_current_worker->run, status);
 }
 
 static worker_t* current(int32_t key) {

@@ -81,12 +81,27 @@ const char* kiln_status_code_string(kiln_status_code_t code) {
   return "UNKNOWN";
 }
 
+/* Whether the caller of a model gave a buffer for the error message. */
+static int wants_message(const kiln_run_options_t* options) {
+  return options != NULL &&
+         options->struct_size >= offsetof(kiln_run_options_t, error_message_size) +
+                                     sizeof(options->error_message_size) &&
+         options->error_message != NULL && options->error_message_size > 0;
+}
+
+int32_t kiln_status_report(kiln_status_t status, const kiln_run_options_t* options) {
+  if (status == NULL) return KILN_STATUS_OK;
+  int32_t code = (int32_t)kiln_status_code(status);
+  if (wants_message(options))
+    snprintf(options->error_message, (size_t)options->error_message_size, "%s",
+             kiln_status_message(status));
+  kiln_status_free(status);
+  return code;
+}
+
 int32_t kiln_check_failed(const kiln_run_options_t* options, const kiln_check_info_t* checks,
                           const int64_t* status) {
-  if (options != NULL && checks != NULL && status != NULL && status[0] > 0 &&
-      options->struct_size >= offsetof(kiln_run_options_t, error_message_size) +
-                                  sizeof(options->error_message_size) &&
-      options->error_message != NULL && options->error_message_size > 0) {
+  if (checks != NULL && status != NULL && status[0] > 0 && wants_message(options)) {
     kiln_check_format(&checks[status[0] - 1], status[1], status[2], options->error_message,
                       options->error_message_size);
   }

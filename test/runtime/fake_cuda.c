@@ -223,12 +223,14 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUhandle s) {
   (void)s;
+  if (logging()) fprintf(stderr, "fake_cuda: copy %zu bytes to the device\n", bytes);
   memcpy((void*)(uintptr_t)dst, src, bytes);
   return SUCCESS;
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUhandle s) {
   (void)s;
+  if (logging()) fprintf(stderr, "fake_cuda: copy %zu bytes to the host\n", bytes);
   memcpy(dst, (const void*)(uintptr_t)src, bytes);
   return SUCCESS;
 }

@@ -4,6 +4,7 @@
 // FAKE_CUDA_*) set: the runtime loads the driver once per process.
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/mgpu.h"
+#include "kiln/runtime/partitions.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -19,6 +20,38 @@ std::string message(kiln_status_t status) {
   std::string text = kiln_status_message(status);
   kiln_status_free(status);
   return text;
+}
+
+/// A GPU partition beside a CPU one (what a model compiled for /cpu:0,/gpu:0 runs): the
+/// GPU side sends its device buffer as tensor 0 and receives tensor 1 into it; the CPU side
+/// receives tensor 0, records it, adds 1 and sends it back as tensor 1.
+struct Exchange {
+  uintptr_t device = 0;
+  std::vector<float> seen = std::vector<float>(8, -1.0f);
+};
+
+void gpuSide(void* const* args) {
+  auto* x = static_cast<Exchange*>(args[0]);
+  kiln_mgpu_partition_send(0, x->device, 8 * sizeof(float));
+  kiln_mgpu_partition_recv(1, x->device, 8 * sizeof(float));
+  kiln_mgpu_partition_status();
+}
+
+void cpuSide(void* const* args) {
+  auto* x = static_cast<Exchange*>(args[0]);
+  std::vector<float> v(8);
+  kiln_partition_recv(0, reinterpret_cast<uintptr_t>(v.data()), 8 * sizeof(float));
+  x->seen = v;
+  for (float& f : v)
+    f += 1.0f;
+  kiln_partition_send(1, reinterpret_cast<uintptr_t>(v.data()), 8 * sizeof(float));
+}
+
+kiln_status_t runExchange(Exchange& x) {
+  void* args[] = {&x};
+  kiln_partition_t parts[] = {{gpuSide, args}, {cpuSide, args}};
+  const char* keys[] = {"t:0;cpu", "u:0;gpu"};
+  return kiln_partitions_run(2, parts, 2, keys);
 }
 
 TEST(GpuNoDriver, OpenSaysWhy) {
@@ -80,6 +113,19 @@ TEST(MgpuNoDevice, PartitionStatus) {
   EXPECT_EQ(kiln_mgpu_status(&options), KILN_STATUS_NOT_FOUND);
   EXPECT_STREQ(text,
                "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+}
+
+// Without a device a GPU partition's transfers still happen (it sends zeros), so the CPU
+// partition waiting for its tensor finishes, and the driver's error is the call's.
+TEST(MgpuNoDevice, PartitionTransfersStillHappen) {
+  Exchange x;
+  x.device = 4096; // never touched: there is no device
+  kiln_status_t status = runExchange(x);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status),
+            "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)");
+  EXPECT_EQ(x.seen, std::vector<float>(8, 0.0f));
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
 }
 
 /// The fake driver's own functions, looked up in the library the runtime loaded.
@@ -412,6 +458,23 @@ TEST_F(MgpuFake, DeviceErrors) {
   EXPECT_EQ(message(status),
             "cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)");
   mgpuModuleUnload(module);
+}
+
+// A GPU partition's tensors go through the host to the CPU partition and back into device
+// memory (the fake driver's device memory is host memory, so the round trip is visible).
+TEST_F(MgpuFake, PartitionTransfers) {
+  std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8}, back(8, 0.0f);
+  void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, host.data(), host.size() * sizeof(float), nullptr);
+  Exchange x;
+  x.device = reinterpret_cast<uintptr_t>(device);
+  EXPECT_EQ(runExchange(x), nullptr);
+  EXPECT_EQ(x.seen, host);
+  mgpuMemcpy(back.data(), device, back.size() * sizeof(float), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  EXPECT_EQ(back, (std::vector<float>{2, 3, 4, 5, 6, 7, 8, 9}));
+  mgpuMemFree(device, nullptr);
 }
 
 } // namespace

@@ -82,6 +82,35 @@ TEST(Partitions, ReturnTheFirstTransferError) {
   EXPECT_EQ(afterFailure.load(), 1);
 }
 
+// A partition whose own work failed (a GPU partition's device error) says so and goes on
+// with its transfers: the call fails with its error, the other partition still finishes,
+// and a failed transfer after it does not replace the first error.
+std::atomic<int> received{0};
+void FailsThenSends(void *const *) {
+  kiln_partition_fail(kiln_status_create(KILN_STATUS_NOT_FOUND, "no CUDA device: test"));
+  float v[4] = {1, 2, 3, 4};
+  kiln_partition_send(0, Address(v), sizeof(v));
+  kiln_partition_fail(kiln_status_create(KILN_STATUS_INTERNAL, "second"));
+  kiln_partition_fail(nullptr);
+}
+void ReceivesFour(void *const *) {
+  float v[4] = {};
+  kiln_partition_recv(0, Address(v), sizeof(v));
+  received = static_cast<int>(v[0] + v[1] + v[2] + v[3]);
+}
+
+TEST(Partitions, AFailedPartitionKeepsTransferring) {
+  kiln_partition_t parts[] = {{FailsThenSends, nullptr}, {ReceivesFour, nullptr}};
+  kiln_status_t s = kiln_partitions_run(2, parts, 3, kKeys);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(kiln_status_code(s), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(std::string(kiln_status_message(s)), "no CUDA device: test");
+  kiln_status_free(s);
+  EXPECT_EQ(received.load(), 10);
+  // Outside a run the status is freed (LeakSanitizer would see it otherwise).
+  kiln_partition_fail(kiln_status_create(KILN_STATUS_INTERNAL, "outside"));
+}
+
 void BadKey(void *const *) {
   float v = 0;
   kiln_partition_send(7, Address(&v), sizeof(v));

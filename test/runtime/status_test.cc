@@ -122,4 +122,24 @@ TEST(CheckFailedTest, WritesTheMessageForNewCallersOnly) {
   EXPECT_EQ(kiln_check_failed(&options, checks, status), KILN_STATUS_INVALID_ARGUMENT);
 }
 
+// kiln_status_report hands a call's error to its caller: the code, the message where the
+// caller asked for it (cut to the buffer), and the status freed (LeakSanitizer checks).
+TEST(StatusReportTest, GivesTheCodeAndTheMessage) {
+  char message[16] = "untouched";
+  kiln_run_options_t options = {sizeof(kiln_run_options_t), 0, message, sizeof message};
+  EXPECT_EQ(kiln_status_report(nullptr, &options), KILN_STATUS_OK);
+  EXPECT_STREQ(message, "untouched");
+  EXPECT_EQ(kiln_status_report(kiln_status_create(KILN_STATUS_NOT_FOUND, "no CUDA device: %d", 7),
+                               &options),
+            KILN_STATUS_NOT_FOUND);
+  EXPECT_STREQ(message, "no CUDA device:");
+  strcpy(message, "untouched");
+  options.struct_size = offsetof(kiln_run_options_t, error_message);
+  EXPECT_EQ(kiln_status_report(kiln_status_create(KILN_STATUS_INTERNAL, "x"), &options),
+            KILN_STATUS_INTERNAL);
+  EXPECT_STREQ(message, "untouched");
+  EXPECT_EQ(kiln_status_report(kiln_status_create(KILN_STATUS_INTERNAL, "x"), nullptr),
+            KILN_STATUS_INTERNAL);
+}
+
 }  // namespace

@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
                       "to the others by _Send/_Recv; the placement and the partitions show in "
                       "--emit mlir --stage graph, and --stats sums them up. Ops placed on a "
                       "GPU (/gpu:0) become PTX kernels (--emit ptx) the program loads through "
-                      "the CUDA driver; a graph must be wholly on one GPU for now");
+                      "the CUDA driver, beside the CPU partitions; one GPU per model for now");
   compile->add_flag("--compress-transfers", options.compressTransfers,
                     "With --devices: send f32 tensors across devices as their upper 16 bits "
                     "(bfloat16 by truncation, as the TensorFlow paper's lossy compression: "

@@ -115,3 +115,25 @@ func.func @on_cpu(%x: memref<4xf32>, %y: memref<4xf32>)
   }
   return
 }
+
+// -----
+
+// Tests that the GPU layer's transfers (a GPU partition beside CPU ones) stay host calls
+// between the kernels.
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @transfers
+// CHECK: kiln.kernel_call "gpu_partition_recv" outs(%arg0 : memref<64xf32>) params {key = 0 : i32}
+// CHECK: gpu.launch
+// CHECK: kiln.kernel_call "gpu_partition_send" ins(%arg1 : memref<64xf32>) params {key = 1 : i32}
+func.func @transfers(%x: memref<64xf32>, %y: memref<64xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  kiln.kernel_call "gpu_partition_recv" outs(%x : memref<64xf32>) params {key = 0 : i32}
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  kiln.kernel_call "gpu_partition_send" ins(%y : memref<64xf32>) params {key = 1 : i32}
+  return
+}

@@ -74,8 +74,27 @@ func.func @check_stray_bounds(%x: tensor<4xi32>) {
 
 // -----
 
+// A GPU partition's buffers are device memory: only the GPU layer's kernels take them, and
+// those take nothing else.
+func.func @cpu_kernel_on_gpu(%a: memref<4xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  // expected-error @+1 {{'kiln.kernel_call' op calls 'partition_send', which takes host memory, in a function placed on a GPU}}
+  kiln.kernel_call "partition_send" ins(%a : memref<4xf32>) params {key = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @gpu_kernel_on_cpu(%a: memref<4xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op calls 'gpu_partition_recv', which takes device memory, outside a function placed on a GPU}}
+  kiln.kernel_call "gpu_partition_recv" outs(%a : memref<4xf32>) params {key = 0 : i32}
+  return
+}
+
+// -----
+
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_partition_send, gpu_partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }

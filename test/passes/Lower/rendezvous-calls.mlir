@@ -28,6 +28,30 @@ func.func @p1(%x: memref<2x3xf32>, %y: memref<4xi8>) {
 
 // -----
 
+// Tests that a function placed on a GPU calls the GPU layer's transfers, which take device
+// addresses (kiln_mgpu_partition_send/_recv); a CPU partition beside it keeps the others.
+// CHECK-LABEL: func.func @cpu
+// CHECK: kiln.kernel_call "partition_send" ins(%arg0 : memref<2x3xf32>) params {key = 0 : i32}
+// CHECK: kiln.kernel_call "partition_recv" outs(%arg1 : memref<2x3xf32>) params {key = 1 : i32}
+// CHECK-LABEL: func.func @gpu
+// CHECK: kiln.kernel_call "gpu_partition_recv" outs(%arg0 : memref<2x3xf32>) params {key = 0 : i32}
+// CHECK: kiln.kernel_call "gpu_partition_send" ins(%arg0 : memref<2x3xf32>) params {key = 1 : i32}
+kiln.model "m" {
+  kiln.entry "run" feeds [] fetches []
+}
+func.func @cpu(%x: memref<2x3xf32>, %y: memref<2x3xf32>) attributes {kiln.device = "/job:localhost/replica:0/task:0/device:CPU:0"} {
+  kiln.send %x as "a" : memref<2x3xf32>
+  kiln.recv "b" into %y : memref<2x3xf32>
+  return
+}
+func.func @gpu(%x: memref<2x3xf32>) attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  kiln.recv "a" into %x : memref<2x3xf32>
+  kiln.send %x as "b" : memref<2x3xf32>
+  return
+}
+
+// -----
+
 // Tests that a view is sent from, and received into, a contiguous copy.
 // CHECK-LABEL: func.func @views
 // CHECK: %[[S:.*]] = memref.subview %arg0[0, 0] [2, 2] [1, 1]

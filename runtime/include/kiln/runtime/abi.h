@@ -342,6 +342,9 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
  * code calls for kiln.send and kiln.recv. */
 #define KILN_PARTITION_SEND "kiln_partition_send"
 #define KILN_PARTITION_RECV "kiln_partition_recv"
+/* The same from a GPU partition, whose buffers are device memory (kiln/runtime/mgpu.h). */
+#define KILN_MGPU_PARTITION_SEND "kiln_mgpu_partition_send"
+#define KILN_MGPU_PARTITION_RECV "kiln_mgpu_partition_recv"
 
 #ifdef __cplusplus
 }

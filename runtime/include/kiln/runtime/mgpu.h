@@ -57,6 +57,20 @@ void kiln_mgpu_part_end(int64_t* slot);
  * options->error_message (when the caller gave a buffer). */
 int32_t kiln_mgpu_status(const kiln_run_options_t* options);
 
+/* A GPU partition running beside CPU partitions (kiln/runtime/partitions.h): the host code
+ * of its kiln.send and kiln.recv, whose buffers are device memory. send copies the `bytes`
+ * at device address `data` to the host (after the partition's earlier work, which the
+ * compiled code has waited for) and sends them as tensor `key`; recv receives tensor `key`
+ * and copies it to `data`, finished before it returns. With an error pending they still
+ * send (zeros) and receive, so that the partitions exchanging tensors with this one finish;
+ * the call then fails. */
+void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes);
+void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
+
+/* After a GPU partition beside others: hands the thread's pending error, if any, to
+ * kiln_partitions_run as the call's error (kiln_partition_fail). */
+void kiln_mgpu_partition_status(void);
+
 /* MLIR's host ABI (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp's signatures). Modules,
  * kernels, streams and events are opaque pointers; device memory is a pointer-sized device
  * address. */

@@ -49,6 +49,13 @@ kiln_status_t kiln_partitions_run(int32_t count, const kiln_partition_t* partiti
 void kiln_partition_send(int32_t key, uintptr_t data, int64_t bytes);
 void kiln_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
 
+/* Called by a partition whose own work failed (a GPU partition's device error): `status`
+ * (taken; NULL is ignored) becomes the call's error unless one came first. Unlike a failed
+ * transfer, it does not stop the partition's transfers, so the partitions waiting for its
+ * tensors still finish (with unspecified values, the call failing). Outside
+ * kiln_partitions_run the status is freed. */
+void kiln_partition_fail(kiln_status_t status);
+
 #ifdef __cplusplus
 }
 #endif

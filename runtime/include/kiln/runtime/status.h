@@ -69,6 +69,13 @@ const char* kiln_status_code_string(kiln_status_code_t code);
 int32_t kiln_check_failed(const kiln_run_options_t* options, const kiln_check_info_t* checks,
                           const int64_t* status);
 
+/*
+ * Called by a compiled model's entry point with the error of its call (`status`, which it
+ * frees; NULL when there is none): writes the message into options->error_message when the
+ * caller gave one, and returns the code (KILN_STATUS_OK for NULL).
+ */
+int32_t kiln_status_report(kiln_status_t status, const kiln_run_options_t* options);
+
 #ifdef __cplusplus
 }
 #endif
