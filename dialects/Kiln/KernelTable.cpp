@@ -36,6 +36,13 @@ constexpr KernelParam matmulEpilogueParams[] = {
     flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
     flag("overwrite", KILN_MATMUL_OVERWRITE), flag("packed_b", KILN_MATMUL_PACKED_B),
     {"epilogue", K::Epilogue, true, 0}};
+// The same by cuBLAS on a GPU partition's device memory (kiln_mgpu_matmul_f32): b as
+// stored, never packed.
+constexpr KernelOperand gpuMatmulInputs[] = {{"a", 2}, {"b", 2}};
+constexpr KernelParam gpuMatmulParams[] = {
+    {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE)};
 constexpr KernelArg matmulArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
     {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
@@ -228,6 +235,8 @@ constexpr KernelInfo table[] = {
      transferBuffer, {}, transferParams, transferArgs},
     {"partition_recv", KILN_PARTITION_RECV, KernelLibrary::Runtime, false, "", {},
      transferBuffer, transferParams, transferArgs},
+    {"gpu_matmul_f32", KILN_MGPU_MATMUL_F32, KernelLibrary::GpuRuntime, false, "overwrite",
+     gpuMatmulInputs, matmulOutputs, gpuMatmulParams, matmulArgs, shapes::matmul},
     {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",
      transferBuffer, {}, transferParams, transferArgs},
     {"gpu_partition_recv", KILN_MGPU_PARTITION_RECV, KernelLibrary::GpuRuntime, false, "", {},

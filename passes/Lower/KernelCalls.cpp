@@ -552,10 +552,37 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   using KernelCallsPassBase::KernelCallsPassBase;
 
   void runOnOperation() override {
-    // The runtime's kernels run on the CPU: a GPU's partition keeps its linalg ops.
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && !kiln::dialect::isOnGpu(func))
+    // The runtime's kernels run on the CPU; a GPU's partition calls cuBLAS for its matrix
+    // products and keeps its other linalg ops (kiln-gpu-kernels makes them kernels).
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (kiln::dialect::isOnGpu(func))
+        rewriteGpu(func);
+      else
         rewrite(func);
+    }
+  }
+
+  /// A GPU function's plain matrix products (no batch) as cuBLAS calls, whatever their size:
+  /// the GPU's own kernel for a product is one thread per output element.
+  void rewriteGpu(func::FuncOp func) {
+    SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
+    func.walk([&](linalg::GenericOp op) {
+      if (auto m = matchMatmul(op); m && !m->batch)
+        matmuls.push_back({op, *m});
+    });
+    for (auto &[op, m] : matmuls) {
+      Builder b(op.getContext());
+      Params params{b, {}};
+      params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
+      params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
+      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
+        params.flag("overwrite");
+        fill.erase();
+      }
+      call(op, "gpu_matmul_f32", {m.a, m.b}, m.c, params);
+    }
   }
 
   void rewrite(func::FuncOp func) {

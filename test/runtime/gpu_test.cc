@@ -3,6 +3,7 @@
 // for the driver. ctest runs each suite in a process of its own with KILN_LIBCUDA (and
 // FAKE_CUDA_*) set: the runtime loads the driver once per process.
 #include "kiln/runtime/gpu.h"
+#include "kiln/runtime/gpu_blas.h"
 #include "kiln/runtime/mgpu.h"
 #include "kiln/runtime/partitions.h"
 
@@ -475,6 +476,78 @@ TEST_F(MgpuFake, PartitionTransfers) {
   mgpuStreamSynchronize(nullptr);
   EXPECT_EQ(back, (std::vector<float>{2, 3, 4, 5, 6, 7, 8, 9}));
   mgpuMemFree(device, nullptr);
+}
+
+// A GPU partition's matrix products go to cuBLAS (here test/runtime/fake_cublas.c, on the
+// fake driver's host-memory "device"): row-major operands in every storage order, written
+// or added to, against a reference product in double.
+TEST_F(MgpuFake, MatmulByCublas) {
+  const int64_t m = 5, n = 3, k = 4;
+  for (int32_t flags : {0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
+                        KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B}) {
+    for (bool overwrite : {true, false}) {
+      std::vector<float> a(m * k), b(k * n), c(m * n, 0.5f), out(m * n);
+      for (size_t i = 0; i < a.size(); ++i)
+        a[i] = static_cast<float>(i % 7) - 2.5f;
+      for (size_t i = 0; i < b.size(); ++i)
+        b[i] = static_cast<float>(i % 5) * 0.25f - 1.0f;
+      auto at = [&](int64_t i, int64_t l) {
+        return (flags & KILN_MATMUL_TRANSPOSE_A) ? a[l * m + i] : a[i * k + l];
+      };
+      auto bt = [&](int64_t l, int64_t j) {
+        return (flags & KILN_MATMUL_TRANSPOSE_B) ? b[j * k + l] : b[l * n + j];
+      };
+      void* da = mgpuMemAlloc(a.size() * 4, nullptr, false);
+      void* db = mgpuMemAlloc(b.size() * 4, nullptr, false);
+      void* dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
+      mgpuMemcpy(da, a.data(), a.size() * 4, nullptr);
+      mgpuMemcpy(db, b.data(), b.size() * 4, nullptr);
+      mgpuMemcpy(dc, c.data(), c.size() * 4, nullptr);
+      kiln_mgpu_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
+                           reinterpret_cast<uintptr_t>(dc), m, n, k,
+                           flags | (overwrite ? KILN_MATMUL_OVERWRITE : 0));
+      ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+      mgpuMemcpy(out.data(), dc, out.size() * 4, nullptr);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double want = overwrite ? 0.0 : 0.5;
+          for (int64_t l = 0; l < k; ++l)
+            want += double(at(i, l)) * double(bt(l, j));
+          EXPECT_NEAR(out[i * n + j], want, 1e-5) << "flags " << flags << " at " << i << "," << j;
+        }
+      mgpuMemFree(da, nullptr);
+      mgpuMemFree(db, nullptr);
+      mgpuMemFree(dc, nullptr);
+    }
+  }
+  // No depth: written as zeros, or left as it is.
+  std::vector<float> c(6, 3.0f);
+  void* dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
+  mgpuMemcpy(dc, c.data(), c.size() * 4, nullptr);
+  kiln_mgpu_matmul_f32(0, 0, reinterpret_cast<uintptr_t>(dc), 2, 3, 0, 0);
+  mgpuMemcpy(c.data(), dc, c.size() * 4, nullptr);
+  EXPECT_EQ(c, std::vector<float>(6, 3.0f));
+  kiln_mgpu_matmul_f32(0, 0, reinterpret_cast<uintptr_t>(dc), 2, 3, 0, KILN_MATMUL_OVERWRITE);
+  mgpuMemcpy(c.data(), dc, c.size() * 4, nullptr);
+  EXPECT_EQ(c, std::vector<float>(6, 0.0f));
+  // Sizes beyond cuBLAS's int are an error, pending for the model.
+  kiln_mgpu_matmul_f32(0, 0, reinterpret_cast<uintptr_t>(dc), int64_t(1) << 40, 3, 1, 0);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "a 1099511627776 x 3 x 1 product does not fit cuBLAS's sizes");
+  mgpuMemFree(dc, nullptr);
+}
+
+// Without cuBLAS a product fails, saying which library could not be loaded and why.
+TEST(GpuNoCublas, ProductSaysWhy) {
+  kiln_gpu_t* gpu = nullptr;
+  ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
+  kiln_status_t status = kiln_gpu_sgemm(gpu, 0, 0, 1, 2, 2, 2, 0, 0, 0, nullptr);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  std::string text = message(status);
+  EXPECT_EQ(text.rfind("no cuBLAS: cannot load ", 0), 0u) << text;
+  EXPECT_NE(text.find(std::getenv("KILN_LIBCUBLAS")), std::string::npos) << text;
+  kiln_gpu_close(gpu);
 }
 
 } // namespace

@@ -829,3 +829,42 @@ func.func @residual_written_after(%a: memref<32x40xf32>, %b: memref<40x48xf32>, 
   }
   return %y : memref<32x48xf32>
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#e = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that in a function placed on a GPU a product, however small, becomes a call of
+// cuBLAS (gpu_matmul_f32, its zero fill folded into overwrite), with no epilogue: the Relu
+// after it stays a generic for kiln-gpu-kernels; nothing calls a CPU kernel there.
+// CHECK-LABEL: func.func @on_gpu
+// SMALL-LABEL: func.func @on_gpu
+func.func @on_gpu(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>, %d: memref<2x4xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  // CHECK-NOT: linalg.fill
+  // CHECK: kiln.kernel_call "gpu_matmul_f32" ins(%arg0, %arg1 : memref<2x3xf32>, memref<4x3xf32>) outs(%arg2 : memref<2x4xf32>)
+  // CHECK-SAME: params {k = 3 : i64, m = 2 : i64, n = 4 : i64, overwrite, transpose_b}
+  // CHECK-NEXT: linalg.generic
+  // CHECK: arith.maximumf
+  // CHECK-NOT: kernel_call
+  // SMALL: kiln.kernel_call "gpu_matmul_f32"
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x3xf32>, memref<4x3xf32>) outs(%c : memref<2x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#e, #e], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<2x4xf32>) outs(%d : memref<2x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}

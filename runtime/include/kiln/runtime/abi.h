@@ -345,6 +345,9 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 /* The same from a GPU partition, whose buffers are device memory (kiln/runtime/mgpu.h). */
 #define KILN_MGPU_PARTITION_SEND "kiln_mgpu_partition_send"
 #define KILN_MGPU_PARTITION_RECV "kiln_mgpu_partition_recv"
+/* A GPU partition's matrix product, by cuBLAS (kiln/runtime/mgpu.h): the arguments and
+ * flags of KILN_KERNEL_MATMUL_F32, on device memory. */
+#define KILN_MGPU_MATMUL_F32 "kiln_mgpu_matmul_f32"
 
 #ifdef __cplusplus
 }

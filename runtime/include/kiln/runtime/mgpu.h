@@ -67,6 +67,12 @@ int32_t kiln_mgpu_status(const kiln_run_options_t* options);
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes);
 void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
 
+/* kiln_kernel_matmul_f32's contract (kiln/kernels/matmul.h; KILN_MATMUL_TRANSPOSE_A,
+ * _TRANSPOSE_B and _OVERWRITE in `flags`) on device memory, by cuBLAS
+ * (kiln/runtime/gpu_blas.h), finished before it returns. */
+void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                          int64_t k, int32_t flags);
+
 /* After a GPU partition beside others: hands the thread's pending error, if any, to
  * kiln_partitions_run as the call's error (kiln_partition_fail). */
 void kiln_mgpu_partition_status(void);

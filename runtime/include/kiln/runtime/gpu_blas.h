@@ -1,0 +1,41 @@
+/*
+ * kiln/runtime/gpu_blas.h - matrix products on an NVIDIA GPU through cuBLAS, loaded on first
+ * use. Like the driver (kiln/runtime/gpu.h), cuBLAS is opened with dlopen: the library the
+ * environment variable KILN_LIBCUBLAS names, else libcublas.so.13 (CUDA 13), else
+ * libcublas.so.12, else libcublas.so. Nothing links against it, so a program that never
+ * multiplies on a GPU never looks for it; when it is missing, a product fails with
+ * KILN_STATUS_NOT_FOUND and "no cuBLAS: " followed by the reason.
+ *
+ * One cuBLAS handle per device, created on the device's first product and kept for the
+ * life of the process. Thread-safety: any thread may call; products on one device are
+ * serialised (a cuBLAS handle is not to be used by two threads at once).
+ */
+#ifndef KILN_RUNTIME_GPU_BLAS_H
+#define KILN_RUNTIME_GPU_BLAS_H
+
+#include <stdint.h>
+
+#include "kiln/runtime/gpu.h"
+#include "kiln/runtime/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * c[m x n] = op(a) * op(b) (+ c unless `overwrite`), all f32, dense and row-major in device
+ * memory, where op(a) is m x k (a stored k x m when `transpose_a`) and op(b) is k x n (b
+ * stored n x k when `transpose_b`): kiln_kernel_matmul_f32's contract, computed by
+ * cublasSgemm on `stream` (in order with the stream's other work; NULL is the default
+ * stream). Sizes of 0 do nothing (c is zeroed for k == 0 with `overwrite`); sizes that do
+ * not fit cuBLAS's int are an error.
+ */
+kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,
+                             int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
+                             kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KILN_RUNTIME_GPU_BLAS_H */

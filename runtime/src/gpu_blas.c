@@ -1,0 +1,148 @@
+/* Implementation of kiln/runtime/gpu_blas.h: cuBLAS through dlopen. */
+#define _GNU_SOURCE
+#include "kiln/runtime/gpu_blas.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* cublas_api.h's types and values (the ABI of cublas*_v2 is stable across versions). */
+typedef int cublasStatus_t;
+typedef void* cublasHandle_t;
+enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_ALLOC_FAILED = 3, CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
+
+#define KILN_CUBLAS_FUNCTIONS(X)                                                            \
+  X(create, "cublasCreate_v2", cublasStatus_t, (cublasHandle_t*))                           \
+  X(destroy, "cublasDestroy_v2", cublasStatus_t, (cublasHandle_t))                          \
+  X(setStream, "cublasSetStream_v2", cublasStatus_t, (cublasHandle_t, void*))               \
+  X(sgemm, "cublasSgemm_v2", cublasStatus_t,                                                \
+    (cublasHandle_t, int, int, int, int, int, const float*, const float*, int, const float*, \
+     int, const float*, float*, int))
+
+struct kiln_cublas {
+#define KILN_CUBLAS_MEMBER(member, symbol, result, params) result(*member) params;
+  KILN_CUBLAS_FUNCTIONS(KILN_CUBLAS_MEMBER)
+#undef KILN_CUBLAS_MEMBER
+  /* cublasGetStatusString (CUDA 11.4 on), or NULL. */
+  const char* (*statusString)(cublasStatus_t);
+};
+
+static struct kiln_cublas kiln_cublas;
+static char kiln_cublas_load_error[512];
+static pthread_once_t kiln_cublas_once = PTHREAD_ONCE_INIT;
+
+static void kiln_cublas_load(void) {
+  const char* named = getenv("KILN_LIBCUBLAS");
+  const char* candidates[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+  void* library = NULL;
+  const char* path = NULL;
+  if (named != NULL && named[0] != '\0') {
+    path = named;
+    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  } else {
+    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && library == NULL; ++i) {
+      path = candidates[i];
+      library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+  }
+  if (library == NULL) {
+    const char* why = dlerror();
+    snprintf(kiln_cublas_load_error, sizeof(kiln_cublas_load_error), "cannot load %s: %s",
+             named != NULL && named[0] != '\0' ? named : "libcublas.so.13 (or .12)",
+             why != NULL ? why : path);
+    return;
+  }
+  struct kiln_cublas blas;
+#define KILN_CUBLAS_LOOKUP(member, symbol, result, params)                                  \
+  *(void**)(&blas.member) = dlsym(library, symbol);                                         \
+  if (blas.member == NULL) {                                                                \
+    snprintf(kiln_cublas_load_error, sizeof(kiln_cublas_load_error),                        \
+             "%s has no function %s", path, symbol);                                        \
+    dlclose(library);                                                                       \
+    return;                                                                                 \
+  }
+  KILN_CUBLAS_FUNCTIONS(KILN_CUBLAS_LOOKUP)
+#undef KILN_CUBLAS_LOOKUP
+  *(void**)(&blas.statusString) = dlsym(library, "cublasGetStatusString");
+  kiln_cublas = blas;
+}
+
+/* "CALL: STRING (number N)" for a cuBLAS error. */
+static kiln_status_t kiln_cublas_error(cublasStatus_t result, const char* call) {
+  const char* text = kiln_cublas.statusString != NULL ? kiln_cublas.statusString(result) : NULL;
+  return kiln_status_create(result == CUBLAS_STATUS_ALLOC_FAILED ? KILN_STATUS_RESOURCE_EXHAUSTED
+                                                                 : KILN_STATUS_INTERNAL,
+                            "%s: %s (cuBLAS status %d)", call,
+                            text != NULL ? text : "error", result);
+}
+
+enum { KILN_CUBLAS_MAX_DEVICES = 16 };
+
+/* One handle per device, and the lock that serialises the device's products. */
+static pthread_mutex_t kiln_cublas_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  kiln_gpu_t* gpu;
+  cublasHandle_t handle;
+} kiln_cublas_handles[KILN_CUBLAS_MAX_DEVICES];
+
+/* The handle of `gpu` (created if need be) with the lock held, or a status (lock not held). */
+static kiln_status_t kiln_cublas_acquire(kiln_gpu_t* gpu, cublasHandle_t* out) {
+  pthread_once(&kiln_cublas_once, kiln_cublas_load);
+  if (kiln_cublas.sgemm == NULL)
+    return kiln_status_create(KILN_STATUS_NOT_FOUND, "no cuBLAS: %s", kiln_cublas_load_error);
+  kiln_status_t bound = kiln_gpu_bind(gpu);
+  if (bound != NULL) return bound;
+  pthread_mutex_lock(&kiln_cublas_lock);
+  int slot = -1;
+  for (int i = 0; i < KILN_CUBLAS_MAX_DEVICES && slot < 0; ++i)
+    if (kiln_cublas_handles[i].gpu == gpu || kiln_cublas_handles[i].gpu == NULL) slot = i;
+  if (slot < 0) {
+    pthread_mutex_unlock(&kiln_cublas_lock);
+    return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                              "cuBLAS handles for more than %d devices", KILN_CUBLAS_MAX_DEVICES);
+  }
+  if (kiln_cublas_handles[slot].gpu == NULL) {
+    cublasHandle_t handle = NULL;
+    cublasStatus_t result = kiln_cublas.create(&handle);
+    if (result != CUBLAS_STATUS_SUCCESS) {
+      pthread_mutex_unlock(&kiln_cublas_lock);
+      return kiln_cublas_error(result, "cublasCreate");
+    }
+    kiln_cublas_handles[slot].gpu = gpu;
+    kiln_cublas_handles[slot].handle = handle;
+  }
+  *out = kiln_cublas_handles[slot].handle;
+  return NULL;
+}
+
+kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,
+                             int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
+                             kiln_gpu_ptr_t c, kiln_gpu_stream_t stream) {
+  if (m < 0 || n < 0 || k < 0 || m > INT_MAX || n > INT_MAX || k > INT_MAX)
+    return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
+                              "a %lld x %lld x %lld product does not fit cuBLAS's sizes",
+                              (long long)m, (long long)n, (long long)k);
+  /* Nothing to write; or nothing to add (with k == 0, cuBLAS's beta of 0 zeroes c). */
+  if (m == 0 || n == 0 || (k == 0 && !overwrite)) return NULL;
+  cublasHandle_t handle = NULL;
+  kiln_status_t status = kiln_cublas_acquire(gpu, &handle);
+  if (status != NULL) return status;
+  /* Row-major c = op(a) op(b) is column-major c^T = op(b)^T op(a)^T: cuBLAS's (n x k) by
+   * (k x m) product of b's and a's memory as they are, each transposed when stored so. */
+  const float one = 1.0f, beta = overwrite ? 0.0f : 1.0f;
+  int lda = (int)(transpose_a ? m : k), ldb = (int)(transpose_b ? k : n);
+  if (lda < 1) lda = 1; /* cuBLAS wants leading dimensions of at least 1 */
+  if (ldb < 1) ldb = 1;
+  cublasStatus_t result = kiln_cublas.setStream(handle, stream);
+  if (result == CUBLAS_STATUS_SUCCESS)
+    result = kiln_cublas.sgemm(handle, transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                               transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m,
+                               (int)k, &one, (const float*)(uintptr_t)b, ldb,
+                               (const float*)(uintptr_t)a, lda, &beta, (float*)(uintptr_t)c,
+                               (int)n);
+  pthread_mutex_unlock(&kiln_cublas_lock);
+  if (result != CUBLAS_STATUS_SUCCESS) return kiln_cublas_error(result, "cublasSgemm");
+  return NULL;
+}
