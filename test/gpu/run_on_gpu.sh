@@ -7,6 +7,8 @@
 #   lit-gpu.txt       the GPU lit tests (test/codegen/gpu), against the real driver
 #   replay.txt        the CPU suite's numeric cases (test/e2e/tf) compiled for /gpu:0, run
 #                     and compared with TensorFlow's outputs (test/gpu/replay.py)
+#   replay-mixed.txt  the same for /cpu:0,/gpu:0 (placed by the cost model: GPU partitions
+#                     beside CPU ones, their tensors through the host)
 #   bench.txt         the example graphs timed on the GPU and on the CPU (runner --bench)
 #
 # Usage: test/gpu/run_on_gpu.sh [OUT_DIR]   (default: gpu-results; $OUT when set)
@@ -28,6 +30,9 @@ echo "lit: $(tail -n 3 "$out/lit-gpu.txt" | tr '\n' ' ')"
 python3 test/gpu/replay.py --kiln build/bin/kiln --devices /gpu:0 --out "$out/replay" \
   > "$out/replay.txt" 2>&1
 echo "replay: $(tail -n 1 "$out/replay.txt")"
+python3 test/gpu/replay.py --kiln build/bin/kiln --devices /cpu:0,/gpu:0 \
+  --out "$out/replay-mixed" > "$out/replay-mixed.txt" 2>&1
+echo "replay (cpu+gpu): $(tail -n 1 "$out/replay-mixed.txt")"
 
 # Whole graphs on the GPU against the same graphs on the CPU (medians of the runner's runs).
 {
