@@ -564,24 +564,28 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     }
   }
 
-  /// A GPU function's plain matrix products (no batch) as cuBLAS calls, whatever their size:
-  /// the GPU's own kernel for a product is one thread per output element.
+  /// A GPU function's matrix products, batched or not, as cuBLAS calls, whatever their
+  /// size: the GPU's own kernel for a product is one thread per output element.
   void rewriteGpu(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
     func.walk([&](linalg::GenericOp op) {
-      if (auto m = matchMatmul(op); m && !m->batch)
+      if (auto m = matchMatmul(op))
         matmuls.push_back({op, *m});
     });
     for (auto &[op, m] : matmuls) {
       Builder b(op.getContext());
       Params params{b, {}};
+      if (m.batch)
+        params.i64("batch", m.batch);
       params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
       params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
+      if (m.batch)
+        params.flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
       if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
         params.flag("overwrite");
         fill.erase();
       }
-      call(op, "gpu_matmul_f32", {m.a, m.b}, m.c, params);
+      call(op, m.batch ? "gpu_batch_matmul_f32" : "gpu_matmul_f32", {m.a, m.b}, m.c, params);
     }
   }
 

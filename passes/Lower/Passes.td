@@ -647,9 +647,10 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     sizes and the `transpose_a`/`transpose_b` flags. Products with fewer than `min-flops`
     multiply-adds stay loops. When the op before it (ignoring ops without memory effects)
     fills C with +0.0, that fill is removed and the call gets `overwrite`, so C is written
-    once. In a function placed on a GPU, every such product without a batch becomes a call
-    of `gpu_matmul_f32` instead (cuBLAS's sgemm on device memory, `kiln_mgpu_matmul_f32`),
-    and nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    once. In a function placed on a GPU, every such product becomes a call of
+    `gpu_matmul_f32` instead, and a batch of them one of `gpu_batch_matmul_f32` (cuBLAS's
+    sgemm and strided batched sgemm on device memory, `kiln_mgpu_matmul_f32` and
+    `kiln_mgpu_batch_matmul_f32`), and nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked

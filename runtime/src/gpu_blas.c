@@ -19,7 +19,10 @@ enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_ALLOC_FAILED = 3, CUBLAS_OP_N = 
   X(setStream, "cublasSetStream_v2", cublasStatus_t, (cublasHandle_t, void*))               \
   X(sgemm, "cublasSgemm_v2", cublasStatus_t,                                                \
     (cublasHandle_t, int, int, int, int, int, const float*, const float*, int, const float*, \
-     int, const float*, float*, int))
+     int, const float*, float*, int))                                                       \
+  X(sgemmBatched, "cublasSgemmStridedBatched", cublasStatus_t,                              \
+    (cublasHandle_t, int, int, int, int, int, const float*, const float*, int, long long,    \
+     const float*, int, long long, const float*, float*, int, long long, int))
 
 struct kiln_cublas {
 #define KILN_CUBLAS_MEMBER(member, symbol, result, params) result(*member) params;
@@ -117,15 +120,18 @@ static kiln_status_t kiln_cublas_acquire(kiln_gpu_t* gpu, cublasHandle_t* out) {
   return NULL;
 }
 
-kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,
-                             int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
-                             kiln_gpu_ptr_t c, kiln_gpu_stream_t stream) {
-  if (m < 0 || n < 0 || k < 0 || m > INT_MAX || n > INT_MAX || k > INT_MAX)
+kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int transpose_b,
+                                     int overwrite, int broadcast_a, int broadcast_b,
+                                     int64_t batch, int64_t m, int64_t n, int64_t k,
+                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
+                                     kiln_gpu_stream_t stream) {
+  if (batch < 0 || m < 0 || n < 0 || k < 0 || batch > INT_MAX || m > INT_MAX || n > INT_MAX ||
+      k > INT_MAX)
     return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
-                              "a %lld x %lld x %lld product does not fit cuBLAS's sizes",
-                              (long long)m, (long long)n, (long long)k);
+                              "%lld products of %lld x %lld x %lld do not fit cuBLAS's sizes",
+                              (long long)batch, (long long)m, (long long)n, (long long)k);
   /* Nothing to write; or nothing to add (with k == 0, cuBLAS's beta of 0 zeroes c). */
-  if (m == 0 || n == 0 || (k == 0 && !overwrite)) return NULL;
+  if (batch == 0 || m == 0 || n == 0 || (k == 0 && !overwrite)) return NULL;
   cublasHandle_t handle = NULL;
   kiln_status_t status = kiln_cublas_acquire(gpu, &handle);
   if (status != NULL) return status;
@@ -135,14 +141,27 @@ kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, 
   int lda = (int)(transpose_a ? m : k), ldb = (int)(transpose_b ? k : n);
   if (lda < 1) lda = 1; /* cuBLAS wants leading dimensions of at least 1 */
   if (ldb < 1) ldb = 1;
+  int opA = transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, opB = transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasStatus_t result = kiln_cublas.setStream(handle, stream);
-  if (result == CUBLAS_STATUS_SUCCESS)
-    result = kiln_cublas.sgemm(handle, transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N,
-                               transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m,
-                               (int)k, &one, (const float*)(uintptr_t)b, ldb,
-                               (const float*)(uintptr_t)a, lda, &beta, (float*)(uintptr_t)c,
-                               (int)n);
+  if (result == CUBLAS_STATUS_SUCCESS && batch == 1)
+    result = kiln_cublas.sgemm(handle, opB, opA, (int)n, (int)m, (int)k, &one,
+                               (const float*)(uintptr_t)b, ldb, (const float*)(uintptr_t)a, lda,
+                               &beta, (float*)(uintptr_t)c, (int)n);
+  else if (result == CUBLAS_STATUS_SUCCESS)
+    result = kiln_cublas.sgemmBatched(
+        handle, opB, opA, (int)n, (int)m, (int)k, &one, (const float*)(uintptr_t)b, ldb,
+        broadcast_b ? 0 : (long long)(k * n), (const float*)(uintptr_t)a, lda,
+        broadcast_a ? 0 : (long long)(m * k), &beta, (float*)(uintptr_t)c, (int)n,
+        (long long)(m * n), (int)batch);
   pthread_mutex_unlock(&kiln_cublas_lock);
-  if (result != CUBLAS_STATUS_SUCCESS) return kiln_cublas_error(result, "cublasSgemm");
+  if (result != CUBLAS_STATUS_SUCCESS)
+    return kiln_cublas_error(result, batch == 1 ? "cublasSgemm" : "cublasSgemmStridedBatched");
   return NULL;
+}
+
+kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,
+                             int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
+                             kiln_gpu_ptr_t c, kiln_gpu_stream_t stream) {
+  return kiln_gpu_sgemm_batched(gpu, transpose_a, transpose_b, overwrite, 0, 0, 1, m, n, k, a,
+                                b, c, stream);
 }

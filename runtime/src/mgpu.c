@@ -308,14 +308,21 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
 
 void kiln_mgpu_partition_status(void) { kiln_partition_fail(kiln_mgpu_take_error()); }
 
-void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
-                          int64_t k, int32_t flags) {
+void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                int64_t m, int64_t n, int64_t k, int32_t flags) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
-  kiln_mgpu_fail(kiln_gpu_sgemm(gpu, (flags & KILN_MATMUL_TRANSPOSE_A) != 0,
-                                (flags & KILN_MATMUL_TRANSPOSE_B) != 0,
-                                (flags & KILN_MATMUL_OVERWRITE) != 0, m, n, k,
-                                (kiln_gpu_ptr_t)a, (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, NULL));
+  kiln_mgpu_fail(kiln_gpu_sgemm_batched(
+      gpu, (flags & KILN_MATMUL_TRANSPOSE_A) != 0, (flags & KILN_MATMUL_TRANSPOSE_B) != 0,
+      (flags & KILN_MATMUL_OVERWRITE) != 0, (flags & KILN_MATMUL_BROADCAST_A) != 0,
+      (flags & KILN_MATMUL_BROADCAST_B) != 0, batch, m, n, k, (kiln_gpu_ptr_t)a,
+      (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, NULL));
   gpu = kiln_mgpu_device();
   if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, NULL));
+}
+
+void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                          int64_t k, int32_t flags) {
+  kiln_mgpu_batch_matmul_f32(a, b, c, 1, m, n, k,
+                             flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
 }

@@ -67,3 +67,22 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, int transa, int transb, int
     }
   return SUCCESS;
 }
+
+/* `batch` products of cublasSgemm_v2's, each operand `stride` floats after the last. */
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, int transa, int transb, int m,
+                                         int n, int k, const float* alpha, const float* a,
+                                         int lda, long long stride_a, const float* b, int ldb,
+                                         long long stride_b, const float* beta, float* c,
+                                         int ldc, long long stride_c, int batch) {
+  if (batch < 0) return INVALID_VALUE;
+  if (logging())
+    fprintf(stderr, "fake_cublas: %d products, strides %lld %lld %lld\n", batch, stride_a,
+            stride_b, stride_c);
+  for (int i = 0; i < batch; ++i) {
+    cublasStatus_t status = cublasSgemm_v2(handle, transa, transb, m, n, k, alpha,
+                                           a + i * stride_a, lda, b + i * stride_b, ldb, beta,
+                                           c + i * stride_c, ldc);
+    if (status != SUCCESS) return status;
+  }
+  return SUCCESS;
+}

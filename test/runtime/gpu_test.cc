@@ -534,8 +534,46 @@ TEST_F(MgpuFake, MatmulByCublas) {
   kiln_mgpu_matmul_f32(0, 0, reinterpret_cast<uintptr_t>(dc), int64_t(1) << 40, 3, 1, 0);
   kiln_status_t status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(message(status), "a 1099511627776 x 3 x 1 product does not fit cuBLAS's sizes");
+  EXPECT_EQ(message(status), "1 products of 1099511627776 x 3 x 1 do not fit cuBLAS's sizes");
   mgpuMemFree(dc, nullptr);
+}
+
+// A batch of products by one cublasSgemmStridedBatched: a broadcast operand is one matrix
+// every product reads (stride 0), c's products m x n apart.
+TEST_F(MgpuFake, BatchMatmulByCublas) {
+  const int64_t batch = 3, m = 2, n = 4, k = 3;
+  for (int32_t broadcast : {KILN_MATMUL_BROADCAST_A, KILN_MATMUL_BROADCAST_B}) {
+    int64_t aCount = broadcast == KILN_MATMUL_BROADCAST_A ? 1 : batch;
+    int64_t bCount = broadcast == KILN_MATMUL_BROADCAST_B ? 1 : batch;
+    std::vector<float> a(aCount * m * k), b(bCount * k * n), out(batch * m * n);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = static_cast<float>(i % 5) - 1.5f;
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = static_cast<float>(i % 7) * 0.5f - 1.0f;
+    void* da = mgpuMemAlloc(a.size() * 4, nullptr, false);
+    void* db = mgpuMemAlloc(b.size() * 4, nullptr, false);
+    void* dc = mgpuMemAlloc(out.size() * 4, nullptr, false);
+    mgpuMemcpy(da, a.data(), a.size() * 4, nullptr);
+    mgpuMemcpy(db, b.data(), b.size() * 4, nullptr);
+    kiln_mgpu_batch_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
+                               reinterpret_cast<uintptr_t>(dc), batch, m, n, k,
+                               broadcast | KILN_MATMUL_OVERWRITE);
+    ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+    mgpuMemcpy(out.data(), dc, out.size() * 4, nullptr);
+    for (int64_t p = 0; p < batch; ++p)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          const float* ap = a.data() + (aCount == 1 ? 0 : p * m * k);
+          const float* bp = b.data() + (bCount == 1 ? 0 : p * k * n);
+          double want = 0.0;
+          for (int64_t l = 0; l < k; ++l)
+            want += double(ap[i * k + l]) * double(bp[l * n + j]);
+          EXPECT_NEAR(out[(p * m + i) * n + j], want, 1e-5) << "product " << p;
+        }
+    mgpuMemFree(da, nullptr);
+    mgpuMemFree(db, nullptr);
+    mgpuMemFree(dc, nullptr);
+  }
 }
 
 // Without cuBLAS a product fails, saying which library could not be loaded and why.

@@ -94,7 +94,7 @@ func.func @gpu_kernel_on_cpu(%a: memref<4xf32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_partition_send, gpu_partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_batch_matmul_f32, gpu_partition_send, gpu_partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }

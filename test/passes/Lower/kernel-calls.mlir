@@ -868,3 +868,27 @@ func.func @on_gpu(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>,
   }
   return
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#b = affine_map<(d0, d1, d2, d3) -> (0, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+
+// Tests that a batch of products on a GPU (one b for all: broadcast_b) becomes one call of
+// gpu_batch_matmul_f32.
+// CHECK-LABEL: func.func @batch_on_gpu
+func.func @batch_on_gpu(%a: memref<3x2x4xf32>, %b: memref<1x4x5xf32>, %c: memref<3x2x5xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  // CHECK: kiln.kernel_call "gpu_batch_matmul_f32" ins(%arg0, %arg1 : memref<3x2x4xf32>, memref<1x4x5xf32>) outs(%arg2 : memref<3x2x5xf32>)
+  // CHECK-SAME: params {batch = 3 : i64, broadcast_b, k = 4 : i64, m = 2 : i64, n = 5 : i64}
+  // CHECK-NOT: linalg.generic
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<3x2x4xf32>, memref<1x4x5xf32>) outs(%c : memref<3x2x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

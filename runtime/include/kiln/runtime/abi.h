@@ -348,6 +348,8 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 /* A GPU partition's matrix product, by cuBLAS (kiln/runtime/mgpu.h): the arguments and
  * flags of KILN_KERNEL_MATMUL_F32, on device memory. */
 #define KILN_MGPU_MATMUL_F32 "kiln_mgpu_matmul_f32"
+/* The same for a batch (KILN_KERNEL_BATCH_MATMUL_F32's arguments and flags). */
+#define KILN_MGPU_BATCH_MATMUL_F32 "kiln_mgpu_batch_matmul_f32"
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,18 @@ kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, 
                              int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
                              kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
 
+/*
+ * `batch` such products, c[i] = op(a[i]) op(b[i]) (+ c[i]), each operand its matrices one
+ * after the other, except that a with `broadcast_a` (b with `broadcast_b`) is one matrix
+ * every product reads: kiln_kernel_batch_matmul_f32's contract, by
+ * cublasSgemmStridedBatched (cublasSgemm for one product).
+ */
+kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int transpose_b,
+                                     int overwrite, int broadcast_a, int broadcast_b,
+                                     int64_t batch, int64_t m, int64_t n, int64_t k,
+                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
+                                     kiln_gpu_stream_t stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -72,6 +72,10 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
  * (kiln/runtime/gpu_blas.h), finished before it returns. */
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
                           int64_t k, int32_t flags);
+/* kiln_kernel_batch_matmul_f32's contract (KILN_MATMUL_BROADCAST_A and _B too) the same way,
+ * by cublasSgemmStridedBatched. */
+void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                int64_t m, int64_t n, int64_t k, int32_t flags);
 
 /* After a GPU partition beside others: hands the thread's pending error, if any, to
  * kiln_partitions_run as the call's error (kiln_partition_fail). */
