@@ -40,6 +40,7 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
   if (!options.devices.empty()) {
     graph::PlacePassOptions place;
     place.devices.assign(options.devices.begin(), options.devices.end());
+    place.compressTransfers = options.compressTransfers;
     func->addPass(graph::createPlacePass(place));
     func->addPass(graph::createPartitionPass({options.compressTransfers}));
     pm.addPass(graph::createOutlinePartitionsPass());

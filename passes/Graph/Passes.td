@@ -290,16 +290,17 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     Constraints come first: a node's `device` attribute, possibly partial
     (`/device:GPU:*`), limits it to the devices it matches; nodes named in each other's
     `_class = ["loc:@node"]` are colocated (grouped with union-find) and share the
-    intersection of their constraints; and a device must have a lowering for the op (so
-    far only CPUs have). A group with no feasible device is an error naming its nodes and
-    their constraints.
+    intersection of their constraints; and a device must have a lowering for the op (a
+    CPU has them all; a GPU takes stateless ops without regions on tensors of numbers). A
+    group with no feasible device is an error naming its nodes and their constraints.
 
     Then, in program (topological) order, each op goes to the feasible device where it
     would finish first in a simulated execution: it starts when the device is free and
     every input has arrived (its producer's finish time plus a transfer time from bytes and
     the link between the devices: memcpy, PCIe or network), and takes a launch cost plus
-    its FLOPs (estimated from shapes) over the device's speed. Constants go with their
-    first user. The chosen device, in full, is written to each op's `device` attribute.
+    its FLOPs (estimated from shapes) over the device's speed; with `compress-transfers`
+    (kiln-graph-partition's), an f32 tensor costs half its bytes to move. Constants go with
+    their first user. The chosen device, in full, is written to each op's `device` attribute.
     A tf.If, tf.Case or tf.While is placed as one op and runs whole on its device: the ops
     of its regions take that device, whatever their own attributes said (the paper's
     alternative, a loop body partitioned with Send/Recv inside the frame, is not done), so
@@ -319,6 +320,8 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
   let options = [
     ListOption<"devices", "devices", "std::string",
                "Devices to place ops on (none: the pass does nothing)">,
+    Option<"compressTransfers", "compress-transfers", "bool", /*default=*/"false",
+           "f32 tensors cross devices as their upper 16 bits: half the bytes to move">,
   ];
 }
 

@@ -10,6 +10,8 @@
 #include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -319,9 +321,11 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
           Operation *def = v.getDefiningOp();
           if (!def || !placed.count(def))
             continue;
-          double ready = finish[def] +
-                         transferSeconds(available[placed[def]], available[d],
-                                         static_cast<double>(kiln::graph::tensorBytes(v.getType())));
+          double bytes = static_cast<double>(kiln::graph::tensorBytes(v.getType()));
+          if (compressTransfers && getElementTypeOrSelf(v.getType()).isF32())
+            bytes /= 2; // kiln-graph-partition's compress-transfers: 16 bits a value
+          double ready =
+              finish[def] + transferSeconds(available[placed[def]], available[d], bytes);
           start = std::max(start, ready);
         }
         DeviceKind k = kindOf(available[d]);
