@@ -48,5 +48,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 (cd "$san_dir" && ctest --output-on-failure -j "$jobs")
 echo "test.sh: the end-to-end tests with models linked against the sanitized runtime"
+# (The GPU ones run on the fake driver and cuBLAS the sanitized build makes beside it.)
 /usr/lib/llvm-22/bin/lit -sv --param kiln_runtime_lib_dir="$san_dir/lib" \
-  --param kiln_ldflags="-fsanitize=$sanitizers" "$build_dir/test/e2e"
+  --param kiln_ldflags="-fsanitize=$sanitizers" "$build_dir/test/e2e" \
+  "$build_dir/test/codegen/gpu"
