@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -21,6 +22,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -289,6 +291,43 @@ void printPlacement(ModuleOp module) {
     llvm::outs() << "stats: placement: " << device << ": " << count << " ops\n";
   llvm::outs() << "stats: placement: " << sends << " tensors cross devices (_Send/_Recv pairs), "
                << bytes << " bytes\n";
+}
+
+/// What a GPU partition moves between host and device (`--stats`): per call, its inputs and
+/// the tensors it receives in, its outputs and the tensors it sends out; its weights once.
+void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
+                     const codegen::EntryPart &part) {
+  auto func = module.lookupSymbol<func::FuncOp>(part.implName);
+  if (!func)
+    return;
+  auto bytesOf = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.hasStaticShape() && memref.getElementType().isIntOrFloat()
+               ? memref.getNumElements() * int64_t((memref.getElementTypeBitWidth() + 7) / 8)
+               : int64_t(0);
+  };
+  int64_t in = 0, out = 0, weights = 0;
+  for (int64_t i : part.inputs)
+    in += entry.inputs[i].byteSize;
+  for (int64_t i : part.outputs)
+    out += entry.outputs[i].byteSize;
+  llvm::StringSet<> globals;
+  func.walk([&](Operation *op) {
+    if (auto call = dyn_cast<kiln::dialect::KernelCallOp>(op)) {
+      if (call.getKernel() == "gpu_partition_recv")
+        in += bytesOf(call.getOutputs()[0].getType());
+      if (call.getKernel() == "gpu_partition_send")
+        out += bytesOf(call.getInputs()[0].getType());
+    } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      if (globals.insert(get.getName()).second)
+        weights += bytesOf(get.getType());
+    }
+  });
+  llvm::outs() << "stats: GPU partition " << part.implName << ": " << in
+               << " bytes to the device and " << out
+               << " bytes back per call (inputs and received tensors; outputs and sent "
+                  "tensors), "
+               << weights << " bytes of weights copied on the first call only\n";
 }
 
 /// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass
@@ -660,6 +699,9 @@ int Compilation::run() {
         io += t.byteSize;
       llvm::outs() << "stats: inputs + outputs" << which << ": " << io
                    << " bytes (caller-owned)\n";
+      for (const codegen::EntryPart &part : entry.parts)
+        if (part.gpu)
+          printGpuTraffic(*module, entry, part);
     }
     if (!model->states.empty())
       llvm::outs() << "stats: state: " << model->stateBytes << " bytes in "
