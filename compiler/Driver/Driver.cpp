@@ -300,12 +300,6 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
   auto func = module.lookupSymbol<func::FuncOp>(part.implName);
   if (!func)
     return;
-  auto bytesOf = [](Type type) {
-    auto memref = dyn_cast<MemRefType>(type);
-    return memref && memref.hasStaticShape() && memref.getElementType().isIntOrFloat()
-               ? memref.getNumElements() * int64_t((memref.getElementTypeBitWidth() + 7) / 8)
-               : int64_t(0);
-  };
   int64_t in = 0, out = 0, weights = 0;
   for (int64_t i : part.inputs)
     in += entry.inputs[i].byteSize;
@@ -315,12 +309,12 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
   func.walk([&](Operation *op) {
     if (auto call = dyn_cast<kiln::dialect::KernelCallOp>(op)) {
       if (call.getKernel() == "gpu_partition_recv")
-        in += bytesOf(call.getOutputs()[0].getType());
+        in += graph::tensorBytes(call.getOutputs()[0].getType());
       if (call.getKernel() == "gpu_partition_send")
-        out += bytesOf(call.getInputs()[0].getType());
+        out += graph::tensorBytes(call.getInputs()[0].getType());
     } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
       if (globals.insert(get.getName()).second)
-        weights += bytesOf(get.getType());
+        weights += graph::tensorBytes(get.getType());
     }
   });
   llvm::outs() << "stats: GPU partition " << part.implName << ": " << in

@@ -467,7 +467,25 @@ struct Params {
       list.set(name, b.getUnitAttr());
     return *this;
   }
+  /// A product's sizes and storage orders (and a batch's size and broadcast operands).
+  Params &product(const MatmulMatch &m) {
+    if (m.batch)
+      i64("batch", m.batch).flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
+    return i64("m", m.m).i64("n", m.n).i64("k", m.k).flag("transpose_a", m.transposeA)
+        .flag("transpose_b", m.transposeB);
+  }
 };
+
+/// Removes the fill of `c` with +0.0 right before `op` (if there is one) and gives the call
+/// `overwrite` instead, so that `c` is written once; whether it did.
+bool foldZeroFill(Operation *op, Value c, Params &params) {
+  linalg::FillOp fill = zeroFillBefore(op, c);
+  if (!fill)
+    return false;
+  params.flag("overwrite");
+  fill.erase();
+  return true;
+}
 
 /// The epilogue of `match` as the call's `epilogue` parameter, its per-channel buffers
 /// appended to `inputs` (as rank-1 views made before `kernel`, where they are [1, ..., C]).
@@ -575,16 +593,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     for (auto &[op, m] : matmuls) {
       Builder b(op.getContext());
       Params params{b, {}};
-      if (m.batch)
-        params.i64("batch", m.batch);
-      params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
-      params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
-      if (m.batch)
-        params.flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
-      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
-        params.flag("overwrite");
-        fill.erase();
-      }
+      params.product(m);
+      foldZeroFill(op, m.c, params);
       call(op, m.batch ? "gpu_batch_matmul_f32" : "gpu_matmul_f32", {m.a, m.b}, m.c, params);
     }
   }
@@ -652,23 +662,15 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   void lowerMatmul(linalg::GenericOp op, MatmulMatch &m) {
     Builder b(op.getContext());
     Params params{b, {}};
-    params.i64("m", m.m).i64("n", m.n).i64("k", m.k);
-    params.flag("transpose_a", m.transposeA).flag("transpose_b", m.transposeB);
+    params.product(m);
     if (m.batch) {
       // A batch of products: no epilogue (an attention's scores go on to a softmax).
-      params.i64("batch", m.batch);
-      params.flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
-      if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
-        params.flag("overwrite");
-        fill.erase();
-      }
+      foldZeroFill(op, m.c, params);
       call(op, "batch_matmul_f32", {m.a, m.b}, m.c, params);
       return;
     }
     std::optional<EpilogueMatch> epilogue;
-    if (linalg::FillOp fill = zeroFillBefore(op, m.c)) {
-      params.flag("overwrite");
-      fill.erase();
+    if (foldZeroFill(op, m.c, params)) {
       // A residual read in place must be read before the product's sum is stored over it:
       // one depth slice (kiln_kernel_matmul_residual_f32).
       epilogue = matchEpilogue(op, m.c, m.n, /*swish=*/!strictFloat,
@@ -707,11 +709,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     std::optional<EpilogueMatch> epilogue;
     auto outShape = shape(d.output);
     int64_t channels = outShape.back() * (kernel.outRank == 5 ? outShape[3] : 1);
-    if (linalg::FillOp fill = zeroFillBefore(op, d.output)) {
-      params.flag("overwrite");
-      fill.erase();
+    if (foldZeroFill(op, d.output, params))
       epilogue = matchEpilogue(op, d.output, channels, /*swish=*/!strictFloat);
-    }
     // A 2x2/2 max pool that alone reads the result: kernels with a max_pool flag write the
     // pool's output instead (the result never reaches memory).
     Value result = epilogue ? epilogue->output : d.output;

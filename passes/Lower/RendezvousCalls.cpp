@@ -126,10 +126,11 @@ struct RendezvousCallsPass
       params.set("key", b.getI32IntegerAttr(number[name]));
       // A GPU partition's buffers (the dense copy too, once in its arena) are device memory:
       // the runtime's GPU layer moves them through the host.
-      StringRef kernel = send ? "partition_send" : "partition_recv";
-      std::string gpuKernel = ("gpu_" + kernel).str();
+      bool gpu = kiln::dialect::isOnGpu(op);
+      StringRef kernel = send ? (gpu ? "gpu_partition_send" : "partition_send")
+                              : (gpu ? "gpu_partition_recv" : "partition_recv");
       kiln::dialect::KernelCallOp::create(
-          b, loc, b.getStringAttr(kiln::dialect::isOnGpu(op) ? StringRef(gpuKernel) : kernel),
+          b, loc, b.getStringAttr(kernel),
           send ? ValueRange{dense} : ValueRange{}, send ? ValueRange{} : ValueRange{dense},
           params.getDictionary(ctx));
       if (!send && dense != buffer)

@@ -280,15 +280,20 @@ static void* kiln_mgpu_staging(int64_t bytes) {
   return host;
 }
 
+/* Waits for the work queued on the default stream (a transfer's copy, a product), unless
+ * an error is pending; a failure becomes the pending error. */
+static void kiln_mgpu_finish_default_stream(void) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, NULL));
+}
+
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
   void* host = kiln_mgpu_staging(bytes);
   if (host == NULL) return;
   kiln_gpu_t* gpu = kiln_mgpu_device();
-  if (gpu != NULL) {
+  if (gpu != NULL)
     kiln_mgpu_fail(kiln_gpu_copy_to_host(gpu, host, (kiln_gpu_ptr_t)data, (size_t)bytes, NULL));
-    kiln_gpu_t* still = kiln_mgpu_device();
-    if (still != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(still, NULL));
-  }
+  kiln_mgpu_finish_default_stream();
   kiln_partition_send(key, (uintptr_t)host, bytes);
   free(host);
 }
@@ -298,11 +303,9 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
   if (host == NULL) return;
   kiln_partition_recv(key, (uintptr_t)host, bytes);
   kiln_gpu_t* gpu = kiln_mgpu_device();
-  if (gpu != NULL) {
+  if (gpu != NULL)
     kiln_mgpu_fail(kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host, (size_t)bytes, NULL));
-    kiln_gpu_t* still = kiln_mgpu_device();
-    if (still != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(still, NULL));
-  }
+  kiln_mgpu_finish_default_stream();
   free(host);
 }
 
@@ -317,8 +320,7 @@ void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
       (flags & KILN_MATMUL_OVERWRITE) != 0, (flags & KILN_MATMUL_BROADCAST_A) != 0,
       (flags & KILN_MATMUL_BROADCAST_B) != 0, batch, m, n, k, (kiln_gpu_ptr_t)a,
       (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, NULL));
-  gpu = kiln_mgpu_device();
-  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, NULL));
+  kiln_mgpu_finish_default_stream();
 }
 
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
