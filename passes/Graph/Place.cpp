@@ -174,6 +174,8 @@ bool hasLowering(Operation *op, const DeviceName &device) {
   if (device.type != "GPU" || op->getNumRegions() != 0 || !isMemoryEffectFree(op))
     return false;
   auto numeric = [](Type t) {
+    if (isa<kiln::tf::ControlType>(t)) // control edges order, carry nothing
+      return true;
     auto tensor = dyn_cast<RankedTensorType>(t);
     return tensor && tensor.getElementType().isIntOrFloat();
   };

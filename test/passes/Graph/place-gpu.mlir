@@ -50,3 +50,16 @@ func.func @compressed_transfer_moves_to_gpu(%x: tensor<1024x1024xf32>) -> tensor
   %m = "tf.MatMul"(%r, %w) : (tensor<1024x1024xf32>, tensor<1024x5xf32>) -> tensor<1024x5xf32>
   return %m : tensor<1024x5xf32>
 }
+
+// -----
+
+// Tests that a control input does not keep an op off the GPU: an Identity after a NoOp (as
+// Keras' frozen graphs end) is placed there, and only its data decides.
+// CHECK-LABEL: func.func @control_input
+func.func @control_input(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %m = "tf.MatMul"(%x, %x) {T = f32, device = "/gpu:0"} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("m")
+  %ctl = "tf.NoOp"(%m) : (tensor<1024x1024xf32>) -> !tf.control loc("n")
+  // CHECK: "tf.Identity"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %y = "tf.Identity"(%m, %ctl) {T = f32, device = "/gpu:0"} : (tensor<1024x1024xf32>, !tf.control) -> tensor<1024x1024xf32> loc("y")
+  return %y : tensor<1024x1024xf32>
+}

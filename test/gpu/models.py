@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Whole models and a large matrix product on the GPU, against TensorFlow's outputs and
+PyTorch eager's speed (issue 17's GPU benchmarks).
+
+A GPU machine may have no LLVM 22 to build Kiln with, and only a small tree may travel to
+it, so the work is split:
+
+  prepare DIR  (here: Kiln, TensorFlow in a venv, the zoo cache of test/bench/zoo.py)
+      compiles each model for /gpu:0 with --gpu-arch, writes its input and TensorFlow's
+      output, and the matrix-product graphs, into DIR with DIR/models.json.
+  run DIR      (on the GPU machine: NumPy, and PyTorch with CUDA for the peers)
+      runs each model once and compares with TensorFlow, then times it with the program's
+      --bench against the same architecture in PyTorch eager, in interleaved turns, and
+      prints a table.
+
+Models too large to travel (a 64 MiB limit on what goes to the GPU machine here) are
+prepared with *repeated weights*: every large constant of the frozen graph is rewritten in
+place as the repetition of its own first 16 KiB, so the program compresses to almost
+nothing, while its arithmetic, shapes and speed stay those of the model; TensorFlow's
+output of the rewritten graph is the reference. The table marks those rows.
+
+The PyTorch peers are the same architectures built by torchvision / torch.nn with their
+own random weights (speed does not depend on the values): MobileNetV2 and ResNet50 from
+torchvision (whose ResNet50 strides the 3x3 convolution rather than the first 1x1: the
+same FLOPs within 1%), and post-norm nn.TransformerEncoderLayer stacks with exact GELU for
+the encoders. Both run in f32 without TF32. Kiln's time is a whole call of the compiled
+program: its input copied to the GPU and its output back; PyTorch's is timed both ways.
+
+Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
+(`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
+copies. Kiln's products are cuBLAS calls; with --no-kernels they are Kiln's generated
+kernel (one thread per output), k = 1 and 2.
+
+Usage: /tmp/tf/bin/python test/gpu/models.py prepare DIR [--kiln build/bin/kiln]
+           [--zoo ~/.cache/kiln-zoo] [--gpu-arch sm_90] [--models NAME ...]
+       python3 test/gpu/models.py run DIR [--turns 3] [--runs 20]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# name: (zoo key, batches, weights: "real" or "repeated" per batch, torch peer)
+MODELS = {
+    "mobilenetv2": ("mobilenetv2", {1: "real", 32: "repeated"}, "mobilenet_v2"),
+    "resnet50": ("resnet50", {1: "repeated", 32: "repeated"}, "resnet50"),
+    "encoder-small": ("encoder-small", {1: "repeated", 32: "repeated"},
+                      "encoder:4:64:256:4:1024"),
+    "bert-base-layer": ("bert-base-layer", {1: "repeated", 32: "repeated"},
+                        "encoder:1:128:768:12:3072"),
+}
+MATMUL_N = 4096
+PERIOD = 16384  # bytes a repeated constant repeats
+REF_VALUES = 65536  # values of a reference output kept, at most about twice that
+
+
+# --- preparing (here) ---------------------------------------------------------------------
+
+def varint(data, pos):
+    value = shift = 0
+    while True:
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, pos
+
+
+def fields(data, start, end):
+    """(field number, wire type, value start, value end) of a protobuf message's fields."""
+    pos = start
+    while pos < end:
+        key, pos = varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            _, nxt = varint(data, pos)
+        elif wire == 1:
+            nxt = pos + 8
+        elif wire == 2:
+            length, pos = varint(data, pos)
+            nxt = pos + length
+        elif wire == 5:
+            nxt = pos + 4
+        else:
+            raise ValueError("unexpected wire type %d at %d" % (wire, pos))
+        yield number, wire, pos, nxt
+        pos = nxt
+
+
+def repeat_weights(src, dst):
+    """Copies the GraphDef src to dst with every tensor_content over PERIOD bytes rewritten
+    in place as the repetition of its first PERIOD bytes (same sizes, so the rest of the
+    file is unchanged). Returns the number of tensors rewritten."""
+    data = bytearray(open(src, "rb").read())
+    count = 0
+    for number, wire, s, e in fields(data, 0, len(data)):
+        if number != 1 or wire != 2:  # GraphDef.node
+            continue
+        for n2, w2, s2, e2 in fields(data, s, e):
+            if n2 != 5 or w2 != 2:  # NodeDef.attr (map entry)
+                continue
+            for n3, w3, s3, e3 in fields(data, s2, e2):
+                if n3 != 2 or w3 != 2:  # entry value: AttrValue
+                    continue
+                for n4, w4, s4, e4 in fields(data, s3, e3):
+                    if n4 != 8 or w4 != 2:  # AttrValue.tensor
+                        continue
+                    for n5, w5, s5, e5 in fields(data, s4, e4):
+                        if n5 == 4 and w5 == 2 and e5 - s5 > PERIOD:  # tensor_content
+                            block = bytes(data[s5:s5 + PERIOD])
+                            for p in range(s5 + PERIOD, e5, PERIOD):
+                                data[p:min(p + PERIOD, e5)] = block[:min(PERIOD, e5 - p)]
+                            count += 1
+    with open(dst, "wb") as f:
+        f.write(data)
+    return count
+
+
+def tf_outputs(graph, feeds, fetches):
+    import tensorflow as tf
+    graph_def = tf.compat.v1.GraphDef()
+    with open(graph, "rb") as f:
+        graph_def.ParseFromString(f.read())
+    with tf.Graph().as_default() as g:
+        tf.compat.v1.import_graph_def(graph_def, name="")
+        with tf.compat.v1.Session(graph=g) as sess:
+            return sess.run([f + ":0" for f in fetches],
+                            {k + ":0": v for k, v in feeds.items()})
+
+
+def matmul_graph(path, k, dtype):
+    """A GraphDef in text: y = x w w ... w (k products) of fed [n,n] matrices."""
+    n = MATMUL_N
+    lines = []
+    for name in ("x", "w"):
+        lines.append('node { name: "%s" op: "Placeholder" attr { key: "dtype" value { type: %s } }'
+                     ' attr { key: "shape" value { shape { dim { size: %d } dim { size: %d } }'
+                     ' } } }' % (name, dtype, n, n))
+    prev = "x"
+    for i in range(k):
+        name = "y" if i == k - 1 else "m%d" % i
+        lines.append('node { name: "%s" op: "MatMul" input: "%s" input: "w" attr { key: "T" '
+                     'value { type: %s } } }' % (name, prev, dtype))
+        prev = name
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def prepare(args):
+    import numpy as np
+    sys.path.insert(0, os.path.join(ROOT, "test", "bench"))
+    import zoo
+    out = os.path.abspath(args.dir)
+    os.makedirs(out, exist_ok=True)
+    manifest = {"gpu_arch": args.gpu_arch, "models": [], "matmul": []}
+    arch = ["--gpu-arch", args.gpu_arch] if args.gpu_arch else []
+    for name in args.models or MODELS:
+        key, batches, peer = MODELS[name]
+        for batch, weights in batches.items():
+            title, graph, feeds, fetches = zoo.load(key, batch, args.zoo)
+            stem = os.path.join(out, "%s-b%d" % (name, batch))
+            if weights == "repeated":
+                # The input too: the zoo's first values repeated with a prime period, so
+                # the examples of a batch differ and the file compresses.
+                x = feeds["x"]
+                feeds["x"] = np.resize(x.ravel()[:4093], x.shape).astype(x.dtype)
+                count = repeat_weights(graph, stem + ".pb")
+                graph = stem + ".pb"
+                print("%s: %d constants repeated" % (os.path.basename(stem), count), flush=True)
+            ref = tf_outputs(graph, feeds, fetches)
+            np.save(stem + ".x.npy", feeds["x"])
+            # A large output does not compress: every stride-th value of it is checked.
+            stride = max(1, ref[0].size // REF_VALUES)
+            np.save(stem + ".ref.npy", ref[0].ravel()[::stride])
+            cmd = [args.kiln, "compile", graph, "--devices", "/gpu:0", "-o", stem] + arch
+            for f in fetches:
+                cmd += ["--fetch", f]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if weights == "repeated":
+                os.remove(graph)
+            entry = {"name": name, "batch": batch, "title": title, "weights": weights,
+                     "peer": peer, "shape": list(feeds["x"].shape),
+                     "ref_shape": list(ref[0].shape), "ref_stride": stride,
+                     "exe": os.path.basename(stem), "error": proc.stderr.strip()[-500:]
+                     if proc.returncode else ""}
+            manifest["models"].append(entry)
+            print("%s: %s" % (os.path.basename(stem), entry["error"] or "compiled"), flush=True)
+    for dtype, tag in (("DT_FLOAT", "f32"), ("DT_HALF", "f16")):
+        for flags, ks in (([], (1, 9)), (["--no-kernels"], (1, 2))):
+            for k in ks:
+                stem = "matmul-%s-k%d%s" % (tag, k, "-generated" if flags else "")
+                matmul_graph(os.path.join(out, stem + ".pbtxt"), k, dtype)
+                proc = subprocess.run([args.kiln, "compile", os.path.join(out, stem + ".pbtxt"),
+                                       "--devices", "/gpu:0", "-o", os.path.join(out, stem)]
+                                      + arch + flags, capture_output=True, text=True)
+                os.remove(os.path.join(out, stem + ".pbtxt"))
+                manifest["matmul"].append({"exe": stem, "dtype": tag, "k": k,
+                                           "kernel": "generated" if flags else "cuBLAS",
+                                           "error": proc.stderr.strip()[-500:]
+                                           if proc.returncode else ""})
+                print("%s: %s" % (stem, manifest["matmul"][-1]["error"] or "compiled"),
+                      flush=True)
+    with open(os.path.join(out, "models.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    return 0
+
+
+# --- running (on the GPU machine) ---------------------------------------------------------
+
+def kiln_bench(exe, runs, inputs=()):
+    cmd = [exe, "--bench", str(runs)]
+    for i in inputs:
+        cmd += ["--input", i]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    for line in proc.stdout.splitlines():
+        if line.startswith("bench:"):
+            return float(line.split("median_ms=")[1].split()[0])
+    raise RuntimeError((proc.stderr or proc.stdout).strip()[-300:] or "no bench line")
+
+
+def torch_model(peer, torch):
+    nn = torch.nn
+    if peer.startswith("encoder:"):
+        layers, seq, hidden, heads, ffn = (int(v) for v in peer.split(":")[1:])
+        layer = nn.TransformerEncoderLayer(hidden, heads, ffn, dropout=0.0, activation="gelu",
+                                           layer_norm_eps=1e-12, batch_first=True,
+                                           norm_first=False)
+        return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+    import torchvision
+    return getattr(torchvision.models, peer)()
+
+
+def torch_times(model, x_host, runs, torch):
+    """(median ms device-resident, median ms with the host copies) of model(x)."""
+    x = x_host.cuda()
+    with torch.no_grad():
+        for _ in range(3):
+            model(x)
+        torch.cuda.synchronize()
+        resident, copied = [], []
+        for _ in range(runs):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            model(x)
+            end.record()
+            end.synchronize()
+            resident.append(start.elapsed_time(end))
+        import time
+        for _ in range(runs):
+            t = time.perf_counter()
+            model(x_host.cuda()).cpu()
+            copied.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(resident), statistics.median(copied)
+
+
+def to_nchw(shape):
+    return [shape[0], shape[3], shape[1], shape[2]] if len(shape) == 4 else shape
+
+
+def run(args):
+    import numpy as np
+    try:
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch_ok = torch.cuda.is_available()
+    except ImportError:
+        torch, torch_ok = None, False
+    d = os.path.abspath(args.dir)
+    with open(os.path.join(d, "models.json")) as f:
+        manifest = json.load(f)
+    print("models on /gpu:0 (%s); PyTorch %s" % (
+        manifest["gpu_arch"] or "PTX", torch.__version__ if torch else "missing"), flush=True)
+    failures = 0
+    rows = []
+    for m in manifest["models"]:
+        label = "%s b%d%s" % (m["name"], m["batch"], " (repeated weights)"
+                              if m["weights"] == "repeated" else "")
+        if m["error"]:
+            print("%-40s compile error: %s" % (label, m["error"].splitlines()[-1]), flush=True)
+            failures += 1
+            continue
+        exe = os.path.join(d, m["exe"])
+        x = os.path.join(d, m["exe"] + ".x.npy")
+        outdir = os.path.join(d, m["exe"] + ".out")
+        proc = subprocess.run([exe, "--input", "x=" + x, "--output-dir", outdir],
+                              capture_output=True, text=True, timeout=180)
+        if proc.returncode:
+            print("%-40s error: %s" % (label, proc.stderr.strip()[-300:]), flush=True)
+            failures += 1
+            continue
+        got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
+        ref = np.load(os.path.join(d, m["exe"] + ".ref.npy"))
+        shape_ok = list(got.shape) == m["ref_shape"]
+        got = got.ravel()[::m["ref_stride"]]
+        if got.shape != ref.shape:
+            got = np.zeros_like(ref)
+        err = float(np.max(np.abs(got.astype(np.float64) - ref)) / max(np.max(np.abs(ref)), 1e-30))
+        ok = shape_ok and err < 1e-3
+        failures += not ok
+        kiln_ms, torch_ms = [], []
+        model = None
+        if torch_ok:
+            model = torch_model(m["peer"], torch).cuda().eval()
+            xt = torch.from_numpy(np.load(x).reshape(m["shape"]))
+            if len(m["shape"]) == 4:
+                xt = xt.permute(0, 3, 1, 2).contiguous()
+        for _ in range(args.turns):
+            try:
+                kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                print("%-40s bench error: %s" % (label, e), flush=True)
+                break
+            if model is not None:
+                torch_ms.append(torch_times(model, xt, args.runs, torch))
+        k = statistics.median(kiln_ms) if kiln_ms else float("nan")
+        if torch_ms:
+            tr = statistics.median(t[0] for t in torch_ms)
+            tc = statistics.median(t[1] for t in torch_ms)
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms  torch %8.3f ms resident, %8.3f ms " \
+                  "with copies  torch/kiln %.2f" % (label, "ok  " if ok else "FAIL", err, k, tr,
+                                                   tc, tc / k)
+        else:
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms" % (label, "ok  " if ok else "FAIL",
+                                                            err, k)
+        print(row, flush=True)
+        rows.append(row)
+    print(flush=True)
+    times = {}
+    for mm in manifest["matmul"]:
+        if mm["error"]:
+            print("matmul %s k=%d %s: compile error: %s" % (
+                mm["dtype"], mm["k"], mm["kernel"], mm["error"].splitlines()[-1]), flush=True)
+            continue
+        try:
+            times[(mm["dtype"], mm["kernel"], mm["k"])] = statistics.median(
+                kiln_bench(os.path.join(d, mm["exe"]), 5 if mm["kernel"] == "cuBLAS" else 2)
+                for _ in range(args.turns if mm["kernel"] == "cuBLAS" else 1))
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            print("matmul %s k=%d %s: error: %s" % (mm["dtype"], mm["k"], mm["kernel"], e),
+                  flush=True)
+    n = MATMUL_N
+    flops = 2.0 * n ** 3
+    for dtype in ("f32", "f16"):
+        peer = ""
+        if torch_ok:
+            a = torch.randn(n, n, device="cuda", dtype=torch.float32 if dtype == "f32"
+                            else torch.float16)
+            for _ in range(3):
+                a @ a
+            torch.cuda.synchronize()
+            ms = []
+            for _ in range(20):
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record()
+                a @ a
+                e.record()
+                e.synchronize()
+                ms.append(s.elapsed_time(e))
+            t = statistics.median(ms)
+            peer = "  torch.matmul %.3f ms (%.1f TFLOP/s)" % (t, flops / t / 1e9)
+        for kernel, hi in (("cuBLAS", 9), ("generated", 2)):
+            lo = (dtype, kernel, 1)
+            if lo in times and (dtype, kernel, hi) in times:
+                t = (times[(dtype, kernel, hi)] - times[lo]) / (hi - 1)
+                print("matmul %dx%dx%d %s, Kiln %-9s: %.3f ms per product (%.1f TFLOP/s); "
+                      "whole call k=1 %.3f ms%s" % (n, n, n, dtype, kernel, t, flops / t / 1e9,
+                                                    times[lo], peer), flush=True)
+    return 1 if failures else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("action", choices=("prepare", "run"))
+    p.add_argument("dir")
+    p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
+    p.add_argument("--zoo", default=os.path.expanduser("~/.cache/kiln-zoo"))
+    p.add_argument("--gpu-arch", default="sm_90")
+    p.add_argument("--models", nargs="+", choices=sorted(MODELS))
+    p.add_argument("--turns", type=int, default=3)
+    p.add_argument("--runs", type=int, default=20)
+    args = p.parse_args()
+    return prepare(args) if args.action == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
