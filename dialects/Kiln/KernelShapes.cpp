@@ -203,6 +203,17 @@ LogicalResult conv2dGemm(KernelCallOp op) {
   return s.packed("filter", k, f);
 }
 
+LogicalResult gpuConv2d(KernelCallOp op) {
+  Shapes s(op);
+  int64_t groups = s.p("groups"), f = s.p("f");
+  if (groups < 1 || s.p("c") % groups != 0 || f % groups != 0)
+    return op.emitOpError() << "has " << groups << " groups, which do not divide its "
+                            << s.p("c") << " input and " << f << " output channels";
+  return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
+                 failed(s.input("filter", {f, s.p("kh"), s.p("kw"), s.p("c") / groups})) ||
+                 failed(s.output("output", {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));
+}
+
 LogicalResult maxPool(KernelCallOp op) {
   Shapes s(op);
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||

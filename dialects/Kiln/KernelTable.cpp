@@ -43,6 +43,21 @@ constexpr KernelParam gpuMatmulParams[] = {
     {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
     flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
     flag("overwrite", KILN_MATMUL_OVERWRITE)};
+// A convolution by cuDNN on a GPU partition's device memory (kiln_mgpu_conv2d_f32): the
+// filter in cuDNN's NHWC filter layout, f x kh x kw x c/groups, padding on both sides.
+constexpr KernelOperand gpuConvInputs[] = {{"input", 4}, {"filter", 4}};
+constexpr KernelOperand gpuConvOutputs[] = {{"output", -1}};
+constexpr KernelParam gpuConvParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    {"groups", K::I64}, flag("overwrite", KILN_MGPU_CONV2D_OVERWRITE)};
+constexpr KernelArg gpuConvArgs[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
+    {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "f"},
+    {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
+    {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Param, "groups"},
+    {A::Flags}};
 constexpr KernelArg matmulArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
     {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
@@ -240,6 +255,8 @@ constexpr KernelInfo table[] = {
     {"gpu_batch_matmul_f32", KILN_MGPU_BATCH_MATMUL_F32, KernelLibrary::GpuRuntime, false,
      "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
+    {"gpu_conv2d_f32", KILN_MGPU_CONV2D_F32, KernelLibrary::GpuRuntime, false, "overwrite",
+     gpuConvInputs, gpuConvOutputs, gpuConvParams, gpuConvArgs, shapes::gpuConv2d},
     {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",
      transferBuffer, {}, transferParams, transferArgs},
     {"gpu_partition_recv", KILN_MGPU_PARTITION_RECV, KernelLibrary::GpuRuntime, false, "", {},

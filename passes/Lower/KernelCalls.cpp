@@ -582,13 +582,19 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     }
   }
 
-  /// A GPU function's matrix products, batched or not, as cuBLAS calls, whatever their
-  /// size: the GPU's own kernel for a product is one thread per output element.
+  /// A GPU function's matrix products, batched or not, as cuBLAS calls, and its
+  /// convolutions with constant filters as cuDNN calls, whatever their size: the GPU's own
+  /// kernel for either is one thread per output element.
   void rewriteGpu(func::FuncOp func) {
     SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
+    SmallVector<std::tuple<linalg::GenericOp, WindowMatch, GpuConv>> convs;
     func.walk([&](linalg::GenericOp op) {
-      if (auto m = matchMatmul(op))
+      if (auto m = matchMatmul(op)) {
         matmuls.push_back({op, *m});
+        return;
+      }
+      if (auto c = matchGpuConv(op))
+        convs.push_back({op, c->first, c->second});
     });
     for (auto &[op, m] : matmuls) {
       Builder b(op.getContext());
@@ -597,7 +603,159 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       foldZeroFill(op, m.c, params);
       call(op, m.batch ? "gpu_batch_matmul_f32" : "gpu_matmul_f32", {m.a, m.b}, m.c, params);
     }
+    for (auto &[op, w, conv] : convs)
+      lowerGpuConv(op, w, conv);
+    // The filters' HWIO globals nothing reads any more (the calls read their transposes).
+    ModuleOp module = getOperation();
+    for (StringRef name : replacedFilters) {
+      auto global = module.lookupSymbol<memref::GlobalOp>(name);
+      if (global && SymbolTable::symbolKnownUseEmpty(global, module))
+        global.erase();
+    }
+    replacedFilters.clear();
   }
+
+  /// A convolution the lowering marked, as cuDNN takes it: the image and sizes of the
+  /// window match, and whether the filter is a depthwise one ([kh, kw, c, m]).
+  struct GpuConv {
+    bool depthwise;
+    int64_t kh, kw, sh, sw, dh, dw, pt, pl;
+  };
+
+  /// The convolution `op` is, if cuDNN can compute it: f32, its filter a constant global
+  /// (transposed at compile time to cuDNN's layout).
+  std::optional<std::pair<WindowMatch, GpuConv>> matchGpuConv(linalg::GenericOp op) {
+    struct Marker {
+      StringRef attr;
+      size_t values;
+      int64_t outRank;
+      bool depthwise;
+    };
+    const Marker markers[] = {{kiln::lower::kConv3x3Attr, 2, 4, false},
+                              {kiln::lower::kConvDirectAttr, 6, 4, false},
+                              {kiln::lower::kConvGemmAttr, 6, 4, false},
+                              {kiln::lower::kDepthwiseAttr, 6, 5, true}};
+    for (const Marker &marker : markers) {
+      std::optional<WindowMatch> w = matchWindow(op, marker.attr, marker.values, marker.outRank);
+      if (!w || !constantFilter(w->filter) ||
+          (marker.depthwise &&
+           !cast<MemRefType>(w->output.getType()).getLayout().isIdentity()))
+        continue;
+      auto filter = cast<MemRefType>(w->filter.getType()).getShape();
+      GpuConv conv{marker.depthwise, filter[0], filter[1], 1, 1, 1, 1, 0, 0};
+      if (marker.values == 2) {
+        conv.pt = w->window[0], conv.pl = w->window[1];
+      } else {
+        conv.sh = w->window[0], conv.sw = w->window[1], conv.dh = w->window[2];
+        conv.dw = w->window[3], conv.pt = w->window[4], conv.pl = w->window[5];
+      }
+      return std::make_pair(*w, conv);
+    }
+    return std::nullopt;
+  }
+
+  /// The constant global `filter` reads (through memref.get_global), with dense f32
+  /// contents, or null.
+  memref::GlobalOp constantFilter(Value filter) {
+    auto get = filter.getDefiningOp<memref::GetGlobalOp>();
+    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                            get, get.getNameAttr())
+                      : nullptr;
+    if (!global || !global.getConstant() || !global.getInitialValue())
+      return nullptr;
+    auto data = dyn_cast<DenseElementsAttr>(*global.getInitialValue());
+    return data && data.getElementType().isF32() ? global : nullptr;
+  }
+
+  /// A global holding `filter`'s constant (kh x kw x c x f, or a depthwise kh x kw x c x m,
+  /// i.e. f = c·m filters of depth 1) as cuDNN's NHWC filter, f x kh x kw x depth; made
+  /// once per filter.
+  Value transposedFilter(OpBuilder &b, Location loc, Value filter, bool depthwise) {
+    memref::GlobalOp global = constantFilter(filter);
+    auto shape = cast<MemRefType>(filter.getType()).getShape();
+    int64_t kh = shape[0], kw = shape[1];
+    int64_t depth = depthwise ? 1 : shape[2], f = depthwise ? shape[2] * shape[3] : shape[3];
+    auto [it, fresh] = transposedGlobals.try_emplace(global.getSymName(), nullptr);
+    if (fresh) {
+      auto data = cast<DenseElementsAttr>(*global.getInitialValue());
+      auto type = MemRefType::get({f, kh, kw, depth}, b.getF32Type());
+      auto tensorType = RankedTensorType::get(type.getShape(), b.getF32Type());
+      DenseElementsAttr transposed;
+      if (data.isSplat()) {
+        transposed = DenseElementsAttr::get(tensorType, data.getSplatValue<Attribute>());
+      } else {
+        SmallVector<float> in(data.getValues<float>()), out(in.size());
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t x = 0; x < kw; ++x)
+            for (int64_t c = 0; c < depth; ++c)
+              for (int64_t o = 0; o < f; ++o)
+                out[((o * kh + y) * kw + x) * depth + c] = in[((y * kw + x) * depth + c) * f + o];
+        transposed = DenseElementsAttr::get(tensorType, ArrayRef<float>(out));
+      }
+      OpBuilder gb(global);
+      auto made = memref::GlobalOp::create(
+          gb, global.getLoc(), (global.getSymName() + "_krsc").str(),
+          gb.getStringAttr("private"), type, transposed, /*constant=*/true,
+          global.getAlignmentAttr());
+      SymbolTable(getOperation()).insert(made); // unique name
+      it->second = made;
+      replacedFilters.push_back(global.getSymName());
+    }
+    return memref::GetGlobalOp::create(b, loc, it->second.getType(), it->second.getSymName());
+  }
+
+  /// Replaces the convolution `op` by a call of cuDNN (gpu_conv2d_f32). cuDNN pads both
+  /// sides alike: padding that differs below or right (SAME with an odd total, say) makes
+  /// a zero-padded copy of the image first (a fill and a copy, kernels of their own).
+  void lowerGpuConv(linalg::GenericOp op, const WindowMatch &w, const GpuConv &conv) {
+    OpBuilder b(op);
+    Params params{b, {}};
+    foldZeroFill(op, w.output, params); // first: the padded copy goes between them
+    Location loc = op.getLoc();
+    auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+    auto in = shape(w.input), out = shape(w.output), filterShape = shape(w.filter);
+    int64_t n = in[0], h = in[1], wd = in[2], c = in[3], oh = out[1], ow = out[2];
+    int64_t f = conv.depthwise ? filterShape[2] * filterShape[3] : filterShape[3];
+    int64_t extentH = (conv.kh - 1) * conv.dh + 1, extentW = (conv.kw - 1) * conv.dw + 1;
+    // The rows and columns cuDNN gives with the top and left padding on both sides.
+    int64_t cudnnH = (h + 2 * conv.pt - extentH) / conv.sh + 1;
+    int64_t cudnnW = (wd + 2 * conv.pl - extentW) / conv.sw + 1;
+    Value input = w.input;
+    int64_t padH = conv.pt, padW = conv.pl;
+    if (cudnnH != oh || cudnnW != ow) {
+      // Zero padding as TensorFlow places it, in a buffer of its own: rows pt above and
+      // what the last window needs below (none where VALID leaves rows unread).
+      int64_t below = std::max<int64_t>(0, (oh - 1) * conv.sh + extentH - h - conv.pt);
+      int64_t right = std::max<int64_t>(0, (ow - 1) * conv.sw + extentW - wd - conv.pl);
+      auto padded = MemRefType::get({n, conv.pt + h + below, conv.pl + wd + right, c},
+                                    b.getF32Type());
+      input = memref::AllocOp::create(b, loc, padded);
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      linalg::FillOp::create(b, loc, zero, input);
+      Value interior = memref::SubViewOp::create(
+          b, loc, input, ArrayRef<int64_t>{0, conv.pt, conv.pl, 0}, in,
+          ArrayRef<int64_t>{1, 1, 1, 1});
+      memref::CopyOp::create(b, loc, w.input, interior);
+      h = padded.getShape()[1], wd = padded.getShape()[2];
+      padH = padW = 0;
+    }
+    Value filter = transposedFilter(b, loc, w.filter, conv.depthwise);
+    params.i64("n", n).i64("h", h).i64("w", wd).i64("c", c).i64("f", f);
+    params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
+    params.pair("strides", {conv.sh, conv.sw}).pair("dilations", {conv.dh, conv.dw});
+    params.pair("pad", {padH, padW}).i64("groups", conv.depthwise ? c : 1);
+    Value output = w.output;
+    if (conv.depthwise) // n x oh x ow x c x m is cuDNN's n x oh x ow x (c·m)
+      output = memref::CollapseShapeOp::create(
+          b, loc, output, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    Value oldFilter = w.filter;
+    call(op, "gpu_conv2d_f32", {input, filter}, output, params);
+    if (auto get = oldFilter.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
+      get.erase();
+  }
+
+  llvm::StringMap<memref::GlobalOp> transposedGlobals;
+  SmallVector<StringRef> replacedFilters;
 
   void rewrite(func::FuncOp func) {
     // Matrix products first, then each window kernel in the table's order: a convolution

@@ -8,6 +8,7 @@
 
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/gpu_blas.h"
+#include "kiln/runtime/gpu_dnn.h"
 #include "kiln/runtime/partitions.h"
 
 enum { KILN_MGPU_MAX_DEVICES = 16 };
@@ -327,4 +328,20 @@ void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
                           int64_t k, int32_t flags) {
   kiln_mgpu_batch_matmul_f32(a, b, c, 1, m, n, k,
                              flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
+}
+
+void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
+                          int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
+                          int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
+                          int64_t dilation_h, int64_t dilation_w, int64_t pad_h, int64_t pad_w,
+                          int64_t groups, int32_t flags) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return;
+  const kiln_gpu_conv2d_t conv = {n,        h,        w,          c,          f,     kh,
+                                  kw,       oh,       ow,         stride_h,   stride_w,
+                                  dilation_h, dilation_w, pad_h, pad_w, groups};
+  kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
+                                     (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
+                                     (kiln_gpu_ptr_t)output, NULL));
+  kiln_mgpu_finish_default_stream();
 }

@@ -22,7 +22,11 @@
 # which needs only Python with NumPy (PyTorch for the peers). With no option it does both
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
+# KILN_GPU_PARTS (default "replay mixed bench models") picks what --run runs, for a short
+# lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
+parts=${KILN_GPU_PARTS:-replay mixed bench models}
+want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 arch=${KILN_GPU_ARCH:-sm_90}
@@ -84,23 +88,29 @@ run() { # run BUNDLE_DIR OUT_DIR
     nproc
   } > "$out/device.txt" 2>&1
 
-  python3 test/gpu/replay.py --prepared "$dir/replay" > "$out/replay.txt" 2>&1
-  echo "replay: $(tail -n 1 "$out/replay.txt")"
-  python3 test/gpu/replay.py --prepared "$dir/replay-mixed" > "$out/replay-mixed.txt" 2>&1
-  echo "replay (cpu+gpu): $(tail -n 1 "$out/replay-mixed.txt")"
+  if want replay; then
+    python3 test/gpu/replay.py --prepared "$dir/replay" > "$out/replay.txt" 2>&1
+    echo "replay: $(tail -n 1 "$out/replay.txt")"
+  fi
+  if want mixed; then
+    python3 test/gpu/replay.py --prepared "$dir/replay-mixed" > "$out/replay-mixed.txt" 2>&1
+    echo "replay (cpu+gpu): $(tail -n 1 "$out/replay-mixed.txt")"
+  fi
 
   # Whole graphs on the GPU against the same graphs on the CPU (medians of the runner's runs).
-  for exe in "$dir"/bench/*.gpu; do
+  want bench && for exe in "$dir"/bench/*.gpu; do
     name=$(basename "$exe" .gpu)
     echo "$name gpu: $("$exe" --bench 200 2>&1 | tail -n 1)"
     echo "$name cpu: $("$dir/bench/$name.cpu" --bench 200 2>&1 | tail -n 1)"
   done > "$out/bench.txt" 2>&1
-  cat "$out/bench.txt"
+  want bench && cat "$out/bench.txt"
 
-  if [ -f "$dir/models/models.json" ]; then
+  if want models && [ -f "$dir/models/models.json" ]; then
     py=python3
     python3 -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
-    PYTHONUNBUFFERED=1 $py test/gpu/models.py run "$dir/models" > "$out/models.txt" 2>&1
+    # shellcheck disable=SC2086
+    PYTHONUNBUFFERED=1 $py test/gpu/models.py run "$dir/models" ${KILN_GPU_MODEL_ARGS:-} \
+      > "$out/models.txt" 2>&1
     cat "$out/models.txt"
   fi
 }
@@ -126,7 +136,7 @@ case "${1:-}" in
     run "$tmp/gpu-bundle" "$out"
     ;;
   -h|--help)
-    sed -n '2,27p' "$0"
+    sed -n "2,26p" "$0"
     ;;
   *)
     out=${1:-${OUT:-gpu-results}}

@@ -4,6 +4,7 @@
 // FAKE_CUDA_*) set: the runtime loads the driver once per process.
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/gpu_blas.h"
+#include "kiln/runtime/gpu_dnn.h"
 #include "kiln/runtime/mgpu.h"
 #include "kiln/runtime/partitions.h"
 
@@ -577,6 +578,97 @@ TEST_F(MgpuFake, BatchMatmulByCublas) {
 }
 
 // Without cuBLAS a product fails, saying which library could not be loaded and why.
+// A convolution by cuDNN (test/runtime/fake_cudnn.c computes it on the fake device memory):
+// NHWC input, the filter f x kh x kw x c/groups, symmetric padding, strides, dilations and
+// groups as TensorFlow's Conv2D and DepthwiseConv2dNative compute them; the plan is kept
+// and reused, the tensor-core algorithm the heuristics rank first passed over, and the
+// workspace the chosen one needs supplied.
+TEST_F(GpuFake, Conv2dByCudnn) {
+  struct Case {
+    int64_t n, h, w, c, f, kh, kw, sh, sw, dh, dw, ph, pw, groups;
+  };
+  for (const Case& t : {Case{2, 5, 6, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+                        Case{1, 7, 6, 2, 3, 3, 2, 2, 2, 1, 1, 1, 0, 1},
+                        Case{1, 6, 6, 2, 2, 2, 2, 1, 1, 2, 2, 0, 0, 1},
+                        Case{2, 5, 5, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4}}) {
+    int64_t oh = (t.h + 2 * t.ph - ((t.kh - 1) * t.dh + 1)) / t.sh + 1;
+    int64_t ow = (t.w + 2 * t.pw - ((t.kw - 1) * t.dw + 1)) / t.sw + 1;
+    int64_t depth = t.c / t.groups;
+    const kiln_gpu_conv2d_t conv = {t.n,  t.h,  t.w,  t.c,  t.f,  t.kh, t.kw, oh,
+                                    ow,   t.sh, t.sw, t.dh, t.dw, t.ph, t.pw, t.groups};
+    std::vector<float> x(t.n * t.h * t.w * t.c), f(t.f * t.kh * t.kw * depth);
+    std::vector<float> y(t.n * oh * ow * t.f, 0.5f), out(y.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<float>(i % 11) * 0.5f - 2.0f;
+    for (size_t i = 0; i < f.size(); ++i)
+      f[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
+    // Twice each: the second call reuses the first's plan.
+    for (bool overwrite : {true, false, true}) {
+      kiln_gpu_ptr_t dx = 0, df = 0, dy = 0;
+      ASSERT_EQ(kiln_gpu_alloc(gpu, x.size() * 4, &dx), nullptr);
+      ASSERT_EQ(kiln_gpu_alloc(gpu, f.size() * 4, &df), nullptr);
+      ASSERT_EQ(kiln_gpu_alloc(gpu, y.size() * 4, &dy), nullptr);
+      ASSERT_EQ(kiln_gpu_copy_to_device(gpu, dx, x.data(), x.size() * 4, nullptr), nullptr);
+      ASSERT_EQ(kiln_gpu_copy_to_device(gpu, df, f.data(), f.size() * 4, nullptr), nullptr);
+      ASSERT_EQ(kiln_gpu_copy_to_device(gpu, dy, y.data(), y.size() * 4, nullptr), nullptr);
+      ASSERT_EQ(kiln_gpu_conv2d_f32(gpu, &conv, overwrite, dx, df, dy, nullptr), nullptr);
+      ASSERT_EQ(kiln_gpu_copy_to_host(gpu, out.data(), dy, out.size() * 4, nullptr), nullptr);
+      for (int64_t b = 0; b < t.n; ++b)
+        for (int64_t i = 0; i < oh; ++i)
+          for (int64_t j = 0; j < ow; ++j)
+            for (int64_t k = 0; k < t.f; ++k) {
+              double want = overwrite ? 0.0 : 0.5;
+              int64_t g = k / (t.f / t.groups);
+              for (int64_t r = 0; r < t.kh; ++r)
+                for (int64_t s = 0; s < t.kw; ++s) {
+                  int64_t yy = i * t.sh - t.ph + r * t.dh, xx = j * t.sw - t.pw + s * t.dw;
+                  if (yy < 0 || yy >= t.h || xx < 0 || xx >= t.w)
+                    continue;
+                  for (int64_t c = 0; c < depth; ++c)
+                    want += double(x[((b * t.h + yy) * t.w + xx) * t.c + g * depth + c]) *
+                            double(f[((k * t.kh + r) * t.kw + s) * depth + c]);
+                }
+              EXPECT_NEAR(out[((b * oh + i) * ow + j) * t.f + k], want, 1e-4)
+                  << "groups " << t.groups << " at " << b << "," << i << "," << j << "," << k;
+            }
+      kiln_gpu_free(gpu, dx);
+      kiln_gpu_free(gpu, df);
+      kiln_gpu_free(gpu, dy);
+    }
+  }
+  // The workspace the algorithm asked for is one allocation, kept until released.
+  EXPECT_EQ(fake.liveAllocations(), 1);
+  kiln_gpu_dnn_release(gpu);
+}
+
+// Through compiled code's entry point, errors are pending for the model: sizes cuDNN cannot
+// take, named, and an output size that is not the convolution's, which cuDNN refuses.
+TEST_F(MgpuFake, Conv2dErrors) {
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 3, 4, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 0);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status),
+            "a convolution of 1 x 4 x 4 x 3 by 4 x 3 x 3 x 1 (groups 2, strides 1,1, dilations "
+            "1,1, padding 0,0) to 2 x 2 is not one cuDNN takes");
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0, 1, 0);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status),
+            "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
+}
+
+TEST(GpuNoCudnn, ConvolutionSaysWhy) {
+  kiln_gpu_t* gpu = nullptr;
+  ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
+  const kiln_gpu_conv2d_t conv = {1, 3, 3, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 0, 0, 1};
+  kiln_status_t status = kiln_gpu_conv2d_f32(gpu, &conv, 1, 0, 0, 0, nullptr);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  std::string text = message(status);
+  EXPECT_EQ(text.rfind("no cuDNN: cannot load ", 0), 0u) << text;
+  EXPECT_NE(text.find(std::getenv("KILN_LIBCUDNN")), std::string::npos) << text;
+  kiln_gpu_close(gpu);
+}
+
 TEST(GpuNoCublas, ProductSaysWhy) {
   kiln_gpu_t* gpu = nullptr;
   ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);

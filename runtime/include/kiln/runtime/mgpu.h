@@ -77,6 +77,15 @@ void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
 void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
                                 int64_t m, int64_t n, int64_t k, int32_t flags);
 
+/* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
+ * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
+ * pad_w on both sides), finished before it returns. */
+void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
+                          int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
+                          int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
+                          int64_t dilation_h, int64_t dilation_w, int64_t pad_h, int64_t pad_w,
+                          int64_t groups, int32_t flags);
+
 /* After a GPU partition beside others: hands the thread's pending error, if any, to
  * kiln_partitions_run as the call's error (kiln_partition_fail). */
 void kiln_mgpu_partition_status(void);

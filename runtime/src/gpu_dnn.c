@@ -1,0 +1,327 @@
+/* Implementation of kiln/runtime/gpu_dnn.h: cuDNN's convolutions through dlopen. */
+#define _GNU_SOURCE
+#include "kiln/runtime/gpu_dnn.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cudnn_graph.h's, cudnn_ops.h's and cudnn_cnn.h's types and values (cuDNN 8 and 9). */
+typedef int cudnnStatus_t;
+typedef void* cudnnHandle_t;
+typedef void* cudnnDesc_t; /* tensor, filter and convolution descriptors alike */
+enum {
+  CUDNN_STATUS_SUCCESS = 0,
+  CUDNN_DATA_FLOAT = 0,
+  CUDNN_TENSOR_NHWC = 1,
+  CUDNN_CROSS_CORRELATION = 1,
+  CUDNN_TENSOR_OP_MATH = 1,
+  CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION = 2,
+  CUDNN_FMA_MATH = 3,
+};
+typedef struct {
+  int algo;
+  cudnnStatus_t status;
+  float time;
+  size_t memory;
+  int determinism;
+  int mathType;
+  int reserved[3];
+} cudnnConvolutionFwdAlgoPerf_t;
+enum { KILN_DNN_ALGOS = 8 }; /* cuDNN has 8 forward algorithms */
+
+#define KILN_CUDNN_FUNCTIONS(X)                                                               \
+  X(create, "cudnnCreate", cudnnStatus_t, (cudnnHandle_t*))                                   \
+  X(destroy, "cudnnDestroy", cudnnStatus_t, (cudnnHandle_t))                                  \
+  X(setStream, "cudnnSetStream", cudnnStatus_t, (cudnnHandle_t, void*))                       \
+  X(errorString, "cudnnGetErrorString", const char*, (cudnnStatus_t))                         \
+  X(createTensor, "cudnnCreateTensorDescriptor", cudnnStatus_t, (cudnnDesc_t*))               \
+  X(setTensor4d, "cudnnSetTensor4dDescriptor", cudnnStatus_t,                                 \
+    (cudnnDesc_t, int, int, int, int, int, int))                                              \
+  X(destroyTensor, "cudnnDestroyTensorDescriptor", cudnnStatus_t, (cudnnDesc_t))              \
+  X(createFilter, "cudnnCreateFilterDescriptor", cudnnStatus_t, (cudnnDesc_t*))               \
+  X(setFilter4d, "cudnnSetFilter4dDescriptor", cudnnStatus_t,                                 \
+    (cudnnDesc_t, int, int, int, int, int, int))                                              \
+  X(destroyFilter, "cudnnDestroyFilterDescriptor", cudnnStatus_t, (cudnnDesc_t))              \
+  X(createConv, "cudnnCreateConvolutionDescriptor", cudnnStatus_t, (cudnnDesc_t*))            \
+  X(setConv2d, "cudnnSetConvolution2dDescriptor", cudnnStatus_t,                              \
+    (cudnnDesc_t, int, int, int, int, int, int, int, int))                                    \
+  X(setGroups, "cudnnSetConvolutionGroupCount", cudnnStatus_t, (cudnnDesc_t, int))            \
+  X(setMath, "cudnnSetConvolutionMathType", cudnnStatus_t, (cudnnDesc_t, int))                \
+  X(destroyConv, "cudnnDestroyConvolutionDescriptor", cudnnStatus_t, (cudnnDesc_t))           \
+  X(outputDim, "cudnnGetConvolution2dForwardOutputDim", cudnnStatus_t,                        \
+    (cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, int*, int*, int*, int*))                          \
+  X(algorithms, "cudnnGetConvolutionForwardAlgorithm_v7", cudnnStatus_t,                      \
+    (cudnnHandle_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, int, int*,            \
+     cudnnConvolutionFwdAlgoPerf_t*))                                                         \
+  X(workspaceSize, "cudnnGetConvolutionForwardWorkspaceSize", cudnnStatus_t,                  \
+    (cudnnHandle_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, int, size_t*))        \
+  X(forward, "cudnnConvolutionForward", cudnnStatus_t,                                        \
+    (cudnnHandle_t, const void*, cudnnDesc_t, const void*, cudnnDesc_t, const void*,          \
+     cudnnDesc_t, int, void*, size_t, const void*, cudnnDesc_t, void*))
+
+struct kiln_cudnn {
+#define KILN_CUDNN_MEMBER(member, symbol, result, params) result(*member) params;
+  KILN_CUDNN_FUNCTIONS(KILN_CUDNN_MEMBER)
+#undef KILN_CUDNN_MEMBER
+};
+
+static struct kiln_cudnn kiln_cudnn;
+static char kiln_cudnn_load_error[512];
+static pthread_once_t kiln_cudnn_once = PTHREAD_ONCE_INIT;
+
+static void kiln_cudnn_load(void) {
+  const char* named = getenv("KILN_LIBCUDNN");
+  const char* candidates[] = {"libcudnn.so.9", "libcudnn.so"};
+  void* library = NULL;
+  const char* path = NULL;
+  if (named != NULL && named[0] != '\0') {
+    path = named;
+    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  } else {
+    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && library == NULL; ++i) {
+      path = candidates[i];
+      library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+  }
+  if (library == NULL) {
+    const char* why = dlerror();
+    snprintf(kiln_cudnn_load_error, sizeof(kiln_cudnn_load_error), "cannot load %s: %s",
+             named != NULL && named[0] != '\0' ? named : "libcudnn.so.9",
+             why != NULL ? why : path);
+    return;
+  }
+  struct kiln_cudnn dnn;
+#define KILN_CUDNN_LOOKUP(member, symbol, result, params)                                    \
+  *(void**)(&dnn.member) = dlsym(library, symbol);                                           \
+  if (dnn.member == NULL) {                                                                  \
+    snprintf(kiln_cudnn_load_error, sizeof(kiln_cudnn_load_error), "%s has no function %s",  \
+             path, symbol);                                                                  \
+    dlclose(library);                                                                        \
+    return;                                                                                  \
+  }
+  KILN_CUDNN_FUNCTIONS(KILN_CUDNN_LOOKUP)
+#undef KILN_CUDNN_LOOKUP
+  kiln_cudnn = dnn;
+}
+
+/* "CALL: STRING (cuDNN status N)" for a cuDNN error. */
+static kiln_status_t kiln_cudnn_error(cudnnStatus_t result, const char* call) {
+  const char* text = kiln_cudnn.errorString(result);
+  return kiln_status_create(KILN_STATUS_INTERNAL, "%s: %s (cuDNN status %d)", call,
+                            text != NULL ? text : "error", result);
+}
+
+enum { KILN_CUDNN_MAX_DEVICES = 16 };
+
+/* Per device: the handle and the workspace; and the plans of all devices. All under the
+ * one lock, which serialises convolutions. */
+static pthread_mutex_t kiln_cudnn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  kiln_gpu_t* gpu;
+  cudnnHandle_t handle;
+  kiln_gpu_ptr_t workspace;
+  size_t workspace_bytes;
+} kiln_cudnn_devices[KILN_CUDNN_MAX_DEVICES];
+
+typedef struct {
+  kiln_gpu_t* gpu; /* NULL: a free slot */
+  kiln_gpu_conv2d_t conv;
+  cudnnDesc_t input, filter, convolution, output;
+  int algo;
+  size_t workspace_bytes;
+} kiln_cudnn_plan_t;
+static kiln_cudnn_plan_t kiln_cudnn_plans[KILN_GPU_DNN_MAX_PLANS];
+
+static void kiln_cudnn_plan_release(kiln_cudnn_plan_t* plan) {
+  if (plan->input != NULL) kiln_cudnn.destroyTensor(plan->input);
+  if (plan->output != NULL) kiln_cudnn.destroyTensor(plan->output);
+  if (plan->filter != NULL) kiln_cudnn.destroyFilter(plan->filter);
+  if (plan->convolution != NULL) kiln_cudnn.destroyConv(plan->convolution);
+  memset(plan, 0, sizeof(*plan));
+}
+
+/* Fills `plan` (descriptors, algorithm, workspace size) for `conv` on `handle`. */
+static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d_t* conv,
+                                     kiln_cudnn_plan_t* plan) {
+  const kiln_gpu_conv2d_t* p = conv;
+  cudnnStatus_t r;
+#define KILN_CUDNN_TRY(call, name)                                                           \
+  if ((r = (call)) != CUDNN_STATUS_SUCCESS) return kiln_cudnn_error(r, name);
+  KILN_CUDNN_TRY(kiln_cudnn.createTensor(&plan->input), "cudnnCreateTensorDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.createTensor(&plan->output), "cudnnCreateTensorDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.createFilter(&plan->filter), "cudnnCreateFilterDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.createConv(&plan->convolution), "cudnnCreateConvolutionDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.setTensor4d(plan->input, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT,
+                                        (int)p->n, (int)p->c, (int)p->h, (int)p->w),
+                 "cudnnSetTensor4dDescriptor (input)");
+  KILN_CUDNN_TRY(kiln_cudnn.setTensor4d(plan->output, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT,
+                                        (int)p->n, (int)p->f, (int)p->oh, (int)p->ow),
+                 "cudnnSetTensor4dDescriptor (output)");
+  KILN_CUDNN_TRY(kiln_cudnn.setFilter4d(plan->filter, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC,
+                                        (int)p->f, (int)(p->c / p->groups), (int)p->kh,
+                                        (int)p->kw),
+                 "cudnnSetFilter4dDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.setConv2d(plan->convolution, (int)p->pad_h, (int)p->pad_w,
+                                      (int)p->stride_h, (int)p->stride_w, (int)p->dilation_h,
+                                      (int)p->dilation_w, CUDNN_CROSS_CORRELATION,
+                                      CUDNN_DATA_FLOAT),
+                 "cudnnSetConvolution2dDescriptor");
+  KILN_CUDNN_TRY(kiln_cudnn.setGroups(plan->convolution, (int)p->groups),
+                 "cudnnSetConvolutionGroupCount");
+  KILN_CUDNN_TRY(kiln_cudnn.setMath(plan->convolution, CUDNN_FMA_MATH),
+                 "cudnnSetConvolutionMathType");
+  int dims[4];
+  KILN_CUDNN_TRY(kiln_cudnn.outputDim(plan->convolution, plan->input, plan->filter, &dims[0],
+                                      &dims[1], &dims[2], &dims[3]),
+                 "cudnnGetConvolution2dForwardOutputDim");
+  if (dims[0] != p->n || dims[1] != p->f || dims[2] != p->oh || dims[3] != p->ow)
+    return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
+                              "cuDNN's convolution gives %d x %d x %d x %d, not %lld x %lld x "
+                              "%lld x %lld (NCHW)",
+                              dims[0], dims[1], dims[2], dims[3], (long long)p->n,
+                              (long long)p->f, (long long)p->oh, (long long)p->ow);
+  cudnnConvolutionFwdAlgoPerf_t perf[KILN_DNN_ALGOS];
+  int count = 0;
+  KILN_CUDNN_TRY(kiln_cudnn.algorithms(handle, plan->input, plan->filter, plan->convolution,
+                                       plan->output, KILN_DNN_ALGOS, &count, perf),
+                 "cudnnGetConvolutionForwardAlgorithm_v7");
+  for (int i = 0; i < count; ++i) {
+    if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+        perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+      continue;
+    size_t bytes = 0;
+    if (kiln_cudnn.workspaceSize(handle, plan->input, plan->filter, plan->convolution,
+                                 plan->output, perf[i].algo, &bytes) != CUDNN_STATUS_SUCCESS ||
+        bytes > (size_t)KILN_GPU_DNN_MAX_WORKSPACE)
+      continue;
+    plan->algo = perf[i].algo;
+    plan->workspace_bytes = bytes;
+    return NULL;
+  }
+#undef KILN_CUDNN_TRY
+  return kiln_status_create(KILN_STATUS_UNIMPLEMENTED,
+                            "cuDNN has no f32 algorithm for this convolution (of %d ranked) "
+                            "within %lld bytes of workspace",
+                            count, (long long)KILN_GPU_DNN_MAX_WORKSPACE);
+}
+
+static int kiln_cudnn_same(const kiln_gpu_conv2d_t* a, const kiln_gpu_conv2d_t* b) {
+  return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv, int overwrite,
+                                  kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                  kiln_gpu_ptr_t output, kiln_gpu_stream_t stream) {
+  const kiln_gpu_conv2d_t* p = conv;
+  const int64_t sizes[] = {p->n,        p->h,        p->w,          p->c,         p->f,
+                           p->kh,       p->kw,       p->oh,         p->ow,        p->stride_h,
+                           p->stride_w, p->dilation_h, p->dilation_w, p->groups};
+  int bad = p->pad_h < 0 || p->pad_w < 0 || p->pad_h > INT_MAX || p->pad_w > INT_MAX ||
+            p->groups < 1 || p->c % (p->groups > 0 ? p->groups : 1) != 0 ||
+            p->f % (p->groups > 0 ? p->groups : 1) != 0;
+  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i)
+    bad |= sizes[i] < 1 || sizes[i] > INT_MAX;
+  if (bad)
+    return kiln_status_create(
+        KILN_STATUS_INVALID_ARGUMENT,
+        "a convolution of %lld x %lld x %lld x %lld by %lld x %lld x %lld x %lld (groups %lld, "
+        "strides %lld,%lld, dilations %lld,%lld, padding %lld,%lld) to %lld x %lld is not one "
+        "cuDNN takes",
+        (long long)p->n, (long long)p->h, (long long)p->w, (long long)p->c, (long long)p->f,
+        (long long)p->kh, (long long)p->kw, (long long)(p->c / (p->groups > 0 ? p->groups : 1)),
+        (long long)p->groups, (long long)p->stride_h, (long long)p->stride_w,
+        (long long)p->dilation_h, (long long)p->dilation_w, (long long)p->pad_h,
+        (long long)p->pad_w, (long long)p->oh, (long long)p->ow);
+  pthread_once(&kiln_cudnn_once, kiln_cudnn_load);
+  if (kiln_cudnn.forward == NULL)
+    return kiln_status_create(KILN_STATUS_NOT_FOUND, "no cuDNN: %s", kiln_cudnn_load_error);
+  kiln_status_t status = kiln_gpu_bind(gpu);
+  if (status != NULL) return status;
+
+  pthread_mutex_lock(&kiln_cudnn_lock);
+  int device = -1;
+  for (int i = 0; i < KILN_CUDNN_MAX_DEVICES && device < 0; ++i)
+    if (kiln_cudnn_devices[i].gpu == gpu || kiln_cudnn_devices[i].gpu == NULL) device = i;
+  if (device < 0) {
+    status = kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "cuDNN handles for more than %d devices", KILN_CUDNN_MAX_DEVICES);
+    goto done;
+  }
+  if (kiln_cudnn_devices[device].gpu == NULL) {
+    cudnnHandle_t handle = NULL;
+    cudnnStatus_t r = kiln_cudnn.create(&handle);
+    if (r != CUDNN_STATUS_SUCCESS) {
+      status = kiln_cudnn_error(r, "cudnnCreate");
+      goto done;
+    }
+    kiln_cudnn_devices[device].gpu = gpu;
+    kiln_cudnn_devices[device].handle = handle;
+  }
+  cudnnHandle_t handle = kiln_cudnn_devices[device].handle;
+
+  /* This convolution's plan: kept in the table, or (table full) made for this call. */
+  kiln_cudnn_plan_t* plan = NULL;
+  kiln_cudnn_plan_t local;
+  memset(&local, 0, sizeof(local));
+  for (int i = 0; i < KILN_GPU_DNN_MAX_PLANS && plan == NULL; ++i) {
+    kiln_cudnn_plan_t* slot = &kiln_cudnn_plans[i];
+    if (slot->gpu == gpu && kiln_cudnn_same(&slot->conv, conv)) plan = slot;
+  }
+  if (plan == NULL) {
+    for (int i = 0; i < KILN_GPU_DNN_MAX_PLANS && plan == NULL; ++i)
+      if (kiln_cudnn_plans[i].gpu == NULL) plan = &kiln_cudnn_plans[i];
+    if (plan == NULL) plan = &local;
+    status = kiln_cudnn_plan(handle, conv, plan);
+    if (status != NULL) {
+      kiln_cudnn_plan_release(plan);
+      goto done;
+    }
+    plan->gpu = gpu;
+    plan->conv = *conv;
+  }
+
+  /* The workspace grows to the plan's need (the old one is freed: work on the device that
+   * used it has finished, as every call waits for its convolution). */
+  if (plan->workspace_bytes > kiln_cudnn_devices[device].workspace_bytes) {
+    if (kiln_cudnn_devices[device].workspace != 0)
+      kiln_gpu_free(gpu, kiln_cudnn_devices[device].workspace);
+    kiln_cudnn_devices[device].workspace = 0;
+    kiln_cudnn_devices[device].workspace_bytes = 0;
+    status = kiln_gpu_alloc(gpu, plan->workspace_bytes, &kiln_cudnn_devices[device].workspace);
+    if (status != NULL) goto release;
+    kiln_cudnn_devices[device].workspace_bytes = plan->workspace_bytes;
+  }
+  const float one = 1.0f, beta = overwrite ? 0.0f : 1.0f;
+  cudnnStatus_t r = kiln_cudnn.setStream(handle, stream);
+  if (r == CUDNN_STATUS_SUCCESS)
+    r = kiln_cudnn.forward(handle, &one, plan->input, (const void*)(uintptr_t)input,
+                           plan->filter, (const void*)(uintptr_t)filter, plan->convolution,
+                           plan->algo, (void*)(uintptr_t)kiln_cudnn_devices[device].workspace,
+                           plan->workspace_bytes, &beta, plan->output,
+                           (void*)(uintptr_t)output);
+  if (r != CUDNN_STATUS_SUCCESS) status = kiln_cudnn_error(r, "cudnnConvolutionForward");
+release:
+  if (plan == &local) kiln_cudnn_plan_release(plan);
+done:
+  pthread_mutex_unlock(&kiln_cudnn_lock);
+  return status;
+}
+
+void kiln_gpu_dnn_release(kiln_gpu_t* gpu) {
+  if (gpu == NULL || kiln_cudnn.forward == NULL) return;
+  pthread_mutex_lock(&kiln_cudnn_lock);
+  for (int i = 0; i < KILN_GPU_DNN_MAX_PLANS; ++i)
+    if (kiln_cudnn_plans[i].gpu == gpu) kiln_cudnn_plan_release(&kiln_cudnn_plans[i]);
+  for (int i = 0; i < KILN_CUDNN_MAX_DEVICES; ++i) {
+    if (kiln_cudnn_devices[i].gpu != gpu) continue;
+    if (kiln_cudnn_devices[i].workspace != 0)
+      kiln_gpu_free(gpu, kiln_cudnn_devices[i].workspace);
+    kiln_cudnn.destroy(kiln_cudnn_devices[i].handle);
+    memset(&kiln_cudnn_devices[i], 0, sizeof(kiln_cudnn_devices[i]));
+  }
+  pthread_mutex_unlock(&kiln_cudnn_lock);
+}
