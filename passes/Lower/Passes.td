@@ -650,7 +650,16 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     once. In a function placed on a GPU, every such product becomes a call of
     `gpu_matmul_f32` instead, and a batch of them one of `gpu_batch_matmul_f32` (cuBLAS's
     sgemm and strided batched sgemm on device memory, `kiln_mgpu_matmul_f32` and
-    `kiln_mgpu_batch_matmul_f32`), and nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    `kiln_mgpu_batch_matmul_f32`), and each convolution the lowering marked
+    (`kiln.depthwise`, `kiln.conv2d_3x3`, `kiln.conv2d_direct`, `kiln.conv2d_gemm`) whose
+    filter is a constant global becomes a call of `gpu_conv2d_f32` (cuDNN's forward
+    convolution, `kiln_mgpu_conv2d_f32`): the filter transposed at compile time into a
+    global `NAME_krsc` in cuDNN's NHWC filter layout, f x kh x kw x c/groups (a depthwise
+    filter: c·m filters of depth 1, groups = c; its output collapsed to n x oh x ow x c·m),
+    the HWIO global erased when nothing else reads it, and padding cuDNN cannot express
+    (more below or right than above or left) made a zero-padded copy of the image (a
+    `linalg.fill` and a `memref.copy`) read without padding; a fed filter leaves the
+    convolution to kiln-gpu-kernels. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked
