@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "kiln/runtime/gpu_blas.h"
 
+#include "library.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -37,26 +39,13 @@ static char kiln_cublas_load_error[512];
 static pthread_once_t kiln_cublas_once = PTHREAD_ONCE_INIT;
 
 static void kiln_cublas_load(void) {
-  const char* named = getenv("KILN_LIBCUBLAS");
-  const char* candidates[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-  void* library = NULL;
+  static const char* const candidates[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
   const char* path = NULL;
-  if (named != NULL && named[0] != '\0') {
-    path = named;
-    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  } else {
-    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && library == NULL; ++i) {
-      path = candidates[i];
-      library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    }
-  }
-  if (library == NULL) {
-    const char* why = dlerror();
-    snprintf(kiln_cublas_load_error, sizeof(kiln_cublas_load_error), "cannot load %s: %s",
-             named != NULL && named[0] != '\0' ? named : "libcublas.so.13 (or .12)",
-             why != NULL ? why : path);
-    return;
-  }
+  void* library = kiln_library_open("KILN_LIBCUBLAS", candidates,
+                                    sizeof(candidates) / sizeof(candidates[0]),
+                                    "libcublas.so.13 (or .12)", &path, kiln_cublas_load_error,
+                                    sizeof(kiln_cublas_load_error));
+  if (library == NULL) return;
   struct kiln_cublas blas;
 #define KILN_CUBLAS_LOOKUP(member, symbol, result, params)                                  \
   *(void**)(&blas.member) = dlsym(library, symbol);                                         \

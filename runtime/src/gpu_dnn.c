@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "kiln/runtime/gpu_dnn.h"
 
+#include "library.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -74,26 +76,13 @@ static char kiln_cudnn_load_error[512];
 static pthread_once_t kiln_cudnn_once = PTHREAD_ONCE_INIT;
 
 static void kiln_cudnn_load(void) {
-  const char* named = getenv("KILN_LIBCUDNN");
-  const char* candidates[] = {"libcudnn.so.9", "libcudnn.so"};
-  void* library = NULL;
+  static const char* const candidates[] = {"libcudnn.so.9", "libcudnn.so"};
   const char* path = NULL;
-  if (named != NULL && named[0] != '\0') {
-    path = named;
-    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  } else {
-    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]) && library == NULL; ++i) {
-      path = candidates[i];
-      library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    }
-  }
-  if (library == NULL) {
-    const char* why = dlerror();
-    snprintf(kiln_cudnn_load_error, sizeof(kiln_cudnn_load_error), "cannot load %s: %s",
-             named != NULL && named[0] != '\0' ? named : "libcudnn.so.9",
-             why != NULL ? why : path);
-    return;
-  }
+  void* library = kiln_library_open("KILN_LIBCUDNN", candidates,
+                                    sizeof(candidates) / sizeof(candidates[0]),
+                                    "libcudnn.so.9", &path, kiln_cudnn_load_error,
+                                    sizeof(kiln_cudnn_load_error));
+  if (library == NULL) return;
   struct kiln_cudnn dnn;
 #define KILN_CUDNN_LOOKUP(member, symbol, result, params)                                    \
   *(void**)(&dnn.member) = dlsym(library, symbol);                                           \

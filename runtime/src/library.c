@@ -1,0 +1,31 @@
+/* Implementation of library.h. */
+#define _GNU_SOURCE
+#include "library.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void* kiln_library_open(const char* env, const char* const* candidates, size_t count,
+                        const char* fallback_name, const char** path, char* error,
+                        size_t error_size) {
+  const char* named = getenv(env);
+  void* library = NULL;
+  *path = NULL;
+  if (named != NULL && named[0] != '\0') {
+    *path = named;
+    library = dlopen(named, RTLD_NOW | RTLD_LOCAL);
+  } else {
+    for (size_t i = 0; i < count && library == NULL; ++i) {
+      *path = candidates[i];
+      library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+    }
+  }
+  if (library == NULL) {
+    const char* why = dlerror();
+    snprintf(error, error_size, "cannot load %s: %s",
+             named != NULL && named[0] != '\0' ? named : fallback_name,
+             why != NULL ? why : (*path != NULL ? *path : "no candidate"));
+  }
+  return library;
+}
