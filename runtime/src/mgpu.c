@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/gpu_blas.h"
@@ -145,10 +146,25 @@ void mgpuLaunchKernel(void* function, intptr_t grid_x, intptr_t grid_y, intptr_t
                                  params));
 }
 
+static int kiln_mgpu_default_stream_only;
+static pthread_once_t kiln_mgpu_streams_once = PTHREAD_ONCE_INIT;
+
+static void kiln_mgpu_read_streams(void) {
+  const char* value = getenv("KILN_GPU_STREAM");
+  kiln_mgpu_default_stream_only = value != NULL && strcmp(value, "default") == 0;
+}
+
+/* Whether KILN_GPU_STREAM=default puts all work on the default stream (mgpu.h). */
+static int kiln_mgpu_one_stream(void) {
+  pthread_once(&kiln_mgpu_streams_once, kiln_mgpu_read_streams);
+  return kiln_mgpu_default_stream_only;
+}
+
 void* mgpuStreamCreate(void) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   kiln_gpu_stream_t stream = NULL;
-  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_create(gpu, &stream));
+  if (gpu != NULL && !kiln_mgpu_one_stream())
+    kiln_mgpu_fail(kiln_gpu_stream_create(gpu, &stream));
   return stream;
 }
 
@@ -288,6 +304,13 @@ static void kiln_mgpu_finish_default_stream(void) {
   if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, NULL));
 }
 
+/* After a library call on the default stream: waits for it unless all work is on that
+ * stream (KILN_GPU_STREAM=default), where what follows is queued after it anyway and
+ * what reads it on the host waits for the stream first. */
+static void kiln_mgpu_finish_library_call(void) {
+  if (!kiln_mgpu_one_stream()) kiln_mgpu_finish_default_stream();
+}
+
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
   void* host = kiln_mgpu_staging(bytes);
   if (host == NULL) return;
@@ -321,7 +344,7 @@ void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
       (flags & KILN_MATMUL_OVERWRITE) != 0, (flags & KILN_MATMUL_BROADCAST_A) != 0,
       (flags & KILN_MATMUL_BROADCAST_B) != 0, batch, m, n, k, (kiln_gpu_ptr_t)a,
       (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, NULL));
-  kiln_mgpu_finish_default_stream();
+  kiln_mgpu_finish_library_call();
 }
 
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
@@ -343,5 +366,5 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
   kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
                                      (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
                                      (kiln_gpu_ptr_t)output, NULL));
-  kiln_mgpu_finish_default_stream();
+  kiln_mgpu_finish_library_call();
 }

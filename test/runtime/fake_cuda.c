@@ -277,8 +277,10 @@ CUresult cuStreamDestroy_v2(CUhandle stream) {
   return SUCCESS;
 }
 
+static long long default_stream_waits;
+
 CUresult cuStreamSynchronize(CUhandle stream) {
-  (void)stream;
+  if (stream == NULL) ++default_stream_waits;
   return SUCCESS;
 }
 
@@ -333,3 +335,6 @@ int fake_cuda_last_launch(char* name, unsigned grid[3], unsigned block[3], unsig
 long long fake_cuda_live_allocations(void) { return live_allocations; }
 
 int fake_cuda_contexts(void) { return contexts; }
+
+/* How many times a thread waited for the default stream (cuStreamSynchronize(NULL)). */
+long long fake_cuda_default_stream_waits(void) { return default_stream_waits; }

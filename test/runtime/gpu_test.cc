@@ -657,6 +657,44 @@ TEST_F(MgpuFake, Conv2dErrors) {
             "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
 }
 
+// With KILN_GPU_STREAM=default (its own process: read once) every region is the default
+// stream: mgpuStreamCreate makes none, and a library call returns without waiting for the
+// device (what follows is queued after it); without it, a product waits for the default
+// stream before it returns.
+TEST(MgpuStreams, LibraryCallsWaitUnlessOneStream) {
+  const char* libcuda = std::getenv("KILN_LIBCUDA");
+  ASSERT_NE(libcuda, nullptr);
+  void* library = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  auto waits = reinterpret_cast<long long (*)()>(dlsym(library, "fake_cuda_default_stream_waits"));
+  ASSERT_NE(waits, nullptr);
+  const char* mode = std::getenv("KILN_GPU_STREAM");
+  bool one = mode != nullptr && std::string(mode) == "default";
+  void* stream = mgpuStreamCreate();
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  EXPECT_EQ(stream == nullptr, one);
+  std::vector<float> a = {1, 2, 3, 4}, b = {5, 6, 7, 8}, c(4, 0.0f);
+  void* da = mgpuMemAlloc(16, stream, false);
+  void* db = mgpuMemAlloc(16, stream, false);
+  void* dc = mgpuMemAlloc(16, stream, false);
+  mgpuMemcpy(da, a.data(), 16, stream);
+  mgpuMemcpy(db, b.data(), 16, stream);
+  long long before = waits();
+  kiln_mgpu_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
+                       reinterpret_cast<uintptr_t>(dc), 2, 2, 2, KILN_MATMUL_OVERWRITE);
+  EXPECT_EQ(waits() - before, one ? 0 : 1);
+  mgpuStreamSynchronize(stream);
+  mgpuMemcpy(c.data(), dc, 16, stream);
+  mgpuStreamSynchronize(stream);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  EXPECT_EQ(c, (std::vector<float>{19, 22, 43, 50}));
+  mgpuMemFree(da, stream);
+  mgpuMemFree(db, stream);
+  mgpuMemFree(dc, stream);
+  mgpuStreamDestroy(stream);
+  dlclose(library);
+}
+
 TEST(GpuNoCudnn, ConvolutionSaysWhy) {
   kiln_gpu_t* gpu = nullptr;
   ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);

@@ -19,6 +19,14 @@
  *
  * Devices are opened on first use and stay open for the life of the process. Each thread
  * works on device 0 until mgpuSetDefaultDevice (or kiln_mgpu_set_device) says otherwise.
+ *
+ * Streams: by default mgpuStreamCreate makes a non-blocking stream per async region and a
+ * library call (cuBLAS, cuDNN) runs on the default stream and is waited for before it
+ * returns, so the kernels after it, on another stream, see its result. With the
+ * environment variable KILN_GPU_STREAM=default (read once per process), every region uses
+ * the default stream itself: kernels, copies and library calls are then in one order on
+ * the device and a library call returns without waiting (an experiment for the GPU runs
+ * of test/gpu/models.py, which time both; not yet measured).
  */
 #ifndef KILN_RUNTIME_MGPU_H
 #define KILN_RUNTIME_MGPU_H
