@@ -570,6 +570,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   using KernelCallsPassBase::KernelCallsPassBase;
 
   void runOnOperation() override {
+    transposedGlobals.clear(); // a pass instance may run on several modules
+    replacedFilters.clear();
     // The runtime's kernels run on the CPU; a GPU's partition calls cuBLAS for its matrix
     // products and keeps its other linalg ops (kiln-gpu-kernels makes them kernels).
     for (auto func : getOperation().getOps<func::FuncOp>()) {

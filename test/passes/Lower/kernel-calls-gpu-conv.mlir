@@ -94,3 +94,28 @@ func.func @fed_filter(%x: memref<1x4x4x1xf32>, %f: memref<3x3x1x2xf32>, %y: memr
   }
   return
 }
+
+// -----
+
+// Tests that a module after another with a filter of the same name gets its own transpose
+// (the pass keeps no filter from one module to the next).
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+memref.global "private" constant @w : memref<1x1x1x2xf32> = dense<[[[[2.0, 3.0]]]]>
+// CHECK: memref.global "private" constant @w_krsc : memref<2x1x1x1xf32> = dense<{{\[}}{{\[}}{{\[}}[2.000000e+00]]], {{\[}}{{\[}}[3.000000e+00]]]]>
+// CHECK-LABEL: func.func @same_name
+func.func @same_name(%x: memref<1x4x4x1xf32>, %y: memref<1x2x2x2xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %f = memref.get_global @w : memref<1x1x1x2xf32>
+  // CHECK: kiln.kernel_call "gpu_conv2d_f32"
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+      ins(%f : memref<1x1x1x2xf32>) outs(%y : memref<1x2x2x2xf32>) attrs = {kiln.conv2d_gemm = array<i64: 2, 2, 1, 1, 0, 0>} {
+  ^bb0(%in: f32, %o: f32):
+    %z = arith.constant 0 : index
+    %v = memref.load %x[%z, %z, %z, %z] : memref<1x4x4x1xf32>
+    %m = arith.mulf %v, %in : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
