@@ -12,6 +12,9 @@
 #                     GPU against TensorFlow's outputs and PyTorch eager's speed, and a 4096^3
 #                     matrix product against torch.matmul (test/gpu/models.py)
 #   lit-gpu.txt       (one-machine mode only) the GPU lit tests against the real driver
+#   profile.txt       (only when KILN_GPU_PARTS names "profile") Nsight Compute's time per
+#                     kernel, library kernels included, for one call of ResNet50 and
+#                     MobileNetV2 at batch 1 and 32 (where ncu can read the counters)
 #
 # The GPU machine need not build Kiln (it may lack LLVM 22): compile where Kiln builds,
 #   test/gpu/run_on_gpu.sh --prepare [BUNDLE]     (default gpu-bundle.tar.gz)
@@ -22,8 +25,8 @@
 # which needs only Python with NumPy (PyTorch for the peers). With no option it does both
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
-# KILN_GPU_PARTS (default "replay mixed bench models") picks what --run runs, for a short
-# lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
+# KILN_GPU_PARTS (default "replay mixed bench models"; "profile" too on request) picks what
+# --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
 parts=${KILN_GPU_PARTS:-replay mixed bench models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -105,6 +108,23 @@ run() { # run BUNDLE_DIR OUT_DIR
   done > "$out/bench.txt" 2>&1
   want bench && cat "$out/bench.txt"
 
+  if want profile && [ -f "$dir/models/models.json" ]; then
+    ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+    for name in resnet50-b1 resnet50-b32 mobilenetv2-b1 mobilenetv2-b32; do
+      exe="$dir/models/$name"
+      [ -x "$exe" ] || continue
+      echo "== $name"
+      if [ -n "$ncu" ]; then
+        # One call (the runner's --bench 1 warms up, then times one): each kernel's time.
+        "$ncu" --clock-control none --metrics gpu__time_duration.sum --print-summary \
+          per-kernel "$exe" --input "x=$exe.x.npy" --bench 1 2>&1 | tail -n 400
+      else
+        echo "no ncu"
+      fi
+    done > "$out/profile.txt" 2>&1
+    echo "profile: $out/profile.txt (${ncu:-no ncu})"
+  fi
+
   if want models && [ -f "$dir/models/models.json" ]; then
     py=python3
     python3 -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
@@ -136,7 +156,7 @@ case "${1:-}" in
     run "$tmp/gpu-bundle" "$out"
     ;;
   -h|--help)
-    sed -n "2,26p" "$0"
+    sed -n "2,29p" "$0"
     ;;
   *)
     out=${1:-${OUT:-gpu-results}}
