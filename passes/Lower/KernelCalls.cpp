@@ -715,9 +715,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     foldZeroFill(op, w.output, params); // first: the padded copy goes between them
     Location loc = op.getLoc();
     auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
-    auto in = shape(w.input), out = shape(w.output), filterShape = shape(w.filter);
+    auto in = shape(w.input), out = shape(w.output);
     int64_t n = in[0], h = in[1], wd = in[2], c = in[3], oh = out[1], ow = out[2];
-    int64_t f = conv.depthwise ? filterShape[2] * filterShape[3] : filterShape[3];
     int64_t extentH = (conv.kh - 1) * conv.dh + 1, extentW = (conv.kw - 1) * conv.dw + 1;
     // The rows and columns cuDNN gives with the top and left padding on both sides.
     int64_t cudnnH = (h + 2 * conv.pt - extentH) / conv.sh + 1;
@@ -742,6 +741,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       padH = padW = 0;
     }
     Value filter = transposedFilter(b, loc, w.filter, conv.depthwise);
+    int64_t f = shape(filter)[0]; // f x kh x kw x depth
     params.i64("n", n).i64("h", h).i64("w", wd).i64("c", c).i64("f", f);
     params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
     params.pair("strides", {conv.sh, conv.sw}).pair("dilations", {conv.dh, conv.dw});

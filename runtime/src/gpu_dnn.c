@@ -209,9 +209,9 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
   const int64_t sizes[] = {p->n,        p->h,        p->w,          p->c,         p->f,
                            p->kh,       p->kw,       p->oh,         p->ow,        p->stride_h,
                            p->stride_w, p->dilation_h, p->dilation_w, p->groups};
+  const int64_t groups = p->groups > 0 ? p->groups : 1; /* divides; p->groups < 1 is bad */
   int bad = p->pad_h < 0 || p->pad_w < 0 || p->pad_h > INT_MAX || p->pad_w > INT_MAX ||
-            p->groups < 1 || p->c % (p->groups > 0 ? p->groups : 1) != 0 ||
-            p->f % (p->groups > 0 ? p->groups : 1) != 0;
+            p->c % groups != 0 || p->f % groups != 0;
   for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i)
     bad |= sizes[i] < 1 || sizes[i] > INT_MAX;
   if (bad)
@@ -221,7 +221,7 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
         "strides %lld,%lld, dilations %lld,%lld, padding %lld,%lld) to %lld x %lld is not one "
         "cuDNN takes",
         (long long)p->n, (long long)p->h, (long long)p->w, (long long)p->c, (long long)p->f,
-        (long long)p->kh, (long long)p->kw, (long long)(p->c / (p->groups > 0 ? p->groups : 1)),
+        (long long)p->kh, (long long)p->kw, (long long)(p->c / groups),
         (long long)p->groups, (long long)p->stride_h, (long long)p->stride_w,
         (long long)p->dilation_h, (long long)p->dilation_w, (long long)p->pad_h,
         (long long)p->pad_w, (long long)p->oh, (long long)p->ow);
@@ -273,11 +273,15 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
     plan->conv = *conv;
   }
 
-  /* The workspace grows to the plan's need (the old one is freed: work on the device that
-   * used it has finished, as every call waits for its convolution). */
+  /* The workspace grows to the plan's need. The old one is freed once the convolutions
+   * queued on `stream` that use it have finished: callers need not wait for each call
+   * (kiln/runtime/mgpu.h's KILN_GPU_STREAM=default does not). */
   if (plan->workspace_bytes > kiln_cudnn_devices[device].workspace_bytes) {
-    if (kiln_cudnn_devices[device].workspace != 0)
+    if (kiln_cudnn_devices[device].workspace != 0) {
+      status = kiln_gpu_stream_synchronize(gpu, stream);
+      if (status != NULL) goto release;
       kiln_gpu_free(gpu, kiln_cudnn_devices[device].workspace);
+    }
     kiln_cudnn_devices[device].workspace = 0;
     kiln_cudnn_devices[device].workspace_bytes = 0;
     status = kiln_gpu_alloc(gpu, plan->workspace_bytes, &kiln_cudnn_devices[device].workspace);

@@ -360,9 +360,10 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
                           int64_t groups, int32_t flags) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
-  const kiln_gpu_conv2d_t conv = {n,        h,        w,          c,          f,     kh,
-                                  kw,       oh,       ow,         stride_h,   stride_w,
-                                  dilation_h, dilation_w, pad_h, pad_w, groups};
+  const kiln_gpu_conv2d_t conv = {n,        h,        w,          c,          f,
+                                  kh,       kw,       oh,         ow,         stride_h,
+                                  stride_w, dilation_h, dilation_w, pad_h,    pad_w,
+                                  groups};
   kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
                                      (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
                                      (kiln_gpu_ptr_t)output, NULL));
