@@ -1,6 +1,9 @@
 //===- Kernels.cpp - a GPU partition's linalg ops as gpu.launch kernels --------===//
 #include "codegen/GPU/Passes.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,7 +26,52 @@ int64_t blockThreads(int64_t n) {
   return n >= kBlockThreads ? kBlockThreads : std::max<int64_t>(32, (n + 31) / 32 * 32);
 }
 
+/// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
+struct Combiner {
+  Operation *op;              // in the generic op's body, yielded
+  Value value;                // its operand that is not the accumulator
+  mlir::gpu::AllReduceOperation kind;
+  TypedAttr identity;
+};
+
+/// The combiner of a generic op with one output whose body yields `combine(v, out)` for a
+/// float `out` used nowhere else: add, mul, max or min in one of arith's forms.
+std::optional<Combiner> combinerOf(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  BlockArgument acc = body.getArgument(op.getNumDpsInputs());
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto type = dyn_cast<FloatType>(acc.getType());
+  if (!type || !type.isF32() || yield.getNumOperands() != 1 || !acc.hasOneUse())
+    return std::nullopt;
+  Operation *combine = yield.getOperand(0).getDefiningOp();
+  if (!combine || combine->getBlock() != &body || combine->getNumOperands() != 2)
+    return std::nullopt;
+  Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
+  if ((lhs == acc) == (rhs == acc))
+    return std::nullopt;
+  using K = mlir::gpu::AllReduceOperation;
+  const llvm::APFloat inf = llvm::APFloat::getInf(type.getFloatSemantics());
+  const llvm::APFloat negInf = llvm::APFloat::getInf(type.getFloatSemantics(), true);
+  std::optional<std::pair<K, llvm::APFloat>> kind =
+      llvm::TypeSwitch<Operation *, std::optional<std::pair<K, llvm::APFloat>>>(combine)
+          .Case([&](arith::AddFOp) { return std::make_pair(K::ADD, llvm::APFloat(0.0f)); })
+          .Case([&](arith::MulFOp) { return std::make_pair(K::MUL, llvm::APFloat(1.0f)); })
+          .Case([&](arith::MaximumFOp) { return std::make_pair(K::MAXIMUMF, negInf); })
+          .Case([&](arith::MinimumFOp) { return std::make_pair(K::MINIMUMF, inf); })
+          .Case([&](arith::MaxNumFOp) { return std::make_pair(K::MAXNUMF, negInf); })
+          .Case([&](arith::MinNumFOp) { return std::make_pair(K::MINNUMF, inf); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!kind)
+    return std::nullopt;
+  return Combiner{combine, lhs == acc ? rhs : lhs, kind->first,
+                  FloatAttr::get(type, kind->second)};
+}
+
 struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
+  using KernelsPassBase::KernelsPassBase;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && kiln::dialect::isOnGpu(func) && failed(lower(func)))
@@ -76,6 +124,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   LogicalResult launch(IRRewriter &rewriter, linalg::LinalgOp op) {
     if (op->getNumResults() != 0)
       return op->emitOpError() << "on tensors left in a GPU partition (not bufferized)";
+    // The parallel dimensions outermost (a Mean over H and W of NHWC is parallel in N and
+    // C): the conversion makes an scf.parallel only of the leading parallel loops, so a
+    // reduction before a parallel dimension would leave that dimension to each thread.
+    if (FailureOr<linalg::LinalgOp> moved = parallelFirst(rewriter, op); failed(moved))
+      return failure();
+    else
+      op = *moved;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        generic && reassociate && blockReduction(rewriter, generic))
+      return success();
     Block *block = op->getBlock();
     Operation *before = op->getPrevNode();
     Operation *after = op->getNextNode();
@@ -99,6 +157,158 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     if (!made.empty())
       serial(loc, made);
     return success();
+  }
+
+  /// `op`, or a generic op in its place with its parallel dimensions first (each group in
+  /// its order) when a reduction comes before one.
+  FailureOr<linalg::LinalgOp> parallelFirst(IRRewriter &rewriter, linalg::LinalgOp op) {
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<unsigned> order;
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::parallel)
+        order.push_back(d);
+    size_t parallel = order.size();
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it != utils::IteratorType::parallel)
+        order.push_back(d);
+    bool sorted = true;
+    for (size_t i = 0; i < order.size(); ++i)
+      sorted &= order[i] == i;
+    if (sorted || parallel == 0)
+      return op;
+    rewriter.setInsertionPoint(op);
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> general = linalg::generalizeNamedOp(rewriter, op);
+      if (failed(general))
+        return op->emitOpError() << "cannot be reordered for a GPU kernel";
+      generic = *general;
+    }
+    FailureOr<linalg::GenericOp> moved = linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(moved))
+      return generic->emitOpError() << "cannot be reordered for a GPU kernel";
+    ++numReordered;
+    return cast<linalg::LinalgOp>(moved->getOperation());
+  }
+
+  /// Replaces `op`, a reduction along its operands' innermost dimension (a row's sum or
+  /// maximum: softmax, layer norm, a mean over the last axis), with a kernel of one block
+  /// per output element whose threads each combine a strided share of the reduction
+  /// (neighbouring threads reading neighbouring elements), then the block's shares
+  /// (gpu.all_reduce: warp shuffles), thread 0 combining the total into the output.
+  /// False, leaving `op` alone, for another op: a thread per output element suits it.
+  bool blockReduction(IRRewriter &rewriter, linalg::GenericOp op) {
+    std::optional<Combiner> combiner = combinerOf(op);
+    if (!combiner)
+      return false;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t parallel = op.getNumParallelLoops(), outputs = 1, reduced = 1;
+    for (auto [d, range] : llvm::enumerate(ranges)) {
+      if (ShapedType::isDynamic(range))
+        return false;
+      (int64_t(d) < parallel ? outputs : reduced) *= range;
+    }
+    // The reduction's elements must lie side by side: some input's innermost index is a
+    // reduction dimension (the parallel ones come first: parallelFirst), and no input that
+    // varies along the reduction has a parallel one innermost (a matrix product's right
+    // operand, which a thread per output element reads coalesced).
+    bool innermost = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      bool alongReduction = false;
+      for (AffineExpr e : map.getResults())
+        for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
+          alongReduction |= e.isFunctionOfDim(d);
+      if (!alongReduction)
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (!dim || int64_t(dim.getPosition()) < parallel)
+        return false;
+      innermost = true;
+    }
+    if (!innermost || reduced < 32 || outputs == 0 || outputs > INT32_MAX)
+      return false;
+    int64_t threads = blockThreads(reduced);
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto index = [&](OpBuilder &b, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value one = index(rewriter, 1);
+    auto kernel = mlir::gpu::LaunchOp::create(rewriter, loc, index(rewriter, outputs), one, one,
+                                              index(rewriter, threads), one, one);
+    Block &body = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    // The indices of dimensions [first, last) of the flat row-major `id`.
+    SmallVector<Value> ivs(ranges.size());
+    auto split = [&](OpBuilder &at, Value id, int64_t first, int64_t last) {
+      for (int64_t d = last - 1; d >= first; --d) {
+        ivs[d] = d > first ? arith::RemUIOp::create(at, loc, id, index(at, ranges[d])) : id;
+        if (d > first)
+          id = arith::DivUIOp::create(at, loc, id, index(at, ranges[d]));
+      }
+    };
+    split(b, kernel.getBlockIds().x, 0, parallel);
+    Value thread = kernel.getThreadIds().x;
+    Value identity = arith::ConstantOp::create(b, loc, combiner->identity);
+    auto loop = scf::ForOp::create(b, loc, thread, index(b, reduced), index(b, threads),
+                                   ValueRange{identity});
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      split(lb, loop.getInductionVar(), parallel, int64_t(ranges.size()));
+      Block &region = op.getRegion().front();
+      IRMapping map;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        AffineMap indexing = op.getMatchingIndexingMap(input);
+        SmallVector<Value> at;
+        for (unsigned r = 0; r < indexing.getNumResults(); ++r)
+          at.push_back(affine::AffineApplyOp::create(lb, loc, indexing.getSubMap({r}), ivs));
+        Value loaded = memref::LoadOp::create(lb, loc, input->get(), at);
+        map.map(region.getArgument(input->getOperandNumber()), loaded);
+      }
+      for (Operation &inner : region.without_terminator()) {
+        if (&inner == combiner->op)
+          continue;
+        if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
+          map.map(idx.getResult(), ivs[idx.getDim()]);
+          continue;
+        }
+        lb.clone(inner, map);
+      }
+      map.map(region.getArgument(op.getNumDpsInputs()), loop.getRegionIterArgs()[0]);
+      Value next = lb.clone(*combiner->op, map)->getResult(0);
+      scf::YieldOp::create(lb, loc, next);
+    }
+    Value total = mlir::gpu::AllReduceOp::create(
+                      b, loc, loop.getResult(0),
+                      mlir::gpu::AllReduceOperationAttr::get(b.getContext(), combiner->kind),
+                      b.getUnitAttr())
+                      .getResult();
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(b, 0));
+    auto write = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    mlir::gpu::TerminatorOp::create(b, loc);
+    {
+      OpBuilder wb = OpBuilder::atBlockBegin(&write.getThenRegion().front());
+      OpOperand *init = op.getDpsInitOperand(0);
+      AffineMap indexing = op.getMatchingIndexingMap(init);
+      for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
+        ivs[d] = index(wb, 0); // the output's map reads no reduction dimension
+      SmallVector<Value> at;
+      for (unsigned r = 0; r < indexing.getNumResults(); ++r)
+        at.push_back(affine::AffineApplyOp::create(wb, loc, indexing.getSubMap({r}), ivs));
+      Value old = memref::LoadOp::create(wb, loc, init->get(), at);
+      IRMapping map;
+      Block &region = op.getRegion().front();
+      map.map(region.getArgument(op.getNumDpsInputs()), old);
+      map.map(combiner->value, total);
+      Value updated = wb.clone(*combiner->op, map)->getResult(0);
+      memref::StoreOp::create(wb, loc, updated, init->get(), at);
+    }
+    rewriter.eraseOp(op);
+    ++numKernels;
+    ++numBlockReductions;
+    return true;
   }
 
   /// Whether a kernel can run `op`: nothing in it calls, allocates or is a kiln op.

@@ -11,7 +11,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Runs on the functions placed on a GPU (those `kiln-lower-partitions` marked with a
     `kiln.device` naming one), after buffer planning, when every buffer of the function is
     device memory. Each `memref.copy` becomes a `linalg.copy`, each linalg op a nest of
-    `scf.parallel` (its parallel dimensions) around `scf.for` loops (its reductions), and
+    `scf.parallel` (its parallel dimensions, moved before its reductions where one comes
+    first: a mean over H and W of an NHWC image is parallel in N and C) around `scf.for`
+    loops (its reductions), and
     each nest one `gpu.launch`: one thread per iteration of the parallel dimensions, taken
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
@@ -48,12 +50,20 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = [
-    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::linalg::LinalgDialect",
-    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels launched">,
     Statistic<"numSerial", "serial-kernels", "Kernels of one thread (no parallel dimension)">,
+    Statistic<"numReordered", "reordered", "Ops whose parallel dimensions were moved first">,
+    Statistic<"numBlockReductions", "block-reductions",
+              "Reductions along the innermost dimension with a block per output element">,
+  ];
+  let options = [
+    Option<"reassociate", "reassociate", "bool", /*default=*/"true",
+           "Let a block of threads combine a row's reduction in a tree (float sums then "
+           "round differently from the sequential order; off for --strict-float)">,
   ];
 }
 
@@ -140,6 +150,52 @@ def MergeModulesPass : Pass<"kiln-gpu-merge-modules", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def StreamPass : Pass<"kiln-gpu-stream", "mlir::func::FuncOp"> {
+  let summary = "Queue a function's GPU work in order on one stream per call";
+  let description = [{
+    Runs after kernel outlining, on each function with GPU work (`gpu.launch_func`,
+    `gpu.memcpy`, `gpu.memset`, in any of its regions): on entry it takes a stream
+    (`gpu.wait async`, which the runtime's `mgpuStreamCreate` answers from a pool of its
+    streams), every launch, copy and fill becomes asynchronous on that stream, and before the
+    function returns it waits for the stream and gives it back (`gpu.wait [%s]`). The
+    function's work then runs on the device in program order, without the host waiting
+    between kernels; the runtime's library calls between them (`kiln_mgpu_conv2d_f32`,
+    `kiln_mgpu_matmul_f32`: cuDNN, cuBLAS) run on the same stream, the one the calling
+    thread took last (kiln/runtime/mgpu.h), and a copy to host memory returns once it has
+    been made. Upstream's `gpu-async-region` instead gives each run of work between
+    synchronous calls a stream of its own and waits for it before the next call.
+
+    A function whose GPU work is already asynchronous (or has a `gpu.wait`) is an error: it
+    orders its work itself. A function with GPU work must have one block.
+
+    Before:
+    ```mlir
+    func.func @f(%h: memref<4xf32>, %d: memref<4xf32>) {
+      gpu.memcpy %d, %h : memref<4xf32>, memref<4xf32>
+      gpu.launch_func @kiln_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xf32>)
+      gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32>
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%h: memref<4xf32>, %d: memref<4xf32>) {
+      %s = gpu.wait async
+      %0 = gpu.memcpy async [%s] %d, %h : memref<4xf32>, memref<4xf32>
+      %1 = gpu.launch_func async [%s] @kiln_kernels::@k blocks in ... args(%d : memref<4xf32>)
+      %2 = gpu.memcpy async [%s] %h, %d : memref<4xf32>, memref<4xf32>
+      gpu.wait [%s]
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numStreams", "streams", "Functions given a stream per call">,
+    Statistic<"numOps", "ops", "Launches, copies and fills queued on it">,
+  ];
 }
 
 #endif // KILN_CODEGEN_GPU_PASSES_TD

@@ -106,16 +106,17 @@ std::string cudaToolkit() {
 
 /// A GPU partition's loop nests as kernels in one gpu.binary (kiln/runtime/mgpu.h loads it).
 void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
-  pm.addPass(codegen::gpu::createKernelsPass());
+  codegen::gpu::KernelsPassOptions launches;
+  launches.reassociate = !options.strictFloat;
+  pm.addPass(codegen::gpu::createKernelsPass(launches));
   pm.addPass(codegen::gpu::createHostPass());
   // Integer powers as functions, which outlining copies into the kernels' module (NVVM has
   // no lowering for math.ipowi).
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(codegen::gpu::createMergeModulesPass());
-  // Copies and launches in order on one stream per function call (upstream's lowering of
-  // gpu.memcpy wants them asynchronous).
-  pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
+  // Copies, launches and library calls in order on one stream per function call.
+  pm.nest<func::FuncOp>().addPass(codegen::gpu::createStreamPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.gpuArch;
   target.optLevel = 3;

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "gpu_profile.h"
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/gpu_blas.h"
 #include "kiln/runtime/gpu_dnn.h"
@@ -20,6 +22,9 @@ static kiln_gpu_t* kiln_mgpu_devices[KILN_MGPU_MAX_DEVICES];
 
 static _Thread_local int kiln_mgpu_ordinal;
 static _Thread_local kiln_status_t kiln_mgpu_pending;
+/* The stream the thread took last (mgpuStreamCreate) and has not given back: the library
+ * calls' (NULL: the default stream). */
+static _Thread_local kiln_gpu_stream_t kiln_mgpu_current;
 
 /* Keeps `status` as the thread's pending error unless one is pending already. */
 static void kiln_mgpu_fail(kiln_status_t status) {
@@ -126,6 +131,7 @@ void* mgpuModuleGetFunction(void* handle, const char* name) {
   }
   kiln_gpu_kernel_t kernel = NULL;
   kiln_mgpu_fail(kiln_gpu_kernel(loaded, name, &kernel));
+  if (kernel != NULL && kiln_gpu_profile_on()) kiln_gpu_profile_kernel_name(kernel, name);
   return kernel;
 }
 
@@ -142,8 +148,16 @@ void mgpuLaunchKernel(void* function, intptr_t grid_x, intptr_t grid_y, intptr_t
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return;
   uint32_t grid[3] = {(uint32_t)grid_x, (uint32_t)grid_y, (uint32_t)grid_z};
   uint32_t block[3] = {(uint32_t)block_x, (uint32_t)block_y, (uint32_t)block_z};
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
   kiln_mgpu_fail(kiln_gpu_launch(gpu, function, grid, block, (uint32_t)shared_bytes, stream,
                                  params));
+  if (start != NULL) {
+    char name[256];
+    snprintf(name, sizeof name, "%s grid %ux%ux%u block %ux%ux%u",
+             kiln_gpu_profile_kernel(function), grid[0], grid[1], grid[2], block[0], block[1],
+             block[2]);
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
 }
 
 static int kiln_mgpu_default_stream_only;
@@ -160,17 +174,57 @@ static int kiln_mgpu_one_stream(void) {
   return kiln_mgpu_default_stream_only;
 }
 
+/* Streams given back, per device, for the next mgpuStreamCreate (under kiln_mgpu_lock):
+ * a partition takes one per call (codegen/GPU's kiln-gpu-stream), and creating a stream
+ * costs the driver more than the call's small kernels. */
+enum { KILN_MGPU_POOLED_STREAMS = 8 };
+static kiln_gpu_stream_t kiln_mgpu_pool[KILN_MGPU_MAX_DEVICES][KILN_MGPU_POOLED_STREAMS];
+static int kiln_mgpu_pooled[KILN_MGPU_MAX_DEVICES];
+
 void* mgpuStreamCreate(void) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   kiln_gpu_stream_t stream = NULL;
-  if (gpu != NULL && !kiln_mgpu_one_stream())
-    kiln_mgpu_fail(kiln_gpu_stream_create(gpu, &stream));
+  if (gpu == NULL || kiln_mgpu_one_stream()) return NULL;
+  int ordinal = kiln_mgpu_ordinal;
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  if (kiln_mgpu_pooled[ordinal] > 0)
+    stream = kiln_mgpu_pool[ordinal][--kiln_mgpu_pooled[ordinal]];
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+  if (stream == NULL) kiln_mgpu_fail(kiln_gpu_stream_create(gpu, &stream));
+  kiln_mgpu_current = stream;
   return stream;
 }
 
 void mgpuStreamDestroy(void* stream) {
+  if (stream == NULL) return;
+  if (kiln_mgpu_current == stream) kiln_mgpu_current = NULL;
   kiln_gpu_t* gpu = kiln_mgpu_open_device();
-  if (gpu != NULL) kiln_gpu_stream_destroy(gpu, stream);
+  if (gpu == NULL) return;
+  /* Pooled only once it is idle: a stream with work left (an error cut its call short) is
+   * waited for, or destroyed if that fails. */
+  kiln_status_t status = kiln_gpu_stream_synchronize(gpu, stream);
+  int ordinal = kiln_mgpu_ordinal, pooled = 0;
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  if (status == NULL && kiln_mgpu_pooled[ordinal] < KILN_MGPU_POOLED_STREAMS) {
+    kiln_mgpu_pool[ordinal][kiln_mgpu_pooled[ordinal]++] = stream;
+    pooled = 1;
+  }
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+  kiln_status_free(status);
+  if (!pooled) kiln_gpu_stream_destroy(gpu, stream);
+}
+
+void kiln_mgpu_release_streams(void) {
+  for (int d = 0; d < KILN_MGPU_MAX_DEVICES; ++d) {
+    pthread_mutex_lock(&kiln_mgpu_lock);
+    kiln_gpu_t* gpu = kiln_mgpu_devices[d];
+    int count = kiln_mgpu_pooled[d];
+    kiln_gpu_stream_t streams[KILN_MGPU_POOLED_STREAMS];
+    memcpy(streams, kiln_mgpu_pool[d], sizeof streams);
+    kiln_mgpu_pooled[d] = 0;
+    pthread_mutex_unlock(&kiln_mgpu_lock);
+    for (int i = 0; i < count; ++i) kiln_gpu_stream_destroy(gpu, streams[i]);
+  }
 }
 
 void mgpuStreamSynchronize(void* stream) {
@@ -230,9 +284,15 @@ void mgpuMemFree(void* ptr, void* stream) {
 
 void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
-  if (gpu != NULL)
-    kiln_mgpu_fail(kiln_gpu_copy(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst,
-                                 (kiln_gpu_ptr_t)(uintptr_t)src, bytes, stream));
+  if (gpu == NULL) return;
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
+  kiln_mgpu_fail(kiln_gpu_copy(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst,
+                               (kiln_gpu_ptr_t)(uintptr_t)src, bytes, stream));
+  if (start != NULL) {
+    char name[64];
+    snprintf(name, sizeof name, "copy %zu bytes", bytes);
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
 }
 
 void mgpuMemset32(void* dst, uint32_t value, size_t count, void* stream) {
@@ -250,8 +310,12 @@ void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream) {
 /* GPU partitions run one at a time: their arenas are per partition, not per call. */
 static pthread_mutex_t kiln_mgpu_part_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* When the thread's current partition call began (for KILN_GPU_PROFILE). */
+static _Thread_local struct timespec kiln_mgpu_call_start;
+
 void* kiln_mgpu_part_begin(int64_t* slot, int64_t bytes) {
   pthread_mutex_lock(&kiln_mgpu_part_lock);
+  if (kiln_gpu_profile_on()) clock_gettime(CLOCK_MONOTONIC, &kiln_mgpu_call_start);
   slot[1] = 0;
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return NULL;
@@ -272,6 +336,12 @@ void kiln_mgpu_part_end(int64_t* slot) {
   /* The call's copies and kernels finish before the arena is another call's. */
   kiln_gpu_t* device = kiln_mgpu_device();
   if (device != NULL) kiln_mgpu_fail(kiln_gpu_synchronize(device));
+  if (device != NULL && kiln_gpu_profile_on()) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    kiln_gpu_profile_collect(device, (now.tv_sec - kiln_mgpu_call_start.tv_sec) * 1e3 +
+                                         (now.tv_nsec - kiln_mgpu_call_start.tv_nsec) * 1e-6);
+  }
   if (kiln_mgpu_pending != NULL && slot[1] != 0) {
     kiln_gpu_t* gpu = kiln_mgpu_open_device();
     if (gpu != NULL) kiln_gpu_free(gpu, (kiln_gpu_ptr_t)slot[0]);
@@ -297,18 +367,19 @@ static void* kiln_mgpu_staging(int64_t bytes) {
   return host;
 }
 
-/* Waits for the work queued on the default stream (a transfer's copy, a product), unless
- * an error is pending; a failure becomes the pending error. */
-static void kiln_mgpu_finish_default_stream(void) {
+/* Waits for the work queued on the thread's current stream (a transfer's copy), unless an
+ * error is pending; a failure becomes the pending error. */
+static void kiln_mgpu_finish_current_stream(void) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
-  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, NULL));
+  if (gpu != NULL) kiln_mgpu_fail(kiln_gpu_stream_synchronize(gpu, kiln_mgpu_current));
 }
 
-/* After a library call on the default stream: waits for it unless all work is on that
- * stream (KILN_GPU_STREAM=default), where what follows is queued after it anyway and
- * what reads it on the host waits for the stream first. */
+/* After a library call on the current stream: the compiled code queues what reads its
+ * result on that stream too, and what reads it on the host waits for the stream first,
+ * so it returns at once; outside a stream (NULL, not KILN_GPU_STREAM=default's) the kernels
+ * after it may be on another stream, so it is waited for. */
 static void kiln_mgpu_finish_library_call(void) {
-  if (!kiln_mgpu_one_stream()) kiln_mgpu_finish_default_stream();
+  if (kiln_mgpu_current == NULL && !kiln_mgpu_one_stream()) kiln_mgpu_finish_current_stream();
 }
 
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
@@ -316,8 +387,9 @@ void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
   if (host == NULL) return;
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu != NULL)
-    kiln_mgpu_fail(kiln_gpu_copy_to_host(gpu, host, (kiln_gpu_ptr_t)data, (size_t)bytes, NULL));
-  kiln_mgpu_finish_default_stream();
+    kiln_mgpu_fail(kiln_gpu_copy_to_host(gpu, host, (kiln_gpu_ptr_t)data, (size_t)bytes,
+                                         kiln_mgpu_current));
+  kiln_mgpu_finish_current_stream();
   kiln_partition_send(key, (uintptr_t)host, bytes);
   free(host);
 }
@@ -328,8 +400,9 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
   kiln_partition_recv(key, (uintptr_t)host, bytes);
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu != NULL)
-    kiln_mgpu_fail(kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host, (size_t)bytes, NULL));
-  kiln_mgpu_finish_default_stream();
+    kiln_mgpu_fail(kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host, (size_t)bytes,
+                                           kiln_mgpu_current));
+  kiln_mgpu_finish_current_stream();
   free(host);
 }
 
@@ -339,11 +412,19 @@ void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
                                 int64_t m, int64_t n, int64_t k, int32_t flags) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
+  kiln_gpu_stream_t stream = kiln_mgpu_current;
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
   kiln_mgpu_fail(kiln_gpu_sgemm_batched(
       gpu, (flags & KILN_MATMUL_TRANSPOSE_A) != 0, (flags & KILN_MATMUL_TRANSPOSE_B) != 0,
       (flags & KILN_MATMUL_OVERWRITE) != 0, (flags & KILN_MATMUL_BROADCAST_A) != 0,
       (flags & KILN_MATMUL_BROADCAST_B) != 0, batch, m, n, k, (kiln_gpu_ptr_t)a,
-      (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, NULL));
+      (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, stream));
+  if (start != NULL) {
+    char name[128];
+    snprintf(name, sizeof name, "cublas sgemm batch %lld m %lld n %lld k %lld flags %d",
+             (long long)batch, (long long)m, (long long)n, (long long)k, (int)flags);
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
   kiln_mgpu_finish_library_call();
 }
 
@@ -364,8 +445,21 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
                                   kh,       kw,       oh,         ow,         stride_h,
                                   stride_w, dilation_h, dilation_w, pad_h,    pad_w,
                                   groups};
+  kiln_gpu_stream_t stream = kiln_mgpu_current;
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
   kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
                                      (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
-                                     (kiln_gpu_ptr_t)output, NULL));
+                                     (kiln_gpu_ptr_t)output, stream));
+  if (start != NULL) {
+    char name[160];
+    snprintf(name, sizeof name,
+             "cudnn conv2d %lldx%lldx%lldx%lld -> %lld filters %lldx%lld stride %lldx%lld "
+             "dilation %lldx%lld pad %lldx%lld groups %lld",
+             (long long)n, (long long)h, (long long)w, (long long)c, (long long)f,
+             (long long)kh, (long long)kw, (long long)stride_h, (long long)stride_w,
+             (long long)dilation_h, (long long)dilation_w, (long long)pad_h, (long long)pad_w,
+             (long long)groups);
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
   kiln_mgpu_finish_library_call();
 }

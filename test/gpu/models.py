@@ -37,6 +37,7 @@ and the peers, as it takes seconds.
 Usage: /tmp/tf/bin/python test/gpu/models.py prepare DIR [--kiln build/bin/kiln]
            [--zoo ~/.cache/kiln-zoo] [--gpu-arch sm_90] [--models NAME ...]
        python3 test/gpu/models.py run DIR [--turns 3] [--runs 20]
+       python3 test/gpu/models.py profile DIR [--runs 20] [--rows 30] [--models NAME ...]
 """
 import argparse
 import json
@@ -245,8 +246,12 @@ def torch_model(peer, torch):
     return getattr(torchvision.models, peer)()
 
 
-def torch_times(model, x_host, runs, torch):
-    """(median ms device-resident, median ms with the host copies) of model(x)."""
+def torch_times(model, x_host, runs, torch, channels_last=False):
+    """(median ms device-resident, median ms with the host copies) of model(x); with
+    channels_last, model and input in NHWC memory (cuDNN's NHWC kernels, Kiln's layout)."""
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+        x_host = x_host.contiguous(memory_format=torch.channels_last)
     x = x_host.cuda()
     with torch.no_grad():
         for _ in range(3):
@@ -313,7 +318,7 @@ def run(args):
         err = float(np.max(np.abs(got.astype(np.float64) - ref)) / max(np.max(np.abs(ref)), 1e-30))
         ok = shape_ok and err < 1e-3
         failures += not ok
-        kiln_ms, one_ms, torch_ms = [], [], []
+        kiln_ms, one_ms, torch_ms, nhwc_ms = [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -329,6 +334,8 @@ def run(args):
                 break
             if model is not None:
                 torch_ms.append(torch_times(model, xt, args.runs, torch))
+                if len(m["shape"]) == 4:
+                    nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
         one = statistics.median(one_ms) if one_ms else float("nan")
         if torch_ms:
@@ -337,6 +344,10 @@ def run(args):
             row = "%-40s %s rel.err %.1e  kiln %8.3f ms (one stream %8.3f)  torch %8.3f ms " \
                   "resident, %8.3f ms with copies  torch/kiln %.2f" % (
                       label, "ok  " if ok else "FAIL", err, k, one, tr, tc, tc / k)
+            if nhwc_ms:
+                row += "  (torch channels_last: %.3f resident, %.3f with copies)" % (
+                    statistics.median(t[0] for t in nhwc_ms),
+                    statistics.median(t[1] for t in nhwc_ms))
         else:
             row = "%-40s %s rel.err %.1e  kiln %8.3f ms (one stream %8.3f)" % (
                 label, "ok  " if ok else "FAIL", err, k, one)
@@ -388,9 +399,66 @@ def run(args):
     return 1 if failures else 0
 
 
+def profile(args):
+    """Where each model's GPU time goes: Kiln's KILN_GPU_PROFILE table (kiln/runtime/mgpu.h)
+    and, for the peer, PyTorch's profiler's largest kernels, per call."""
+    d = os.path.abspath(args.dir)
+    with open(os.path.join(d, "models.json")) as f:
+        manifest = json.load(f)
+    try:
+        import numpy as np
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        if not torch.cuda.is_available():
+            torch = None
+    except ImportError:
+        torch = None
+    for m in manifest["models"]:
+        if m["error"] or (args.models and m["name"] not in args.models):
+            continue
+        exe = os.path.join(d, m["exe"])
+        env = dict(os.environ, KILN_GPU_PROFILE="1")
+        proc = subprocess.run([exe, "--input", "x=" + exe + ".x.npy", "--bench",
+                               str(args.runs)], capture_output=True, text=True, timeout=300,
+                              env=env)
+        lines = proc.stderr.splitlines()
+        print("== %s b%d: Kiln (KILN_GPU_PROFILE, %d timed calls and a warm-up)"
+              % (m["name"], m["batch"], args.runs), flush=True)
+        print("\n".join(lines[:args.rows + 2]), flush=True)
+        if torch is None:
+            continue
+        model = torch_model(m["peer"], torch).cuda().eval()
+        xt = torch.from_numpy(np.load(exe + ".x.npy").reshape(m["shape"]))
+        if len(m["shape"]) == 4:
+            xt = xt.permute(0, 3, 1, 2).contiguous()
+        x = xt.cuda()
+        from torch.profiler import ProfilerActivity, profile as torch_profile
+        with torch.no_grad():
+            for _ in range(3):
+                model(x)
+            torch.cuda.synchronize()
+            with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
+                for _ in range(args.runs):
+                    model(x)
+                torch.cuda.synchronize()
+        events = [e for e in prof.key_averages() if e.device_type.name == "CUDA"]
+        events.sort(key=lambda e: -e.self_device_time_total)
+        total = sum(e.self_device_time_total for e in events)
+        print("== %s b%d: PyTorch %s (profiler, %d calls): %.3f ms of kernels per call"
+              % (m["name"], m["batch"], torch.__version__, args.runs,
+                 total / 1e3 / args.runs), flush=True)
+        for e in events[:args.rows]:
+            print("%10.4f %5.1f%% %8.2f  %s" % (
+                e.self_device_time_total / 1e3 / args.runs,
+                100.0 * e.self_device_time_total / max(total, 1e-9), e.count / args.runs,
+                e.key[:150]), flush=True)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("action", choices=("prepare", "run"))
+    p.add_argument("action", choices=("prepare", "run", "profile"))
     p.add_argument("dir")
     p.add_argument("--kiln", default=os.path.join(ROOT, "build", "bin", "kiln"))
     p.add_argument("--zoo", default=os.path.expanduser("~/.cache/kiln-zoo"))
@@ -398,8 +466,9 @@ def main():
     p.add_argument("--models", nargs="+", choices=sorted(MODELS))
     p.add_argument("--turns", type=int, default=3)
     p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--rows", type=int, default=30, help="profile: rows of each table")
     args = p.parse_args()
-    return prepare(args) if args.action == "prepare" else run(args)
+    return {"prepare": prepare, "run": run, "profile": profile}[args.action](args)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@
 #                     GPU against TensorFlow's outputs and PyTorch eager's speed, and a 4096^3
 #                     matrix product against torch.matmul (test/gpu/models.py)
 #   lit-gpu.txt       (one-machine mode only) the GPU lit tests against the real driver
-#   profile.txt       (only when KILN_GPU_PARTS names "profile") Nsight Compute's time per
-#                     kernel, library kernels included, for one call of ResNet50 and
-#                     MobileNetV2 at batch 1 and 32 (where ncu can read the counters)
+#   profile.txt       (only when KILN_GPU_PARTS names "profile") where each model's GPU
+#                     time goes: Kiln's KILN_GPU_PROFILE table (device time per kernel,
+#                     library call and copy) beside PyTorch's profiler's largest kernels
+#                     (test/gpu/models.py profile)
 #
 # The GPU machine need not build Kiln (it may lack LLVM 22): compile where Kiln builds,
 #   test/gpu/run_on_gpu.sh --prepare [BUNDLE]     (default gpu-bundle.tar.gz)
@@ -26,7 +27,7 @@
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
 # KILN_GPU_PARTS (default "replay mixed bench models"; "profile" too on request) picks what
-# --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
+# --prepare compiles and --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
 parts=${KILN_GPU_PARTS:-replay mixed bench models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -47,10 +48,11 @@ prepare() { # prepare BUNDLE_DIR
     scripts/setup.sh || { echo "setup/build failed"; return 1; }
   fi
   ninja -C build || { echo "build failed"; return 1; }
-  python3 test/gpu/replay.py --prepare "$dir/replay" --devices /gpu:0 --gpu-arch "$arch" |
-    tail -n 1
-  python3 test/gpu/replay.py --prepare "$dir/replay-mixed" --devices /cpu:0,/gpu:0 \
+  # What KILN_GPU_PARTS leaves out is not compiled either.
+  want replay && python3 test/gpu/replay.py --prepare "$dir/replay" --devices /gpu:0 \
     --gpu-arch "$arch" | tail -n 1
+  want mixed && python3 test/gpu/replay.py --prepare "$dir/replay-mixed" \
+    --devices /cpu:0,/gpu:0 --gpu-arch "$arch" | tail -n 1
   echo "$bench_graphs" | while IFS='|' read -r graph flags; do
     name=${graph%.pbtxt}
     # shellcheck disable=SC2086
@@ -60,7 +62,9 @@ prepare() { # prepare BUNDLE_DIR
     # shellcheck disable=SC2086
     build/bin/kiln compile "test/e2e/tf/$graph" $flags --cpu x86-64-v3 -o "$dir/bench/$name.cpu"
   done
-  if [ -x "$tf_python" ]; then
+  if ! want models && ! want profile; then
+    :
+  elif [ -x "$tf_python" ]; then
     "$tf_python" test/gpu/models.py prepare "$dir/models" --gpu-arch "$arch" 2>&1 |
       grep -E ': (compiled|[0-9]+ constants|.*error)' || true
   else
@@ -109,20 +113,11 @@ run() { # run BUNDLE_DIR OUT_DIR
   want bench && cat "$out/bench.txt"
 
   if want profile && [ -f "$dir/models/models.json" ]; then
-    ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
-    for name in resnet50-b1 resnet50-b32 mobilenetv2-b1 mobilenetv2-b32; do
-      exe="$dir/models/$name"
-      [ -x "$exe" ] || continue
-      echo "== $name"
-      if [ -n "$ncu" ]; then
-        # One call (the runner's --bench 1 warms up, then times one): each kernel's time.
-        "$ncu" --clock-control none --metrics gpu__time_duration.sum --print-summary \
-          per-kernel "$exe" --input "x=$exe.x.npy" --bench 1 2>&1 | tail -n 400
-      else
-        echo "no ncu"
-      fi
-    done > "$out/profile.txt" 2>&1
-    echo "profile: $out/profile.txt (${ncu:-no ncu})"
+    py=python3
+    python3 -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
+    PYTHONUNBUFFERED=1 $py test/gpu/models.py profile "$dir/models" --runs 10 \
+      > "$out/profile.txt" 2>&1
+    echo "profile: $out/profile.txt"
   fi
 
   if want models && [ -f "$dir/models/models.json" ]; then

@@ -28,8 +28,12 @@ cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
   return handle == &handle_storage ? SUCCESS : NOT_INITIALIZED;
 }
 
+/* The stream the last product was asked to run on (tests read it). */
+static void* last_stream;
+void* fake_cublas_last_stream(void) { return last_stream; }
+
 cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, void* stream) {
-  (void)stream;
+  last_stream = stream;
   return handle == &handle_storage ? SUCCESS : NOT_INITIALIZED;
 }
 

@@ -332,6 +332,7 @@ protected:
   }
   void TearDown() override {
     EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+    kiln_mgpu_release_streams();
     EXPECT_EQ(liveAllocations(), liveBefore) << "driver objects not released";
     dlclose(library);
   }
@@ -401,6 +402,26 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   mgpuMemFree(device, stream);
   mgpuStreamDestroy(stream);
   mgpuModuleUnload(module);
+}
+
+// A stream given back is the next one taken; kiln_mgpu_release_streams destroys the pool's.
+TEST_F(MgpuFake, StreamPool) {
+  void* first = mgpuStreamCreate();
+  ASSERT_NE(first, nullptr);
+  long long live = liveAllocations();
+  void* second = mgpuStreamCreate();
+  ASSERT_NE(second, nullptr);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(liveAllocations(), live + 1);
+  mgpuStreamDestroy(second);
+  mgpuStreamDestroy(first);
+  EXPECT_EQ(liveAllocations(), live + 1); // both kept
+  void* again = mgpuStreamCreate();
+  EXPECT_TRUE(again == first || again == second);
+  mgpuStreamDestroy(again);
+  kiln_mgpu_release_streams();
+  EXPECT_EQ(liveAllocations(), live - 1);
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
 }
 
 TEST_F(MgpuFake, PartitionArena) {
@@ -657,17 +678,21 @@ TEST_F(MgpuFake, Conv2dErrors) {
             "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
 }
 
-// With KILN_GPU_STREAM=default (its own process: read once) every region is the default
-// stream: mgpuStreamCreate makes none, and a library call returns without waiting for the
-// device (what follows is queued after it); without it, a product waits for the default
-// stream before it returns.
-TEST(MgpuStreams, LibraryCallsWaitUnlessOneStream) {
+// A library call runs on the stream the thread took last and returns without waiting for
+// the device: what follows is queued after it. With KILN_GPU_STREAM=default (its own
+// process: read once) that stream is the default one: mgpuStreamCreate makes none. A call
+// outside any stream, as built, waits for the default stream before it returns.
+TEST(MgpuStreams, LibraryCallsOnTheCurrentStream) {
   const char* libcuda = std::getenv("KILN_LIBCUDA");
-  ASSERT_NE(libcuda, nullptr);
+  const char* libcublas = std::getenv("KILN_LIBCUBLAS");
+  ASSERT_TRUE(libcuda && libcublas);
   void* library = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(library, nullptr) << dlerror();
+  void* blas = dlopen(libcublas, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(blas, nullptr) << dlerror();
   auto waits = reinterpret_cast<long long (*)()>(dlsym(library, "fake_cuda_default_stream_waits"));
-  ASSERT_NE(waits, nullptr);
+  auto lastStream = reinterpret_cast<void* (*)()>(dlsym(blas, "fake_cublas_last_stream"));
+  ASSERT_TRUE(waits && lastStream);
   const char* mode = std::getenv("KILN_GPU_STREAM");
   bool one = mode != nullptr && std::string(mode) == "default";
   void* stream = mgpuStreamCreate();
@@ -679,19 +704,30 @@ TEST(MgpuStreams, LibraryCallsWaitUnlessOneStream) {
   void* dc = mgpuMemAlloc(16, stream, false);
   mgpuMemcpy(da, a.data(), 16, stream);
   mgpuMemcpy(db, b.data(), 16, stream);
+  auto product = [&] {
+    kiln_mgpu_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
+                         reinterpret_cast<uintptr_t>(dc), 2, 2, 2, KILN_MATMUL_OVERWRITE);
+  };
   long long before = waits();
-  kiln_mgpu_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
-                       reinterpret_cast<uintptr_t>(dc), 2, 2, 2, KILN_MATMUL_OVERWRITE);
-  EXPECT_EQ(waits() - before, one ? 0 : 1);
-  mgpuStreamSynchronize(stream);
+  product();
+  EXPECT_EQ(waits() - before, 0);
+  EXPECT_EQ(lastStream(), stream);
   mgpuMemcpy(c.data(), dc, 16, stream);
   mgpuStreamSynchronize(stream);
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
   EXPECT_EQ(c, (std::vector<float>{19, 22, 43, 50}));
-  mgpuMemFree(da, stream);
-  mgpuMemFree(db, stream);
-  mgpuMemFree(dc, stream);
   mgpuStreamDestroy(stream);
+  // Outside a stream: the default one, waited for unless it is every call's stream.
+  before = waits();
+  product();
+  EXPECT_EQ(lastStream(), nullptr);
+  EXPECT_EQ(waits() - before, one ? 0 : 1);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  mgpuMemFree(da, nullptr);
+  mgpuMemFree(db, nullptr);
+  mgpuMemFree(dc, nullptr);
+  kiln_mgpu_release_streams();
+  dlclose(blas);
   dlclose(library);
 }
 

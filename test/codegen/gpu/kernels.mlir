@@ -1,4 +1,5 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=reassociate=false' %s | FileCheck %s --check-prefix=STRICT
 
 // Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
 // flat index split row-major (the last dimension fastest), guarded against the last block's
@@ -30,16 +31,33 @@ func.func @elementwise(%x: memref<10x100xf32>, %y: memref<10x100xf32>, %s: memre
 
 // -----
 
-// Tests that a reduction keeps its loop inside the thread of its output element, and that
-// a small nest gets a block of a whole warp.
+// Tests that a reduction along the innermost dimension (a row's sum) gets a block per
+// output element: each thread sums a strided share of the row (neighbouring threads read
+// neighbouring elements), the block combines the shares (gpu.all_reduce) and thread 0 adds
+// the total to the output; with reassociate=false (--strict-float) the sum stays in order
+// in one thread per row, and a small nest gets a block of a whole warp.
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_sums
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c32{{(_[0-9]+)?}},
-// CHECK: arith.cmpi ult, %{{.*}}, %c8
-// CHECK: scf.if
-// CHECK: scf.for
-// CHECK: arith.addf
+// CHECK: gpu.launch blocks(%[[ROW:[^,]*]], {{.*}}) in ({{[^=]*}}= %c8{{(_[0-9]+)?}}, {{.*}}) threads(%[[T:[^,]*]], {{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PART:.*]] = scf.for %[[I:.*]] = %[[T]] to %c1000 step %c256{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %arg0[{{.*}}] : memref<8x1000xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: scf.yield %[[S]]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[OLD:.*]] = memref.load %arg1[{{.*}}] : memref<8xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+// CHECK: memref.store %[[NEW]], %arg1[{{.*}}] : memref<8xf32>
+// STRICT-LABEL: func.func @row_sums
+// STRICT: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c32{{(_[0-9]+)?}},
+// STRICT: arith.cmpi ult, %{{.*}}, %c8
+// STRICT: scf.if
+// STRICT: scf.for
+// STRICT: arith.addf
+// STRICT-NOT: gpu.all_reduce
 func.func @row_sums(%x: memref<8x1000xf32>, %y: memref<8xf32>, %s: memref<0xi8>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
@@ -53,14 +71,93 @@ func.func @row_sums(%x: memref<8x1000xf32>, %y: memref<8xf32>, %s: memref<0xi8>)
 
 // -----
 
-// Tests that a reduction to one value runs on one thread, that copies become kernels, and
-// that views stay on the host.
+// Tests that a row maximum of a computed value (softmax's) gets the same block reduction,
+// the body's own ops (linalg.index too) inside the strided loop, started at -inf.
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_max
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[NEG]]) -> (f32) {
+// CHECK: memref.load %arg0
+// CHECK: arith.index_cast %[[I]]
+// CHECK: arith.mulf
+// CHECK: arith.maximumf %{{.*}}, %[[ACC]] : f32
+// CHECK: gpu.all_reduce maximumf
+func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x128xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %jf = arith.sitofp %ji : i32 to f32
+    %m = arith.mulf %a, %jf : f32
+    %t = arith.maximumf %m, %b : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a matrix product keeps a thread per output element (its right operand read
+// coalesced along n), not a block per element.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @product
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
+// CHECK: scf.for
+// CHECK-NOT: gpu.all_reduce
+func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>,
+                   %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x128xf32>, memref<128x256xf32>) outs(%c : memref<256x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %t = arith.addf %m, %z : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a mean over H and W of an NHWC image, a reduction before a parallel
+// dimension, runs one thread per (n, c), the reductions inside it (not one thread per n).
+#in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+// CHECK-LABEL: func.func @spatial_sum
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c16{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
+// CHECK: arith.cmpi ult, %{{.*}}, %c4096
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load %arg0
+// CHECK-NOT: gpu.all_reduce
+func.func @spatial_sum(%x: memref<2x7x7x2048xf32>, %y: memref<2x2048xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#in, #out],
+                  iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+      ins(%x : memref<2x7x7x2048xf32>) outs(%y : memref<2x2048xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a reduction to one value runs on one block (of 64 threads for 64 values),
+// that copies become kernels, and that views stay on the host.
 #in = affine_map<(d0) -> (d0)>
 #out = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @total
 // CHECK: %[[V:.*]] = memref.subview
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %[[ONE:c1[_0-9]*]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]]) threads({{.*}}) in ({{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]], {{[^=]*}}= %[[ONE]])
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %[[ONE:c1[_0-9]*]], {{[^=]*}}= %[[ONE2:c1[_0-9]*]], {{[^=]*}}= %[[ONE2]]) threads({{.*}}) in ({{[^=]*}}= %c64, {{[^=]*}}= %[[ONE2]], {{[^=]*}}= %[[ONE2]])
 // CHECK: scf.for
+// CHECK: gpu.all_reduce add
 // CHECK: gpu.terminator
 // CHECK: gpu.launch
 // CHECK: memref.load %[[V]]

@@ -20,13 +20,24 @@
  * Devices are opened on first use and stay open for the life of the process. Each thread
  * works on device 0 until mgpuSetDefaultDevice (or kiln_mgpu_set_device) says otherwise.
  *
- * Streams: by default mgpuStreamCreate makes a non-blocking stream per async region and a
- * library call (cuBLAS, cuDNN) runs on the default stream and is waited for before it
- * returns, so the kernels after it, on another stream, see its result. With the
- * environment variable KILN_GPU_STREAM=default (read once per process), every region uses
- * the default stream itself: kernels, copies and library calls are then in one order on
- * the device and a library call returns without waiting (an experiment for the GPU runs
- * of test/gpu/models.py, which time both; not yet measured).
+ * Streams: a GPU partition's call takes one stream (mgpuStreamCreate, from a per-device
+ * pool of streams given back by mgpuStreamDestroy), queues all its copies and kernels on
+ * it and waits for it once, before it returns (codegen/GPU's kiln-gpu-stream). The
+ * library calls here (cuBLAS, cuDNN) run on the stream the calling thread took last and
+ * return without waiting for the device: what reads their result is queued after them.
+ * With the environment variable KILN_GPU_STREAM=default (read once per process), every
+ * call uses the default stream instead (an experiment, timed by test/gpu/models.py).
+ *
+ * Profiling: with KILN_GPU_PROFILE=1 (read once) every launch, copy and library call is
+ * timed on the device between events recorded around it on its stream, and when the
+ * process exits a table goes to stderr: for each kind of work (a kernel with its grid, a
+ * library call with its sizes, a copy with its bytes) the device milliseconds per call of
+ * the GPU partitions, its share and how many there are per call, largest first, under a
+ * line with the host's time per call from kiln_mgpu_part_begin to kiln_mgpu_part_end.
+ * The process's first call is left out: it loads the kernels and libraries, which the
+ * driver does lazily on first launch, and uploads the weights.
+ * A span includes any time its stream waited for the host to queue it, so a host-bound
+ * call shows its gaps in the kernels that follow them. The events add a little host time.
  */
 #ifndef KILN_RUNTIME_MGPU_H
 #define KILN_RUNTIME_MGPU_H
@@ -45,6 +56,10 @@ extern "C" {
 /* The pending error of the calling thread, or NULL; the caller frees it. Taking it lets the
  * calls work again. */
 kiln_status_t kiln_mgpu_take_error(void);
+
+/* Destroys the streams mgpuStreamDestroy kept for reuse, on every device (for a program
+ * that wants the driver's objects released before it closes its devices; tests). */
+void kiln_mgpu_release_streams(void);
 
 /* The device (ordinal) later calls on this thread use. */
 void kiln_mgpu_set_device(int ordinal);
@@ -67,17 +82,18 @@ int32_t kiln_mgpu_status(const kiln_run_options_t* options);
 
 /* A GPU partition running beside CPU partitions (kiln/runtime/partitions.h): the host code
  * of its kiln.send and kiln.recv, whose buffers are device memory. send copies the `bytes`
- * at device address `data` to the host (after the partition's earlier work, which the
- * compiled code has waited for) and sends them as tensor `key`; recv receives tensor `key`
- * and copies it to `data`, finished before it returns. With an error pending they still
- * send (zeros) and receive, so that the partitions exchanging tensors with this one finish;
- * the call then fails. */
+ * at device address `data` to the host (on the thread's current stream, after the
+ * partition's earlier work there) and sends them as tensor `key`; recv receives tensor
+ * `key` and copies it to `data` on that stream, finished before it returns. With an error
+ * pending they still send (zeros) and receive, so that the partitions exchanging tensors
+ * with this one finish; the call then fails. */
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes);
 void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
 
 /* kiln_kernel_matmul_f32's contract (kiln/kernels/matmul.h; KILN_MATMUL_TRANSPOSE_A,
  * _TRANSPOSE_B and _OVERWRITE in `flags`) on device memory, by cuBLAS
- * (kiln/runtime/gpu_blas.h), finished before it returns. */
+ * (kiln/runtime/gpu_blas.h), queued on the thread's current stream (see Streams above;
+ * finished before it returns when the thread holds none). */
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
                           int64_t k, int32_t flags);
 /* kiln_kernel_batch_matmul_f32's contract (KILN_MATMUL_BROADCAST_A and _B too) the same way,
@@ -87,7 +103,7 @@ void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
 
 /* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
  * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
- * pad_w on both sides), finished before it returns. */
+ * pad_w on both sides), queued like kiln_mgpu_matmul_f32. */
 void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
                           int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
                           int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
