@@ -381,6 +381,8 @@ def run(args):
         if mm["error"]:
             print("%s: compile error: %s" % (label, mm["error"].splitlines()[-1]), flush=True)
             continue
+        if args.no_generated and mm["kernel"] == "generated":
+            continue
         try:
             # A generated product takes seconds: one timed run.
             fast = mm["kernel"] == "cuBLAS"
@@ -467,6 +469,8 @@ def main():
     p.add_argument("--turns", type=int, default=3)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--rows", type=int, default=30, help="profile: rows of each table")
+    p.add_argument("--no-generated", action="store_true",
+                   help="run: skip the products of Kiln's generated kernel (seconds each)")
     args = p.parse_args()
     return {"prepare": prepare, "run": run, "profile": profile}[args.action](args)
 
