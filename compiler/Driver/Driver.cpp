@@ -242,6 +242,7 @@ private:
     p.kernelCalls = !options.noKernels;
     p.runtimeChecks = options.runtimeChecks;
     p.strictFloat = options.strictFloat;
+    p.allowTf32 = options.allowTf32;
     if (!options.gpuArch.empty()) {
       p.gpuArch = options.gpuArch;
       p.gpuAssemble = options.emit != EmitKind::Ptx;

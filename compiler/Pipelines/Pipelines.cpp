@@ -78,6 +78,7 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   if (options.kernelCalls) {
     lower::KernelCallsPassOptions kernels;
     kernels.strictFloat = options.strictFloat;
+    kernels.allowTf32 = options.allowTf32;
     pm.addPass(lower::createKernelCallsPass(kernels));
     pm.addPass(lower::createFuseKernelCallsPass());
     pm.addPass(lower::createPackWeightsPass());
@@ -213,6 +214,9 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> strictFloat{*this, "strict-float",
                            llvm::cl::desc("No Winograd, no approximated math functions"),
                            llvm::cl::init(false)};
+  Option<bool> allowTf32{*this, "allow-tf32",
+                         llvm::cl::desc("GPU f32 products and convolutions on TF32 tensor cores"),
+                         llvm::cl::init(false)};
   Option<std::string> gpuArch{*this, "gpu-arch",
                               llvm::cl::desc("GPU architecture of the kernels (sm_80)"),
                               llvm::cl::init("sm_80")};
@@ -227,6 +231,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
     options.kernelCalls = !noKernels;
     options.runtimeChecks = !noRuntimeChecks;
     options.strictFloat = strictFloat;
+    options.allowTf32 = allowTf32;
     options.gpuArch = gpuArch;
     options.gpuAssemble = gpuAssemble;
     return options;

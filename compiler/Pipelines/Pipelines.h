@@ -36,6 +36,9 @@ struct PipelineOptions {
   /// Strict float semantics: no Winograd convolutions, no polynomial approximations of
   /// math functions (libm instead).
   bool strictFloat = false;
+  /// A GPU's f32 matrix products and convolutions may round their operands to TF32 for
+  /// the tensor cores (cuBLAS's and cuDNN's TF32 modes).
+  bool allowTf32 = false;
   /// GPU code (for partitions placed on a GPU): the architecture its kernels are compiled
   /// for, and whether ptxas assembles them at compile time into a fatbin holding the cubin
   /// and the PTX (otherwise the module holds PTX, which the driver compiles at load).

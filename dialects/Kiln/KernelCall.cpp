@@ -184,11 +184,23 @@ std::string kernelNames() {
 
 } // namespace
 
-bool kiln::dialect::isKernelBuffer(Type type, int64_t rank, bool anyElementType) {
+bool kiln::dialect::isKernelElement(Type type, KernelElement element) {
+  switch (element) {
+  case KernelElement::F32:
+    return type.isF32();
+  case KernelElement::F16:
+    return type.isF16();
+  case KernelElement::Any:
+    return true;
+  }
+  return false;
+}
+
+bool kiln::dialect::isKernelBuffer(Type type, int64_t rank, KernelElement element) {
   auto t = dyn_cast<MemRefType>(type);
   return t && t.hasStaticShape() &&
          (t.getLayout().isIdentity() || t.areTrailingDimsContiguous(t.getRank())) &&
-         (anyElementType || t.getElementType().isF32()) && (rank < 0 || t.getRank() == rank);
+         isKernelElement(t.getElementType(), element) && (rank < 0 || t.getRank() == rank);
 }
 
 LogicalResult KernelCallOp::verify() {
@@ -215,10 +227,13 @@ LogicalResult KernelCallOp::verify() {
   auto checkBuffers = [&](ValueRange values, ArrayRef<KernelOperand> specs,
                           StringRef what) -> LogicalResult {
     for (auto [value, spec] : llvm::zip(values, specs))
-      if (!isKernelBuffer(value.getType(), spec.rank, spec.anyElementType))
+      if (!isKernelBuffer(value.getType(), spec.rank, spec.element))
         return emitOpError() << "takes " << value.getType() << " as its " << what << " '"
                              << spec.role << "'; expected a static, contiguous "
-                             << (spec.anyElementType ? "" : "f32 ") << "buffer"
+                             << (spec.element == KernelElement::F32   ? "f32 "
+                                 : spec.element == KernelElement::F16 ? "f16 "
+                                                                      : "")
+                             << "buffer"
                              << (spec.rank >= 0 ? " of rank " + std::to_string(spec.rank)
                                                 : std::string());
     return success();

@@ -42,6 +42,14 @@ constexpr KernelOperand gpuMatmulInputs[] = {{"a", 2}, {"b", 2}};
 constexpr KernelParam gpuMatmulParams[] = {
     {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
     flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("tf32", KILN_MGPU_MATMUL_TF32)};
+// The same for f16 operands and results (kiln_mgpu_matmul_f16, f32 sums).
+constexpr KernelOperand gpuMatmulF16Inputs[] = {
+    {"a", 2, KernelElement::F16}, {"b", 2, KernelElement::F16}};
+constexpr KernelOperand gpuMatmulF16Outputs[] = {{"c", -1, KernelElement::F16}};
+constexpr KernelParam gpuMatmulF16Params[] = {
+    {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
     flag("overwrite", KILN_MATMUL_OVERWRITE)};
 // A convolution by cuDNN on a GPU partition's device memory (kiln_mgpu_conv2d_f32): the
 // filter in cuDNN's NHWC filter layout, f x kh x kw x c/groups, padding on both sides.
@@ -51,7 +59,8 @@ constexpr KernelParam gpuConvParams[] = {
     {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
     {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
     {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
-    {"groups", K::I64}, flag("overwrite", KILN_MGPU_CONV2D_OVERWRITE)};
+    {"groups", K::I64}, flag("overwrite", KILN_MGPU_CONV2D_OVERWRITE),
+    flag("tf32", KILN_MGPU_CONV2D_TF32)};
 constexpr KernelArg gpuConvArgs[] = {
     {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
     {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "f"},
@@ -82,6 +91,15 @@ constexpr KernelParam batchMatmulParams[] = {
 constexpr KernelArg batchMatmulArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "batch"},
     {A::Param, "m"},   {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
+// The same by cuBLAS on a GPU (kiln_mgpu_batch_matmul_f32), TF32 allowed or not, and for
+// f16 operands and results (kiln_mgpu_batch_matmul_f16).
+constexpr KernelParam gpuBatchMatmulParams[] = {
+    {"batch", K::I64}, {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("broadcast_a", KILN_MATMUL_BROADCAST_A),
+    flag("broadcast_b", KILN_MATMUL_BROADCAST_B), flag("tf32", KILN_MGPU_MATMUL_TF32)};
+constexpr KernelOperand gpuBatchMatmulF16Inputs[] = {
+    {"a", -1, KernelElement::F16}, {"b", -1, KernelElement::F16}};
 
 // kiln/kernels/attention.h: out = softmax(scale * q k^T) v per head; each operand
 // [batch, heads, seq, x], or [batch, seq, heads, x] with its *_seq_major flag.
@@ -163,7 +181,8 @@ constexpr KernelArg conv3x3Args[] = {
     {A::Epilogue, "epilogue"}};
 // The Winograd kernel with its transformed filter cached (kiln-lower-pack-weights): the
 // cache slot is a model global of one i64 the kernel writes on its first call.
-constexpr KernelOperand conv3x3CachedInputs[] = {{"input", 4}, {"filter", 4}, {"cache", 1, true}};
+constexpr KernelOperand conv3x3CachedInputs[] = {
+    {"input", 4}, {"filter", 4}, {"cache", 1, KernelElement::Any}};
 constexpr KernelArg conv3x3CachedArgs[] = {
     {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "cache"}, {A::Address, "output"},
     {A::Param, "n"}, {A::Param, "h"}, {A::Param, "w"}, {A::Param, "c"}, {A::Param, "f"},
@@ -204,7 +223,7 @@ constexpr KernelArg maxPoolArgs[] = {
 
 // kiln/runtime/partitions.h: the bytes of a buffer sent to or received from another
 // partition under the key numbered `key` (kiln-lower-rendezvous-calls numbers them).
-constexpr KernelOperand transferBuffer[] = {{"buffer", -1, true}};
+constexpr KernelOperand transferBuffer[] = {{"buffer", -1, KernelElement::Any}};
 constexpr KernelParam transferParams[] = {{"key", K::I32}};
 constexpr KernelArg transferArgs[] = {{A::Param, "key"}, {A::Address, "buffer"},
                                       {A::ByteSize, "buffer"}};
@@ -253,8 +272,13 @@ constexpr KernelInfo table[] = {
     {"gpu_matmul_f32", KILN_MGPU_MATMUL_F32, KernelLibrary::GpuRuntime, false, "overwrite",
      gpuMatmulInputs, matmulOutputs, gpuMatmulParams, matmulArgs, shapes::matmul},
     {"gpu_batch_matmul_f32", KILN_MGPU_BATCH_MATMUL_F32, KernelLibrary::GpuRuntime, false,
-     "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
+     "overwrite", batchMatmulInputs, matmulOutputs, gpuBatchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
+    {"gpu_matmul_f16", KILN_MGPU_MATMUL_F16, KernelLibrary::GpuRuntime, false, "overwrite",
+     gpuMatmulF16Inputs, gpuMatmulF16Outputs, gpuMatmulF16Params, matmulArgs, shapes::matmul},
+    {"gpu_batch_matmul_f16", KILN_MGPU_BATCH_MATMUL_F16, KernelLibrary::GpuRuntime, false,
+     "overwrite", gpuBatchMatmulF16Inputs, gpuMatmulF16Outputs, batchMatmulParams,
+     batchMatmulArgs, shapes::batchMatmul},
     {"gpu_conv2d_f32", KILN_MGPU_CONV2D_F32, KernelLibrary::GpuRuntime, false, "overwrite",
      gpuConvInputs, gpuConvOutputs, gpuConvParams, gpuConvArgs, shapes::gpuConv2d},
     {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",

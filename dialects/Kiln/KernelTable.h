@@ -23,10 +23,13 @@ class KernelCallOp;
 
 /// A buffer operand of a kernel: its role (the name the verifier's messages and the passes
 /// use), its rank (-1: any) and whether its elements may be of any type (else f32).
+/// The element type a kernel's buffer holds.
+enum class KernelElement : uint8_t { F32, F16, Any };
+
 struct KernelOperand {
   llvm::StringLiteral role;
   int8_t rank;
-  bool anyElementType = false;
+  KernelElement element = KernelElement::F32;
 };
 
 enum class KernelParamKind : uint8_t {

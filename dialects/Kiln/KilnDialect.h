@@ -30,9 +30,11 @@ namespace kiln::dialect {
 std::string toCIdentifier(llvm::StringRef text);
 
 /// Whether `type` is a buffer a kernel can take: static, contiguous (row-major, at any
-/// offset: the call's address adds it), of `rank` (-1: any), of f32 unless
-/// `anyElementType`. kiln.kernel_call's verifier and the passes that make calls agree on it.
-bool isKernelBuffer(mlir::Type type, int64_t rank, bool anyElementType = false);
+/// offset: the call's address adds it), of `rank` (-1: any), of `element`s.
+/// kiln.kernel_call's verifier and the passes that make calls agree on it.
+bool isKernelBuffer(mlir::Type type, int64_t rank, KernelElement element = KernelElement::F32);
+/// Whether `type` is an element of the kind `element`.
+bool isKernelElement(mlir::Type type, KernelElement element);
 
 /// The attribute `kiln-lower-partitions` puts on each partition's function: the device it
 /// was placed on, as the placement wrote it ("/job:localhost/replica:0/task:0/device:GPU:0").

@@ -28,24 +28,29 @@ struct MatmulMatch {
   bool broadcastA = false, broadcastB = false;
 };
 
-/// Whether `v` is a static f32 buffer of `rank` a kernel can read (kiln.kernel_call's rule).
-bool isContiguousF32(Value v, int64_t rank) {
-  return kiln::dialect::isKernelBuffer(v.getType(), rank);
+using kiln::dialect::KernelElement;
+
+/// Whether `v` is a static buffer of `rank` and `element`s a kernel can read
+/// (kiln.kernel_call's rule).
+bool isContiguousF32(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
+  return kiln::dialect::isKernelBuffer(v.getType(), rank, element);
 }
 
-/// Whether `v` can be a kernel's output: a static f32 buffer of `rank`, contiguous or any
-/// strided view (a channel slice of a concatenation, say): the kernel then writes a
-/// contiguous buffer of its own, copied into the view (`call` below).
-bool isOutputF32(Value v, int64_t rank) {
+/// Whether `v` can be a kernel's output: a static buffer of `rank` and `element`s,
+/// contiguous or any strided view (a channel slice of a concatenation, say): the kernel
+/// then writes a contiguous buffer of its own, copied into the view (`call` below).
+bool isOutputF32(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
   auto t = dyn_cast<MemRefType>(v.getType());
-  return t && t.getRank() == rank && t.hasStaticShape() && t.getElementType().isF32() &&
+  return t && t.getRank() == rank && t.hasStaticShape() &&
+         kiln::dialect::isKernelElement(t.getElementType(), element) &&
          (t.getLayout().isIdentity() || isa<StridedLayoutAttr>(t.getLayout()));
 }
 
 /// Matches the generic the MatMul and BatchMatMul lowerings make: loops (batch..., m, k, n),
 /// C += A * B, A read as (m, k) or (k, m) and B as (k, n) or (n, k) after batch indices that
 /// are either the batch loops themselves or all 0 (one matrix for the whole batch).
-std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
+std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op,
+                                       KernelElement element = KernelElement::F32) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
   auto iterators = op.getIteratorTypesArray();
@@ -67,7 +72,8 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op) {
     ArrayRef<AffineExpr> results = map.getResults();
     int64_t lead = int64_t(results.size()) - 2;
     if (lead < 0 || results[lead] != r || results[lead + 1] != c ||
-        !(v == op.getDpsInits()[0] ? isOutputF32(v, lead + 2) : isContiguousF32(v, lead + 2)))
+        !(v == op.getDpsInits()[0] ? isOutputF32(v, lead + 2, element)
+                                   : isContiguousF32(v, lead + 2, element)))
       return false;
     bool loopsInOrder = lead == batchLoops, zeros = true;
     for (int64_t i = 0; i < lead; ++i) {
@@ -591,22 +597,30 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   /// cuDNN's grouped NHWC convolution in f32 took 4.5 ms of MobileNetV2's call at batch 32
   /// on an H200, where PyTorch's own depthwise kernel takes 0.75 ms.
   void rewriteGpu(func::FuncOp func) {
-    SmallVector<std::pair<linalg::GenericOp, MatmulMatch>> matmuls;
+    SmallVector<std::tuple<linalg::GenericOp, MatmulMatch, bool>> matmuls; // f16?
     SmallVector<std::tuple<linalg::GenericOp, WindowMatch, GpuConv>> convs;
     func.walk([&](linalg::GenericOp op) {
       if (auto m = matchMatmul(op)) {
-        matmuls.push_back({op, *m});
+        matmuls.push_back({op, *m, false});
+        return;
+      }
+      if (auto m = matchMatmul(op, KernelElement::F16)) {
+        matmuls.push_back({op, *m, true});
         return;
       }
       if (auto c = matchGpuConv(op))
         convs.push_back({op, c->first, c->second});
     });
-    for (auto &[op, m] : matmuls) {
+    for (auto &[op, m, f16] : matmuls) {
       Builder b(op.getContext());
       Params params{b, {}};
       params.product(m);
+      if (allowTf32 && !f16)
+        params.flag("tf32");
       foldZeroFill(op, m.c, params);
-      call(op, m.batch ? "gpu_batch_matmul_f32" : "gpu_matmul_f32", {m.a, m.b}, m.c, params);
+      std::string name = std::string(m.batch ? "gpu_batch_matmul_" : "gpu_matmul_") +
+                         (f16 ? "f16" : "f32");
+      call(op, name, {m.a, m.b}, m.c, params);
     }
     for (auto &[op, w, conv] : convs)
       lowerGpuConv(op, w, conv);
@@ -741,6 +755,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
     params.pair("strides", {conv.sh, conv.sw}).pair("dilations", {conv.dh, conv.dw});
     params.pair("pad", {padH, padW}).i64("groups", 1);
+    if (allowTf32)
+      params.flag("tf32");
     Value oldFilter = w.filter;
     call(op, "gpu_conv2d_f32", {input, filter}, w.output, params);
     if (auto get = oldFilter.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())

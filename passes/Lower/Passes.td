@@ -650,12 +650,14 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     once. In a function placed on a GPU, every such product becomes a call of
     `gpu_matmul_f32` instead, and a batch of them one of `gpu_batch_matmul_f32` (cuBLAS's
     sgemm and strided batched sgemm on device memory, `kiln_mgpu_matmul_f32` and
-    `kiln_mgpu_batch_matmul_f32`), and each convolution the lowering marked
-    (`kiln.depthwise`, `kiln.conv2d_3x3`, `kiln.conv2d_direct`, `kiln.conv2d_gemm`) whose
+    `kiln_mgpu_batch_matmul_f32`; with `allow-tf32`, `kiln compile --allow-tf32`, flagged
+    `tf32`: TF32 tensor cores), f16 products likewise calls of `gpu_matmul_f16` and
+    `gpu_batch_matmul_f16` (f32 sums, as TensorFlow computes them on a GPU), and each
+    convolution the lowering marked (`kiln.conv2d_3x3`, `kiln.conv2d_direct`,
+    `kiln.conv2d_gemm`; depthwise ones stay generated kernels) whose
     filter is a constant global becomes a call of `gpu_conv2d_f32` (cuDNN's forward
-    convolution, `kiln_mgpu_conv2d_f32`): the filter transposed at compile time into a
-    global `NAME_krsc` in cuDNN's NHWC filter layout, f x kh x kw x c/groups (a depthwise
-    filter: c·m filters of depth 1, groups = c; its output collapsed to n x oh x ow x c·m),
+    convolution, `kiln_mgpu_conv2d_f32`, `tf32` too with `allow-tf32`): the filter transposed at compile time into a
+    global `NAME_krsc` in cuDNN's NHWC filter layout, f x kh x kw x c,
     the HWIO global erased when nothing else reads it, and padding cuDNN cannot express
     (more below or right than above or left) made a zero-padded copy of the image (a
     `linalg.fill` and a `memref.copy`) read without padding; a fed filter leaves the
@@ -712,6 +714,8 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
            "Smallest m * n * k sent to the kernel">,
     Option<"strictFloat", "strict-float", "bool", "false",
            "Leave Swish to the elementwise loops (libm's exp under --strict-float)">,
+    Option<"allowTf32", "allow-tf32", "bool", "false",
+           "Let a GPU's f32 products and convolutions use TF32 tensor cores">,
   ];
   let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }

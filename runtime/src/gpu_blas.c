@@ -14,6 +14,9 @@
 typedef int cublasStatus_t;
 typedef void* cublasHandle_t;
 enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_ALLOC_FAILED = 3, CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
+/* library_types.h's cudaDataType and cublas_api.h's compute types and default algorithm. */
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2 };
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_GEMM_DEFAULT = -1 };
 
 #define KILN_CUBLAS_FUNCTIONS(X)                                                            \
   X(create, "cublasCreate_v2", cublasStatus_t, (cublasHandle_t*))                           \
@@ -24,7 +27,11 @@ enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_ALLOC_FAILED = 3, CUBLAS_OP_N = 
      int, const float*, float*, int))                                                       \
   X(sgemmBatched, "cublasSgemmStridedBatched", cublasStatus_t,                              \
     (cublasHandle_t, int, int, int, int, int, const float*, const float*, int, long long,    \
-     const float*, int, long long, const float*, float*, int, long long, int))
+     const float*, int, long long, const float*, float*, int, long long, int))              \
+  X(gemmEx, "cublasGemmStridedBatchedEx", cublasStatus_t,                                   \
+    (cublasHandle_t, int, int, int, int, int, const void*, const void*, int, int, long long, \
+     const void*, int, int, long long, const void*, void*, int, int, long long, int, int,    \
+     int))
 
 struct kiln_cublas {
 #define KILN_CUBLAS_MEMBER(member, symbol, result, params) result(*member) params;
@@ -109,16 +116,19 @@ static kiln_status_t kiln_cublas_acquire(kiln_gpu_t* gpu, cublasHandle_t* out) {
   return NULL;
 }
 
-kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int transpose_b,
-                                     int overwrite, int broadcast_a, int broadcast_b,
-                                     int64_t batch, int64_t m, int64_t n, int64_t k,
-                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
-                                     kiln_gpu_stream_t stream) {
+kiln_status_t kiln_gpu_gemm_batched(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
+                                    int transpose_a, int transpose_b, int overwrite,
+                                    int broadcast_a, int broadcast_b, int64_t batch, int64_t m,
+                                    int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
+                                    kiln_gpu_ptr_t c, kiln_gpu_stream_t stream) {
   if (batch < 0 || m < 0 || n < 0 || k < 0 || batch > INT_MAX || m > INT_MAX || n > INT_MAX ||
       k > INT_MAX)
     return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
                               "%lld products of %lld x %lld x %lld do not fit cuBLAS's sizes",
                               (long long)batch, (long long)m, (long long)n, (long long)k);
+  if (type != KILN_GPU_GEMM_F32 && type != KILN_GPU_GEMM_TF32 && type != KILN_GPU_GEMM_F16)
+    return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT, "no cuBLAS product of type %d",
+                              (int)type);
   /* Nothing to write; or nothing to add (with k == 0, cuBLAS's beta of 0 zeroes c). */
   if (batch == 0 || m == 0 || n == 0 || (k == 0 && !overwrite)) return NULL;
   cublasHandle_t handle = NULL;
@@ -131,21 +141,46 @@ kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int trans
   if (lda < 1) lda = 1; /* cuBLAS wants leading dimensions of at least 1 */
   if (ldb < 1) ldb = 1;
   int opA = transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, opB = transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  long long strideA = broadcast_a ? 0 : (long long)(m * k);
+  long long strideB = broadcast_b ? 0 : (long long)(k * n), strideC = (long long)(m * n);
+  const char* call = "cublasSgemm";
   cublasStatus_t result = kiln_cublas.setStream(handle, stream);
-  if (result == CUBLAS_STATUS_SUCCESS && batch == 1)
+  if (result != CUBLAS_STATUS_SUCCESS) {
+    call = "cublasSetStream";
+  } else if (type != KILN_GPU_GEMM_F32) {
+    /* f16 operands are multiplied and summed in f32 (TensorFlow's choice on a GPU), the
+     * result rounded once; TF32 rounds f32 operands to 10-bit mantissas for tensor cores. */
+    int data = type == KILN_GPU_GEMM_F16 ? CUDA_R_16F : CUDA_R_32F;
+    int compute = type == KILN_GPU_GEMM_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    call = "cublasGemmStridedBatchedEx";
+    result = kiln_cublas.gemmEx(handle, opB, opA, (int)n, (int)m, (int)k, &one,
+                                (const void*)(uintptr_t)b, data, ldb, strideB,
+                                (const void*)(uintptr_t)a, data, lda, strideA, &beta,
+                                (void*)(uintptr_t)c, data, (int)n, strideC, (int)batch, compute,
+                                CUBLAS_GEMM_DEFAULT);
+  } else if (batch == 1) {
     result = kiln_cublas.sgemm(handle, opB, opA, (int)n, (int)m, (int)k, &one,
                                (const float*)(uintptr_t)b, ldb, (const float*)(uintptr_t)a, lda,
                                &beta, (float*)(uintptr_t)c, (int)n);
-  else if (result == CUBLAS_STATUS_SUCCESS)
-    result = kiln_cublas.sgemmBatched(
-        handle, opB, opA, (int)n, (int)m, (int)k, &one, (const float*)(uintptr_t)b, ldb,
-        broadcast_b ? 0 : (long long)(k * n), (const float*)(uintptr_t)a, lda,
-        broadcast_a ? 0 : (long long)(m * k), &beta, (float*)(uintptr_t)c, (int)n,
-        (long long)(m * n), (int)batch);
+  } else {
+    call = "cublasSgemmStridedBatched";
+    result = kiln_cublas.sgemmBatched(handle, opB, opA, (int)n, (int)m, (int)k, &one,
+                                      (const float*)(uintptr_t)b, ldb, strideB,
+                                      (const float*)(uintptr_t)a, lda, strideA, &beta,
+                                      (float*)(uintptr_t)c, (int)n, strideC, (int)batch);
+  }
   pthread_mutex_unlock(&kiln_cublas_lock);
-  if (result != CUBLAS_STATUS_SUCCESS)
-    return kiln_cublas_error(result, batch == 1 ? "cublasSgemm" : "cublasSgemmStridedBatched");
+  if (result != CUBLAS_STATUS_SUCCESS) return kiln_cublas_error(result, call);
   return NULL;
+}
+
+kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int transpose_b,
+                                     int overwrite, int broadcast_a, int broadcast_b,
+                                     int64_t batch, int64_t m, int64_t n, int64_t k,
+                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
+                                     kiln_gpu_stream_t stream) {
+  return kiln_gpu_gemm_batched(gpu, KILN_GPU_GEMM_F32, transpose_a, transpose_b, overwrite,
+                               broadcast_a, broadcast_b, batch, m, n, k, a, b, c, stream);
 }
 
 kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,

@@ -20,6 +20,7 @@ enum {
   CUDNN_DATA_FLOAT = 0,
   CUDNN_TENSOR_NHWC = 1,
   CUDNN_CROSS_CORRELATION = 1,
+  CUDNN_DEFAULT_MATH = 0,
   CUDNN_TENSOR_OP_MATH = 1,
   CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION = 2,
   CUDNN_FMA_MATH = 3,
@@ -161,7 +162,10 @@ static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d
                  "cudnnSetConvolution2dDescriptor");
   KILN_CUDNN_TRY(kiln_cudnn.setGroups(plan->convolution, (int)p->groups),
                  "cudnnSetConvolutionGroupCount");
-  KILN_CUDNN_TRY(kiln_cudnn.setMath(plan->convolution, CUDNN_FMA_MATH),
+  /* Plain f32 FMA, unless TF32 tensor cores are allowed (the default math permits them
+   * for f32 data on Ampere and later). */
+  KILN_CUDNN_TRY(kiln_cudnn.setMath(plan->convolution,
+                                    p->tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH),
                  "cudnnSetConvolutionMathType");
   int dims[4];
   KILN_CUDNN_TRY(kiln_cudnn.outputDim(plan->convolution, plan->input, plan->filter, &dims[0],
@@ -179,14 +183,18 @@ static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d
                                        plan->output, KILN_DNN_ALGOS, &count, perf),
                  "cudnnGetConvolutionForwardAlgorithm_v7");
   for (int i = 0; i < count; ++i) {
-    if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
-        perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
-      continue;
+    int tensorCores = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+                      perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+    if (perf[i].status != CUDNN_STATUS_SUCCESS || (tensorCores && !p->tf32)) continue;
     size_t bytes = 0;
     if (kiln_cudnn.workspaceSize(handle, plan->input, plan->filter, plan->convolution,
                                  plan->output, perf[i].algo, &bytes) != CUDNN_STATUS_SUCCESS ||
         bytes > (size_t)KILN_GPU_DNN_MAX_WORKSPACE)
       continue;
+    /* The math the heuristics ranked this algorithm with (cuDNN's advice). */
+    if (p->tf32)
+      KILN_CUDNN_TRY(kiln_cudnn.setMath(plan->convolution, perf[i].mathType),
+                     "cudnnSetConvolutionMathType");
     plan->algo = perf[i].algo;
     plan->workspace_bytes = bytes;
     return NULL;
@@ -211,7 +219,7 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
                            p->stride_w, p->dilation_h, p->dilation_w, p->groups};
   const int64_t groups = p->groups > 0 ? p->groups : 1; /* divides; p->groups < 1 is bad */
   int bad = p->pad_h < 0 || p->pad_w < 0 || p->pad_h > INT_MAX || p->pad_w > INT_MAX ||
-            p->c % groups != 0 || p->f % groups != 0;
+            p->c % groups != 0 || p->f % groups != 0 || (p->tf32 != 0 && p->tf32 != 1);
   for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i)
     bad |= sizes[i] < 1 || sizes[i] > INT_MAX;
   if (bad)

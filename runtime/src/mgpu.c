@@ -408,29 +408,50 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
 
 void kiln_mgpu_partition_status(void) { kiln_partition_fail(kiln_mgpu_take_error()); }
 
-void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
-                                int64_t m, int64_t n, int64_t k, int32_t flags) {
+/* A batch of products in the arithmetic `type` (kiln/runtime/gpu_blas.h), queued on the
+ * thread's current stream. */
+static void kiln_mgpu_gemm(kiln_gpu_gemm_type_t type, uintptr_t a, uintptr_t b, uintptr_t c,
+                           int64_t batch, int64_t m, int64_t n, int64_t k, int32_t flags) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
   kiln_gpu_stream_t stream = kiln_mgpu_current;
   kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
-  kiln_mgpu_fail(kiln_gpu_sgemm_batched(
-      gpu, (flags & KILN_MATMUL_TRANSPOSE_A) != 0, (flags & KILN_MATMUL_TRANSPOSE_B) != 0,
+  kiln_mgpu_fail(kiln_gpu_gemm_batched(
+      gpu, type, (flags & KILN_MATMUL_TRANSPOSE_A) != 0, (flags & KILN_MATMUL_TRANSPOSE_B) != 0,
       (flags & KILN_MATMUL_OVERWRITE) != 0, (flags & KILN_MATMUL_BROADCAST_A) != 0,
       (flags & KILN_MATMUL_BROADCAST_B) != 0, batch, m, n, k, (kiln_gpu_ptr_t)a,
       (kiln_gpu_ptr_t)b, (kiln_gpu_ptr_t)c, stream));
   if (start != NULL) {
+    static const char* const names[] = {"sgemm", "gemm tf32", "gemm f16"};
     char name[128];
-    snprintf(name, sizeof name, "cublas sgemm batch %lld m %lld n %lld k %lld flags %d",
-             (long long)batch, (long long)m, (long long)n, (long long)k, (int)flags);
+    snprintf(name, sizeof name, "cublas %s batch %lld m %lld n %lld k %lld flags %d",
+             names[type], (long long)batch, (long long)m, (long long)n, (long long)k,
+             (int)flags);
     kiln_gpu_profile_stop(gpu, stream, start, name);
   }
   kiln_mgpu_finish_library_call();
 }
 
+void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                int64_t m, int64_t n, int64_t k, int32_t flags) {
+  kiln_mgpu_gemm((flags & KILN_MGPU_MATMUL_TF32) != 0 ? KILN_GPU_GEMM_TF32 : KILN_GPU_GEMM_F32,
+                 a, b, c, batch, m, n, k, flags);
+}
+
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
                           int64_t k, int32_t flags) {
   kiln_mgpu_batch_matmul_f32(a, b, c, 1, m, n, k,
+                             flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
+}
+
+void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                int64_t m, int64_t n, int64_t k, int32_t flags) {
+  kiln_mgpu_gemm(KILN_GPU_GEMM_F16, a, b, c, batch, m, n, k, flags);
+}
+
+void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                          int64_t k, int32_t flags) {
+  kiln_mgpu_batch_matmul_f16(a, b, c, 1, m, n, k,
                              flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
 }
 
@@ -441,10 +462,11 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
                           int64_t groups, int32_t flags) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
-  const kiln_gpu_conv2d_t conv = {n,        h,        w,          c,          f,
-                                  kh,       kw,       oh,         ow,         stride_h,
-                                  stride_w, dilation_h, dilation_w, pad_h,    pad_w,
-                                  groups};
+  const kiln_gpu_conv2d_t conv = {n,        h,          w,          c,
+                                  f,        kh,         kw,         oh,
+                                  ow,       stride_h,   stride_w,   dilation_h,
+                                  dilation_w, pad_h,    pad_w,      groups,
+                                  (flags & KILN_MGPU_CONV2D_TF32) != 0};
   kiln_gpu_stream_t stream = kiln_mgpu_current;
   kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
   kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,

@@ -29,10 +29,10 @@ Kiln runs each turn twice: as built, and with KILN_GPU_STREAM=default (all work 
 default stream, library calls not waited for: kiln/runtime/mgpu.h), "one stream".
 
 Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
-(`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one f32 product on the GPU without
-the copies (cuBLAS's). Kiln's own generated kernel (one thread per output; f32 with
---no-kernels, and f16, which has no library call yet) runs one product, after the models
-and the peers, as it takes seconds.
+(`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
+copies (cuBLAS's, in f32, TF32 with --allow-tf32, and f16 with f32 sums). Kiln's own
+generated kernel (one thread per output, --no-kernels; f32 and f16) runs one product,
+after the models and the peers, as it takes seconds.
 
 Usage: /tmp/tf/bin/python test/gpu/models.py prepare DIR [--kiln build/bin/kiln]
            [--zoo ~/.cache/kiln-zoo] [--gpu-arch sm_90] [--models NAME ...]
@@ -195,12 +195,15 @@ def prepare(args):
                      if proc.returncode else ""}
             manifest["models"].append(entry)
             print("%s: %s" % (os.path.basename(stem), entry["error"] or "compiled"), flush=True)
-    # cuBLAS's f32 products (k = 1 and 9), then Kiln's generated kernel for f32 and f16
-    # (f16 products have no library call yet), one product each: slow, so last.
+    # cuBLAS's products (k = 1 and 9): f32, TF32 (--allow-tf32) and f16 (f32 sums); then
+    # Kiln's generated kernel (--no-kernels) for f32 and f16, one product each: slow, so last.
     for dtype, tag, flags, k in (("DT_FLOAT", "f32", [], 1), ("DT_FLOAT", "f32", [], 9),
+                                 ("DT_FLOAT", "tf32", ["--allow-tf32"], 1),
+                                 ("DT_FLOAT", "tf32", ["--allow-tf32"], 9),
+                                 ("DT_HALF", "f16", [], 1), ("DT_HALF", "f16", [], 9),
                                  ("DT_FLOAT", "f32", ["--no-kernels"], 1),
-                                 ("DT_HALF", "f16", [], 1)):
-        generated = bool(flags) or tag == "f16"
+                                 ("DT_HALF", "f16", ["--no-kernels"], 1)):
+        generated = "--no-kernels" in flags
         stem = "matmul-%s-k%d%s" % (tag, k, "-generated" if generated else "")
         matmul_graph(os.path.join(out, stem + ".pbtxt"), k, dtype)
         proc = subprocess.run([args.kiln, "compile", os.path.join(out, stem + ".pbtxt"),
@@ -357,9 +360,10 @@ def run(args):
     n = MATMUL_N
     flops = 2.0 * n ** 3
     if torch_ok:
-        for dtype in ("f32", "f16"):
+        for dtype in ("f32", "tf32", "f16"):
+            torch.backends.cuda.matmul.allow_tf32 = dtype == "tf32"
             a = torch.randn(n, n, device="cuda",
-                            dtype=torch.float32 if dtype == "f32" else torch.float16)
+                            dtype=torch.float16 if dtype == "f16" else torch.float32)
             for _ in range(3):
                 a @ a
             torch.cuda.synchronize()
@@ -374,6 +378,7 @@ def run(args):
             t = statistics.median(ms)
             print("matmul %dx%dx%d %s, torch.matmul: %.3f ms (%.1f TFLOP/s)"
                   % (n, n, n, dtype, t, flops / t / 1e9), flush=True)
+        torch.backends.cuda.matmul.allow_tf32 = False
     times = {}
     for mm in manifest["matmul"]:
         label = "matmul %dx%dx%d %s, Kiln %s, %d product%s" % (
@@ -393,11 +398,12 @@ def run(args):
             continue
         times[(mm["dtype"], mm["kernel"], mm["k"])] = t
         print("%s: whole call %.3f ms (with the copies of x, w and y)" % (label, t), flush=True)
-    lo, hi = times.get(("f32", "cuBLAS", 1)), times.get(("f32", "cuBLAS", 9))
-    if lo is not None and hi is not None:
-        t = (hi - lo) / 8
-        print("matmul %dx%dx%d f32, Kiln cuBLAS: %.3f ms per product (%.1f TFLOP/s), "
-              "(t9 - t1) / 8" % (n, n, n, t, flops / t / 1e9), flush=True)
+    for dtype in ("f32", "tf32", "f16"):
+        lo, hi = times.get((dtype, "cuBLAS", 1)), times.get((dtype, "cuBLAS", 9))
+        if lo is not None and hi is not None:
+            t = (hi - lo) / 8
+            print("matmul %dx%dx%d %s, Kiln cuBLAS: %.3f ms per product (%.1f TFLOP/s), "
+                  "(t9 - t1) / 8" % (n, n, n, dtype, t, flops / t / 1e9), flush=True)
     return 1 if failures else 0
 
 

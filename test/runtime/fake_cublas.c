@@ -4,9 +4,13 @@
  * column-major product on the host, in the order of a naive loop, so a model placed on a
  * GPU whose matrix products go to cuBLAS can be run and checked here. Loaded by the runtime
  * through KILN_LIBCUBLAS. FAKE_CUDA_LOG=1 prints each product to standard error.
+ * cublasGemmStridedBatchedEx takes f16 data (f32 sums) and TF32 compute (operands rounded
+ * to TF32 first), as the library does.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef int cublasStatus_t;
 typedef void* cublasHandle_t;
@@ -88,5 +92,108 @@ cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, int transa, int 
                                            c + i * stride_c, ldc);
     if (status != SUCCESS) return status;
   }
+  return SUCCESS;
+}
+
+/* IEEE half <-> float (round to nearest even), for cublasGemmStridedBatchedEx's f16. */
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (man << 13);
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112) << 23) | (man << 13);
+  } else if (man == 0) {
+    bits = sign;
+  } else { /* subnormal: normalise */
+    int e = -1;
+    do {
+      ++e;
+      man <<= 1;
+    } while ((man & 0x400u) == 0);
+    bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+  }
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+static uint16_t float_to_half(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+  uint32_t exp = (bits >> 23) & 0xff, man = bits & 0x7fffffu;
+  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
+  int e = (int)exp - 127 + 15;
+  if (e >= 0x1f) return (uint16_t)(sign | 0x7c00u);
+  if (e <= 0) { /* subnormal or zero */
+    if (e < -10) return sign;
+    man |= 0x800000u;
+    int shift = 14 - e;
+    uint32_t half = man >> shift, rest = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rest > mid || (rest == mid && (half & 1))) ++half;
+    return (uint16_t)(sign | half);
+  }
+  uint32_t half = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half; /* may carry into exp */
+  return (uint16_t)(sign | half);
+}
+
+/* f32 rounded to TF32 (10 mantissa bits, to nearest even), as tensor cores read it. */
+static float to_tf32(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+enum { R_32F = 0, R_16F = 2, COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77 };
+
+static float load(const void* base, int type, long i, int tf32) {
+  if (type == R_16F) return half_to_float(((const uint16_t*)base)[i]);
+  float v = ((const float*)base)[i];
+  return tf32 ? to_tf32(v) : v;
+}
+
+/* cublasSgemmStridedBatched's products on f32 (compute 32F, or 32F_FAST_TF32: operands
+ * rounded to TF32) or f16 (compute 32F: f32 sums, the result rounded to f16 once) data. */
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, int transa, int transb, int m,
+                                          int n, int k, const void* alpha, const void* a,
+                                          int atype, int lda, long long stride_a, const void* b,
+                                          int btype, int ldb, long long stride_b,
+                                          const void* beta, void* c, int ctype, int ldc,
+                                          long long stride_c, int batch, int compute,
+                                          int algo) {
+  if (handle != &handle_storage) return NOT_INITIALIZED;
+  int rowsA = transa ? k : m, rowsB = transb ? n : k;
+  int tf32 = compute == COMPUTE_32F_FAST_TF32;
+  if (atype != btype || atype != ctype || (atype != R_32F && atype != R_16F) ||
+      (compute != COMPUTE_32F && compute != COMPUTE_32F_FAST_TF32) ||
+      (tf32 && atype != R_32F) || algo != -1 || m < 0 || n < 0 || k < 0 || batch < 0 ||
+      lda < (rowsA > 1 ? rowsA : 1) || ldb < (rowsB > 1 ? rowsB : 1) || ldc < (m > 1 ? m : 1))
+    return INVALID_VALUE;
+  if (logging())
+    fprintf(stderr, "fake_cublas: gemmEx %s compute %s %c %c %d %d %d batch %d\n",
+            atype == R_16F ? "f16" : "f32", tf32 ? "32F_FAST_TF32" : "32F", transa ? 'T' : 'N',
+            transb ? 'T' : 'N', m, n, k, batch);
+  float al = *(const float*)alpha, be = *(const float*)beta;
+  for (int p = 0; p < batch; ++p)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        float sum = 0.0f;
+        for (int l = 0; l < k; ++l)
+          sum += load(a, atype, p * stride_a + (transa ? l + (long)i * lda : i + (long)l * lda),
+                      tf32) *
+                 load(b, btype, p * stride_b + (transb ? j + (long)l * ldb : l + (long)j * ldb),
+                      tf32);
+        long at = p * stride_c + i + (long)j * ldc;
+        float old = be == 0.0f ? 0.0f : load(c, ctype, at, 0);
+        float out = be == 0.0f ? al * sum : al * sum + be * old;
+        if (ctype == R_16F)
+          ((uint16_t*)c)[at] = float_to_half(out);
+        else
+          ((float*)c)[at] = out;
+      }
   return SUCCESS;
 }

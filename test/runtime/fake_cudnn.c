@@ -3,13 +3,16 @@
  * (whose device memory is host memory): cudnnConvolutionForward computes the NHWC
  * convolution on the host in the order of a naive loop, so a model placed on a GPU whose
  * convolutions go to cuDNN can be run and checked here. Its heuristics rank a tensor-core
- * algorithm first (which Kiln must pass over for plain f32) and then algorithm 1, which
+ * algorithm first (which Kiln must pass over for plain f32, and may take when TF32 is
+ * allowed: it reads its operands rounded to TF32) and then algorithm 1, which
  * asks for a 1024-byte workspace (which Kiln must supply). Loaded by the runtime through
  * KILN_LIBCUDNN. FAKE_CUDA_LOG=1 prints each convolution to standard error.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef int cudnnStatus_t;
 enum { SUCCESS = 0, NOT_INITIALIZED = 1, BAD_PARAM = 3, NOT_SUPPORTED = 9 };
@@ -152,14 +155,27 @@ cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(void* handle, const tensor
   return SUCCESS;
 }
 
+/* `f` rounded to TF32 (10 mantissa bits, to nearest even) when `tf32`. */
+static float round_tf32(float f, int tf32) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  if (tf32 && (bits & 0x7f800000u) != 0x7f800000u)
+    bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
 cudnnStatus_t cudnnConvolutionForward(void* handle, const float* alpha, const tensor_t* xd,
                                       const float* x, const filter_t* fd, const float* filter,
                                       const conv_t* conv, int algo, void* workspace,
                                       size_t workspace_bytes, const float* beta,
                                       const tensor_t* yd, float* y) {
   if (handle != &handle_storage) return NOT_INITIALIZED;
-  if (algo != 1 || conv->math != FMA_MATH) return NOT_SUPPORTED;
-  if (workspace == NULL || workspace_bytes < WORKSPACE) return BAD_PARAM;
+  /* Algorithm 1 computes in f32 (FMA math, with a workspace); 6 on "tensor cores" (tensor
+   * op math), which read their operands rounded to TF32. */
+  int tf32 = algo == 6 && conv->math == TENSOR_OP_MATH;
+  if (!tf32 && (algo != 1 || conv->math != FMA_MATH)) return NOT_SUPPORTED;
+  if (!tf32 && (workspace == NULL || workspace_bytes < WORKSPACE)) return BAD_PARAM;
   int oh = 0, ow = 0, on = 0, oc = 0;
   if (cudnnGetConvolution2dForwardOutputDim(conv, xd, fd, &on, &oc, &oh, &ow) != SUCCESS ||
       on != yd->n || oc != yd->c || oh != yd->h || ow != yd->w)
@@ -167,10 +183,10 @@ cudnnStatus_t cudnnConvolutionForward(void* handle, const float* alpha, const te
   if (logging())
     fprintf(stderr,
             "fake_cudnn: conv %dx%dx%dx%d by %dx%dx%dx%d groups %d strides %d,%d dilations "
-            "%d,%d pad %d,%d to %dx%d%s\n",
+            "%d,%d pad %d,%d to %dx%d%s%s\n",
             xd->n, xd->h, xd->w, xd->c, fd->k, fd->h, fd->w, fd->c, conv->groups, conv->u,
             conv->v, conv->dil_h, conv->dil_w, conv->pad_h, conv->pad_w, oh, ow,
-            *beta == 0.0f ? "" : " (accumulating)");
+            *beta == 0.0f ? "" : " (accumulating)", tf32 ? " tf32" : "");
   int per_group = fd->k / conv->groups;
   for (int b = 0; b < xd->n; ++b)
     for (int i = 0; i < oh; ++i)
@@ -184,8 +200,10 @@ cudnnStatus_t cudnnConvolutionForward(void* handle, const float* alpha, const te
               int xx = j * conv->v - conv->pad_w + s * conv->dil_w;
               if (yy < 0 || yy >= xd->h || xx < 0 || xx >= xd->w) continue;
               for (int c = 0; c < fd->c; ++c)
-                sum += x[(((long)b * xd->h + yy) * xd->w + xx) * xd->c + g * fd->c + c] *
-                       filter[(((long)k * fd->h + r) * fd->w + s) * fd->c + c];
+                sum += round_tf32(x[(((long)b * xd->h + yy) * xd->w + xx) * xd->c + g * fd->c +
+                                    c],
+                                  tf32) *
+                       round_tf32(filter[(((long)k * fd->h + r) * fd->w + s) * fd->c + c], tf32);
             }
           float* out = &y[(((long)b * oh + i) * ow + j) * yd->c + k];
           *out = *beta == 0.0f ? *alpha * sum : *alpha * sum + *beta * *out;

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -596,6 +597,77 @@ TEST_F(MgpuFake, BatchMatmulByCublas) {
     mgpuMemFree(db, nullptr);
     mgpuMemFree(dc, nullptr);
   }
+}
+
+// f16 products (cublasGemmStridedBatchedEx on f16 data, f32 sums, the result rounded
+// once), overwriting and accumulating, batched; and TF32 f32 products, whose operands lose
+// their low 13 mantissa bits (1 + 2^-20 is 1 to TF32).
+TEST_F(MgpuFake, HalfAndTf32Products) {
+  // Halves of small exact values: 1, 2, 0.5, -1, 1.5, 0.25, -0.5, 3.
+  const uint16_t h[] = {0x3C00, 0x4000, 0x3800, 0xBC00, 0x3E00, 0x3400, 0xB800, 0x4200};
+  const float v[] = {1.0f, 2.0f, 0.5f, -1.0f, 1.5f, 0.25f, -0.5f, 3.0f};
+  auto toFloat = [](uint16_t x) { // normal halves and zero
+    if ((x & 0x7fff) == 0)
+      return 0.0f;
+    float m = 1.0f + float(x & 0x3ff) / 1024.0f;
+    return std::ldexp((x & 0x8000) ? -m : m, int((x >> 10) & 0x1f) - 15);
+  };
+  const int64_t batch = 2, m = 2, n = 3, k = 4;
+  std::vector<uint16_t> a(batch * m * k), b(batch * k * n), c(batch * m * n, 0x3C00); // c = 1
+  std::vector<float> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = h[i % 8], af[i] = v[i % 8];
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = h[(3 * i + 1) % 8], bf[i] = v[(3 * i + 1) % 8];
+  void* da = mgpuMemAlloc(a.size() * 2, nullptr, false);
+  void* db = mgpuMemAlloc(b.size() * 2, nullptr, false);
+  void* dc = mgpuMemAlloc(c.size() * 2, nullptr, false);
+  mgpuMemcpy(da, a.data(), a.size() * 2, nullptr);
+  mgpuMemcpy(db, b.data(), b.size() * 2, nullptr);
+  for (bool overwrite : {true, false}) {
+    mgpuMemcpy(dc, c.data(), c.size() * 2, nullptr);
+    kiln_mgpu_batch_matmul_f16(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
+                               reinterpret_cast<uintptr_t>(dc), batch, m, n, k,
+                               overwrite ? KILN_MATMUL_OVERWRITE : 0);
+    ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+    std::vector<uint16_t> out(c.size());
+    mgpuMemcpy(out.data(), dc, out.size() * 2, nullptr);
+    for (int64_t p = 0; p < batch; ++p)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          float want = overwrite ? 0.0f : 1.0f; // exact: multiples of 1/16, small
+          for (int64_t l = 0; l < k; ++l)
+            want += af[(p * m + i) * k + l] * bf[(p * k + l) * n + j];
+          EXPECT_EQ(toFloat(out[(p * m + i) * n + j]), want)
+              << "product " << p << " (" << i << ", " << j << ")";
+        }
+  }
+  mgpuMemFree(da, nullptr);
+  mgpuMemFree(db, nullptr);
+  mgpuMemFree(dc, nullptr);
+
+  const float one = 1.0f + std::ldexp(1.0f, -20);
+  std::vector<float> x(4, one), y(4, 1.0f), z(1);
+  void* dx = mgpuMemAlloc(16, nullptr, false);
+  void* dy = mgpuMemAlloc(16, nullptr, false);
+  void* dz = mgpuMemAlloc(4, nullptr, false);
+  mgpuMemcpy(dx, x.data(), 16, nullptr);
+  mgpuMemcpy(dy, y.data(), 16, nullptr);
+  for (int32_t tf32 : {0, KILN_MGPU_MATMUL_TF32}) {
+    kiln_mgpu_matmul_f32(reinterpret_cast<uintptr_t>(dx), reinterpret_cast<uintptr_t>(dy),
+                         reinterpret_cast<uintptr_t>(dz), 1, 1, 4, KILN_MATMUL_OVERWRITE | tf32);
+    ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+    mgpuMemcpy(z.data(), dz, 4, nullptr);
+    EXPECT_EQ(z[0], tf32 ? 4.0f : 4.0f * one) << (tf32 ? "TF32" : "f32");
+  }
+  mgpuMemFree(dx, nullptr);
+  mgpuMemFree(dy, nullptr);
+  mgpuMemFree(dz, nullptr);
+  // An arithmetic cuBLAS is not asked for.
+  kiln_status_t status = kiln_gpu_gemm_batched(nullptr, static_cast<kiln_gpu_gemm_type_t>(7), 0,
+                                               0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, nullptr);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "no cuBLAS product of type 7");
 }
 
 // Without cuBLAS a product fails, saying which library could not be loaded and why.

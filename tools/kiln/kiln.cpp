@@ -183,6 +183,11 @@ int main(int argc, char **argv) {
                     "Strict float semantics: no Winograd convolutions (their transforms round "
                     "differently from a direct sum) and tanh, exp, expm1, log1p and erf from "
                     "libm instead of vectorized polynomials; slower, closer to exact");
+  compile->add_flag("--allow-tf32", options.allowTf32,
+                    "On a GPU, let f32 matrix products (cuBLAS) and convolutions (cuDNN) "
+                    "round their operands to TF32 (10 mantissa bits) on tensor cores: "
+                    "several times faster on NVIDIA Ampere and later, with relative errors "
+                    "near 1e-3 instead of 1e-7 (PyTorch and TensorFlow's own switch)");
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");

@@ -93,6 +93,8 @@ TRANSCENDENTAL = (2e-6, 1e-7, "libm and Eigen's vectorised functions differ by a
 APPROX = (1e-5, 1e-6, "Eigen's erf/softplus/expm1 approximations differ from libm's by more "
           "than a few ulp near their switch points")
 SUMS = (1e-5, 1e-5, "sums of many products in a different order")
+HALF_SUMS = (4e-3, 2e-2, "f16 sums of 16 to 40 products, rounded to f16 after each addition "
+             "(the CPU's loops) or once (a GPU's f32 sums): a few f16 ulp of the sums")
 WINOGRAD = (1e-5, 2e-4, "Winograd F(4x4, 3x3) scales by up to 8 before multiplying: errors of "
             "tens of ulp of the sum of |products| (40 to 75 here; 6.7e-5 measured)")
 FOLDED_BN = (2e-6, 1e-6, "constant statistics fold to x * s + b per channel (as TensorFlow's "
@@ -789,6 +791,17 @@ def build_batch_matmul():
          "one 30x40 y (batch dimension 1): the batch kernel's broadcast_b",
          lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_x=True, name="z")},
          [("x", a), ("y", b)], SUMS)
+    # f16: on a GPU, cuBLAS's f16 products (f32 sums, as TensorFlow's GPU kernels).
+    r = rng_for("bmm_half")
+    a, b = f32(r, (33, 40)).astype(np.float16), f32(r, (40, 48)).astype(np.float16)
+    case("matmul_half", "matmul", "MatMul 33x40x48 in f16",
+         lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
+         [("x", a), ("y", b)], HALF_SUMS)
+    q, k = f32(r, (2, 4, 24, 16)).astype(np.float16), f32(r, (2, 4, 40, 16)).astype(np.float16)
+    case("batchmatmulv2_half", "matmul", "BatchMatMulV2 of 2x4 heads in f16, 24x16 by "
+         "(40x16)^T",
+         lambda p: {"z": raw.BatchMatMulV2(x=p["x"], y=p["y"], adj_y=True, name="z")},
+         [("x", q), ("y", k)], HALF_SUMS)
 
 
 def build_attention():
@@ -1117,6 +1130,21 @@ def build_conv():
                                                    strides=[1, 2, 2, 1], padding="SAME",
                                                    name="z")},
          [("x", x7)], SUMS)
+    # Constant filters (a GPU gives these to cuDNN, the filter transposed at compile time):
+    # padding on both sides, dilation, and SAME with stride 2 on an even size, which pads
+    # one row and column more below and right than cuDNN can express.
+    rc = rng_for("conv_const")
+    xc = f32(rc, (2, 10, 12, 8))
+    wc1, wc2 = f32(rc, (3, 3, 8, 12)), f32(rc, (3, 3, 8, 6))
+    case("conv_const", "conv", "Conv2D with constant filters: 3x3 SAME, 3x3 VALID dilated 2, "
+         "3x3 SAME stride 2 (asymmetric padding)",
+         lambda p: {"y": raw.Conv2D(input=p["x"], filter=tf.constant(wc1), strides=[1, 1, 1, 1],
+                                    padding="SAME", name="y"),
+                    "z": raw.Conv2D(input=p["x"], filter=tf.constant(wc2), strides=[1, 1, 1, 1],
+                                    padding="VALID", dilations=[1, 2, 2, 1], name="z"),
+                    "s": raw.Conv2D(input=p["x"], filter=tf.constant(wc1), strides=[1, 2, 2, 1],
+                                    padding="SAME", name="s")},
+         [("x", xc)], SUMS)
     # A Relu whose output a 5x5 depthwise window reads (NASNetMobile's separable convolutions):
     # with --no-kernels, kiln-lower-parallel-loops must not run the two slice by slice (the
     # window reads the Relu's neighbouring rows); e2e/no-kernels.test compiles it so.

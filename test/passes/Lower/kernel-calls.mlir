@@ -1,6 +1,7 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="min-flops=100000" %s | FileCheck %s --check-prefix=SMALL
 // RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="strict-float=true" %s | FileCheck %s --check-prefix=STRICT
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="allow-tf32=true" %s | FileCheck %s --check-prefix=TF32
 
 #a = affine_map<(d0, d1, d2) -> (d1, d0)>
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -851,6 +852,9 @@ func.func @on_gpu(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>,
   // CHECK: arith.maximumf
   // CHECK-NOT: kernel_call
   // SMALL: kiln.kernel_call "gpu_matmul_f32"
+  // TF32-LABEL: func.func @on_gpu
+  // TF32: kiln.kernel_call "gpu_matmul_f32"
+  // TF32-SAME: params {k = 3 : i64, m = 2 : i64, n = 4 : i64, overwrite, tf32, transpose_b}
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -865,6 +869,43 @@ func.func @on_gpu(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>,
   ^bb0(%x: f32, %y: f32):
     %r = arith.maximumf %x, %zero : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+// Tests that an f16 product on a GPU becomes a call of gpu_matmul_f16 (cuBLAS on f16 data,
+// f32 sums), TF32 or not, and that on the CPU it stays a generic (no CPU kernel takes f16).
+// CHECK-LABEL: func.func @on_gpu_f16
+// CHECK: kiln.kernel_call "gpu_matmul_f16" ins(%arg0, %arg1 : memref<8x16xf16>, memref<16x4xf16>) outs(%arg2 : memref<8x4xf16>)
+// CHECK-SAME: params {k = 16 : i64, m = 8 : i64, n = 4 : i64}
+// TF32-LABEL: func.func @on_gpu_f16
+// TF32: params {k = 16 : i64, m = 8 : i64, n = 4 : i64}
+// CHECK-LABEL: func.func @on_cpu_f16
+// CHECK-NOT: kernel_call
+func.func @on_gpu_f16(%a: memref<8x16xf16>, %b: memref<16x4xf16>, %c: memref<8x4xf16>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf16>, memref<16x4xf16>) outs(%c : memref<8x4xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+func.func @on_cpu_f16(%a: memref<8x16xf16>, %b: memref<16x4xf16>, %c: memref<8x4xf16>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf16>, memref<16x4xf16>) outs(%c : memref<8x4xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
   }
   return
 }

@@ -350,10 +350,16 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 #define KILN_MGPU_MATMUL_F32 "kiln_mgpu_matmul_f32"
 /* The same for a batch (KILN_KERNEL_BATCH_MATMUL_F32's arguments and flags). */
 #define KILN_MGPU_BATCH_MATMUL_F32 "kiln_mgpu_batch_matmul_f32"
+/* With either: f32 operands rounded to TF32 on tensor cores (`kiln compile --allow-tf32`). */
+#define KILN_MGPU_MATMUL_TF32 64
+/* The same two for f16 operands and results, summed in f32. */
+#define KILN_MGPU_MATMUL_F16 "kiln_mgpu_matmul_f16"
+#define KILN_MGPU_BATCH_MATMUL_F16 "kiln_mgpu_batch_matmul_f16"
 /* A GPU partition's convolution, by cuDNN (kiln/runtime/mgpu.h): input NHWC, filter in
  * cuDNN's NHWC filter layout (f x kh x kw x c/groups), output NHWC, on device memory. */
 #define KILN_MGPU_CONV2D_F32 "kiln_mgpu_conv2d_f32"
 #define KILN_MGPU_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
+#define KILN_MGPU_CONV2D_TF32 2 /* cuDNN may use TF32 tensor cores (--allow-tf32) */
 
 #ifdef __cplusplus
 }

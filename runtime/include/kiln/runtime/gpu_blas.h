@@ -46,6 +46,25 @@ kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int trans
                                      kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
                                      kiln_gpu_stream_t stream);
 
+/* The arithmetic of kiln_gpu_gemm_batched. */
+typedef enum {
+  KILN_GPU_GEMM_F32 = 0,  /* f32 operands and result, f32 FMA (cublasSgemm) */
+  KILN_GPU_GEMM_TF32 = 1, /* f32 operands rounded to TF32 on tensor cores, f32 sums */
+  KILN_GPU_GEMM_F16 = 2,  /* f16 operands and result, f32 sums, the result rounded once */
+} kiln_gpu_gemm_type_t;
+
+/*
+ * kiln_gpu_sgemm_batched in the arithmetic `type` (its operands' element type: f16 for
+ * KILN_GPU_GEMM_F16, else f32): cublasGemmStridedBatchedEx (CUBLAS_COMPUTE_32F, or
+ * CUBLAS_COMPUTE_32F_FAST_TF32 for TF32) except for plain f32, which is
+ * kiln_gpu_sgemm_batched's call.
+ */
+kiln_status_t kiln_gpu_gemm_batched(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
+                                    int transpose_a, int transpose_b, int overwrite,
+                                    int broadcast_a, int broadcast_b, int64_t batch, int64_t m,
+                                    int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
+                                    kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

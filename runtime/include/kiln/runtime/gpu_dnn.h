@@ -11,7 +11,8 @@
  * algorithm chosen asks for (at most KILN_GPU_DNN_MAX_WORKSPACE bytes). Each distinct
  * convolution (its sizes, strides, padding, dilations and groups) is planned once: its
  * descriptors and the algorithm cuDNN's heuristics rank first among those computing in
- * plain f32 (CUDNN_FMA_MATH: no TF32 tensor cores) are kept in a table of
+ * plain f32 (CUDNN_FMA_MATH: no TF32 tensor cores; any, tensor cores included, for a
+ * convolution with `tf32`) are kept in a table of
  * KILN_GPU_DNN_MAX_PLANS plans; more distinct convolutions than that are planned on each
  * call. Thread-safety: any thread may call; convolutions on one device are serialised.
  */
@@ -38,6 +39,7 @@ enum { KILN_GPU_DNN_MAX_PLANS = 256 };
 typedef struct kiln_gpu_conv2d {
   int64_t n, h, w, c, f, kh, kw, oh, ow;
   int64_t stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w, groups;
+  int64_t tf32; /* 1: algorithms on TF32 tensor cores may be chosen; 0: plain f32 only */
 } kiln_gpu_conv2d_t;
 
 /*

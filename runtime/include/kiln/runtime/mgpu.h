@@ -97,13 +97,20 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
 void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
                           int64_t k, int32_t flags);
 /* kiln_kernel_batch_matmul_f32's contract (KILN_MATMUL_BROADCAST_A and _B too) the same way,
- * by cublasSgemmStridedBatched. */
+ * by cublasSgemmStridedBatched. With KILN_MGPU_MATMUL_TF32 in `flags` either rounds its
+ * operands to TF32 for the tensor cores (cublasGemmStridedBatchedEx). */
 void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                int64_t m, int64_t n, int64_t k, int32_t flags);
+/* The same two for f16 operands and results, summed in f32 (cublasGemmStridedBatchedEx). */
+void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                          int64_t k, int32_t flags);
+void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
                                 int64_t m, int64_t n, int64_t k, int32_t flags);
 
 /* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
  * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
- * pad_w on both sides), queued like kiln_mgpu_matmul_f32. */
+ * pad_w on both sides), queued like kiln_mgpu_matmul_f32; with KILN_MGPU_CONV2D_TF32 cuDNN
+ * may choose algorithms on TF32 tensor cores. */
 void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
                           int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
                           int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
