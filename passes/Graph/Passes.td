@@ -292,7 +292,11 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     `_class = ["loc:@node"]` are colocated (grouped with union-find) and share the
     intersection of their constraints; and a device must have a lowering for the op (a
     CPU has them all; a GPU takes stateless ops without regions on tensors of numbers). A
-    group with no feasible device is an error naming its nodes and their constraints.
+    group no listed device can run goes to the host's CPU (`CPU:0` of the first device's
+    task, which every program has), as TensorFlow's soft placement does: with
+    `devices=/gpu:0` a tf.While runs on the CPU, its inputs and results crossing over. A
+    group whose nodes pin a device that cannot run them is an error naming its nodes and
+    their constraints.
 
     Then, in program (topological) order, each op goes to the feasible device where it
     would finish first in a simulated execution: it starts when the device is free and
@@ -322,6 +326,10 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
                "Devices to place ops on (none: the pass does nothing)">,
     Option<"compressTransfers", "compress-transfers", "bool", /*default=*/"false",
            "f32 tensors cross devices as their upper 16 bits: half the bytes to move">,
+  ];
+  let statistics = [
+    Statistic<"numSoftPlaced", "soft-placed",
+              "Ops no listed device can run, placed on the host's CPU">,
   ];
 }
 

@@ -254,8 +254,11 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
     if (!ok)
       return signalPassFailure();
 
-    // Feasible devices of each group: those every member's constraint and lowering allow.
+    // Feasible devices of each group: those every member's constraint and lowering allow,
+    // among the devices listed (the host's CPU, added below for soft placement, only for
+    // groups none of them can run).
     DenseMap<Operation *, SmallVector<unsigned>> feasible; // by group leader
+    const unsigned listed = available.size();
     for (auto it = groups.begin(); it != groups.end(); ++it) {
       if (!(*it)->isLeader())
         continue;
@@ -263,7 +266,7 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       SmallVector<Operation *> members(groups.member_begin(**it), groups.member_end());
       llvm::sort(members, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
       SmallVector<unsigned> allowed;
-      for (unsigned d = 0; d < available.size(); ++d) {
+      for (unsigned d = 0; d < listed; ++d) {
         bool fits = true;
         for (Operation *op : members) {
           if (auto it = wanted.find(op); it != wanted.end())
@@ -272,6 +275,24 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
         }
         if (fits)
           allowed.push_back(d);
+      }
+      // Soft placement, as TensorFlow's: what no device offered can run, and no node of
+      // the group pins, runs on the host's CPU (CPU:0 of the first device's task), which
+      // every program has; the partitioning then hands its tensors over.
+      bool pinned = llvm::any_of(members, [&](Operation *op) { return wanted.count(op); });
+      if (allowed.empty() && !pinned) {
+        DeviceName host = available.front();
+        host.type = "CPU";
+        host.id = 0;
+        auto it = llvm::find_if(available, [&](const DeviceName &d) {
+          return d.str() == host.str();
+        });
+        if (it == available.end()) {
+          available.push_back(host);
+          it = available.end() - 1;
+        }
+        allowed.push_back(unsigned(it - available.begin()));
+        numSoftPlaced += members.size();
       }
       if (allowed.empty()) {
         InFlightDiagnostic diag = leader->emitError();
@@ -286,8 +307,8 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
             diag << " (device '" << attr.getValue() << "')";
         }
         diag << "; devices:";
-        for (const DeviceName &d : available)
-          diag << " " << d.str();
+        for (unsigned d = 0; d < listed; ++d)
+          diag << " " << available[d].str();
         if (llvm::any_of(available, [](const DeviceName &d) { return d.type == "GPU"; }))
           diag << " (a GPU runs stateless ops on numeric tensors only, so far)";
         ok = false;
