@@ -29,6 +29,20 @@ std::string kernelName(StringRef name, llvm::StringSet<> &taken) {
   return unique;
 }
 
+/// The graph node a kernel computes, from its location (the import names each op's location
+/// after its node; a fused kernel's location holds several, the first is taken), or "".
+std::string nodeOf(Location loc) {
+  std::string node;
+  loc->walk([&](Location inner) {
+    if (auto name = dyn_cast<NameLoc>(inner); name && node.empty()) {
+      node = name.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return node;
+}
+
 struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeModulesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -43,8 +57,10 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
     auto merged = mlir::gpu::GPUModuleOp::create(b, sources.front().getLoc(), kModuleName);
     if (auto targets = sources.front().getTargetsAttr())
       merged.setTargetsAttr(targets);
-    // Each kernel takes its module's name (unique in the module) as a PTX identifier; the
-    // functions outlining copied in beside kernels keep their names, one copy each.
+    // Each kernel takes the names of its function and of the graph node it computes (its
+    // location's), else its module's, as a unique PTX identifier (profiles and --emit ptx then say which op a
+    // kernel is); the functions outlining copied in beside kernels keep their names, one
+    // copy each.
     llvm::DenseMap<Attribute, SymbolRefAttr> renamed;
     llvm::StringSet<> taken;
     Block &into = merged.getBodyRegion().front();
@@ -76,7 +92,14 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
           continue;
         }
         SymbolRefAttr old = SymbolRefAttr::get(name, {FlatSymbolRefAttr::get(kernel)});
-        kernel.setName(kernelName(name.getValue(), taken));
+        // "<function>_<node>": outlining named the module "<function>_kernel[_N]".
+        std::string node = nodeOf(kernel.getLoc());
+        if (!node.empty()) {
+          size_t kernelSuffix = name.getValue().rfind("_kernel");
+          if (kernelSuffix != StringRef::npos && kernelSuffix > 0)
+            node = name.getValue().take_front(kernelSuffix).str() + "_" + node;
+        }
+        kernel.setName(kernelName(node.empty() ? name.getValue() : StringRef(node), taken));
         kernel->moveBefore(&into, into.end());
         renamed[old] = SymbolRefAttr::get(merged.getSymNameAttr(),
                                           {FlatSymbolRefAttr::get(kernel.getNameAttr())});

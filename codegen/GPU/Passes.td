@@ -126,7 +126,11 @@ def MergeModulesPass : Pass<"kiln-gpu-merge-modules", "mlir::ModuleOp"> {
   let description = [{
     `gpu-kernel-outlining` gives each kernel a `gpu.module` of its own, and kernels of
     different modules may share a name. This pass moves every kernel into one module,
-    `kiln_kernels`, each named after the module it came from (unique) as a PTX identifier
+    `kiln_kernels`, each named after its function and the graph node it computes (the first
+    name in its location, `main.gpu0_kernel` of node `dense/Softmax` becoming
+    `main_gpu0_dense_Softmax`: `KILN_GPU_PROFILE` and `--emit ptx` then say which op a
+    kernel is; a suffix `_1`, `_2` ... for a node's further kernels), or after the module it
+    came from when its location names none, as a PTX identifier
     (other characters become `_`: ptxas rejects `main.gpu0_kernel`), with one copy of each
     function outlining copied in beside them (an integer power's), and points the
     `gpu.launch_func` ops at them: the model then holds one PTX module (one `--emit ptx`

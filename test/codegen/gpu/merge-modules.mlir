@@ -1,4 +1,4 @@
-// RUN: kiln-opt --kiln-gpu-merge-modules %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-merge-modules %s | FileCheck %s
 
 // Tests that outlined kernels of the same name from different modules land in one module,
 // each named after its old module as a PTX identifier (no dots), with one copy of a function
@@ -50,5 +50,33 @@ module attributes {gpu.container_module} {
     gpu.func @main.gpu0_kernel(%a: memref<4xf32>) kernel {
       gpu.return
     }
+  }
+}
+
+// -----
+
+// Tests that a kernel whose location names a graph node takes its function's name and that
+// node's, as a PTX identifier, a second kernel of the same node with a suffix.
+// CHECK-LABEL: func.func @named
+// CHECK: gpu.launch_func @kiln_kernels::@named_model_dense_Softmax blocks
+// CHECK: gpu.launch_func @kiln_kernels::@named_model_dense_Softmax_1 blocks
+// CHECK: gpu.func @named_model_dense_Softmax(
+// CHECK: gpu.func @named_model_dense_Softmax_1(
+module attributes {gpu.container_module} {
+  func.func @named(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @named_kernel::@named_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    gpu.launch_func @named_kernel_0::@named_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  gpu.module @named_kernel {
+    gpu.func @named_kernel(%a: memref<4xf32>) kernel {
+      gpu.return
+    } loc(fused["model/dense/Softmax", "model/dense/Softmax_max"])
+  }
+  gpu.module @named_kernel_0 {
+    gpu.func @named_kernel(%a: memref<4xf32>) kernel {
+      gpu.return
+    } loc("model/dense/Softmax")
   }
 }
