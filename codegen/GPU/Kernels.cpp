@@ -26,6 +26,17 @@ int64_t blockThreads(int64_t n) {
   return n >= kBlockThreads ? kBlockThreads : std::max<int64_t>(32, (n + 31) / 32 * 32);
 }
 
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// A launch of `blocks` x `threads` threads in x (y and z of one), at `b`'s point.
+mlir::gpu::LaunchOp launch1d(OpBuilder &b, Location loc, int64_t blocks, int64_t threads) {
+  Value one = indexConstant(b, loc, 1);
+  auto size = [&](int64_t n) { return n == 1 ? one : indexConstant(b, loc, n); };
+  return mlir::gpu::LaunchOp::create(b, loc, size(blocks), one, one, size(threads), one, one);
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -232,12 +243,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    auto index = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value one = index(rewriter, 1);
-    auto kernel = mlir::gpu::LaunchOp::create(rewriter, loc, index(rewriter, outputs), one, one,
-                                              index(rewriter, threads), one, one);
+    auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
+    auto kernel = launch1d(rewriter, loc, outputs, threads);
     Block &body = kernel.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     // The indices of dimensions [first, last) of the flat row-major `id`.
@@ -325,8 +332,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// Moves `ops` (consecutive, in order) into a kernel of one thread.
   void serial(Location loc, ArrayRef<Operation *> ops) {
     OpBuilder b(ops.front());
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto kernel = mlir::gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
+    auto kernel = launch1d(b, loc, 1, 1);
     Block &body = kernel.getBody().front();
     b.setInsertionPointToStart(&body);
     auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
@@ -361,12 +367,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     int64_t threads = blockThreads(total);
     int64_t blocks = (total + threads - 1) / threads;
     rewriter.setInsertionPoint(loop);
-    auto index = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value one = index(rewriter, 1);
-    auto kernel = mlir::gpu::LaunchOp::create(rewriter, loc, index(rewriter, blocks), one, one,
-                                              index(rewriter, threads), one, one);
+    auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
+    auto kernel = launch1d(rewriter, loc, blocks, threads);
     Block &body = kernel.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     Value id = arith::AddIOp::create(
