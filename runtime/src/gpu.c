@@ -49,6 +49,9 @@ enum {
      CUstream, void**, void**))                                                             \
   X(cuMemAlloc, "cuMemAlloc_v2", CUresult, (CUdeviceptr*, size_t))                          \
   X(cuMemFree, "cuMemFree_v2", CUresult, (CUdeviceptr))                                     \
+  X(cuMemHostAlloc, "cuMemHostAlloc", CUresult, (void**, size_t, unsigned))                 \
+  X(cuMemFreeHost, "cuMemFreeHost", CUresult, (void*))                                      \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute", CUresult, (void*, int, CUdeviceptr))    \
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", CUresult,                                    \
     (CUdeviceptr, const void*, size_t, CUstream))                                           \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", CUresult,                                    \
@@ -292,6 +295,40 @@ void kiln_gpu_free(kiln_gpu_t* gpu, kiln_gpu_ptr_t ptr) {
   if (ptr == 0) return;
   kiln_status_free(kiln_gpu_bind(gpu));
   kiln_cuda.cuMemFree((CUdeviceptr)ptr);
+}
+
+kiln_status_t kiln_gpu_host_alloc(kiln_gpu_t* gpu, size_t bytes, void** out) {
+  KILN_GPU_BIND(gpu);
+  void* host = NULL;
+  CUresult result = kiln_cuda.cuMemHostAlloc(&host, bytes > 0 ? bytes : 1, 0);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY)
+    return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                              "out of pinned host memory: %zu bytes asked for", bytes);
+  if (result != CUDA_SUCCESS) return kiln_cuda_error(result, "cuMemHostAlloc");
+  *out = host;
+  return NULL;
+}
+
+void kiln_gpu_host_free(kiln_gpu_t* gpu, void* ptr) {
+  if (ptr == NULL) return;
+  kiln_status_free(kiln_gpu_bind(gpu));
+  kiln_cuda.cuMemFreeHost(ptr);
+}
+
+kiln_gpu_memory_t kiln_gpu_memory_kind(kiln_gpu_t* gpu, const void* address) {
+  enum { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, CU_MEMORYTYPE_HOST = 1 };
+  kiln_status_t bound = kiln_gpu_bind(gpu);
+  if (bound != NULL) {
+    kiln_status_free(bound);
+    return KILN_GPU_MEMORY_PAGEABLE;
+  }
+  unsigned type = 0;
+  /* The driver knows device memory and the host memory it pinned; for other host memory
+   * the query fails. */
+  if (kiln_cuda.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      (CUdeviceptr)(uintptr_t)address) != CUDA_SUCCESS)
+    return KILN_GPU_MEMORY_PAGEABLE;
+  return type == CU_MEMORYTYPE_HOST ? KILN_GPU_MEMORY_PINNED : KILN_GPU_MEMORY_DEVICE;
 }
 
 kiln_status_t kiln_gpu_copy_to_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, const void* src,

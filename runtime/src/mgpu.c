@@ -12,6 +12,7 @@
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/gpu_blas.h"
 #include "kiln/runtime/gpu_dnn.h"
+#include "kiln/runtime/parallel.h"
 #include "kiln/runtime/partitions.h"
 
 enum { KILN_MGPU_MAX_DEVICES = 16 };
@@ -214,7 +215,10 @@ void mgpuStreamDestroy(void* stream) {
   if (!pooled) kiln_gpu_stream_destroy(gpu, stream);
 }
 
-void kiln_mgpu_release_streams(void) {
+static void kiln_mgpu_stage_release(void); /* with the copies, below */
+
+void kiln_mgpu_release_cached(void) {
+  kiln_mgpu_stage_release();
   for (int d = 0; d < KILN_MGPU_MAX_DEVICES; ++d) {
     pthread_mutex_lock(&kiln_mgpu_lock);
     kiln_gpu_t* gpu = kiln_mgpu_devices[d];
@@ -282,12 +286,154 @@ void mgpuMemFree(void* ptr, void* stream) {
   kiln_gpu_free(gpu, (kiln_gpu_ptr_t)(uintptr_t)ptr);
 }
 
+/* Large copies between device memory and pageable host memory (a model's inputs and
+ * outputs) go through two pinned buffers of the calling thread, in chunks: the host copies
+ * a chunk into one (on the thread pool) while the device copies the other, where the
+ * driver's own staging of pageable memory copies on one thread. KILN_GPU_STAGING=0 turns
+ * this off (read once). */
+enum { KILN_MGPU_STAGE_CHUNK = 4 << 20, KILN_MGPU_STAGE_MIN = 1 << 20 };
+static _Thread_local struct {
+  kiln_gpu_t* gpu;
+  void* buffer[2];
+  kiln_gpu_event_t done[2]; /* recorded after the device's last copy of each */
+  int used[2];
+} kiln_mgpu_stage;
+static int kiln_mgpu_staging_off;
+static pthread_once_t kiln_mgpu_staging_once = PTHREAD_ONCE_INIT;
+
+static void kiln_mgpu_read_staging(void) {
+  const char* value = getenv("KILN_GPU_STAGING");
+  kiln_mgpu_staging_off = value != NULL && strcmp(value, "0") == 0;
+}
+
+/* Frees the calling thread's staging buffers (they wait for the device's copies first). */
+static void kiln_mgpu_stage_release(void) {
+  kiln_gpu_t* gpu = kiln_mgpu_stage.gpu;
+  if (gpu == NULL) return;
+  for (int i = 0; i < 2; ++i) {
+    if (kiln_mgpu_stage.used[i])
+      kiln_status_free(kiln_gpu_event_synchronize(gpu, kiln_mgpu_stage.done[i]));
+    kiln_gpu_event_destroy(gpu, kiln_mgpu_stage.done[i]);
+    kiln_gpu_host_free(gpu, kiln_mgpu_stage.buffer[i]);
+  }
+  memset(&kiln_mgpu_stage, 0, sizeof(kiln_mgpu_stage));
+}
+
+/* The thread's staging buffers on `gpu`, made on first use. */
+static kiln_status_t kiln_mgpu_stage_ready(kiln_gpu_t* gpu) {
+  if (kiln_mgpu_stage.gpu == gpu) return NULL;
+  kiln_mgpu_stage_release();
+  kiln_mgpu_stage.gpu = gpu;
+  kiln_status_t status = NULL;
+  for (int i = 0; i < 2 && status == NULL; ++i) {
+    status = kiln_gpu_host_alloc(gpu, KILN_MGPU_STAGE_CHUNK, &kiln_mgpu_stage.buffer[i]);
+    if (status == NULL) status = kiln_gpu_event_create(gpu, &kiln_mgpu_stage.done[i]);
+  }
+  if (status != NULL) kiln_mgpu_stage_release();
+  return status;
+}
+
+struct kiln_mgpu_host_copy {
+  char* dst;
+  const char* src;
+};
+
+static void kiln_mgpu_copy_part(void* ctx, int64_t begin, int64_t end) {
+  struct kiln_mgpu_host_copy* copy = (struct kiln_mgpu_host_copy*)ctx;
+  memcpy(copy->dst + begin, copy->src + begin, (size_t)(end - begin));
+}
+
+/* memcpy on the thread pool, in parts of 512 KiB or more. */
+static void kiln_mgpu_host_copy(void* dst, const void* src, size_t bytes) {
+  struct kiln_mgpu_host_copy copy = {(char*)dst, (const char*)src};
+  kiln_parallel_for((int64_t)bytes, (int64_t)1 << 19, kiln_mgpu_copy_part, &copy);
+}
+
+/* The bytes of chunk `c` of a `bytes`-byte copy. */
+static size_t kiln_mgpu_chunk(size_t c, size_t bytes) {
+  size_t rest = bytes - c * KILN_MGPU_STAGE_CHUNK;
+  return rest < KILN_MGPU_STAGE_CHUNK ? rest : KILN_MGPU_STAGE_CHUNK;
+}
+
+/* Makes staging buffer `i` free for a new copy: the device's last copy of it is done. */
+static kiln_status_t kiln_mgpu_stage_wait(kiln_gpu_t* gpu, int i) {
+  if (!kiln_mgpu_stage.used[i]) return NULL;
+  kiln_mgpu_stage.used[i] = 0;
+  return kiln_gpu_event_synchronize(gpu, kiln_mgpu_stage.done[i]);
+}
+
+/* Queues the device's copy of chunk `c` of `bytes` at device address `src` into staging
+ * buffer c % 2 (host to device when `to_device`, from buffer to `dst`). */
+static kiln_status_t kiln_mgpu_stage_copy(kiln_gpu_t* gpu, int to_device, kiln_gpu_ptr_t device,
+                                          size_t c, size_t bytes, kiln_gpu_stream_t stream) {
+  int i = (int)(c & 1);
+  size_t at = c * KILN_MGPU_STAGE_CHUNK, len = kiln_mgpu_chunk(c, bytes);
+  kiln_status_t status =
+      to_device
+          ? kiln_gpu_copy_to_device(gpu, device + at, kiln_mgpu_stage.buffer[i], len, stream)
+          : kiln_gpu_copy_to_host(gpu, kiln_mgpu_stage.buffer[i], device + at, len, stream);
+  if (status == NULL) status = kiln_gpu_event_record(gpu, kiln_mgpu_stage.done[i], stream);
+  kiln_mgpu_stage.used[i] = status == NULL;
+  return status;
+}
+
+/* Host to device through the staging buffers: returns once `src` has been read (the
+ * device may still be copying out of the buffers, which the next use waits for). */
+static kiln_status_t kiln_mgpu_stage_in(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, const char* src,
+                                        size_t bytes, kiln_gpu_stream_t stream) {
+  kiln_status_t status = kiln_mgpu_stage_ready(gpu);
+  size_t chunks = (bytes + KILN_MGPU_STAGE_CHUNK - 1) / KILN_MGPU_STAGE_CHUNK;
+  for (size_t c = 0; c < chunks && status == NULL; ++c) {
+    int i = (int)(c & 1);
+    status = kiln_mgpu_stage_wait(gpu, i);
+    if (status != NULL) break;
+    kiln_mgpu_host_copy(kiln_mgpu_stage.buffer[i], src + c * KILN_MGPU_STAGE_CHUNK,
+                        kiln_mgpu_chunk(c, bytes));
+    status = kiln_mgpu_stage_copy(gpu, 1, dst, c, bytes, stream);
+  }
+  return status;
+}
+
+/* Device to host through the staging buffers (after the stream's earlier work): returns
+ * once `dst` holds the bytes. */
+static kiln_status_t kiln_mgpu_stage_out(kiln_gpu_t* gpu, char* dst, kiln_gpu_ptr_t src,
+                                         size_t bytes, kiln_gpu_stream_t stream) {
+  kiln_status_t status = kiln_mgpu_stage_ready(gpu);
+  size_t chunks = (bytes + KILN_MGPU_STAGE_CHUNK - 1) / KILN_MGPU_STAGE_CHUNK;
+  for (size_t c = 0; c < 2 && c < chunks && status == NULL; ++c) {
+    status = kiln_mgpu_stage_wait(gpu, (int)c);
+    if (status == NULL) status = kiln_mgpu_stage_copy(gpu, 0, src, c, bytes, stream);
+  }
+  for (size_t c = 0; c < chunks && status == NULL; ++c) {
+    int i = (int)(c & 1);
+    status = kiln_mgpu_stage_wait(gpu, i);
+    if (status != NULL) break;
+    kiln_mgpu_host_copy(dst + c * KILN_MGPU_STAGE_CHUNK, kiln_mgpu_stage.buffer[i],
+                        kiln_mgpu_chunk(c, bytes));
+    if (c + 2 < chunks) status = kiln_mgpu_stage_copy(gpu, 0, src, c + 2, bytes, stream);
+  }
+  return status;
+}
+
 void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream) {
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
   kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
-  kiln_mgpu_fail(kiln_gpu_copy(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst,
-                               (kiln_gpu_ptr_t)(uintptr_t)src, bytes, stream));
+  pthread_once(&kiln_mgpu_staging_once, kiln_mgpu_read_staging);
+  kiln_gpu_memory_t to = KILN_GPU_MEMORY_PINNED, from = KILN_GPU_MEMORY_PINNED;
+  if (bytes >= KILN_MGPU_STAGE_MIN && !kiln_mgpu_staging_off) {
+    to = kiln_gpu_memory_kind(gpu, dst);
+    from = kiln_gpu_memory_kind(gpu, src);
+  }
+  if (to == KILN_GPU_MEMORY_DEVICE && from == KILN_GPU_MEMORY_PAGEABLE)
+    kiln_mgpu_fail(kiln_mgpu_stage_in(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst, (const char*)src,
+                                      bytes, stream));
+  else if (to == KILN_GPU_MEMORY_PAGEABLE && from == KILN_GPU_MEMORY_DEVICE)
+    kiln_mgpu_fail(kiln_mgpu_stage_out(gpu, (char*)dst, (kiln_gpu_ptr_t)(uintptr_t)src, bytes,
+                                       stream));
+  else
+    kiln_mgpu_fail(kiln_gpu_copy(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst,
+                                 (kiln_gpu_ptr_t)(uintptr_t)src, bytes, stream));
   if (start != NULL) {
     char name[64];
     snprintf(name, sizeof name, "copy %zu bytes", bytes);

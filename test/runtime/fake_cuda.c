@@ -199,6 +199,60 @@ CUresult cuLaunchKernel(CUhandle function, unsigned gx, unsigned gy, unsigned gz
 }
 
 /* "Device" memory: a header holding the size, then the bytes. */
+/* Device and pinned host allocations, for cuPointerGetAttribute's memory type. */
+enum { MAX_RANGES = 4096, MEMORYTYPE_HOST = 1, MEMORYTYPE_DEVICE = 2 };
+static struct {
+  uintptr_t start;
+  size_t bytes;
+  unsigned type;
+} ranges[MAX_RANGES];
+
+static void remember(uintptr_t start, size_t bytes, unsigned type) {
+  for (int i = 0; i < MAX_RANGES; ++i)
+    if (ranges[i].type == 0) {
+      ranges[i].start = start, ranges[i].bytes = bytes, ranges[i].type = type;
+      return;
+    }
+}
+
+static void forget(uintptr_t start) {
+  for (int i = 0; i < MAX_RANGES; ++i)
+    if (ranges[i].type != 0 && ranges[i].start == start) ranges[i].type = 0;
+}
+
+static long long pinned_allocations;
+long long fake_cuda_pinned_allocations(void) { return pinned_allocations; }
+
+/* CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2) only: device or pinned host memory; other host
+ * memory is unknown to the driver (CUDA_ERROR_INVALID_VALUE). */
+CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr) {
+  if (attribute != 2) return INVALID_VALUE;
+  for (int i = 0; i < MAX_RANGES; ++i)
+    if (ranges[i].type != 0 && ptr >= ranges[i].start && ptr < ranges[i].start + ranges[i].bytes) {
+      *(unsigned*)data = ranges[i].type;
+      return SUCCESS;
+    }
+  return INVALID_VALUE;
+}
+
+CUresult cuMemHostAlloc(void** ptr, size_t bytes, unsigned flags) {
+  (void)flags;
+  *ptr = malloc(bytes);
+  if (*ptr == NULL) return OUT_OF_MEMORY;
+  remember((uintptr_t)*ptr, bytes, MEMORYTYPE_HOST);
+  ++live_allocations;
+  ++pinned_allocations;
+  if (logging()) fprintf(stderr, "fake_cuda: pinned %zu bytes\n", bytes);
+  return SUCCESS;
+}
+
+CUresult cuMemFreeHost(void* ptr) {
+  forget((uintptr_t)ptr);
+  --live_allocations;
+  free(ptr);
+  return SUCCESS;
+}
+
 CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
   const char* limit = getenv("FAKE_CUDA_MEMORY");
   if (bytes == 0) return INVALID_VALUE;
@@ -209,11 +263,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
   allocated_bytes += bytes;
   ++live_allocations;
   *ptr = (CUdeviceptr)(uintptr_t)((char*)block + 16);
+  remember((uintptr_t)*ptr, bytes, MEMORYTYPE_DEVICE);
   if (logging()) fprintf(stderr, "fake_cuda: alloc %zu bytes\n", bytes);
   return SUCCESS;
 }
 
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  forget((uintptr_t)ptr);
   size_t* block = (size_t*)(void*)((char*)(uintptr_t)ptr - 16);
   allocated_bytes -= block[0];
   --live_allocations;

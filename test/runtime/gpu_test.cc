@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -333,7 +334,7 @@ protected:
   }
   void TearDown() override {
     EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
-    kiln_mgpu_release_streams();
+    kiln_mgpu_release_cached();
     EXPECT_EQ(liveAllocations(), liveBefore) << "driver objects not released";
     dlclose(library);
   }
@@ -405,7 +406,7 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   mgpuModuleUnload(module);
 }
 
-// A stream given back is the next one taken; kiln_mgpu_release_streams destroys the pool's.
+// A stream given back is the next one taken; kiln_mgpu_release_cached destroys the pool's.
 TEST_F(MgpuFake, StreamPool) {
   void* first = mgpuStreamCreate();
   ASSERT_NE(first, nullptr);
@@ -420,9 +421,38 @@ TEST_F(MgpuFake, StreamPool) {
   void* again = mgpuStreamCreate();
   EXPECT_TRUE(again == first || again == second);
   mgpuStreamDestroy(again);
-  kiln_mgpu_release_streams();
+  kiln_mgpu_release_cached();
   EXPECT_EQ(liveAllocations(), live - 1);
   EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+}
+
+// A copy of 1 MiB or more between device memory and pageable host memory goes through the
+// thread's two pinned staging buffers in 4 MiB chunks, both ways, the bytes unchanged (a
+// size that ends inside a chunk, more chunks than buffers); a smaller one does not; the
+// buffers are made once and released with the streams.
+TEST_F(MgpuFake, StagedCopies) {
+  auto pinned = reinterpret_cast<long long (*)()>(dlsym(library, "fake_cuda_pinned_allocations"));
+  ASSERT_NE(pinned, nullptr);
+  long long live = liveAllocations(), pinnedBefore = pinned();
+  const size_t bytes = (9u << 20) + 123;
+  std::vector<unsigned char> host(bytes), back(bytes, 0);
+  for (size_t i = 0; i < bytes; ++i)
+    host[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+  void* device = mgpuMemAlloc(bytes, nullptr, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, host.data(), 1000, nullptr); // small: the driver's copy
+  EXPECT_EQ(pinned(), pinnedBefore);
+  for (int round = 0; round < 2; ++round) {
+    mgpuMemcpy(device, host.data(), bytes, nullptr);
+    mgpuMemcpy(back.data(), device, bytes, nullptr);
+    ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+    EXPECT_TRUE(back == host) << "round " << round;
+    EXPECT_EQ(pinned(), pinnedBefore + 2); // made once
+    std::fill(back.begin(), back.end(), 0);
+  }
+  mgpuMemFree(device, nullptr);
+  kiln_mgpu_release_cached();
+  EXPECT_EQ(liveAllocations(), live);
 }
 
 TEST_F(MgpuFake, PartitionArena) {
@@ -798,7 +828,7 @@ TEST(MgpuStreams, LibraryCallsOnTheCurrentStream) {
   mgpuMemFree(da, nullptr);
   mgpuMemFree(db, nullptr);
   mgpuMemFree(dc, nullptr);
-  kiln_mgpu_release_streams();
+  kiln_mgpu_release_cached();
   dlclose(blas);
   dlclose(library);
 }

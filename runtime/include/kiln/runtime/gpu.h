@@ -87,6 +87,20 @@ kiln_status_t kiln_gpu_alloc(kiln_gpu_t* gpu, size_t bytes, kiln_gpu_ptr_t* out)
 /* Frees device memory; 0 is ignored. */
 void kiln_gpu_free(kiln_gpu_t* gpu, kiln_gpu_ptr_t ptr);
 
+/* Pinned (page-locked) host memory of `bytes` (at least 1), which the device copies to and
+ * from directly; freed with kiln_gpu_host_free (NULL is ignored). */
+kiln_status_t kiln_gpu_host_alloc(kiln_gpu_t* gpu, size_t bytes, void** out);
+void kiln_gpu_host_free(kiln_gpu_t* gpu, void* ptr);
+
+/* What `address` is to the driver: device memory, host memory it pinned, or neither
+ * (ordinary pageable host memory, which a copy goes through the driver's own staging). */
+typedef enum {
+  KILN_GPU_MEMORY_PAGEABLE = 0,
+  KILN_GPU_MEMORY_PINNED = 1,
+  KILN_GPU_MEMORY_DEVICE = 2,
+} kiln_gpu_memory_t;
+kiln_gpu_memory_t kiln_gpu_memory_kind(kiln_gpu_t* gpu, const void* address);
+
 /* Copies `bytes` from host to device, device to host, or device to device, in order on
  * `stream` (the host buffer must stay valid until the stream has passed the copy). */
 kiln_status_t kiln_gpu_copy_to_device(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, const void* src,

@@ -28,6 +28,13 @@
  * With the environment variable KILN_GPU_STREAM=default (read once per process), every
  * call uses the default stream instead (an experiment, timed by test/gpu/models.py).
  *
+ * Copies: a copy of 1 MiB or more between device memory and pageable host memory (a
+ * model's inputs and outputs) goes through two pinned 4 MiB buffers of the calling thread
+ * in chunks, the host copying one chunk (on the thread pool, kiln/runtime/parallel.h)
+ * while the device copies the other; the driver's own path for pageable memory copies on
+ * one thread. KILN_GPU_STAGING=0 (read once) leaves every copy to the driver. Pinned or
+ * device memory on both sides is copied directly.
+ *
  * Profiling: with KILN_GPU_PROFILE=1 (read once) every launch, copy and library call is
  * timed on the device between events recorded around it on its stream, and when the
  * process exits a table goes to stderr: for each kind of work (a kernel with its grid, a
@@ -57,9 +64,10 @@ extern "C" {
  * calls work again. */
 kiln_status_t kiln_mgpu_take_error(void);
 
-/* Destroys the streams mgpuStreamDestroy kept for reuse, on every device (for a program
- * that wants the driver's objects released before it closes its devices; tests). */
-void kiln_mgpu_release_streams(void);
+/* Destroys the streams mgpuStreamDestroy kept for reuse, on every device, and the calling
+ * thread's staging buffers (see Copies above), for a program that wants the driver's
+ * objects released before it closes its devices; tests. */
+void kiln_mgpu_release_cached(void);
 
 /* The device (ordinal) later calls on this thread use. */
 void kiln_mgpu_set_device(int ordinal);
