@@ -25,8 +25,9 @@ torchvision (whose ResNet50 strides the 3x3 convolution rather than the first 1x
 same FLOPs within 1%), and post-norm nn.TransformerEncoderLayer stacks with exact GELU for
 the encoders. Both run in f32 without TF32. Kiln's time is a whole call of the compiled
 program: its input copied to the GPU and its output back; PyTorch's is timed both ways.
-Kiln runs each turn twice: as built, and with KILN_GPU_STREAM=default (all work on the
-default stream, library calls not waited for: kiln/runtime/mgpu.h), "one stream".
+Kiln runs each turn twice: as built, and with KILN_GPU_STAGING=0 (large copies by the
+driver from pageable memory instead of through Kiln's pinned staging buffers:
+kiln/runtime/mgpu.h), "driver copies".
 
 Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
 (`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
@@ -223,13 +224,13 @@ def prepare(args):
 
 # --- running (on the GPU machine) ---------------------------------------------------------
 
-def kiln_bench(exe, runs, inputs=(), one_stream=False):
+def kiln_bench(exe, runs, inputs=(), driver_copies=False):
     cmd = [exe, "--bench", str(runs)]
     for i in inputs:
         cmd += ["--input", i]
     env = dict(os.environ)
-    if one_stream:  # every region on the default stream (kiln/runtime/mgpu.h)
-        env["KILN_GPU_STREAM"] = "default"
+    if driver_copies:  # no pinned staging of large copies (kiln/runtime/mgpu.h)
+        env["KILN_GPU_STAGING"] = "0"
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
     for line in proc.stdout.splitlines():
         if line.startswith("bench:"):
@@ -321,7 +322,7 @@ def run(args):
         err = float(np.max(np.abs(got.astype(np.float64) - ref)) / max(np.max(np.abs(ref)), 1e-30))
         ok = shape_ok and err < 1e-3
         failures += not ok
-        kiln_ms, one_ms, torch_ms, nhwc_ms = [], [], [], []
+        kiln_ms, driver_ms, torch_ms, nhwc_ms = [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -331,7 +332,7 @@ def run(args):
         for _ in range(args.turns):
             try:
                 kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
-                one_ms.append(kiln_bench(exe, args.runs, ["x=" + x], one_stream=True))
+                driver_ms.append(kiln_bench(exe, args.runs, ["x=" + x], driver_copies=True))
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print("%-40s bench error: %s" % (label, e), flush=True)
                 break
@@ -340,20 +341,20 @@ def run(args):
                 if len(m["shape"]) == 4:
                     nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
-        one = statistics.median(one_ms) if one_ms else float("nan")
+        driver = statistics.median(driver_ms) if driver_ms else float("nan")
         if torch_ms:
             tr = statistics.median(t[0] for t in torch_ms)
             tc = statistics.median(t[1] for t in torch_ms)
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (one stream %8.3f)  torch %8.3f ms " \
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)  torch %8.3f ms " \
                   "resident, %8.3f ms with copies  torch/kiln %.2f" % (
-                      label, "ok  " if ok else "FAIL", err, k, one, tr, tc, tc / k)
+                      label, "ok  " if ok else "FAIL", err, k, driver, tr, tc, tc / k)
             if nhwc_ms:
                 row += "  (torch channels_last: %.3f resident, %.3f with copies)" % (
                     statistics.median(t[0] for t in nhwc_ms),
                     statistics.median(t[1] for t in nhwc_ms))
         else:
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (one stream %8.3f)" % (
-                label, "ok  " if ok else "FAIL", err, k, one)
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)" % (
+                label, "ok  " if ok else "FAIL", err, k, driver)
         print(row, flush=True)
         rows.append(row)
     print(flush=True)
