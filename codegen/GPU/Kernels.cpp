@@ -143,7 +143,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     else
       op = *moved;
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-        generic && reassociate && blockReduction(rewriter, generic))
+        generic && (tiledProduct(rewriter, generic) ||
+                    (reassociate && blockReduction(rewriter, generic))))
       return success();
     Block *block = op->getBlock();
     Operation *before = op->getPrevNode();
@@ -200,6 +201,191 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       return generic->emitOpError() << "cannot be reordered for a GPU kernel";
     ++numReordered;
     return cast<linalg::LinalgOp>(moved->getOperation());
+  }
+
+  /// Replaces `op`, a matrix product (loops batch..., i, j, k after parallelFirst; an
+  /// input read at (i, k), one at (k, j), the output at (i, j); any body, applied in k
+  /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output
+  /// (grid z: the batch), each thread 4 x 4 of its elements (rows ty + 16r, columns
+  /// tx + 16c), the operands staged through workgroup memory 16 deep along k. Each output
+  /// element's body runs over k in order, as one thread per element would run it, so the
+  /// result is the same. False, leaving `op` alone, for another op or a product under 16
+  /// in any size (products that are library calls never get here: cuBLAS's).
+  bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
+    constexpr int64_t kTile = 64, kDepth = 16, kSide = 16, kThreads = kSide * kSide;
+    constexpr int64_t kPer = kTile / kSide; // a thread's rows (and columns) of a tile
+    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != 1 || op.getNumParallelLoops() < 2 ||
+        !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+      return false;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    int64_t loops = int64_t(iterators.size()), di = loops - 3, dj = loops - 2, dk = loops - 1;
+    if (iterators[dk] != utils::IteratorType::reduction)
+      return false;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return false;
+    int64_t m = ranges[di], n = ranges[dj], k = ranges[dk], batch = 1;
+    for (int64_t d = 0; d < di; ++d)
+      batch *= ranges[d];
+    if (m < kSide || n < kSide || k < kSide || batch > 65535)
+      return false;
+    auto uses = [](AffineMap map, int64_t d) {
+      return llvm::any_of(map.getResults(),
+                          [&](AffineExpr e) { return e.isFunctionOfDim(unsigned(d)); });
+    };
+    // Which input is read at (i, k) and which at (k, j).
+    OpOperand *a = op.getDpsInputOperand(0), *b = op.getDpsInputOperand(1);
+    if (uses(op.getMatchingIndexingMap(a), dj))
+      std::swap(a, b);
+    AffineMap mapA = op.getMatchingIndexingMap(a), mapB = op.getMatchingIndexingMap(b);
+    OpOperand *c = op.getDpsInitOperand(0);
+    AffineMap mapC = op.getMatchingIndexingMap(c);
+    if (uses(mapA, dj) || !uses(mapA, dk) || uses(mapB, di) || !uses(mapB, dk) ||
+        uses(mapC, dk))
+      return false;
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Block &region = op.getRegion().front();
+    Type typeA = region.getArgument(a->getOperandNumber()).getType();
+    Type typeB = region.getArgument(b->getOperandNumber()).getType();
+    auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
+    auto tileA = MemRefType::get({kDepth, kTile}, typeA, AffineMap(), workgroup);
+    auto tileB = MemRefType::get({kDepth, kTile}, typeB, AffineMap(), workgroup);
+    rewriter.setInsertionPoint(op);
+    auto index = [&](OpBuilder &at, int64_t v) { return indexConstant(at, loc, v); };
+    Value one = index(rewriter, 1);
+    auto kernel = mlir::gpu::LaunchOp::create(
+        rewriter, loc, index(rewriter, (n + kTile - 1) / kTile),
+        index(rewriter, (m + kTile - 1) / kTile), batch == 1 ? one : index(rewriter, batch),
+        index(rewriter, kThreads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{},
+        /*workgroupAttributions=*/TypeRange{tileA, tileB});
+    Value sharedA = kernel.getWorkgroupAttributions()[0];
+    Value sharedB = kernel.getWorkgroupAttributions()[1];
+    Block &body = kernel.getBody().front();
+    OpBuilder kb = OpBuilder::atBlockBegin(&body);
+    mlir::gpu::TerminatorOp::create(kb, loc);
+    kb.setInsertionPointToStart(&body);
+    auto mul = [&](OpBuilder &at, Value x, int64_t v) {
+      return arith::MulIOp::create(at, loc, x, index(at, v)).getResult();
+    };
+    auto add = [&](OpBuilder &at, Value x, Value y) {
+      return arith::AddIOp::create(at, loc, x, y).getResult();
+    };
+    auto atMost = [&](OpBuilder &at, Value x, int64_t v) { // min(x, v): in bounds
+      return arith::MinUIOp::create(at, loc, x, index(at, v)).getResult();
+    };
+    // The loop indices at (batch..., row, column, depth), through `map`.
+    SmallVector<Value> batchIvs(di);
+    Value flat = kernel.getBlockIds().z;
+    for (int64_t d = di - 1; d >= 0; --d) {
+      batchIvs[d] = d > 0 ? arith::RemUIOp::create(kb, loc, flat, index(kb, ranges[d])) : flat;
+      if (d > 0)
+        flat = arith::DivUIOp::create(kb, loc, flat, index(kb, ranges[d]));
+    }
+    auto at = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
+      SmallVector<Value> ivs(batchIvs);
+      ivs.append({row, col, depth});
+      SmallVector<Value> indices;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        indices.push_back(affine::AffineApplyOp::create(bld, loc, map.getSubMap({r}), ivs));
+      return indices;
+    };
+    Value zero = index(kb, 0);
+    Value thread = kernel.getThreadIds().x;
+    Value tx = arith::RemUIOp::create(kb, loc, thread, index(kb, kSide));
+    Value ty = arith::DivUIOp::create(kb, loc, thread, index(kb, kSide));
+    Value row0 = mul(kb, kernel.getBlockIds().y, kTile);
+    Value col0 = mul(kb, kernel.getBlockIds().x, kTile);
+    // A thread's rows and columns, clamped into the output (what falls outside is computed
+    // on repeated elements and not stored).
+    SmallVector<Value> rows, cols, rowsIn, colsIn;
+    for (int64_t r = 0; r < kPer; ++r) {
+      rows.push_back(add(kb, row0, add(kb, ty, index(kb, kSide * r))));
+      cols.push_back(add(kb, col0, add(kb, tx, index(kb, kSide * r))));
+      rowsIn.push_back(atMost(kb, rows.back(), m - 1));
+      colsIn.push_back(atMost(kb, cols.back(), n - 1));
+    }
+    SmallVector<Value> init;
+    for (int64_t r = 0; r < kPer; ++r)
+      for (int64_t q = 0; q < kPer; ++q)
+        init.push_back(memref::LoadOp::create(kb, loc, c->get(),
+                                              at(kb, mapC, rowsIn[r], colsIn[q], zero)));
+    auto tiles = scf::ForOp::create(kb, loc, zero, index(kb, (k + kDepth - 1) / kDepth), one,
+                                    init);
+    {
+      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
+      Value k0 = mul(tb, tiles.getInductionVar(), kDepth);
+      // Each thread stages kTile * kDepth / kThreads elements of each operand: A's tile
+      // transposed (depth-major, as the inner loop reads it), B's as it is.
+      for (int64_t q = 0; q < kTile * kDepth / kThreads; ++q) {
+        Value e = add(tb, thread, index(tb, kThreads * q));
+        Value ar = arith::DivUIOp::create(tb, loc, e, index(tb, kDepth));
+        Value ac = arith::RemUIOp::create(tb, loc, e, index(tb, kDepth));
+        Value va = memref::LoadOp::create(
+            tb, loc, a->get(),
+            at(tb, mapA, atMost(tb, add(tb, row0, ar), m - 1), zero,
+               atMost(tb, add(tb, k0, ac), k - 1)));
+        memref::StoreOp::create(tb, loc, va, sharedA, ValueRange{ac, ar});
+        Value br = arith::DivUIOp::create(tb, loc, e, index(tb, kTile));
+        Value bc = arith::RemUIOp::create(tb, loc, e, index(tb, kTile));
+        Value vb = memref::LoadOp::create(
+            tb, loc, b->get(),
+            at(tb, mapB, zero, atMost(tb, add(tb, col0, bc), n - 1),
+               atMost(tb, add(tb, k0, br), k - 1)));
+        memref::StoreOp::create(tb, loc, vb, sharedB, ValueRange{br, bc});
+      }
+      mlir::gpu::BarrierOp::create(tb, loc);
+      // The tile's depth: kDepth, less in the last tile.
+      Value depth = arith::MinUIOp::create(
+          tb, loc, index(tb, kDepth),
+          arith::SubIOp::create(tb, loc, index(tb, k), k0).getResult());
+      auto inner = scf::ForOp::create(tb, loc, zero, depth, one, tiles.getRegionIterArgs());
+      {
+        OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+        Value kk = inner.getInductionVar();
+        SmallVector<Value> as, bs;
+        for (int64_t r = 0; r < kPer; ++r) {
+          as.push_back(memref::LoadOp::create(ib, loc, sharedA,
+                                              ValueRange{kk, add(ib, ty, index(ib, kSide * r))}));
+          bs.push_back(memref::LoadOp::create(ib, loc, sharedB,
+                                              ValueRange{kk, add(ib, tx, index(ib, kSide * r))}));
+        }
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kPer; ++r)
+          for (int64_t q = 0; q < kPer; ++q) {
+            IRMapping map;
+            map.map(region.getArgument(a->getOperandNumber()), as[r]);
+            map.map(region.getArgument(b->getOperandNumber()), bs[q]);
+            map.map(region.getArgument(c->getOperandNumber()),
+                    inner.getRegionIterArgs()[r * kPer + q]);
+            for (Operation &inside : region.without_terminator())
+              ib.clone(inside, map);
+            next.push_back(map.lookupOrDefault(region.getTerminator()->getOperand(0)));
+          }
+        scf::YieldOp::create(ib, loc, next);
+      }
+      // The tile is read before the next one overwrites it.
+      mlir::gpu::BarrierOp::create(tb, loc);
+      scf::YieldOp::create(tb, loc, inner.getResults());
+    }
+    for (int64_t r = 0; r < kPer; ++r)
+      for (int64_t q = 0; q < kPer; ++q) {
+        Value inside = arith::AndIOp::create(
+            kb, loc,
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, rows[r], index(kb, m)),
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], index(kb, n)));
+        auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
+        OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
+        memref::StoreOp::create(sb, loc, tiles.getResult(r * kPer + q), c->get(),
+                                at(sb, mapC, rows[r], cols[q], zero));
+      }
+    rewriter.eraseOp(op);
+    ++numKernels;
+    ++numTiledProducts;
+    return true;
   }
 
   /// Replaces `op`, a reduction along its operands' innermost dimension (a row's sum or

@@ -18,9 +18,17 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
     32, for small nests), as many blocks as that needs; a thread past the end does nothing.
-    A loop nest with no parallel dimension (a full reduction), and a loop a lowering wrote
+    Two kinds of op get kernels of their own shape. A matrix product (loops batch..., i, j,
+    k; an input read at (i, k), one at (k, j); any body: products no library call took,
+    with `--no-kernels` or of other element types) gets 64 x 64 output tiles of 256 threads,
+    4 x 4 outputs each, both operands staged 16 deep through workgroup memory between
+    barriers, each output's body applied in k order as before. A float sum, product,
+    maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
+    norm; or a reduction to one value) gets a block per output element, the threads reading
+    the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off
+    (`--strict-float`). A loop a lowering wrote
     itself (`scf.for`, `scf.if`, `scf.while`: TopK's selection) that neither calls nor
-    allocates, run on one thread; an `scf.parallel` is mapped like a linalg op's. Index
+    allocates, and a full reduction that cannot reassociate, run on one thread; an `scf.parallel` is mapped like a linalg op's. Index
     computations, views and constants stay on the host and reach the kernel as arguments
     (`gpu-kernel-outlining` moves each launch into a kernel of its own).
 
@@ -57,6 +65,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Statistic<"numKernels", "kernels", "Kernels launched">,
     Statistic<"numSerial", "serial-kernels", "Kernels of one thread (no parallel dimension)">,
     Statistic<"numReordered", "reordered", "Ops whose parallel dimensions were moved first">,
+    Statistic<"numTiledProducts", "tiled-products",
+              "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
     Statistic<"numBlockReductions", "block-reductions",
               "Reductions along the innermost dimension with a block per output element">,
   ];

@@ -100,14 +100,26 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 
 // -----
 
-// Tests that a matrix product keeps a thread per output element (its right operand read
-// coalesced along n), not a block per element.
+// Tests that a matrix product (left to generated code: --no-kernels, or element types no
+// library takes) becomes a tiled kernel: 64 x 64 output tiles (a 4 x 4 grid for 256 x 256)
+// of 256 threads, both operands staged 16 deep through workgroup memory between barriers,
+// sixteen outputs per thread carried through the depth loops from the output's values
+// (so each element's sum runs in k order, as before), stored where inside the output.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @product
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c4{{(_[0-9]+)?}}, {{[^=]*}}= %c4{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-16: memref.load %arg2
+// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.store {{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+// CHECK: arith.minui
 // CHECK: scf.for
+// CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: arith.addf
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: memref.store {{.*}}, %arg2
 // CHECK-NOT: gpu.all_reduce
 func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>,
                    %s: memref<0xi8>)
