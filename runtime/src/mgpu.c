@@ -377,11 +377,12 @@ static kiln_status_t kiln_mgpu_stage_copy(kiln_gpu_t* gpu, int to_device, kiln_g
   return status;
 }
 
-/* Host to device through the staging buffers: returns once `src` has been read (the
- * device may still be copying out of the buffers, which the next use waits for). */
+/* Host to device through the staging buffers (kiln_mgpu_stage_ready made them): returns
+ * once `src` has been read (the device may still be copying out of the buffers, which
+ * their next use waits for). */
 static kiln_status_t kiln_mgpu_stage_in(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, const char* src,
                                         size_t bytes, kiln_gpu_stream_t stream) {
-  kiln_status_t status = kiln_mgpu_stage_ready(gpu);
+  kiln_status_t status = NULL;
   size_t chunks = (bytes + KILN_MGPU_STAGE_CHUNK - 1) / KILN_MGPU_STAGE_CHUNK;
   for (size_t c = 0; c < chunks && status == NULL; ++c) {
     int i = (int)(c & 1);
@@ -394,11 +395,11 @@ static kiln_status_t kiln_mgpu_stage_in(kiln_gpu_t* gpu, kiln_gpu_ptr_t dst, con
   return status;
 }
 
-/* Device to host through the staging buffers (after the stream's earlier work): returns
- * once `dst` holds the bytes. */
+/* Device to host through the staging buffers (made; after the stream's earlier work):
+ * returns once `dst` holds the bytes. */
 static kiln_status_t kiln_mgpu_stage_out(kiln_gpu_t* gpu, char* dst, kiln_gpu_ptr_t src,
                                          size_t bytes, kiln_gpu_stream_t stream) {
-  kiln_status_t status = kiln_mgpu_stage_ready(gpu);
+  kiln_status_t status = NULL;
   size_t chunks = (bytes + KILN_MGPU_STAGE_CHUNK - 1) / KILN_MGPU_STAGE_CHUNK;
   for (size_t c = 0; c < 2 && c < chunks && status == NULL; ++c) {
     status = kiln_mgpu_stage_wait(gpu, (int)c);
@@ -424,6 +425,12 @@ void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream) {
   if (bytes >= KILN_MGPU_STAGE_MIN && !kiln_mgpu_staging_off) {
     to = kiln_gpu_memory_kind(gpu, dst);
     from = kiln_gpu_memory_kind(gpu, src);
+    /* Without pinned memory to stage through, the driver copies. */
+    if ((to == KILN_GPU_MEMORY_PAGEABLE) != (from == KILN_GPU_MEMORY_PAGEABLE)) {
+      kiln_status_t status = kiln_mgpu_stage_ready(gpu);
+      if (status != NULL) to = from = KILN_GPU_MEMORY_PINNED;
+      kiln_status_free(status);
+    }
   }
   if (to == KILN_GPU_MEMORY_DEVICE && from == KILN_GPU_MEMORY_PAGEABLE)
     kiln_mgpu_fail(kiln_mgpu_stage_in(gpu, (kiln_gpu_ptr_t)(uintptr_t)dst, (const char*)src,

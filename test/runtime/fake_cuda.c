@@ -235,8 +235,11 @@ CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr) {
   return INVALID_VALUE;
 }
 
+/* FAKE_CUDA_PINNED=0: no pinned memory to be had. */
 CUresult cuMemHostAlloc(void** ptr, size_t bytes, unsigned flags) {
   (void)flags;
+  const char* pinned = getenv("FAKE_CUDA_PINNED");
+  if (pinned != NULL && strcmp(pinned, "0") == 0) return OUT_OF_MEMORY;
   *ptr = malloc(bytes);
   if (*ptr == NULL) return OUT_OF_MEMORY;
   remember((uintptr_t)*ptr, bytes, MEMORYTYPE_HOST);

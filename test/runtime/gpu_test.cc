@@ -450,8 +450,16 @@ TEST_F(MgpuFake, StagedCopies) {
     EXPECT_EQ(pinned(), pinnedBefore + 2); // made once
     std::fill(back.begin(), back.end(), 0);
   }
-  mgpuMemFree(device, nullptr);
+  // Without pinned memory the driver copies, the same bytes.
   kiln_mgpu_release_cached();
+  setenv("FAKE_CUDA_PINNED", "0", 1);
+  mgpuMemcpy(device, host.data(), bytes, nullptr);
+  mgpuMemcpy(back.data(), device, bytes, nullptr);
+  unsetenv("FAKE_CUDA_PINNED");
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  EXPECT_TRUE(back == host);
+  EXPECT_EQ(pinned(), pinnedBefore + 2);
+  mgpuMemFree(device, nullptr);
   EXPECT_EQ(liveAllocations(), live);
 }
 
