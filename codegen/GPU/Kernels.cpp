@@ -91,8 +91,10 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
 
   LogicalResult lower(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
-    // Copies are linalg ops too, so every op that touches memory is one.
-    SmallVector<memref::CopyOp> copies(func.getBody().getOps<memref::CopyOp>());
+    // Copies are linalg ops too, so every op that touches memory is one (those inside a
+    // loop a lowering wrote, such as TensorList scatters, become loops in its kernel).
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, ValueRange{copy.getSource()},
@@ -120,7 +122,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         }
         // Loop nests a lowering wrote by hand (TopK's selection): one thread runs them.
         if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op) && runsOnDevice(&op)) {
-          serial(op.getLoc(), {&op});
+          if (failed(serial(op.getLoc(), {&op})))
+            return failure();
           continue;
         }
         return op.emitOpError() << "has no GPU lowering (in '" << func.getSymName()
@@ -167,7 +170,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     if (parallel)
       return mapParallel(rewriter, parallel);
     if (!made.empty())
-      serial(loc, made);
+      return serial(loc, made);
     return success();
   }
 
@@ -516,7 +519,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   }
 
   /// Moves `ops` (consecutive, in order) into a kernel of one thread.
-  void serial(Location loc, ArrayRef<Operation *> ops) {
+  LogicalResult serial(Location loc, ArrayRef<Operation *> ops) {
     OpBuilder b(ops.front());
     auto kernel = launch1d(b, loc, 1, 1);
     Block &body = kernel.getBody().front();
@@ -524,8 +527,19 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
     for (Operation *op : ops)
       op->moveBefore(terminator);
+    // The linalg ops inside (a copy in a loop) as loops of the one thread.
+    SmallVector<linalg::LinalgOp> nested;
+    kernel.walk([&](linalg::LinalgOp op) { nested.push_back(op); });
+    IRRewriter rewriter(kernel.getContext());
+    for (linalg::LinalgOp op : nested) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::linalgOpToLoops(rewriter, op)))
+        return op->emitOpError() << "cannot become loops in a GPU kernel";
+      rewriter.eraseOp(op);
+    }
     ++numKernels;
     ++numSerial;
+    return success();
   }
 
   /// One thread per iteration of `loop`, taken in row-major order.

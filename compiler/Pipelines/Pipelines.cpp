@@ -123,6 +123,9 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Views made inside a kernel (a copy of a row chosen by an index a kernel loaded: TensorList
+  // scatters) as offset arithmetic.
+  kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());

@@ -246,3 +246,34 @@ func.func @transfers(%x: memref<64xf32>, %y: memref<64xf32>, %s: memref<0xi8>)
   kiln.kernel_call "gpu_partition_send" ins(%y : memref<64xf32>) params {key = 1 : i32}
   return
 }
+
+// -----
+
+// Tests that a copy inside a loop a lowering wrote (a TensorList scatter: rows copied to
+// where an index says) becomes loops inside that loop's one-thread kernel.
+// CHECK-LABEL: func.func @scatter_rows
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: memref.load %arg1
+// CHECK: memref.subview
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.copy
+func.func @scatter_rows(%x: memref<6x3xf32>, %i: memref<6xi32>, %y: memref<6x3xf32>,
+                        %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  scf.for %r = %c0 to %c6 step %c1 {
+    %v = memref.load %i[%r] : memref<6xi32>
+    %to = arith.index_cast %v : i32 to index
+    %src = memref.subview %x[%r, 0] [1, 3] [1, 1] : memref<6x3xf32> to memref<1x3xf32, strided<[3, 1], offset: ?>>
+    %dst = memref.subview %y[%to, 0] [1, 3] [1, 1] : memref<6x3xf32> to memref<1x3xf32, strided<[3, 1], offset: ?>>
+    memref.copy %src, %dst : memref<1x3xf32, strided<[3, 1], offset: ?>> to memref<1x3xf32, strided<[3, 1], offset: ?>>
+  }
+  return
+}
