@@ -12,10 +12,9 @@
 #                     GPU against TensorFlow's outputs and PyTorch eager's speed, and a 4096^3
 #                     matrix product against torch.matmul (test/gpu/models.py)
 #   lit-gpu.txt       (one-machine mode only) the GPU lit tests against the real driver
-#   profile.txt       (only when KILN_GPU_PARTS names "profile") where each model's GPU
-#                     time goes: Kiln's KILN_GPU_PROFILE table (device time per kernel,
-#                     library call and copy) beside PyTorch's profiler's largest kernels
-#                     (test/gpu/models.py profile)
+#   profile.txt       where each model's GPU time goes: Kiln's KILN_GPU_PROFILE table
+#                     (device time per kernel, library call and copy) beside PyTorch's
+#                     profiler's largest kernels (test/gpu/models.py profile)
 #
 # The GPU machine need not build Kiln (it may lack LLVM 22): compile where Kiln builds,
 #   test/gpu/run_on_gpu.sh --prepare [BUNDLE]     (default gpu-bundle.tar.gz)
@@ -26,10 +25,10 @@
 # which needs only Python with NumPy (PyTorch for the peers). With no option it does both
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
-# KILN_GPU_PARTS (default "replay mixed bench models"; "profile" too on request) picks what
+# KILN_GPU_PARTS (default "replay mixed bench profile models") picks what
 # --prepare compiles and --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
-parts=${KILN_GPU_PARTS:-replay mixed bench models}
+parts=${KILN_GPU_PARTS:-replay mixed bench profile models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 cd "$(dirname "$0")/../.."
 root=$(pwd)
