@@ -231,7 +231,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     int64_t m = ranges[di], n = ranges[dj], k = ranges[dk], batch = 1;
     for (int64_t d = 0; d < di; ++d)
       batch *= ranges[d];
-    if (m < kSide || n < kSide || k < kSide || batch > 65535)
+    // Grid y and z hold at most 65535 blocks.
+    if (m < kSide || n < kSide || k < kSide || batch > 65535 ||
+        (m + kTile - 1) / kTile > 65535 || (n + kTile - 1) / kTile > INT32_MAX)
       return false;
     auto uses = [](AffineMap map, int64_t d) {
       return llvm::any_of(map.getResults(),
