@@ -37,6 +37,28 @@ mlir::gpu::LaunchOp launch1d(OpBuilder &b, Location loc, int64_t blocks, int64_t
   return mlir::gpu::LaunchOp::create(b, loc, size(blocks), one, one, size(threads), one, one);
 }
 
+/// The indices, row-major (the last varying fastest), of the flat position `id` in a nest
+/// of loops with `counts` iterations each.
+SmallVector<Value> splitIndex(OpBuilder &b, Location loc, Value id, ArrayRef<int64_t> counts) {
+  SmallVector<Value> indices(counts.size());
+  for (int64_t d = int64_t(counts.size()) - 1; d >= 0; --d) {
+    indices[d] = id;
+    if (d > 0) {
+      indices[d] = arith::RemUIOp::create(b, loc, id, indexConstant(b, loc, counts[d]));
+      id = arith::DivUIOp::create(b, loc, id, indexConstant(b, loc, counts[d]));
+    }
+  }
+  return indices;
+}
+
+/// The results of `map` at the loop indices `ivs` (an operand's indices in a linalg op).
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (unsigned r = 0; r < map.getNumResults(); ++r)
+    indices.push_back(affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
+  return indices;
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -283,20 +305,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       return arith::MinUIOp::create(at, loc, x, index(at, v)).getResult();
     };
     // The loop indices at (batch..., row, column, depth), through `map`.
-    SmallVector<Value> batchIvs(di);
-    Value flat = kernel.getBlockIds().z;
-    for (int64_t d = di - 1; d >= 0; --d) {
-      batchIvs[d] = d > 0 ? arith::RemUIOp::create(kb, loc, flat, index(kb, ranges[d])) : flat;
-      if (d > 0)
-        flat = arith::DivUIOp::create(kb, loc, flat, index(kb, ranges[d]));
-    }
+    SmallVector<Value> batchIvs =
+        splitIndex(kb, loc, kernel.getBlockIds().z, ArrayRef<int64_t>(ranges).take_front(di));
     auto at = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
       SmallVector<Value> ivs(batchIvs);
       ivs.append({row, col, depth});
-      SmallVector<Value> indices;
-      for (unsigned r = 0; r < map.getNumResults(); ++r)
-        indices.push_back(affine::AffineApplyOp::create(bld, loc, map.getSubMap({r}), ivs));
-      return indices;
+      return applyMap(bld, loc, map, ivs);
     };
     Value zero = index(kb, 0);
     Value thread = kernel.getThreadIds().x;
@@ -438,31 +452,22 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto kernel = launch1d(rewriter, loc, outputs, threads);
     Block &body = kernel.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
-    // The indices of dimensions [first, last) of the flat row-major `id`.
-    SmallVector<Value> ivs(ranges.size());
-    auto split = [&](OpBuilder &at, Value id, int64_t first, int64_t last) {
-      for (int64_t d = last - 1; d >= first; --d) {
-        ivs[d] = d > first ? arith::RemUIOp::create(at, loc, id, index(at, ranges[d])) : id;
-        if (d > first)
-          id = arith::DivUIOp::create(at, loc, id, index(at, ranges[d]));
-      }
-    };
-    split(b, kernel.getBlockIds().x, 0, parallel);
+    // The output's indices from the block, the reduction's from the loop below.
+    SmallVector<Value> ivs =
+        splitIndex(b, loc, kernel.getBlockIds().x, ArrayRef<int64_t>(ranges).take_front(parallel));
     Value thread = kernel.getThreadIds().x;
     Value identity = arith::ConstantOp::create(b, loc, combiner->identity);
     auto loop = scf::ForOp::create(b, loc, thread, index(b, reduced), index(b, threads),
                                    ValueRange{identity});
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      split(lb, loop.getInductionVar(), parallel, int64_t(ranges.size()));
+      ivs.append(splitIndex(lb, loc, loop.getInductionVar(),
+                            ArrayRef<int64_t>(ranges).drop_front(parallel)));
       Block &region = op.getRegion().front();
       IRMapping map;
       for (OpOperand *input : op.getDpsInputOperands()) {
-        AffineMap indexing = op.getMatchingIndexingMap(input);
-        SmallVector<Value> at;
-        for (unsigned r = 0; r < indexing.getNumResults(); ++r)
-          at.push_back(affine::AffineApplyOp::create(lb, loc, indexing.getSubMap({r}), ivs));
-        Value loaded = memref::LoadOp::create(lb, loc, input->get(), at);
+        Value loaded = memref::LoadOp::create(
+            lb, loc, input->get(), applyMap(lb, loc, op.getMatchingIndexingMap(input), ivs));
         map.map(region.getArgument(input->getOperandNumber()), loaded);
       }
       for (Operation &inner : region.without_terminator()) {
@@ -489,12 +494,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     {
       OpBuilder wb = OpBuilder::atBlockBegin(&write.getThenRegion().front());
       OpOperand *init = op.getDpsInitOperand(0);
-      AffineMap indexing = op.getMatchingIndexingMap(init);
       for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
         ivs[d] = index(wb, 0); // the output's map reads no reduction dimension
-      SmallVector<Value> at;
-      for (unsigned r = 0; r < indexing.getNumResults(); ++r)
-        at.push_back(affine::AffineApplyOp::create(wb, loc, indexing.getSubMap({r}), ivs));
+      SmallVector<Value> at = applyMap(wb, loc, op.getMatchingIndexingMap(init), ivs);
       Value old = memref::LoadOp::create(wb, loc, init->get(), at);
       IRMapping map;
       Block &region = op.getRegion().front();
@@ -583,13 +585,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     b.setInsertionPointToStart(&guard.getThenRegion().front());
     // The last dimension varies fastest.
     IRMapping mapping;
-    Value rest = id;
+    SmallVector<Value> indices = splitIndex(b, loc, id, counts);
     for (int64_t d = int64_t(counts.size()) - 1; d >= 0; --d) {
-      Value i = rest;
-      if (d > 0) {
-        i = arith::RemUIOp::create(b, loc, rest, index(b, counts[d]));
-        rest = arith::DivUIOp::create(b, loc, rest, index(b, counts[d]));
-      }
+      Value i = indices[d];
       if (steps[d] != 1)
         i = arith::MulIOp::create(b, loc, i, index(b, steps[d]));
       if (lower[d] != 0)

@@ -32,14 +32,14 @@ using kiln::dialect::KernelElement;
 
 /// Whether `v` is a static buffer of `rank` and `element`s a kernel can read
 /// (kiln.kernel_call's rule).
-bool isContiguousF32(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
+bool isKernelInput(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
   return kiln::dialect::isKernelBuffer(v.getType(), rank, element);
 }
 
 /// Whether `v` can be a kernel's output: a static buffer of `rank` and `element`s,
 /// contiguous or any strided view (a channel slice of a concatenation, say): the kernel
 /// then writes a contiguous buffer of its own, copied into the view (`call` below).
-bool isOutputF32(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
+bool isKernelOutput(Value v, int64_t rank, KernelElement element = KernelElement::F32) {
   auto t = dyn_cast<MemRefType>(v.getType());
   return t && t.getRank() == rank && t.hasStaticShape() &&
          kiln::dialect::isKernelElement(t.getElementType(), element) &&
@@ -72,8 +72,8 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op,
     ArrayRef<AffineExpr> results = map.getResults();
     int64_t lead = int64_t(results.size()) - 2;
     if (lead < 0 || results[lead] != r || results[lead + 1] != c ||
-        !(v == op.getDpsInits()[0] ? isOutputF32(v, lead + 2, element)
-                                   : isContiguousF32(v, lead + 2, element)))
+        !(v == op.getDpsInits()[0] ? isKernelOutput(v, lead + 2, element)
+                                   : isKernelInput(v, lead + 2, element)))
       return false;
     bool loopsInOrder = lead == batchLoops, zeros = true;
     for (int64_t i = 0; i < lead; ++i) {
@@ -142,9 +142,9 @@ std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, siz
       return std::nullopt;
     match.input = load.getMemRef();
   }
-  if (!match.input || !isContiguousF32(match.input, 4) ||
-      !isContiguousF32(match.filter, filterRank) ||
-      !isOutputF32(match.output, outRank))
+  if (!match.input || !isKernelInput(match.input, 4) ||
+      !isKernelInput(match.filter, filterRank) ||
+      !isKernelOutput(match.output, outRank))
     return std::nullopt;
   return match;
 }
@@ -198,7 +198,7 @@ std::optional<float> constantF32(Value v) {
 /// norm's parameters broadcast to NHWC are), its leading indices 0 or loops of size 1.
 bool isChannelVector(Value buffer, AffineMap map, ArrayRef<int64_t> loops) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !isContiguousF32(buffer, type.getRank()) ||
+  if (!type || !isKernelInput(buffer, type.getRank()) ||
       map.getNumResults() != type.getRank() || type.getShape().back() != loops.back() ||
       map.getResults().back() != getAffineDimExpr(loops.size() - 1, map.getContext()))
     return false;
@@ -300,7 +300,7 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
   auto outType = dyn_cast<MemRefType>(match.output.getType());
   auto readType = cast<MemRefType>(read.getType());
   int64_t rank = readType.getRank();
-  if (!outType || outType != readType || !isContiguousF32(match.output, rank) ||
+  if (!outType || outType != readType || !isKernelInput(match.output, rank) ||
       readType.getShape().back() != channels)
     return std::nullopt;
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
@@ -439,7 +439,7 @@ std::optional<PoolMatch> matchPoolAfter(Operation *kernel, Operation *epilogue, 
     return std::nullopt;
   Value output = pool.getDpsInits()[0];
   auto in = cast<MemRefType>(result.getType()).getShape();
-  if (!isContiguousF32(output, 4) ||
+  if (!isKernelInput(output, 4) ||
       cast<MemRefType>(output.getType()).getShape() !=
           ArrayRef<int64_t>{in[0], in[1] / 2, in[2] / 2, in[3]})
     return std::nullopt;
