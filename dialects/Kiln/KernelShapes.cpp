@@ -5,6 +5,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln::dialect::shapes {
@@ -209,9 +211,29 @@ LogicalResult gpuConv2d(KernelCallOp op) {
   if (groups < 1 || s.p("c") % groups != 0 || f % groups != 0)
     return op.emitOpError() << "has " << groups << " groups, which do not divide its "
                             << s.p("c") << " input and " << f << " output channels";
+  // The epilogues cuDNN applies in the convolution's call (kiln_gpu_conv2d_fused_f32): a
+  // scalar scale, a bias buffer or none, a Relu or nothing, the output overwritten.
+  if (EpilogueAttr e = op.getEpilogue("epilogue")) {
+    bool inf = e.getHiValue() > 0 && std::isinf(e.getHiValue());
+    bool lo = e.getLoValue() == 0.0f || (e.getLoValue() < 0 && std::isinf(e.getLoValue()));
+    if (e.getScaleInput() >= 0 || e.getBiasValue() != 0.0f || !lo || !inf || e.getSwish() ||
+        !s.flag("overwrite"))
+      return op.emitOpError()
+             << "has the epilogue " << e
+             << ", which cuDNN cannot apply: a convolution's takes a scalar scale, a bias "
+                "buffer or none, a Relu or nothing, and overwrites its output";
+  }
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
                  failed(s.input("filter", {f, s.p("kh"), s.p("kw"), s.p("c") / groups})) ||
                  failed(s.output("output", {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));
+}
+
+LogicalResult gpuConv2dResidual(KernelCallOp op) {
+  Shapes s(op);
+  int64_t f = s.p("f");
+  return failure(failed(gpuConv2d(op)) ||
+                 failed(s.view("residual", op.getInput("residual"),
+                               {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));
 }
 
 LogicalResult maxPool(KernelCallOp op) {

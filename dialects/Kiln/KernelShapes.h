@@ -35,6 +35,7 @@ llvm::LogicalResult conv2d3x3(KernelCallOp op);
 /// The same with a kh x kw filter.
 llvm::LogicalResult conv2dDirect(KernelCallOp op);
 llvm::LogicalResult gpuConv2d(KernelCallOp op);
+llvm::LogicalResult gpuConv2dResidual(KernelCallOp op);
 llvm::LogicalResult conv2dGemm(KernelCallOp op);
 /// input n x h x w x c, output n x oh x ow x c.
 llvm::LogicalResult maxPool(KernelCallOp op);

@@ -52,21 +52,36 @@ constexpr KernelParam gpuMatmulF16Params[] = {
     flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
     flag("overwrite", KILN_MATMUL_OVERWRITE)};
 // A convolution by cuDNN on a GPU partition's device memory (kiln_mgpu_conv2d_f32): the
-// filter in cuDNN's NHWC filter layout, f x kh x kw x c/groups, padding on both sides.
+// filter in cuDNN's NHWC filter layout, f x kh x kw x c/groups, padding on both sides; its
+// epilogue, if any, one cuDNN applies in the same call (shapes::gpuConv2d checks which).
 constexpr KernelOperand gpuConvInputs[] = {{"input", 4}, {"filter", 4}};
+// The same with a residual connection's addition (kiln_mgpu_conv2d_residual_f32).
+constexpr KernelOperand gpuConvResidualInputs[] = {{"input", 4}, {"filter", 4}, {"residual", -1}};
 constexpr KernelOperand gpuConvOutputs[] = {{"output", -1}};
 constexpr KernelParam gpuConvParams[] = {
     {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
     {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
     {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
     {"groups", K::I64}, flag("overwrite", KILN_MGPU_CONV2D_OVERWRITE),
-    flag("tf32", KILN_MGPU_CONV2D_TF32)};
+    flag("tf32", KILN_MGPU_CONV2D_TF32), optionalEpilogue(KILN_MGPU_CONV2D_EPILOGUE)};
+constexpr KernelParam gpuConvResidualParams[] = {
+    {"n", K::I64},  {"h", K::I64},  {"w", K::I64},  {"c", K::I64},  {"f", K::I64},
+    {"kh", K::I64}, {"kw", K::I64}, {"oh", K::I64}, {"ow", K::I64},
+    {"strides", K::I64Pair}, {"dilations", K::I64Pair}, {"pad", K::I64Pair},
+    {"groups", K::I64}, flag("overwrite", KILN_MGPU_CONV2D_OVERWRITE),
+    flag("tf32", KILN_MGPU_CONV2D_TF32), {"epilogue", K::Epilogue, true, 0}};
 constexpr KernelArg gpuConvArgs[] = {
     {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
     {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "f"},
     {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
     {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Param, "groups"},
-    {A::Flags}};
+    {A::Flags}, {A::Epilogue, "epilogue"}};
+constexpr KernelArg gpuConvResidualArgs[] = {
+    {A::Address, "input"}, {A::Address, "filter"}, {A::Address, "output"},
+    {A::Param, "n"},  {A::Param, "h"},  {A::Param, "w"},  {A::Param, "c"}, {A::Param, "f"},
+    {A::Param, "kh"}, {A::Param, "kw"}, {A::Param, "oh"}, {A::Param, "ow"},
+    {A::Param, "strides"}, {A::Param, "dilations"}, {A::Param, "pad"}, {A::Param, "groups"},
+    {A::Flags}, {A::Epilogue, "epilogue"}, {A::Address, "residual"}};
 constexpr KernelArg matmulArgs[] = {
     {A::Address, "a"}, {A::Address, "b"}, {A::Address, "c"}, {A::Param, "m"},
     {A::Param, "n"},   {A::Param, "k"},   {A::Flags}};
@@ -281,6 +296,9 @@ constexpr KernelInfo table[] = {
      batchMatmulArgs, shapes::batchMatmul},
     {"gpu_conv2d_f32", KILN_MGPU_CONV2D_F32, KernelLibrary::GpuRuntime, false, "overwrite",
      gpuConvInputs, gpuConvOutputs, gpuConvParams, gpuConvArgs, shapes::gpuConv2d},
+    {"gpu_conv2d_residual_f32", KILN_MGPU_CONV2D_RESIDUAL_F32, KernelLibrary::GpuRuntime, false,
+     "overwrite", gpuConvResidualInputs, gpuConvOutputs, gpuConvResidualParams,
+     gpuConvResidualArgs, shapes::gpuConv2dResidual},
     {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",
      transferBuffer, {}, transferParams, transferArgs},
     {"gpu_partition_recv", KILN_MGPU_PARTITION_RECV, KernelLibrary::GpuRuntime, false, "", {},

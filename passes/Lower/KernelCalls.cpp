@@ -614,10 +614,12 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     for (auto &[op, m, f16] : matmuls) {
       Builder b(op.getContext());
       Params params{b, {}};
+      bool overwrite = foldZeroFill(op, m.c, params);
+      if (overwrite && !f16 && lowerGpuPointwiseConv(op, m))
+        continue;
       params.product(m);
       if (allowTf32 && !f16)
         params.flag("tf32");
-      foldZeroFill(op, m.c, params);
       std::string name = std::string(m.batch ? "gpu_batch_matmul_" : "gpu_matmul_") +
                          (f16 ? "f16" : "f32");
       call(op, name, {m.a, m.b}, m.c, params);
@@ -681,31 +683,39 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   }
 
   /// A global holding `filter`'s constant (kh x kw x c x f) as cuDNN's NHWC filter,
-  /// f x kh x kw x c; made once per filter.
-  Value transposedFilter(OpBuilder &b, Location loc, Value filter) {
+  /// f x kh x kw x c, each output channel o multiplied by scale[o] when `scale` (a constant
+  /// global, `scaleValues` its values) is given; made once per filter and scale.
+  /// `hwio` gives the filter's shape (a 1x1 convolution's k x n weights are 1 x 1 x k x n).
+  Value transposedFilter(OpBuilder &b, Location loc, Value filter, ArrayRef<int64_t> hwio,
+                         memref::GlobalOp scale = nullptr, ArrayRef<float> scaleValues = {}) {
     memref::GlobalOp global = constantFilter(filter);
-    auto shape = cast<MemRefType>(filter.getType()).getShape();
-    int64_t kh = shape[0], kw = shape[1], depth = shape[2], f = shape[3];
-    auto [it, fresh] = transposedGlobals.try_emplace(global.getSymName(), nullptr);
+    int64_t kh = hwio[0], kw = hwio[1], depth = hwio[2], f = hwio[3];
+    std::string key = global.getSymName().str();
+    if (scale)
+      key += "_x_" + scale.getSymName().str();
+    auto [it, fresh] = transposedGlobals.try_emplace(key, nullptr);
     if (fresh) {
       auto data = cast<DenseElementsAttr>(*global.getInitialValue());
       auto type = MemRefType::get({f, kh, kw, depth}, b.getF32Type());
       auto tensorType = RankedTensorType::get(type.getShape(), b.getF32Type());
       DenseElementsAttr transposed;
-      if (data.isSplat()) {
+      if (data.isSplat() && !scale) {
         transposed = DenseElementsAttr::get(tensorType, data.getSplatValue<Attribute>());
       } else {
-        SmallVector<float> in(data.getValues<float>()), out(in.size());
+        SmallVector<float> in(data.getValues<float>()), out(kh * kw * depth * f);
+        if (data.isSplat())
+          in.assign(out.size(), data.getSplatValue<float>());
         for (int64_t y = 0; y < kh; ++y)
           for (int64_t x = 0; x < kw; ++x)
             for (int64_t c = 0; c < depth; ++c)
               for (int64_t o = 0; o < f; ++o)
-                out[((o * kh + y) * kw + x) * depth + c] = in[((y * kw + x) * depth + c) * f + o];
+                out[((o * kh + y) * kw + x) * depth + c] =
+                    in[((y * kw + x) * depth + c) * f + o] * (scale ? scaleValues[o] : 1.0f);
         transposed = DenseElementsAttr::get(tensorType, ArrayRef<float>(out));
       }
       OpBuilder gb(global);
       auto made = memref::GlobalOp::create(
-          gb, global.getLoc(), (global.getSymName() + "_krsc").str(),
+          gb, global.getLoc(), (key + "_krsc"),
           gb.getStringAttr("private"), type, transposed, /*constant=*/true,
           global.getAlignmentAttr());
       SymbolTable(getOperation()).insert(made); // unique name
@@ -715,13 +725,48 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     return memref::GetGlobalOp::create(b, loc, it->second.getType(), it->second.getSymName());
   }
 
-  /// Replaces the convolution `op` by a call of cuDNN (gpu_conv2d_f32). cuDNN pads both
+  /// The per-channel values of the constant global `buffer` reads (through views), if it
+  /// holds `channels` f32 values; with that global.
+  std::optional<std::pair<memref::GlobalOp, SmallVector<float>>>
+  constantChannels(Value buffer, int64_t channels) {
+    memref::GlobalOp global = constantFilter(rootBuffer(buffer));
+    auto type = global ? dyn_cast<MemRefType>(global.getType()) : nullptr;
+    if (!type || type.getNumElements() != channels)
+      return std::nullopt;
+    auto data = cast<DenseElementsAttr>(*global.getInitialValue());
+    SmallVector<float> values = data.isSplat()
+                                    ? SmallVector<float>(channels, data.getSplatValue<float>())
+                                    : SmallVector<float>(data.getValues<float>());
+    return std::make_pair(global, std::move(values));
+  }
+
+  /// Whether cuDNN can apply `e` in the convolution's call (kiln_gpu_conv2d_fused_f32): a
+  /// scalar scale (or, outside --strict-float, a constant per-channel one, which goes into
+  /// the filter), a bias buffer or none, a Relu or nothing, and a contiguous residual.
+  bool cudnnEpilogue(const EpilogueMatch &e, int64_t channels) {
+    auto inf = std::numeric_limits<float>::infinity();
+    if (e.swish || (e.lo != 0.0f && e.lo != -inf) || e.hi != inf ||
+        (!e.bias && e.biasValue != 0.0f))
+      return false;
+    if (e.scale && (strictFloat || !constantChannels(e.scale, channels)))
+      return false;
+    return !e.residual || isKernelInput(e.residual, 4);
+  }
+
+  /// Replaces the convolution `op` by a call of cuDNN (gpu_conv2d_f32), with the epilogue
+  /// after it that cuDNN can apply in the same call (gpu_conv2d_residual_f32 when it adds
+  /// a residual connection). cuDNN pads both
   /// sides alike: padding that differs below or right (SAME with an odd total, say) makes
   /// a zero-padded copy of the image first (a fill and a copy, kernels of their own).
   void lowerGpuConv(linalg::GenericOp op, const WindowMatch &w, const GpuConv &conv) {
     OpBuilder b(op);
     Params params{b, {}};
-    foldZeroFill(op, w.output, params); // first: the padded copy goes between them
+    std::optional<EpilogueMatch> epilogue;
+    int64_t channels = cast<MemRefType>(w.output.getType()).getShape().back();
+    if (foldZeroFill(op, w.output, params)) // first: the padded copy goes between them
+      epilogue = matchEpilogue(op, w.output, channels, /*swish=*/false, Residual::Separate);
+    if (epilogue && !cudnnEpilogue(*epilogue, channels))
+      epilogue.reset();
     Location loc = op.getLoc();
     auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
     auto in = shape(w.input), out = shape(w.output);
@@ -749,7 +794,17 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       h = padded.getShape()[1], wd = padded.getShape()[2];
       padH = padW = 0;
     }
-    Value filter = transposedFilter(b, loc, w.filter);
+    Value filter;
+    if (epilogue && epilogue->scale) {
+      // A constant per-channel scale (an inference batch normalisation's) goes into the
+      // filter's output channels.
+      auto [global, values] = *constantChannels(epilogue->scale, channels);
+      filter = transposedFilter(b, loc, w.filter, shape(w.filter), global, values);
+      epilogue->scale = nullptr;
+      epilogue->scaleValue = 1.0f;
+    } else {
+      filter = transposedFilter(b, loc, w.filter, shape(w.filter));
+    }
     int64_t f = shape(filter)[0]; // f x kh x kw x c
     params.i64("n", n).i64("h", h).i64("w", wd).i64("c", c).i64("f", f);
     params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
@@ -758,9 +813,84 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (allowTf32)
       params.flag("tf32");
     Value oldFilter = w.filter;
-    call(op, "gpu_conv2d_f32", {input, filter}, w.output, params);
+    if (!epilogue) {
+      call(op, "gpu_conv2d_f32", {input, filter}, w.output, params);
+    } else {
+      SmallVector<Value> inputs = {input, filter};
+      if (epilogue->residual)
+        inputs.push_back(epilogue->residual);
+      params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
+      call(op, epilogue->residual ? "gpu_conv2d_residual_f32" : "gpu_conv2d_f32", inputs,
+           epilogue->output, params);
+      eraseEpilogue(*epilogue);
+      eraseIfUnused(w.output);
+    }
     if (auto get = oldFilter.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
+  }
+
+  /// Replaces the product `op` (its zero fill folded away) by a 1x1 convolution of cuDNN
+  /// with the epilogue after it, where the product is one (a 1x1 Conv2D's: constant
+  /// weights, k x n, not transposed) and the epilogue ends in a Relu cuDNN applies in the
+  /// same call (gpu_conv2d_f32 or gpu_conv2d_residual_f32; a ResNet's 1x1 convolutions
+  /// with their batch norms, shortcuts and Relus, as TensorFlow and PyTorch run them);
+  /// whether it did. Other products stay cuBLAS calls and their epilogues kernels.
+  bool lowerGpuPointwiseConv(linalg::GenericOp op, const MatmulMatch &m) {
+    if (m.batch || m.transposeA || m.transposeB || !constantFilter(m.b))
+      return false;
+    std::optional<EpilogueMatch> epilogue =
+        matchEpilogue(op, m.c, m.n, /*swish=*/false, Residual::Separate);
+    if (!epilogue || epilogue->lo != 0.0f || !cudnnEpilogue(*epilogue, m.n))
+      return false;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    // The image: the rank-4 buffer the product's rows collapse (n x h x w x k), else the
+    // rows as an image of m x 1 x 1.
+    Value input = m.a;
+    SmallVector<int64_t> image = {m.m, 1, 1, m.k};
+    auto collapse = m.a.getDefiningOp<memref::CollapseShapeOp>();
+    if (collapse && isKernelInput(collapse.getSrc(), 4) &&
+        collapse.getSrcType().getShape().back() == m.k) {
+      input = collapse.getSrc();
+      image.assign(collapse.getSrcType().getShape().begin(),
+                   collapse.getSrcType().getShape().end());
+    } else {
+      input = memref::ExpandShapeOp::create(
+          b, loc, MemRefType::get(image, b.getF32Type()), m.a,
+          ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    }
+    Value filter;
+    SmallVector<int64_t> hwio = {1, 1, m.k, m.n};
+    if (epilogue->scale) {
+      auto [global, values] = *constantChannels(epilogue->scale, m.n);
+      filter = transposedFilter(b, loc, m.b, hwio, global, values);
+      epilogue->scale = nullptr;
+      epilogue->scaleValue = 1.0f;
+    } else {
+      filter = transposedFilter(b, loc, m.b, hwio);
+    }
+    Params params{b, {}};
+    params.flag("overwrite");
+    params.i64("n", image[0]).i64("h", image[1]).i64("w", image[2]).i64("c", m.k);
+    params.i64("f", m.n).i64("kh", 1).i64("kw", 1).i64("oh", image[1]).i64("ow", image[2]);
+    params.pair("strides", {1, 1}).pair("dilations", {1, 1}).pair("pad", {0, 0});
+    params.i64("groups", 1);
+    if (allowTf32)
+      params.flag("tf32");
+    SmallVector<Value> inputs = {input, filter};
+    if (epilogue->residual)
+      inputs.push_back(epilogue->residual);
+    params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
+    Value weights = m.b, rows = m.a;
+    call(op, epilogue->residual ? "gpu_conv2d_residual_f32" : "gpu_conv2d_f32", inputs,
+         epilogue->output, params);
+    eraseEpilogue(*epilogue);
+    eraseIfUnused(m.c);
+    if (auto get = weights.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
+      get.erase();
+    if (rows.use_empty() && rows.getDefiningOp<memref::CollapseShapeOp>())
+      rows.getDefiningOp()->erase();
+    return true;
   }
 
   llvm::StringMap<memref::GlobalOp> transposedGlobals;

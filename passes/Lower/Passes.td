@@ -661,7 +661,15 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     the HWIO global erased when nothing else reads it, and padding cuDNN cannot express
     (more below or right than above or left) made a zero-padded copy of the image (a
     `linalg.fill` and a `memref.copy`) read without padding; a fed filter leaves the
-    convolution to kiln-gpu-kernels. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    convolution to kiln-gpu-kernels. There, the elementwise op after an overwriting
+    convolution becomes the call's `epilogue` when cuDNN can apply it in the same call
+    (`kiln_gpu_conv2d_fused_f32`): a scalar scale, or a constant per-channel one (an
+    inference batch norm's, multiplied into the transposed filter, `NAME_x_SCALE_krsc`;
+    not with `strict-float`), a bias buffer or none, a Relu or nothing, and a residual
+    added after the bias (`gpu_conv2d_residual_f32`). A product of constant k x n weights
+    (a 1x1 convolution's) whose epilogue ends in a Relu becomes a 1x1 `gpu_conv2d_f32` (or
+    `_residual_f32`) on the image its rows collapse, with that epilogue, instead of a cuBLAS
+    call. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked

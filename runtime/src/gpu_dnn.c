@@ -24,6 +24,11 @@ enum {
   CUDNN_TENSOR_OP_MATH = 1,
   CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION = 2,
   CUDNN_FMA_MATH = 3,
+  CUDNN_ACTIVATION_RELU = 1,
+  CUDNN_ACTIVATION_IDENTITY = 5,
+  CUDNN_PROPAGATE_NAN = 1,
+  /* The one algorithm the fused call takes without an activation. */
+  CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
 };
 typedef struct {
   int algo;
@@ -64,7 +69,20 @@ enum { KILN_DNN_ALGOS = 8 }; /* cuDNN has 8 forward algorithms */
     (cudnnHandle_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, cudnnDesc_t, int, size_t*))        \
   X(forward, "cudnnConvolutionForward", cudnnStatus_t,                                        \
     (cudnnHandle_t, const void*, cudnnDesc_t, const void*, cudnnDesc_t, const void*,          \
-     cudnnDesc_t, int, void*, size_t, const void*, cudnnDesc_t, void*))
+     cudnnDesc_t, int, void*, size_t, const void*, cudnnDesc_t, void*))                       \
+  X(createActivation, "cudnnCreateActivationDescriptor", cudnnStatus_t, (cudnnDesc_t*))       \
+  X(setActivation, "cudnnSetActivationDescriptor", cudnnStatus_t,                             \
+    (cudnnDesc_t, int, int, double))                                                          \
+  X(destroyActivation, "cudnnDestroyActivationDescriptor", cudnnStatus_t, (cudnnDesc_t))      \
+  X(biasActivation, "cudnnConvolutionBiasActivationForward", cudnnStatus_t,                   \
+    (cudnnHandle_t, const void*, cudnnDesc_t, const void*, cudnnDesc_t, const void*,          \
+     cudnnDesc_t, int, void*, size_t, const void*, cudnnDesc_t, const void*, cudnnDesc_t,     \
+     const void*, cudnnDesc_t, cudnnDesc_t, void*))                                           \
+  X(addTensor, "cudnnAddTensor", cudnnStatus_t,                                               \
+    (cudnnHandle_t, const void*, cudnnDesc_t, const void*, const void*, cudnnDesc_t, void*))  \
+  X(activationForward, "cudnnActivationForward", cudnnStatus_t,                               \
+    (cudnnHandle_t, cudnnDesc_t, const void*, cudnnDesc_t, const void*, const void*,          \
+     cudnnDesc_t, void*))
 
 struct kiln_cudnn {
 #define KILN_CUDNN_MEMBER(member, symbol, result, params) result(*member) params;
@@ -117,11 +135,18 @@ static struct {
   size_t workspace_bytes;
 } kiln_cudnn_devices[KILN_CUDNN_MAX_DEVICES];
 
+/* What a plan's calls apply after the convolution: nothing, or an epilogue
+ * (kiln_gpu_conv_epilogue_t) without or with a Relu. */
+typedef enum { KILN_CUDNN_PLAIN, KILN_CUDNN_IDENTITY, KILN_CUDNN_RELU } kiln_cudnn_mode_t;
+
 typedef struct {
   kiln_gpu_t* gpu; /* NULL: a free slot */
   kiln_gpu_conv2d_t conv;
+  kiln_cudnn_mode_t mode;
   cudnnDesc_t input, filter, convolution, output;
+  cudnnDesc_t bias, activation; /* with an epilogue: 1 x f x 1 x 1, and the Relu or none */
   int algo;
+  int unfused; /* the epilogue's calls follow the convolution (no fused call for it) */
   size_t workspace_bytes;
 } kiln_cudnn_plan_t;
 static kiln_cudnn_plan_t kiln_cudnn_plans[KILN_GPU_DNN_MAX_PLANS];
@@ -131,10 +156,13 @@ static void kiln_cudnn_plan_release(kiln_cudnn_plan_t* plan) {
   if (plan->output != NULL) kiln_cudnn.destroyTensor(plan->output);
   if (plan->filter != NULL) kiln_cudnn.destroyFilter(plan->filter);
   if (plan->convolution != NULL) kiln_cudnn.destroyConv(plan->convolution);
+  if (plan->bias != NULL) kiln_cudnn.destroyTensor(plan->bias);
+  if (plan->activation != NULL) kiln_cudnn.destroyActivation(plan->activation);
   memset(plan, 0, sizeof(*plan));
 }
 
-/* Fills `plan` (descriptors, algorithm, workspace size) for `conv` on `handle`. */
+/* Fills `plan` (descriptors, algorithm, workspace size) for `conv` on `handle`, with the
+ * epilogue's descriptors for `plan->mode`. */
 static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d_t* conv,
                                      kiln_cudnn_plan_t* plan) {
   const kiln_gpu_conv2d_t* p = conv;
@@ -162,6 +190,21 @@ static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d
                  "cudnnSetConvolution2dDescriptor");
   KILN_CUDNN_TRY(kiln_cudnn.setGroups(plan->convolution, (int)p->groups),
                  "cudnnSetConvolutionGroupCount");
+  if (plan->mode != KILN_CUDNN_PLAIN) {
+    KILN_CUDNN_TRY(kiln_cudnn.createTensor(&plan->bias), "cudnnCreateTensorDescriptor");
+    KILN_CUDNN_TRY(kiln_cudnn.setTensor4d(plan->bias, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 1,
+                                          (int)p->f, 1, 1),
+                   "cudnnSetTensor4dDescriptor (bias)");
+    KILN_CUDNN_TRY(kiln_cudnn.createActivation(&plan->activation),
+                   "cudnnCreateActivationDescriptor");
+    /* A NaN stays NaN, as TensorFlow's Relu keeps it. */
+    KILN_CUDNN_TRY(kiln_cudnn.setActivation(plan->activation,
+                                            plan->mode == KILN_CUDNN_RELU
+                                                ? CUDNN_ACTIVATION_RELU
+                                                : CUDNN_ACTIVATION_IDENTITY,
+                                            CUDNN_PROPAGATE_NAN, 0.0),
+                   "cudnnSetActivationDescriptor");
+  }
   /* Plain f32 FMA, unless TF32 tensor cores are allowed (the default math permits them
    * for f32 data on Ampere and later). */
   KILN_CUDNN_TRY(kiln_cudnn.setMath(plan->convolution,
@@ -182,10 +225,17 @@ static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d
   KILN_CUDNN_TRY(kiln_cudnn.algorithms(handle, plan->input, plan->filter, plan->convolution,
                                        plan->output, KILN_DNN_ALGOS, &count, perf),
                  "cudnnGetConvolutionForwardAlgorithm_v7");
+  /* Without an activation the fused call takes implicit precomputed GEMM only: the first
+   * pass looks for it; failing that, the epilogue's calls follow the convolution. */
+  int precompOnly = plan->mode == KILN_CUDNN_IDENTITY;
+  plan->unfused = 0;
+again:
   for (int i = 0; i < count; ++i) {
     int tensorCores = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
                       perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
     if (perf[i].status != CUDNN_STATUS_SUCCESS || (tensorCores && !p->tf32)) continue;
+    if (precompOnly && perf[i].algo != CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM)
+      continue;
     size_t bytes = 0;
     if (kiln_cudnn.workspaceSize(handle, plan->input, plan->filter, plan->convolution,
                                  plan->output, perf[i].algo, &bytes) != CUDNN_STATUS_SUCCESS ||
@@ -199,6 +249,11 @@ static kiln_status_t kiln_cudnn_plan(cudnnHandle_t handle, const kiln_gpu_conv2d
     plan->workspace_bytes = bytes;
     return NULL;
   }
+  if (precompOnly) {
+    precompOnly = 0;
+    plan->unfused = 1;
+    goto again;
+  }
 #undef KILN_CUDNN_TRY
   return kiln_status_create(KILN_STATUS_UNIMPLEMENTED,
                             "cuDNN has no f32 algorithm for this convolution (of %d ranked) "
@@ -210,9 +265,62 @@ static int kiln_cudnn_same(const kiln_gpu_conv2d_t* a, const kiln_gpu_conv2d_t* 
   return memcmp(a, b, sizeof(*a)) == 0;
 }
 
-kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv, int overwrite,
-                                  kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
-                                  kiln_gpu_ptr_t output, kiln_gpu_stream_t stream) {
+/* Whether `r` says cuDNN does not support the call (cuDNN 9's 3000 to 3999, cuDNN 8's 9). */
+static int kiln_cudnn_unsupported(cudnnStatus_t r) { return r == 9 || (r >= 3000 && r < 4000); }
+
+/* The convolution `plan` describes on `handle`, then `epilogue` (NULL: none; else the output
+ * is overwritten): kiln_gpu_conv2d_fused_f32's calls. */
+static kiln_status_t kiln_cudnn_run(cudnnHandle_t handle, kiln_cudnn_plan_t* plan,
+                                    int overwrite, const kiln_gpu_conv_epilogue_t* epilogue,
+                                    kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                    kiln_gpu_ptr_t output, void* workspace) {
+  const float one = 1.0f, zero = 0.0f, beta = overwrite ? 0.0f : 1.0f;
+  const void* x = (const void*)(uintptr_t)input;
+  const void* w = (const void*)(uintptr_t)filter;
+  void* y = (void*)(uintptr_t)output;
+  cudnnStatus_t r;
+  if (epilogue != NULL && epilogue->bias != 0 && !plan->unfused) {
+    /* y = act(alpha * conv + alpha2 * z + bias): z is the residual, or y itself unread. */
+    const float alpha2 = epilogue->residual != 0 ? 1.0f : 0.0f;
+    const void* z = epilogue->residual != 0 ? (const void*)(uintptr_t)epilogue->residual : y;
+    r = kiln_cudnn.biasActivation(handle, &epilogue->alpha, plan->input, x, plan->filter, w,
+                                  plan->convolution, plan->algo, workspace,
+                                  plan->workspace_bytes, &alpha2, plan->output, z, plan->bias,
+                                  (const void*)(uintptr_t)epilogue->bias, plan->activation,
+                                  plan->output, y);
+    if (r == CUDNN_STATUS_SUCCESS) return NULL;
+    if (!kiln_cudnn_unsupported(r))
+      return kiln_cudnn_error(r, "cudnnConvolutionBiasActivationForward");
+    plan->unfused = 1; /* and the calls below, this time and from now on */
+  }
+  const float* alpha = epilogue != NULL ? &epilogue->alpha : &one;
+  if ((r = kiln_cudnn.forward(handle, alpha, plan->input, x, plan->filter, w, plan->convolution,
+                              plan->algo, workspace, plan->workspace_bytes,
+                              epilogue != NULL ? &zero : &beta, plan->output, y)) !=
+      CUDNN_STATUS_SUCCESS)
+    return kiln_cudnn_error(r, "cudnnConvolutionForward");
+  if (epilogue == NULL) return NULL;
+  if (epilogue->residual != 0 &&
+      (r = kiln_cudnn.addTensor(handle, &one, plan->output,
+                                (const void*)(uintptr_t)epilogue->residual, &one, plan->output,
+                                y)) != CUDNN_STATUS_SUCCESS)
+    return kiln_cudnn_error(r, "cudnnAddTensor (residual)");
+  if (epilogue->bias != 0 &&
+      (r = kiln_cudnn.addTensor(handle, &one, plan->bias, (const void*)(uintptr_t)epilogue->bias,
+                                &one, plan->output, y)) != CUDNN_STATUS_SUCCESS)
+    return kiln_cudnn_error(r, "cudnnAddTensor (bias)");
+  if (epilogue->relu &&
+      (r = kiln_cudnn.activationForward(handle, plan->activation, &one, plan->output, y, &zero,
+                                        plan->output, y)) != CUDNN_STATUS_SUCCESS)
+    return kiln_cudnn_error(r, "cudnnActivationForward");
+  return NULL;
+}
+
+static kiln_status_t kiln_cudnn_convolve(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv,
+                                         int overwrite,
+                                         const kiln_gpu_conv_epilogue_t* epilogue,
+                                         kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                         kiln_gpu_ptr_t output, kiln_gpu_stream_t stream) {
   const kiln_gpu_conv2d_t* p = conv;
   const int64_t sizes[] = {p->n,        p->h,        p->w,          p->c,         p->f,
                            p->kh,       p->kw,       p->oh,         p->ow,        p->stride_h,
@@ -261,17 +369,22 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
   cudnnHandle_t handle = kiln_cudnn_devices[device].handle;
 
   /* This convolution's plan: kept in the table, or (table full) made for this call. */
+  kiln_cudnn_mode_t mode = epilogue == NULL ? KILN_CUDNN_PLAIN
+                           : epilogue->relu   ? KILN_CUDNN_RELU
+                                              : KILN_CUDNN_IDENTITY;
   kiln_cudnn_plan_t* plan = NULL;
   kiln_cudnn_plan_t local;
   memset(&local, 0, sizeof(local));
   for (int i = 0; i < KILN_GPU_DNN_MAX_PLANS && plan == NULL; ++i) {
     kiln_cudnn_plan_t* slot = &kiln_cudnn_plans[i];
-    if (slot->gpu == gpu && kiln_cudnn_same(&slot->conv, conv)) plan = slot;
+    if (slot->gpu == gpu && slot->mode == mode && kiln_cudnn_same(&slot->conv, conv))
+      plan = slot;
   }
   if (plan == NULL) {
     for (int i = 0; i < KILN_GPU_DNN_MAX_PLANS && plan == NULL; ++i)
       if (kiln_cudnn_plans[i].gpu == NULL) plan = &kiln_cudnn_plans[i];
     if (plan == NULL) plan = &local;
+    plan->mode = mode;
     status = kiln_cudnn_plan(handle, conv, plan);
     if (status != NULL) {
       kiln_cudnn_plan_release(plan);
@@ -296,20 +409,35 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
     if (status != NULL) goto release;
     kiln_cudnn_devices[device].workspace_bytes = plan->workspace_bytes;
   }
-  const float one = 1.0f, beta = overwrite ? 0.0f : 1.0f;
   cudnnStatus_t r = kiln_cudnn.setStream(handle, stream);
-  if (r == CUDNN_STATUS_SUCCESS)
-    r = kiln_cudnn.forward(handle, &one, plan->input, (const void*)(uintptr_t)input,
-                           plan->filter, (const void*)(uintptr_t)filter, plan->convolution,
-                           plan->algo, (void*)(uintptr_t)kiln_cudnn_devices[device].workspace,
-                           plan->workspace_bytes, &beta, plan->output,
-                           (void*)(uintptr_t)output);
-  if (r != CUDNN_STATUS_SUCCESS) status = kiln_cudnn_error(r, "cudnnConvolutionForward");
+  if (r != CUDNN_STATUS_SUCCESS)
+    status = kiln_cudnn_error(r, "cudnnSetStream");
+  else
+    status = kiln_cudnn_run(handle, plan, overwrite, epilogue, input, filter, output,
+                            (void*)(uintptr_t)kiln_cudnn_devices[device].workspace);
 release:
   if (plan == &local) kiln_cudnn_plan_release(plan);
 done:
   pthread_mutex_unlock(&kiln_cudnn_lock);
   return status;
+}
+
+kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv, int overwrite,
+                                  kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                  kiln_gpu_ptr_t output, kiln_gpu_stream_t stream) {
+  return kiln_cudnn_convolve(gpu, conv, overwrite, NULL, input, filter, output, stream);
+}
+
+kiln_status_t kiln_gpu_conv2d_fused_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv,
+                                        const kiln_gpu_conv_epilogue_t* epilogue,
+                                        kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                        kiln_gpu_ptr_t output, kiln_gpu_stream_t stream) {
+  if (epilogue == NULL || (epilogue->relu != 0 && epilogue->relu != 1) ||
+      (epilogue->residual != 0 && epilogue->residual == output))
+    return kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
+                              "a convolution's epilogue must be given, its relu 0 or 1 and its "
+                              "residual apart from the output");
+  return kiln_cudnn_convolve(gpu, conv, 1, epilogue, input, filter, output, stream);
 }
 
 void kiln_gpu_dnn_release(kiln_gpu_t* gpu) {

@@ -1,6 +1,7 @@
 /* Implementation of kiln/runtime/mgpu.h: MLIR's GPU host ABI over kiln/runtime/gpu.h. */
 #include "kiln/runtime/mgpu.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -608,33 +609,83 @@ void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
                              flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
 }
 
+/* The convolution of kiln_mgpu_conv2d_f32 and _residual_f32, with the epilogue arguments
+ * when `flags` has KILN_MGPU_CONV2D_EPILOGUE (`residual` 0: none). */
+static void kiln_mgpu_conv2d(uintptr_t input, uintptr_t filter, uintptr_t output,
+                             const kiln_gpu_conv2d_t* conv, int32_t flags, uintptr_t scale,
+                             float scale_value, uintptr_t bias, float bias_value, float lo,
+                             float hi, int32_t activation, uintptr_t residual) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return;
+  int fused = (flags & KILN_MGPU_CONV2D_EPILOGUE) != 0;
+  kiln_gpu_conv_epilogue_t epilogue = {scale_value, (kiln_gpu_ptr_t)bias,
+                                       (kiln_gpu_ptr_t)residual, lo == 0.0f};
+  if (fused && (scale != 0 || bias_value != 0.0f || !(lo == 0.0f || (isinf(lo) && lo < 0.0f)) ||
+                !(isinf(hi) && hi > 0.0f) || activation != KILN_ACTIVATION_NONE ||
+                (flags & KILN_MGPU_CONV2D_OVERWRITE) == 0)) {
+    kiln_mgpu_fail(kiln_status_create(
+        KILN_STATUS_INVALID_ARGUMENT,
+        "an epilogue cuDNN cannot apply to a convolution: scale %s, bias %s %g, clamp to "
+        "[%g, %g], activation %d%s",
+        scale != 0 ? "per channel" : "scalar", bias != 0 ? "per channel" : "scalar",
+        (double)bias_value, (double)lo, (double)hi, (int)activation,
+        (flags & KILN_MGPU_CONV2D_OVERWRITE) == 0 ? ", accumulating" : ""));
+    return;
+  }
+  kiln_gpu_stream_t stream = kiln_mgpu_current;
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
+  kiln_mgpu_fail(fused ? kiln_gpu_conv2d_fused_f32(gpu, conv, &epilogue, (kiln_gpu_ptr_t)input,
+                                                   (kiln_gpu_ptr_t)filter,
+                                                   (kiln_gpu_ptr_t)output, stream)
+                       : kiln_gpu_conv2d_f32(gpu, conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
+                                             (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
+                                             (kiln_gpu_ptr_t)output, stream));
+  if (start != NULL) {
+    char name[192];
+    const kiln_gpu_conv2d_t* p = conv;
+    snprintf(name, sizeof name,
+             "cudnn conv2d %lldx%lldx%lldx%lld -> %lld filters %lldx%lld stride %lldx%lld "
+             "dilation %lldx%lld pad %lldx%lld groups %lld%s%s%s",
+             (long long)p->n, (long long)p->h, (long long)p->w, (long long)p->c,
+             (long long)p->f, (long long)p->kh, (long long)p->kw, (long long)p->stride_h,
+             (long long)p->stride_w, (long long)p->dilation_h, (long long)p->dilation_w,
+             (long long)p->pad_h, (long long)p->pad_w, (long long)p->groups,
+             fused && bias != 0 ? " +bias" : "", residual != 0 ? " +residual" : "",
+             fused && epilogue.relu ? " relu" : "");
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
+  kiln_mgpu_finish_library_call();
+}
+
 void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
                           int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
                           int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
                           int64_t dilation_h, int64_t dilation_w, int64_t pad_h, int64_t pad_w,
-                          int64_t groups, int32_t flags) {
-  kiln_gpu_t* gpu = kiln_mgpu_device();
-  if (gpu == NULL) return;
+                          int64_t groups, int32_t flags, uintptr_t scale, float scale_value,
+                          uintptr_t bias, float bias_value, float lo, float hi,
+                          int32_t activation) {
   const kiln_gpu_conv2d_t conv = {n,        h,          w,          c,
                                   f,        kh,         kw,         oh,
                                   ow,       stride_h,   stride_w,   dilation_h,
                                   dilation_w, pad_h,    pad_w,      groups,
                                   (flags & KILN_MGPU_CONV2D_TF32) != 0};
-  kiln_gpu_stream_t stream = kiln_mgpu_current;
-  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
-  kiln_mgpu_fail(kiln_gpu_conv2d_f32(gpu, &conv, (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0,
-                                     (kiln_gpu_ptr_t)input, (kiln_gpu_ptr_t)filter,
-                                     (kiln_gpu_ptr_t)output, stream));
-  if (start != NULL) {
-    char name[160];
-    snprintf(name, sizeof name,
-             "cudnn conv2d %lldx%lldx%lldx%lld -> %lld filters %lldx%lld stride %lldx%lld "
-             "dilation %lldx%lld pad %lldx%lld groups %lld",
-             (long long)n, (long long)h, (long long)w, (long long)c, (long long)f,
-             (long long)kh, (long long)kw, (long long)stride_h, (long long)stride_w,
-             (long long)dilation_h, (long long)dilation_w, (long long)pad_h, (long long)pad_w,
-             (long long)groups);
-    kiln_gpu_profile_stop(gpu, stream, start, name);
-  }
-  kiln_mgpu_finish_library_call();
+  kiln_mgpu_conv2d(input, filter, output, &conv, flags, scale, scale_value, bias, bias_value,
+                   lo, hi, activation, 0);
+}
+
+void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                   int64_t dilation_w, int64_t pad_h, int64_t pad_w,
+                                   int64_t groups, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation, uintptr_t residual) {
+  const kiln_gpu_conv2d_t conv = {n,        h,          w,          c,
+                                  f,        kh,         kw,         oh,
+                                  ow,       stride_h,   stride_w,   dilation_h,
+                                  dilation_w, pad_h,    pad_w,      groups,
+                                  (flags & KILN_MGPU_CONV2D_TF32) != 0};
+  kiln_mgpu_conv2d(input, filter, output, &conv, flags | KILN_MGPU_CONV2D_EPILOGUE, scale,
+                   scale_value, bias, bias_value, lo, hi, activation, residual);
 }

@@ -15,10 +15,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
 
 std::string message(kiln_status_t status) {
   std::string text = kiln_status_message(status);
@@ -772,20 +775,129 @@ TEST_F(GpuFake, Conv2dByCudnn) {
   kiln_gpu_dnn_release(gpu);
 }
 
+// A convolution with its epilogue (kiln_gpu_conv2d_fused_f32): a bias, a residual and a Relu
+// in one cudnnConvolutionBiasActivationForward when there is a bias (without a Relu only on
+// implicit precomputed GEMM, which the fake, like cuDNN, insists on); without a bias, or
+// where cuDNN says the fused call is not supported (FAKE_CUDNN_FUSED=0), the convolution
+// and then cudnnAddTensor and cudnnActivationForward. The values are the same either way.
+TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
+  const char* path = std::getenv("KILN_LIBCUDNN");
+  ASSERT_NE(path, nullptr);
+  void* dnn = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(dnn, nullptr) << dlerror();
+  auto fused = reinterpret_cast<long long (*)()>(dlsym(dnn, "fake_cudnn_fused_calls"));
+  auto separate = reinterpret_cast<long long (*)()>(dlsym(dnn, "fake_cudnn_epilogue_calls"));
+  ASSERT_TRUE(fused && separate);
+  const int64_t n = 2, h = 5, w = 6, c = 3, f = 4, oh = 5, ow = 6;
+  const kiln_gpu_conv2d_t conv = {n, h, w, c, f, 3, 3, oh, ow, 1, 1, 1, 1, 1, 1, 1};
+  std::vector<float> x(n * h * w * c), filter(f * 3 * 3 * c), bias(f), residual(n * oh * ow * f);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i % 11) * 0.5f - 2.0f;
+  for (size_t i = 0; i < filter.size(); ++i)
+    filter[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
+  for (size_t i = 0; i < bias.size(); ++i)
+    bias[i] = static_cast<float>(i) - 1.5f;
+  for (size_t i = 0; i < residual.size(); ++i)
+    residual[i] = static_cast<float>(i % 5) - 2.0f;
+  kiln_gpu_ptr_t dx = 0, df = 0, db = 0, dr = 0, dy = 0;
+  ASSERT_EQ(kiln_gpu_alloc(gpu, x.size() * 4, &dx), nullptr);
+  ASSERT_EQ(kiln_gpu_alloc(gpu, filter.size() * 4, &df), nullptr);
+  ASSERT_EQ(kiln_gpu_alloc(gpu, bias.size() * 4, &db), nullptr);
+  ASSERT_EQ(kiln_gpu_alloc(gpu, residual.size() * 4, &dr), nullptr);
+  ASSERT_EQ(kiln_gpu_alloc(gpu, residual.size() * 4, &dy), nullptr);
+  ASSERT_EQ(kiln_gpu_copy_to_device(gpu, dx, x.data(), x.size() * 4, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_copy_to_device(gpu, df, filter.data(), filter.size() * 4, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_copy_to_device(gpu, db, bias.data(), bias.size() * 4, nullptr), nullptr);
+  ASSERT_EQ(kiln_gpu_copy_to_device(gpu, dr, residual.data(), residual.size() * 4, nullptr),
+            nullptr);
+  struct Case {
+    float alpha;
+    bool bias, residual, relu;
+  };
+  for (bool supported : {true, false}) {
+    setenv("FAKE_CUDNN_FUSED", supported ? "1" : "0", 1);
+    for (const Case& t : {Case{1.0f, true, false, true}, Case{0.5f, true, true, true},
+                          Case{1.0f, true, false, false}, Case{2.0f, false, true, true}}) {
+      const kiln_gpu_conv_epilogue_t epilogue = {t.alpha, t.bias ? db : 0, t.residual ? dr : 0,
+                                                 t.relu ? 1 : 0};
+      long long fusedBefore = fused(), separateBefore = separate();
+      ASSERT_EQ(kiln_gpu_conv2d_fused_f32(gpu, &conv, &epilogue, dx, df, dy, nullptr), nullptr);
+      bool oneCall = supported && t.bias;
+      EXPECT_EQ(fused() - fusedBefore, oneCall ? 1 : 0);
+      EXPECT_EQ(separate() - separateBefore, oneCall ? 0 : t.bias + t.residual + t.relu);
+      std::vector<float> out(residual.size());
+      ASSERT_EQ(kiln_gpu_copy_to_host(gpu, out.data(), dy, out.size() * 4, nullptr), nullptr);
+      for (int64_t b = 0; b < n; ++b)
+        for (int64_t i = 0; i < oh; ++i)
+          for (int64_t j = 0; j < ow; ++j)
+            for (int64_t k = 0; k < f; ++k) {
+              double sum = 0.0;
+              for (int64_t r = 0; r < 3; ++r)
+                for (int64_t s = 0; s < 3; ++s) {
+                  int64_t yy = i - 1 + r, xx = j - 1 + s;
+                  if (yy < 0 || yy >= h || xx < 0 || xx >= w)
+                    continue;
+                  for (int64_t q = 0; q < c; ++q)
+                    sum += double(x[((b * h + yy) * w + xx) * c + q]) *
+                           double(filter[((k * 3 + r) * 3 + s) * c + q]);
+                }
+              int64_t at = ((b * oh + i) * ow + j) * f + k;
+              double want = t.alpha * sum + (t.residual ? residual[at] : 0.0) +
+                            (t.bias ? bias[k] : 0.0);
+              if (t.relu && want < 0.0)
+                want = 0.0;
+              EXPECT_NEAR(out[at], want, 1e-4)
+                  << (supported ? "fused" : "separate") << " alpha " << t.alpha << " bias "
+                  << t.bias << " residual " << t.residual << " relu " << t.relu << " at " << at;
+            }
+    }
+    // The plans remember that cuDNN refused: released, the next ones ask again.
+    kiln_gpu_dnn_release(gpu);
+  }
+  unsetenv("FAKE_CUDNN_FUSED");
+  // A residual that is the output, or a relu flag other than 0 or 1, is refused.
+  const kiln_gpu_conv_epilogue_t inPlace = {1.0f, db, dy, 1};
+  kiln_status_t status = kiln_gpu_conv2d_fused_f32(gpu, &conv, &inPlace, dx, df, dy, nullptr);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "a convolution's epilogue must be given, its relu 0 or 1 and its "
+                             "residual apart from the output");
+  for (kiln_gpu_ptr_t p : {dx, df, db, dr, dy})
+    kiln_gpu_free(gpu, p);
+  kiln_gpu_dnn_release(gpu);
+  dlclose(dnn);
+}
+
 // Through compiled code's entry point, errors are pending for the model: sizes cuDNN cannot
 // take, named, and an output size that is not the convolution's, which cuDNN refuses.
 TEST_F(MgpuFake, Conv2dErrors) {
-  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 3, 4, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 0);
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 3, 4, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 0, 0, 1.0f, 0,
+                       0.0f, -kInf, kInf, 0);
   kiln_status_t status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status),
             "a convolution of 1 x 4 x 4 x 3 by 4 x 3 x 3 x 1 (groups 2, strides 1,1, dilations "
             "1,1, padding 0,0) to 2 x 2 is not one cuDNN takes");
-  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0, 1, 0);
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1.0f, 0,
+                       0.0f, -kInf, kInf, 0);
   status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status),
             "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
+  // An epilogue cuDNN cannot apply in the call: named, nothing run.
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1,
+                       KILN_MGPU_CONV2D_OVERWRITE | KILN_MGPU_CONV2D_EPILOGUE, 0, 1.0f, 0, 0.0f,
+                       0.0f, 6.0f, 0);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "an epilogue cuDNN cannot apply to a convolution: scale scalar, "
+                             "bias scalar 0, clamp to [0, 6], activation 0");
+  kiln_mgpu_conv2d_residual_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1, 0, 64,
+                                1.0f, 0, 0.0f, -kInf, kInf, KILN_ACTIVATION_SWISH, 128);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "an epilogue cuDNN cannot apply to a convolution: scale per "
+                             "channel, bias scalar 0, clamp to [-inf, inf], activation 1, "
+                             "accumulating");
 }
 
 // A library call runs on the stream the thread took last and returns without waiting for

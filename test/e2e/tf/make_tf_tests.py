@@ -9,7 +9,11 @@ on seeded inputs, and saves inputs and outputs under data/<case>/. It also write
 TensorFlow is needed only to regenerate these files, never to run the tests:
 
     python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow-cpu==2.21.0
-    /tmp/tf/bin/python test/e2e/tf/make_tf_tests.py
+    /tmp/tf/bin/python test/e2e/tf/make_tf_tests.py [CASE ...]
+
+With case names, only those cases' graphs and data are written (TensorFlow's outputs are
+not bit-stable from run to run, so rewriting every case churns files nothing changed in);
+the lit .test files are always written whole.
 
 Cases TensorFlow's CPU kernels cannot run directly (NCHW convolutions and pools) are
 computed by TensorFlow in NHWC and transposed with NumPy.
@@ -1033,6 +1037,44 @@ def build_conv():
          "Relu one kernel call)",
          lambda p: {"y": conv1x1(block(raw.Relu(features=conv1x1(p["x"], w0))), w3, name="y")},
          [("x", f32(rr, (2, 9, 11, 24)))], SUMS)
+    # Convolutions with constant filters, each followed by what cuDNN applies in the same
+    # call on a GPU (kiln_gpu_conv2d_fused_f32): a frozen batch norm's Mul and AddV2 and a
+    # Relu; the same plus a shortcut's addition (a ResNet block's end); a BiasAdd alone,
+    # stride 2; and 1x1 convolutions (matrix products) with a batch norm and Relu, and with
+    # a shortcut too, which go to cuDNN with their epilogues instead of cuBLAS.
+    rb = rng_for("conv_bn_residual")
+    # Weights of a trained network's size (about 1 / sqrt(fan-in)), so that the values
+    # stay near 1 from layer to layer.
+    wa, wb = f32(rb, (3, 3, 16, 16), -0.25, 0.25), f32(rb, (3, 3, 16, 16), -0.25, 0.25)
+    wc = f32(rb, (3, 3, 16, 8), -0.25, 0.25)
+    sa, ta = f32(rb, (16,), 0.5, 2.0), f32(rb, (16,))
+    sb, tb = f32(rb, (16,), 0.5, 2.0), f32(rb, (16,))
+    bc = f32(rb, (8,))
+    wp, wq = f32(rb, (1, 1, 16, 8), -0.5, 0.5), f32(rb, (1, 1, 16, 16), -0.5, 0.5)
+    sp, tp = f32(rb, (8,), 0.5, 2.0), f32(rb, (8,))
+    sq, tq = f32(rb, (16,), 0.5, 2.0), f32(rb, (16,))
+
+    def conv3x3(v, w, stride=1, **kw):
+        return raw.Conv2D(input=v, filter=tf.constant(w), strides=[1, stride, stride, 1],
+                          padding="SAME", **kw)
+
+    def bn_residual(p):
+        a = raw.Relu(features=raw.AddV2(x=raw.Mul(x=conv3x3(p["x"], wa), y=tf.constant(sa)),
+                                        y=tf.constant(ta)), name="a")
+        b = raw.Relu(features=raw.AddV2(
+            x=p["x"], y=raw.AddV2(x=raw.Mul(x=conv3x3(a, wb), y=tf.constant(sb)),
+                                  y=tf.constant(tb))), name="b")
+        z = raw.BiasAdd(value=conv3x3(p["x"], wc, 2), bias=tf.constant(bc), name="z")
+        pw = raw.Relu(features=raw.AddV2(x=raw.Mul(x=conv1x1(p["x"], wp), y=tf.constant(sp)),
+                                         y=tf.constant(tp)), name="p")
+        q = raw.Relu(features=raw.AddV2(
+            x=a, y=raw.AddV2(x=raw.Mul(x=conv1x1(b, wq), y=tf.constant(sq)),
+                             y=tf.constant(tq))), name="q")
+        return {"a": a, "b": b, "z": z, "p": pw, "q": q}
+    case("conv_bn_residual", "conv", "Conv2D 3x3 with constant filters: a = Relu(conv(x) * s "
+         "+ t), b = Relu(x + conv(a) * s' + t') (a ResNet block's end), z = BiasAdd(conv(x), "
+         "c) stride 2, on 2x9x11x16; Conv2D 1x1: p = Relu(conv(x) * s + t), q = Relu(a + "
+         "conv(b) * s' + t')", bn_residual, [("x", f32(rb, (2, 9, 11, 16)))], WINOGRAD)
     # A convolution, BiasAdd, Relu and a 2x2/2 max pool: the kernel writes the pool's output
     # (KILN_CONV2D_MAX_POOL); odd sizes drop the last row and column.
     rp = rng_for("conv_relu_pool")
@@ -1715,18 +1757,31 @@ def build_devices():
          ping_pong, [("x", f32(r, (3, 5))), ("y", f32(r, (3, 5)))], TRANSCENDENTAL)
 
 
-def main():
+def main(only):
     for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_fused,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
-    for entry in os.listdir(HERE):
-        if entry.endswith(".pbtxt") or entry.endswith(".test"):
-            os.remove(os.path.join(HERE, entry))
-    if os.path.isdir(DATA):
-        shutil.rmtree(DATA)
+    unknown = set(only) - {c.name for c in CASES}
+    if unknown:
+        raise SystemExit("make_tf_tests.py: no case named %s" % ", ".join(sorted(unknown)))
+    if only:
+        for name in only:
+            if os.path.isdir(os.path.join(DATA, name)):
+                shutil.rmtree(os.path.join(DATA, name))
+        for entry in os.listdir(HERE):
+            if entry.endswith(".test") and MARK in open(os.path.join(HERE, entry)).read():
+                os.remove(os.path.join(HERE, entry))
+    else:
+        for entry in os.listdir(HERE):
+            if entry.endswith(".pbtxt") or entry.endswith(".test"):
+                os.remove(os.path.join(HERE, entry))
+        if os.path.isdir(DATA):
+            shutil.rmtree(DATA)
     for c in CASES:
+        if only and c.name not in only:
+            continue
         with open(os.path.join(HERE, c.name + ".pbtxt"), "w") as f:
             f.write("# %s: %s. Written by make_tf_tests.py with TensorFlow %s.\n"
                     % (c.name, c.doc, tf.__version__))
@@ -1759,4 +1814,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(sys.argv[1:])

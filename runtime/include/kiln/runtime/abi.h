@@ -360,6 +360,9 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 #define KILN_MGPU_CONV2D_F32 "kiln_mgpu_conv2d_f32"
 #define KILN_MGPU_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
 #define KILN_MGPU_CONV2D_TF32 2 /* cuDNN may use TF32 tensor cores (--allow-tf32) */
+#define KILN_MGPU_CONV2D_EPILOGUE 4 /* apply the epilogue arguments (else they are ignored) */
+/* The same with a residual connection's addition in its epilogue. */
+#define KILN_MGPU_CONV2D_RESIDUAL_F32 "kiln_mgpu_conv2d_residual_f32"
 
 #ifdef __cplusplus
 }

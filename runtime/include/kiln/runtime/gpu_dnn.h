@@ -51,6 +51,32 @@ kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv
                                   kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
                                   kiln_gpu_ptr_t output, kiln_gpu_stream_t stream);
 
+/* What a convolution's output becomes in the same call (kiln_gpu_conv2d_fused_f32):
+ *     output = act(alpha * conv(input, filter) + residual + bias[j])
+ * at output channel j, act the identity or, with `relu`, max(x, 0). This is a convolution
+ * followed by its bias (or an inference batch normalisation whose scale the filter holds),
+ * a ResNet block's shortcut and its Relu. */
+typedef struct kiln_gpu_conv_epilogue {
+  float alpha;
+  kiln_gpu_ptr_t bias;     /* f floats in device memory, or 0: none */
+  kiln_gpu_ptr_t residual; /* n x oh x ow x f floats (NHWC) not overlapping output, or 0 */
+  int32_t relu;            /* 1: max(x, 0) after the sums; 0: none */
+} kiln_gpu_conv_epilogue_t;
+
+/*
+ * The convolution with `epilogue` applied, output overwritten. With a bias it is one
+ * cudnnConvolutionBiasActivationForward (the algorithm restricted to implicit precomputed
+ * GEMM without a Relu, as cuDNN requires); without one, or where cuDNN does not support the
+ * fused call for this convolution (it says so on the first call, which is then kept in the
+ * plan), cudnnConvolutionForward followed by cudnnAddTensor for the residual and the bias
+ * and cudnnActivationForward for the Relu, all on `stream`. The result is the same up to
+ * the order of the additions.
+ */
+kiln_status_t kiln_gpu_conv2d_fused_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv,
+                                        const kiln_gpu_conv_epilogue_t* epilogue,
+                                        kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
+                                        kiln_gpu_ptr_t output, kiln_gpu_stream_t stream);
+
 /* Releases `gpu`'s cuDNN handle, plans and workspace (before closing the device; the next
  * convolution makes them again). NULL, or a device without them, is ignored. */
 void kiln_gpu_dnn_release(kiln_gpu_t* gpu);

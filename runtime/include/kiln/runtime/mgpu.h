@@ -118,12 +118,28 @@ void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
 /* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
  * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
  * pad_w on both sides), queued like kiln_mgpu_matmul_f32; with KILN_MGPU_CONV2D_TF32 cuDNN
- * may choose algorithms on TF32 tensor cores. */
+ * may choose algorithms on TF32 tensor cores. With KILN_MGPU_CONV2D_EPILOGUE (and
+ * _OVERWRITE) the epilogue arguments of kiln_kernel_matmul_epilogue_f32 (kiln/kernels/
+ * matmul.h) apply, in the forms cuDNN computes in the same call
+ * (kiln_gpu_conv2d_fused_f32): no scale buffer (a scale_value), a bias buffer (or a
+ * bias_value of 0), lo -inf or 0, hi +inf and no activation; other epilogues are an error. */
 void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
                           int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
                           int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
                           int64_t dilation_h, int64_t dilation_w, int64_t pad_h, int64_t pad_w,
-                          int64_t groups, int32_t flags);
+                          int64_t groups, int32_t flags, uintptr_t scale, float scale_value,
+                          uintptr_t bias, float bias_value, float lo, float hi,
+                          int32_t activation);
+/* The same with `residual` (n x oh x ow x f, apart from the output) added after the bias,
+ * before lo (a ResNet block's shortcut and Relu); the epilogue flag is implied. */
+void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                   int64_t dilation_w, int64_t pad_h, int64_t pad_w,
+                                   int64_t groups, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation, uintptr_t residual);
 
 /* After a GPU partition beside others: hands the thread's pending error, if any, to
  * kiln_partitions_run as the call's error (kiln_partition_fail). */
