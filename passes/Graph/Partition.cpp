@@ -43,13 +43,25 @@ struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
       for (OpResult result : producer->getResults()) {
         if (!isa<TensorType>(result.getType()))
           continue; // control edges order ops on their own device only (see passes.md)
-        // Consumers on other devices, by device, in program order.
+        // Consumers on other devices, by device, in program order. A tensor that another
+        // device's op takes as a control input (`^node`: ordering only) is not sent: like
+        // control tokens, control edges order ops on their own device only.
         llvm::MapVector<StringRef, SmallVector<OpOperand *>> remote;
+        SmallVector<std::pair<Operation *, unsigned>> remoteControl;
         for (OpOperand &use : result.getUses()) {
           StringRef to = deviceOf(use.getOwner());
-          if (!to.empty() && to != from)
+          if (to.empty() || to == from)
+            continue;
+          auto consumer = dyn_cast<kiln::tf::GraphOpInterface>(use.getOwner());
+          unsigned data = consumer ? consumer.getDataInputs().size() : 0;
+          if (consumer && use.getOperandNumber() >= data)
+            remoteControl.push_back({use.getOwner(), use.getOperandNumber() - data});
+          else
             remote[to].push_back(&use);
         }
+        llvm::sort(remoteControl, [](auto &a, auto &b) { return a.second > b.second; });
+        for (auto [consumer, index] : remoteControl)
+          cast<kiln::tf::GraphOpInterface>(consumer).getControlInputsMutable().erase(index);
         for (auto &[to, uses] : remote) {
           Operation *first = uses.front()->getOwner();
           for (OpOperand *use : uses)

@@ -303,8 +303,12 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     every input has arrived (its producer's finish time plus a transfer time from bytes and
     the link between the devices: memcpy, PCIe or network), and takes a launch cost plus
     its FLOPs (estimated from shapes) over the device's speed; with `compress-transfers`
-    (kiln-graph-partition's), an f32 tensor costs half its bytes to move. Constants go with
-    their first user. The chosen device, in full, is written to each op's `device` attribute.
+    (kiln-graph-partition's), an f32 tensor costs half its bytes to move; control inputs
+    cost nothing. Constants, and Identity ops of them (a frozen variable's read, kept for
+    its control edges), go with their first user that takes them as data (a NoOp, which
+    takes its inputs as control edges, only when no other user is placed): placed on their
+    own, the free reads would go to an idle CPU and the weights cross to the GPU on every
+    call. The chosen device, in full, is written to each op's `device` attribute.
     A tf.If, tf.Case or tf.While is placed as one op and runs whole on its device: the ops
     of its regions take that device, whatever their own attributes said (the paper's
     alternative, a loop body partitioned with Send/Recv inside the frame, is not done), so
@@ -341,8 +345,11 @@ def PartitionPass : Pass<"kiln-graph-partition", "mlir::func::FuncOp"> {
     `tf._Send` right after the producer, on its device, and one `tf._Recv` on the
     destination device, right before the first consumer there (as late as its consumers allow:
     the paper's ALAP rule for receives), which every consumer on that device then reads. The pair shares a `tensor_name` ("node:port;destination device").
-    Constants are copied to each device that uses them instead of sent. Control edges
-    between devices are left for kiln-graph-outline-partitions, which drops them.
+    Constants are copied to each device that uses them instead of sent. A tensor an op on
+    another device takes as a control input (`^node`: the operands after its data inputs,
+    all of a NoOp's) is not sent: that control input is dropped. Control edges between
+    devices carry no data and order ops on their own device only (control tokens are left
+    for kiln-graph-outline-partitions, which drops them).
 
     Before (`%0` on CPU 0, `%1` on CPU 1):
     ```mlir

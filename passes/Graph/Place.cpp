@@ -13,6 +13,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln::graph {
@@ -324,11 +325,26 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
     DenseMap<Operation *, unsigned> placed;
     DenseMap<Operation *, double> finish;
     DenseMap<Operation *, unsigned> groupDevice;
+    // Constants cost nothing and go where their first user is (below); so do Identity
+    // ops of them (a frozen variable's read, kept for its control edges): placed on their
+    // own, such a free op would go to the CPU and its GPU user would receive the weights
+    // on every call (ResNet50's five largest, 45 MB a call).
     SmallVector<Operation *> constants;
+    llvm::SmallPtrSet<Operation *, 32> deferred;
+    auto followsUsers = [&](Operation *op) {
+      if (op->hasAttr("device") || op->hasAttr("_class"))
+        return false;
+      if (isa<kiln::tf::ConstOp>(op))
+        return true;
+      Operation *def = isa<kiln::tf::IdentityOp>(op) && op->getNumOperands() == 1
+                           ? op->getOperand(0).getDefiningOp()
+                           : nullptr;
+      return def && deferred.contains(def);
+    };
     for (Operation *op : ops) {
-      // Constants cost nothing and go where their first user is (below).
-      if (isa<kiln::tf::ConstOp>(op) && !op->hasAttr("device") && !op->hasAttr("_class")) {
+      if (followsUsers(op)) {
         constants.push_back(op);
+        deferred.insert(op);
         continue;
       }
       Operation *leader = groups.getLeaderValue(op);
@@ -340,7 +356,9 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       unsigned bestDevice = choices.front();
       for (unsigned d : choices) {
         double start = deviceFree[d];
-        for (Value v : op->getOperands()) {
+        // Control inputs cross devices without data (kiln-graph-partition drops them).
+        auto graphOp = dyn_cast<kiln::tf::GraphOpInterface>(op);
+        for (Value v : graphOp ? ValueRange(graphOp.getDataInputs()) : op->getOperands()) {
           Operation *def = v.getDefiningOp();
           if (!def || !placed.count(def))
             continue;
@@ -364,13 +382,19 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       groupDevice.try_emplace(leader, bestDevice);
       op->setAttr("device", StringAttr::get(op->getContext(), available[bestDevice].str()));
     }
-    for (Operation *op : constants) {
+    // Users first (an Identity before the constant it reads); a NoOp, which takes its
+    // operands as control edges only, is the last choice.
+    for (Operation *op : llvm::reverse(constants)) {
       unsigned device = feasible[groups.getLeaderValue(op)].front();
-      for (Operation *user : op->getUsers())
-        if (auto it = placed.find(user); it != placed.end()) {
-          device = it->second;
-          break;
-        }
+      bool chosen = false;
+      for (bool control : {false, true})
+        for (Operation *user : op->getUsers())
+          if (auto it = placed.find(user);
+              !chosen && it != placed.end() && isa<kiln::tf::NoOpOp>(user) == control) {
+            device = it->second;
+            chosen = true;
+          }
+      placed[op] = device;
       op->setAttr("device", StringAttr::get(op->getContext(), available[device].str()));
     }
     // A loop or conditional runs whole where it is placed: the ops of its regions take its

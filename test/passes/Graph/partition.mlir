@@ -60,3 +60,23 @@ func.func @compressed(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4xf32>, t
   %3 = "tf.Neg"(%1) {device = "/cpu:1"} : (tensor<4xi32>) -> tensor<4xi32>
   return %2, %3 : tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// Tests that a tensor another device takes as a control input (`^r`: an op's operands after
+// its data inputs; all of a NoOp's) is not sent: the control edge is dropped, as control
+// edges order ops on their own device only. A data use on the same device still crosses.
+// CHECK-LABEL: func.func @control_inputs_stay
+func.func @control_inputs_stay(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[R:.*]] = "tf.Relu"(%arg0) {device = "/cpu:0"}
+  // CHECK-NEXT: "tf._Send"(%[[R]]) {{.*}}tensor_name = "r:0;/cpu:1"
+  // CHECK-NOT: "tf._Send"
+  // CHECK: "tf.NoOp"() {device = "/cpu:1"}
+  // CHECK: "tf.Neg"(%arg0) {device = "/cpu:1"}
+  // CHECK: "tf.Tanh"(%{{.*}}) {device = "/cpu:1"}
+  %0 = "tf.Relu"(%x) {device = "/cpu:0"} : (tensor<4xf32>) -> tensor<4xf32> loc("r")
+  %1 = "tf.NoOp"(%0) {device = "/cpu:1"} : (tensor<4xf32>) -> !tf.control
+  %2 = "tf.Neg"(%x, %0) {device = "/cpu:1"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Tanh"(%0, %1) {device = "/cpu:1"} : (tensor<4xf32>, !tf.control) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
+}

@@ -63,3 +63,26 @@ func.func @control_input(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %y = "tf.Identity"(%m, %ctl) {T = f32, device = "/gpu:0"} : (tensor<1024x1024xf32>, !tf.control) -> tensor<1024x1024xf32> loc("y")
   return %y : tensor<1024x1024xf32>
 }
+
+// -----
+
+// Tests that a frozen variable's read (an Identity of a constant, kept for the control
+// edge a NoOp takes from it) goes, with its constant, where its data user is: free on its
+// own, the greedy choice would put it on the CPU, idle while the GPU computes the product
+// before it, and send the weights to the GPU on every call. The NoOp's control inputs
+// carry no data, so they do not pull it either.
+// CHECK-LABEL: func.func @frozen_read
+func.func @frozen_read(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  // CHECK: "tf.MatMul"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %p = "tf.MatMul"(%x, %x) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("p")
+  // CHECK: "tf.Const"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %w = "tf.Const"() {dtype = f32, value = dense<0.5> : tensor<1024x1024xf32>} : () -> tensor<1024x1024xf32> loc("w")
+  // CHECK: "tf.Identity"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %r = "tf.Identity"(%w) {T = f32} : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("r")
+  // CHECK: "tf.NoOp"
+  %n = "tf.NoOp"(%r) : (tensor<1024x1024xf32>) -> !tf.control loc("n")
+  // CHECK: "tf.MatMul"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %m = "tf.MatMul"(%p, %r) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("m")
+  %y = "tf.Identity"(%m, %n) {T = f32} : (tensor<1024x1024xf32>, !tf.control) -> tensor<1024x1024xf32> loc("y")
+  return %y : tensor<1024x1024xf32>
+}
