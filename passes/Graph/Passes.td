@@ -304,7 +304,9 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     the link between the devices: memcpy, PCIe or network), and takes a launch cost plus
     its FLOPs (estimated from shapes) over the device's speed; with `compress-transfers`
     (kiln-graph-partition's), an f32 tensor costs half its bytes to move; control inputs
-    cost nothing. Constants, and Identity ops of them (a frozen variable's read, kept for
+    cost nothing. A device other than the one holding the op's largest input is also
+    charged for sending the op's results back there (where its consumers likely are), so a
+    cheap op does not go to an idle device only to have its result cross back. Constants, and Identity ops of them (a frozen variable's read, kept for
     its control edges), go with their first user that takes them as data (a NoOp, which
     takes its inputs as control edges, only when no other user is placed): placed on their
     own, the free reads would go to an idle CPU and the weights cross to the GPU on every

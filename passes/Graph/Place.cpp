@@ -352,13 +352,31 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       if (auto it = groupDevice.find(leader); it != groupDevice.end())
         choices = {it->second};
       double compute = kiln::graph::estimateFlops(op);
-      double best = std::numeric_limits<double>::infinity();
+      // Control inputs cross devices without data (kiln-graph-partition drops them).
+      auto graphOp = dyn_cast<kiln::tf::GraphOpInterface>(op);
+      ValueRange dataInputs =
+          graphOp ? ValueRange(graphOp.getDataInputs()) : ValueRange(op->getOperands());
+      // Where the op's data is (its largest placed input's device): an op placed
+      // elsewhere is charged for sending its results back there too, as its consumers
+      // will likely be there; without it, a cheap op would go to an idle device whenever
+      // the busy one's queue is long and its result would cross back (Inception's
+      // branches on the CPU beside the GPU).
+      std::optional<unsigned> home;
+      double homeBytes = -1.0, outBytes = 0.0;
+      for (Value v : dataInputs)
+        if (Operation *def = v.getDefiningOp(); def && placed.count(def)) {
+          double bytes = static_cast<double>(kiln::graph::tensorBytes(v.getType()));
+          if (bytes > homeBytes)
+            homeBytes = bytes, home = placed[def];
+        }
+      for (Value r : op->getResults())
+        outBytes += static_cast<double>(kiln::graph::tensorBytes(r.getType())) /
+                    (compressTransfers && getElementTypeOrSelf(r.getType()).isF32() ? 2 : 1);
+      double best = std::numeric_limits<double>::infinity(), bestEnd = best;
       unsigned bestDevice = choices.front();
       for (unsigned d : choices) {
         double start = deviceFree[d];
-        // Control inputs cross devices without data (kiln-graph-partition drops them).
-        auto graphOp = dyn_cast<kiln::tf::GraphOpInterface>(op);
-        for (Value v : graphOp ? ValueRange(graphOp.getDataInputs()) : op->getOperands()) {
+        for (Value v : dataInputs) {
           Operation *def = v.getDefiningOp();
           if (!def || !placed.count(def))
             continue;
@@ -371,14 +389,18 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
         }
         DeviceKind k = kindOf(available[d]);
         double end = start + k.launchSeconds + compute / k.flopsPerSecond;
-        if (end < best) {
-          best = end;
+        double score =
+            end + (home && *home != d ? transferSeconds(available[d], available[*home], outBytes)
+                                      : 0.0);
+        if (score < best) {
+          best = score;
+          bestEnd = end;
           bestDevice = d;
         }
       }
       placed[op] = bestDevice;
-      finish[op] = best;
-      deviceFree[bestDevice] = best;
+      finish[op] = bestEnd;
+      deviceFree[bestDevice] = bestEnd;
       groupDevice.try_emplace(leader, bestDevice);
       op->setAttr("device", StringAttr::get(op->getContext(), available[bestDevice].str()));
     }

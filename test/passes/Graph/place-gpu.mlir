@@ -86,3 +86,22 @@ func.func @frozen_read(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %y = "tf.Identity"(%m, %n) {T = f32} : (tensor<1024x1024xf32>, !tf.control) -> tensor<1024x1024xf32> loc("y")
   return %y : tensor<1024x1024xf32>
 }
+
+// -----
+
+// Tests that an op whose input is on a busy GPU is charged for sending its result back
+// when weighed on the idle CPU: the Relu of %a would finish first on the CPU (the GPU's
+// queue holds four more products), but its 4 MB result would then cross back to the GPU
+// that reads it.
+// CHECK-LABEL: func.func @return_trip
+func.func @return_trip(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %a = "tf.MatMul"(%x, %x) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("a")
+  %b = "tf.MatMul"(%a, %a) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("b")
+  %c = "tf.MatMul"(%b, %a) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("c")
+  %d = "tf.MatMul"(%c, %a) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("d")
+  %e = "tf.MatMul"(%d, %a) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("e")
+  // CHECK: "tf.Relu"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+  %r = "tf.Relu"(%a) {T = f32} : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("r")
+  %y = "tf.MatMul"(%e, %r) {T = f32} : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("y")
+  return %y : tensor<1024x1024xf32>
+}
