@@ -816,14 +816,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (!epilogue) {
       call(op, "gpu_conv2d_f32", {input, filter}, w.output, params);
     } else {
-      SmallVector<Value> inputs = {input, filter};
-      if (epilogue->residual)
-        inputs.push_back(epilogue->residual);
-      params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
-      call(op, epilogue->residual ? "gpu_conv2d_residual_f32" : "gpu_conv2d_f32", inputs,
-           epilogue->output, params);
-      eraseEpilogue(*epilogue);
-      eraseIfUnused(w.output);
+      callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter},
+                       *epilogue, params, w.output);
     }
     if (auto get = oldFilter.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
@@ -877,15 +871,9 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     params.i64("groups", 1);
     if (allowTf32)
       params.flag("tf32");
-    SmallVector<Value> inputs = {input, filter};
-    if (epilogue->residual)
-      inputs.push_back(epilogue->residual);
-    params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
     Value weights = m.b, rows = m.a;
-    call(op, epilogue->residual ? "gpu_conv2d_residual_f32" : "gpu_conv2d_f32", inputs,
-         epilogue->output, params);
-    eraseEpilogue(*epilogue);
-    eraseIfUnused(m.c);
+    callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter},
+                     *epilogue, params, m.c);
     if (auto get = weights.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
     if (rows.use_empty() && rows.getDefiningOp<memref::CollapseShapeOp>())
@@ -956,6 +944,20 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       view->erase();
   }
 
+  /// Replaces `op` and its epilogue `e` by a call of `kernel` (`residualKernel` when the
+  /// epilogue adds a residual, which becomes the call's input after `inputs`) writing the
+  /// epilogue's output; `buffer`, the kernel's own result, goes if nothing else reads it.
+  void callWithEpilogue(linalg::GenericOp op, StringRef kernel, StringRef residualKernel,
+                        SmallVector<Value> inputs, EpilogueMatch &e, Params &params,
+                        Value buffer) {
+    if (e.residual)
+      inputs.push_back(e.residual);
+    params.list.set("epilogue", epilogueOf(e, op, inputs));
+    call(op, e.residual ? residualKernel : kernel, inputs, e.output, params);
+    eraseEpilogue(e);
+    eraseIfUnused(buffer);
+  }
+
   void lowerMatmul(linalg::GenericOp op, MatmulMatch &m) {
     Builder b(op.getContext());
     Params params{b, {}};
@@ -974,18 +976,12 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
                                m.k <= kiln::dialect::matmulDepthSlice() ? Residual::OrInPlace
                                                              : Residual::Separate);
     }
-    SmallVector<Value> inputs = {m.a, m.b};
     if (!epilogue) {
-      call(op, "matmul_f32", inputs, m.c, params);
+      call(op, "matmul_f32", {m.a, m.b}, m.c, params);
       return;
     }
-    if (epilogue->residual)
-      inputs.push_back(epilogue->residual);
-    params.list.set("epilogue", epilogueOf(*epilogue, op, inputs));
-    call(op, epilogue->residual ? "matmul_residual_f32" : "matmul_epilogue_f32", inputs,
-         epilogue->output, params);
-    eraseEpilogue(*epilogue);
-    eraseIfUnused(m.c);
+    callWithEpilogue(op, "matmul_epilogue_f32", "matmul_residual_f32", {m.a, m.b}, *epilogue,
+                     params, m.c);
   }
 
   void lowerWindow(linalg::GenericOp op, const WindowMatch &d, const WindowKernel &kernel) {

@@ -609,12 +609,23 @@ void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
                              flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
 }
 
-/* The convolution of kiln_mgpu_conv2d_f32 and _residual_f32, with the epilogue arguments
- * when `flags` has KILN_MGPU_CONV2D_EPILOGUE (`residual` 0: none). */
-static void kiln_mgpu_conv2d(uintptr_t input, uintptr_t filter, uintptr_t output,
-                             const kiln_gpu_conv2d_t* conv, int32_t flags, uintptr_t scale,
-                             float scale_value, uintptr_t bias, float bias_value, float lo,
-                             float hi, int32_t activation, uintptr_t residual) {
+/* Also kiln_mgpu_conv2d_f32's body, with `residual` 0 (the epilogue arguments apply when
+ * `flags` has KILN_MGPU_CONV2D_EPILOGUE, which a residual implies). */
+void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                   int64_t dilation_w, int64_t pad_h, int64_t pad_w,
+                                   int64_t groups, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation, uintptr_t residual) {
+  const kiln_gpu_conv2d_t sizes = {n,        h,          w,          c,
+                                   f,        kh,         kw,         oh,
+                                   ow,       stride_h,   stride_w,   dilation_h,
+                                   dilation_w, pad_h,    pad_w,      groups,
+                                   (flags & KILN_MGPU_CONV2D_TF32) != 0};
+  const kiln_gpu_conv2d_t* conv = &sizes;
+  if (residual != 0) flags |= KILN_MGPU_CONV2D_EPILOGUE;
   kiln_gpu_t* gpu = kiln_mgpu_device();
   if (gpu == NULL) return;
   int fused = (flags & KILN_MGPU_CONV2D_EPILOGUE) != 0;
@@ -664,28 +675,7 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
                           int64_t groups, int32_t flags, uintptr_t scale, float scale_value,
                           uintptr_t bias, float bias_value, float lo, float hi,
                           int32_t activation) {
-  const kiln_gpu_conv2d_t conv = {n,        h,          w,          c,
-                                  f,        kh,         kw,         oh,
-                                  ow,       stride_h,   stride_w,   dilation_h,
-                                  dilation_w, pad_h,    pad_w,      groups,
-                                  (flags & KILN_MGPU_CONV2D_TF32) != 0};
-  kiln_mgpu_conv2d(input, filter, output, &conv, flags, scale, scale_value, bias, bias_value,
-                   lo, hi, activation, 0);
-}
-
-void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
-                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
-                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
-                                   int64_t dilation_w, int64_t pad_h, int64_t pad_w,
-                                   int64_t groups, int32_t flags, uintptr_t scale,
-                                   float scale_value, uintptr_t bias, float bias_value,
-                                   float lo, float hi, int32_t activation, uintptr_t residual) {
-  const kiln_gpu_conv2d_t conv = {n,        h,          w,          c,
-                                  f,        kh,         kw,         oh,
-                                  ow,       stride_h,   stride_w,   dilation_h,
-                                  dilation_w, pad_h,    pad_w,      groups,
-                                  (flags & KILN_MGPU_CONV2D_TF32) != 0};
-  kiln_mgpu_conv2d(input, filter, output, &conv, flags | KILN_MGPU_CONV2D_EPILOGUE, scale,
-                   scale_value, bias, bias_value, lo, hi, activation, residual);
+  kiln_mgpu_conv2d_residual_f32(input, filter, output, n, h, w, c, f, kh, kw, oh, ow, stride_h,
+                                stride_w, dilation_h, dilation_w, pad_h, pad_w, groups, flags,
+                                scale, scale_value, bias, bias_value, lo, hi, activation, 0);
 }

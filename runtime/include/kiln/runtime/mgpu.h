@@ -131,7 +131,7 @@ void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, i
                           uintptr_t bias, float bias_value, float lo, float hi,
                           int32_t activation);
 /* The same with `residual` (n x oh x ow x f, apart from the output) added after the bias,
- * before lo (a ResNet block's shortcut and Relu); the epilogue flag is implied. */
+ * before lo (a ResNet block's shortcut and Relu); a residual implies the epilogue flag. */
 void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
                                    int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
                                    int64_t kh, int64_t kw, int64_t oh, int64_t ow,
