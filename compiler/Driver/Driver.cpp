@@ -243,6 +243,7 @@ private:
     p.runtimeChecks = options.runtimeChecks;
     p.strictFloat = options.strictFloat;
     p.allowTf32 = options.allowTf32;
+    p.gpuEpilogues = options.gpuEpilogues;
     if (!options.gpuArch.empty()) {
       p.gpuArch = options.gpuArch;
       p.gpuAssemble = options.emit != EmitKind::Ptx;

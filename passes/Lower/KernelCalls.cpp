@@ -615,7 +615,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       Builder b(op.getContext());
       Params params{b, {}};
       bool overwrite = foldZeroFill(op, m.c, params);
-      if (overwrite && !f16 && lowerGpuPointwiseConv(op, m))
+      if (overwrite && !f16 && gpuEpilogues && lowerGpuPointwiseConv(op, m))
         continue;
       params.product(m);
       if (allowTf32 && !f16)
@@ -763,7 +763,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     Params params{b, {}};
     std::optional<EpilogueMatch> epilogue;
     int64_t channels = cast<MemRefType>(w.output.getType()).getShape().back();
-    if (foldZeroFill(op, w.output, params)) // first: the padded copy goes between them
+    if (foldZeroFill(op, w.output, params) && // first: the padded copy goes between them
+        gpuEpilogues)
       epilogue = matchEpilogue(op, w.output, channels, /*swish=*/false, Residual::Separate);
     if (epilogue && !cudnnEpilogue(*epilogue, channels))
       epilogue.reset();

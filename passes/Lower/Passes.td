@@ -724,6 +724,8 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
            "Leave Swish to the elementwise loops (libm's exp under --strict-float)">,
     Option<"allowTf32", "allow-tf32", "bool", "false",
            "Let a GPU's f32 products and convolutions use TF32 tensor cores">,
+    Option<"gpuEpilogues", "gpu-epilogues", "bool", "true",
+           "Fuse epilogues into a GPU's cuDNN convolutions (1x1 ones with a Relu too)">,
   ];
   let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }

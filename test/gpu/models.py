@@ -27,7 +27,10 @@ the encoders. Both run in f32 without TF32. Kiln's time is a whole call of the c
 program: its input copied to the GPU and its output back; PyTorch's is timed both ways.
 Kiln runs each turn twice: as built, and with KILN_GPU_STAGING=0 (large copies by the
 driver from pageable memory instead of through Kiln's pinned staging buffers:
-kiln/runtime/mgpu.h), "driver copies".
+kiln/runtime/mgpu.h), "driver copies"; the image models a third time, compiled with
+--no-gpu-epilogues (each convolution's bias, batch norm, shortcut and Relu a generated
+kernel after cuDNN's plain convolution, 1x1 convolutions cuBLAS products), "epilogues as
+kernels", checked against TensorFlow like the program as built.
 
 Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
 (`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
@@ -187,13 +190,20 @@ def prepare(args):
             for f in fetches:
                 cmd += ["--fetch", f]
             proc = subprocess.run(cmd, capture_output=True, text=True)
+            # The image models again without cuDNN's fused epilogues, for comparison.
+            noepi = ""
+            if not proc.returncode and len(feeds["x"].shape) == 4:
+                cmd[cmd.index("-o") + 1] = stem + "-noepi"
+                if subprocess.run(cmd + ["--no-gpu-epilogues"], capture_output=True,
+                                  text=True).returncode == 0:
+                    noepi = os.path.basename(stem) + "-noepi"
             if weights == "repeated":
                 os.remove(graph)
             entry = {"name": name, "batch": batch, "title": title, "weights": weights,
                      "peer": peer, "shape": list(feeds["x"].shape),
                      "ref_shape": list(ref[0].shape), "ref_stride": stride,
-                     "exe": os.path.basename(stem), "error": proc.stderr.strip()[-500:]
-                     if proc.returncode else ""}
+                     "exe": os.path.basename(stem), "exe_noepi": noepi,
+                     "error": proc.stderr.strip()[-500:] if proc.returncode else ""}
             manifest["models"].append(entry)
             print("%s: %s" % (os.path.basename(stem), entry["error"] or "compiled"), flush=True)
     # cuBLAS's products (k = 1 and 9): f32, TF32 (--allow-tf32) and f16 (f32 sums); then
@@ -305,6 +315,27 @@ def check_product(d, mm, label, np):
     return ok
 
 
+def check_model(d, m, exe_name, np):
+    """Runs the model's program `exe_name` once and compares its output with TensorFlow's:
+    (ok, relative error), or (None, nan) after printing why it did not run."""
+    exe = os.path.join(d, exe_name)
+    x = os.path.join(d, m["exe"] + ".x.npy")
+    outdir = os.path.join(d, exe_name + ".out")
+    proc = subprocess.run([exe, "--input", "x=" + x, "--output-dir", outdir],
+                          capture_output=True, text=True, timeout=180)
+    if proc.returncode:
+        print("%-40s error: %s" % (exe_name, proc.stderr.strip()[-300:]), flush=True)
+        return None, float("nan")
+    got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
+    ref = np.load(os.path.join(d, m["exe"] + ".ref.npy"))
+    shape_ok = list(got.shape) == m["ref_shape"]
+    got = got.ravel()[::m["ref_stride"]]
+    if got.shape != ref.shape:
+        got = np.zeros_like(ref)
+    err = float(np.max(np.abs(got.astype(np.float64) - ref)) / max(np.max(np.abs(ref)), 1e-30))
+    return shape_ok and err < 1e-3, err
+
+
 def to_nchw(shape):
     return [shape[0], shape[3], shape[1], shape[2]] if len(shape) == 4 else shape
 
@@ -334,23 +365,18 @@ def run(args):
             continue
         exe = os.path.join(d, m["exe"])
         x = os.path.join(d, m["exe"] + ".x.npy")
-        outdir = os.path.join(d, m["exe"] + ".out")
-        proc = subprocess.run([exe, "--input", "x=" + x, "--output-dir", outdir],
-                              capture_output=True, text=True, timeout=180)
-        if proc.returncode:
-            print("%-40s error: %s" % (label, proc.stderr.strip()[-300:]), flush=True)
+        ok, err = check_model(d, m, m["exe"], np)
+        if ok is None:
             failures += 1
             continue
-        got = np.load(os.path.join(outdir, sorted(os.listdir(outdir))[0]))
-        ref = np.load(os.path.join(d, m["exe"] + ".ref.npy"))
-        shape_ok = list(got.shape) == m["ref_shape"]
-        got = got.ravel()[::m["ref_stride"]]
-        if got.shape != ref.shape:
-            got = np.zeros_like(ref)
-        err = float(np.max(np.abs(got.astype(np.float64) - ref)) / max(np.max(np.abs(ref)), 1e-30))
-        ok = shape_ok and err < 1e-3
         failures += not ok
-        kiln_ms, driver_ms, torch_ms, nhwc_ms = [], [], [], []
+        noepi = os.path.join(d, m["exe_noepi"]) if m.get("exe_noepi") else None
+        if noepi:
+            noepi_ok, noepi_err = check_model(d, m, m["exe_noepi"], np)
+            print("%-40s epilogues as kernels: %s rel.err %.1e" % (
+                label, "ok" if noepi_ok else "FAIL", noepi_err), flush=True)
+            failures += not noepi_ok
+        kiln_ms, driver_ms, noepi_ms, torch_ms, nhwc_ms = [], [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -361,6 +387,8 @@ def run(args):
             try:
                 kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
                 driver_ms.append(kiln_bench(exe, args.runs, ["x=" + x], driver_copies=True))
+                if noepi:
+                    noepi_ms.append(kiln_bench(noepi, args.runs, ["x=" + x]))
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print("%-40s bench error: %s" % (label, e), flush=True)
                 break
@@ -370,19 +398,20 @@ def run(args):
                     nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
         driver = statistics.median(driver_ms) if driver_ms else float("nan")
+        epi = ("  (epilogues as kernels %8.3f)" % statistics.median(noepi_ms)) if noepi_ms else ""
         if torch_ms:
             tr = statistics.median(t[0] for t in torch_ms)
             tc = statistics.median(t[1] for t in torch_ms)
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)  torch %8.3f ms " \
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)%s  torch %8.3f ms " \
                   "resident, %8.3f ms with copies  torch/kiln %.2f" % (
-                      label, "ok  " if ok else "FAIL", err, k, driver, tr, tc, tc / k)
+                      label, "ok  " if ok else "FAIL", err, k, driver, epi, tr, tc, tc / k)
             if nhwc_ms:
                 row += "  (torch channels_last: %.3f resident, %.3f with copies)" % (
                     statistics.median(t[0] for t in nhwc_ms),
                     statistics.median(t[1] for t in nhwc_ms))
         else:
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)" % (
-                label, "ok  " if ok else "FAIL", err, k, driver)
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)%s" % (
+                label, "ok  " if ok else "FAIL", err, k, driver, epi)
         print(row, flush=True)
         rows.append(row)
     print(flush=True)
