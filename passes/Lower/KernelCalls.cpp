@@ -826,8 +826,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   /// Replaces the product `op` (its zero fill folded away) by a 1x1 convolution of cuDNN
   /// with the epilogue after it, where the product is one (a 1x1 Conv2D's: constant
-  /// weights, k x n, not transposed) and the epilogue ends in a Relu cuDNN applies in the
-  /// same call (gpu_conv2d_f32 or gpu_conv2d_residual_f32; a ResNet's 1x1 convolutions
+  /// weights, k x n, not transposed, the rows an NHWC image collapsed) and the epilogue
+  /// ends in a Relu cuDNN applies in the same call (gpu_conv2d_f32 or gpu_conv2d_residual_f32; a ResNet's 1x1 convolutions
   /// with their batch norms, shortcuts and Relus, as TensorFlow and PyTorch run them);
   /// whether it did. Other products stay cuBLAS calls and their epilogues kernels.
   bool lowerGpuPointwiseConv(linalg::GenericOp op, const MatmulMatch &m) {
@@ -837,22 +837,25 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         matchEpilogue(op, m.c, m.n, /*swish=*/false, Residual::Separate);
     if (!epilogue || epilogue->lo != 0.0f || !cudnnEpilogue(*epilogue, m.n))
       return false;
+    // The image: the buffer the product's rows collapse, n x h x w x k (or n x h x w x
+    // c x m, a depthwise convolution's, whose last two make k). A product of other rows (a
+    // dense layer's) stays cuBLAS's, which suits GEMV-like shapes better.
+    auto collapse = m.a.getDefiningOp<memref::CollapseShapeOp>();
+    if (!collapse || collapse.getSrcType().getRank() < 4 ||
+        !isKernelInput(collapse.getSrc(), collapse.getSrcType().getRank()) ||
+        collapse.getReassociationIndices().front() != ReassociationIndices{0, 1, 2})
+      return false;
     OpBuilder b(op);
     Location loc = op.getLoc();
-    // The image: the rank-4 buffer the product's rows collapse (n x h x w x k), else the
-    // rows as an image of m x 1 x 1.
-    Value input = m.a;
-    SmallVector<int64_t> image = {m.m, 1, 1, m.k};
-    auto collapse = m.a.getDefiningOp<memref::CollapseShapeOp>();
-    if (collapse && isKernelInput(collapse.getSrc(), 4) &&
-        collapse.getSrcType().getShape().back() == m.k) {
-      input = collapse.getSrc();
-      image.assign(collapse.getSrcType().getShape().begin(),
-                   collapse.getSrcType().getShape().end());
-    } else {
-      input = memref::ExpandShapeOp::create(
-          b, loc, MemRefType::get(image, b.getF32Type()), m.a,
-          ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    ArrayRef<int64_t> source = collapse.getSrcType().getShape();
+    SmallVector<int64_t> image = {source[0], source[1], source[2], m.k};
+    Value input = collapse.getSrc();
+    if (source.size() > 4) {
+      ReassociationIndices channels;
+      for (int64_t d = 3; d < static_cast<int64_t>(source.size()); ++d)
+        channels.push_back(d);
+      input = memref::CollapseShapeOp::create(
+          b, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, channels});
     }
     Value filter;
     SmallVector<int64_t> hwio = {1, 1, m.k, m.n};

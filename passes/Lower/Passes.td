@@ -667,9 +667,11 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     inference batch norm's, multiplied into the transposed filter, `NAME_x_SCALE_krsc`;
     not with `strict-float`), a bias buffer or none, a Relu or nothing, and a residual
     added after the bias (`gpu_conv2d_residual_f32`). A product of constant k x n weights
-    (a 1x1 convolution's) whose epilogue ends in a Relu becomes a 1x1 `gpu_conv2d_f32` (or
-    `_residual_f32`) on the image its rows collapse, with that epilogue, instead of a cuBLAS
-    call. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    whose rows collapse an NHWC image (a 1x1 convolution's; a depthwise output's last two
+    dimensions are k) and whose epilogue ends in a Relu becomes a 1x1 `gpu_conv2d_f32` (or
+    `_residual_f32`) on that image, with that epilogue, instead of a cuBLAS call (a dense
+    layer's product stays cuBLAS's). With `gpu-epilogues=false` (`kiln compile
+    --no-gpu-epilogues`) none of this: epilogues stay kernels, products cuBLAS calls. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked

@@ -122,17 +122,20 @@ func.func @residual(%x: memref<1x2x2x1xf32>, %r: memref<1x2x2x2xf32>, %y: memref
 // Tests that a 1x1 convolution's matrix product (constant k x n weights, its rows a
 // collapsed NHWC image) followed by a Relu epilogue becomes a 1x1 convolution of cuDNN on
 // that image, the weights transposed to f x 1 x 1 x k; without a Relu it stays cuBLAS's
-// product with its elementwise op after it.
+// product with its elementwise op after it, and so does a dense layer's product (rows
+// that are no image) even with a Relu.
 #a = affine_map<(d0, d1, d2) -> (d0, d1)>
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d2)>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+#c2 = affine_map<(d0, d1) -> (d0, d1)>
+#ch2 = affine_map<(d0, d1) -> (d1)>
 memref.global "private" constant @k : memref<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
 memref.global "private" constant @t : memref<2xf32> = dense<[1.0, -1.0]>
 // CHECK: memref.global "private" constant @k_krsc : memref<2x1x1x3xf32> = dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00]]], {{\[\[\[}}2.000000e+00, 4.000000e+00, 6.000000e+00]]]]>
 // CHECK-LABEL: func.func @pointwise
-func.func @pointwise(%x: memref<1x2x2x3xf32>, %y: memref<1x2x2x2xf32>, %z: memref<1x2x2x2xf32>)
+func.func @pointwise(%x: memref<1x2x2x3xf32>, %y: memref<1x2x2x2xf32>, %z: memref<1x2x2x2xf32>, %d: memref<4x3xf32>, %dy: memref<4x2xf32>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   %cst = arith.constant 0.0 : f32
   %k = memref.get_global @k : memref<3x2xf32>
@@ -176,6 +179,62 @@ func.func @pointwise(%x: memref<1x2x2x3xf32>, %y: memref<1x2x2x2xf32>, %z: memre
   ^bb0(%in: f32, %b: f32, %o: f32):
     %a = arith.addf %in, %b : f32
     linalg.yield %a : f32
+  }
+  %c3 = memref.alloc() : memref<4x2xf32>
+  // CHECK: kiln.kernel_call "gpu_matmul_f32" ins(%arg3, %{{.*}} : memref<4x3xf32>, memref<3x2xf32>)
+  // CHECK: linalg.generic
+  linalg.fill ins(%cst : f32) outs(%c3 : memref<4x2xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%d, %k : memref<4x3xf32>, memref<3x2xf32>) outs(%c3 : memref<4x2xf32>) {
+  ^bb0(%in: f32, %w: f32, %o: f32):
+    %m = arith.mulf %in, %w : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#c2, #ch2, #c2], iterator_types = ["parallel", "parallel"]}
+      ins(%c3, %t : memref<4x2xf32>, memref<2xf32>) outs(%dy : memref<4x2xf32>) {
+  ^bb0(%in: f32, %b: f32, %o: f32):
+    %a = arith.addf %in, %b : f32
+    %r = arith.maximumf %a, %cst : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a depthwise convolution's output (n x h x w x c x m) read as rows by a 1x1
+// convolution (a separable convolution's pointwise half) is the image: its last two
+// dimensions collapse into the channels.
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+memref.global "private" constant @k : memref<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
+// CHECK-LABEL: func.func @separable
+func.func @separable(%x: memref<1x2x2x3x1xf32>, %y: memref<1x2x2x2xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %cst = arith.constant 0.0 : f32
+  %k = memref.get_global @k : memref<3x2xf32>
+  %rows = memref.collapse_shape %x [[0, 1, 2], [3, 4]] : memref<1x2x2x3x1xf32> into memref<4x3xf32>
+  %c = memref.alloc() : memref<4x2xf32>
+  // CHECK: %[[I:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1], [2], [3, 4]] : memref<1x2x2x3x1xf32> into memref<1x2x2x3xf32>
+  // CHECK: kiln.kernel_call "gpu_conv2d_f32" ins(%[[I]], %{{.*}} : memref<1x2x2x3xf32>, memref<2x1x1x3xf32>) outs(%arg1 : memref<1x2x2x2xf32>)
+  // CHECK-SAME: epilogue = #kiln.epilogue<lo = 0.000000e+00>
+  linalg.fill ins(%cst : f32) outs(%c : memref<4x2xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%rows, %k : memref<4x3xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>) {
+  ^bb0(%in: f32, %w: f32, %o: f32):
+    %m = arith.mulf %in, %w : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  %e = memref.expand_shape %c [[0, 1, 2], [3]] output_shape [1, 2, 2, 2] : memref<4x2xf32> into memref<1x2x2x2xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%e : memref<1x2x2x2xf32>) outs(%y : memref<1x2x2x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %cst : f32
+    linalg.yield %r : f32
   }
   return
 }
