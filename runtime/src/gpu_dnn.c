@@ -265,6 +265,10 @@ static int kiln_cudnn_same(const kiln_gpu_conv2d_t* a, const kiln_gpu_conv2d_t* 
   return memcmp(a, b, sizeof(*a)) == 0;
 }
 
+static __thread int kiln_cudnn_last_fused;
+
+int kiln_gpu_dnn_last_fused(void) { return kiln_cudnn_last_fused; }
+
 /* Whether `r` says cuDNN does not support the call (cuDNN 9's 3000 to 3999, cuDNN 8's 9). */
 static int kiln_cudnn_unsupported(cudnnStatus_t r) { return r == 9 || (r >= 3000 && r < 4000); }
 
@@ -279,6 +283,7 @@ static kiln_status_t kiln_cudnn_run(cudnnHandle_t handle, kiln_cudnn_plan_t* pla
   const void* w = (const void*)(uintptr_t)filter;
   void* y = (void*)(uintptr_t)output;
   cudnnStatus_t r;
+  kiln_cudnn_last_fused = 0;
   if (epilogue != NULL && epilogue->bias != 0 && !plan->unfused) {
     /* y = act(alpha * conv + alpha2 * z + bias): z is the residual, or y itself unread. */
     const float alpha2 = epilogue->residual != 0 ? 1.0f : 0.0f;
@@ -288,7 +293,10 @@ static kiln_status_t kiln_cudnn_run(cudnnHandle_t handle, kiln_cudnn_plan_t* pla
                                   plan->workspace_bytes, &alpha2, plan->output, z, plan->bias,
                                   (const void*)(uintptr_t)epilogue->bias, plan->activation,
                                   plan->output, y);
-    if (r == CUDNN_STATUS_SUCCESS) return NULL;
+    if (r == CUDNN_STATUS_SUCCESS) {
+      kiln_cudnn_last_fused = 1;
+      return NULL;
+    }
     if (!kiln_cudnn_unsupported(r))
       return kiln_cudnn_error(r, "cudnnConvolutionBiasActivationForward");
     plan->unfused = 1; /* and the calls below, this time and from now on */

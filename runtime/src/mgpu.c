@@ -656,13 +656,14 @@ void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t 
     const kiln_gpu_conv2d_t* p = conv;
     snprintf(name, sizeof name,
              "cudnn conv2d %lldx%lldx%lldx%lld -> %lld filters %lldx%lld stride %lldx%lld "
-             "dilation %lldx%lld pad %lldx%lld groups %lld%s%s%s",
+             "dilation %lldx%lld pad %lldx%lld groups %lld%s%s%s%s",
              (long long)p->n, (long long)p->h, (long long)p->w, (long long)p->c,
              (long long)p->f, (long long)p->kh, (long long)p->kw, (long long)p->stride_h,
              (long long)p->stride_w, (long long)p->dilation_h, (long long)p->dilation_w,
              (long long)p->pad_h, (long long)p->pad_w, (long long)p->groups,
              fused && bias != 0 ? " +bias" : "", residual != 0 ? " +residual" : "",
-             fused && epilogue.relu ? " relu" : "");
+             fused && epilogue.relu ? " relu" : "",
+             !fused ? "" : kiln_gpu_dnn_last_fused() ? " (one call)" : " (separate calls)");
     kiln_gpu_profile_stop(gpu, stream, start, name);
   }
   kiln_mgpu_finish_library_call();

@@ -824,6 +824,7 @@ TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
       ASSERT_EQ(kiln_gpu_conv2d_fused_f32(gpu, &conv, &epilogue, dx, df, dy, nullptr), nullptr);
       bool oneCall = supported && t.bias;
       EXPECT_EQ(fused() - fusedBefore, oneCall ? 1 : 0);
+      EXPECT_EQ(kiln_gpu_dnn_last_fused(), oneCall ? 1 : 0);
       EXPECT_EQ(separate() - separateBefore, oneCall ? 0 : t.bias + t.residual + t.relu);
       std::vector<float> out(residual.size());
       ASSERT_EQ(kiln_gpu_copy_to_host(gpu, out.data(), dy, out.size() * 4, nullptr), nullptr);

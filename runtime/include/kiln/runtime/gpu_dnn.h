@@ -77,6 +77,11 @@ kiln_status_t kiln_gpu_conv2d_fused_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t
                                         kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
                                         kiln_gpu_ptr_t output, kiln_gpu_stream_t stream);
 
+/* Whether the calling thread's last kiln_gpu_conv2d_fused_f32 applied its epilogue in
+ * cuDNN's fused call (1) or by the separate calls after the convolution (0): what
+ * KILN_GPU_PROFILE's table says of each convolution with an epilogue. */
+int kiln_gpu_dnn_last_fused(void);
+
 /* Releases `gpu`'s cuDNN handle, plans and workspace (before closing the device; the next
  * convolution makes them again). NULL, or a device without them, is ignored. */
 void kiln_gpu_dnn_release(kiln_gpu_t* gpu);
