@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -171,6 +173,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         generic && (tiledProduct(rewriter, generic) ||
                     (reassociate && blockReduction(rewriter, generic))))
       return success();
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      if (scf::ParallelOp loop = registerReduction(rewriter, generic))
+        return mapParallel(rewriter, loop);
     Block *block = op->getBlock();
     Operation *before = op->getPrevNode();
     Operation *after = op->getNextNode();
@@ -509,6 +514,79 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     ++numKernels;
     ++numBlockReductions;
     return true;
+  }
+
+  /// Puts an scf.parallel over `op`'s parallel dimensions in its place, each iteration of
+  /// which computes one output element with the reductions as loops carrying it in a
+  /// register (loaded once before them, stored once after: a depthwise convolution's or a
+  /// pool's window, a reduction along an outer dimension), and erases `op`; null, leaving
+  /// it, for an op with no reduction, no parallel dimension, more than one output or
+  /// dynamic sizes. linalg's own loops would load and store the output in every reduction
+  /// step: the pointers may alias for all the device compiler knows, so each step's store
+  /// goes to memory. The same sums in the same order. Returns the loop, or null.
+  scf::ParallelOp registerReduction(IRRewriter &rewriter, linalg::GenericOp op) {
+    int64_t parallel = op.getNumParallelLoops();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (op.getNumReductionLoops() == 0 || parallel == 0 || op.getNumDpsInits() != 1 ||
+        !op.hasPureBufferSemantics() || llvm::any_of(ranges, ShapedType::isDynamic))
+      return nullptr;
+    for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+      if ((int64_t(d) < parallel) != (it == utils::IteratorType::parallel))
+        return nullptr; // parallelFirst put the parallel dimensions first
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < parallel; ++d) {
+      lbs.push_back(index(rewriter, 0));
+      ubs.push_back(index(rewriter, ranges[d]));
+      steps.push_back(index(rewriter, 1));
+    }
+    OpOperand *init = op.getDpsInitOperand(0);
+    Block &region = op.getRegion().front();
+    auto loop = scf::ParallelOp::create(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &b, Location, ValueRange parallelIvs) {
+          SmallVector<Value> ivs(parallelIvs);
+          for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
+            ivs.push_back(index(b, 0)); // the output's map reads no reduction dimension
+          SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(init), ivs);
+          Value acc = memref::LoadOp::create(b, loc, init->get(), at);
+          // The reduction loops, outermost first, the value carried through them.
+          std::function<Value(OpBuilder &, int64_t, Value)> nest =
+              [&](OpBuilder &nb, int64_t d, Value carried) -> Value {
+            if (d == int64_t(ranges.size())) {
+              IRMapping map;
+              for (OpOperand *input : op.getDpsInputOperands())
+                map.map(region.getArgument(input->getOperandNumber()),
+                        memref::LoadOp::create(
+                            nb, loc, input->get(),
+                            applyMap(nb, loc, op.getMatchingIndexingMap(input), ivs)));
+              map.map(region.getArgument(op.getNumDpsInputs()), carried);
+              for (Operation &inner : region.without_terminator()) {
+                if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
+                  map.map(idx.getResult(), ivs[idx.getDim()]);
+                  continue;
+                }
+                nb.clone(inner, map);
+              }
+              return map.lookupOrDefault(region.getTerminator()->getOperand(0));
+            }
+            auto forOp = scf::ForOp::create(nb, loc, index(nb, 0), index(nb, ranges[d]),
+                                            index(nb, 1), ValueRange{carried});
+            OpBuilder inner = OpBuilder::atBlockBegin(forOp.getBody());
+            ivs[d] = forOp.getInductionVar();
+            Value next = nest(inner, d + 1, forOp.getRegionIterArgs()[0]);
+            scf::YieldOp::create(inner, loc, next);
+            return forOp.getResult(0);
+          };
+          Value result = nest(b, parallel, acc);
+          memref::StoreOp::create(b, loc, result, init->get(), at);
+          scf::ReduceOp::create(b, loc);
+        });
+    rewriter.eraseOp(op);
+    ++numRegisterReductions;
+    return loop;
   }
 
   /// Whether a kernel can run `op`: nothing in it calls, allocates or is a kiln op.

@@ -13,7 +13,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     device memory. Each `memref.copy` becomes a `linalg.copy`, each linalg op a nest of
     `scf.parallel` (its parallel dimensions, moved before its reductions where one comes
     first: a mean over H and W of an NHWC image is parallel in N and C) around `scf.for`
-    loops (its reductions), and
+    loops (its reductions, which carry the output element in a register: loaded once
+    before them and stored once after, where linalg's own loops would store it in every
+    step, the device compiler not knowing that the buffers do not alias), and
     each nest one `gpu.launch`: one thread per iteration of the parallel dimensions, taken
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
@@ -65,6 +67,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Statistic<"numKernels", "kernels", "Kernels launched">,
     Statistic<"numSerial", "serial-kernels", "Kernels of one thread (no parallel dimension)">,
     Statistic<"numReordered", "reordered", "Ops whose parallel dimensions were moved first">,
+    Statistic<"numRegisterReductions", "register-reductions",
+              "Ops whose reductions run in a register in each thread">,
     Statistic<"numTiledProducts", "tiled-products",
               "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
     Statistic<"numBlockReductions", "block-reductions",

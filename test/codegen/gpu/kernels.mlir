@@ -137,15 +137,23 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
 // -----
 
 // Tests that a mean over H and W of an NHWC image, a reduction before a parallel
-// dimension, runs one thread per (n, c), the reductions inside it (not one thread per n).
+// dimension, runs one thread per (n, c), the reductions inside it (not one thread per n),
+// the sum carried through the loops in a register: the output loaded once before them and
+// stored once after, not in every step.
 #in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #out = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-LABEL: func.func @spatial_sum
 // CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c16{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
 // CHECK: arith.cmpi ult, %{{.*}}, %c4096
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: memref.load %arg0
+// CHECK: %[[INIT:.*]] = memref.load %arg1[%[[N:.*]], %[[C:.*]]] : memref<2x2048xf32>
+// CHECK: %[[OUTER:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[INIT]]) -> (f32)
+// CHECK: %[[INNER:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[B:.*]] = %[[A]]) -> (f32)
+// CHECK: %[[V:.*]] = memref.load %arg0
+// CHECK-NOT: memref.store
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[B]]
+// CHECK: scf.yield %[[S]]
+// CHECK: scf.yield %[[INNER]]
+// CHECK: memref.store %[[OUTER]], %arg1[%[[N]], %[[C]]]
 // CHECK-NOT: gpu.all_reduce
 func.func @spatial_sum(%x: memref<2x7x7x2048xf32>, %y: memref<2x2048xf32>, %s: memref<0xi8>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
