@@ -108,6 +108,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   using KernelsPassBase::KernelsPassBase;
 
   void runOnOperation() override {
+    initValues.clear();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && kiln::dialect::isOnGpu(func) && failed(lower(func)))
         return signalPassFailure();
@@ -126,6 +127,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     }
     for (Block &block : func.getBody()) {
       for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
+        // A fill of a reduction's output right before it becomes the reduction's starting
+        // value (registerReduction): no kernel writes it first.
+        if (auto fill = dyn_cast<linalg::FillOp>(&op)) {
+          if (linalg::GenericOp reduction = filledReduction(fill)) {
+            initValues[reduction] = fill.getInputs()[0];
+            rewriter.eraseOp(fill);
+            ++numFoldedFills;
+            continue;
+          }
+        }
         if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
           if (failed(launch(rewriter, linalgOp)))
             return failure();
@@ -158,10 +169,64 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     return success();
   }
 
+  /// The reduction `fill` initialises, if the fill can be its starting value instead: the
+  /// next op touching memory is a generic with reductions whose only output is the
+  /// filled buffer, written once per element (its map a permutation of its parallel
+  /// dimensions over the whole buffer), read by none of its inputs or its body, and that
+  /// is neither a product (tiledProduct) nor reduced along an input's innermost dimension
+  /// (blockReduction), which read the output's starting value from memory.
+  linalg::GenericOp filledReduction(linalg::FillOp fill) {
+    Value buffer = fill.getOutputs()[0];
+    Operation *next = fill->getNextNode();
+    while (next && isMemoryEffectFree(next) && !isa<linalg::LinalgOp>(next))
+      next = next->getNextNode();
+    auto op = dyn_cast_or_null<linalg::GenericOp>(next);
+    if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getDpsInits()[0] != buffer || op.getNumReductionLoops() == 0 ||
+        op.getNumParallelLoops() == 0)
+      return nullptr;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() || llvm::any_of(ranges, ShapedType::isDynamic))
+      return nullptr;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    llvm::SmallBitVector seen(ranges.size());
+    for (auto [i, e] : llvm::enumerate(out.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || seen.test(dim.getPosition()) ||
+          iterators[dim.getPosition()] != utils::IteratorType::parallel ||
+          ranges[dim.getPosition()] != type.getShape()[i])
+        return nullptr;
+      seen.set(dim.getPosition());
+    }
+    if (int64_t(seen.count()) != op.getNumParallelLoops())
+      return nullptr;
+    Block &region = op.getRegion().front();
+    bool indexed = !region.getOps<linalg::IndexOp>().empty();
+    if (op.getNumDpsInputs() == 2 && !indexed)
+      return nullptr; // product-shaped
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto last = op.getMatchingIndexingMap(input).getResults();
+      auto dim = last.empty() ? nullptr : dyn_cast<AffineDimExpr>(last.back());
+      if (input->get() == buffer ||
+          (dim && iterators[dim.getPosition()] != utils::IteratorType::parallel))
+        return nullptr;
+    }
+    bool readsBuffer = false;
+    region.walk([&](Operation *inner) {
+      readsBuffer |= llvm::is_contained(inner->getOperands(), buffer);
+    });
+    return readsBuffer ? nullptr : op;
+  }
+
   /// Replaces `op` with one kernel launch computing it.
   LogicalResult launch(IRRewriter &rewriter, linalg::LinalgOp op) {
     if (op->getNumResults() != 0)
       return op->emitOpError() << "on tensors left in a GPU partition (not bufferized)";
+    // The starting value of its output, when the fill before it was folded into it.
+    Value initValue = initValues.lookup(op.getOperation());
+    initValues.erase(op.getOperation());
     // The parallel dimensions outermost (a Mean over H and W of NHWC is parallel in N and
     // C): the conversion makes an scf.parallel only of the leading parallel loops, so a
     // reduction before a parallel dimension would leave that dimension to each thread.
@@ -170,12 +235,14 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     else
       op = *moved;
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-        generic && (tiledProduct(rewriter, generic) ||
-                    (reassociate && blockReduction(rewriter, generic))))
+        generic && !initValue &&
+        (tiledProduct(rewriter, generic) || (reassociate && blockReduction(rewriter, generic))))
       return success();
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-      if (scf::ParallelOp loop = registerReduction(rewriter, generic))
+      if (scf::ParallelOp loop = registerReduction(rewriter, generic, initValue))
         return mapParallel(rewriter, loop);
+    if (initValue) // filledReduction promised registerReduction
+      return op->emitOpError() << "lost the fill folded into it (a GPU kernels bug)";
     Block *block = op->getBlock();
     Operation *before = op->getPrevNode();
     Operation *after = op->getNextNode();
@@ -524,7 +591,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// dynamic sizes. linalg's own loops would load and store the output in every reduction
   /// step: the pointers may alias for all the device compiler knows, so each step's store
   /// goes to memory. The same sums in the same order. Returns the loop, or null.
-  scf::ParallelOp registerReduction(IRRewriter &rewriter, linalg::GenericOp op) {
+  /// With `initValue`, the output's starting value is that instead of what it holds.
+  scf::ParallelOp registerReduction(IRRewriter &rewriter, linalg::GenericOp op,
+                                    Value initValue = nullptr) {
     int64_t parallel = op.getNumParallelLoops();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (op.getNumReductionLoops() == 0 || parallel == 0 || op.getNumDpsInits() != 1 ||
@@ -551,7 +620,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
           for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
             ivs.push_back(index(b, 0)); // the output's map reads no reduction dimension
           SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(init), ivs);
-          Value acc = memref::LoadOp::create(b, loc, init->get(), at);
+          Value acc = initValue ? initValue : memref::LoadOp::create(b, loc, init->get(), at);
           // The reduction loops, outermost first, the value carried through them.
           std::function<Value(OpBuilder &, int64_t, Value)> nest =
               [&](OpBuilder &nb, int64_t d, Value carried) -> Value {
@@ -623,6 +692,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     ++numSerial;
     return success();
   }
+
+  /// Starting values of reductions whose fill was folded away (filledReduction).
+  DenseMap<Operation *, Value> initValues;
 
   /// One thread per iteration of `loop`, taken in row-major order.
   LogicalResult mapParallel(IRRewriter &rewriter, scf::ParallelOp loop) {

@@ -15,7 +15,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     first: a mean over H and W of an NHWC image is parallel in N and C) around `scf.for`
     loops (its reductions, which carry the output element in a register: loaded once
     before them and stored once after, where linalg's own loops would store it in every
-    step, the device compiler not knowing that the buffers do not alias), and
+    step, the device compiler not knowing that the buffers do not alias; a `linalg.fill`
+    of the output right before such an op, which writes every element once, becomes the
+    value the loops start from instead of a kernel of its own), and
     each nest one `gpu.launch`: one thread per iteration of the parallel dimensions, taken
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
@@ -69,6 +71,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Statistic<"numReordered", "reordered", "Ops whose parallel dimensions were moved first">,
     Statistic<"numRegisterReductions", "register-reductions",
               "Ops whose reductions run in a register in each thread">,
+    Statistic<"numFoldedFills", "folded-fills",
+              "Fills that became a register reduction's starting value">,
     Statistic<"numTiledProducts", "tiled-products",
               "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
     Statistic<"numBlockReductions", "block-reductions",

@@ -285,3 +285,56 @@ func.func @scatter_rows(%x: memref<6x3xf32>, %i: memref<6xi32>, %y: memref<6x3xf
   }
   return
 }
+
+// -----
+
+// Tests that the fill of a reduction's output right before it (a depthwise convolution's
+// zeros) becomes the value its loops start from: one kernel, no fill kernel before it,
+// the output stored once. A block reduction (row sums) keeps its fill: it adds its total
+// to what the output holds.
+#f = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d2)>
+#o = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+#rin = affine_map<(d0, d1) -> (d0, d1)>
+#rout = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @filled_window
+// STRICT-LABEL: func.func @filled_window
+func.func @filled_window(%x: memref<6x6x8xf32>, %w: memref<3x3x8xf32>, %y: memref<4x4x8xf32>, %r: memref<64x128xf32>, %s: memref<64xf32>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %zero = arith.constant 0.0 : f32
+  // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK-NOT: memref.store
+  // CHECK: gpu.launch
+  // CHECK-NOT: memref.load %arg2
+  // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+  // CHECK: scf.for
+  // CHECK: memref.store %{{.*}}, %arg2
+  // CHECK: gpu.terminator
+  linalg.fill ins(%zero : f32) outs(%y : memref<4x4x8xf32>)
+  linalg.generic {indexing_maps = [#f, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%w : memref<3x3x8xf32>) outs(%y : memref<4x4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = linalg.index 2 : index
+    %ki = linalg.index 3 : index
+    %kj = linalg.index 4 : index
+    %ii = arith.addi %i, %ki : index
+    %jj = arith.addi %j, %kj : index
+    %v = memref.load %x[%ii, %jj, %c] : memref<6x6x8xf32>
+    %m = arith.mulf %v, %in : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  // The row sums: the fill's kernel, then the block reduction's.
+  // CHECK: gpu.launch
+  // CHECK: gpu.launch
+  // CHECK: gpu.all_reduce
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.generic {indexing_maps = [#rin, #rout], iterator_types = ["parallel", "reduction"]}
+      ins(%r : memref<64x128xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %a = arith.addf %in, %o : f32
+    linalg.yield %a : f32
+  }
+  return
+}
