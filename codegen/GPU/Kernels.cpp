@@ -61,6 +61,28 @@ SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRang
   return indices;
 }
 
+/// Clones `op`'s body at `b` for the loop indices `ivs`: each input loaded through its
+/// indexing map, `linalg.index` the index itself, the output's argument `output`; every op
+/// but the yield and `skip`. `map` holds the clones of the body's values afterwards.
+void cloneBody(OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value> ivs,
+               Value output, IRMapping &map, Operation *skip = nullptr) {
+  Block &region = op.getRegion().front();
+  for (OpOperand *input : op.getDpsInputOperands())
+    map.map(region.getArgument(input->getOperandNumber()),
+            memref::LoadOp::create(b, loc, input->get(),
+                                   applyMap(b, loc, op.getMatchingIndexingMap(input), ivs)));
+  if (output)
+    map.map(region.getArgument(op.getNumDpsInputs()), output);
+  for (Operation &inner : region.without_terminator()) {
+    if (&inner == skip)
+      continue;
+    if (auto idx = dyn_cast<linalg::IndexOp>(inner))
+      map.map(idx.getResult(), ivs[idx.getDim()]);
+    else
+      b.clone(inner, map);
+  }
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -535,23 +557,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       ivs.append(splitIndex(lb, loc, loop.getInductionVar(),
                             ArrayRef<int64_t>(ranges).drop_front(parallel)));
-      Block &region = op.getRegion().front();
       IRMapping map;
-      for (OpOperand *input : op.getDpsInputOperands()) {
-        Value loaded = memref::LoadOp::create(
-            lb, loc, input->get(), applyMap(lb, loc, op.getMatchingIndexingMap(input), ivs));
-        map.map(region.getArgument(input->getOperandNumber()), loaded);
-      }
-      for (Operation &inner : region.without_terminator()) {
-        if (&inner == combiner->op)
-          continue;
-        if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
-          map.map(idx.getResult(), ivs[idx.getDim()]);
-          continue;
-        }
-        lb.clone(inner, map);
-      }
-      map.map(region.getArgument(op.getNumDpsInputs()), loop.getRegionIterArgs()[0]);
+      cloneBody(lb, loc, op, ivs, loop.getRegionIterArgs()[0], map, combiner->op);
       Value next = lb.clone(*combiner->op, map)->getResult(0);
       scf::YieldOp::create(lb, loc, next);
     }
@@ -586,11 +593,11 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// Puts an scf.parallel over `op`'s parallel dimensions in its place, each iteration of
   /// which computes one output element with the reductions as loops carrying it in a
   /// register (loaded once before them, stored once after: a depthwise convolution's or a
-  /// pool's window, a reduction along an outer dimension), and erases `op`; null, leaving
-  /// it, for an op with no reduction, no parallel dimension, more than one output or
-  /// dynamic sizes. linalg's own loops would load and store the output in every reduction
-  /// step: the pointers may alias for all the device compiler knows, so each step's store
-  /// goes to memory. The same sums in the same order. Returns the loop, or null.
+  /// pool's window, a reduction along an outer dimension), erases `op` and returns the
+  /// loop; null, leaving it, for an op with no reduction, no parallel dimension, more than
+  /// one output or dynamic sizes. linalg's own loops would load and store the output in
+  /// every reduction step: the pointers may alias for all the device compiler knows, so
+  /// each step's store goes to memory. The same sums in the same order.
   /// With `initValue`, the output's starting value is that instead of what it holds.
   scf::ParallelOp registerReduction(IRRewriter &rewriter, linalg::GenericOp op,
                                     Value initValue = nullptr) {
@@ -626,19 +633,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
               [&](OpBuilder &nb, int64_t d, Value carried) -> Value {
             if (d == int64_t(ranges.size())) {
               IRMapping map;
-              for (OpOperand *input : op.getDpsInputOperands())
-                map.map(region.getArgument(input->getOperandNumber()),
-                        memref::LoadOp::create(
-                            nb, loc, input->get(),
-                            applyMap(nb, loc, op.getMatchingIndexingMap(input), ivs)));
-              map.map(region.getArgument(op.getNumDpsInputs()), carried);
-              for (Operation &inner : region.without_terminator()) {
-                if (auto idx = dyn_cast<linalg::IndexOp>(inner)) {
-                  map.map(idx.getResult(), ivs[idx.getDim()]);
-                  continue;
-                }
-                nb.clone(inner, map);
-              }
+              cloneBody(nb, loc, op, ivs, carried, map);
               return map.lookupOrDefault(region.getTerminator()->getOperand(0));
             }
             auto forOp = scf::ForOp::create(nb, loc, index(nb, 0), index(nb, ranges[d]),

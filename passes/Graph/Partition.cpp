@@ -47,21 +47,25 @@ struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
         // device's op takes as a control input (`^node`: ordering only) is not sent: like
         // control tokens, control edges order ops on their own device only.
         llvm::MapVector<StringRef, SmallVector<OpOperand *>> remote;
-        SmallVector<std::pair<Operation *, unsigned>> remoteControl;
+        SmallVector<OpOperand *> remoteControl;
         for (OpOperand &use : result.getUses()) {
           StringRef to = deviceOf(use.getOwner());
           if (to.empty() || to == from)
             continue;
-          auto consumer = dyn_cast<kiln::tf::GraphOpInterface>(use.getOwner());
-          unsigned data = consumer ? consumer.getDataInputs().size() : 0;
-          if (consumer && use.getOperandNumber() >= data)
-            remoteControl.push_back({use.getOwner(), use.getOperandNumber() - data});
+          if (kiln::graph::isControlInput(use))
+            remoteControl.push_back(&use);
           else
             remote[to].push_back(&use);
         }
-        llvm::sort(remoteControl, [](auto &a, auto &b) { return a.second > b.second; });
-        for (auto [consumer, index] : remoteControl)
-          cast<kiln::tf::GraphOpInterface>(consumer).getControlInputsMutable().erase(index);
+        // Last operand first, so that the numbers of those still to go stay valid.
+        llvm::sort(remoteControl, [](OpOperand *a, OpOperand *b) {
+          return a->getOperandNumber() > b->getOperandNumber();
+        });
+        for (OpOperand *use : remoteControl) {
+          auto consumer = cast<kiln::tf::GraphOpInterface>(use->getOwner());
+          consumer.getControlInputsMutable().erase(use->getOperandNumber() -
+                                                   consumer.getDataInputs().size());
+        }
         for (auto &[to, uses] : remote) {
           Operation *first = uses.front()->getOwner();
           for (OpOperand *use : uses)

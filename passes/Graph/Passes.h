@@ -46,6 +46,10 @@ std::optional<llvm::SmallVector<mlir::Value>> foldConstantOp(mlir::Operation *op
 /// The op's `device` attribute, or "" (also for a null op).
 llvm::StringRef deviceOf(mlir::Operation *op);
 
+/// Whether `use` is one of a tf op's control inputs (`^node`: ordering only, no data; the
+/// operands after its data inputs, all of a NoOp's).
+bool isControlInput(mlir::OpOperand &use);
+
 #define GEN_PASS_DECL
 #include "passes/Graph/Passes.h.inc"
 

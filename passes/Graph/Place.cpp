@@ -13,7 +13,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln::graph {
@@ -94,6 +94,11 @@ std::string nodeName(Operation *op) {
 StringRef deviceOf(Operation *op) {
   auto d = op ? op->getAttrOfType<StringAttr>("device") : StringAttr();
   return d ? d.getValue() : StringRef();
+}
+
+bool isControlInput(OpOperand &use) {
+  auto op = dyn_cast<kiln::tf::GraphOpInterface>(use.getOwner());
+  return op && use.getOperandNumber() >= op.getDataInputs().size();
 }
 
 /// Floating-point operations of `op`, estimated from its shapes.
@@ -329,8 +334,13 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
     // ops of them (a frozen variable's read, kept for its control edges): placed on their
     // own, such a free op would go to the CPU and its GPU user would receive the weights
     // on every call (ResNet50's five largest, 45 MB a call).
-    SmallVector<Operation *> constants;
-    llvm::SmallPtrSet<Operation *, 32> deferred;
+    // The bytes `v` takes across devices: with kiln-graph-partition's compress-transfers,
+    // an f32 tensor moves as 16 bits a value.
+    auto bytesToMove = [&](Value v) {
+      double bytes = static_cast<double>(kiln::graph::tensorBytes(v.getType()));
+      return compressTransfers && getElementTypeOrSelf(v.getType()).isF32() ? bytes / 2 : bytes;
+    };
+    llvm::SetVector<Operation *> constants;
     auto followsUsers = [&](Operation *op) {
       if (op->hasAttr("device") || op->hasAttr("_class"))
         return false;
@@ -339,12 +349,11 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       Operation *def = isa<kiln::tf::IdentityOp>(op) && op->getNumOperands() == 1
                            ? op->getOperand(0).getDefiningOp()
                            : nullptr;
-      return def && deferred.contains(def);
+      return def && constants.contains(def);
     };
     for (Operation *op : ops) {
       if (followsUsers(op)) {
-        constants.push_back(op);
-        deferred.insert(op);
+        constants.insert(op);
         continue;
       }
       Operation *leader = groups.getLeaderValue(op);
@@ -370,8 +379,7 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
             homeBytes = bytes, home = placed[def];
         }
       for (Value r : op->getResults())
-        outBytes += static_cast<double>(kiln::graph::tensorBytes(r.getType())) /
-                    (compressTransfers && getElementTypeOrSelf(r.getType()).isF32() ? 2 : 1);
+        outBytes += bytesToMove(r);
       double best = std::numeric_limits<double>::infinity(), bestEnd = best;
       unsigned bestDevice = choices.front();
       for (unsigned d : choices) {
@@ -380,11 +388,8 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
           Operation *def = v.getDefiningOp();
           if (!def || !placed.count(def))
             continue;
-          double bytes = static_cast<double>(kiln::graph::tensorBytes(v.getType()));
-          if (compressTransfers && getElementTypeOrSelf(v.getType()).isF32())
-            bytes /= 2; // kiln-graph-partition's compress-transfers: 16 bits a value
-          double ready =
-              finish[def] + transferSeconds(available[placed[def]], available[d], bytes);
+          double ready = finish[def] +
+                         transferSeconds(available[placed[def]], available[d], bytesToMove(v));
           start = std::max(start, ready);
         }
         DeviceKind k = kindOf(available[d]);
@@ -404,15 +409,15 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
       groupDevice.try_emplace(leader, bestDevice);
       op->setAttr("device", StringAttr::get(op->getContext(), available[bestDevice].str()));
     }
-    // Users first (an Identity before the constant it reads); a NoOp, which takes its
-    // operands as control edges only, is the last choice.
+    // Users first (an Identity before the constant it reads); one that takes it as a
+    // control input only (a NoOp's) is the last choice.
     for (Operation *op : llvm::reverse(constants)) {
       unsigned device = feasible[groups.getLeaderValue(op)].front();
       bool chosen = false;
       for (bool control : {false, true})
-        for (Operation *user : op->getUsers())
-          if (auto it = placed.find(user);
-              !chosen && it != placed.end() && isa<kiln::tf::NoOpOp>(user) == control) {
+        for (OpOperand &use : op->getUses())
+          if (auto it = placed.find(use.getOwner());
+              !chosen && it != placed.end() && kiln::graph::isControlInput(use) == control) {
             device = it->second;
             chosen = true;
           }

@@ -740,6 +740,19 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     return std::make_pair(global, std::move(values));
   }
 
+  /// `filter` (hwio, a constant) as cuDNN's filter (transposedFilter), with the constant
+  /// per-channel scale of `e`, if it has one, multiplied in (an inference batch norm's):
+  /// `e` then has no scale left.
+  Value cudnnFilter(OpBuilder &b, Location loc, Value filter, ArrayRef<int64_t> hwio,
+                    EpilogueMatch *e) {
+    if (!e || !e->scale)
+      return transposedFilter(b, loc, filter, hwio);
+    auto [global, values] = *constantChannels(e->scale, hwio[3]);
+    e->scale = nullptr;
+    e->scaleValue = 1.0f;
+    return transposedFilter(b, loc, filter, hwio, global, values);
+  }
+
   /// Whether cuDNN can apply `e` in the convolution's call (kiln_gpu_conv2d_fused_f32): a
   /// scalar scale (or, outside --strict-float, a constant per-channel one, which goes into
   /// the filter), a bias buffer or none, a Relu or nothing, and a contiguous residual.
@@ -795,17 +808,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       h = padded.getShape()[1], wd = padded.getShape()[2];
       padH = padW = 0;
     }
-    Value filter;
-    if (epilogue && epilogue->scale) {
-      // A constant per-channel scale (an inference batch normalisation's) goes into the
-      // filter's output channels.
-      auto [global, values] = *constantChannels(epilogue->scale, channels);
-      filter = transposedFilter(b, loc, w.filter, shape(w.filter), global, values);
-      epilogue->scale = nullptr;
-      epilogue->scaleValue = 1.0f;
-    } else {
-      filter = transposedFilter(b, loc, w.filter, shape(w.filter));
-    }
+    Value filter =
+        cudnnFilter(b, loc, w.filter, shape(w.filter), epilogue ? &*epilogue : nullptr);
     int64_t f = shape(filter)[0]; // f x kh x kw x c
     params.i64("n", n).i64("h", h).i64("w", wd).i64("c", c).i64("f", f);
     params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
@@ -857,16 +861,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       input = memref::CollapseShapeOp::create(
           b, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, channels});
     }
-    Value filter;
-    SmallVector<int64_t> hwio = {1, 1, m.k, m.n};
-    if (epilogue->scale) {
-      auto [global, values] = *constantChannels(epilogue->scale, m.n);
-      filter = transposedFilter(b, loc, m.b, hwio, global, values);
-      epilogue->scale = nullptr;
-      epilogue->scaleValue = 1.0f;
-    } else {
-      filter = transposedFilter(b, loc, m.b, hwio);
-    }
+    Value filter = cudnnFilter(b, loc, m.b, {1, 1, m.k, m.n}, &*epilogue);
     Params params{b, {}};
     params.flag("overwrite");
     params.i64("n", image[0]).i64("h", image[1]).i64("w", image[2]).i64("c", m.k);
@@ -875,13 +870,13 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     params.i64("groups", 1);
     if (allowTf32)
       params.flag("tf32");
-    Value weights = m.b, rows = m.a;
+    Value weights = m.b;
     callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter},
                      *epilogue, params, m.c);
     if (auto get = weights.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
-    if (rows.use_empty() && rows.getDefiningOp<memref::CollapseShapeOp>())
-      rows.getDefiningOp()->erase();
+    if (collapse->use_empty())
+      collapse.erase();
     return true;
   }
 

@@ -265,7 +265,7 @@ static int kiln_cudnn_same(const kiln_gpu_conv2d_t* a, const kiln_gpu_conv2d_t* 
   return memcmp(a, b, sizeof(*a)) == 0;
 }
 
-static __thread int kiln_cudnn_last_fused;
+static _Thread_local int kiln_cudnn_last_fused;
 
 int kiln_gpu_dnn_last_fused(void) { return kiln_cudnn_last_fused; }
 
