@@ -83,6 +83,40 @@ void cloneBody(OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value>
   }
 }
 
+/// Whether `op` is a product of 16-bit floats: two inputs, one output, its body
+/// `out + a * b` (either order of either) in f16 or bf16 and nothing else. A kernel carries
+/// such a product's sums in f32 (halfProductStep), rounding once when it stores them, as
+/// cuBLAS's f16 products (gpu_matmul_f16) and TensorFlow's on a GPU do: 4096 sums rounded
+/// to f16 one by one stray by about 1e-2 of the result.
+bool isHalfProduct(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  Block &body = op.getRegion().front();
+  if (!llvm::hasNItems(body.without_terminator(), 2))
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                                         : nullptr;
+  if (!add || !(add.getType().isF16() || add.getType().isBF16()))
+    return false;
+  Value out = body.getArgument(2), a = body.getArgument(0), b = body.getArgument(1);
+  Value other = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : nullptr;
+  auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
+  return mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
+                 (mul.getLhs() == b && mul.getRhs() == a));
+}
+
+/// `v` widened to f32 (a half product's operand), or `v` when it is f32 already.
+Value widen(OpBuilder &b, Location loc, Value v) {
+  return v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+/// One step of a half product's sum carried in f32: `acc + f32(a) * f32(b)`.
+Value halfProductStep(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
+  return arith::AddFOp::create(
+      b, loc, acc, arith::MulFOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs)));
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -258,7 +292,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       op = *moved;
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
         generic && !initValue &&
-        (tiledProduct(rewriter, generic) || (reassociate && blockReduction(rewriter, generic))))
+        (tensorCoreProduct(rewriter, generic) || tiledProduct(rewriter, generic) ||
+         (reassociate && blockReduction(rewriter, generic))))
       return success();
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
       if (scf::ParallelOp loop = registerReduction(rewriter, generic, initValue))
@@ -322,35 +357,37 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     return cast<linalg::LinalgOp>(moved->getOperation());
   }
 
-  /// Replaces `op`, a matrix product (loops batch..., i, j, k after parallelFirst; an
-  /// input read at (i, k), one at (k, j), the output at (i, j); any body, applied in k
-  /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output
-  /// (grid z: the batch), each thread 4 x 4 of its elements (rows ty + 16r, columns
-  /// tx + 16c), the operands staged through workgroup memory 16 deep along k. Each output
-  /// element's body runs over k in order, as one thread per element would run it, so the
-  /// result is the same. False, leaving `op` alone, for another op or a product under 16
-  /// in any size (products that are library calls never get here: cuBLAS's).
-  bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
-    constexpr int64_t kTile = 64, kDepth = 16, kSide = 16, kThreads = kSide * kSide;
-    constexpr int64_t kPer = kTile / kSide; // a thread's rows (and columns) of a tile
+  /// A matrix product's operands, their maps and its sizes.
+  struct ProductMatch {
+    OpOperand *a, *b, *c; // read at (i, k), read at (k, j), written at (i, j)
+    AffineMap mapA, mapB, mapC;
+    SmallVector<int64_t> ranges;
+    int64_t m, n, k, batch, di; // di: the loop i (the batch loops before it)
+  };
+
+  /// `op` as a matrix product (loops batch..., i, j, k after parallelFirst; an input read at
+  /// (i, k), one at (k, j), the output at (i, j), static sizes), each of m, n and k at
+  /// least `least`, in a grid of `tile` x `tile` output tiles that CUDA can launch (the
+  /// batch and the rows' tiles in grid z and y: at most 65535 each); nothing otherwise.
+  static std::optional<ProductMatch> matchProduct(linalg::GenericOp op, int64_t least,
+                                                  int64_t tile) {
     if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
         op.getNumReductionLoops() != 1 || op.getNumParallelLoops() < 2 ||
         !op.getRegion().front().getOps<linalg::IndexOp>().empty())
-      return false;
+      return std::nullopt;
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     int64_t loops = int64_t(iterators.size()), di = loops - 3, dj = loops - 2, dk = loops - 1;
     if (iterators[dk] != utils::IteratorType::reduction)
-      return false;
+      return std::nullopt;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (llvm::any_of(ranges, ShapedType::isDynamic))
-      return false;
+      return std::nullopt;
     int64_t m = ranges[di], n = ranges[dj], k = ranges[dk], batch = 1;
     for (int64_t d = 0; d < di; ++d)
       batch *= ranges[d];
-    // Grid y and z hold at most 65535 blocks.
-    if (m < kSide || n < kSide || k < kSide || batch > 65535 ||
-        (m + kTile - 1) / kTile > 65535 || (n + kTile - 1) / kTile > INT32_MAX)
-      return false;
+    if (m < least || n < least || k < least || batch > 65535 ||
+        (m + tile - 1) / tile > 65535 || (n + tile - 1) / tile > INT32_MAX)
+      return std::nullopt;
     auto uses = [](AffineMap map, int64_t d) {
       return llvm::any_of(map.getResults(),
                           [&](AffineExpr e) { return e.isFunctionOfDim(unsigned(d)); });
@@ -364,8 +401,28 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     AffineMap mapC = op.getMatchingIndexingMap(c);
     if (uses(mapA, dj) || !uses(mapA, dk) || uses(mapB, di) || !uses(mapB, dk) ||
         uses(mapC, dk))
-      return false;
+      return std::nullopt;
+    return ProductMatch{a, b, c, mapA, mapB, mapC, std::move(ranges), m, n, k, batch, di};
+  }
 
+  /// Replaces `op`, a matrix product (loops batch..., i, j, k after parallelFirst; an
+  /// input read at (i, k), one at (k, j), the output at (i, j); any body, applied in k
+  /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output
+  /// (grid z: the batch), each thread 4 x 4 of its elements (rows ty + 16r, columns
+  /// tx + 16c), the operands staged through workgroup memory 16 deep along k. Each output
+  /// element's body runs over k in order, as one thread per element would run it, so the
+  /// result is the same (a product of 16-bit floats summed in f32: isHalfProduct). False, leaving `op` alone, for another op or a product under 16
+  /// in any size (products that are library calls never get here: cuBLAS's).
+  bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
+    constexpr int64_t kTile = 64, kDepth = 16, kSide = 16, kThreads = kSide * kSide;
+    constexpr int64_t kPer = kTile / kSide; // a thread's rows (and columns) of a tile
+    std::optional<ProductMatch> product = matchProduct(op, kSide, kTile);
+    if (!product)
+      return false;
+    OpOperand *a = product->a, *b = product->b, *c = product->c;
+    AffineMap mapA = product->mapA, mapB = product->mapB, mapC = product->mapC;
+    ArrayRef<int64_t> ranges = product->ranges;
+    int64_t m = product->m, n = product->n, k = product->k, batch = product->batch;
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     Block &region = op.getRegion().front();
@@ -400,7 +457,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     };
     // The loop indices at (batch..., row, column, depth), through `map`.
     SmallVector<Value> batchIvs =
-        splitIndex(kb, loc, kernel.getBlockIds().z, ArrayRef<int64_t>(ranges).take_front(di));
+        splitIndex(kb, loc, kernel.getBlockIds().z, ranges.take_front(product->di));
     auto at = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
       SmallVector<Value> ivs(batchIvs);
       ivs.append({row, col, depth});
@@ -421,11 +478,15 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       rowsIn.push_back(atMost(kb, rows.back(), m - 1));
       colsIn.push_back(atMost(kb, cols.back(), n - 1));
     }
+    // A product of 16-bit floats sums in f32 (isHalfProduct).
+    bool wide = isHalfProduct(op);
     SmallVector<Value> init;
     for (int64_t r = 0; r < kPer; ++r)
-      for (int64_t q = 0; q < kPer; ++q)
-        init.push_back(memref::LoadOp::create(kb, loc, c->get(),
-                                              at(kb, mapC, rowsIn[r], colsIn[q], zero)));
+      for (int64_t q = 0; q < kPer; ++q) {
+        Value v = memref::LoadOp::create(kb, loc, c->get(),
+                                         at(kb, mapC, rowsIn[r], colsIn[q], zero));
+        init.push_back(wide ? widen(kb, loc, v) : v);
+      }
     auto tiles = scf::ForOp::create(kb, loc, zero, index(kb, (k + kDepth - 1) / kDepth), one,
                                     init);
     {
@@ -465,10 +526,19 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                               ValueRange{kk, add(ib, ty, index(ib, kSide * r))}));
           bs.push_back(memref::LoadOp::create(ib, loc, sharedB,
                                               ValueRange{kk, add(ib, tx, index(ib, kSide * r))}));
+          if (wide) { // each operand widened once, not once per output it meets
+            as.back() = widen(ib, loc, as.back());
+            bs.back() = widen(ib, loc, bs.back());
+          }
         }
         SmallVector<Value> next;
         for (int64_t r = 0; r < kPer; ++r)
           for (int64_t q = 0; q < kPer; ++q) {
+            if (wide) {
+              next.push_back(halfProductStep(ib, loc, as[r], bs[q],
+                                             inner.getRegionIterArgs()[r * kPer + q]));
+              continue;
+            }
             IRMapping map;
             map.map(region.getArgument(a->getOperandNumber()), as[r]);
             map.map(region.getArgument(b->getOperandNumber()), bs[q]);
@@ -492,12 +562,192 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], index(kb, n)));
         auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
         OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
-        memref::StoreOp::create(sb, loc, tiles.getResult(r * kPer + q), c->get(),
-                                at(sb, mapC, rows[r], cols[q], zero));
+        Value v = tiles.getResult(r * kPer + q);
+        if (wide)
+          v = arith::TruncFOp::create(sb, loc, getElementTypeOrSelf(c->get().getType()), v);
+        memref::StoreOp::create(sb, loc, v, c->get(), at(sb, mapC, rows[r], cols[q], zero));
       }
     rewriter.eraseOp(op);
     ++numKernels;
     ++numTiledProducts;
+    return true;
+  }
+
+  /// Replaces `op`, a product of f16 (isHalfProduct: sums in f32) of at least 16 in each
+  /// size, with a kernel on the tensor cores (the warp-level matrix ops, `wmma`, of sm_70
+  /// and later): a block of 4 warps per 64 x 64 tile of the output, each warp 32 x 32 of it
+  /// in 2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through
+  /// workgroup memory (rows padded by 8 against bank conflicts; depth past k zeros), the
+  /// output's old values and the result through a tile of f32 there, so edge tiles store
+  /// only what is inside. The sums run in another order than one thread's. False, leaving
+  /// `op` alone, for another op.
+  bool tensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op) {
+    constexpr int64_t kTile = 64, kDepth = 32, kFrag = 16, kWarps = 4, kThreads = 32 * kWarps;
+    constexpr int64_t kLeadA = kDepth + 8, kLeadB = kTile + 8, kLeadC = kTile + 8;
+    if (!tensorCores || !isHalfProduct(op))
+      return false;
+    std::optional<ProductMatch> product = matchProduct(op, kFrag, kTile);
+    if (!product)
+      return false;
+    auto isF16 = [](OpOperand *o) { return getElementTypeOrSelf(o->get().getType()).isF16(); };
+    if (!isF16(product->a) || !isF16(product->b) || !isF16(product->c))
+      return false;
+    OpOperand *a = product->a, *b = product->b, *c = product->c;
+    int64_t m = product->m, n = product->n, k = product->k, batch = product->batch;
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
+    auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
+    auto tileA = MemRefType::get({kTile, kLeadA}, f16, AffineMap(), workgroup);
+    auto tileB = MemRefType::get({kDepth, kLeadB}, f16, AffineMap(), workgroup);
+    auto tileC = MemRefType::get({kTile, kLeadC}, f32, AffineMap(), workgroup);
+    rewriter.setInsertionPoint(op);
+    auto index = [&](OpBuilder &at, int64_t v) { return indexConstant(at, loc, v); };
+    Value one = index(rewriter, 1);
+    auto kernel = mlir::gpu::LaunchOp::create(
+        rewriter, loc, index(rewriter, (n + kTile - 1) / kTile),
+        index(rewriter, (m + kTile - 1) / kTile), batch == 1 ? one : index(rewriter, batch),
+        index(rewriter, kThreads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{},
+        /*workgroupAttributions=*/TypeRange{tileA, tileB, tileC});
+    Value sharedA = kernel.getWorkgroupAttributions()[0];
+    Value sharedB = kernel.getWorkgroupAttributions()[1];
+    Value sharedC = kernel.getWorkgroupAttributions()[2];
+    Block &body = kernel.getBody().front();
+    OpBuilder kb = OpBuilder::atBlockBegin(&body);
+    mlir::gpu::TerminatorOp::create(kb, loc);
+    kb.setInsertionPointToStart(&body);
+    auto mul = [&](OpBuilder &at, Value x, int64_t v) {
+      return arith::MulIOp::create(at, loc, x, index(at, v)).getResult();
+    };
+    auto add = [&](OpBuilder &at, Value x, Value y) {
+      return arith::AddIOp::create(at, loc, x, y).getResult();
+    };
+    auto below = [&](OpBuilder &at, Value x, int64_t v) {
+      return arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, x, index(at, v))
+          .getResult();
+    };
+    auto atMost = [&](OpBuilder &at, Value x, int64_t v) {
+      return arith::MinUIOp::create(at, loc, x, index(at, v)).getResult();
+    };
+    SmallVector<Value> batchIvs = splitIndex(kb, loc, kernel.getBlockIds().z,
+                                             ArrayRef<int64_t>(product->ranges).take_front(
+                                                 product->di));
+    auto indices = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
+      SmallVector<Value> ivs(batchIvs);
+      ivs.append({row, col, depth});
+      return applyMap(bld, loc, map, ivs);
+    };
+    Value zero = index(kb, 0);
+    Value thread = kernel.getThreadIds().x;
+    Value warp = arith::DivUIOp::create(kb, loc, thread, index(kb, 32));
+    // The warp's 32 x 32 of the tile: rows 32 * (warp / 2), columns 32 * (warp % 2).
+    Value warpRow = mul(kb, arith::DivUIOp::create(kb, loc, warp, index(kb, 2)), 2 * kFrag);
+    Value warpCol = mul(kb, arith::RemUIOp::create(kb, loc, warp, index(kb, 2)), 2 * kFrag);
+    Value row0 = mul(kb, kernel.getBlockIds().y, kTile);
+    Value col0 = mul(kb, kernel.getBlockIds().x, kTile);
+    // Each thread's share of a rows x cols tile: element e = thread + kThreads * q.
+    auto forShare = [&](OpBuilder &at, int64_t rows, int64_t cols,
+                        function_ref<void(OpBuilder &, Value, Value)> fn) {
+      for (int64_t q = 0; q < rows * cols / kThreads; ++q) {
+        Value e = add(at, thread, index(at, kThreads * q));
+        fn(at, arith::DivUIOp::create(at, loc, e, index(at, cols)),
+           arith::RemUIOp::create(at, loc, e, index(at, cols)));
+      }
+    };
+    // The output's old values into the f32 tile (outside rows and columns clamped: not
+    // stored), then into the accumulators.
+    forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
+      Value v = memref::LoadOp::create(at, loc, c->get(),
+                                       indices(at, product->mapC, atMost(at, add(at, row0, r), m - 1),
+                                                atMost(at, add(at, col0, col), n - 1), zero));
+      memref::StoreOp::create(at, loc, widen(at, loc, v), sharedC, ValueRange{r, col});
+    });
+    mlir::gpu::BarrierOp::create(kb, loc);
+    auto fragment = [&](Type element, StringRef operand) {
+      return mlir::gpu::MMAMatrixType::get({kFrag, kFrag}, element, operand);
+    };
+    auto lead = [&](int64_t v) { return kb.getIndexAttr(v); };
+    SmallVector<Value> init;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        init.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
+            kb, loc, fragment(f32, "COp"), sharedC,
+            ValueRange{add(kb, warpRow, index(kb, kFrag * i)),
+                       add(kb, warpCol, index(kb, kFrag * j))},
+            lead(kLeadC), /*transpose=*/nullptr));
+    auto tiles = scf::ForOp::create(kb, loc, zero, index(kb, (k + kDepth - 1) / kDepth), one,
+                                    init);
+    {
+      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
+      Value k0 = mul(tb, tiles.getInductionVar(), kDepth);
+      Value zeroF16 = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(f16));
+      // A staged as rows x depth, B as depth x columns; depth past k is zeros (both: a
+      // clamped load may read an infinity, and inf * 0 is NaN).
+      forShare(tb, kTile, kDepth, [&](OpBuilder &at, Value r, Value d) {
+        Value depth = add(at, k0, d);
+        Value v = memref::LoadOp::create(
+            at, loc, a->get(),
+            indices(at, product->mapA, atMost(at, add(at, row0, r), m - 1), zero,
+                     atMost(at, depth, k - 1)));
+        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroF16);
+        memref::StoreOp::create(at, loc, v, sharedA, ValueRange{r, d});
+      });
+      forShare(tb, kDepth, kTile, [&](OpBuilder &at, Value d, Value col) {
+        Value depth = add(at, k0, d);
+        Value v = memref::LoadOp::create(
+            at, loc, b->get(),
+            indices(at, product->mapB, zero, atMost(at, add(at, col0, col), n - 1),
+                     atMost(at, depth, k - 1)));
+        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroF16);
+        memref::StoreOp::create(at, loc, v, sharedB, ValueRange{d, col});
+      });
+      mlir::gpu::BarrierOp::create(tb, loc);
+      SmallVector<Value> acc(tiles.getRegionIterArgs());
+      for (int64_t kk = 0; kk < kDepth; kk += kFrag) {
+        SmallVector<Value> as, bs;
+        for (int64_t i = 0; i < 2; ++i) {
+          as.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
+              tb, loc, fragment(f16, "AOp"), sharedA,
+              ValueRange{add(tb, warpRow, index(tb, kFrag * i)), index(tb, kk)}, lead(kLeadA),
+              /*transpose=*/nullptr));
+          bs.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
+              tb, loc, fragment(f16, "BOp"), sharedB,
+              ValueRange{index(tb, kk), add(tb, warpCol, index(tb, kFrag * i))}, lead(kLeadB),
+              /*transpose=*/nullptr));
+        }
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j)
+            acc[i * 2 + j] = mlir::gpu::SubgroupMmaComputeOp::create(
+                tb, loc, fragment(f32, "COp"), as[i], bs[j], acc[i * 2 + j],
+                /*a_transpose=*/nullptr, /*b_transpose=*/nullptr);
+      }
+      // The tiles are read before the next ones overwrite them.
+      mlir::gpu::BarrierOp::create(tb, loc);
+      scf::YieldOp::create(tb, loc, acc);
+    }
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        mlir::gpu::SubgroupMmaStoreMatrixOp::create(
+            kb, loc, tiles.getResult(i * 2 + j), sharedC,
+            ValueRange{add(kb, warpRow, index(kb, kFrag * i)),
+                       add(kb, warpCol, index(kb, kFrag * j))},
+            lead(kLeadC), /*transpose=*/nullptr);
+    mlir::gpu::BarrierOp::create(kb, loc);
+    // Rounded to f16 once, stored where inside the output.
+    forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
+      Value row = add(at, row0, r), column = add(at, col0, col);
+      Value inside = arith::AndIOp::create(at, loc, below(at, row, m), below(at, column, n));
+      auto store = scf::IfOp::create(at, loc, inside, /*withElseRegion=*/false);
+      OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
+      Value v = memref::LoadOp::create(sb, loc, sharedC, ValueRange{r, col});
+      memref::StoreOp::create(sb, loc, arith::TruncFOp::create(sb, loc, f16, v), c->get(),
+                              indices(sb, product->mapC, row, column, zero));
+    });
+    rewriter.eraseOp(op);
+    ++numKernels;
+    ++numTensorCoreProducts;
     return true;
   }
 
@@ -597,8 +847,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// loop; null, leaving it, for an op with no reduction, no parallel dimension, more than
   /// one output or dynamic sizes. linalg's own loops would load and store the output in
   /// every reduction step: the pointers may alias for all the device compiler knows, so
-  /// each step's store goes to memory. The same sums in the same order.
-  /// With `initValue`, the output's starting value is that instead of what it holds.
+  /// each step's store goes to memory. The same sums in the same order (a product of
+  /// 16-bit floats summed in f32: isHalfProduct). With `initValue`, the output's starting value is that instead of what it holds.
   scf::ParallelOp registerReduction(IRRewriter &rewriter, linalg::GenericOp op,
                                     Value initValue = nullptr) {
     int64_t parallel = op.getNumParallelLoops();
@@ -620,6 +870,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     }
     OpOperand *init = op.getDpsInitOperand(0);
     Block &region = op.getRegion().front();
+    bool wide = isHalfProduct(op); // sums in f32
     auto loop = scf::ParallelOp::create(
         rewriter, loc, lbs, ubs, steps,
         [&](OpBuilder &b, Location, ValueRange parallelIvs) {
@@ -628,9 +879,19 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             ivs.push_back(index(b, 0)); // the output's map reads no reduction dimension
           SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(init), ivs);
           Value acc = initValue ? initValue : memref::LoadOp::create(b, loc, init->get(), at);
+          if (wide)
+            acc = widen(b, loc, acc);
           // The reduction loops, outermost first, the value carried through them.
           std::function<Value(OpBuilder &, int64_t, Value)> nest =
               [&](OpBuilder &nb, int64_t d, Value carried) -> Value {
+            if (d == int64_t(ranges.size()) && wide) {
+              auto load = [&](OpOperand *in) {
+                return memref::LoadOp::create(
+                    nb, loc, in->get(), applyMap(nb, loc, op.getMatchingIndexingMap(in), ivs));
+              };
+              return halfProductStep(nb, loc, load(op.getDpsInputOperand(0)),
+                                     load(op.getDpsInputOperand(1)), carried);
+            }
             if (d == int64_t(ranges.size())) {
               IRMapping map;
               cloneBody(nb, loc, op, ivs, carried, map);
@@ -645,6 +906,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             return forOp.getResult(0);
           };
           Value result = nest(b, parallel, acc);
+          if (wide)
+            result = arith::TruncFOp::create(b, loc, getElementTypeOrSelf(init->get().getType()),
+                                             result);
           memref::StoreOp::create(b, loc, result, init->get(), at);
           scf::ReduceOp::create(b, loc);
         });

@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 namespace kiln::codegen::gpu {
 #define GEN_PASS_DEF_MERGEMODULESPASS
 #include "codegen/GPU/Passes.h.inc"
@@ -14,6 +16,7 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kModuleName = "kiln_kernels";
+constexpr int64_t kWorkgroupAlign = 32; // bytes
 
 /// `name` as a PTX identifier: letters, digits, '_' and '$' ("main.gpu0_kernel" ->
 /// "main_gpu0_kernel"; ptxas rejects the dot), made unique among `taken` with a suffix.
@@ -100,6 +103,12 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
             node = name.getValue().take_front(kernelSuffix).str() + "_" + node;
         }
         kernel.setName(kernelName(node.empty() ? name.getValue() : StringRef(node), taken));
+        // Workgroup buffers 32-byte aligned: the tensor cores' loads (wmma) read 256-bit
+        // aligned addresses, and the NVVM lowering aligns a buffer to its element otherwise.
+        for (unsigned i = 0; i < kernel.getNumWorkgroupAttributions(); ++i)
+          if (!kernel.getWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName()))
+            kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                               b.getI64IntegerAttr(kWorkgroupAlign));
         kernel->moveBefore(&into, into.end());
         renamed[old] = SymbolRefAttr::get(merged.getSymNameAttr(),
                                           {FlatSymbolRefAttr::get(kernel.getNameAttr())});

@@ -26,7 +26,15 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     k; an input read at (i, k), one at (k, j); any body: products no library call took,
     with `--no-kernels` or of other element types) gets 64 x 64 output tiles of 256 threads,
     4 x 4 outputs each, both operands staged 16 deep through workgroup memory between
-    barriers, each output's body applied in k order as before. A float sum, product,
+    barriers, each output's body applied in k order as before; a product of f16 or bf16
+    (body `c + a * b`) carries its sums in f32 there, and in one thread per output,
+    rounding once when it stores them, as cuBLAS's f16 products do (summed in f16 one by
+    one, 4096 terms stray by about 1e-2 of the result). An f16 product of at least 16 in
+    each size goes to the tensor cores instead (`tensor-cores`, on by default; `wmma`
+    through `gpu.subgroup_mma_*`, sm_70 and later): 4 warps per 64 x 64 tile, each warp
+    2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through workgroup
+    memory (the depth past k zeros), the output's old values and the result through an
+    f32 tile there, so edge tiles store only what is inside. A float sum, product,
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off
@@ -75,6 +83,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
               "Fills that became a register reduction's starting value">,
     Statistic<"numTiledProducts", "tiled-products",
               "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
+    Statistic<"numTensorCoreProducts", "tensor-core-products",
+              "f16 matrix products as kernels on the tensor cores (wmma)">,
     Statistic<"numBlockReductions", "block-reductions",
               "Reductions along the innermost dimension with a block per output element">,
   ];
@@ -82,6 +92,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Option<"reassociate", "reassociate", "bool", /*default=*/"true",
            "Let a block of threads combine a row's reduction in a tree (float sums then "
            "round differently from the sequential order; off for --strict-float)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
   ];
 }
 
@@ -152,7 +164,10 @@ def MergeModulesPass : Pass<"kiln-gpu-merge-modules", "mlir::ModuleOp"> {
     (other characters become `_`: ptxas rejects `main.gpu0_kernel`), with one copy of each
     function outlining copied in beside them (an integer power's), and points the
     `gpu.launch_func` ops at them: the model then holds one PTX module (one `--emit ptx`
-    file, one load by the driver) instead of one per kernel.
+    file, one load by the driver) instead of one per kernel. Each kernel's workgroup
+    buffers get `llvm.align = 32` (unless they have an alignment): the tensor cores' loads
+    (`gpu.subgroup_mma_load_matrix`, PTX `wmma.load`) need 256-bit aligned addresses, and
+    the NVVM lowering would align a buffer only to its element.
 
     Before:
     ```mlir

@@ -38,7 +38,7 @@ struct CompileOptions {
   bool runtimeChecks = true;        // check input values where TensorFlow reports errors
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   bool allowTf32 = false;           // GPU f32 products and convolutions on TF32 tensor cores
-  bool gpuEpilogues = true;         // GPU: epilogues in cuDNN's convolutions, 1x1 ones by cuDNN
+  bool gpuEpilogues = false;         // GPU: epilogues in cuDNN's convolutions, 1x1 ones by cuDNN
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   bool compressTransfers = false;   // f32 tensors cross devices as their upper 16 bits
   std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)

@@ -221,9 +221,9 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> allowTf32{*this, "allow-tf32",
                          llvm::cl::desc("GPU f32 products and convolutions on TF32 tensor cores"),
                          llvm::cl::init(false)};
-  Option<bool> noGpuEpilogues{*this, "no-gpu-epilogues",
-                              llvm::cl::desc("GPU convolutions' epilogues as generated kernels"),
-                              llvm::cl::init(false)};
+  Option<bool> gpuEpilogues{*this, "gpu-epilogues",
+                            llvm::cl::desc("GPU convolutions' epilogues in cuDNN's fused call"),
+                            llvm::cl::init(false)};
   Option<std::string> gpuArch{*this, "gpu-arch",
                               llvm::cl::desc("GPU architecture of the kernels (sm_80)"),
                               llvm::cl::init("sm_80")};
@@ -239,7 +239,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
     options.runtimeChecks = !noRuntimeChecks;
     options.strictFloat = strictFloat;
     options.allowTf32 = allowTf32;
-    options.gpuEpilogues = !noGpuEpilogues;
+    options.gpuEpilogues = gpuEpilogues;
     options.gpuArch = gpuArch;
     options.gpuAssemble = gpuAssemble;
     return options;

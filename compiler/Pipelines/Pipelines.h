@@ -42,7 +42,7 @@ struct PipelineOptions {
   /// A GPU's convolutions apply the elementwise op after them in cuDNN's fused call, and
   /// 1x1 convolutions with a Relu epilogue are cuDNN's (without: generated kernels after
   /// them, and cuBLAS products).
-  bool gpuEpilogues = true;
+  bool gpuEpilogues = false;
   /// GPU code (for partitions placed on a GPU): the architecture its kernels are compiled
   /// for, and whether ptxas assembles them at compile time into a fatbin holding the cubin
   /// and the PTX (otherwise the module holds PTX, which the driver compiles at load).

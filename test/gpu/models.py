@@ -28,9 +28,10 @@ program: its input copied to the GPU and its output back; PyTorch's is timed bot
 Kiln runs each turn twice: as built, and with KILN_GPU_STAGING=0 (large copies by the
 driver from pageable memory instead of through Kiln's pinned staging buffers:
 kiln/runtime/mgpu.h), "driver copies"; the image models a third time, compiled with
---no-gpu-epilogues (each convolution's bias, batch norm, shortcut and Relu a generated
-kernel after cuDNN's plain convolution, 1x1 convolutions cuBLAS products), "epilogues as
-kernels", checked against TensorFlow like the program as built.
+--gpu-epilogues (each convolution's bias, batch norm, shortcut and Relu in cuDNN's fused
+call, 1x1 convolutions with a Relu cuDNN's too, instead of generated kernels after cuDNN's
+plain convolution and cuBLAS's products), "cuDNN epilogues", checked against TensorFlow
+like the program as built.
 
 Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
 (`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
@@ -190,19 +191,19 @@ def prepare(args):
             for f in fetches:
                 cmd += ["--fetch", f]
             proc = subprocess.run(cmd, capture_output=True, text=True)
-            # The image models again without cuDNN's fused epilogues, for comparison.
-            noepi = ""
+            # The image models again with cuDNN's fused epilogues, for comparison.
+            cudnnepi = ""
             if not proc.returncode and len(feeds["x"].shape) == 4:
-                cmd[cmd.index("-o") + 1] = stem + "-noepi"
-                if subprocess.run(cmd + ["--no-gpu-epilogues"], capture_output=True,
+                cmd[cmd.index("-o") + 1] = stem + "-cudnnepi"
+                if subprocess.run(cmd + ["--gpu-epilogues"], capture_output=True,
                                   text=True).returncode == 0:
-                    noepi = os.path.basename(stem) + "-noepi"
+                    cudnnepi = os.path.basename(stem) + "-cudnnepi"
             if weights == "repeated":
                 os.remove(graph)
             entry = {"name": name, "batch": batch, "title": title, "weights": weights,
                      "peer": peer, "shape": list(feeds["x"].shape),
                      "ref_shape": list(ref[0].shape), "ref_stride": stride,
-                     "exe": os.path.basename(stem), "exe_noepi": noepi,
+                     "exe": os.path.basename(stem), "exe_cudnnepi": cudnnepi,
                      "error": proc.stderr.strip()[-500:] if proc.returncode else ""}
             manifest["models"].append(entry)
             print("%s: %s" % (os.path.basename(stem), entry["error"] or "compiled"), flush=True)
@@ -370,13 +371,13 @@ def run(args):
             failures += 1
             continue
         failures += not ok
-        noepi = os.path.join(d, m["exe_noepi"]) if m.get("exe_noepi") else None
-        if noepi:
-            noepi_ok, noepi_err = check_model(d, m, m["exe_noepi"], np)
-            print("%-40s epilogues as kernels: %s rel.err %.1e" % (
-                label, "ok" if noepi_ok else "FAIL", noepi_err), flush=True)
-            failures += not noepi_ok
-        kiln_ms, driver_ms, noepi_ms, torch_ms, nhwc_ms = [], [], [], [], []
+        cudnnepi = os.path.join(d, m["exe_cudnnepi"]) if m.get("exe_cudnnepi") else None
+        if cudnnepi:
+            cudnnepi_ok, cudnnepi_err = check_model(d, m, m["exe_cudnnepi"], np)
+            print("%-40s cuDNN epilogues: %s rel.err %.1e" % (
+                label, "ok" if cudnnepi_ok else "FAIL", cudnnepi_err), flush=True)
+            failures += not cudnnepi_ok
+        kiln_ms, driver_ms, cudnnepi_ms, torch_ms, nhwc_ms = [], [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -387,8 +388,8 @@ def run(args):
             try:
                 kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
                 driver_ms.append(kiln_bench(exe, args.runs, ["x=" + x], driver_copies=True))
-                if noepi:
-                    noepi_ms.append(kiln_bench(noepi, args.runs, ["x=" + x]))
+                if cudnnepi:
+                    cudnnepi_ms.append(kiln_bench(cudnnepi, args.runs, ["x=" + x]))
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print("%-40s bench error: %s" % (label, e), flush=True)
                 break
@@ -398,7 +399,7 @@ def run(args):
                     nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
         driver = statistics.median(driver_ms) if driver_ms else float("nan")
-        epi = ("  (epilogues as kernels %8.3f)" % statistics.median(noepi_ms)) if noepi_ms else ""
+        epi = ("  (cuDNN epilogues %8.3f)" % statistics.median(cudnnepi_ms)) if cudnnepi_ms else ""
         if torch_ms:
             tr = statistics.median(t[0] for t in torch_ms)
             tc = statistics.median(t[1] for t in torch_ms)
@@ -487,13 +488,17 @@ def profile(args):
             continue
         exe = os.path.join(d, m["exe"])
         env = dict(os.environ, KILN_GPU_PROFILE="1")
-        proc = subprocess.run([exe, "--input", "x=" + exe + ".x.npy", "--bench",
-                               str(args.runs)], capture_output=True, text=True, timeout=300,
-                              env=env)
-        lines = proc.stderr.splitlines()
-        print("== %s b%d: Kiln (KILN_GPU_PROFILE, %d timed calls and a warm-up)"
-              % (m["name"], m["batch"], args.runs), flush=True)
-        print("\n".join(lines[:args.rows + 2]), flush=True)
+        # The program as built, then (image models) with --gpu-epilogues.
+        for program, how in ((m["exe"], ""), (m.get("exe_cudnnepi"), ", --gpu-epilogues")):
+            if not program:
+                continue
+            proc = subprocess.run([os.path.join(d, program), "--input", "x=" + exe + ".x.npy",
+                                   "--bench", str(args.runs)], capture_output=True, text=True,
+                                  timeout=300, env=env)
+            lines = proc.stderr.splitlines()
+            print("== %s b%d: Kiln%s (KILN_GPU_PROFILE, %d timed calls and a warm-up)"
+                  % (m["name"], m["batch"], how, args.runs), flush=True)
+            print("\n".join(lines[:args.rows + 2]), flush=True)
         if torch is None:
             continue
         model = torch_model(m["peer"], torch).cuda().eval()

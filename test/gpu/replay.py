@@ -4,7 +4,8 @@
 Each case of those lit files compiles a graph TensorFlow wrote (`kiln compile ... -o
 %t/NAME`), runs it on TensorFlow's inputs and compares the outputs with TensorFlow's
 (`%npycompare`). This script runs the same commands with `--devices DEVICES` added to every
-compile (`--devices none`: as written, on the CPU, which checks the replay itself), and
+compile (`--devices none`: as written, on the CPU, which checks the replay itself), and `--flags`
+(`--flags=--no-kernels`: Kiln's generated products and convolutions, not cuBLAS and cuDNN), and
 prints one line per case and a summary:
 
   pass      compiled, ran and matched (with --compile-only: "compiled")
@@ -24,7 +25,8 @@ checkout of the same commit (the cases read their inputs and references from it)
 
 Usage: test/gpu/replay.py [--kiln build/bin/kiln] [--devices /gpu:0] [--compile-only]
                           [--out DIR] [--filter SUBSTRING] [--python PY] [FILE.test ...]
-       test/gpu/replay.py --prepare DIR [--devices ...] [--gpu-arch sm_90] [FILE.test ...]
+       test/gpu/replay.py --prepare DIR [--devices ...] [--gpu-arch sm_90] [--flags OPTIONS]
+                          [FILE.test ...]
        test/gpu/replay.py --prepared DIR [--python PY] [--jobs N]
 """
 import argparse
@@ -167,6 +169,9 @@ def main():
                         help="with --prepared: cases run at a time (default: one per core)")
     parser.add_argument("--gpu-arch", default=None,
                         help="with --prepare: also assemble the kernels for this sm_XX")
+    parser.add_argument("--flags", default="",
+                        help="more options for every compile (--no-kernels: Kiln's own "
+                             "kernels for products and convolutions instead of libraries)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     python = args.python or numpy_python()
@@ -201,6 +206,8 @@ def main():
                 compile_line += " --devices=" + args.devices
             if args.gpu_arch:
                 compile_line += " --gpu-arch=" + args.gpu_arch
+            if args.flags:
+                compile_line += " " + args.flags
             if args.prepare:
                 status, detail, compiled = run_case(
                     [substitute(compile_line, test_dir, tmp, npycompare)], env)

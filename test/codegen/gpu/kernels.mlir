@@ -1,5 +1,6 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-kernels %s | FileCheck %s
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=reassociate=false' %s | FileCheck %s --check-prefix=STRICT
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=tensor-cores=false' %s | FileCheck %s --check-prefix=TILED
 
 // Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
 // flat index split row-major (the last dimension fastest), guarded against the last block's
@@ -130,6 +131,87 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
     %m = arith.mulf %x, %y : f32
     %t = arith.addf %m, %z : f32
     linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a product of f16 sums in f32, as cuBLAS's f16 products do. On the tensor
+// cores (the default): a block of 4 warps (128 threads) per 64 x 64 tile, the output's
+// old values widened into a 64 x 72 f32 tile of workgroup memory and loaded as four
+// 16 x 16 accumulators per warp, A and B staged 32 deep (rows padded to 40 and 72) with
+// the depth past k zeroed, two wmma steps of 2 x 2 products per stage, the accumulators
+// stored back to the f32 tile, rounded to f16 once and stored where inside the output.
+// Without tensor cores (tensor-cores=false): the tiled kernel and one thread per output
+// (under 16 rows), the output's values widened before the depth loops, each step's
+// operands widened, the sums rounded to f16 once, when stored. A product of any other
+// body keeps it (@product).
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @half_product
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c128{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[TA:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[TB:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[TC:.*]] : memref<64x72xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-32: arith.extf {{.*}} : f16 to f32
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[TC]]{{.*}} {leadDimension = 72 : index} : memref<64x72xf32, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf32, "COp">
+// CHECK: scf.for {{.*}} to %c128{{.*}} -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">)
+// CHECK: arith.select
+// CHECK: memref.store {{.*}}, %[[TA]]
+// CHECK: memref.store {{.*}}, %[[TB]]
+// CHECK: gpu.barrier
+// CHECK: gpu.subgroup_mma_load_matrix %[[TA]]{{.*}} {leadDimension = 40 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: gpu.subgroup_mma_load_matrix %[[TB]]{{.*}} {leadDimension = 72 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK-COUNT-8: gpu.subgroup_mma_compute
+// CHECK-NOT: gpu.subgroup_mma_compute
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: gpu.subgroup_mma_store_matrix {{.*}}, %[[TC]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: memref.store {{.*}}, %arg2
+// The second product has one row: no tile of 16, so one thread per output.
+// CHECK: gpu.launch
+// CHECK-NOT: subgroup_mma
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: memref.store {{.*}}, %arg5
+// TILED-LABEL: func.func @half_product
+// TILED: gpu.launch
+// TILED-COUNT-16: arith.extf {{.*}} : f16 to f32
+// TILED: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// TILED: scf.for
+// TILED-COUNT-8: memref.load %{{.*}} : memref<16x64xf16, #gpu.address_space<workgroup>>
+// TILED: arith.extf {{.*}} : f16 to f32
+// TILED: arith.mulf {{.*}} : f32
+// TILED: arith.addf {{.*}} : f32
+// TILED-NOT: arith.addf {{.*}} : f16
+// TILED: gpu.barrier
+// TILED: arith.truncf {{.*}} : f32 to f16
+// TILED: memref.store {{.*}}, %arg2
+// TILED: gpu.launch
+// TILED: arith.extf {{.*}} : f16 to f32
+// TILED: scf.for {{.*}} -> (f32)
+// TILED: arith.mulf {{.*}} : f32
+// TILED: arith.addf {{.*}} : f32
+// TILED: arith.truncf {{.*}} : f32 to f16
+// TILED: memref.store {{.*}}, %arg5
+func.func @half_product(%a: memref<64x4096xf16>, %b: memref<4096x64xf16>, %c: memref<64x64xf16>,
+                        %v: memref<1x4096xf16>, %w: memref<4096x64xf16>, %y: memref<1x64xf16>,
+                        %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x4096xf16>, memref<4096x64xf16>) outs(%c : memref<64x64xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%v, %w : memref<1x4096xf16>, memref<4096x64xf16>) outs(%y : memref<1x64xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %q, %x : f16
+    %t = arith.addf %m, %z : f16
+    linalg.yield %t : f16
   }
   return
 }

@@ -80,3 +80,25 @@ module attributes {gpu.container_module} {
     } loc("model/dense/Softmax")
   }
 }
+
+// -----
+
+// Tests that a kernel's workgroup buffers are aligned to 32 bytes (what the tensor cores'
+// loads need; the NVVM lowering would align them to their element), one that has an
+// alignment keeping it.
+// CHECK-LABEL: func.func @shared
+// CHECK: gpu.func @shared_kernel(%{{.*}}: memref<4xf16>) workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}, %{{.*}} : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 64 : i64}) kernel
+module attributes {gpu.container_module} {
+  func.func @shared(%a: memref<4xf16>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @shared_kernel::@shared_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf16>)
+    return
+  }
+  gpu.module @shared_kernel [#nvvm.target<chip = "sm_90">] {
+    gpu.func @shared_kernel(%a: memref<4xf16>)
+        workgroup(%t : memref<64x40xf16, #gpu.address_space<workgroup>>,
+                  %u : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 64 : i64}) kernel {
+      gpu.return
+    }
+  }
+}

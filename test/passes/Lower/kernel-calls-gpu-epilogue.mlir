@@ -1,5 +1,11 @@
-// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls %s | FileCheck %s
-// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="strict-float=true" %s | FileCheck %s --check-prefix=STRICT
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="gpu-epilogues=true" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls="gpu-epilogues=true strict-float=true" %s | FileCheck %s --check-prefix=STRICT
+// RUN: kiln-opt --split-input-file --kiln-lower-kernel-calls %s | FileCheck %s --check-prefix=DEFAULT
+
+// Without gpu-epilogues (the default) no call gets an epilogue: they stay kernels.
+// DEFAULT: kiln.kernel_call "gpu_conv2d_f32"
+// DEFAULT-NOT: epilogue
+// DEFAULT-NOT: gpu_conv2d_residual_f32
 
 // Tests that in a function placed on a GPU the elementwise op after a convolution becomes
 // the cuDNN call's epilogue where cuDNN applies it in the same call
