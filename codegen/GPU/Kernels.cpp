@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -295,6 +296,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         (tensorCoreProduct(rewriter, generic) || tiledProduct(rewriter, generic) ||
          (reassociate && blockReduction(rewriter, generic))))
       return success();
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        generic && vectorisedElementwise(rewriter, generic))
+      return success();
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
       if (scf::ParallelOp loop = registerReduction(rewriter, generic, initValue))
         return mapParallel(rewriter, loop);
@@ -323,6 +327,145 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     if (!made.empty())
       return serial(loc, made);
     return success();
+  }
+
+  /// Elements a thread of a vectorised elementwise kernel takes (vectorisedElementwise).
+  static constexpr int64_t kVector = 4;
+
+  /// Whether `type` is a buffer whose rows (its last dimension) start at multiples of
+  /// kVector elements from its base (identity layout with a last dimension a multiple of
+  /// kVector, or static strides and offset that are, the last stride 1), of 16- or 32-bit
+  /// elements: Kiln's device buffers start 64-byte aligned (the arena's are 256, its
+  /// scratch slices 64: KILN_SCRATCH_ALIGNMENT), so kVector elements from such a row start
+  /// are one aligned 8- or 16-byte access.
+  static bool vectorRows(Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape() || memref.getRank() == 0)
+      return false;
+    unsigned bits = memref.getElementTypeBitWidth();
+    if ((bits != 16 && bits != 32) || !memref.getElementType().isIntOrFloat())
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
+        ShapedType::isDynamic(offset) || offset % kVector != 0)
+      return false;
+    for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+      if (ShapedType::isDynamic(stride) || stride % kVector != 0)
+        return false;
+    return memref.getShape().back() % kVector == 0;
+  }
+
+  /// Replaces `op`, an elementwise generic (every loop parallel, static sizes, the innermost
+  /// a multiple of kVector, a body of elementwise-mappable scalar ops), with a kernel of one
+  /// thread per kVector consecutive elements of the innermost loop: operands that vary along
+  /// it are read with one vector load (`ld.global.v4` for f32), those that do not (a bias
+  /// along the channels read at a pixel, a scalar) once and broadcast, the body applied to
+  /// vectors, the outputs written with one vector store. Each operand that varies along
+  /// the innermost loop must read it as its last, contiguous dimension from a buffer whose
+  /// rows start aligned (vectorRows). False, leaving `op` alone, otherwise.
+  bool vectorisedElementwise(IRRewriter &rewriter, linalg::GenericOp op) {
+    if (!vectorise || op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics() ||
+        op.getNumLoops() == 0)
+      return false;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() % kVector != 0)
+      return false;
+    unsigned last = op.getNumLoops() - 1;
+    // Each operand: true when it varies along the innermost loop (then as its last dimension).
+    SmallVector<bool> varies;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool uses = llvm::any_of(map.getResults(),
+                               [&](AffineExpr e) { return e.isFunctionOfDim(last); });
+      bool contiguous = map.getNumResults() &&
+                        map.getResults().back() == getAffineDimExpr(last, op.getContext()) &&
+                        llvm::count_if(map.getResults(), [&](AffineExpr e) {
+                          return e.isFunctionOfDim(last);
+                        }) == 1;
+      if (uses && (!contiguous || !vectorRows(operand.get().getType())))
+        return false;
+      if (!uses && op.isDpsInit(&operand))
+        return false; // an output written at one element by kVector threads
+      varies.push_back(uses);
+    }
+    Block &body = op.getRegion().front();
+    for (Operation &inner : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(inner))
+        continue;
+      if (!OpTrait::hasElementwiseMappableTraits(&inner) || inner.getNumRegions() != 0 ||
+          llvm::any_of(inner.getResultTypes(),
+                       [](Type t) { return !t.isIntOrIndexOrFloat() || t.isIndex(); }) ||
+          llvm::any_of(inner.getOperandTypes(), [](Type t) { return t.isIndex(); }))
+        return false;
+    }
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t r : ranges) {
+      lbs.push_back(index(rewriter, 0));
+      ubs.push_back(index(rewriter, r));
+      steps.push_back(index(rewriter, 1));
+    }
+    ubs.back() = index(rewriter, ranges.back() / kVector);
+    auto loop = scf::ParallelOp::create(
+        rewriter, loc, lbs, ubs, steps, [&](OpBuilder &b, Location, ValueRange parallelIvs) {
+          SmallVector<Value> ivs(parallelIvs);
+          ivs.back() = arith::MulIOp::create(b, loc, ivs.back(), index(b, kVector));
+          IRMapping map; // body values to their vectors
+          auto vectorOf = [&](Value v) -> Value {
+            if (Value mapped = map.lookupOrNull(v); mapped && isa<VectorType>(mapped.getType()))
+              return mapped;
+            Value scalar = map.lookupOrDefault(v);
+            return vector::BroadcastOp::create(b, loc, VectorType::get({kVector}, v.getType()),
+                                               scalar);
+          };
+          for (auto [i, operand] : llvm::enumerate(op.getDpsInputOperands())) {
+            SmallVector<Value> at =
+                applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs);
+            Type element = getElementTypeOrSelf(operand->get().getType());
+            Value v = varies[operand->getOperandNumber()]
+                          ? vector::LoadOp::create(b, loc, VectorType::get({kVector}, element),
+                                                   operand->get(), at)
+                                .getResult()
+                          : memref::LoadOp::create(b, loc, operand->get(), at).getResult();
+            map.map(body.getArgument(operand->getOperandNumber()), v);
+          }
+          for (Operation &inner : body.without_terminator()) {
+            if (isa<arith::ConstantOp>(inner)) {
+              b.clone(inner, map); // a scalar, broadcast where used
+              continue;
+            }
+            OperationState state(loc, inner.getName());
+            for (Value operand : inner.getOperands())
+              state.addOperands(vectorOf(operand));
+            for (Type t : inner.getResultTypes())
+              state.addTypes(VectorType::get({kVector}, t));
+            state.addAttributes(inner.getAttrs());
+            Operation *vectorised = b.create(state);
+            map.map(inner.getResults(), vectorised->getResults());
+          }
+          auto yield = cast<linalg::YieldOp>(body.getTerminator());
+          for (auto [value, init] : llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
+            SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
+            vector::StoreOp::create(b, loc, vectorOf(value), init.get(), at);
+          }
+          scf::ReduceOp::create(b, loc);
+        });
+    // The accesses' alignment: kVector elements from an aligned row start.
+    loop.walk([&](Operation *access) {
+      if (auto load = dyn_cast<vector::LoadOp>(access))
+        load.setAlignment(kVector * load.getMemRefType().getElementTypeBitWidth() / 8);
+      if (auto store = dyn_cast<vector::StoreOp>(access))
+        store.setAlignment(kVector * store.getMemRefType().getElementTypeBitWidth() / 8);
+    });
+    rewriter.eraseOp(op);
+    ++numVectorised;
+    if (failed(mapParallel(rewriter, loop)))
+      return false;
+    return true;
   }
 
   /// `op`, or a generic op in its place with its parallel dimensions first (each group in

@@ -22,6 +22,15 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     together in row-major order (so neighbouring threads touch neighbouring elements of the
     innermost dimension, and loads coalesce), 256 threads per block (fewer, a multiple of
     32, for small nests), as many blocks as that needs; a thread past the end does nothing.
+    An elementwise op (every loop parallel, a body of elementwise scalar ops) whose
+    innermost loop is a multiple of 4 long gives each thread 4 consecutive elements
+    instead (`vectorise`, on by default): each operand that varies along that loop, read
+    as its last and contiguous dimension from 16- or 32-bit rows that start aligned (Kiln's
+    device buffers start 64-byte aligned; a view's offset and strides must be multiples of
+    4), is one `vector.load` with its alignment (`ld.global.v4.b32` for f32), one that does
+    not vary along it (a per-row scale, a scalar) is loaded once and broadcast, the body
+    runs on `vector<4x...>` and each output is one aligned `vector.store`. Other ops, and
+    operands read transposed or from unaligned views, keep one thread per element.
     Two kinds of op get kernels of their own shape. A matrix product (loops batch..., i, j,
     k; an input read at (i, k), one at (k, j); any body: products no library call took,
     with `--no-kernels` or of other element types) gets 64 x 64 output tiles of 256 threads,
@@ -72,6 +81,7 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels launched">,
@@ -85,6 +95,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
               "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
     Statistic<"numTensorCoreProducts", "tensor-core-products",
               "f16 matrix products as kernels on the tensor cores (wmma)">,
+    Statistic<"numVectorised", "vectorised",
+              "Elementwise ops with 4 elements per thread through vector loads and stores">,
     Statistic<"numBlockReductions", "block-reductions",
               "Reductions along the innermost dimension with a block per output element">,
   ];
@@ -92,6 +104,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Option<"reassociate", "reassociate", "bool", /*default=*/"true",
            "Let a block of threads combine a row's reduction in a tree (float sums then "
            "round differently from the sequential order; off for --strict-float)">,
+    Option<"vectorise", "vectorise", "bool", /*default=*/"true",
+           "Give elementwise ops whose rows are aligned 4 elements per thread, read and "
+           "written as vectors">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
   ];

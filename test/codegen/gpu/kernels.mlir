@@ -1,31 +1,113 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-kernels %s | FileCheck %s
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=reassociate=false' %s | FileCheck %s --check-prefix=STRICT
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=tensor-cores=false' %s | FileCheck %s --check-prefix=TILED
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=vectorise=false' %s | FileCheck %s --check-prefix=NOVEC
 
 // Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
 // flat index split row-major (the last dimension fastest), guarded against the last block's
-// spare threads.
+// spare threads (rows of 99: not a multiple of 4, so not vectorised).
 #map = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @elementwise
 // CHECK: gpu.launch blocks(%[[BX:[^,]*]], {{.*}}) in ({{[^=]*}}= %c4{{(_[0-9]+)?}}, {{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}},
 // CHECK: %[[B:.*]] = arith.muli %[[BX]], %c256
 // CHECK: %[[ID:.*]] = arith.addi %[[B]], %[[TX]] : index
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ID]], %c1000 : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ID]], %c990 : index
 // CHECK: scf.if %[[IN]] {
-// CHECK: arith.remui %[[ID]], %c100
-// CHECK: arith.divui %[[ID]], %c100
-// CHECK: memref.load %{{.*}} : memref<10x100xf32>
+// CHECK: arith.remui %[[ID]], %c99
+// CHECK: arith.divui %[[ID]], %c99
+// CHECK: memref.load %{{.*}} : memref<10x99xf32>
 // CHECK: math.tanh
-// CHECK: memref.store %{{.*}} : memref<10x100xf32>
+// CHECK: memref.store %{{.*}} : memref<10x99xf32>
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg
-func.func @elementwise(%x: memref<10x100xf32>, %y: memref<10x100xf32>, %s: memref<0xi8>)
+func.func @elementwise(%x: memref<10x99xf32>, %y: memref<10x99xf32>, %s: memref<0xi8>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<10x100xf32>) outs(%y : memref<10x100xf32>) {
+      ins(%x : memref<10x99xf32>) outs(%y : memref<10x99xf32>) {
   ^bb0(%a: f32, %b: f32):
     %t = math.tanh %a : f32
     linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that an elementwise op whose rows are a multiple of 4 long takes 4 elements per
+// thread (8 x 64 elements: 128 threads): the operands along the row read with one aligned
+// vector load each, the bias along the row too, a value per row (which does not vary
+// along it) loaded once and broadcast like the body's constant, the body applied to
+// vectors (its attributes kept: fastmath, cmpf's predicate), one aligned vector store.
+// Not vectorised: a transposed read (@transposed), a view whose rows start off a
+// multiple of 4 (@offset), an i8 buffer (@bytes); with vectorise=false nothing is.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bc = affine_map<(d0, d1) -> (d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @vectorised
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c128{{(_[0-9]+)?}},
+// CHECK: arith.cmpi ult, %{{.*}}, %c128
+// CHECK: arith.remui %{{.*}}, %c16
+// CHECK: arith.muli %{{.*}}, %c4
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<64xf32>, vector<4xf32>
+// CHECK: memref.load %arg2[{{.*}}] : memref<8xf32>
+// CHECK: arith.addf {{.*}} fastmath<contract> : vector<4xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<4xf32>
+// CHECK: arith.mulf {{.*}} : vector<4xf32>
+// CHECK: arith.cmpf olt, {{.*}} : vector<4xf32>
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK: arith.select {{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: vector.
+// CHECK-LABEL: func.func @offset
+// CHECK-NOT: vector.
+// CHECK-LABEL: func.func @bytes
+// CHECK-NOT: vector.
+// NOVEC-LABEL: func.func @vectorised
+// NOVEC-NOT: vector.
+func.func @vectorised(%x: memref<8x64xf32>, %b: memref<64xf32>, %r: memref<8xf32>,
+                      %y: memref<8x64xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#id, #bc, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b, %r : memref<8x64xf32>, memref<64xf32>, memref<8xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %c: f32, %q: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %s1 = arith.addf %a, %c fastmath<contract> : f32
+    %m = arith.mulf %s1, %q : f32
+    %lt = arith.cmpf olt, %m, %zero : f32
+    %e = math.exp %m : f32
+    %sel = arith.select %lt, %e, %m : f32
+    linalg.yield %sel : f32
+  }
+  return
+}
+func.func @transposed(%x: memref<64x8xf32>, %y: memref<8x64xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x8xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+func.func @offset(%x: memref<8x64xf32, strided<[68, 1], offset: 2>>, %y: memref<8x64xf32>,
+                  %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x64xf32, strided<[68, 1], offset: 2>>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+func.func @bytes(%x: memref<8x64xi8>, %y: memref<8x64xi8>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x64xi8>) outs(%y : memref<8x64xi8>) {
+  ^bb0(%a: i8, %o: i8):
+    linalg.yield %a : i8
   }
   return
 }
