@@ -37,6 +37,8 @@ static void kiln_mgpu_fail(kiln_status_t status) {
     kiln_status_free(status);
 }
 
+static void kiln_mgpu_settle(int sends_only);
+
 kiln_status_t kiln_mgpu_take_error(void) {
   kiln_status_t status = kiln_mgpu_pending;
   kiln_mgpu_pending = NULL;
@@ -199,6 +201,7 @@ void* mgpuStreamCreate(void) {
 
 void mgpuStreamDestroy(void* stream) {
   if (stream == NULL) return;
+  kiln_mgpu_settle(0); /* the transfers' events were recorded on it */
   if (kiln_mgpu_current == stream) kiln_mgpu_current = NULL;
   kiln_gpu_t* gpu = kiln_mgpu_open_device();
   if (gpu == NULL) return;
@@ -216,10 +219,12 @@ void mgpuStreamDestroy(void* stream) {
   if (!pooled) kiln_gpu_stream_destroy(gpu, stream);
 }
 
-static void kiln_mgpu_stage_release(void); /* with the copies, below */
+static void kiln_mgpu_stage_release(void);  /* with the copies, below */
+static void kiln_mgpu_pinned_release_idle(void); /* with the transfers, below */
 
 void kiln_mgpu_release_cached(void) {
   kiln_mgpu_stage_release();
+  kiln_mgpu_pinned_release_idle();
   for (int d = 0; d < KILN_MGPU_MAX_DEVICES; ++d) {
     pthread_mutex_lock(&kiln_mgpu_lock);
     kiln_gpu_t* gpu = kiln_mgpu_devices[d];
@@ -487,6 +492,7 @@ void* kiln_mgpu_part_begin(int64_t* slot, int64_t bytes) {
 }
 
 void kiln_mgpu_part_end(int64_t* slot) {
+  kiln_mgpu_settle(0);
   /* The call's copies and kernels finish before the arena is another call's. */
   kiln_gpu_t* device = kiln_mgpu_device();
   if (device != NULL) kiln_mgpu_fail(kiln_gpu_synchronize(device));
@@ -536,10 +542,156 @@ static void kiln_mgpu_finish_library_call(void) {
   if (kiln_mgpu_current == NULL && !kiln_mgpu_one_stream()) kiln_mgpu_finish_current_stream();
 }
 
+/* Pinned host buffers the transfers of GPU partitions go through, kept for later calls
+ * (cuMemHostAlloc costs far more than a call's copies). A buffer is busy from its transfer's
+ * start until kiln_mgpu_settle hands it back. */
+enum { KILN_MGPU_PINNED = 64, KILN_MGPU_PINNED_MIN = 64 << 10 };
+static struct {
+  kiln_gpu_t* gpu;
+  void* host;
+  size_t bytes;
+  int busy;
+} kiln_mgpu_pinned[KILN_MGPU_PINNED];
+static pthread_mutex_t kiln_mgpu_pinned_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A free pinned buffer of at least `bytes` on `gpu`, marked busy: the smallest that fits, a
+ * new one in an empty slot, or an idle one too small grown; -1 when every slot is busy or
+ * the allocation fails (the transfer then takes the synchronous path). */
+static int kiln_mgpu_pinned_acquire(kiln_gpu_t* gpu, size_t bytes) {
+  int best = -1, empty = -1, small = -1;
+  pthread_mutex_lock(&kiln_mgpu_pinned_lock);
+  for (int i = 0; i < KILN_MGPU_PINNED; ++i) {
+    if (kiln_mgpu_pinned[i].host == NULL) {
+      if (empty < 0) empty = i;
+    } else if (!kiln_mgpu_pinned[i].busy && kiln_mgpu_pinned[i].gpu == gpu) {
+      if (kiln_mgpu_pinned[i].bytes >= bytes) {
+        if (best < 0 || kiln_mgpu_pinned[i].bytes < kiln_mgpu_pinned[best].bytes) best = i;
+      } else if (small < 0) {
+        small = i;
+      }
+    }
+  }
+  if (best < 0 && (empty >= 0 || small >= 0)) {
+    best = empty >= 0 ? empty : small;
+    if (kiln_mgpu_pinned[best].host != NULL)
+      kiln_gpu_host_free(kiln_mgpu_pinned[best].gpu, kiln_mgpu_pinned[best].host);
+    size_t size = KILN_MGPU_PINNED_MIN;
+    while (size < bytes) size *= 2;
+    void* host = NULL;
+    kiln_status_t status = kiln_gpu_host_alloc(gpu, size, &host);
+    kiln_mgpu_pinned[best].gpu = gpu;
+    kiln_mgpu_pinned[best].host = status == NULL ? host : NULL;
+    kiln_mgpu_pinned[best].bytes = status == NULL ? size : 0;
+    if (status != NULL) best = -1;
+    kiln_status_free(status);
+  }
+  if (best >= 0) kiln_mgpu_pinned[best].busy = 1;
+  pthread_mutex_unlock(&kiln_mgpu_pinned_lock);
+  return best;
+}
+
+static void kiln_mgpu_pinned_release_idle(void) {
+  pthread_mutex_lock(&kiln_mgpu_pinned_lock);
+  for (int i = 0; i < KILN_MGPU_PINNED; ++i)
+    if (kiln_mgpu_pinned[i].host != NULL && !kiln_mgpu_pinned[i].busy) {
+      kiln_gpu_host_free(kiln_mgpu_pinned[i].gpu, kiln_mgpu_pinned[i].host);
+      memset(&kiln_mgpu_pinned[i], 0, sizeof(kiln_mgpu_pinned[i]));
+    }
+  pthread_mutex_unlock(&kiln_mgpu_pinned_lock);
+}
+
+static void kiln_mgpu_pinned_release(int slot) {
+  pthread_mutex_lock(&kiln_mgpu_pinned_lock);
+  kiln_mgpu_pinned[slot].busy = 0;
+  pthread_mutex_unlock(&kiln_mgpu_pinned_lock);
+}
+
+/* The thread's transfers in flight: sends whose copy to the host is queued but not yet
+ * handed to the rendezvous, and receives whose pinned buffer the device may still be
+ * reading, each with an event recorded after its copy. The partition's host thread goes on
+ * queueing work meanwhile instead of waiting for the device to drain. */
+enum { KILN_MGPU_MAX_TRANSFERS = 64 };
+typedef struct {
+  int send;
+  int32_t key;
+  int64_t bytes;
+  int slot;
+  kiln_gpu_event_t done;
+} kiln_mgpu_transfer_t;
+static _Thread_local kiln_mgpu_transfer_t kiln_mgpu_transfers[KILN_MGPU_MAX_TRANSFERS];
+static _Thread_local int kiln_mgpu_transfer_count;
+
+/* Finishes the thread's transfers in flight, only the sends with `sends_only`: waits for
+ * each one's copy, hands a send's tensor to the rendezvous (zeros if its copy failed, as
+ * kiln_mgpu_partition_send promises), gives its buffer back. Done before the partition
+ * receives (the tensor it waits for may be computed from one it sent), when its stream
+ * goes and when its call ends. */
+static void kiln_mgpu_settle(int sends_only) {
+  int kept = 0;
+  for (int i = 0; i < kiln_mgpu_transfer_count; ++i) {
+    kiln_mgpu_transfer_t t = kiln_mgpu_transfers[i];
+    if (sends_only && !t.send) {
+      kiln_mgpu_transfers[kept++] = t;
+      continue;
+    }
+    kiln_gpu_t* gpu = kiln_mgpu_pinned[t.slot].gpu;
+    void* host = kiln_mgpu_pinned[t.slot].host;
+    kiln_status_t status = kiln_gpu_event_synchronize(gpu, t.done);
+    kiln_gpu_event_destroy(gpu, t.done);
+    if (t.send) {
+      if (status != NULL) memset(host, 0, (size_t)t.bytes);
+      kiln_partition_send(t.key, (uintptr_t)host, t.bytes);
+    }
+    kiln_mgpu_fail(status);
+    kiln_mgpu_pinned_release(t.slot);
+  }
+  kiln_mgpu_transfer_count = kept;
+}
+
+/* Starts a transfer through a pinned buffer: the buffer's slot, with an event to record
+ * after its copy in `*done`; -1 when there is none (no device, an error pending, too many
+ * in flight, no pinned memory), so the synchronous path goes instead. */
+static int kiln_mgpu_transfer_begin(kiln_gpu_t* gpu, int64_t bytes, kiln_gpu_event_t* done) {
+  if (gpu == NULL || kiln_mgpu_transfer_count == KILN_MGPU_MAX_TRANSFERS) return -1;
+  int slot = kiln_mgpu_pinned_acquire(gpu, bytes > 0 ? (size_t)bytes : 1);
+  if (slot < 0) return -1;
+  kiln_status_t status = kiln_gpu_event_create(gpu, done);
+  if (status != NULL) {
+    kiln_status_free(status);
+    kiln_mgpu_pinned_release(slot);
+    return -1;
+  }
+  return slot;
+}
+
+/* Records `done` after the transfer's copy (`copied`: its status) and keeps it in flight;
+ * a failure finishes it at once. */
+static void kiln_mgpu_transfer_queue(kiln_gpu_t* gpu, int send, int32_t key, int64_t bytes,
+                                     int slot, kiln_gpu_event_t done, kiln_status_t copied) {
+  if (copied == NULL) copied = kiln_gpu_event_record(gpu, done, kiln_mgpu_current);
+  kiln_mgpu_transfers[kiln_mgpu_transfer_count++] =
+      (kiln_mgpu_transfer_t){send, key, bytes, slot, done};
+  if (copied != NULL) {
+    if (send) memset(kiln_mgpu_pinned[slot].host, 0, (size_t)bytes); /* zeros, as promised */
+    kiln_mgpu_fail(copied);
+    kiln_mgpu_settle(0);
+  }
+}
+
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  kiln_gpu_event_t done = NULL;
+  int slot = kiln_mgpu_transfer_begin(gpu, bytes, &done);
+  if (slot >= 0) {
+    kiln_mgpu_transfer_queue(gpu, 1, key, bytes, slot, done,
+                             kiln_gpu_copy_to_host(gpu, kiln_mgpu_pinned[slot].host,
+                                                   (kiln_gpu_ptr_t)data, (size_t)bytes,
+                                                   kiln_mgpu_current));
+    return;
+  }
   void* host = kiln_mgpu_staging(bytes);
   if (host == NULL) return;
-  kiln_gpu_t* gpu = kiln_mgpu_device();
+  gpu = kiln_mgpu_device();
   if (gpu != NULL)
     kiln_mgpu_fail(kiln_gpu_copy_to_host(gpu, host, (kiln_gpu_ptr_t)data, (size_t)bytes,
                                          kiln_mgpu_current));
@@ -549,10 +701,22 @@ void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes) {
 }
 
 void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
+  kiln_mgpu_settle(1);
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  kiln_gpu_event_t done = NULL;
+  int slot = kiln_mgpu_transfer_begin(gpu, bytes, &done);
+  if (slot >= 0) {
+    void* host = kiln_mgpu_pinned[slot].host;
+    kiln_partition_recv(key, (uintptr_t)host, bytes);
+    kiln_mgpu_transfer_queue(gpu, 0, key, bytes, slot, done,
+                             kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host,
+                                                     (size_t)bytes, kiln_mgpu_current));
+    return;
+  }
   void* host = kiln_mgpu_staging(bytes);
   if (host == NULL) return;
   kiln_partition_recv(key, (uintptr_t)host, bytes);
-  kiln_gpu_t* gpu = kiln_mgpu_device();
+  gpu = kiln_mgpu_device();
   if (gpu != NULL)
     kiln_mgpu_fail(kiln_gpu_copy_to_device(gpu, (kiln_gpu_ptr_t)data, host, (size_t)bytes,
                                            kiln_mgpu_current));
@@ -560,7 +724,10 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes) {
   free(host);
 }
 
-void kiln_mgpu_partition_status(void) { kiln_partition_fail(kiln_mgpu_take_error()); }
+void kiln_mgpu_partition_status(void) {
+  kiln_mgpu_settle(0);
+  kiln_partition_fail(kiln_mgpu_take_error());
+}
 
 /* A batch of products in the arithmetic `type` (kiln/runtime/gpu_blas.h), queued on the
  * thread's current stream. */

@@ -9,7 +9,8 @@
  * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
  * the bytes allocated at once (cuMemAlloc then fails with CUDA_ERROR_OUT_OF_MEMORY).
  * FAKE_CUDA_LOG=1 prints each allocation, copy and launch to standard error, for tests of
- * compiled programs.
+ * compiled programs. FAKE_CUDA_FAIL_TO_HOST=1 makes copies to the host fail (as a fault in
+ * earlier work on the stream would), copying nothing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -289,6 +290,8 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CU
 
 CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUhandle s) {
   (void)s;
+  const char* fail = getenv("FAKE_CUDA_FAIL_TO_HOST");
+  if (fail != NULL && strcmp(fail, "1") == 0) return INVALID_VALUE;
   if (logging()) fprintf(stderr, "fake_cuda: copy %zu bytes to the host\n", bytes);
   memcpy(dst, (const void*)(uintptr_t)src, bytes);
   return SUCCESS;
@@ -371,7 +374,11 @@ CUresult cuStreamWaitEvent(CUhandle stream, CUhandle event, unsigned flags) {
   return *(int*)event < 0 ? INVALID_VALUE : SUCCESS;
 }
 
-CUresult cuEventSynchronize(CUhandle event) { return *(int*)event < 0 ? INVALID_VALUE : SUCCESS; }
+/* As the driver: an event never recorded has nothing to wait for. */
+CUresult cuEventSynchronize(CUhandle event) {
+  (void)event;
+  return SUCCESS;
+}
 
 CUresult cuEventElapsedTime(float* ms, CUhandle start, CUhandle end) {
   int a = *(int*)start, b = *(int*)end;

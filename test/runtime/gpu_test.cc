@@ -542,6 +542,31 @@ TEST_F(MgpuFake, PartitionTransfers) {
   mgpuMemFree(device, nullptr);
 }
 
+// A send whose copy to the host fails still hands the CPU partition its tensor, zeros (so
+// that it finishes; not what the reused pinned buffer held from the call before), and the
+// call fails with the driver's error; the next call, with the copy working again,
+// exchanges the values.
+TEST_F(MgpuFake, PartitionTransferFailure) {
+  std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8};
+  void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, host.data(), host.size() * sizeof(float), nullptr);
+  Exchange x;
+  x.device = reinterpret_cast<uintptr_t>(device);
+  EXPECT_EQ(runExchange(x), nullptr);
+  EXPECT_EQ(x.seen, host);
+  setenv("FAKE_CUDA_FAIL_TO_HOST", "1", 1);
+  kiln_status_t status = runExchange(x);
+  unsetenv("FAKE_CUDA_FAIL_TO_HOST");
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INTERNAL);
+  EXPECT_EQ(message(status), "cuMemcpyDtoHAsync: CUDA_ERROR_INVALID_VALUE (invalid argument)");
+  EXPECT_EQ(x.seen, std::vector<float>(8, 0.0f));
+  mgpuMemcpy(device, host.data(), host.size() * sizeof(float), nullptr);
+  EXPECT_EQ(runExchange(x), nullptr);
+  EXPECT_EQ(x.seen, host);
+  mgpuMemFree(device, nullptr);
+}
+
 // A GPU partition's matrix products go to cuBLAS (here test/runtime/fake_cublas.c, on the
 // fake driver's host-memory "device"): row-major operands in every storage order, written
 // or added to, against a reference product in double.

@@ -64,9 +64,10 @@ extern "C" {
  * calls work again. */
 kiln_status_t kiln_mgpu_take_error(void);
 
-/* Destroys the streams mgpuStreamDestroy kept for reuse, on every device, and the calling
- * thread's staging buffers (see Copies above), for a program that wants the driver's
- * objects released before it closes its devices; tests. */
+/* Destroys the streams mgpuStreamDestroy kept for reuse, on every device, the calling
+ * thread's staging buffers (see Copies above) and the idle pinned buffers of partitions'
+ * transfers (kiln_mgpu_partition_send), for a program that wants the driver's objects
+ * released before it closes its devices; tests. */
 void kiln_mgpu_release_cached(void);
 
 /* The device (ordinal) later calls on this thread use. */
@@ -89,12 +90,19 @@ void kiln_mgpu_part_end(int64_t* slot);
 int32_t kiln_mgpu_status(const kiln_run_options_t* options);
 
 /* A GPU partition running beside CPU partitions (kiln/runtime/partitions.h): the host code
- * of its kiln.send and kiln.recv, whose buffers are device memory. send copies the `bytes`
- * at device address `data` to the host (on the thread's current stream, after the
- * partition's earlier work there) and sends them as tensor `key`; recv receives tensor
- * `key` and copies it to `data` on that stream, finished before it returns. With an error
- * pending they still send (zeros) and receive, so that the partitions exchanging tensors
- * with this one finish; the call then fails. */
+ * of its kiln.send and kiln.recv, whose buffers are device memory. send queues the copy of
+ * the `bytes` at device address `data` into a pinned host buffer on the thread's current
+ * stream (after the partition's earlier work there), records an event after it and
+ * returns; the tensor goes to the rendezvous as `key` once the event has passed, at the
+ * thread's next recv, the end of its stream (mgpuStreamDestroy) or call
+ * (kiln_mgpu_part_end, kiln_mgpu_partition_status), whichever comes first. recv first hands
+ * over the sends in flight (the tensor it waits for may be computed from one), receives
+ * tensor `key` into a pinned buffer and queues its copy to `data` on that stream without
+ * waiting for it (the buffer stays the transfer's until the call ends). The pinned buffers
+ * are kept for later calls (kiln_mgpu_release_cached frees them). Without pinned memory, or
+ * with 64 transfers in flight, a transfer copies through malloc'ed memory and waits. With
+ * an error pending they still send (zeros) and receive, so that the partitions exchanging
+ * tensors with this one finish; the call then fails. */
 void kiln_mgpu_partition_send(int32_t key, uintptr_t data, int64_t bytes);
 void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
 
