@@ -84,27 +84,34 @@ void cloneBody(OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value>
   }
 }
 
-/// Whether `op` is a product of 16-bit floats: two inputs, one output, its body
-/// `out + a * b` (either order of either) in f16 or bf16 and nothing else. A kernel carries
-/// such a product's sums in f32 (halfProductStep), rounding once when it stores them, as
-/// cuBLAS's f16 products (gpu_matmul_f16) and TensorFlow's on a GPU do: 4096 sums rounded
-/// to f16 one by one stray by about 1e-2 of the result.
-bool isHalfProduct(linalg::GenericOp op) {
+/// The float type of `op`'s sums when it is a plain product: two inputs, one output, its
+/// body `out + a * b` (either order of either) and nothing else; null otherwise.
+FloatType plainProductType(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return false;
+    return nullptr;
   Block &body = op.getRegion().front();
   if (!llvm::hasNItems(body.without_terminator(), 2))
-    return false;
+    return nullptr;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
                                          : nullptr;
-  if (!add || !(add.getType().isF16() || add.getType().isBF16()))
-    return false;
+  if (!add)
+    return nullptr;
   Value out = body.getArgument(2), a = body.getArgument(0), b = body.getArgument(1);
   Value other = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : nullptr;
   auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
-  return mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
-                 (mul.getLhs() == b && mul.getRhs() == a));
+  bool product = mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
+                         (mul.getLhs() == b && mul.getRhs() == a));
+  return product ? dyn_cast<FloatType>(add.getType()) : nullptr;
+}
+
+/// Whether `op` is a plain product of 16-bit floats (f16 or bf16). A kernel carries such a
+/// product's sums in f32 (halfProductStep), rounding once when it stores them, as cuBLAS's
+/// f16 products (gpu_matmul_f16) and TensorFlow's on a GPU do: 4096 sums rounded to f16
+/// one by one stray by about 1e-2 of the result.
+bool isHalfProduct(linalg::GenericOp op) {
+  FloatType type = plainProductType(op);
+  return type && (type.isF16() || type.isBF16());
 }
 
 /// `v` widened to f32 (a half product's operand), or `v` when it is f32 already.
@@ -716,34 +723,42 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     return true;
   }
 
-  /// Replaces `op`, a product of f16 (isHalfProduct: sums in f32) of at least 16 in each
-  /// size, with a kernel on the tensor cores (the warp-level matrix ops, `wmma`, of sm_70
-  /// and later): a block of 4 warps per 64 x 64 tile of the output, each warp 32 x 32 of it
-  /// in 2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through
-  /// workgroup memory (rows padded by 8 against bank conflicts; depth past k zeros), the
-  /// output's old values and the result through a tile of f32 there, so edge tiles store
-  /// only what is inside. The sums run in another order than one thread's. False, leaving
-  /// `op` alone, for another op.
+  /// Replaces `op`, a plain product (plainProductType) of f16, or of f32 with `allowTf32`
+  /// (the operands rounded to TF32 by the tensor cores), of at least 16 in each size, with a
+  /// kernel on the tensor cores (the warp-level matrix ops, `wmma`, of sm_70 and later; TF32
+  /// from sm_80): a block of 4 warps per 64 x 64 tile of the output, each warp 32 x 32 of
+  /// it in 2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through
+  /// workgroup memory (rows padded by 16 bytes against bank conflicts; depth past k zeros)
+  /// and taken 16 (f16) or 8 (TF32) deep per step, the output's old values and the result
+  /// through a tile of f32 there, so edge tiles store only what is inside. The sums run in
+  /// another order than one thread's. False, leaving `op` alone, for another op.
   bool tensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op) {
     constexpr int64_t kTile = 64, kDepth = 32, kFrag = 16, kWarps = 4, kThreads = 32 * kWarps;
-    constexpr int64_t kLeadA = kDepth + 8, kLeadB = kTile + 8, kLeadC = kTile + 8;
-    if (!tensorCores || !isHalfProduct(op))
+    constexpr int64_t kLeadC = kTile + 8;
+    // element operands, or f32 ones rounded to TF32 where the user allows it (--allow-tf32).
+    FloatType type = tensorCores ? plainProductType(op) : nullptr;
+    if (!type || !(type.isF16() || (type.isF32() && allowTf32)))
       return false;
     std::optional<ProductMatch> product = matchProduct(op, kFrag, kTile);
     if (!product)
       return false;
-    auto isF16 = [](OpOperand *o) { return getElementTypeOrSelf(o->get().getType()).isF16(); };
-    if (!isF16(product->a) || !isF16(product->b) || !isF16(product->c))
+    auto ofType = [&](OpOperand *o) { return getElementTypeOrSelf(o->get().getType()) == type; };
+    if (!ofType(product->a) || !ofType(product->b) || !ofType(product->c))
       return false;
     OpOperand *a = product->a, *b = product->b, *c = product->c;
     int64_t m = product->m, n = product->n, k = product->k, batch = product->batch;
+    // An element step is 16 deep, a TF32 one 8; rows padded by 16 bytes against bank conflicts
+    // (a fragment's rows then start 32-byte aligned, as wmma loads need).
+    bool half = type.isF16();
+    int64_t fragK = half ? 16 : 8, pad = half ? 8 : 4;
+    int64_t kLeadA = kDepth + pad, kLeadB = kTile + pad;
 
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
+    Type element = type, f32 = rewriter.getF32Type();
     auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
-    auto tileA = MemRefType::get({kTile, kLeadA}, f16, AffineMap(), workgroup);
-    auto tileB = MemRefType::get({kDepth, kLeadB}, f16, AffineMap(), workgroup);
+    auto tileA = MemRefType::get({kTile, kLeadA}, element, AffineMap(), workgroup);
+    auto tileB = MemRefType::get({kDepth, kLeadB}, element, AffineMap(), workgroup);
     auto tileC = MemRefType::get({kTile, kLeadC}, f32, AffineMap(), workgroup);
     rewriter.setInsertionPoint(op);
     auto index = [&](OpBuilder &at, int64_t v) { return indexConstant(at, loc, v); };
@@ -809,7 +824,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     });
     mlir::gpu::BarrierOp::create(kb, loc);
     auto fragment = [&](Type element, StringRef operand) {
-      return mlir::gpu::MMAMatrixType::get({kFrag, kFrag}, element, operand);
+      SmallVector<int64_t, 2> shape = {kFrag, kFrag};
+      if (operand == "AOp")
+        shape[1] = fragK;
+      if (operand == "BOp")
+        shape[0] = fragK;
+      return mlir::gpu::MMAMatrixType::get(shape, element, operand);
     };
     auto lead = [&](int64_t v) { return kb.getIndexAttr(v); };
     SmallVector<Value> init;
@@ -825,7 +845,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
       Value k0 = mul(tb, tiles.getInductionVar(), kDepth);
-      Value zeroF16 = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(f16));
+      Value zeroElement = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(element));
       // A staged as rows x depth, B as depth x columns; depth past k is zeros (both: a
       // clamped load may read an infinity, and inf * 0 is NaN).
       forShare(tb, kTile, kDepth, [&](OpBuilder &at, Value r, Value d) {
@@ -834,7 +854,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             at, loc, a->get(),
             indices(at, product->mapA, atMost(at, add(at, row0, r), m - 1), zero,
                      atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroF16);
+        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroElement);
         memref::StoreOp::create(at, loc, v, sharedA, ValueRange{r, d});
       });
       forShare(tb, kDepth, kTile, [&](OpBuilder &at, Value d, Value col) {
@@ -843,20 +863,20 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             at, loc, b->get(),
             indices(at, product->mapB, zero, atMost(at, add(at, col0, col), n - 1),
                      atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroF16);
+        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroElement);
         memref::StoreOp::create(at, loc, v, sharedB, ValueRange{d, col});
       });
       mlir::gpu::BarrierOp::create(tb, loc);
       SmallVector<Value> acc(tiles.getRegionIterArgs());
-      for (int64_t kk = 0; kk < kDepth; kk += kFrag) {
+      for (int64_t kk = 0; kk < kDepth; kk += fragK) {
         SmallVector<Value> as, bs;
         for (int64_t i = 0; i < 2; ++i) {
           as.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
-              tb, loc, fragment(f16, "AOp"), sharedA,
+              tb, loc, fragment(element, "AOp"), sharedA,
               ValueRange{add(tb, warpRow, index(tb, kFrag * i)), index(tb, kk)}, lead(kLeadA),
               /*transpose=*/nullptr));
           bs.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
-              tb, loc, fragment(f16, "BOp"), sharedB,
+              tb, loc, fragment(element, "BOp"), sharedB,
               ValueRange{index(tb, kk), add(tb, warpCol, index(tb, kFrag * i))}, lead(kLeadB),
               /*transpose=*/nullptr));
         }
@@ -878,15 +898,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                        add(kb, warpCol, index(kb, kFrag * j))},
             lead(kLeadC), /*transpose=*/nullptr);
     mlir::gpu::BarrierOp::create(kb, loc);
-    // Rounded to f16 once, stored where inside the output.
+    // Rounded to element once, stored where inside the output.
     forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
       Value row = add(at, row0, r), column = add(at, col0, col);
       Value inside = arith::AndIOp::create(at, loc, below(at, row, m), below(at, column, n));
       auto store = scf::IfOp::create(at, loc, inside, /*withElseRegion=*/false);
       OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
       Value v = memref::LoadOp::create(sb, loc, sharedC, ValueRange{r, col});
-      memref::StoreOp::create(sb, loc, arith::TruncFOp::create(sb, loc, f16, v), c->get(),
-                              indices(sb, product->mapC, row, column, zero));
+      if (half)
+        v = arith::TruncFOp::create(sb, loc, element, v);
+      memref::StoreOp::create(sb, loc, v, c->get(), indices(sb, product->mapC, row, column, zero));
     });
     rewriter.eraseOp(op);
     ++numKernels;

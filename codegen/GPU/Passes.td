@@ -39,7 +39,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     (body `c + a * b`) carries its sums in f32 there, and in one thread per output,
     rounding once when it stores them, as cuBLAS's f16 products do (summed in f16 one by
     one, 4096 terms stray by about 1e-2 of the result). An f16 product of at least 16 in
-    each size goes to the tensor cores instead (`tensor-cores`, on by default; `wmma`
+    each size goes to the tensor cores instead (and an f32 one with `allow-tf32`, `kiln
+    compile --allow-tf32`, its operands rounded to TF32, 8 deep a step; `tensor-cores`, on by default; `wmma`
     through `gpu.subgroup_mma_*`, sm_70 and later): 4 warps per 64 x 64 tile, each warp
     2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through workgroup
     memory (the depth past k zeros), the output's old values and the result through an
@@ -109,6 +110,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
            "written as vectors">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Compute f32 matrix products on the tensor cores too, their operands rounded to "
+           "TF32 (sm_80 and later; kiln compile --allow-tf32)">,
   ];
 }
 

@@ -110,6 +110,7 @@ std::string cudaToolkit() {
 void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   codegen::gpu::KernelsPassOptions launches;
   launches.reassociate = !options.strictFloat;
+  launches.allowTf32 = options.allowTf32;
   pm.addPass(codegen::gpu::createKernelsPass(launches));
   pm.addPass(codegen::gpu::createHostPass());
   // Integer powers as functions, which outlining copies into the kernels' module (NVVM has

@@ -2,6 +2,7 @@
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=reassociate=false' %s | FileCheck %s --check-prefix=STRICT
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=tensor-cores=false' %s | FileCheck %s --check-prefix=TILED
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=vectorise=false' %s | FileCheck %s --check-prefix=NOVEC
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=allow-tf32=true' %s | FileCheck %s --check-prefix=TF32
 
 // Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
 // flat index split row-major (the last dimension fastest), guarded against the last block's
@@ -204,6 +205,18 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: memref.store {{.*}}, %arg2
 // CHECK-NOT: gpu.all_reduce
+// With allow-tf32 (--allow-tf32) the tensor cores take it, its operands f32 staged in
+// rows padded by 4 (16 bytes), 4 steps of 8 deep per stage.
+// TF32-LABEL: func.func @product
+// TF32: gpu.launch {{.*}} workgroup(%[[TA:.*]] : memref<64x36xf32, #gpu.address_space<workgroup>>, %[[TB:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>)
+// TF32-NOT: arith.extf
+// TF32: gpu.subgroup_mma_load_matrix %[[TA]]{{.*}} {leadDimension = 36 : index} {{.*}} -> !gpu.mma_matrix<16x8xf32, "AOp">
+// TF32: gpu.subgroup_mma_load_matrix %[[TB]]{{.*}} {leadDimension = 68 : index} {{.*}} -> !gpu.mma_matrix<8x16xf32, "BOp">
+// TF32-COUNT-16: gpu.subgroup_mma_compute
+// TF32-NOT: gpu.subgroup_mma_compute
+// TF32: gpu.barrier
+// TF32-NOT: arith.truncf
+// TF32: memref.store {{.*}}, %arg2
 func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>,
                    %s: memref<0xi8>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
