@@ -125,6 +125,59 @@ Value halfProductStep(OpBuilder &b, Location loc, Value lhs, Value rhs, Value ac
       b, loc, acc, arith::MulFOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs)));
 }
 
+/// Index arithmetic for kernels written out op by op (the products' tiles).
+struct IndexMath {
+  Location loc;
+  Value c(OpBuilder &b, int64_t v) const { return indexConstant(b, loc, v); }
+  Value mul(OpBuilder &b, Value x, int64_t v) const {
+    return arith::MulIOp::create(b, loc, x, c(b, v)).getResult();
+  }
+  Value add(OpBuilder &b, Value x, Value y) const {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  }
+  /// min(x, v): an index clamped into bounds.
+  Value atMost(OpBuilder &b, Value x, int64_t v) const {
+    return arith::MinUIOp::create(b, loc, x, c(b, v)).getResult();
+  }
+  /// x < v.
+  Value below(OpBuilder &b, Value x, int64_t v) const {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(b, v)).getResult();
+  }
+};
+
+/// The indices `map` gives at the loops (batch..., row, column, depth).
+SmallVector<Value> tileIndices(OpBuilder &b, Location loc, AffineMap map,
+                               ArrayRef<Value> batchIvs, Value row, Value col, Value depth) {
+  SmallVector<Value> ivs(batchIvs);
+  ivs.append({row, col, depth});
+  return applyMap(b, loc, map, ivs);
+}
+
+/// A launch of one block of `threads` per `tile` x `tile` tile of an m x n output (grid x
+/// the columns' tiles, y the rows', z the batch, of sizes `batchRanges`), with the
+/// workgroup buffers `shared`, its body holding only its terminator, which `rewriter`
+/// builds before; `batchIvs` are the block's batch indices, computed there.
+mlir::gpu::LaunchOp launchTiles(IRRewriter &rewriter, const IndexMath &im, int64_t m,
+                                int64_t n, ArrayRef<int64_t> batchRanges, int64_t tile,
+                                int64_t threads, TypeRange shared,
+                                SmallVector<Value> &batchIvs) {
+  int64_t batch = 1;
+  for (int64_t r : batchRanges)
+    batch *= r;
+  Value one = im.c(rewriter, 1);
+  auto kernel = mlir::gpu::LaunchOp::create(
+      rewriter, im.loc, im.c(rewriter, (n + tile - 1) / tile),
+      im.c(rewriter, (m + tile - 1) / tile), batch == 1 ? one : im.c(rewriter, batch),
+      im.c(rewriter, threads), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{}, shared);
+  Block &body = kernel.getBody().front();
+  OpBuilder end = OpBuilder::atBlockBegin(&body);
+  mlir::gpu::TerminatorOp::create(end, im.loc);
+  rewriter.setInsertionPointToStart(&body);
+  batchIvs = splitIndex(rewriter, im.loc, kernel.getBlockIds().z, batchRanges);
+  return kernel;
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -572,7 +625,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     OpOperand *a = product->a, *b = product->b, *c = product->c;
     AffineMap mapA = product->mapA, mapB = product->mapB, mapC = product->mapC;
     ArrayRef<int64_t> ranges = product->ranges;
-    int64_t m = product->m, n = product->n, k = product->k, batch = product->batch;
+    int64_t m = product->m, n = product->n, k = product->k;
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     Block &region = op.getRegion().front();
@@ -582,51 +635,30 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto tileA = MemRefType::get({kDepth, kTile}, typeA, AffineMap(), workgroup);
     auto tileB = MemRefType::get({kDepth, kTile}, typeB, AffineMap(), workgroup);
     rewriter.setInsertionPoint(op);
-    auto index = [&](OpBuilder &at, int64_t v) { return indexConstant(at, loc, v); };
-    Value one = index(rewriter, 1);
-    auto kernel = mlir::gpu::LaunchOp::create(
-        rewriter, loc, index(rewriter, (n + kTile - 1) / kTile),
-        index(rewriter, (m + kTile - 1) / kTile), batch == 1 ? one : index(rewriter, batch),
-        index(rewriter, kThreads), one, one, /*dynamicSharedMemorySize=*/nullptr,
-        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{},
-        /*workgroupAttributions=*/TypeRange{tileA, tileB});
+    IndexMath im{loc};
+    SmallVector<Value> batchIvs;
+    auto kernel = launchTiles(rewriter, im, m, n, ranges.take_front(product->di), kTile,
+                              kThreads, {tileA, tileB}, batchIvs);
     Value sharedA = kernel.getWorkgroupAttributions()[0];
     Value sharedB = kernel.getWorkgroupAttributions()[1];
-    Block &body = kernel.getBody().front();
-    OpBuilder kb = OpBuilder::atBlockBegin(&body);
-    mlir::gpu::TerminatorOp::create(kb, loc);
-    kb.setInsertionPointToStart(&body);
-    auto mul = [&](OpBuilder &at, Value x, int64_t v) {
-      return arith::MulIOp::create(at, loc, x, index(at, v)).getResult();
-    };
-    auto add = [&](OpBuilder &at, Value x, Value y) {
-      return arith::AddIOp::create(at, loc, x, y).getResult();
-    };
-    auto atMost = [&](OpBuilder &at, Value x, int64_t v) { // min(x, v): in bounds
-      return arith::MinUIOp::create(at, loc, x, index(at, v)).getResult();
-    };
-    // The loop indices at (batch..., row, column, depth), through `map`.
-    SmallVector<Value> batchIvs =
-        splitIndex(kb, loc, kernel.getBlockIds().z, ranges.take_front(product->di));
+    OpBuilder kb(rewriter);
     auto at = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
-      SmallVector<Value> ivs(batchIvs);
-      ivs.append({row, col, depth});
-      return applyMap(bld, loc, map, ivs);
+      return tileIndices(bld, loc, map, batchIvs, row, col, depth);
     };
-    Value zero = index(kb, 0);
+    Value zero = im.c(kb, 0), one = im.c(kb, 1);
     Value thread = kernel.getThreadIds().x;
-    Value tx = arith::RemUIOp::create(kb, loc, thread, index(kb, kSide));
-    Value ty = arith::DivUIOp::create(kb, loc, thread, index(kb, kSide));
-    Value row0 = mul(kb, kernel.getBlockIds().y, kTile);
-    Value col0 = mul(kb, kernel.getBlockIds().x, kTile);
+    Value tx = arith::RemUIOp::create(kb, loc, thread, im.c(kb, kSide));
+    Value ty = arith::DivUIOp::create(kb, loc, thread, im.c(kb, kSide));
+    Value row0 = im.mul(kb, kernel.getBlockIds().y, kTile);
+    Value col0 = im.mul(kb, kernel.getBlockIds().x, kTile);
     // A thread's rows and columns, clamped into the output (what falls outside is computed
     // on repeated elements and not stored).
     SmallVector<Value> rows, cols, rowsIn, colsIn;
     for (int64_t r = 0; r < kPer; ++r) {
-      rows.push_back(add(kb, row0, add(kb, ty, index(kb, kSide * r))));
-      cols.push_back(add(kb, col0, add(kb, tx, index(kb, kSide * r))));
-      rowsIn.push_back(atMost(kb, rows.back(), m - 1));
-      colsIn.push_back(atMost(kb, cols.back(), n - 1));
+      rows.push_back(im.add(kb, row0, im.add(kb, ty, im.c(kb, kSide * r))));
+      cols.push_back(im.add(kb, col0, im.add(kb, tx, im.c(kb, kSide * r))));
+      rowsIn.push_back(im.atMost(kb, rows.back(), m - 1));
+      colsIn.push_back(im.atMost(kb, cols.back(), n - 1));
     }
     // A product of 16-bit floats sums in f32 (isHalfProduct).
     bool wide = isHalfProduct(op);
@@ -637,35 +669,35 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                          at(kb, mapC, rowsIn[r], colsIn[q], zero));
         init.push_back(wide ? widen(kb, loc, v) : v);
       }
-    auto tiles = scf::ForOp::create(kb, loc, zero, index(kb, (k + kDepth - 1) / kDepth), one,
+    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
                                     init);
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      Value k0 = mul(tb, tiles.getInductionVar(), kDepth);
+      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
       // Each thread stages kTile * kDepth / kThreads elements of each operand: A's tile
       // transposed (depth-major, as the inner loop reads it), B's as it is.
       for (int64_t q = 0; q < kTile * kDepth / kThreads; ++q) {
-        Value e = add(tb, thread, index(tb, kThreads * q));
-        Value ar = arith::DivUIOp::create(tb, loc, e, index(tb, kDepth));
-        Value ac = arith::RemUIOp::create(tb, loc, e, index(tb, kDepth));
+        Value e = im.add(tb, thread, im.c(tb, kThreads * q));
+        Value ar = arith::DivUIOp::create(tb, loc, e, im.c(tb, kDepth));
+        Value ac = arith::RemUIOp::create(tb, loc, e, im.c(tb, kDepth));
         Value va = memref::LoadOp::create(
             tb, loc, a->get(),
-            at(tb, mapA, atMost(tb, add(tb, row0, ar), m - 1), zero,
-               atMost(tb, add(tb, k0, ac), k - 1)));
+            at(tb, mapA, im.atMost(tb, im.add(tb, row0, ar), m - 1), zero,
+               im.atMost(tb, im.add(tb, k0, ac), k - 1)));
         memref::StoreOp::create(tb, loc, va, sharedA, ValueRange{ac, ar});
-        Value br = arith::DivUIOp::create(tb, loc, e, index(tb, kTile));
-        Value bc = arith::RemUIOp::create(tb, loc, e, index(tb, kTile));
+        Value br = arith::DivUIOp::create(tb, loc, e, im.c(tb, kTile));
+        Value bc = arith::RemUIOp::create(tb, loc, e, im.c(tb, kTile));
         Value vb = memref::LoadOp::create(
             tb, loc, b->get(),
-            at(tb, mapB, zero, atMost(tb, add(tb, col0, bc), n - 1),
-               atMost(tb, add(tb, k0, br), k - 1)));
+            at(tb, mapB, zero, im.atMost(tb, im.add(tb, col0, bc), n - 1),
+               im.atMost(tb, im.add(tb, k0, br), k - 1)));
         memref::StoreOp::create(tb, loc, vb, sharedB, ValueRange{br, bc});
       }
       mlir::gpu::BarrierOp::create(tb, loc);
       // The tile's depth: kDepth, less in the last tile.
       Value depth = arith::MinUIOp::create(
-          tb, loc, index(tb, kDepth),
-          arith::SubIOp::create(tb, loc, index(tb, k), k0).getResult());
+          tb, loc, im.c(tb, kDepth),
+          arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
       auto inner = scf::ForOp::create(tb, loc, zero, depth, one, tiles.getRegionIterArgs());
       {
         OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
@@ -673,9 +705,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         SmallVector<Value> as, bs;
         for (int64_t r = 0; r < kPer; ++r) {
           as.push_back(memref::LoadOp::create(ib, loc, sharedA,
-                                              ValueRange{kk, add(ib, ty, index(ib, kSide * r))}));
+                                              ValueRange{kk, im.add(ib, ty, im.c(ib, kSide * r))}));
           bs.push_back(memref::LoadOp::create(ib, loc, sharedB,
-                                              ValueRange{kk, add(ib, tx, index(ib, kSide * r))}));
+                                              ValueRange{kk, im.add(ib, tx, im.c(ib, kSide * r))}));
           if (wide) { // each operand widened once, not once per output it meets
             as.back() = widen(ib, loc, as.back());
             bs.back() = widen(ib, loc, bs.back());
@@ -708,8 +740,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       for (int64_t q = 0; q < kPer; ++q) {
         Value inside = arith::AndIOp::create(
             kb, loc,
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, rows[r], index(kb, m)),
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], index(kb, n)));
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, rows[r], im.c(kb, m)),
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], im.c(kb, n)));
         auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
         OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
         Value v = tiles.getResult(r * kPer + q);
@@ -746,7 +778,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     if (!ofType(product->a) || !ofType(product->b) || !ofType(product->c))
       return false;
     OpOperand *a = product->a, *b = product->b, *c = product->c;
-    int64_t m = product->m, n = product->n, k = product->k, batch = product->batch;
+    int64_t m = product->m, n = product->n, k = product->k;
     // An element step is 16 deep, a TF32 one 8; rows padded by 16 bytes against bank conflicts
     // (a fragment's rows then start 32-byte aligned, as wmma loads need).
     bool half = type.isF16();
@@ -761,65 +793,41 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto tileB = MemRefType::get({kDepth, kLeadB}, element, AffineMap(), workgroup);
     auto tileC = MemRefType::get({kTile, kLeadC}, f32, AffineMap(), workgroup);
     rewriter.setInsertionPoint(op);
-    auto index = [&](OpBuilder &at, int64_t v) { return indexConstant(at, loc, v); };
-    Value one = index(rewriter, 1);
-    auto kernel = mlir::gpu::LaunchOp::create(
-        rewriter, loc, index(rewriter, (n + kTile - 1) / kTile),
-        index(rewriter, (m + kTile - 1) / kTile), batch == 1 ? one : index(rewriter, batch),
-        index(rewriter, kThreads), one, one, /*dynamicSharedMemorySize=*/nullptr,
-        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{},
-        /*workgroupAttributions=*/TypeRange{tileA, tileB, tileC});
+    IndexMath im{loc};
+    SmallVector<Value> batchIvs;
+    auto kernel = launchTiles(rewriter, im, m, n,
+                              ArrayRef<int64_t>(product->ranges).take_front(product->di), kTile,
+                              kThreads, {tileA, tileB, tileC}, batchIvs);
     Value sharedA = kernel.getWorkgroupAttributions()[0];
     Value sharedB = kernel.getWorkgroupAttributions()[1];
     Value sharedC = kernel.getWorkgroupAttributions()[2];
-    Block &body = kernel.getBody().front();
-    OpBuilder kb = OpBuilder::atBlockBegin(&body);
-    mlir::gpu::TerminatorOp::create(kb, loc);
-    kb.setInsertionPointToStart(&body);
-    auto mul = [&](OpBuilder &at, Value x, int64_t v) {
-      return arith::MulIOp::create(at, loc, x, index(at, v)).getResult();
-    };
-    auto add = [&](OpBuilder &at, Value x, Value y) {
-      return arith::AddIOp::create(at, loc, x, y).getResult();
-    };
-    auto below = [&](OpBuilder &at, Value x, int64_t v) {
-      return arith::CmpIOp::create(at, loc, arith::CmpIPredicate::ult, x, index(at, v))
-          .getResult();
-    };
-    auto atMost = [&](OpBuilder &at, Value x, int64_t v) {
-      return arith::MinUIOp::create(at, loc, x, index(at, v)).getResult();
-    };
-    SmallVector<Value> batchIvs = splitIndex(kb, loc, kernel.getBlockIds().z,
-                                             ArrayRef<int64_t>(product->ranges).take_front(
-                                                 product->di));
+    OpBuilder kb(rewriter);
     auto indices = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
-      SmallVector<Value> ivs(batchIvs);
-      ivs.append({row, col, depth});
-      return applyMap(bld, loc, map, ivs);
+      return tileIndices(bld, loc, map, batchIvs, row, col, depth);
     };
-    Value zero = index(kb, 0);
+    Value zero = im.c(kb, 0), one = im.c(kb, 1);
     Value thread = kernel.getThreadIds().x;
-    Value warp = arith::DivUIOp::create(kb, loc, thread, index(kb, 32));
+    Value warp = arith::DivUIOp::create(kb, loc, thread, im.c(kb, 32));
     // The warp's 32 x 32 of the tile: rows 32 * (warp / 2), columns 32 * (warp % 2).
-    Value warpRow = mul(kb, arith::DivUIOp::create(kb, loc, warp, index(kb, 2)), 2 * kFrag);
-    Value warpCol = mul(kb, arith::RemUIOp::create(kb, loc, warp, index(kb, 2)), 2 * kFrag);
-    Value row0 = mul(kb, kernel.getBlockIds().y, kTile);
-    Value col0 = mul(kb, kernel.getBlockIds().x, kTile);
+    Value warpRow = im.mul(kb, arith::DivUIOp::create(kb, loc, warp, im.c(kb, 2)), 2 * kFrag);
+    Value warpCol = im.mul(kb, arith::RemUIOp::create(kb, loc, warp, im.c(kb, 2)), 2 * kFrag);
+    Value row0 = im.mul(kb, kernel.getBlockIds().y, kTile);
+    Value col0 = im.mul(kb, kernel.getBlockIds().x, kTile);
     // Each thread's share of a rows x cols tile: element e = thread + kThreads * q.
     auto forShare = [&](OpBuilder &at, int64_t rows, int64_t cols,
                         function_ref<void(OpBuilder &, Value, Value)> fn) {
       for (int64_t q = 0; q < rows * cols / kThreads; ++q) {
-        Value e = add(at, thread, index(at, kThreads * q));
-        fn(at, arith::DivUIOp::create(at, loc, e, index(at, cols)),
-           arith::RemUIOp::create(at, loc, e, index(at, cols)));
+        Value e = im.add(at, thread, im.c(at, kThreads * q));
+        fn(at, arith::DivUIOp::create(at, loc, e, im.c(at, cols)),
+           arith::RemUIOp::create(at, loc, e, im.c(at, cols)));
       }
     };
     // The output's old values into the f32 tile (outside rows and columns clamped: not
     // stored), then into the accumulators.
     forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
       Value v = memref::LoadOp::create(at, loc, c->get(),
-                                       indices(at, product->mapC, atMost(at, add(at, row0, r), m - 1),
-                                                atMost(at, add(at, col0, col), n - 1), zero));
+                                       indices(at, product->mapC, im.atMost(at, im.add(at, row0, r), m - 1),
+                                                im.atMost(at, im.add(at, col0, col), n - 1), zero));
       memref::StoreOp::create(at, loc, widen(at, loc, v), sharedC, ValueRange{r, col});
     });
     mlir::gpu::BarrierOp::create(kb, loc);
@@ -837,33 +845,33 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       for (int64_t j = 0; j < 2; ++j)
         init.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
             kb, loc, fragment(f32, "COp"), sharedC,
-            ValueRange{add(kb, warpRow, index(kb, kFrag * i)),
-                       add(kb, warpCol, index(kb, kFrag * j))},
+            ValueRange{im.add(kb, warpRow, im.c(kb, kFrag * i)),
+                       im.add(kb, warpCol, im.c(kb, kFrag * j))},
             lead(kLeadC), /*transpose=*/nullptr));
-    auto tiles = scf::ForOp::create(kb, loc, zero, index(kb, (k + kDepth - 1) / kDepth), one,
+    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
                                     init);
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      Value k0 = mul(tb, tiles.getInductionVar(), kDepth);
+      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
       Value zeroElement = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(element));
       // A staged as rows x depth, B as depth x columns; depth past k is zeros (both: a
       // clamped load may read an infinity, and inf * 0 is NaN).
       forShare(tb, kTile, kDepth, [&](OpBuilder &at, Value r, Value d) {
-        Value depth = add(at, k0, d);
+        Value depth = im.add(at, k0, d);
         Value v = memref::LoadOp::create(
             at, loc, a->get(),
-            indices(at, product->mapA, atMost(at, add(at, row0, r), m - 1), zero,
-                     atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroElement);
+            indices(at, product->mapA, im.atMost(at, im.add(at, row0, r), m - 1), zero,
+                     im.atMost(at, depth, k - 1)));
+        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeroElement);
         memref::StoreOp::create(at, loc, v, sharedA, ValueRange{r, d});
       });
       forShare(tb, kDepth, kTile, [&](OpBuilder &at, Value d, Value col) {
-        Value depth = add(at, k0, d);
+        Value depth = im.add(at, k0, d);
         Value v = memref::LoadOp::create(
             at, loc, b->get(),
-            indices(at, product->mapB, zero, atMost(at, add(at, col0, col), n - 1),
-                     atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, below(at, depth, k), v, zeroElement);
+            indices(at, product->mapB, zero, im.atMost(at, im.add(at, col0, col), n - 1),
+                     im.atMost(at, depth, k - 1)));
+        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeroElement);
         memref::StoreOp::create(at, loc, v, sharedB, ValueRange{d, col});
       });
       mlir::gpu::BarrierOp::create(tb, loc);
@@ -873,11 +881,11 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         for (int64_t i = 0; i < 2; ++i) {
           as.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
               tb, loc, fragment(element, "AOp"), sharedA,
-              ValueRange{add(tb, warpRow, index(tb, kFrag * i)), index(tb, kk)}, lead(kLeadA),
+              ValueRange{im.add(tb, warpRow, im.c(tb, kFrag * i)), im.c(tb, kk)}, lead(kLeadA),
               /*transpose=*/nullptr));
           bs.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
               tb, loc, fragment(element, "BOp"), sharedB,
-              ValueRange{index(tb, kk), add(tb, warpCol, index(tb, kFrag * i))}, lead(kLeadB),
+              ValueRange{im.c(tb, kk), im.add(tb, warpCol, im.c(tb, kFrag * i))}, lead(kLeadB),
               /*transpose=*/nullptr));
         }
         for (int64_t i = 0; i < 2; ++i)
@@ -894,14 +902,14 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       for (int64_t j = 0; j < 2; ++j)
         mlir::gpu::SubgroupMmaStoreMatrixOp::create(
             kb, loc, tiles.getResult(i * 2 + j), sharedC,
-            ValueRange{add(kb, warpRow, index(kb, kFrag * i)),
-                       add(kb, warpCol, index(kb, kFrag * j))},
+            ValueRange{im.add(kb, warpRow, im.c(kb, kFrag * i)),
+                       im.add(kb, warpCol, im.c(kb, kFrag * j))},
             lead(kLeadC), /*transpose=*/nullptr);
     mlir::gpu::BarrierOp::create(kb, loc);
     // Rounded to element once, stored where inside the output.
     forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
-      Value row = add(at, row0, r), column = add(at, col0, col);
-      Value inside = arith::AndIOp::create(at, loc, below(at, row, m), below(at, column, n));
+      Value row = im.add(at, row0, r), column = im.add(at, col0, col);
+      Value inside = arith::AndIOp::create(at, loc, im.below(at, row, m), im.below(at, column, n));
       auto store = scf::IfOp::create(at, loc, inside, /*withElseRegion=*/false);
       OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
       Value v = memref::LoadOp::create(sb, loc, sharedC, ValueRange{r, col});

@@ -54,6 +54,14 @@ void cpuSide(void* const* args) {
   kiln_partition_send(1, reinterpret_cast<uintptr_t>(v.data()), 8 * sizeof(float));
 }
 
+/// An exchange of the device buffer `device`, which `values` are copied into first.
+Exchange exchangeOf(void* device, const std::vector<float>& values) {
+  mgpuMemcpy(device, const_cast<float*>(values.data()), values.size() * sizeof(float), nullptr);
+  Exchange x;
+  x.device = reinterpret_cast<uintptr_t>(device);
+  return x;
+}
+
 kiln_status_t runExchange(Exchange& x) {
   void* args[] = {&x};
   kiln_partition_t parts[] = {{gpuSide, args}, {cpuSide, args}};
@@ -531,9 +539,7 @@ TEST_F(MgpuFake, PartitionTransfers) {
   std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8}, back(8, 0.0f);
   void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
   ASSERT_NE(device, nullptr);
-  mgpuMemcpy(device, host.data(), host.size() * sizeof(float), nullptr);
-  Exchange x;
-  x.device = reinterpret_cast<uintptr_t>(device);
+  Exchange x = exchangeOf(device, host);
   EXPECT_EQ(runExchange(x), nullptr);
   EXPECT_EQ(x.seen, host);
   mgpuMemcpy(back.data(), device, back.size() * sizeof(float), nullptr);
@@ -550,9 +556,7 @@ TEST_F(MgpuFake, PartitionTransferFailure) {
   std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8};
   void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
   ASSERT_NE(device, nullptr);
-  mgpuMemcpy(device, host.data(), host.size() * sizeof(float), nullptr);
-  Exchange x;
-  x.device = reinterpret_cast<uintptr_t>(device);
+  Exchange x = exchangeOf(device, host);
   EXPECT_EQ(runExchange(x), nullptr);
   EXPECT_EQ(x.seen, host);
   setenv("FAKE_CUDA_FAIL_TO_HOST", "1", 1);
