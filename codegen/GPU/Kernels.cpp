@@ -393,12 +393,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   static constexpr int64_t kVector = 4;
 
   /// Whether `type` is a buffer whose rows (its last dimension) start at multiples of
-  /// kVector elements from its base (identity layout with a last dimension a multiple of
-  /// kVector, or static strides and offset that are, the last stride 1), of 16- or 32-bit
-  /// elements: Kiln's device buffers start 64-byte aligned (the arena's are 256, its
-  /// scratch slices 64: KILN_SCRATCH_ALIGNMENT), so kVector elements from such a row start
-  /// are one aligned 8- or 16-byte access.
-  static bool vectorRows(Type type) {
+  /// `elements` from its base (identity layout with a last dimension a multiple of it, or
+  /// static strides and offset that are, the last stride 1), of 16- or 32-bit elements:
+  /// Kiln's device buffers start 64-byte aligned (the arena's are 256, its scratch slices
+  /// 64: KILN_SCRATCH_ALIGNMENT), so `elements` elements from such a row start (up to 16
+  /// bytes) are one aligned access.
+  static bool vectorRows(Type type, int64_t elements = kVector) {
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape() || memref.getRank() == 0)
       return false;
@@ -408,12 +408,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(memref.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
-        ShapedType::isDynamic(offset) || offset % kVector != 0)
+        ShapedType::isDynamic(offset) || offset % elements != 0)
       return false;
     for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-      if (ShapedType::isDynamic(stride) || stride % kVector != 0)
+      if (ShapedType::isDynamic(stride) || stride % elements != 0)
         return false;
-    return memref.getShape().back() % kVector == 0;
+    return memref.getShape().back() % elements == 0;
   }
 
   /// Replaces `op`, an elementwise generic (every loop parallel, static sizes, the innermost
@@ -784,6 +784,26 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     bool half = type.isF16();
     int64_t fragK = half ? 16 : 8, pad = half ? 8 : 4;
     int64_t kLeadA = kDepth + pad, kLeadB = kTile + pad;
+    // Operands read 16 bytes a load where their rows allow (vectorRows): A along the depth
+    // when that is its last dimension and k a multiple of the width, B along the columns
+    // when n is.
+    int64_t bytes = type.getWidth() / 8, width = 16 / bytes;
+    auto lastIs = [&](AffineMap map, int64_t loop) {
+      return map.getNumResults() &&
+             map.getResults().back() == getAffineDimExpr(unsigned(loop), op.getContext()) &&
+             llvm::count_if(map.getResults(), [&](AffineExpr e) {
+               return e.isFunctionOfDim(unsigned(loop));
+             }) == 1;
+    };
+    int64_t dk = product->di + 2, dj = product->di + 1;
+    int64_t va = vectorise && lastIs(product->mapA, dk) && k % width == 0 &&
+                         vectorRows(product->a->get().getType(), width)
+                     ? width
+                     : 1;
+    int64_t vb = vectorise && lastIs(product->mapB, dj) && n % width == 0 &&
+                         vectorRows(product->b->get().getType(), width)
+                     ? width
+                     : 1;
 
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
@@ -853,26 +873,45 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
       Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
-      Value zeroElement = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(element));
-      // A staged as rows x depth, B as depth x columns; depth past k is zeros (both: a
-      // clamped load may read an infinity, and inf * 0 is NaN).
-      forShare(tb, kTile, kDepth, [&](OpBuilder &at, Value r, Value d) {
-        Value depth = im.add(at, k0, d);
-        Value v = memref::LoadOp::create(
-            at, loc, a->get(),
-            indices(at, product->mapA, im.atMost(at, im.add(at, row0, r), m - 1), zero,
-                     im.atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeroElement);
-        memref::StoreOp::create(at, loc, v, sharedA, ValueRange{r, d});
+      // A staged as rows x depth, B as depth x columns, `va` and `vb` elements a load;
+      // depth past k is zeros (both: a clamped load may read an infinity, and inf * 0 is
+      // NaN). A vector is inside or outside as a whole (its size divides k, or n), so the
+      // clamped index of its first element is its start's.
+      auto load = [&](OpBuilder &at, OpOperand *operand, int64_t width,
+                      SmallVector<Value> at_) -> Value {
+        if (width == 1)
+          return memref::LoadOp::create(at, loc, operand->get(), at_);
+        auto vector = vector::LoadOp::create(at, loc, VectorType::get({width}, element),
+                                             operand->get(), at_);
+        vector.setAlignment(width * bytes);
+        return vector;
+      };
+      auto zeros = [&](OpBuilder &at, int64_t width) -> Value {
+        Type t = width == 1 ? element : Type(VectorType::get({width}, element));
+        return arith::ConstantOp::create(at, loc, cast<TypedAttr>(at.getZeroAttr(t)));
+      };
+      auto store = [&](OpBuilder &at, Value v, Value shared, ValueRange where) {
+        if (isa<VectorType>(v.getType()))
+          vector::StoreOp::create(at, loc, v, shared, where).setAlignment(16);
+        else
+          memref::StoreOp::create(at, loc, v, shared, where);
+      };
+      forShare(tb, kTile, kDepth / va, [&](OpBuilder &at, Value r, Value dv) {
+        Value d = im.mul(at, dv, va), depth = im.add(at, k0, d);
+        Value v = load(at, a,  va,
+                       indices(at, product->mapA, im.atMost(at, im.add(at, row0, r), m - 1),
+                               zero, im.atMost(at, depth, k - va)));
+        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeros(at, va));
+        store(at, v, sharedA, ValueRange{r, d});
       });
-      forShare(tb, kDepth, kTile, [&](OpBuilder &at, Value d, Value col) {
-        Value depth = im.add(at, k0, d);
-        Value v = memref::LoadOp::create(
-            at, loc, b->get(),
-            indices(at, product->mapB, zero, im.atMost(at, im.add(at, col0, col), n - 1),
-                     im.atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeroElement);
-        memref::StoreOp::create(at, loc, v, sharedB, ValueRange{d, col});
+      forShare(tb, kDepth, kTile / vb, [&](OpBuilder &at, Value d, Value cv) {
+        Value col = im.mul(at, cv, vb), depth = im.add(at, k0, d);
+        Value v = load(at, b, vb,
+                       indices(at, product->mapB, zero,
+                               im.atMost(at, im.add(at, col0, col), n - vb),
+                               im.atMost(at, depth, k - 1)));
+        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeros(at, vb));
+        store(at, v, sharedB, ValueRange{d, col});
       });
       mlir::gpu::BarrierOp::create(tb, loc);
       SmallVector<Value> acc(tiles.getRegionIterArgs());

@@ -44,7 +44,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     through `gpu.subgroup_mma_*`, sm_70 and later): 4 warps per 64 x 64 tile, each warp
     2 x 2 accumulators of 16 x 16 in f32, the operands staged 32 deep through workgroup
     memory (the depth past k zeros), the output's old values and the result through an
-    f32 tile there, so edge tiles store only what is inside. A float sum, product,
+    f32 tile there, so edge tiles store only what is inside; an operand whose rows allow
+    it (A along its depth, B along its columns, a multiple of 16 bytes, aligned) is staged
+    16 bytes a load and store (`vectorise`). A float sum, product,
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off
@@ -106,8 +108,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
            "Let a block of threads combine a row's reduction in a tree (float sums then "
            "round differently from the sequential order; off for --strict-float)">,
     Option<"vectorise", "vectorise", "bool", /*default=*/"true",
-           "Give elementwise ops whose rows are aligned 4 elements per thread, read and "
-           "written as vectors">,
+           "Read and write aligned rows as vectors: elementwise ops 4 elements a thread, "
+           "the tensor-core products' operands 16 bytes a load">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
