@@ -868,53 +868,74 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             ValueRange{im.add(kb, warpRow, im.c(kb, kFrag * i)),
                        im.add(kb, warpCol, im.c(kb, kFrag * j))},
             lead(kLeadC), /*transpose=*/nullptr));
+    // A staged as rows x depth, B as depth x columns, `va` and `vb` elements a load; depth
+    // past k is zeros (both: a clamped load may read an infinity, and inf * 0 is NaN). A
+    // vector is inside or outside as a whole (its size divides k, or n), so the clamped
+    // index of its first element is its start's. fetch reads a stage's share of each
+    // thread from memory, put stores it to the tiles: the loop fetches the next stage
+    // before the products of this one, so its loads' latency hides behind them (past the
+    // last stage, the depth is out of range: zeros, never stored).
+    auto load = [&](OpBuilder &at, OpOperand *operand, int64_t width,
+                    SmallVector<Value> where) -> Value {
+      if (width == 1)
+        return memref::LoadOp::create(at, loc, operand->get(), where);
+      auto vector = vector::LoadOp::create(at, loc, VectorType::get({width}, element),
+                                           operand->get(), where);
+      vector.setAlignment(width * bytes);
+      return vector;
+    };
+    auto zeros = [&](OpBuilder &at, int64_t width) -> Value {
+      Type t = width == 1 ? element : Type(VectorType::get({width}, element));
+      return arith::ConstantOp::create(at, loc, cast<TypedAttr>(at.getZeroAttr(t)));
+    };
+    auto fetch = [&](OpBuilder &at, Value k0) {
+      SmallVector<Value> values;
+      forShare(at, kTile, kDepth / va, [&](OpBuilder &bt, Value r, Value dv) {
+        Value depth = im.add(bt, k0, im.mul(bt, dv, va));
+        Value v = load(bt, a, va,
+                       indices(bt, product->mapA, im.atMost(bt, im.add(bt, row0, r), m - 1),
+                               zero, im.atMost(bt, depth, k - va)));
+        values.push_back(
+            arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, va)));
+      });
+      forShare(at, kDepth, kTile / vb, [&](OpBuilder &bt, Value d, Value cv) {
+        Value depth = im.add(bt, k0, d);
+        Value v = load(bt, b, vb,
+                       indices(bt, product->mapB, zero,
+                               im.atMost(bt, im.add(bt, col0, im.mul(bt, cv, vb)), n - vb),
+                               im.atMost(bt, depth, k - 1)));
+        values.push_back(
+            arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, vb)));
+      });
+      return values;
+    };
+    auto put = [&](OpBuilder &at, ValueRange values) {
+      auto store = [&](OpBuilder &bt, Value v, Value shared, ValueRange where) {
+        if (isa<VectorType>(v.getType()))
+          vector::StoreOp::create(bt, loc, v, shared, where).setAlignment(16);
+        else
+          memref::StoreOp::create(bt, loc, v, shared, where);
+      };
+      size_t next = 0;
+      forShare(at, kTile, kDepth / va, [&](OpBuilder &bt, Value r, Value dv) {
+        store(bt, values[next++], sharedA, ValueRange{r, im.mul(bt, dv, va)});
+      });
+      forShare(at, kDepth, kTile / vb, [&](OpBuilder &bt, Value d, Value cv) {
+        store(bt, values[next++], sharedB, ValueRange{d, im.mul(bt, cv, vb)});
+      });
+    };
+    SmallVector<Value> carried(init);
+    size_t fragments = carried.size();
+    llvm::append_range(carried, fetch(kb, zero));
     auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
-                                    init);
+                                    carried);
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
-      // A staged as rows x depth, B as depth x columns, `va` and `vb` elements a load;
-      // depth past k is zeros (both: a clamped load may read an infinity, and inf * 0 is
-      // NaN). A vector is inside or outside as a whole (its size divides k, or n), so the
-      // clamped index of its first element is its start's.
-      auto load = [&](OpBuilder &at, OpOperand *operand, int64_t width,
-                      SmallVector<Value> at_) -> Value {
-        if (width == 1)
-          return memref::LoadOp::create(at, loc, operand->get(), at_);
-        auto vector = vector::LoadOp::create(at, loc, VectorType::get({width}, element),
-                                             operand->get(), at_);
-        vector.setAlignment(width * bytes);
-        return vector;
-      };
-      auto zeros = [&](OpBuilder &at, int64_t width) -> Value {
-        Type t = width == 1 ? element : Type(VectorType::get({width}, element));
-        return arith::ConstantOp::create(at, loc, cast<TypedAttr>(at.getZeroAttr(t)));
-      };
-      auto store = [&](OpBuilder &at, Value v, Value shared, ValueRange where) {
-        if (isa<VectorType>(v.getType()))
-          vector::StoreOp::create(at, loc, v, shared, where).setAlignment(16);
-        else
-          memref::StoreOp::create(at, loc, v, shared, where);
-      };
-      forShare(tb, kTile, kDepth / va, [&](OpBuilder &at, Value r, Value dv) {
-        Value d = im.mul(at, dv, va), depth = im.add(at, k0, d);
-        Value v = load(at, a,  va,
-                       indices(at, product->mapA, im.atMost(at, im.add(at, row0, r), m - 1),
-                               zero, im.atMost(at, depth, k - va)));
-        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeros(at, va));
-        store(at, v, sharedA, ValueRange{r, d});
-      });
-      forShare(tb, kDepth, kTile / vb, [&](OpBuilder &at, Value d, Value cv) {
-        Value col = im.mul(at, cv, vb), depth = im.add(at, k0, d);
-        Value v = load(at, b, vb,
-                       indices(at, product->mapB, zero,
-                               im.atMost(at, im.add(at, col0, col), n - vb),
-                               im.atMost(at, depth, k - 1)));
-        v = arith::SelectOp::create(at, loc, im.below(at, depth, k), v, zeros(at, vb));
-        store(at, v, sharedB, ValueRange{d, col});
-      });
+      put(tb, tiles.getRegionIterArgs().drop_front(fragments));
       mlir::gpu::BarrierOp::create(tb, loc);
-      SmallVector<Value> acc(tiles.getRegionIterArgs());
+      SmallVector<Value> fetched = fetch(
+          tb, im.mul(tb, im.add(tb, tiles.getInductionVar(), one), kDepth));
+      SmallVector<Value> acc(tiles.getRegionIterArgs().take_front(fragments));
       for (int64_t kk = 0; kk < kDepth; kk += fragK) {
         SmallVector<Value> as, bs;
         for (int64_t i = 0; i < 2; ++i) {
@@ -935,6 +956,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       }
       // The tiles are read before the next ones overwrite them.
       mlir::gpu::BarrierOp::create(tb, loc);
+      llvm::append_range(acc, fetched);
       scf::YieldOp::create(tb, loc, acc);
     }
     for (int64_t i = 0; i < 2; ++i)

@@ -46,7 +46,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     memory (the depth past k zeros), the output's old values and the result through an
     f32 tile there, so edge tiles store only what is inside; an operand whose rows allow
     it (A along its depth, B along its columns, a multiple of 16 bytes, aligned) is staged
-    16 bytes a load and store (`vectorise`). A float sum, product,
+    16 bytes a load and store (`vectorise`), and each stage's loads are issued before the
+    products of the stage before (carried in registers by the loop). A float sum, product,
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off

@@ -237,7 +237,8 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
 // old values widened into a 64 x 72 f32 tile of workgroup memory and loaded as four
 // 16 x 16 accumulators per warp, A and B staged 32 deep (rows padded to 40 and 72) with
 // the depth past k zeroed, 8 elements (16 bytes) a load and store where rows allow (A
-// along its depth, B along its columns), two wmma steps of 2 x 2 products per stage, the accumulators
+// along its depth, B along its columns), the next stage fetched into registers (carried
+// by the loop) before this stage's two wmma steps of 2 x 2 products, the accumulators
 // stored back to the f32 tile, rounded to f16 once and stored where inside the output.
 // Without tensor cores (tensor-cores=false): the tiled kernel and one thread per output
 // (under 16 rows), the output's values widened before the depth loops, each step's
@@ -251,13 +252,15 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
 // CHECK-COUNT-32: arith.extf {{.*}} : f16 to f32
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[TC]]{{.*}} {leadDimension = 72 : index} : memref<64x72xf32, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf32, "COp">
-// CHECK: scf.for {{.*}} to %c128{{.*}} -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">)
 // CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x4096xf16>, vector<8xf16>
 // CHECK: arith.select {{.*}} : vector<8xf16>
-// CHECK: vector.store {{.*}}, %[[TA]][{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<4096x64xf16>, vector<8xf16>
+// CHECK: scf.for {{.*}} to %c128{{.*}} -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>)
+// CHECK: vector.store {{.*}}, %[[TA]][{{.*}}] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: vector.store {{.*}}, %[[TB]][{{.*}}] {alignment = 16 : i64} : memref<32x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: gpu.barrier
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
 // CHECK: gpu.subgroup_mma_load_matrix %[[TA]]{{.*}} {leadDimension = 40 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK: gpu.subgroup_mma_load_matrix %[[TB]]{{.*}} {leadDimension = 72 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK-COUNT-8: gpu.subgroup_mma_compute
