@@ -493,6 +493,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                           : memref::LoadOp::create(b, loc, operand->get(), at).getResult();
             map.map(body.getArgument(operand->getOperandNumber()), v);
           }
+          // An output the body reads (an addition written over its own operand).
+          for (OpOperand &init : op.getDpsInitsMutable()) {
+            BlockArgument arg = body.getArgument(init.getOperandNumber());
+            if (arg.use_empty())
+              continue;
+            SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
+            map.map(arg, vector::LoadOp::create(b, loc, VectorType::get({kVector}, arg.getType()),
+                                                init.get(), at)
+                             .getResult());
+          }
           for (Operation &inner : body.without_terminator()) {
             if (isa<arith::ConstantOp>(inner)) {
               b.clone(inner, map); // a scalar, broadcast where used

@@ -40,7 +40,8 @@ func.func @elementwise(%x: memref<10x99xf32>, %y: memref<10x99xf32>, %s: memref<
 // along it) loaded once and broadcast like the body's constant, the body applied to
 // vectors (its attributes kept: fastmath, cmpf's predicate), one aligned vector store.
 // Not vectorised: a transposed read (@transposed), a view whose rows start off a
-// multiple of 4 (@offset), an i8 buffer (@bytes); with vectorise=false nothing is.
+// multiple of 4 (@offset), an i8 buffer (@bytes); with vectorise=false nothing is. An
+// output the body reads is loaded as a vector too (@accumulate).
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #bc = affine_map<(d0, d1) -> (d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -60,6 +61,11 @@ func.func @elementwise(%x: memref<10x99xf32>, %y: memref<10x99xf32>, %s: memref<
 // CHECK: math.exp {{.*}} : vector<4xf32>
 // CHECK: arith.select {{.*}} : vector<4xi1>, vector<4xf32>
 // CHECK: vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @accumulate
+// CHECK: %[[X:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK: %[[OLD:.*]] = vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[OLD]] : vector<4xf32>
+// CHECK: vector.store %[[SUM]], %arg1[{{.*}}] {alignment = 16 : i64}
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: vector.
 // CHECK-LABEL: func.func @offset
@@ -81,6 +87,16 @@ func.func @vectorised(%x: memref<8x64xf32>, %b: memref<64xf32>, %r: memref<8xf32
     %e = math.exp %m : f32
     %sel = arith.select %lt, %e, %m : f32
     linalg.yield %sel : f32
+  }
+  return
+}
+func.func @accumulate(%x: memref<8x64xf32>, %y: memref<8x64xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x64xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
   }
   return
 }
