@@ -620,18 +620,23 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
 
   /// Replaces `op`, a matrix product (loops batch..., i, j, k after parallelFirst; an
   /// input read at (i, k), one at (k, j), the output at (i, j); any body, applied in k
-  /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output
-  /// (grid z: the batch), each thread 4 x 4 of its elements (rows ty + 16r, columns
-  /// tx + 16c), the operands staged through workgroup memory 16 deep along k. Each output
+  /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output, or
+  /// 128 x 128 when it has that many rows and columns (grid z: the batch), each thread 4 x 4
+  /// (8 x 8) of its elements (rows ty + 16r, columns tx + 16c), the operands staged through
+  /// workgroup memory 16 deep along k. Each output
   /// element's body runs over k in order, as one thread per element would run it, so the
   /// result is the same (a product of 16-bit floats summed in f32: isHalfProduct). False, leaving `op` alone, for another op or a product under 16
   /// in any size (products that are library calls never get here: cuBLAS's).
   bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
-    constexpr int64_t kTile = 64, kDepth = 16, kSide = 16, kThreads = kSide * kSide;
-    constexpr int64_t kPer = kTile / kSide; // a thread's rows (and columns) of a tile
-    std::optional<ProductMatch> product = matchProduct(op, kSide, kTile);
+    constexpr int64_t kDepth = 16, kSide = 16, kThreads = kSide * kSide;
+    std::optional<ProductMatch> product = matchProduct(op, kSide, 64);
     if (!product)
       return false;
+    // 128 x 128 tiles, 8 x 8 outputs a thread, where the output has that many rows and
+    // columns: twice the products per value read from workgroup memory of 64 x 64 tiles,
+    // whose 4 x 4 a thread small products keep.
+    int64_t tile = product->m >= 128 && product->n >= 128 ? 128 : 64;
+    int64_t per = tile / kSide; // a thread's rows (and columns) of a tile
     OpOperand *a = product->a, *b = product->b, *c = product->c;
     AffineMap mapA = product->mapA, mapB = product->mapB, mapC = product->mapC;
     ArrayRef<int64_t> ranges = product->ranges;
@@ -642,12 +647,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Type typeA = region.getArgument(a->getOperandNumber()).getType();
     Type typeB = region.getArgument(b->getOperandNumber()).getType();
     auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
-    auto tileA = MemRefType::get({kDepth, kTile}, typeA, AffineMap(), workgroup);
-    auto tileB = MemRefType::get({kDepth, kTile}, typeB, AffineMap(), workgroup);
+    auto tileA = MemRefType::get({kDepth, tile}, typeA, AffineMap(), workgroup);
+    auto tileB = MemRefType::get({kDepth, tile}, typeB, AffineMap(), workgroup);
     rewriter.setInsertionPoint(op);
     IndexMath im{loc};
     SmallVector<Value> batchIvs;
-    auto kernel = launchTiles(rewriter, im, m, n, ranges.take_front(product->di), kTile,
+    auto kernel = launchTiles(rewriter, im, m, n, ranges.take_front(product->di), tile,
                               kThreads, {tileA, tileB}, batchIvs);
     Value sharedA = kernel.getWorkgroupAttributions()[0];
     Value sharedB = kernel.getWorkgroupAttributions()[1];
@@ -659,12 +664,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Value thread = kernel.getThreadIds().x;
     Value tx = arith::RemUIOp::create(kb, loc, thread, im.c(kb, kSide));
     Value ty = arith::DivUIOp::create(kb, loc, thread, im.c(kb, kSide));
-    Value row0 = im.mul(kb, kernel.getBlockIds().y, kTile);
-    Value col0 = im.mul(kb, kernel.getBlockIds().x, kTile);
+    Value row0 = im.mul(kb, kernel.getBlockIds().y, tile);
+    Value col0 = im.mul(kb, kernel.getBlockIds().x, tile);
     // A thread's rows and columns, clamped into the output (what falls outside is computed
     // on repeated elements and not stored).
     SmallVector<Value> rows, cols, rowsIn, colsIn;
-    for (int64_t r = 0; r < kPer; ++r) {
+    for (int64_t r = 0; r < per; ++r) {
       rows.push_back(im.add(kb, row0, im.add(kb, ty, im.c(kb, kSide * r))));
       cols.push_back(im.add(kb, col0, im.add(kb, tx, im.c(kb, kSide * r))));
       rowsIn.push_back(im.atMost(kb, rows.back(), m - 1));
@@ -673,8 +678,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     // A product of 16-bit floats sums in f32 (isHalfProduct).
     bool wide = isHalfProduct(op);
     SmallVector<Value> init;
-    for (int64_t r = 0; r < kPer; ++r)
-      for (int64_t q = 0; q < kPer; ++q) {
+    for (int64_t r = 0; r < per; ++r)
+      for (int64_t q = 0; q < per; ++q) {
         Value v = memref::LoadOp::create(kb, loc, c->get(),
                                          at(kb, mapC, rowsIn[r], colsIn[q], zero));
         init.push_back(wide ? widen(kb, loc, v) : v);
@@ -684,9 +689,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     {
       OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
       Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
-      // Each thread stages kTile * kDepth / kThreads elements of each operand: A's tile
+      // Each thread stages tile * kDepth / kThreads elements of each operand: A's tile
       // transposed (depth-major, as the inner loop reads it), B's as it is.
-      for (int64_t q = 0; q < kTile * kDepth / kThreads; ++q) {
+      for (int64_t q = 0; q < tile * kDepth / kThreads; ++q) {
         Value e = im.add(tb, thread, im.c(tb, kThreads * q));
         Value ar = arith::DivUIOp::create(tb, loc, e, im.c(tb, kDepth));
         Value ac = arith::RemUIOp::create(tb, loc, e, im.c(tb, kDepth));
@@ -695,8 +700,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             at(tb, mapA, im.atMost(tb, im.add(tb, row0, ar), m - 1), zero,
                im.atMost(tb, im.add(tb, k0, ac), k - 1)));
         memref::StoreOp::create(tb, loc, va, sharedA, ValueRange{ac, ar});
-        Value br = arith::DivUIOp::create(tb, loc, e, im.c(tb, kTile));
-        Value bc = arith::RemUIOp::create(tb, loc, e, im.c(tb, kTile));
+        Value br = arith::DivUIOp::create(tb, loc, e, im.c(tb, tile));
+        Value bc = arith::RemUIOp::create(tb, loc, e, im.c(tb, tile));
         Value vb = memref::LoadOp::create(
             tb, loc, b->get(),
             at(tb, mapB, zero, im.atMost(tb, im.add(tb, col0, bc), n - 1),
@@ -713,7 +718,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
         Value kk = inner.getInductionVar();
         SmallVector<Value> as, bs;
-        for (int64_t r = 0; r < kPer; ++r) {
+        for (int64_t r = 0; r < per; ++r) {
           as.push_back(memref::LoadOp::create(ib, loc, sharedA,
                                               ValueRange{kk, im.add(ib, ty, im.c(ib, kSide * r))}));
           bs.push_back(memref::LoadOp::create(ib, loc, sharedB,
@@ -724,18 +729,18 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
           }
         }
         SmallVector<Value> next;
-        for (int64_t r = 0; r < kPer; ++r)
-          for (int64_t q = 0; q < kPer; ++q) {
+        for (int64_t r = 0; r < per; ++r)
+          for (int64_t q = 0; q < per; ++q) {
             if (wide) {
               next.push_back(halfProductStep(ib, loc, as[r], bs[q],
-                                             inner.getRegionIterArgs()[r * kPer + q]));
+                                             inner.getRegionIterArgs()[r * per + q]));
               continue;
             }
             IRMapping map;
             map.map(region.getArgument(a->getOperandNumber()), as[r]);
             map.map(region.getArgument(b->getOperandNumber()), bs[q]);
             map.map(region.getArgument(c->getOperandNumber()),
-                    inner.getRegionIterArgs()[r * kPer + q]);
+                    inner.getRegionIterArgs()[r * per + q]);
             for (Operation &inside : region.without_terminator())
               ib.clone(inside, map);
             next.push_back(map.lookupOrDefault(region.getTerminator()->getOperand(0)));
@@ -746,15 +751,15 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       mlir::gpu::BarrierOp::create(tb, loc);
       scf::YieldOp::create(tb, loc, inner.getResults());
     }
-    for (int64_t r = 0; r < kPer; ++r)
-      for (int64_t q = 0; q < kPer; ++q) {
+    for (int64_t r = 0; r < per; ++r)
+      for (int64_t q = 0; q < per; ++q) {
         Value inside = arith::AndIOp::create(
             kb, loc,
             arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, rows[r], im.c(kb, m)),
             arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], im.c(kb, n)));
         auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
         OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
-        Value v = tiles.getResult(r * kPer + q);
+        Value v = tiles.getResult(r * per + q);
         if (wide)
           v = arith::TruncFOp::create(sb, loc, getElementTypeOrSelf(c->get().getType()), v);
         memref::StoreOp::create(sb, loc, v, c->get(), at(sb, mapC, rows[r], cols[q], zero));

@@ -34,7 +34,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Two kinds of op get kernels of their own shape. A matrix product (loops batch..., i, j,
     k; an input read at (i, k), one at (k, j); any body: products no library call took,
     with `--no-kernels` or of other element types) gets 64 x 64 output tiles of 256 threads,
-    4 x 4 outputs each, both operands staged 16 deep through workgroup memory between
+    4 x 4 outputs each (128 x 128 tiles, 8 x 8 outputs a thread, where the output has 128
+    rows and columns), both operands staged 16 deep through workgroup memory between
     barriers, each output's body applied in k order as before; a product of f16 or bf16
     (body `c + a * b`) carries its sums in f32 there, and in one thread per output,
     rounding once when it stores them, as cuBLAS's f16 products do (summed in f16 one by

@@ -201,25 +201,27 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // -----
 
 // Tests that a matrix product (left to generated code: --no-kernels, or element types no
-// library takes) becomes a tiled kernel: 64 x 64 output tiles (a 4 x 4 grid for 256 x 256)
-// of 256 threads, both operands staged 16 deep through workgroup memory between barriers,
-// sixteen outputs per thread carried through the depth loops from the output's values
-// (so each element's sum runs in k order, as before), stored where inside the output.
+// library takes) becomes a tiled kernel: 128 x 128 output tiles where the output has 128
+// rows and columns (a 2 x 2 grid for 256 x 256; 64 x 64 tiles of 4 x 4 outputs a thread
+// below that: the TILED prefix of @half_product) of 256 threads, both operands staged 16
+// deep through workgroup memory between barriers, 64 outputs per thread (8 x 8) carried
+// through the depth loops from the output's values (so each element's sum runs in k
+// order, as before), stored where inside the output.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @product
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c4{{(_[0-9]+)?}}, {{[^=]*}}= %c4{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-16: memref.load %arg2
-// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK-COUNT-4: memref.store {{.*}}, %[[SB]]
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-64: memref.load %arg2
+// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-8: memref.store {{.*}}, %[[SB]]
 // CHECK: gpu.barrier
 // CHECK: arith.minui
 // CHECK: scf.for
-// CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-16: arith.addf
+// CHECK-COUNT-16: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x128xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-64: arith.addf
 // CHECK: gpu.barrier
-// CHECK-COUNT-16: memref.store {{.*}}, %arg2
+// CHECK-COUNT-64: memref.store {{.*}}, %arg2
 // CHECK-NOT: gpu.all_reduce
 // With allow-tf32 (--allow-tf32) the tensor cores take it, its operands f32 staged in
 // rows padded by 4 (16 bytes), 4 steps of 8 deep per stage.
