@@ -571,6 +571,61 @@ TEST_F(MgpuFake, PartitionTransferFailure) {
   mgpuMemFree(device, nullptr);
 }
 
+/// Many sends in one call: more than the 64 transfers kept in flight (the rest go the
+/// synchronous way), of 64 KiB + 4 floats each, more than the pinned buffers made for the
+/// small exchange before (so idle ones are grown), each a different slice of one device
+/// buffer; the CPU side receives them all, in the opposite order.
+constexpr int kManySends = 70;
+constexpr size_t kManyFloats = 16 * 1024 + 4;
+
+void manyGpuSide(void* const* args) {
+  auto device = *static_cast<const uintptr_t*>(args[0]);
+  for (int key = 0; key < kManySends; ++key)
+    kiln_mgpu_partition_send(key, device + key * kManyFloats * sizeof(float),
+                             kManyFloats * sizeof(float));
+  kiln_mgpu_partition_status();
+}
+
+void manyCpuSide(void* const* args) {
+  auto* got = static_cast<std::vector<std::vector<float>>*>(args[1]);
+  for (int key = kManySends - 1; key >= 0; --key) {
+    (*got)[key].resize(kManyFloats);
+    kiln_partition_recv(key, reinterpret_cast<uintptr_t>((*got)[key].data()),
+                        kManyFloats * sizeof(float));
+  }
+}
+
+TEST_F(MgpuFake, PartitionManyTransfers) {
+  std::vector<float> small = {1, 2, 3, 4, 5, 6, 7, 8};
+  void* first = mgpuMemAlloc(small.size() * sizeof(float), nullptr, false);
+  ASSERT_NE(first, nullptr);
+  Exchange x = exchangeOf(first, small);
+  ASSERT_EQ(runExchange(x), nullptr);
+  std::vector<float> values(kManySends * kManyFloats);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<float>(i % 9973) - 17.0f;
+  void* device = mgpuMemAlloc(values.size() * sizeof(float), nullptr, false);
+  ASSERT_NE(device, nullptr);
+  mgpuMemcpy(device, values.data(), values.size() * sizeof(float), nullptr);
+  uintptr_t address = reinterpret_cast<uintptr_t>(device);
+  std::vector<std::vector<float>> got(kManySends);
+  void* args[] = {&address, &got};
+  kiln_partition_t parts[] = {{manyGpuSide, args}, {manyCpuSide, args}};
+  std::vector<std::string> names;
+  for (int key = 0; key < kManySends; ++key)
+    names.push_back("t" + std::to_string(key) + ":0;cpu");
+  std::vector<const char*> keys;
+  for (const std::string& name : names)
+    keys.push_back(name.c_str());
+  EXPECT_EQ(kiln_partitions_run(2, parts, kManySends, keys.data()), nullptr);
+  for (int key = 0; key < kManySends; ++key)
+    ASSERT_TRUE(std::equal(got[key].begin(), got[key].end(),
+                           values.begin() + key * kManyFloats))
+        << "tensor " << key;
+  mgpuMemFree(device, nullptr);
+  mgpuMemFree(first, nullptr);
+}
+
 // A GPU partition's matrix products go to cuBLAS (here test/runtime/fake_cublas.c, on the
 // fake driver's host-memory "device"): row-major operands in every storage order, written
 // or added to, against a reference product in double.
