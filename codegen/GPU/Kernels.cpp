@@ -153,6 +153,36 @@ SmallVector<Value> tileIndices(OpBuilder &b, Location loc, AffineMap map,
   return applyMap(b, loc, map, ivs);
 }
 
+/// An scf.parallel over `counts` (each from 0, step 1), its body made by `build`.
+scf::ParallelOp parallelLoop(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
+                             function_ref<void(OpBuilder &, Location, ValueRange)> build) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t count : counts) {
+    lbs.push_back(indexConstant(b, loc, 0));
+    ubs.push_back(indexConstant(b, loc, count));
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+  return scf::ParallelOp::create(b, loc, lbs, ubs, steps, build);
+}
+
+/// `width` consecutive elements of `memref` at `indices` as one vector load, aligned to
+/// their size: they start a row's aligned group (vectorRows).
+Value alignedVectorLoad(OpBuilder &b, Location loc, Value memref, ValueRange indices,
+                        int64_t width) {
+  Type element = getElementTypeOrSelf(memref.getType());
+  auto load =
+      vector::LoadOp::create(b, loc, VectorType::get({width}, element), memref, indices);
+  load.setAlignment(width * element.getIntOrFloatBitWidth() / 8);
+  return load;
+}
+
+/// The vector `v` stored to `memref` at `indices`, aligned to its size (alignedVectorLoad).
+void alignedVectorStore(OpBuilder &b, Location loc, Value v, Value memref, ValueRange indices) {
+  auto type = cast<VectorType>(v.getType());
+  vector::StoreOp::create(b, loc, v, memref, indices)
+      .setAlignment(type.getNumElements() * type.getElementTypeBitWidth() / 8);
+}
+
 /// A launch of one block of `threads` per `tile` x `tile` tile of an m x n output (grid x
 /// the columns' tiles, y the rows', z the batch, of sizes `batchRanges`), with the
 /// workgroup buffers `shared`, its body holding only its terminator, which `rewriter`
@@ -356,12 +386,13 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         (tensorCoreProduct(rewriter, generic) || tiledProduct(rewriter, generic) ||
          (reassociate && blockReduction(rewriter, generic))))
       return success();
-    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-        generic && vectorisedElementwise(rewriter, generic))
-      return success();
-    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-      if (scf::ParallelOp loop = registerReduction(rewriter, generic, initValue))
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+      scf::ParallelOp loop = vectorisedElementwise(rewriter, generic);
+      if (!loop)
+        loop = registerReduction(rewriter, generic, initValue);
+      if (loop)
         return mapParallel(rewriter, loop);
+    }
     if (initValue) // filledReduction promised registerReduction
       return op->emitOpError() << "lost the fill folded into it (a GPU kernels bug)";
     Block *block = op->getBlock();
@@ -423,14 +454,15 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// along the channels read at a pixel, a scalar) once and broadcast, the body applied to
   /// vectors, the outputs written with one vector store. Each operand that varies along
   /// the innermost loop must read it as its last, contiguous dimension from a buffer whose
-  /// rows start aligned (vectorRows). False, leaving `op` alone, otherwise.
-  bool vectorisedElementwise(IRRewriter &rewriter, linalg::GenericOp op) {
+  /// rows start aligned (vectorRows). Returns the scf.parallel in `op`'s place, which
+  /// mapParallel makes the kernel; null, leaving `op` alone, otherwise.
+  scf::ParallelOp vectorisedElementwise(IRRewriter &rewriter, linalg::GenericOp op) {
     if (!vectorise || op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics() ||
         op.getNumLoops() == 0)
-      return false;
+      return nullptr;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() % kVector != 0)
-      return false;
+      return nullptr;
     unsigned last = op.getNumLoops() - 1;
     // Each operand: true when it varies along the innermost loop (then as its last dimension).
     SmallVector<bool> varies;
@@ -444,9 +476,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                           return e.isFunctionOfDim(last);
                         }) == 1;
       if (uses && (!contiguous || !vectorRows(operand.get().getType())))
-        return false;
+        return nullptr;
       if (!uses && op.isDpsInit(&operand))
-        return false; // an output written at one element by kVector threads
+        return nullptr; // an output written at one element by kVector threads
       varies.push_back(uses);
     }
     Block &body = op.getRegion().front();
@@ -457,23 +489,17 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
           llvm::any_of(inner.getResultTypes(),
                        [](Type t) { return !t.isIntOrIndexOrFloat() || t.isIndex(); }) ||
           llvm::any_of(inner.getOperandTypes(), [](Type t) { return t.isIndex(); }))
-        return false;
+        return nullptr;
     }
 
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t r : ranges) {
-      lbs.push_back(index(rewriter, 0));
-      ubs.push_back(index(rewriter, r));
-      steps.push_back(index(rewriter, 1));
-    }
-    ubs.back() = index(rewriter, ranges.back() / kVector);
-    auto loop = scf::ParallelOp::create(
-        rewriter, loc, lbs, ubs, steps, [&](OpBuilder &b, Location, ValueRange parallelIvs) {
+    SmallVector<int64_t> counts(ranges);
+    counts.back() /= kVector;
+    auto loop = parallelLoop(
+        rewriter, loc, counts, [&](OpBuilder &b, Location, ValueRange parallelIvs) {
           SmallVector<Value> ivs(parallelIvs);
-          ivs.back() = arith::MulIOp::create(b, loc, ivs.back(), index(b, kVector));
+          ivs.back() = arith::MulIOp::create(b, loc, ivs.back(), indexConstant(b, loc, kVector));
           IRMapping map; // body values to their vectors
           auto vectorOf = [&](Value v) -> Value {
             if (Value mapped = map.lookupOrNull(v); mapped && isa<VectorType>(mapped.getType()))
@@ -482,26 +508,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             return vector::BroadcastOp::create(b, loc, VectorType::get({kVector}, v.getType()),
                                                scalar);
           };
-          for (auto [i, operand] : llvm::enumerate(op.getDpsInputOperands())) {
-            SmallVector<Value> at =
-                applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs);
-            Type element = getElementTypeOrSelf(operand->get().getType());
-            Value v = varies[operand->getOperandNumber()]
-                          ? vector::LoadOp::create(b, loc, VectorType::get({kVector}, element),
-                                                   operand->get(), at)
-                                .getResult()
-                          : memref::LoadOp::create(b, loc, operand->get(), at).getResult();
-            map.map(body.getArgument(operand->getOperandNumber()), v);
-          }
-          // An output the body reads (an addition written over its own operand).
-          for (OpOperand &init : op.getDpsInitsMutable()) {
-            BlockArgument arg = body.getArgument(init.getOperandNumber());
+          // The operands the body reads (an output too: an addition written over its own
+          // operand), a vector each where they vary along the row, else one element.
+          for (OpOperand &operand : op->getOpOperands()) {
+            BlockArgument arg = body.getArgument(operand.getOperandNumber());
             if (arg.use_empty())
               continue;
-            SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
-            map.map(arg, vector::LoadOp::create(b, loc, VectorType::get({kVector}, arg.getType()),
-                                                init.get(), at)
-                             .getResult());
+            SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
+            map.map(arg, varies[operand.getOperandNumber()]
+                             ? alignedVectorLoad(b, loc, operand.get(), at, kVector)
+                             : memref::LoadOp::create(b, loc, operand.get(), at).getResult());
           }
           for (Operation &inner : body.without_terminator()) {
             if (isa<arith::ConstantOp>(inner)) {
@@ -518,24 +534,14 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
             map.map(inner.getResults(), vectorised->getResults());
           }
           auto yield = cast<linalg::YieldOp>(body.getTerminator());
-          for (auto [value, init] : llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
-            SmallVector<Value> at = applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
-            vector::StoreOp::create(b, loc, vectorOf(value), init.get(), at);
-          }
+          for (auto [value, init] : llvm::zip(yield.getValues(), op.getDpsInitsMutable()))
+            alignedVectorStore(b, loc, vectorOf(value), init.get(),
+                               applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
           scf::ReduceOp::create(b, loc);
         });
-    // The accesses' alignment: kVector elements from an aligned row start.
-    loop.walk([&](Operation *access) {
-      if (auto load = dyn_cast<vector::LoadOp>(access))
-        load.setAlignment(kVector * load.getMemRefType().getElementTypeBitWidth() / 8);
-      if (auto store = dyn_cast<vector::StoreOp>(access))
-        store.setAlignment(kVector * store.getMemRefType().getElementTypeBitWidth() / 8);
-    });
     rewriter.eraseOp(op);
     ++numVectorised;
-    if (failed(mapParallel(rewriter, loop)))
-      return false;
-    return true;
+    return loop;
   }
 
   /// `op`, or a generic op in its place with its parallel dimensions first (each group in
@@ -575,7 +581,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     OpOperand *a, *b, *c; // read at (i, k), read at (k, j), written at (i, j)
     AffineMap mapA, mapB, mapC;
     SmallVector<int64_t> ranges;
-    int64_t m, n, k, batch, di; // di: the loop i (the batch loops before it)
+    int64_t m, n, k, di; // di: the loop i (the batch loops before it)
   };
 
   /// `op` as a matrix product (loops batch..., i, j, k after parallelFirst; an input read at
@@ -615,7 +621,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     if (uses(mapA, dj) || !uses(mapA, dk) || uses(mapB, di) || !uses(mapB, dk) ||
         uses(mapC, dk))
       return std::nullopt;
-    return ProductMatch{a, b, c, mapA, mapB, mapC, std::move(ranges), m, n, k, batch, di};
+    return ProductMatch{a, b, c, mapA, mapB, mapC, std::move(ranges), m, n, k, di};
   }
 
   /// Replaces `op`, a matrix product (loops batch..., i, j, k after parallelFirst; an
@@ -894,10 +900,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                     SmallVector<Value> where) -> Value {
       if (width == 1)
         return memref::LoadOp::create(at, loc, operand->get(), where);
-      auto vector = vector::LoadOp::create(at, loc, VectorType::get({width}, element),
-                                           operand->get(), where);
-      vector.setAlignment(width * bytes);
-      return vector;
+      return alignedVectorLoad(at, loc, operand->get(), where, width);
     };
     auto zeros = [&](OpBuilder &at, int64_t width) -> Value {
       Type t = width == 1 ? element : Type(VectorType::get({width}, element));
@@ -927,7 +930,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto put = [&](OpBuilder &at, ValueRange values) {
       auto store = [&](OpBuilder &bt, Value v, Value shared, ValueRange where) {
         if (isa<VectorType>(v.getType()))
-          vector::StoreOp::create(bt, loc, v, shared, where).setAlignment(16);
+          alignedVectorStore(bt, loc, v, shared, where);
         else
           memref::StoreOp::create(bt, loc, v, shared, where);
       };
@@ -1110,17 +1113,11 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     auto index = [&](OpBuilder &b, int64_t v) { return indexConstant(b, loc, v); };
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t d = 0; d < parallel; ++d) {
-      lbs.push_back(index(rewriter, 0));
-      ubs.push_back(index(rewriter, ranges[d]));
-      steps.push_back(index(rewriter, 1));
-    }
     OpOperand *init = op.getDpsInitOperand(0);
     Block &region = op.getRegion().front();
     bool wide = isHalfProduct(op); // sums in f32
-    auto loop = scf::ParallelOp::create(
-        rewriter, loc, lbs, ubs, steps,
+    auto loop = parallelLoop(
+        rewriter, loc, ArrayRef<int64_t>(ranges).take_front(parallel),
         [&](OpBuilder &b, Location, ValueRange parallelIvs) {
           SmallVector<Value> ivs(parallelIvs);
           for (int64_t d = parallel; d < int64_t(ranges.size()); ++d)
