@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "kiln/runtime/gpu_blas.h"
 
+#include "blas_abi.h"
 #include "library.h"
 
 #include <dlfcn.h>
@@ -10,13 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* cublas_api.h's types and values (the ABI of cublas*_v2 is stable across versions). */
-typedef int cublasStatus_t;
+/* The ABI of cublas*_v2 is stable across versions (blas_abi.h). */
 typedef void* cublasHandle_t;
-enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_ALLOC_FAILED = 3, CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
-/* library_types.h's cudaDataType and cublas_api.h's compute types and default algorithm. */
-enum { CUDA_R_32F = 0, CUDA_R_16F = 2 };
-enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_GEMM_DEFAULT = -1 };
 
 #define KILN_CUBLAS_FUNCTIONS(X)                                                            \
   X(create, "cublasCreate_v2", cublasStatus_t, (cublasHandle_t*))                           \

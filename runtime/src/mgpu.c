@@ -234,6 +234,7 @@ void kiln_mgpu_release_cached(void) {
     kiln_mgpu_pooled[d] = 0;
     pthread_mutex_unlock(&kiln_mgpu_lock);
     for (int i = 0; i < count; ++i) kiln_gpu_stream_destroy(gpu, streams[i]);
+    if (gpu != NULL) kiln_gpu_blaslt_release(gpu);
   }
 }
 
@@ -776,6 +777,65 @@ void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
                              flags & ~(KILN_MATMUL_BROADCAST_A | KILN_MATMUL_BROADCAST_B));
 }
 
+/* Whether the epilogue arguments (kiln_kernel_matmul_epilogue_f32's) are not of the form
+ * a library applies in its call (no scale buffer, a bias buffer or a bias_value of 0, lo
+ * -inf or 0, hi +inf, no activation, the output overwritten): then the error, "an epilogue
+ * `what`: ...", is pending. */
+static int kiln_mgpu_library_epilogue(const char* what, uintptr_t scale, int bias,
+                                      float bias_value, float lo, float hi, int32_t activation,
+                                      int overwrite) {
+  if (scale == 0 && bias_value == 0.0f && (lo == 0.0f || (isinf(lo) && lo < 0.0f)) &&
+      isinf(hi) && hi > 0.0f && activation == KILN_ACTIVATION_NONE && overwrite)
+    return 0;
+  kiln_mgpu_fail(kiln_status_create(
+      KILN_STATUS_INVALID_ARGUMENT,
+      "an epilogue %s: scale %s, bias %s %g, clamp to [%g, %g], activation %d%s", what,
+      scale != 0 ? "per channel" : "scalar", bias ? "per channel" : "scalar",
+      (double)bias_value, (double)lo, (double)hi, (int)activation,
+      overwrite ? "" : ", accumulating"));
+  return 1;
+}
+
+/* Also kiln_mgpu_matmul_epilogue_f32's body, with `residual` 0. */
+void kiln_mgpu_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation, uintptr_t residual) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL ||
+      kiln_mgpu_library_epilogue("cuBLASLt cannot apply to a product", scale, bias != 0,
+                                 bias_value, lo, hi, activation,
+                                 (flags & KILN_MATMUL_OVERWRITE) != 0))
+    return;
+  kiln_gpu_gemm_type_t type =
+      (flags & KILN_MGPU_MATMUL_TF32) != 0 ? KILN_GPU_GEMM_TF32 : KILN_GPU_GEMM_F32;
+  const kiln_gpu_gemm_epilogue_t epilogue = {scale_value, (kiln_gpu_ptr_t)bias,
+                                             (kiln_gpu_ptr_t)residual, lo == 0.0f};
+  kiln_gpu_stream_t stream = kiln_mgpu_current;
+  kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
+  kiln_mgpu_fail(kiln_gpu_gemm_epilogue(gpu, type, (flags & KILN_MATMUL_TRANSPOSE_A) != 0,
+                                        (flags & KILN_MATMUL_TRANSPOSE_B) != 0, m, n, k,
+                                        &epilogue, (kiln_gpu_ptr_t)a, (kiln_gpu_ptr_t)b,
+                                        (kiln_gpu_ptr_t)c, stream));
+  if (start != NULL) {
+    char name[160];
+    snprintf(name, sizeof name, "cublasLt %s m %lld n %lld k %lld flags %d%s%s%s",
+             type == KILN_GPU_GEMM_TF32 ? "tf32" : "f32", (long long)m, (long long)n,
+             (long long)k, (int)flags, bias != 0 ? " +bias" : "",
+             residual != 0 ? " +residual" : "", lo == 0.0f ? " relu" : "");
+    kiln_gpu_profile_stop(gpu, stream, start, name);
+  }
+  kiln_mgpu_finish_library_call();
+}
+
+void kiln_mgpu_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation) {
+  kiln_mgpu_matmul_residual_f32(a, b, c, m, n, k, flags, scale, scale_value, bias, bias_value,
+                                lo, hi, activation, 0);
+}
+
 /* Also kiln_mgpu_conv2d_f32's body, with `residual` 0 (the epilogue arguments apply when
  * `flags` has KILN_MGPU_CONV2D_EPILOGUE, which a residual implies). */
 void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
@@ -798,18 +858,10 @@ void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t 
   int fused = (flags & KILN_MGPU_CONV2D_EPILOGUE) != 0;
   kiln_gpu_conv_epilogue_t epilogue = {scale_value, (kiln_gpu_ptr_t)bias,
                                        (kiln_gpu_ptr_t)residual, lo == 0.0f};
-  if (fused && (scale != 0 || bias_value != 0.0f || !(lo == 0.0f || (isinf(lo) && lo < 0.0f)) ||
-                !(isinf(hi) && hi > 0.0f) || activation != KILN_ACTIVATION_NONE ||
-                (flags & KILN_MGPU_CONV2D_OVERWRITE) == 0)) {
-    kiln_mgpu_fail(kiln_status_create(
-        KILN_STATUS_INVALID_ARGUMENT,
-        "an epilogue cuDNN cannot apply to a convolution: scale %s, bias %s %g, clamp to "
-        "[%g, %g], activation %d%s",
-        scale != 0 ? "per channel" : "scalar", bias != 0 ? "per channel" : "scalar",
-        (double)bias_value, (double)lo, (double)hi, (int)activation,
-        (flags & KILN_MGPU_CONV2D_OVERWRITE) == 0 ? ", accumulating" : ""));
+  if (fused && kiln_mgpu_library_epilogue("cuDNN cannot apply to a convolution", scale,
+                                          bias != 0, bias_value, lo, hi, activation,
+                                          (flags & KILN_MGPU_CONV2D_OVERWRITE) != 0))
     return;
-  }
   kiln_gpu_stream_t stream = kiln_mgpu_current;
   kiln_gpu_event_t start = kiln_gpu_profile_on() ? kiln_gpu_profile_start(gpu, stream) : NULL;
   kiln_mgpu_fail(fused ? kiln_gpu_conv2d_fused_f32(gpu, conv, &epilogue, (kiln_gpu_ptr_t)input,

@@ -985,6 +985,134 @@ TEST_F(MgpuFake, Conv2dErrors) {
                              "accumulating");
 }
 
+// A product and its epilogue by one cublasLtMatmul (test/runtime/fake_cublaslt.c computes
+// on the host): every storage order, with and without a bias, a Relu and a residual apart
+// from the output or the output itself, scaled; the bias runs along the output's columns
+// (cuBLASLt's rows: the operands are swapped). Pointers of any alignment get plans of their
+// own (the fake refuses a pointer less aligned than the plan's algorithm assumed, as the
+// library does). Epilogues cuBLASLt cannot apply, and k = 0, are errors naming what.
+TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
+  void* lt = dlopen(std::getenv("KILN_LIBCUBLASLT"), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lt, nullptr) << dlerror();
+  auto live = reinterpret_cast<long long (*)()>(dlsym(lt, "fake_cublaslt_live"));
+  ASSERT_NE(live, nullptr);
+  const int64_t m = 5, n = 3, k = 4;
+  std::vector<float> a(m * k + 1), b(k * n + 1), bias(n + 1), residual(m * n + 1);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<float>(i % 7) - 2.5f;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<float>(i % 5) * 0.25f - 1.0f;
+  for (size_t i = 0; i < bias.size(); ++i)
+    bias[i] = 0.75f - static_cast<float>(i);
+  for (size_t i = 0; i < residual.size(); ++i)
+    residual[i] = static_cast<float>(i % 4) - 1.5f;
+  auto upload = [](const std::vector<float>& v) {
+    void* d = mgpuMemAlloc(v.size() * 4, nullptr, false);
+    mgpuMemcpy(d, const_cast<float*>(v.data()), v.size() * 4, nullptr);
+    return reinterpret_cast<uintptr_t>(d);
+  };
+  uintptr_t da = upload(a), db = upload(b), dbias = upload(bias), dres = upload(residual);
+  uintptr_t dc = upload(std::vector<float>(m * n + 1, 0.0f));
+  const float alpha = 0.5f;
+  // skew 1: every operand one float further on (4-byte alignment).
+  for (int skew : {0, 1})
+    for (int32_t transpose : {0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
+                              KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B})
+      for (bool withBias : {false, true})
+        for (bool relu : {false, true})
+          for (int res : {0, 1, 2}) { // none, apart, in place
+            const float* av = a.data() + skew;
+            const float* bv = b.data() + skew;
+            auto at = [&](int64_t i, int64_t l) {
+              return (transpose & KILN_MATMUL_TRANSPOSE_A) ? av[l * m + i] : av[i * k + l];
+            };
+            auto bt = [&](int64_t l, int64_t j) {
+              return (transpose & KILN_MATMUL_TRANSPOSE_B) ? bv[j * k + l] : bv[l * n + j];
+            };
+            uintptr_t c = dc + 4 * skew, r = res == 1 ? dres + 4 * skew : res == 2 ? c : 0;
+            // The in-place residual is the output's earlier contents: the residual's values.
+            mgpuMemcpy(reinterpret_cast<void*>(c), residual.data() + skew, m * n * 4, nullptr);
+            std::string what = "skew " + std::to_string(skew) + " flags " +
+                               std::to_string(transpose) + " bias " + std::to_string(withBias) +
+                               " relu " + std::to_string(relu) + " residual " +
+                               std::to_string(res);
+            kiln_mgpu_matmul_residual_f32(da + 4 * skew, db + 4 * skew, c, m, n, k,
+                                          transpose | KILN_MATMUL_OVERWRITE, 0, alpha,
+                                          withBias ? dbias + 4 * skew : 0, 0.0f,
+                                          relu ? 0.0f : -kInf, kInf, KILN_ACTIVATION_NONE, r);
+            ASSERT_EQ(kiln_mgpu_take_error(), nullptr) << what;
+            std::vector<float> out(m * n);
+            mgpuMemcpy(out.data(), reinterpret_cast<void*>(c), out.size() * 4, nullptr);
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                double want = 0.0;
+                for (int64_t l = 0; l < k; ++l)
+                  want += double(at(i, l)) * double(bt(l, j));
+                want = alpha * want + (res ? residual[skew + i * n + j] : 0.0) +
+                       (withBias ? bias[skew + j] : 0.0);
+                if (relu)
+                  want = std::max(want, 0.0);
+                EXPECT_NEAR(out[i * n + j], want, 1e-5) << what << " at " << i << "," << j;
+              }
+          }
+  // TF32: the operands rounded to 10 mantissa bits (1 + 2^-12 becomes 1).
+  std::vector<float> ones(m * k, 1.0f + 1.0f / 4096.0f), unit(k * n, 1.0f), out(m * n);
+  uintptr_t dones = upload(ones), dunit = upload(unit);
+  kiln_mgpu_matmul_epilogue_f32(dones, dunit, dc, m, n, k,
+                                KILN_MATMUL_OVERWRITE | KILN_MGPU_MATMUL_TF32, 0, 1.0f, 0, 0.0f,
+                                -kInf, kInf, KILN_ACTIVATION_NONE);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  mgpuMemcpy(out.data(), reinterpret_cast<void*>(dc), out.size() * 4, nullptr);
+  EXPECT_EQ(out, std::vector<float>(m * n, 4.0f));
+  kiln_mgpu_matmul_epilogue_f32(dones, dunit, dc, m, n, k, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0,
+                                0.0f, -kInf, kInf, KILN_ACTIVATION_NONE);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  mgpuMemcpy(out.data(), reinterpret_cast<void*>(dc), out.size() * 4, nullptr);
+  EXPECT_EQ(out, std::vector<float>(m * n, 4.0f + 4.0f / 4096.0f));
+  // Epilogues cuBLASLt does not apply: named, nothing run.
+  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, k, KILN_MATMUL_OVERWRITE, dbias, 1.0f, 0,
+                                0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "an epilogue cuBLASLt cannot apply to a product: scale per "
+                             "channel, bias scalar 0, clamp to [0, 6], activation 0");
+  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, k, 0, 0, 1.0f, 0, 0.5f, -kInf, kInf,
+                                KILN_ACTIVATION_SWISH);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(message(status), "an epilogue cuBLASLt cannot apply to a product: scale scalar, "
+                             "bias scalar 0.5, clamp to [-inf, inf], activation 1, accumulating");
+  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, 0, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f,
+                                -kInf, kInf, KILN_ACTIVATION_NONE);
+  status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(message(status), "a 5 x 3 x 0 product does not fit cuBLASLt's sizes (k from 1)");
+  for (uintptr_t d : {da, db, dbias, dres, dc, dones, dunit})
+    mgpuMemFree(reinterpret_cast<void*>(d), nullptr);
+  // The handle, plans and workspace go with the cached objects (TearDown checks the driver's).
+  EXPECT_GT(live(), 0);
+  kiln_mgpu_release_cached();
+  EXPECT_EQ(live(), 0);
+  dlclose(lt);
+}
+
+// cuBLASLt's heuristic may find no algorithm: the call fails naming the product.
+TEST_F(MgpuFake, MatmulEpilogueWithoutAlgorithm) {
+  setenv("FAKE_CUBLASLT_NO_ALGO", "1", 1);
+  std::vector<float> zeros(64, 0.0f);
+  void* d = mgpuMemAlloc(zeros.size() * 4, nullptr, false);
+  mgpuMemcpy(d, zeros.data(), zeros.size() * 4, nullptr);
+  uintptr_t p = reinterpret_cast<uintptr_t>(d);
+  kiln_mgpu_matmul_residual_f32(p, p, p, 4, 4, 2, KILN_MATMUL_OVERWRITE | KILN_MATMUL_TRANSPOSE_B,
+                                0, 1.0f, p, 0.0f, 0.0f, kInf, KILN_ACTIVATION_NONE, p);
+  unsetenv("FAKE_CUBLASLT_NO_ALGO");
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INTERNAL);
+  std::string text = message(status);
+  EXPECT_EQ(text.rfind("cublasLtMatmulAlgoGetHeuristic: CUBLAS_STATUS_NOT_SUPPORTED", 0), 0u)
+      << text;
+  mgpuMemFree(d, nullptr);
+}
+
 // A library call runs on the stream the thread took last and returns without waiting for
 // the device: what follows is queued after it. With KILN_GPU_STREAM=default (its own
 // process: read once) that stream is the default one: mgpuStreamCreate makes none. A call
@@ -1047,6 +1175,20 @@ TEST(GpuNoCudnn, ConvolutionSaysWhy) {
   std::string text = message(status);
   EXPECT_EQ(text.rfind("no cuDNN: cannot load ", 0), 0u) << text;
   EXPECT_NE(text.find(std::getenv("KILN_LIBCUDNN")), std::string::npos) << text;
+  kiln_gpu_close(gpu);
+}
+
+TEST(GpuNoCublasLt, ProductWithEpilogueSaysWhy) {
+  kiln_gpu_t* gpu = nullptr;
+  ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
+  const kiln_gpu_gemm_epilogue_t epilogue = {1.0f, 0, 0, 1};
+  kiln_status_t status =
+      kiln_gpu_gemm_epilogue(gpu, KILN_GPU_GEMM_F32, 0, 0, 2, 2, 2, &epilogue, 0, 0, 0, nullptr);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  std::string text = message(status);
+  EXPECT_EQ(text.rfind("no cuBLASLt: cannot load ", 0), 0u) << text;
+  EXPECT_NE(text.find(std::getenv("KILN_LIBCUBLASLT")), std::string::npos) << text;
+  kiln_gpu_blaslt_release(gpu); // never loaded: nothing to do
   kiln_gpu_close(gpu);
 }
 

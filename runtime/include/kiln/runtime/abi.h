@@ -355,6 +355,11 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 /* The same two for f16 operands and results, summed in f32. */
 #define KILN_MGPU_MATMUL_F16 "kiln_mgpu_matmul_f16"
 #define KILN_MGPU_BATCH_MATMUL_F16 "kiln_mgpu_batch_matmul_f16"
+/* A GPU partition's matrix product with its epilogue, by cuBLASLt (kiln/runtime/mgpu.h):
+ * KILN_KERNEL_MATMUL_EPILOGUE_F32's and KILN_KERNEL_MATMUL_RESIDUAL_F32's arguments and
+ * flags (KILN_MGPU_MATMUL_TF32 too), on device memory. */
+#define KILN_MGPU_MATMUL_EPILOGUE_F32 "kiln_mgpu_matmul_epilogue_f32"
+#define KILN_MGPU_MATMUL_RESIDUAL_F32 "kiln_mgpu_matmul_residual_f32"
 /* A GPU partition's convolution, by cuDNN (kiln/runtime/mgpu.h): input NHWC, filter in
  * cuDNN's NHWC filter layout (f x kh x kw x c/groups), output NHWC, on device memory. */
 #define KILN_MGPU_CONV2D_F32 "kiln_mgpu_conv2d_f32"

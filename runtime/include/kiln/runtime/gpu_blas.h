@@ -65,6 +65,42 @@ kiln_status_t kiln_gpu_gemm_batched(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
                                     int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
                                     kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
 
+/*
+ * What kiln_gpu_gemm_epilogue applies to a product before storing it:
+ * c = max(alpha * op(a) op(b) + residual + bias, 0 if relu), per element, bias[j] for
+ * column j.
+ */
+typedef struct {
+  float alpha;             /* the product's scale */
+  kiln_gpu_ptr_t bias;     /* n floats in device memory, or 0: none */
+  kiln_gpu_ptr_t residual; /* m x n floats (row-major, dense), or 0: none; may be c itself */
+  int32_t relu;            /* 1: max(x, 0) last; 0: none */
+} kiln_gpu_gemm_epilogue_t;
+
+/*
+ * c (m x n) = op(a) op(b) with `epilogue` applied, output overwritten, in the arithmetic
+ * `type` (KILN_GPU_GEMM_F32 or _TF32; f32 data), by one cublasLtMatmul on `stream` with
+ * cuBLASLt's epilogue (CUBLASLT_EPILOGUE_BIAS, _RELU, _RELU_BIAS; the residual as beta 1
+ * and C). cuBLASLt is opened like cuBLAS (gpu_blas.h's first paragraph): the library
+ * KILN_LIBCUBLASLT names, else libcublasLt.so.13, .12, libcublasLt.so; without it the
+ * product fails with KILN_STATUS_NOT_FOUND and "no cuBLASLt: " and the reason.
+ * The layouts, the algorithm cuBLASLt's heuristic picks for the pointers' alignments and
+ * the descriptors are kept per shape (KILN_GPU_BLASLT_MAX_PLANS of them; more are planned
+ * on each call), and each device gets one workspace of KILN_GPU_BLASLT_WORKSPACE bytes on
+ * its first such product. Sizes of 0 rows or columns do nothing; k must be at least 1.
+ */
+enum { KILN_GPU_BLASLT_MAX_PLANS = 256 };
+enum { KILN_GPU_BLASLT_WORKSPACE = 32 << 20 };
+kiln_status_t kiln_gpu_gemm_epilogue(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
+                                     int transpose_a, int transpose_b, int64_t m, int64_t n,
+                                     int64_t k, const kiln_gpu_gemm_epilogue_t* epilogue,
+                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
+                                     kiln_gpu_stream_t stream);
+
+/* Releases `gpu`'s cuBLASLt handle, plans and workspace (before closing the device; the
+ * next product makes them again). NULL, or a device without them, is ignored. */
+void kiln_gpu_blaslt_release(kiln_gpu_t* gpu);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

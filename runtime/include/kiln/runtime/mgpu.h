@@ -65,8 +65,9 @@ extern "C" {
 kiln_status_t kiln_mgpu_take_error(void);
 
 /* Destroys the streams mgpuStreamDestroy kept for reuse, on every device, the calling
- * thread's staging buffers (see Copies above) and the idle pinned buffers of partitions'
- * transfers (kiln_mgpu_partition_send), for a program that wants the driver's objects
+ * thread's staging buffers (see Copies above), the idle pinned buffers of partitions'
+ * transfers (kiln_mgpu_partition_send) and cuBLASLt's plans and workspaces
+ * (kiln_gpu_blaslt_release), for a program that wants the driver's objects
  * released before it closes its devices; tests. */
 void kiln_mgpu_release_cached(void);
 
@@ -122,6 +123,23 @@ void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int6
                           int64_t k, int32_t flags);
 void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
                                 int64_t m, int64_t n, int64_t k, int32_t flags);
+
+/* kiln_kernel_matmul_epilogue_f32's contract (kiln/kernels/matmul.h) on device memory, by
+ * cuBLASLt (kiln_gpu_gemm_epilogue in kiln/runtime/gpu_blas.h: one cublasLtMatmul with the
+ * epilogue), queued like kiln_mgpu_matmul_f32, TF32 with KILN_MGPU_MATMUL_TF32, in the
+ * forms cuBLASLt applies in the same call: KILN_MATMUL_OVERWRITE, no scale buffer (a
+ * scale_value), a bias buffer (or a bias_value of 0), lo -inf or 0, hi +inf and no
+ * activation; other epilogues are an error. */
+void kiln_mgpu_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation);
+/* The same with `residual` (m x n, dense; c itself or apart from it) added after the bias,
+ * before lo (kiln_kernel_matmul_residual_f32's contract). */
+void kiln_mgpu_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
+                                   float scale_value, uintptr_t bias, float bias_value,
+                                   float lo, float hi, int32_t activation, uintptr_t residual);
 
 /* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
  * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
