@@ -244,6 +244,7 @@ private:
     p.strictFloat = options.strictFloat;
     p.allowTf32 = options.allowTf32;
     p.gpuEpilogues = options.gpuEpilogues;
+    p.cublasltEpilogues = options.cublasltEpilogues;
     if (!options.gpuArch.empty()) {
       p.gpuArch = options.gpuArch;
       p.gpuAssemble = options.emit != EmitKind::Ptx;

@@ -39,6 +39,7 @@ struct CompileOptions {
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   bool allowTf32 = false;           // GPU f32 products and convolutions on TF32 tensor cores
   bool gpuEpilogues = false;         // GPU: epilogues in cuDNN's convolutions, 1x1 ones by cuDNN
+  bool cublasltEpilogues = false;    // GPU: epilogues in cuBLASLt's products (1x1 convolutions')
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   bool compressTransfers = false;   // f32 tensors cross devices as their upper 16 bits
   std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)

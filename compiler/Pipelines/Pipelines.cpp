@@ -80,6 +80,7 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
     kernels.strictFloat = options.strictFloat;
     kernels.allowTf32 = options.allowTf32;
     kernels.gpuEpilogues = options.gpuEpilogues;
+    kernels.cublasltEpilogues = options.cublasltEpilogues;
     pm.addPass(lower::createKernelCallsPass(kernels));
     pm.addPass(lower::createFuseKernelCallsPass());
     pm.addPass(lower::createPackWeightsPass());
@@ -225,6 +226,9 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> gpuEpilogues{*this, "gpu-epilogues",
                             llvm::cl::desc("GPU convolutions' epilogues in cuDNN's fused call"),
                             llvm::cl::init(false)};
+  Option<bool> cublasltEpilogues{
+      *this, "cublaslt-epilogues",
+      llvm::cl::desc("GPU f32 products' epilogues in cuBLASLt's call"), llvm::cl::init(false)};
   Option<std::string> gpuArch{*this, "gpu-arch",
                               llvm::cl::desc("GPU architecture of the kernels (sm_80)"),
                               llvm::cl::init("sm_80")};
@@ -241,6 +245,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
     options.strictFloat = strictFloat;
     options.allowTf32 = allowTf32;
     options.gpuEpilogues = gpuEpilogues;
+    options.cublasltEpilogues = cublasltEpilogues;
     options.gpuArch = gpuArch;
     options.gpuAssemble = gpuAssemble;
     return options;

@@ -43,6 +43,10 @@ struct PipelineOptions {
   /// 1x1 convolutions with a Relu epilogue are cuDNN's (without: generated kernels after
   /// them, and cuBLAS products).
   bool gpuEpilogues = false;
+  /// A GPU's f32 matrix products (1x1 convolutions' too, before cuDNN's) apply the bias,
+  /// Relu and residual after them in cuBLASLt's call (without: generated kernels after
+  /// cuBLAS products).
+  bool cublasltEpilogues = false;
   /// GPU code (for partitions placed on a GPU): the architecture its kernels are compiled
   /// for, and whether ptxas assembles them at compile time into a fatbin holding the cubin
   /// and the PTX (otherwise the module holds PTX, which the driver compiles at load).

@@ -205,24 +205,44 @@ LogicalResult conv2dGemm(KernelCallOp op) {
   return s.packed("filter", k, f);
 }
 
+/// The epilogues the GPU libraries apply in the call (cuDNN's kiln_gpu_conv2d_fused_f32,
+/// cuBLASLt's kiln_gpu_gemm_epilogue), if `op` has one: a scalar scale, a bias buffer or
+/// none, a Relu or nothing, the output overwritten.
+static LogicalResult libraryEpilogue(KernelCallOp op, Shapes &s, StringRef library,
+                                     StringRef what) {
+  EpilogueAttr e = op.getEpilogue("epilogue");
+  if (!e)
+    return success();
+  bool inf = e.getHiValue() > 0 && std::isinf(e.getHiValue());
+  bool lo = e.getLoValue() == 0.0f || (e.getLoValue() < 0 && std::isinf(e.getLoValue()));
+  if (e.getScaleInput() < 0 && e.getBiasValue() == 0.0f && lo && inf && !e.getSwish() &&
+      s.flag("overwrite"))
+    return success();
+  return op.emitOpError() << "has the epilogue " << e << ", which " << library
+                          << " cannot apply: a " << what
+                          << "'s takes a scalar scale, a bias buffer or none, a Relu or "
+                             "nothing, and overwrites its output";
+}
+
+LogicalResult gpuMatmulEpilogue(KernelCallOp op) {
+  Shapes s(op);
+  if (s.p("k") < 1)
+    return op.emitOpError() << "has k = " << s.p("k") << ": cuBLASLt's products need k >= 1";
+  return failure(failed(libraryEpilogue(op, s, "cuBLASLt", "product")) || failed(matmul(op)));
+}
+
+LogicalResult gpuMatmulResidual(KernelCallOp op) {
+  return failure(failed(gpuMatmulEpilogue(op)) || failed(matmulResidual(op)));
+}
+
 LogicalResult gpuConv2d(KernelCallOp op) {
   Shapes s(op);
   int64_t groups = s.p("groups"), f = s.p("f");
   if (groups < 1 || s.p("c") % groups != 0 || f % groups != 0)
     return op.emitOpError() << "has " << groups << " groups, which do not divide its "
                             << s.p("c") << " input and " << f << " output channels";
-  // The epilogues cuDNN applies in the convolution's call (kiln_gpu_conv2d_fused_f32): a
-  // scalar scale, a bias buffer or none, a Relu or nothing, the output overwritten.
-  if (EpilogueAttr e = op.getEpilogue("epilogue")) {
-    bool inf = e.getHiValue() > 0 && std::isinf(e.getHiValue());
-    bool lo = e.getLoValue() == 0.0f || (e.getLoValue() < 0 && std::isinf(e.getLoValue()));
-    if (e.getScaleInput() >= 0 || e.getBiasValue() != 0.0f || !lo || !inf || e.getSwish() ||
-        !s.flag("overwrite"))
-      return op.emitOpError()
-             << "has the epilogue " << e
-             << ", which cuDNN cannot apply: a convolution's takes a scalar scale, a bias "
-                "buffer or none, a Relu or nothing, and overwrites its output";
-  }
+  if (failed(libraryEpilogue(op, s, "cuDNN", "convolution")))
+    return failure();
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
                  failed(s.input("filter", {f, s.p("kh"), s.p("kw"), s.p("c") / groups})) ||
                  failed(s.output("output", {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));

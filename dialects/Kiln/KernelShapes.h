@@ -36,6 +36,11 @@ llvm::LogicalResult conv2d3x3(KernelCallOp op);
 llvm::LogicalResult conv2dDirect(KernelCallOp op);
 llvm::LogicalResult gpuConv2d(KernelCallOp op);
 llvm::LogicalResult gpuConv2dResidual(KernelCallOp op);
+/// A GPU product by cuBLASLt with its epilogue (kiln_mgpu_matmul_epilogue_f32), and with a
+/// residual (kiln_mgpu_matmul_residual_f32): matmul's shapes, and an epilogue cuBLASLt
+/// applies in the call.
+llvm::LogicalResult gpuMatmulEpilogue(KernelCallOp op);
+llvm::LogicalResult gpuMatmulResidual(KernelCallOp op);
 llvm::LogicalResult conv2dGemm(KernelCallOp op);
 /// input n x h x w x c, output n x oh x ow x c.
 llvm::LogicalResult maxPool(KernelCallOp op);

@@ -43,6 +43,15 @@ constexpr KernelParam gpuMatmulParams[] = {
     {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
     flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
     flag("overwrite", KILN_MATMUL_OVERWRITE), flag("tf32", KILN_MGPU_MATMUL_TF32)};
+// The same with an epilogue by cuBLASLt (kiln_mgpu_matmul_epilogue_f32), and with a
+// residual connection's addition (kiln_mgpu_matmul_residual_f32): the CPU kernels'
+// arguments, in the forms cuBLASLt applies (shapes::gpuMatmulEpilogue checks which).
+constexpr KernelOperand gpuMatmulResidualInputs[] = {{"a", 2}, {"b", 2}, {"residual", -1}};
+constexpr KernelParam gpuMatmulEpilogueParams[] = {
+    {"m", K::I64}, {"n", K::I64}, {"k", K::I64},
+    flag("transpose_a", KILN_MATMUL_TRANSPOSE_A), flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
+    flag("overwrite", KILN_MATMUL_OVERWRITE), flag("tf32", KILN_MGPU_MATMUL_TF32),
+    {"epilogue", K::Epilogue, true, 0}};
 // The same for f16 operands and results (kiln_mgpu_matmul_f16, f32 sums).
 constexpr KernelOperand gpuMatmulF16Inputs[] = {
     {"a", 2, KernelElement::F16}, {"b", 2, KernelElement::F16}};
@@ -286,6 +295,12 @@ constexpr KernelInfo table[] = {
      transferBuffer, transferParams, transferArgs},
     {"gpu_matmul_f32", KILN_MGPU_MATMUL_F32, KernelLibrary::GpuRuntime, false, "overwrite",
      gpuMatmulInputs, matmulOutputs, gpuMatmulParams, matmulArgs, shapes::matmul},
+    {"gpu_matmul_epilogue_f32", KILN_MGPU_MATMUL_EPILOGUE_F32, KernelLibrary::GpuRuntime,
+     false, "overwrite", gpuMatmulInputs, matmulOutputs, gpuMatmulEpilogueParams,
+     matmulEpilogueArgs, shapes::gpuMatmulEpilogue},
+    {"gpu_matmul_residual_f32", KILN_MGPU_MATMUL_RESIDUAL_F32, KernelLibrary::GpuRuntime, false,
+     "overwrite", gpuMatmulResidualInputs, matmulOutputs, gpuMatmulEpilogueParams,
+     matmulResidualArgs, shapes::gpuMatmulResidual},
     {"gpu_batch_matmul_f32", KILN_MGPU_BATCH_MATMUL_F32, KernelLibrary::GpuRuntime, false,
      "overwrite", batchMatmulInputs, matmulOutputs, gpuBatchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},

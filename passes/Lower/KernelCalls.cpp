@@ -615,11 +615,15 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       Builder b(op.getContext());
       Params params{b, {}};
       bool overwrite = foldZeroFill(op, m.c, params);
-      if (overwrite && !f16 && gpuEpilogues && lowerGpuPointwiseConv(op, m))
+      // cuBLASLt takes 1x1 convolutions too when both libraries' epilogues are on.
+      if (overwrite && !f16 && gpuEpilogues && !cublasltEpilogues &&
+          lowerGpuPointwiseConv(op, m))
         continue;
-      params.product(m);
       if (allowTf32 && !f16)
         params.flag("tf32");
+      if (overwrite && !f16 && !m.batch && cublasltEpilogues && lowerBlasLtProduct(op, m, params))
+        continue;
+      params.product(m);
       std::string name = std::string(m.batch ? "gpu_batch_matmul_" : "gpu_matmul_") +
                          (f16 ? "f16" : "f32");
       call(op, name, {m.a, m.b}, m.c, params);
@@ -878,6 +882,87 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (collapse->use_empty())
       collapse.erase();
     return true;
+  }
+
+  /// Whether cuBLASLt can apply `e` in the product's call (kiln_gpu_gemm_epilogue): a
+  /// scalar scale (or, outside --strict-float, a constant per-channel one where the weights
+  /// are constant: it goes into them), a bias buffer or none, a Relu or nothing, and a
+  /// contiguous residual (the output itself too: cuBLASLt reads C before it writes D; not
+  /// with a bias under --strict-float, which cuBLASLt adds after the residual).
+  bool blasltEpilogue(const EpilogueMatch &e, const MatmulMatch &m) {
+    auto inf = std::numeric_limits<float>::infinity();
+    if (e.swish || (e.lo != 0.0f && e.lo != -inf) || e.hi != inf ||
+        (!e.bias && e.biasValue != 0.0f))
+      return false;
+    if (e.scale && (strictFloat || !constantFilter(m.b) || !constantChannels(e.scale, m.n)))
+      return false;
+    // cuBLASLt adds the residual before the bias (beta C, then the epilogue's bias): the
+    // rounding of a different order.
+    if (e.residual && strictFloat && e.bias)
+      return false;
+    return !e.residual || isKernelInput(e.residual, -1);
+  }
+
+  /// Replaces the product `op` (its zero fill folded away, `params` with it) and the
+  /// epilogue after it by one call of cuBLASLt (gpu_matmul_epilogue_f32, or
+  /// gpu_matmul_residual_f32 with a residual), where cuBLASLt can apply that epilogue; a
+  /// constant per-channel scale is multiplied into the constant weights (a global
+  /// `NAME_x_SCALE`). Whether it did; other products stay cuBLAS calls.
+  bool lowerBlasLtProduct(linalg::GenericOp op, const MatmulMatch &m, Params &params) {
+    if (m.k < 1)
+      return false;
+    std::optional<EpilogueMatch> e =
+        matchEpilogue(op, m.c, m.n, /*swish=*/false, Residual::OrInPlace);
+    if (!e || !blasltEpilogue(*e, m))
+      return false;
+    Value weights = m.b;
+    if (e->scale) {
+      OpBuilder b(op);
+      auto [scale, values] = *constantChannels(e->scale, m.n);
+      weights = scaledWeights(b, op.getLoc(), m.b, m.transposeB, scale, values);
+      e->scale = nullptr;
+      e->scaleValue = 1.0f;
+    }
+    params.product(m);
+    Value old = m.b;
+    callWithEpilogue(op, "gpu_matmul_epilogue_f32", "gpu_matmul_residual_f32", {m.a, weights},
+                     *e, params, m.c);
+    if (auto get = old.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
+      get.erase();
+    return true;
+  }
+
+  /// A global holding the constant weights `weights` reads (k x n, n x k when
+  /// `transposed`) with each output column j multiplied by `values[j]` (the constant global
+  /// `scale`'s); made once per weights and scale.
+  Value scaledWeights(OpBuilder &b, Location loc, Value weights, bool transposed,
+                      memref::GlobalOp scale, ArrayRef<float> values) {
+    memref::GlobalOp global = constantFilter(weights);
+    std::string key = global.getSymName().str() + "_x_" + scale.getSymName().str();
+    auto type = cast<MemRefType>(weights.getType());
+    auto [it, fresh] = transposedGlobals.try_emplace(key, nullptr);
+    if (fresh) {
+      auto data = cast<DenseElementsAttr>(*global.getInitialValue());
+      SmallVector<float> w = data.isSplat()
+                                 ? SmallVector<float>(type.getNumElements(),
+                                                      data.getSplatValue<float>())
+                                 : SmallVector<float>(data.getValues<float>());
+      int64_t rows = type.getShape()[0], cols = type.getShape()[1];
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          w[r * cols + c] *= values[transposed ? r : c];
+      auto tensorType = RankedTensorType::get(type.getShape(), b.getF32Type());
+      OpBuilder gb(global);
+      auto made = memref::GlobalOp::create(
+          gb, global.getLoc(), key, gb.getStringAttr("private"),
+          MemRefType::get(type.getShape(), b.getF32Type()),
+          DenseElementsAttr::get(tensorType, ArrayRef<float>(w)), /*constant=*/true,
+          global.getAlignmentAttr());
+      SymbolTable(getOperation()).insert(made); // unique name
+      it->second = made;
+      replacedFilters.push_back(global.getSymName());
+    }
+    return memref::GetGlobalOp::create(b, loc, it->second.getType(), it->second.getSymName());
   }
 
   llvm::StringMap<memref::GlobalOp> transposedGlobals;

@@ -731,6 +731,8 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
            "Let a GPU's f32 products and convolutions use TF32 tensor cores">,
     Option<"gpuEpilogues", "gpu-epilogues", "bool", "false",
            "Fuse epilogues into a GPU's cuDNN convolutions (1x1 ones with a Relu too; slower on an H200)">,
+    Option<"cublasltEpilogues", "cublaslt-epilogues", "bool", "false",
+           "Fuse epilogues into a GPU's f32 matrix products by cuBLASLt (1x1 convolutions' too)">,
   ];
   let dependentDialects = ["kiln::dialect::KilnDialect", "mlir::memref::MemRefDialect"];
 }

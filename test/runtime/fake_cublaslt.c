@@ -244,7 +244,7 @@ cublasStatus_t cublasLtMatmul(void* handle, desc_t* desc, const float* alpha, co
     fprintf(stderr, "fake_cublaslt: matmul%s %c %c %llu %llu %llu epilogue %u beta %g%s\n",
             tf32 ? " tf32" : "", desc->transa ? 'T' : 'N', desc->transb ? 'T' : 'N',
             (unsigned long long)m, (unsigned long long)n, (unsigned long long)k,
-            desc->epilogue, (double)*beta, c == d ? " in place" : "");
+            desc->epilogue, (double)*beta, *beta != 0.0f && c == d ? " in place" : "");
   for (uint64_t j = 0; j < n; ++j)
     for (uint64_t i = 0; i < m; ++i) {
       float sum = 0.0f;

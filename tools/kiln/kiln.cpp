@@ -188,11 +188,17 @@ int main(int argc, char **argv) {
                     "round their operands to TF32 (10 mantissa bits) on tensor cores: "
                     "several times faster on NVIDIA Ampere and later, with relative errors "
                     "near 1e-3 instead of 1e-7 (PyTorch and TensorFlow's own switch)");
-  compile->add_flag("--gpu-epilogues", options.gpuEpilogues,
-                    "On a GPU, apply the bias, batch norm, shortcut and Relu after a "
-                    "convolution in cuDNN's fused call, and 1x1 convolutions with a Relu by "
-                    "cuDNN, instead of generated kernels and cuBLAS (measured slower on an "
-                    "H200 with cuDNN 9.14: for comparison)");
+  std::string gpuEpilogues;
+  compile
+      ->add_flag("--gpu-epilogues{all}", gpuEpilogues,
+                 "On a GPU, apply the bias, batch norm, shortcut and Relu after a library "
+                 "call in the call itself instead of generated kernels after it: "
+                 "=cublaslt for f32 matrix products (1x1 convolutions' too) by cuBLASLt "
+                 "(unmeasured on a GPU so far), =cudnn for convolutions by cuDNN's fused "
+                 "call, and 1x1 ones with a Relu by cuDNN (measured slower on an H200 with "
+                 "cuDNN 9.14), =all (the flag alone) for both, 1x1 convolutions by cuBLASLt")
+      ->check(CLI::IsMember({"all", "cudnn", "cublaslt"}).description(""))
+      ->type_name("[=all|cudnn|cublaslt]");
   compile->add_flag("--no-kernels", options.noKernels,
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");
@@ -217,6 +223,8 @@ int main(int argc, char **argv) {
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;
   options.runtimeChecks = !noRuntimeChecks;
+  options.gpuEpilogues = gpuEpilogues == "all" || gpuEpilogues == "cudnn";
+  options.cublasltEpilogues = gpuEpilogues == "all" || gpuEpilogues == "cublaslt";
   if (!tags.empty() && !splitList(tags, "--tag", "tag", "serve or serve,gpu", options.tags))
     return 1;
   for (const std::string &list : deviceLists)

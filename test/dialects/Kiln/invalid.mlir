@@ -94,7 +94,7 @@ func.func @gpu_kernel_on_cpu(%a: memref<4xf32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_batch_matmul_f32, gpu_matmul_f16, gpu_batch_matmul_f16, gpu_conv2d_f32, gpu_conv2d_residual_f32, gpu_partition_send, gpu_partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_matmul_epilogue_f32, gpu_matmul_residual_f32, gpu_batch_matmul_f32, gpu_matmul_f16, gpu_batch_matmul_f16, gpu_conv2d_f32, gpu_conv2d_residual_f32, gpu_partition_send, gpu_partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -554,6 +554,22 @@ func.func @gpu_conv_groups(%x: memref<1x4x4x3xf32>, %f: memref<4x3x3x1xf32>, %y:
 func.func @gpu_conv_filter(%x: memref<1x4x4x2xf32>, %f: memref<3x3x2x4xf32>, %y: memref<1x2x2x4xf32>) attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   // expected-error @+1 {{'kiln.kernel_call' op expects its filter buffer to be 4x3x3x2 (from its parameters), but it is 'memref<3x3x2x4xf32>'}}
   kiln.kernel_call "gpu_conv2d_f32" ins(%x, %f : memref<1x4x4x2xf32>, memref<3x3x2x4xf32>) outs(%y : memref<1x2x2x4xf32>) params {n = 1, h = 4, w = 4, c = 2, f = 4, kh = 3, kw = 3, oh = 2, ow = 2, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad = array<i64: 0, 0>, groups = 1}
+  return
+}
+
+// -----
+
+func.func @gpu_matmul_relu6(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %t: memref<2xf32>, %c: memref<4x2xf32>) attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  // expected-error @+1 {{'kiln.kernel_call' op has the epilogue #kiln.epilogue<bias = input 2, lo = 0.000000e+00, hi = 6.000000e+00>, which cuBLASLt cannot apply: a product's takes a scalar scale, a bias buffer or none, a Relu or nothing, and overwrites its output}}
+  kiln.kernel_call "gpu_matmul_epilogue_f32" ins(%a, %b, %t : memref<4x3xf32>, memref<3x2xf32>, memref<2xf32>) outs(%c : memref<4x2xf32>) params {m = 4, n = 2, k = 3, overwrite, epilogue = #kiln.epilogue<bias = input 2, lo = 0.0, hi = 6.0>}
+  return
+}
+
+// -----
+
+func.func @gpu_matmul_no_depth(%a: memref<4x0xf32>, %b: memref<0x2xf32>, %r: memref<4x2xf32>, %c: memref<4x2xf32>) attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  // expected-error @+1 {{'kiln.kernel_call' op has k = 0: cuBLASLt's products need k >= 1}}
+  kiln.kernel_call "gpu_matmul_residual_f32" ins(%a, %b, %r : memref<4x0xf32>, memref<0x2xf32>, memref<4x2xf32>) outs(%c : memref<4x2xf32>) params {m = 4, n = 2, k = 0, overwrite, epilogue = #kiln.epilogue<>}
   return
 }
 
