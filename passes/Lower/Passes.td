@@ -673,8 +673,19 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     whose rows collapse an NHWC image (a 1x1 convolution's; a depthwise output's last two
     dimensions are k) and whose epilogue ends in a Relu becomes a 1x1 `gpu_conv2d_f32` (or
     `_residual_f32`) on that image, with that epilogue, instead of a cuBLAS call (a dense
-    layer's product stays cuBLAS's). Without the option none of this: epilogues stay
-    kernels, products cuBLAS calls. Nothing else there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
+    layer's product stays cuBLAS's). With `cublaslt-epilogues` (`kiln compile
+    --gpu-epilogues=cublaslt`, or the flag alone for both libraries; off by default until
+    measured on a GPU), the elementwise op after an overwriting f32 product (not a batch,
+    k >= 1) becomes the call's `epilogue` when cuBLASLt applies it in the same
+    cublasLtMatmul (`kiln_gpu_gemm_epilogue`): a scalar scale (alpha), or a constant
+    per-channel one multiplied into constant weights (a global `NAME_x_SCALE`; not with
+    `strict-float`), a bias buffer or none, a Relu or nothing, and a residual, apart from
+    the output or the output itself at any depth (cuBLASLt reads C before writing D;
+    under `strict-float` not with a bias, which cuBLASLt adds after the residual): the call
+    is `gpu_matmul_epilogue_f32`, or `gpu_matmul_residual_f32` with the residual its input
+    2. With both options, 1x1 convolutions' products go to cuBLASLt, not cuDNN. Without
+    the options none of this: epilogues stay kernels, products cuBLAS calls. Nothing else
+    there changes. The depthwise generic the lowering marks `kiln.depthwise` becomes a call of
     `depthwise_conv2d_f32` at every size, and the 3x3 convolution generic it marks
     `kiln.conv2d_3x3` (unit strides and dilations, 16 or more channels in and out) one of
     `conv2d_3x3_f32`, which computes by Winograd's F(4x4, 3x3); one marked

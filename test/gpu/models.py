@@ -27,11 +27,12 @@ the encoders. Both run in f32 without TF32. Kiln's time is a whole call of the c
 program: its input copied to the GPU and its output back; PyTorch's is timed both ways.
 Kiln runs each turn twice: as built, and with KILN_GPU_STAGING=0 (large copies by the
 driver from pageable memory instead of through Kiln's pinned staging buffers:
-kiln/runtime/mgpu.h), "driver copies"; the image models a third time, compiled with
---gpu-epilogues (each convolution's bias, batch norm, shortcut and Relu in cuDNN's fused
-call, 1x1 convolutions with a Relu cuDNN's too, instead of generated kernels after cuDNN's
-plain convolution and cuBLAS's products), "cuDNN epilogues", checked against TensorFlow
-like the program as built.
+kiln/runtime/mgpu.h), "driver copies"; then the programs compiled another way
+(VARIANTS), each checked against TensorFlow like the program as built: every model with
+--gpu-epilogues=cublaslt (an f32 product's bias, batch norm, shortcut and Relu in
+cuBLASLt's call instead of a generated kernel after cuBLAS's product), "cuBLASLt
+epilogues", and the image models with --gpu-epilogues=cudnn (each convolution's in cuDNN's
+fused call, 1x1 convolutions with a Relu cuDNN's too), "cuDNN epilogues".
 
 Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] matrix
 (`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
@@ -161,6 +162,12 @@ def matmul_graph(path, k, dtype):
         f.write("\n".join(lines) + "\n")
 
 
+# Programs compiled another way, timed beside the program as built: (suffix, label, flags,
+# whether only image models get one).
+VARIANTS = (("ltepi", "cuBLASLt epilogues", ["--gpu-epilogues=cublaslt"], False),
+            ("cudnnepi", "cuDNN epilogues", ["--gpu-epilogues=cudnn"], True))
+
+
 def prepare(args):
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "test", "bench"))
@@ -191,19 +198,20 @@ def prepare(args):
             for f in fetches:
                 cmd += ["--fetch", f]
             proc = subprocess.run(cmd, capture_output=True, text=True)
-            # The image models again with cuDNN's fused epilogues, for comparison.
-            cudnnepi = ""
-            if not proc.returncode and len(feeds["x"].shape) == 4:
-                cmd[cmd.index("-o") + 1] = stem + "-cudnnepi"
-                if subprocess.run(cmd + ["--gpu-epilogues"], capture_output=True,
-                                  text=True).returncode == 0:
-                    cudnnepi = os.path.basename(stem) + "-cudnnepi"
+            # The same model compiled the other ways (VARIANTS), for comparison.
+            variants = {}
+            for suffix, _, flags, images in VARIANTS:
+                if proc.returncode or (images and len(feeds["x"].shape) != 4):
+                    continue
+                cmd[cmd.index("-o") + 1] = stem + "-" + suffix
+                if subprocess.run(cmd + flags, capture_output=True, text=True).returncode == 0:
+                    variants[suffix] = os.path.basename(stem) + "-" + suffix
             if weights == "repeated":
                 os.remove(graph)
             entry = {"name": name, "batch": batch, "title": title, "weights": weights,
                      "peer": peer, "shape": list(feeds["x"].shape),
                      "ref_shape": list(ref[0].shape), "ref_stride": stride,
-                     "exe": os.path.basename(stem), "exe_cudnnepi": cudnnepi,
+                     "exe": os.path.basename(stem), "variants": variants,
                      "error": proc.stderr.strip()[-500:] if proc.returncode else ""}
             manifest["models"].append(entry)
             print("%s: %s" % (os.path.basename(stem), entry["error"] or "compiled"), flush=True)
@@ -371,13 +379,15 @@ def run(args):
             failures += 1
             continue
         failures += not ok
-        cudnnepi = os.path.join(d, m["exe_cudnnepi"]) if m.get("exe_cudnnepi") else None
-        if cudnnepi:
-            cudnnepi_ok, cudnnepi_err = check_model(d, m, m["exe_cudnnepi"], np)
-            print("%-40s cuDNN epilogues: %s rel.err %.1e" % (
-                label, "ok" if cudnnepi_ok else "FAIL", cudnnepi_err), flush=True)
-            failures += not cudnnepi_ok
-        kiln_ms, driver_ms, cudnnepi_ms, torch_ms, nhwc_ms = [], [], [], [], []
+        # The variants this model has: (label, program, times).
+        variants = [(lab, m["variants"][suffix], []) for suffix, lab, _, _ in VARIANTS
+                    if m.get("variants", {}).get(suffix)]
+        for lab, program, _ in variants:
+            v_ok, v_err = check_model(d, m, program, np)
+            print("%-40s %s: %s rel.err %.1e" % (label, lab, "ok" if v_ok else "FAIL", v_err),
+                  flush=True)
+            failures += not v_ok
+        kiln_ms, driver_ms, torch_ms, nhwc_ms = [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -388,8 +398,8 @@ def run(args):
             try:
                 kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
                 driver_ms.append(kiln_bench(exe, args.runs, ["x=" + x], driver_copies=True))
-                if cudnnepi:
-                    cudnnepi_ms.append(kiln_bench(cudnnepi, args.runs, ["x=" + x]))
+                for _, program, times in variants:
+                    times.append(kiln_bench(os.path.join(d, program), args.runs, ["x=" + x]))
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print("%-40s bench error: %s" % (label, e), flush=True)
                 break
@@ -399,7 +409,8 @@ def run(args):
                     nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
         driver = statistics.median(driver_ms) if driver_ms else float("nan")
-        epi = ("  (cuDNN epilogues %8.3f)" % statistics.median(cudnnepi_ms)) if cudnnepi_ms else ""
+        epi = "".join("  (%s %8.3f)" % (lab, statistics.median(times))
+                      for lab, _, times in variants if times)
         if torch_ms:
             tr = statistics.median(t[0] for t in torch_ms)
             tc = statistics.median(t[1] for t in torch_ms)
@@ -493,8 +504,11 @@ def profile(args):
             continue
         exe = os.path.join(d, m["exe"])
         env = dict(os.environ, KILN_GPU_PROFILE="1")
-        # The program as built, then (image models) with --gpu-epilogues.
-        for program, how in ((m["exe"], ""), (m.get("exe_cudnnepi"), ", --gpu-epilogues")):
+        # The program as built, then the variants.
+        programs = [(m["exe"], "")] + [
+            (m.get("variants", {}).get(suffix), ", " + " ".join(flags))
+            for suffix, _, flags, _ in VARIANTS]
+        for program, how in programs:
             if not program:
                 continue
             proc = subprocess.run([os.path.join(d, program), "--input", "x=" + exe + ".x.npy",

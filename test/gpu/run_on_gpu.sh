@@ -9,6 +9,8 @@
 #                     beside CPU ones, their tensors through the host)
 #   replay-generated.txt  the same on /gpu:0 with --no-kernels: Kiln's own kernels for the
 #                     products (tiled; f16 on the tensor cores) and convolutions, not libraries
+#   replay-epilogues.txt  the same on /gpu:0 with --gpu-epilogues: products' epilogues in
+#                     cuBLASLt's call, convolutions' in cuDNN's
 #   bench.txt         example graphs timed on the GPU and on the CPU (runner --bench)
 #   models.txt        MobileNetV2, ResNet50 and transformer encoders at batch 1 and 32 on the
 #                     GPU against TensorFlow's outputs and PyTorch eager's speed, and a 4096^3
@@ -27,10 +29,10 @@
 # which needs only Python with NumPy (PyTorch for the peers). With no option it does both
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
-# KILN_GPU_PARTS (default "replay mixed generated bench profile models") picks what
+# KILN_GPU_PARTS (default "replay mixed generated epilogues bench profile models") picks what
 # --prepare compiles and --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
-parts=${KILN_GPU_PARTS:-replay mixed generated bench profile models}
+parts=${KILN_GPU_PARTS:-replay mixed generated epilogues bench profile models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -56,6 +58,8 @@ prepare() { # prepare BUNDLE_DIR
     --devices /cpu:0,/gpu:0 --gpu-arch "$arch" | tail -n 1
   want generated && python3 test/gpu/replay.py --prepare "$dir/replay-generated" \
     --devices /gpu:0 --gpu-arch "$arch" --flags=--no-kernels | tail -n 1
+  want epilogues && python3 test/gpu/replay.py --prepare "$dir/replay-epilogues" \
+    --devices /gpu:0 --gpu-arch "$arch" --flags=--gpu-epilogues | tail -n 1
   echo "$bench_graphs" | while IFS='|' read -r graph flags; do
     name=${graph%.pbtxt}
     # shellcheck disable=SC2086
@@ -110,6 +114,11 @@ run() { # run BUNDLE_DIR OUT_DIR
     python3 test/gpu/replay.py --prepared "$dir/replay-generated" \
       > "$out/replay-generated.txt" 2>&1
     echo "replay (--no-kernels): $(tail -n 1 "$out/replay-generated.txt")"
+  fi
+  if want epilogues; then
+    python3 test/gpu/replay.py --prepared "$dir/replay-epilogues" \
+      > "$out/replay-epilogues.txt" 2>&1
+    echo "replay (--gpu-epilogues): $(tail -n 1 "$out/replay-epilogues.txt")"
   fi
 
   # Whole graphs on the GPU against the same graphs on the CPU (medians of the runner's runs).
