@@ -119,10 +119,10 @@ Value widen(OpBuilder &b, Location loc, Value v) {
   return v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
-/// One step of a half product's sum carried in f32: `acc + f32(a) * f32(b)`.
+/// One step of a half product's sum carried in f32: `acc + f32(a) * f32(b)`, one fused
+/// multiply-add (rounded once, as the tensor cores and cuBLAS's f16 products sum).
 Value halfProductStep(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
-  return arith::AddFOp::create(
-      b, loc, acc, arith::MulFOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs)));
+  return math::FmaOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs), acc);
 }
 
 /// Index arithmetic for kernels written out op by op (the products' tiles).
@@ -628,13 +628,21 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// input read at (i, k), one at (k, j), the output at (i, j); any body, applied in k
   /// order), with a tiled kernel: a block of 256 threads per 64 x 64 tile of the output, or
   /// 128 x 128 when it has that many rows and columns (grid z: the batch), each thread 4 x 4
-  /// (8 x 8) of its elements (rows ty + 16r, columns tx + 16c), the operands staged through
-  /// workgroup memory 16 deep along k. Each output
-  /// element's body runs over k in order, as one thread per element would run it, so the
-  /// result is the same (a product of 16-bit floats summed in f32: isHalfProduct). False, leaving `op` alone, for another op or a product under 16
+  /// (8 x 8) of its elements: rows 4ty + 64g + i (groups g of 4 consecutive rows i, 64
+  /// apart), columns likewise with tx, so that a step reads each group of
+  /// the operands from workgroup memory as one vector (`ld.shared.v4`; element by element
+  /// without `vectorise`). The operands are
+  /// staged 16 deep through workgroup memory (A's tile transposed, depth-major, its rows
+  /// padded by 4 elements against bank conflicts of the transposed stores), the next
+  /// stage's elements fetched into registers (carried by the loop) before this stage's
+  /// steps, so that their loads' latency hides behind the products; the steps of a stage
+  /// are written out when k is a multiple of 16 (a loop over the last stage's depth
+  /// otherwise). Each output element's body runs over k in order, as one thread per
+  /// element would run it, so the result is the same (a product of 16-bit floats summed in
+  /// f32: isHalfProduct). False, leaving `op` alone, for another op or a product under 16
   /// in any size (products that are library calls never get here: cuBLAS's).
   bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
-    constexpr int64_t kDepth = 16, kSide = 16, kThreads = kSide * kSide;
+    constexpr int64_t kDepth = 16, kSide = 16, kThreads = kSide * kSide, kGroup = 4;
     std::optional<ProductMatch> product = matchProduct(op, kSide, 64);
     if (!product)
       return false;
@@ -653,7 +661,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Type typeA = region.getArgument(a->getOperandNumber()).getType();
     Type typeB = region.getArgument(b->getOperandNumber()).getType();
     auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
-    auto tileA = MemRefType::get({kDepth, tile}, typeA, AffineMap(), workgroup);
+    // Rows of A's tile padded by a group: its row stride stays a multiple of 16 bytes.
+    int64_t leadA = tile + kGroup;
+    auto tileA = MemRefType::get({kDepth, leadA}, typeA, AffineMap(), workgroup);
     auto tileB = MemRefType::get({kDepth, tile}, typeB, AffineMap(), workgroup);
     rewriter.setInsertionPoint(op);
     IndexMath im{loc};
@@ -672,97 +682,146 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Value ty = arith::DivUIOp::create(kb, loc, thread, im.c(kb, kSide));
     Value row0 = im.mul(kb, kernel.getBlockIds().y, tile);
     Value col0 = im.mul(kb, kernel.getBlockIds().x, tile);
+    // The tile's row (column) of a thread's r-th row (column) of outputs, from ty (tx).
+    auto within = [&](OpBuilder &bld, Value t, int64_t r) {
+      return im.add(bld, im.mul(bld, t, kGroup),
+                    im.c(bld, r / kGroup * kSide * kGroup + r % kGroup));
+    };
     // A thread's rows and columns, clamped into the output (what falls outside is computed
     // on repeated elements and not stored).
     SmallVector<Value> rows, cols, rowsIn, colsIn;
     for (int64_t r = 0; r < per; ++r) {
-      rows.push_back(im.add(kb, row0, im.add(kb, ty, im.c(kb, kSide * r))));
-      cols.push_back(im.add(kb, col0, im.add(kb, tx, im.c(kb, kSide * r))));
+      rows.push_back(im.add(kb, row0, within(kb, ty, r)));
+      cols.push_back(im.add(kb, col0, within(kb, tx, r)));
       rowsIn.push_back(im.atMost(kb, rows.back(), m - 1));
       colsIn.push_back(im.atMost(kb, cols.back(), n - 1));
     }
-    // A product of 16-bit floats sums in f32 (isHalfProduct).
+    // A product of 16-bit floats sums in f32 (isHalfProduct); a plain f32 product's step
+    // is one fused multiply-add (cuBLAS's arithmetic: 2 flops an instruction, rounded once),
+    // any other body is applied as it is.
     bool wide = isHalfProduct(op);
-    SmallVector<Value> init;
+    FloatType plain = plainProductType(op);
+    bool fused = plain && plain.isF32() && typeA.isF32() && typeB.isF32() &&
+                 getElementTypeOrSelf(c->get().getType()).isF32();
+    SmallVector<Value> carried;
     for (int64_t r = 0; r < per; ++r)
       for (int64_t q = 0; q < per; ++q) {
         Value v = memref::LoadOp::create(kb, loc, c->get(),
                                          at(kb, mapC, rowsIn[r], colsIn[q], zero));
-        init.push_back(wide ? widen(kb, loc, v) : v);
+        carried.push_back(wide ? widen(kb, loc, v) : v);
       }
-    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
-                                    init);
-    {
-      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
-      // Each thread stages tile * kDepth / kThreads elements of each operand: A's tile
-      // transposed (depth-major, as the inner loop reads it), B's as it is.
+    size_t outputs = carried.size();
+    // Each thread stages tile * kDepth / kThreads elements of each operand: element e =
+    // thread + kThreads * q of A's tile (row e / kDepth, depth e % kDepth: neighbouring
+    // threads read along the depth) and of B's (depth e / tile, column e % tile).
+    // fetch loads a stage's elements (indices clamped into the operands: past the last
+    // stage, never stored), put stores them to the tiles.
+    auto staged = [&](OpBuilder &bld, int64_t q, Value &ar, Value &ac, Value &br, Value &bc) {
+      Value e = im.add(bld, thread, im.c(bld, kThreads * q));
+      ar = arith::DivUIOp::create(bld, loc, e, im.c(bld, kDepth));
+      ac = arith::RemUIOp::create(bld, loc, e, im.c(bld, kDepth));
+      br = arith::DivUIOp::create(bld, loc, e, im.c(bld, tile));
+      bc = arith::RemUIOp::create(bld, loc, e, im.c(bld, tile));
+    };
+    auto fetch = [&](OpBuilder &bld, Value k0) {
+      SmallVector<Value> values;
       for (int64_t q = 0; q < tile * kDepth / kThreads; ++q) {
-        Value e = im.add(tb, thread, im.c(tb, kThreads * q));
-        Value ar = arith::DivUIOp::create(tb, loc, e, im.c(tb, kDepth));
-        Value ac = arith::RemUIOp::create(tb, loc, e, im.c(tb, kDepth));
-        Value va = memref::LoadOp::create(
-            tb, loc, a->get(),
-            at(tb, mapA, im.atMost(tb, im.add(tb, row0, ar), m - 1), zero,
-               im.atMost(tb, im.add(tb, k0, ac), k - 1)));
-        memref::StoreOp::create(tb, loc, va, sharedA, ValueRange{ac, ar});
-        Value br = arith::DivUIOp::create(tb, loc, e, im.c(tb, tile));
-        Value bc = arith::RemUIOp::create(tb, loc, e, im.c(tb, tile));
-        Value vb = memref::LoadOp::create(
-            tb, loc, b->get(),
-            at(tb, mapB, zero, im.atMost(tb, im.add(tb, col0, bc), n - 1),
-               im.atMost(tb, im.add(tb, k0, br), k - 1)));
-        memref::StoreOp::create(tb, loc, vb, sharedB, ValueRange{br, bc});
+        Value ar, ac, br, bc;
+        staged(bld, q, ar, ac, br, bc);
+        values.push_back(memref::LoadOp::create(
+            bld, loc, a->get(),
+            at(bld, mapA, im.atMost(bld, im.add(bld, row0, ar), m - 1), zero,
+               im.atMost(bld, im.add(bld, k0, ac), k - 1))));
+        values.push_back(memref::LoadOp::create(
+            bld, loc, b->get(),
+            at(bld, mapB, zero, im.atMost(bld, im.add(bld, col0, bc), n - 1),
+               im.atMost(bld, im.add(bld, k0, br), k - 1))));
       }
-      mlir::gpu::BarrierOp::create(tb, loc);
-      // The tile's depth: kDepth, less in the last tile.
-      Value depth = arith::MinUIOp::create(
-          tb, loc, im.c(tb, kDepth),
-          arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
-      auto inner = scf::ForOp::create(tb, loc, zero, depth, one, tiles.getRegionIterArgs());
-      {
-        OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-        Value kk = inner.getInductionVar();
-        SmallVector<Value> as, bs;
-        for (int64_t r = 0; r < per; ++r) {
-          as.push_back(memref::LoadOp::create(ib, loc, sharedA,
-                                              ValueRange{kk, im.add(ib, ty, im.c(ib, kSide * r))}));
-          bs.push_back(memref::LoadOp::create(ib, loc, sharedB,
-                                              ValueRange{kk, im.add(ib, tx, im.c(ib, kSide * r))}));
-          if (wide) { // each operand widened once, not once per output it meets
-            as.back() = widen(ib, loc, as.back());
-            bs.back() = widen(ib, loc, bs.back());
+      return values;
+    };
+    auto put = [&](OpBuilder &bld, ValueRange values) {
+      for (int64_t q = 0; q < tile * kDepth / kThreads; ++q) {
+        Value ar, ac, br, bc;
+        staged(bld, q, ar, ac, br, bc);
+        memref::StoreOp::create(bld, loc, values[2 * q], sharedA, ValueRange{ac, ar});
+        memref::StoreOp::create(bld, loc, values[2 * q + 1], sharedB, ValueRange{br, bc});
+      }
+    };
+    // One step of depth kk: the thread's groups of A's and B's row kk, each one vector
+    // load, then each output's body.
+    auto step = [&](OpBuilder &bld, Value kk, ValueRange acc) {
+      auto operands = [&](Value shared, Value t) {
+        SmallVector<Value> values;
+        for (int64_t g = 0; g < per / kGroup; ++g) {
+          Value start = within(bld, t, g * kGroup);
+          Value group = vectorise ? alignedVectorLoad(bld, loc, shared, ValueRange{kk, start},
+                                                      kGroup)
+                                  : nullptr;
+          for (int64_t i = 0; i < kGroup; ++i) {
+            Value v = group ? vector::ExtractOp::create(bld, loc, group, ArrayRef<int64_t>{i})
+                            : memref::LoadOp::create(
+                                  bld, loc, shared,
+                                  ValueRange{kk, im.add(bld, start, im.c(bld, i))})
+                                  .getResult();
+            // Each operand widened once, not once per output it meets.
+            values.push_back(wide ? widen(bld, loc, v) : v);
           }
         }
-        SmallVector<Value> next;
-        for (int64_t r = 0; r < per; ++r)
-          for (int64_t q = 0; q < per; ++q) {
-            if (wide) {
-              next.push_back(halfProductStep(ib, loc, as[r], bs[q],
-                                             inner.getRegionIterArgs()[r * per + q]));
-              continue;
-            }
-            IRMapping map;
-            map.map(region.getArgument(a->getOperandNumber()), as[r]);
-            map.map(region.getArgument(b->getOperandNumber()), bs[q]);
-            map.map(region.getArgument(c->getOperandNumber()),
-                    inner.getRegionIterArgs()[r * per + q]);
-            for (Operation &inside : region.without_terminator())
-              ib.clone(inside, map);
-            next.push_back(map.lookupOrDefault(region.getTerminator()->getOperand(0)));
+        return values;
+      };
+      SmallVector<Value> as = operands(sharedA, ty), bs = operands(sharedB, tx);
+      SmallVector<Value> next;
+      for (int64_t r = 0; r < per; ++r)
+        for (int64_t q = 0; q < per; ++q) {
+          if (wide) {
+            next.push_back(halfProductStep(bld, loc, as[r], bs[q], acc[r * per + q]));
+            continue;
           }
-        scf::YieldOp::create(ib, loc, next);
-      }
-      // The tile is read before the next one overwrites it.
+          if (fused) { // a plain f32 product: one fused multiply-add a step
+            next.push_back(math::FmaOp::create(bld, loc, as[r], bs[q], acc[r * per + q]));
+            continue;
+          }
+          IRMapping map;
+          map.map(region.getArgument(a->getOperandNumber()), as[r]);
+          map.map(region.getArgument(b->getOperandNumber()), bs[q]);
+          map.map(region.getArgument(c->getOperandNumber()), acc[r * per + q]);
+          for (Operation &inside : region.without_terminator())
+            bld.clone(inside, map);
+          next.push_back(map.lookupOrDefault(region.getTerminator()->getOperand(0)));
+        }
+      return next;
+    };
+    llvm::append_range(carried, fetch(kb, zero));
+    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
+                                    carried);
+    {
+      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
+      put(tb, tiles.getRegionIterArgs().drop_front(outputs));
       mlir::gpu::BarrierOp::create(tb, loc);
-      scf::YieldOp::create(tb, loc, inner.getResults());
+      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
+      SmallVector<Value> fetched = fetch(tb, im.add(tb, k0, im.c(tb, kDepth)));
+      SmallVector<Value> acc(tiles.getRegionIterArgs().take_front(outputs));
+      if (k % kDepth == 0) {
+        for (int64_t kk = 0; kk < kDepth; ++kk)
+          acc = step(tb, im.c(tb, kk), acc);
+      } else {
+        // The stage's depth: kDepth, less in the last stage.
+        Value depth = arith::MinUIOp::create(
+            tb, loc, im.c(tb, kDepth), arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
+        auto inner = scf::ForOp::create(tb, loc, zero, depth, one, acc);
+        OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+        scf::YieldOp::create(ib, loc, step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
+        acc.assign(inner.getResults().begin(), inner.getResults().end());
+      }
+      // The tiles are read before the next stage overwrites them.
+      mlir::gpu::BarrierOp::create(tb, loc);
+      llvm::append_range(acc, fetched);
+      scf::YieldOp::create(tb, loc, acc);
     }
     for (int64_t r = 0; r < per; ++r)
       for (int64_t q = 0; q < per; ++q) {
-        Value inside = arith::AndIOp::create(
-            kb, loc,
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, rows[r], im.c(kb, m)),
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, cols[q], im.c(kb, n)));
+        Value inside = arith::AndIOp::create(kb, loc, im.below(kb, rows[r], m),
+                                             im.below(kb, cols[q], n));
         auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
         OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
         Value v = tiles.getResult(r * per + q);

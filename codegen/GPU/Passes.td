@@ -35,11 +35,17 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     k; an input read at (i, k), one at (k, j); any body: products no library call took,
     with `--no-kernels` or of other element types) gets 64 x 64 output tiles of 256 threads,
     4 x 4 outputs each (128 x 128 tiles, 8 x 8 outputs a thread, where the output has 128
-    rows and columns), both operands staged 16 deep through workgroup memory between
-    barriers, each output's body applied in k order as before; a product of f16 or bf16
+    rows and columns: rows and columns in groups of 4 consecutive ones, 64 apart), both
+    operands staged 16 deep through workgroup memory (A's tile transposed, its rows padded
+    by 4 elements), each step reading a thread's groups of A and B as one vector each
+    (`ld.shared.v4`, `vectorise`), the next stage's elements fetched into registers before
+    this stage's steps, which are written out when k is a multiple of 16; each output's
+    body is applied in k order as before, a plain f32 product's (`c + a * b`) as one fused
+    multiply-add a step (`fma.rn.f32`, rounded once, as cuBLAS computes; ptxas does not
+    fuse the separate `mul.rn` and `add.rn` NVVM writes); a product of f16 or bf16
     (body `c + a * b`) carries its sums in f32 there, and in one thread per output,
-    rounding once when it stores them, as cuBLAS's f16 products do (summed in f16 one by
-    one, 4096 terms stray by about 1e-2 of the result). An f16 product of at least 16 in
+    fused multiply-adds rounding once when it stores them, as cuBLAS's f16 products do
+    (summed in f16 one by one, 4096 terms stray by about 1e-2 of the result). An f16 product of at least 16 in
     each size goes to the tensor cores instead (and an f32 one with `allow-tf32`, `kiln
     compile --allow-tf32`, its operands rounded to TF32, 8 deep a step; `tensor-cores`, on by default; `wmma`
     through `gpu.subgroup_mma_*`, sm_70 and later): 4 warps per 64 x 64 tile, each warp
@@ -85,8 +91,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
-    "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::vector::VectorDialect",
+    "mlir::linalg::LinalgDialect", "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels launched">,
@@ -97,7 +103,7 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Statistic<"numFoldedFills", "folded-fills",
               "Fills that became a register reduction's starting value">,
     Statistic<"numTiledProducts", "tiled-products",
-              "Matrix products as kernels of 64 x 64 tiles through workgroup memory">,
+              "Matrix products as kernels of 64 x 64 or 128 x 128 tiles through workgroup memory">,
     Statistic<"numTensorCoreProducts", "tensor-core-products",
               "f16 matrix products as kernels on the tensor cores (wmma)">,
     Statistic<"numVectorised", "vectorised",
@@ -111,7 +117,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
            "round differently from the sequential order; off for --strict-float)">,
     Option<"vectorise", "vectorise", "bool", /*default=*/"true",
            "Read and write aligned rows as vectors: elementwise ops 4 elements a thread, "
-           "the tensor-core products' operands 16 bytes a load">,
+           "the tensor-core products' operands 16 bytes a load, the tiled products' "
+           "workgroup tiles 4 elements a load">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",

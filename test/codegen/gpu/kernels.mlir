@@ -204,25 +204,47 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // library takes) becomes a tiled kernel: 128 x 128 output tiles where the output has 128
 // rows and columns (a 2 x 2 grid for 256 x 256; 64 x 64 tiles of 4 x 4 outputs a thread
 // below that: the TILED prefix of @half_product) of 256 threads, both operands staged 16
-// deep through workgroup memory between barriers, 64 outputs per thread (8 x 8) carried
-// through the depth loops from the output's values (so each element's sum runs in k
-// order, as before), stored where inside the output.
+// deep through workgroup memory (A's tile transposed, its rows padded to 132), 64 outputs
+// per thread (8 x 8) carried through the depth loop from the output's values with the
+// next stage's 16 elements (fetched before this stage's steps), each step reading the
+// thread's two groups of 4 rows of A and of columns of B as one vector each, then 64
+// fused multiply-adds (a plain f32 product: each element's sum in k order, rounded once a
+// step), written out for a depth of 16 a stage; the results stored where inside the
+// output. A product of another body (@max_plus, k not a multiple of 16) keeps its body,
+// each stage's steps a loop over its depth.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @product
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-64: memref.load %arg2
-// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-8: memref.load %arg1
+// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-8: memref.store {{.*}}, %[[SB]]
 // CHECK: gpu.barrier
-// CHECK: arith.minui
-// CHECK: scf.for
-// CHECK-COUNT-16: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x128xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-64: arith.addf
+// CHECK-COUNT-8: memref.load %arg1
+// CHECK-NOT: scf.for
+// CHECK: vector.load %[[SA]][{{.*}}] {alignment = 16 : i64} : memref<16x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.load %[[SA]]
+// CHECK: vector.load %[[SB]][{{.*}}] {alignment = 16 : i64} : memref<16x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.load %[[SB]]
+// CHECK-COUNT-64: math.fma {{.*}} : f32
+// CHECK-COUNT-15: vector.load %[[SB]]
+// CHECK-NOT: arith.addf
 // CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
 // CHECK-COUNT-64: memref.store {{.*}}, %arg2
 // CHECK-NOT: gpu.all_reduce
+// CHECK-LABEL: func.func @max_plus
+// CHECK: gpu.launch {{.*}} workgroup(%[[MA:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} to %c3
+// CHECK: gpu.barrier
+// CHECK: arith.minui
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: vector.load %[[MA]]
+// CHECK-COUNT-16: arith.maximumf
+// CHECK-NOT: math.fma
+// CHECK: gpu.barrier
 // With allow-tf32 (--allow-tf32) the tensor cores take it, its operands f32 staged in
 // rows padded by 4 (16 bytes), 4 steps of 8 deep per stage.
 // TF32-LABEL: func.func @product
@@ -243,6 +265,18 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.mulf %x, %y : f32
     %t = arith.addf %m, %z : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+func.func @max_plus(%a: memref<100x37xf32>, %b: memref<37x100xf32>, %c: memref<100x100xf32>,
+                    %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<100x37xf32>, memref<37x100xf32>) outs(%c : memref<100x100xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.addf %x, %y : f32
+    %t = arith.maximumf %m, %z : f32
     linalg.yield %t : f32
   }
   return
@@ -295,14 +329,15 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: memref.store {{.*}}, %arg5
 // TILED-LABEL: func.func @half_product
-// TILED: gpu.launch
+// TILED: gpu.launch {{.*}} workgroup(%[[HA:.*]] : memref<16x68xf16, #gpu.address_space<workgroup>>, %[[HB:.*]] : memref<16x64xf16, #gpu.address_space<workgroup>>)
 // TILED-COUNT-16: arith.extf {{.*}} : f16 to f32
-// TILED: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// TILED: scf.for
-// TILED-COUNT-8: memref.load %{{.*}} : memref<16x64xf16, #gpu.address_space<workgroup>>
-// TILED: arith.extf {{.*}} : f16 to f32
-// TILED: arith.mulf {{.*}} : f32
-// TILED: arith.addf {{.*}} : f32
+// TILED: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f16, f16, f16, f16, f16, f16, f16, f16)
+// TILED: gpu.barrier
+// TILED: vector.load %[[HA]][{{.*}}] {alignment = 8 : i64} : memref<16x68xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// TILED-COUNT-4: arith.extf {{.*}} : f16 to f32
+// TILED: vector.load %[[HB]][{{.*}}] {alignment = 8 : i64} : memref<16x64xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// TILED-COUNT-4: arith.extf {{.*}} : f16 to f32
+// TILED-COUNT-16: math.fma {{.*}} : f32
 // TILED-NOT: arith.addf {{.*}} : f16
 // TILED: gpu.barrier
 // TILED: arith.truncf {{.*}} : f32 to f16
@@ -310,8 +345,7 @@ func.func @product(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<
 // TILED: gpu.launch
 // TILED: arith.extf {{.*}} : f16 to f32
 // TILED: scf.for {{.*}} -> (f32)
-// TILED: arith.mulf {{.*}} : f32
-// TILED: arith.addf {{.*}} : f32
+// TILED: math.fma {{.*}} : f32
 // TILED: arith.truncf {{.*}} : f32 to f16
 // TILED: memref.store {{.*}}, %arg5
 func.func @half_product(%a: memref<64x4096xf16>, %b: memref<4096x64xf16>, %c: memref<64x64xf16>,
