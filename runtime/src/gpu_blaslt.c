@@ -4,6 +4,7 @@
 #include "kiln/runtime/gpu_blas.h"
 
 #include "blas_abi.h"
+#include "gpu_blaslt_check.h"
 #include "library.h"
 
 #include <dlfcn.h>
@@ -126,10 +127,10 @@ static uint32_t kiln_lt_alignment(kiln_gpu_ptr_t address) {
   return align;
 }
 
-/* Fills `plan` for `key` on `handle`: descriptors (the bias pointer `bias` set, as the
- * heuristic reads its alignment) and the heuristic's first algorithm. */
-static kiln_status_t kiln_lt_plan(kiln_lt_handle_t handle, const kiln_lt_key_t* key,
-                                  kiln_gpu_ptr_t bias, kiln_lt_plan_t* plan) {
+/* Fills `plan`'s descriptors for `key` (the bias pointer `bias` set, as the heuristic reads
+ * its alignment); on an error the caller releases what was made. No device needed. */
+static kiln_status_t kiln_lt_describe(const kiln_lt_key_t* key, kiln_gpu_ptr_t bias,
+                                      kiln_lt_plan_t* plan) {
   /* Row-major c = op(a) op(b) is column-major c^T = op(b)^T op(a)^T: cuBLASLt's A is b's
    * memory (n x k column-major, stored k x n when transposed), its B a's (k x m, stored
    * m x k when transposed), D n x m; the bias runs along D's rows, Kiln's columns. */
@@ -138,7 +139,6 @@ static kiln_status_t kiln_lt_plan(kiln_lt_handle_t handle, const kiln_lt_key_t* 
   int32_t opB = key->transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   uint32_t epilogue = (uint32_t)key->epilogue;
   const void* biasPointer = (const void*)(uintptr_t)bias;
-  uint64_t workspace = KILN_GPU_BLASLT_WORKSPACE;
   const char* call = "cublasLtMatmulDescCreate";
   cublasStatus_t r = kiln_lt.descCreate(&plan->desc, compute, CUDA_R_32F);
   if (r == CUBLAS_STATUS_SUCCESS) {
@@ -162,11 +162,16 @@ static kiln_status_t kiln_lt_plan(kiln_lt_handle_t handle, const kiln_lt_key_t* 
     r = key->transpose_a ? kiln_lt.layoutCreate(&plan->b, CUDA_R_32F, m, k, m)
                          : kiln_lt.layoutCreate(&plan->b, CUDA_R_32F, k, m, k);
   if (r == CUBLAS_STATUS_SUCCESS) r = kiln_lt.layoutCreate(&plan->d, CUDA_R_32F, n, m, n);
-  if (r != CUBLAS_STATUS_SUCCESS) return kiln_lt_error(r, call);
+  return r == CUBLAS_STATUS_SUCCESS ? NULL : kiln_lt_error(r, call);
+}
 
+/* The heuristic's preference for `key`: the workspace and the pointers' alignments. No
+ * device needed. */
+static kiln_status_t kiln_lt_preference(const kiln_lt_key_t* key, kiln_lt_pref_t* out) {
   kiln_lt_pref_t pref = NULL;
-  r = kiln_lt.prefCreate(&pref);
+  cublasStatus_t r = kiln_lt.prefCreate(&pref);
   if (r != CUBLAS_STATUS_SUCCESS) return kiln_lt_error(r, "cublasLtMatmulPreferenceCreate");
+  uint64_t workspace = KILN_GPU_BLASLT_WORKSPACE;
   /* cuBLASLt's A is Kiln's b and its B Kiln's a. */
   const struct {
     int attribute;
@@ -180,28 +185,65 @@ static kiln_status_t kiln_lt_plan(kiln_lt_handle_t handle, const kiln_lt_key_t* 
     if (r == CUBLAS_STATUS_SUCCESS)
       r = kiln_lt.prefSet(pref, alignments[i].attribute, &alignments[i].value,
                           sizeof(alignments[i].value));
+  if (r != CUBLAS_STATUS_SUCCESS) {
+    kiln_lt.prefDestroy(pref);
+    return kiln_lt_error(r, "cublasLtMatmulPreferenceSetAttribute");
+  }
+  *out = pref;
+  return NULL;
+}
+
+/* Fills `plan` for `key` on `handle`: descriptors and the heuristic's first algorithm. */
+static kiln_status_t kiln_lt_plan(kiln_lt_handle_t handle, const kiln_lt_key_t* key,
+                                  kiln_gpu_ptr_t bias, kiln_lt_plan_t* plan) {
+  kiln_status_t status = kiln_lt_describe(key, bias, plan);
+  kiln_lt_pref_t pref = NULL;
+  if (status == NULL) status = kiln_lt_preference(key, &pref);
+  if (status != NULL) return status;
   kiln_lt_heuristic_t result;
   memset(&result, 0, sizeof(result));
   int found = 0;
-  call = "cublasLtMatmulPreferenceSetAttribute";
-  if (r == CUBLAS_STATUS_SUCCESS) {
-    call = "cublasLtMatmulAlgoGetHeuristic";
-    r = kiln_lt.heuristic(handle, plan->desc, plan->a, plan->b, plan->d, plan->d, pref, 1,
-                          &result, &found);
-  }
+  cublasStatus_t r = kiln_lt.heuristic(handle, plan->desc, plan->a, plan->b, plan->d, plan->d,
+                                       pref, 1, &result, &found);
   kiln_lt.prefDestroy(pref);
-  if (r != CUBLAS_STATUS_SUCCESS) return kiln_lt_error(r, call);
+  if (r != CUBLAS_STATUS_SUCCESS) return kiln_lt_error(r, "cublasLtMatmulAlgoGetHeuristic");
   if (found < 1 || result.state != CUBLAS_STATUS_SUCCESS)
     return kiln_status_create(
         KILN_STATUS_UNIMPLEMENTED,
         "cuBLASLt has no algorithm for a %lld x %lld x %lld product%s%s with epilogue %d%s "
         "(pointers aligned to %u, %u, %u bytes)",
-        (long long)m, (long long)n, (long long)k, key->transpose_a ? ", a transposed" : "",
-        key->transpose_b ? ", b transposed" : "", key->epilogue,
-        key->residual ? " and a residual" : "", (unsigned)key->align_a, (unsigned)key->align_b,
-        (unsigned)key->align_d);
+        (long long)key->m, (long long)key->n, (long long)key->k,
+        key->transpose_a ? ", a transposed" : "", key->transpose_b ? ", b transposed" : "",
+        key->epilogue, key->residual ? " and a residual" : "", (unsigned)key->align_a,
+        (unsigned)key->align_b, (unsigned)key->align_d);
   plan->algo = result.algo;
   return NULL;
+}
+
+kiln_status_t kiln_gpu_blaslt_check_descriptors(void) {
+  pthread_once(&kiln_lt_once, kiln_lt_load);
+  if (kiln_lt.matmul == NULL)
+    return kiln_status_create(KILN_STATUS_NOT_FOUND, "no cuBLASLt: %s", kiln_lt_load_error);
+  static const int epilogues[] = {KILN_LT_EPILOGUE_DEFAULT, KILN_LT_EPILOGUE_RELU,
+                                  KILN_LT_EPILOGUE_BIAS, KILN_LT_EPILOGUE_RELU_BIAS};
+  kiln_status_t status = NULL;
+  for (int variant = 0; variant < 16 && status == NULL; ++variant) {
+    kiln_lt_key_t key;
+    memset(&key, 0, sizeof(key));
+    key.type = (variant & 8) ? KILN_GPU_GEMM_TF32 : KILN_GPU_GEMM_F32;
+    key.transpose_a = variant & 1, key.transpose_b = (variant >> 1) & 1;
+    key.epilogue = epilogues[variant % 4];
+    key.m = 33, key.n = 48, key.k = 40;
+    key.align_a = 4, key.align_b = 16, key.align_c = 64, key.align_d = 256;
+    kiln_lt_plan_t plan;
+    memset(&plan, 0, sizeof(plan));
+    status = kiln_lt_describe(&key, (key.epilogue & KILN_LT_EPILOGUE_BIAS) ? 4096 : 0, &plan);
+    kiln_lt_pref_t pref = NULL;
+    if (status == NULL) status = kiln_lt_preference(&key, &pref);
+    if (pref != NULL) kiln_lt.prefDestroy(pref);
+    kiln_lt_plan_release(&plan);
+  }
+  return status;
 }
 
 /* The device's slot (handle and workspace made if need be), or a status. With the lock. */

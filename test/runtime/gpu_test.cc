@@ -8,6 +8,8 @@
 #include "kiln/runtime/mgpu.h"
 #include "kiln/runtime/partitions.h"
 
+#include "gpu_blaslt_check.h" // runtime/src
+
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -1176,6 +1178,15 @@ TEST(GpuNoCudnn, ConvolutionSaysWhy) {
   EXPECT_EQ(text.rfind("no cuDNN: cannot load ", 0), 0u) << text;
   EXPECT_NE(text.find(std::getenv("KILN_LIBCUDNN")), std::string::npos) << text;
   kiln_gpu_close(gpu);
+}
+
+// cuBLASLt's descriptors, layouts and preferences as the runtime makes them for every
+// transpose, epilogue and arithmetic, with the library KILN_LIBCUBLASLT names: the real
+// one where the CUDA toolkit is installed (it checks each attribute's size and value and
+// needs no GPU for these), and the fake one.
+TEST(BlasLtLibrary, DescriptorsTheLibraryAccepts) {
+  kiln_status_t status = kiln_gpu_blaslt_check_descriptors();
+  EXPECT_EQ(status, nullptr) << (status ? message(status) : "");
 }
 
 TEST(GpuNoCublasLt, ProductWithEpilogueSaysWhy) {
