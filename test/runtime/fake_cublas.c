@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_tf32.h"
+
 typedef int cublasStatus_t;
 typedef void* cublasHandle_t;
 enum { SUCCESS = 0, NOT_INITIALIZED = 1, INVALID_VALUE = 7 };
@@ -137,15 +139,6 @@ static uint16_t float_to_half(float f) {
   uint32_t half = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1fffu;
   if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half; /* may carry into exp */
   return (uint16_t)(sign | half);
-}
-
-/* f32 rounded to TF32 (10 mantissa bits, to nearest even), as tensor cores read it. */
-static float to_tf32(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
-  memcpy(&f, &bits, 4);
-  return f;
 }
 
 enum { R_32F = 0, R_16F = 2, COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77 };

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_tf32.h"
+
 typedef int cublasStatus_t;
 enum { SUCCESS = 0, NOT_INITIALIZED = 1, INVALID_VALUE = 7, NOT_SUPPORTED = 15 };
 enum { R_32F = 0, COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77 };
@@ -212,14 +214,6 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(void* handle, desc_t* desc, layout
   results[0].workspace_size = pref->workspace < 1024 ? pref->workspace : 1024;
   *found = 1;
   return SUCCESS;
-}
-
-static float to_tf32(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
-  memcpy(&f, &bits, 4);
-  return f;
 }
 
 cublasStatus_t cublasLtMatmul(void* handle, desc_t* desc, const float* alpha, const float* a,

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_tf32.h"
+
 typedef int cudnnStatus_t;
 enum { SUCCESS = 0, NOT_INITIALIZED = 1001, BAD_PARAM = 2000, NOT_SUPPORTED = 3000 };
 enum { FLOAT = 0, NHWC = 1, CROSS_CORRELATION = 1, TENSOR_OP_MATH = 1, FMA_MATH = 3 };
@@ -172,15 +174,8 @@ cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(void* handle, const tensor
   return SUCCESS;
 }
 
-/* `f` rounded to TF32 (10 mantissa bits, to nearest even) when `tf32`. */
-static float round_tf32(float f, int tf32) {
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  if (tf32 && (bits & 0x7f800000u) != 0x7f800000u)
-    bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
-  memcpy(&f, &bits, 4);
-  return f;
-}
+/* `f` rounded to TF32 when `tf32`. */
+static float round_tf32(float f, int tf32) { return tf32 ? to_tf32(f) : f; }
 
 cudnnStatus_t cudnnSetActivationDescriptor(activation_t* a, int mode, int nan, double coef) {
   (void)coef;
