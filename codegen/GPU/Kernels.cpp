@@ -119,10 +119,10 @@ Value widen(OpBuilder &b, Location loc, Value v) {
   return v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
-/// One step of a half product's sum carried in f32: `acc + f32(a) * f32(b)`, one fused
-/// multiply-add (rounded once, as the tensor cores and cuBLAS's f16 products sum).
+/// One step of a half product's sum carried in f32: `acc + f32(a) * f32(b)`.
 Value halfProductStep(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
-  return math::FmaOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs), acc);
+  return arith::AddFOp::create(
+      b, loc, acc, arith::MulFOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs)));
 }
 
 /// Index arithmetic for kernels written out op by op (the products' tiles).
@@ -256,9 +256,33 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
 
   void runOnOperation() override {
     initValues.clear();
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && kiln::dialect::isOnGpu(func) && failed(lower(func)))
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !kiln::dialect::isOnGpu(func))
+        continue;
+      if (failed(lower(func)))
         return signalPassFailure();
+      if (contract)
+        allowContraction(func);
+    }
+  }
+
+  /// Lets the device compiler fuse each multiplication in `func`'s kernels with the
+  /// addition or subtraction it feeds (`fma.rn`: one rounding instead of two, and one
+  /// instruction), as nvcc does by default: the kernels' float multiplications, additions
+  /// and subtractions get arith's `contract` flag (NVVM writes `mul.rn` and `add.rn`
+  /// otherwise, which ptxas may not fuse).
+  static void allowContraction(func::FuncOp func) {
+    func.walk([](mlir::gpu::LaunchOp launch) {
+      launch.walk([](Operation *op) {
+        if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
+          return;
+        auto math = cast<arith::ArithFastMathInterface>(op);
+        arith::FastMathFlags flags =
+            math.getFastMathFlagsAttr().getValue() | arith::FastMathFlags::contract;
+        op->setAttr(math.getFastMathAttrName(),
+                    arith::FastMathFlagsAttr::get(op->getContext(), flags));
+      });
+    });
   }
 
   LogicalResult lower(func::FuncOp func) {
@@ -639,7 +663,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// are written out when k is a multiple of 16 (a loop over the last stage's depth
   /// otherwise). Each output element's body runs over k in order, as one thread per
   /// element would run it, so the result is the same (a product of 16-bit floats summed in
-  /// f32: isHalfProduct). False, leaving `op` alone, for another op or a product under 16
+  /// f32: isHalfProduct; `c + a * b` one fused multiply-add a step with `contract`, in
+  /// either kernel). False, leaving `op` alone, for another op or a product under 16
   /// in any size (products that are library calls never get here: cuBLAS's).
   bool tiledProduct(IRRewriter &rewriter, linalg::GenericOp op) {
     constexpr int64_t kDepth = 16, kSide = 16, kThreads = kSide * kSide, kGroup = 4;
@@ -696,13 +721,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       rowsIn.push_back(im.atMost(kb, rows.back(), m - 1));
       colsIn.push_back(im.atMost(kb, cols.back(), n - 1));
     }
-    // A product of 16-bit floats sums in f32 (isHalfProduct); a plain f32 product's step
-    // is one fused multiply-add (cuBLAS's arithmetic: 2 flops an instruction, rounded once),
-    // any other body is applied as it is.
+    // A product of 16-bit floats sums in f32 (isHalfProduct).
     bool wide = isHalfProduct(op);
-    FloatType plain = plainProductType(op);
-    bool fused = plain && plain.isF32() && typeA.isF32() && typeB.isF32() &&
-                 getElementTypeOrSelf(c->get().getType()).isF32();
     SmallVector<Value> carried;
     for (int64_t r = 0; r < per; ++r)
       for (int64_t q = 0; q < per; ++q) {
@@ -775,10 +795,6 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         for (int64_t q = 0; q < per; ++q) {
           if (wide) {
             next.push_back(halfProductStep(bld, loc, as[r], bs[q], acc[r * per + q]));
-            continue;
-          }
-          if (fused) { // a plain f32 product: one fused multiply-add a step
-            next.push_back(math::FmaOp::create(bld, loc, as[r], bs[q], acc[r * per + q]));
             continue;
           }
           IRMapping map;

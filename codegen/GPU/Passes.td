@@ -41,10 +41,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     (`ld.shared.v4`, `vectorise`), the next stage's elements fetched into registers before
     this stage's steps, which are written out when k is a multiple of 16; each output's
     body is applied in k order as before, a plain f32 product's (`c + a * b`) as one fused
-    multiply-add a step (`fma.rn.f32`, rounded once, as cuBLAS computes; ptxas does not
-    fuse the separate `mul.rn` and `add.rn` NVVM writes); a product of f16 or bf16
+    multiply-add a step (`contract`, below); a product of f16 or bf16
     (body `c + a * b`) carries its sums in f32 there, and in one thread per output,
-    fused multiply-adds rounding once when it stores them, as cuBLAS's f16 products do
+    rounding once when it stores them, as cuBLAS's f16 products do
     (summed in f16 one by one, 4096 terms stray by about 1e-2 of the result). An f16 product of at least 16 in
     each size goes to the tensor cores instead (and an f32 one with `allow-tf32`, `kiln
     compile --allow-tf32`, its operands rounded to TF32, 8 deep a step; `tensor-cores`, on by default; `wmma`
@@ -58,7 +57,12 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off
-    (`--strict-float`). A loop a lowering wrote
+    (`--strict-float`). With `contract` (on by default, off for `--strict-float`) every
+    float multiplication, addition and subtraction in the kernels carries arith's
+    `contract` flag, so that the device compiler fuses a multiplication with the addition
+    it feeds into one `fma.rn` (one rounding, one instruction), as nvcc does by default:
+    NVVM otherwise writes `mul.rn` and `add.rn`, which ptxas may not fuse (a depthwise
+    convolution's taps, a product's steps, a batch norm's `x * s + b`). A loop a lowering wrote
     itself (`scf.for`, `scf.if`, `scf.while`: TopK's selection) that neither calls nor
     allocates, and a full reduction that cannot reassociate, run on one thread; an `scf.parallel` is mapped like a linalg op's. Index
     computations, views and constants stay on the host and reach the kernel as arguments
@@ -91,8 +95,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
-    "mlir::linalg::LinalgDialect", "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
-    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+    "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels launched">,
@@ -115,6 +119,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Option<"reassociate", "reassociate", "bool", /*default=*/"true",
            "Let a block of threads combine a row's reduction in a tree (float sums then "
            "round differently from the sequential order; off for --strict-float)">,
+    Option<"contract", "contract", "bool", /*default=*/"true",
+           "Let the device compiler fuse the kernels' multiplications with the additions "
+           "they feed (fma.rn, as nvcc does by default; off for --strict-float)">,
     Option<"vectorise", "vectorise", "bool", /*default=*/"true",
            "Read and write aligned rows as vectors: elementwise ops 4 elements a thread, "
            "the tensor-core products' operands 16 bytes a load, the tiled products' "

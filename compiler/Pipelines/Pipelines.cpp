@@ -111,6 +111,7 @@ std::string cudaToolkit() {
 void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   codegen::gpu::KernelsPassOptions launches;
   launches.reassociate = !options.strictFloat;
+  launches.contract = !options.strictFloat;
   launches.allowTf32 = options.allowTf32;
   pm.addPass(codegen::gpu::createKernelsPass(launches));
   pm.addPass(codegen::gpu::createHostPass());

@@ -3,6 +3,7 @@
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=tensor-cores=false' %s | FileCheck %s --check-prefix=TILED
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=vectorise=false' %s | FileCheck %s --check-prefix=NOVEC
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=allow-tf32=true' %s | FileCheck %s --check-prefix=TF32
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=contract=false' %s | FileCheck %s --check-prefix=NOCONTRACT
 
 // Tests that an elementwise op on a GPU becomes one launch of one thread per element, the
 // flat index split row-major (the last dimension fastest), guarded against the last block's
@@ -64,7 +65,7 @@ func.func @elementwise(%x: memref<10x99xf32>, %y: memref<10x99xf32>, %s: memref<
 // CHECK-LABEL: func.func @accumulate
 // CHECK: %[[X:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
 // CHECK: %[[OLD:.*]] = vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[OLD]] : vector<4xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[OLD]] fastmath<contract> : vector<4xf32>
 // CHECK: vector.store %[[SUM]], %arg1[{{.*}}] {alignment = 16 : i64}
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: vector.
@@ -143,13 +144,13 @@ func.func @bytes(%x: memref<8x64xi8>, %y: memref<8x64xi8>, %s: memref<0xi8>)
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[PART:.*]] = scf.for %[[I:.*]] = %[[T]] to %c1000 step %c256{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK: %[[V:.*]] = memref.load %arg0[{{.*}}] : memref<8x1000xf32>
-// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[ACC]] fastmath<contract> : f32
 // CHECK: scf.yield %[[S]]
 // CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0
 // CHECK: scf.if %[[FIRST]] {
 // CHECK: %[[OLD:.*]] = memref.load %arg1[{{.*}}] : memref<8xf32>
-// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]] fastmath<contract> : f32
 // CHECK: memref.store %[[NEW]], %arg1[{{.*}}] : memref<8xf32>
 // STRICT-LABEL: func.func @row_sums
 // STRICT: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c32{{(_[0-9]+)?}},
@@ -208,10 +209,11 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // per thread (8 x 8) carried through the depth loop from the output's values with the
 // next stage's 16 elements (fetched before this stage's steps), each step reading the
 // thread's two groups of 4 rows of A and of columns of B as one vector each, then 64
-// fused multiply-adds (a plain f32 product: each element's sum in k order, rounded once a
-// step), written out for a depth of 16 a stage; the results stored where inside the
-// output. A product of another body (@max_plus, k not a multiple of 16) keeps its body,
-// each stage's steps a loop over its depth.
+// bodies (each element's sum in k order; their multiplications and additions flagged
+// `contract`, so that the device compiler fuses them, not with contract=false), written
+// out for a depth of 16 a stage; the results stored where inside the output. A product
+// of another body (@max_plus, k not a multiple of 16) keeps its body too, each stage's
+// steps a loop over its depth.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -228,9 +230,8 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // CHECK: vector.load %[[SA]]
 // CHECK: vector.load %[[SB]][{{.*}}] {alignment = 16 : i64} : memref<16x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: vector.load %[[SB]]
-// CHECK-COUNT-64: math.fma {{.*}} : f32
+// CHECK-COUNT-64: arith.addf {{.*}} fastmath<contract> : f32
 // CHECK-COUNT-15: vector.load %[[SB]]
-// CHECK-NOT: arith.addf
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
 // CHECK-COUNT-64: memref.store {{.*}}, %arg2
@@ -242,9 +243,14 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // CHECK: arith.minui
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: vector.load %[[MA]]
-// CHECK-COUNT-16: arith.maximumf
-// CHECK-NOT: math.fma
+// CHECK: arith.addf {{.*}} fastmath<contract> : f32
+// CHECK-NEXT: arith.maximumf
+// CHECK-COUNT-15: arith.maximumf
 // CHECK: gpu.barrier
+// NOCONTRACT-LABEL: func.func @product
+// NOCONTRACT: arith.mulf
+// NOCONTRACT-NOT: fastmath<contract>
+// NOCONTRACT-LABEL: func.func @max_plus
 // With allow-tf32 (--allow-tf32) the tensor cores take it, its operands f32 staged in
 // rows padded by 4 (16 bytes), 4 steps of 8 deep per stage.
 // TF32-LABEL: func.func @product
@@ -337,7 +343,7 @@ func.func @max_plus(%a: memref<100x37xf32>, %b: memref<37x100xf32>, %c: memref<1
 // TILED-COUNT-4: arith.extf {{.*}} : f16 to f32
 // TILED: vector.load %[[HB]][{{.*}}] {alignment = 8 : i64} : memref<16x64xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // TILED-COUNT-4: arith.extf {{.*}} : f16 to f32
-// TILED-COUNT-16: math.fma {{.*}} : f32
+// TILED-COUNT-16: arith.addf {{.*}} fastmath<contract> : f32
 // TILED-NOT: arith.addf {{.*}} : f16
 // TILED: gpu.barrier
 // TILED: arith.truncf {{.*}} : f32 to f16
@@ -345,7 +351,8 @@ func.func @max_plus(%a: memref<100x37xf32>, %b: memref<37x100xf32>, %c: memref<1
 // TILED: gpu.launch
 // TILED: arith.extf {{.*}} : f16 to f32
 // TILED: scf.for {{.*}} -> (f32)
-// TILED: math.fma {{.*}} : f32
+// TILED: arith.mulf {{.*}} fastmath<contract> : f32
+// TILED: arith.addf {{.*}} fastmath<contract> : f32
 // TILED: arith.truncf {{.*}} : f32 to f16
 // TILED: memref.store {{.*}}, %arg5
 func.func @half_product(%a: memref<64x4096xf16>, %b: memref<4096x64xf16>, %c: memref<64x64xf16>,
