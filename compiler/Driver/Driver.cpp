@@ -32,6 +32,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <map>
 #include <mutex>
 
 using namespace mlir;
@@ -309,12 +310,15 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
   for (int64_t i : part.outputs)
     out += entry.outputs[i].byteSize;
   llvm::StringSet<> globals;
+  std::map<std::string, int64_t> libraryCalls; // by kernel, in name order
   func.walk([&](Operation *op) {
     if (auto call = dyn_cast<kiln::dialect::KernelCallOp>(op)) {
       if (call.getKernel() == "gpu_partition_recv")
         in += graph::tensorBytes(call.getOutputs()[0].getType());
-      if (call.getKernel() == "gpu_partition_send")
+      else if (call.getKernel() == "gpu_partition_send")
         out += graph::tensorBytes(call.getInputs()[0].getType());
+      else
+        ++libraryCalls[call.getKernel().str()];
     } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
       if (globals.insert(get.getName()).second)
         weights += graph::tensorBytes(get.getType());
@@ -325,6 +329,16 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
                << " bytes back per call (inputs and received tensors; outputs and sent "
                   "tensors), "
                << weights << " bytes of weights copied on the first call only\n";
+  if (libraryCalls.empty())
+    return;
+  // cuBLAS, cuBLASLt and cuDNN calls; each library's workspace is its own device memory.
+  llvm::outs() << "stats: GPU partition " << part.implName << ": library calls per call:";
+  const char *separator = " ";
+  for (const auto &[kernel, count] : libraryCalls) {
+    llvm::outs() << separator << kernel << " " << count;
+    separator = ", ";
+  }
+  llvm::outs() << " (the libraries' workspaces are outside the arena)\n";
 }
 
 /// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass
