@@ -208,6 +208,35 @@ mlir::gpu::LaunchOp launchTiles(IRRewriter &rewriter, const IndexMath &im, int64
   return kernel;
 }
 
+/// A product kernel's loop over the `stages` stages of its depth, `depth` deep each, carrying
+/// its accumulators (`acc`) and the operands `fetch` read for the next stage: each
+/// iteration stores the carried operands to workgroup memory (`put`), waits for the block,
+/// fetches the next stage's into registers (their loads' latency hidden behind this
+/// stage's products; past the last stage the indices must be clamped), runs this stage's
+/// `steps` (from depth k0) and waits again before the next iteration overwrites the tiles.
+/// The accumulators' final values.
+SmallVector<Value>
+stagedLoop(OpBuilder &b, const IndexMath &im, int64_t stages, int64_t depth, ValueRange acc,
+           function_ref<SmallVector<Value>(OpBuilder &, Value k0)> fetch,
+           function_ref<void(OpBuilder &, ValueRange)> put,
+           function_ref<SmallVector<Value>(OpBuilder &, Value k0, ValueRange)> steps) {
+  Location loc = im.loc;
+  Value zero = im.c(b, 0);
+  SmallVector<Value> carried(acc);
+  llvm::append_range(carried, fetch(b, zero));
+  auto loop = scf::ForOp::create(b, loc, zero, im.c(b, stages), im.c(b, 1), carried);
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  put(lb, loop.getRegionIterArgs().drop_front(acc.size()));
+  mlir::gpu::BarrierOp::create(lb, loc);
+  Value k0 = im.mul(lb, loop.getInductionVar(), depth);
+  SmallVector<Value> fetched = fetch(lb, im.add(lb, k0, im.c(lb, depth)));
+  SmallVector<Value> next = steps(lb, k0, loop.getRegionIterArgs().take_front(acc.size()));
+  mlir::gpu::BarrierOp::create(lb, loc);
+  llvm::append_range(next, fetched);
+  scf::YieldOp::create(lb, loc, next);
+  return SmallVector<Value>(loop.getResults().take_front(acc.size()));
+}
+
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
   Operation *op;              // in the generic op's body, yielded
@@ -730,7 +759,6 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                          at(kb, mapC, rowsIn[r], colsIn[q], zero));
         carried.push_back(wide ? widen(kb, loc, v) : v);
       }
-    size_t outputs = carried.size();
     // Each thread stages tile * kDepth / kThreads elements of each operand: element e =
     // thread + kThreads * q of A's tile (row e / kDepth, depth e % kDepth: neighbouring
     // threads read along the depth) and of B's (depth e / tile, column e % tile).
@@ -807,40 +835,32 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         }
       return next;
     };
-    llvm::append_range(carried, fetch(kb, zero));
-    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
-                                    carried);
-    {
-      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      put(tb, tiles.getRegionIterArgs().drop_front(outputs));
-      mlir::gpu::BarrierOp::create(tb, loc);
-      Value k0 = im.mul(tb, tiles.getInductionVar(), kDepth);
-      SmallVector<Value> fetched = fetch(tb, im.add(tb, k0, im.c(tb, kDepth)));
-      SmallVector<Value> acc(tiles.getRegionIterArgs().take_front(outputs));
-      if (k % kDepth == 0) {
-        for (int64_t kk = 0; kk < kDepth; ++kk)
-          acc = step(tb, im.c(tb, kk), acc);
-      } else {
-        // The stage's depth: kDepth, less in the last stage.
-        Value depth = arith::MinUIOp::create(
-            tb, loc, im.c(tb, kDepth), arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
-        auto inner = scf::ForOp::create(tb, loc, zero, depth, one, acc);
-        OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-        scf::YieldOp::create(ib, loc, step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
-        acc.assign(inner.getResults().begin(), inner.getResults().end());
-      }
-      // The tiles are read before the next stage overwrites them.
-      mlir::gpu::BarrierOp::create(tb, loc);
-      llvm::append_range(acc, fetched);
-      scf::YieldOp::create(tb, loc, acc);
-    }
+    SmallVector<Value> results = stagedLoop(
+        kb, im, (k + kDepth - 1) / kDepth, kDepth, carried, fetch, put,
+        [&](OpBuilder &tb, Value k0, ValueRange init) {
+          SmallVector<Value> acc(init);
+          if (k % kDepth == 0) {
+            for (int64_t kk = 0; kk < kDepth; ++kk)
+              acc = step(tb, im.c(tb, kk), acc);
+            return acc;
+          }
+          // The stage's depth: kDepth, less in the last stage.
+          Value depth = arith::MinUIOp::create(
+              tb, loc, im.c(tb, kDepth),
+              arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
+          auto inner = scf::ForOp::create(tb, loc, zero, depth, one, acc);
+          OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+          scf::YieldOp::create(ib, loc,
+                               step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
+          return SmallVector<Value>(inner.getResults());
+        });
     for (int64_t r = 0; r < per; ++r)
       for (int64_t q = 0; q < per; ++q) {
         Value inside = arith::AndIOp::create(kb, loc, im.below(kb, rows[r], m),
                                              im.below(kb, cols[q], n));
         auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
         OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
-        Value v = tiles.getResult(r * per + q);
+        Value v = results[r * per + q];
         if (wide)
           v = arith::TruncFOp::create(sb, loc, getElementTypeOrSelf(c->get().getType()), v);
         memref::StoreOp::create(sb, loc, v, c->get(), at(sb, mapC, rows[r], cols[q], zero));
@@ -921,7 +941,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto indices = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
       return tileIndices(bld, loc, map, batchIvs, row, col, depth);
     };
-    Value zero = im.c(kb, 0), one = im.c(kb, 1);
+    Value zero = im.c(kb, 0);
     Value thread = kernel.getThreadIds().x;
     Value warp = arith::DivUIOp::create(kb, loc, thread, im.c(kb, 32));
     // The warp's 32 x 32 of the tile: rows 32 * (warp / 2), columns 32 * (warp % 2).
@@ -1017,45 +1037,34 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         store(bt, values[next++], sharedB, ValueRange{d, im.mul(bt, cv, vb)});
       });
     };
-    SmallVector<Value> carried(init);
-    size_t fragments = carried.size();
-    llvm::append_range(carried, fetch(kb, zero));
-    auto tiles = scf::ForOp::create(kb, loc, zero, im.c(kb, (k + kDepth - 1) / kDepth), one,
-                                    carried);
-    {
-      OpBuilder tb = OpBuilder::atBlockBegin(tiles.getBody());
-      put(tb, tiles.getRegionIterArgs().drop_front(fragments));
-      mlir::gpu::BarrierOp::create(tb, loc);
-      SmallVector<Value> fetched = fetch(
-          tb, im.mul(tb, im.add(tb, tiles.getInductionVar(), one), kDepth));
-      SmallVector<Value> acc(tiles.getRegionIterArgs().take_front(fragments));
-      for (int64_t kk = 0; kk < kDepth; kk += fragK) {
-        SmallVector<Value> as, bs;
-        for (int64_t i = 0; i < 2; ++i) {
-          as.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
-              tb, loc, fragment(element, "AOp"), sharedA,
-              ValueRange{im.add(tb, warpRow, im.c(tb, kFrag * i)), im.c(tb, kk)}, lead(kLeadA),
-              /*transpose=*/nullptr));
-          bs.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
-              tb, loc, fragment(element, "BOp"), sharedB,
-              ValueRange{im.c(tb, kk), im.add(tb, warpCol, im.c(tb, kFrag * i))}, lead(kLeadB),
-              /*transpose=*/nullptr));
-        }
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t j = 0; j < 2; ++j)
-            acc[i * 2 + j] = mlir::gpu::SubgroupMmaComputeOp::create(
-                tb, loc, fragment(f32, "COp"), as[i], bs[j], acc[i * 2 + j],
-                /*a_transpose=*/nullptr, /*b_transpose=*/nullptr);
-      }
-      // The tiles are read before the next ones overwrite them.
-      mlir::gpu::BarrierOp::create(tb, loc);
-      llvm::append_range(acc, fetched);
-      scf::YieldOp::create(tb, loc, acc);
-    }
+    SmallVector<Value> results = stagedLoop(
+        kb, im, (k + kDepth - 1) / kDepth, kDepth, init, fetch, put,
+        [&](OpBuilder &tb, Value, ValueRange fragments) {
+          SmallVector<Value> acc(fragments);
+          for (int64_t kk = 0; kk < kDepth; kk += fragK) {
+            SmallVector<Value> as, bs;
+            for (int64_t i = 0; i < 2; ++i) {
+              as.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
+                  tb, loc, fragment(element, "AOp"), sharedA,
+                  ValueRange{im.add(tb, warpRow, im.c(tb, kFrag * i)), im.c(tb, kk)}, lead(kLeadA),
+                  /*transpose=*/nullptr));
+              bs.push_back(mlir::gpu::SubgroupMmaLoadMatrixOp::create(
+                  tb, loc, fragment(element, "BOp"), sharedB,
+                  ValueRange{im.c(tb, kk), im.add(tb, warpCol, im.c(tb, kFrag * i))}, lead(kLeadB),
+                  /*transpose=*/nullptr));
+            }
+            for (int64_t i = 0; i < 2; ++i)
+              for (int64_t j = 0; j < 2; ++j)
+                acc[i * 2 + j] = mlir::gpu::SubgroupMmaComputeOp::create(
+                    tb, loc, fragment(f32, "COp"), as[i], bs[j], acc[i * 2 + j],
+                    /*a_transpose=*/nullptr, /*b_transpose=*/nullptr);
+          }
+      return acc;
+        });
     for (int64_t i = 0; i < 2; ++i)
       for (int64_t j = 0; j < 2; ++j)
         mlir::gpu::SubgroupMmaStoreMatrixOp::create(
-            kb, loc, tiles.getResult(i * 2 + j), sharedC,
+            kb, loc, results[i * 2 + j], sharedC,
             ValueRange{im.add(kb, warpRow, im.c(kb, kFrag * i)),
                        im.add(kb, warpCol, im.c(kb, kFrag * j))},
             lead(kLeadC), /*transpose=*/nullptr);

@@ -694,37 +694,52 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
                          memref::GlobalOp scale = nullptr, ArrayRef<float> scaleValues = {}) {
     memref::GlobalOp global = constantFilter(filter);
     int64_t kh = hwio[0], kw = hwio[1], depth = hwio[2], f = hwio[3];
-    std::string key = global.getSymName().str();
+    std::string name = global.getSymName().str();
     if (scale)
-      key += "_x_" + scale.getSymName().str();
-    auto [it, fresh] = transposedGlobals.try_emplace(key, nullptr);
+      name += "_x_" + scale.getSymName().str();
+    return derivedGlobal(b, loc, global, name + "_krsc", {f, kh, kw, depth},
+                         [&](DenseElementsAttr data, RankedTensorType type) {
+                           if (data.isSplat() && !scale)
+                             return DenseElementsAttr::get(type, data.getSplatValue<Attribute>());
+                           SmallVector<float> in = floatValues(data),
+                                              out(kh * kw * depth * f);
+                           for (int64_t y = 0; y < kh; ++y)
+                             for (int64_t x = 0; x < kw; ++x)
+                               for (int64_t c = 0; c < depth; ++c)
+                                 for (int64_t o = 0; o < f; ++o)
+                                   out[((o * kh + y) * kw + x) * depth + c] =
+                                       in[((y * kw + x) * depth + c) * f + o] *
+                                       (scale ? scaleValues[o] : 1.0f);
+                           return DenseElementsAttr::get(type, ArrayRef<float>(out));
+                         });
+  }
+
+  /// The f32 values of `data`, a splat's repeated.
+  static SmallVector<float> floatValues(DenseElementsAttr data) {
+    return data.isSplat()
+               ? SmallVector<float>(data.getNumElements(), data.getSplatValue<float>())
+               : SmallVector<float>(data.getValues<float>());
+  }
+
+  /// A private constant global `name` of f32 `shape` (a unique name: SymbolTable renames a
+  /// clash) beside the constant global `source`, holding `values(source's data, the
+  /// tensor type of shape)`; made once per name, `source` then recorded as replaced (erased
+  /// at the end when nothing else reads it). Its memref.get_global at `b`.
+  Value derivedGlobal(OpBuilder &b, Location loc, memref::GlobalOp source, StringRef name,
+                      ArrayRef<int64_t> shape,
+                      function_ref<DenseElementsAttr(DenseElementsAttr, RankedTensorType)> values) {
+    auto [it, fresh] = transposedGlobals.try_emplace(name, nullptr);
     if (fresh) {
-      auto data = cast<DenseElementsAttr>(*global.getInitialValue());
-      auto type = MemRefType::get({f, kh, kw, depth}, b.getF32Type());
-      auto tensorType = RankedTensorType::get(type.getShape(), b.getF32Type());
-      DenseElementsAttr transposed;
-      if (data.isSplat() && !scale) {
-        transposed = DenseElementsAttr::get(tensorType, data.getSplatValue<Attribute>());
-      } else {
-        SmallVector<float> in(data.getValues<float>()), out(kh * kw * depth * f);
-        if (data.isSplat())
-          in.assign(out.size(), data.getSplatValue<float>());
-        for (int64_t y = 0; y < kh; ++y)
-          for (int64_t x = 0; x < kw; ++x)
-            for (int64_t c = 0; c < depth; ++c)
-              for (int64_t o = 0; o < f; ++o)
-                out[((o * kh + y) * kw + x) * depth + c] =
-                    in[((y * kw + x) * depth + c) * f + o] * (scale ? scaleValues[o] : 1.0f);
-        transposed = DenseElementsAttr::get(tensorType, ArrayRef<float>(out));
-      }
-      OpBuilder gb(global);
+      auto data = cast<DenseElementsAttr>(*source.getInitialValue());
+      auto type = MemRefType::get(shape, b.getF32Type());
+      OpBuilder gb(source);
       auto made = memref::GlobalOp::create(
-          gb, global.getLoc(), (key + "_krsc"),
-          gb.getStringAttr("private"), type, transposed, /*constant=*/true,
-          global.getAlignmentAttr());
+          gb, source.getLoc(), name, gb.getStringAttr("private"), type,
+          values(data, RankedTensorType::get(shape, b.getF32Type())), /*constant=*/true,
+          source.getAlignmentAttr());
       SymbolTable(getOperation()).insert(made); // unique name
       it->second = made;
-      replacedFilters.push_back(global.getSymName());
+      replacedFilters.push_back(source.getSymName());
     }
     return memref::GetGlobalOp::create(b, loc, it->second.getType(), it->second.getSymName());
   }
@@ -737,11 +752,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     auto type = global ? dyn_cast<MemRefType>(global.getType()) : nullptr;
     if (!type || type.getNumElements() != channels)
       return std::nullopt;
-    auto data = cast<DenseElementsAttr>(*global.getInitialValue());
-    SmallVector<float> values = data.isSplat()
-                                    ? SmallVector<float>(channels, data.getSplatValue<float>())
-                                    : SmallVector<float>(data.getValues<float>());
-    return std::make_pair(global, std::move(values));
+    return std::make_pair(global, floatValues(cast<DenseElementsAttr>(*global.getInitialValue())));
   }
 
   /// `filter` (hwio, a constant) as cuDNN's filter (transposedFilter), with the constant
@@ -938,31 +949,16 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   Value scaledWeights(OpBuilder &b, Location loc, Value weights, bool transposed,
                       memref::GlobalOp scale, ArrayRef<float> values) {
     memref::GlobalOp global = constantFilter(weights);
-    std::string key = global.getSymName().str() + "_x_" + scale.getSymName().str();
-    auto type = cast<MemRefType>(weights.getType());
-    auto [it, fresh] = transposedGlobals.try_emplace(key, nullptr);
-    if (fresh) {
-      auto data = cast<DenseElementsAttr>(*global.getInitialValue());
-      SmallVector<float> w = data.isSplat()
-                                 ? SmallVector<float>(type.getNumElements(),
-                                                      data.getSplatValue<float>())
-                                 : SmallVector<float>(data.getValues<float>());
-      int64_t rows = type.getShape()[0], cols = type.getShape()[1];
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c)
-          w[r * cols + c] *= values[transposed ? r : c];
-      auto tensorType = RankedTensorType::get(type.getShape(), b.getF32Type());
-      OpBuilder gb(global);
-      auto made = memref::GlobalOp::create(
-          gb, global.getLoc(), key, gb.getStringAttr("private"),
-          MemRefType::get(type.getShape(), b.getF32Type()),
-          DenseElementsAttr::get(tensorType, ArrayRef<float>(w)), /*constant=*/true,
-          global.getAlignmentAttr());
-      SymbolTable(getOperation()).insert(made); // unique name
-      it->second = made;
-      replacedFilters.push_back(global.getSymName());
-    }
-    return memref::GetGlobalOp::create(b, loc, it->second.getType(), it->second.getSymName());
+    ArrayRef<int64_t> shape = cast<MemRefType>(weights.getType()).getShape();
+    return derivedGlobal(
+        b, loc, global, global.getSymName().str() + "_x_" + scale.getSymName().str(), shape,
+        [&](DenseElementsAttr data, RankedTensorType type) {
+          SmallVector<float> w = floatValues(data);
+          for (int64_t r = 0; r < shape[0]; ++r)
+            for (int64_t c = 0; c < shape[1]; ++c)
+              w[r * shape[1] + c] *= values[transposed ? r : c];
+          return DenseElementsAttr::get(type, ArrayRef<float>(w));
+        });
   }
 
   llvm::StringMap<memref::GlobalOp> transposedGlobals;
