@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "kiln/runtime/gpu.h"
 
+#include "library.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -94,18 +96,15 @@ static void kiln_cuda_load(void) {
              why != NULL ? why : path);
     return;
   }
-  struct kiln_cuda_driver driver;
-#define KILN_CUDA_LOOKUP(member, symbol, result, params)                                    \
-  *(void**)(&driver.member) = dlsym(library, symbol);                                       \
-  if (driver.member == NULL) {                                                              \
-    snprintf(kiln_cuda_load_error, sizeof(kiln_cuda_load_error),                            \
-             "the driver %s has no function %s (too old?)", path, symbol);                  \
-    dlclose(library);                                                                       \
-    return;                                                                                 \
-  }
-  KILN_CUDA_FUNCTIONS(KILN_CUDA_LOOKUP)
-#undef KILN_CUDA_LOOKUP
-  kiln_cuda = driver;
+  struct kiln_cuda_driver functions;
+  static const char* const symbols[] = {KILN_CUDA_FUNCTIONS(KILN_LIBRARY_SYMBOL)};
+  void** const slots[] = {KILN_CUDA_FUNCTIONS(KILN_LIBRARY_SLOT)};
+  char name[300];
+  snprintf(name, sizeof(name), "the driver %s", path);
+  if (!kiln_library_bind(library, name, symbols, slots, sizeof(slots) / sizeof(slots[0]),
+                         " (too old?)", kiln_cuda_load_error, sizeof(kiln_cuda_load_error)))
+    return;
+  kiln_cuda = functions;
 }
 
 /* The loaded driver, or NULL with a status saying why. */

@@ -49,19 +49,14 @@ static void kiln_cublas_load(void) {
                                     "libcublas.so.13 (or .12)", &path, kiln_cublas_load_error,
                                     sizeof(kiln_cublas_load_error));
   if (library == NULL) return;
-  struct kiln_cublas blas;
-#define KILN_CUBLAS_LOOKUP(member, symbol, result, params)                                  \
-  *(void**)(&blas.member) = dlsym(library, symbol);                                         \
-  if (blas.member == NULL) {                                                                \
-    snprintf(kiln_cublas_load_error, sizeof(kiln_cublas_load_error),                        \
-             "%s has no function %s", path, symbol);                                        \
-    dlclose(library);                                                                       \
-    return;                                                                                 \
-  }
-  KILN_CUBLAS_FUNCTIONS(KILN_CUBLAS_LOOKUP)
-#undef KILN_CUBLAS_LOOKUP
-  *(void**)(&blas.statusString) = dlsym(library, "cublasGetStatusString");
-  kiln_cublas = blas;
+  struct kiln_cublas functions;
+  static const char* const symbols[] = {KILN_CUBLAS_FUNCTIONS(KILN_LIBRARY_SYMBOL)};
+  void** const slots[] = {KILN_CUBLAS_FUNCTIONS(KILN_LIBRARY_SLOT)};
+  if (!kiln_library_bind(library, path, symbols, slots, sizeof(slots) / sizeof(slots[0]), "",
+                         kiln_cublas_load_error, sizeof(kiln_cublas_load_error)))
+    return;
+  *(void**)(&functions.statusString) = dlsym(library, "cublasGetStatusString");
+  kiln_cublas = functions;
 }
 
 /* "CALL: STRING (number N)" for a cuBLAS error. */

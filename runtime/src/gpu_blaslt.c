@@ -60,19 +60,14 @@ static void kiln_lt_load(void) {
                                     "libcublasLt.so.13 (or .12)", &path, kiln_lt_load_error,
                                     sizeof(kiln_lt_load_error));
   if (library == NULL) return;
-  struct kiln_cublaslt lt;
-#define KILN_CUBLASLT_LOOKUP(member, symbol, result, params)                                \
-  *(void**)(&lt.member) = dlsym(library, symbol);                                           \
-  if (lt.member == NULL) {                                                                  \
-    snprintf(kiln_lt_load_error, sizeof(kiln_lt_load_error), "%s has no function %s", path, \
-             symbol);                                                                       \
-    dlclose(library);                                                                       \
-    return;                                                                                 \
-  }
-  KILN_CUBLASLT_FUNCTIONS(KILN_CUBLASLT_LOOKUP)
-#undef KILN_CUBLASLT_LOOKUP
-  *(void**)(&lt.statusString) = dlsym(library, "cublasLtGetStatusString");
-  kiln_lt = lt;
+  struct kiln_cublaslt functions;
+  static const char* const symbols[] = {KILN_CUBLASLT_FUNCTIONS(KILN_LIBRARY_SYMBOL)};
+  void** const slots[] = {KILN_CUBLASLT_FUNCTIONS(KILN_LIBRARY_SLOT)};
+  if (!kiln_library_bind(library, path, symbols, slots, sizeof(slots) / sizeof(slots[0]), "",
+                         kiln_lt_load_error, sizeof(kiln_lt_load_error)))
+    return;
+  *(void**)(&functions.statusString) = dlsym(library, "cublasLtGetStatusString");
+  kiln_lt = functions;
 }
 
 /* "CALL: STRING (cuBLASLt status N)". */

@@ -102,18 +102,13 @@ static void kiln_cudnn_load(void) {
                                     "libcudnn.so.9", &path, kiln_cudnn_load_error,
                                     sizeof(kiln_cudnn_load_error));
   if (library == NULL) return;
-  struct kiln_cudnn dnn;
-#define KILN_CUDNN_LOOKUP(member, symbol, result, params)                                    \
-  *(void**)(&dnn.member) = dlsym(library, symbol);                                           \
-  if (dnn.member == NULL) {                                                                  \
-    snprintf(kiln_cudnn_load_error, sizeof(kiln_cudnn_load_error), "%s has no function %s",  \
-             path, symbol);                                                                  \
-    dlclose(library);                                                                        \
-    return;                                                                                  \
-  }
-  KILN_CUDNN_FUNCTIONS(KILN_CUDNN_LOOKUP)
-#undef KILN_CUDNN_LOOKUP
-  kiln_cudnn = dnn;
+  struct kiln_cudnn functions;
+  static const char* const symbols[] = {KILN_CUDNN_FUNCTIONS(KILN_LIBRARY_SYMBOL)};
+  void** const slots[] = {KILN_CUDNN_FUNCTIONS(KILN_LIBRARY_SLOT)};
+  if (!kiln_library_bind(library, path, symbols, slots, sizeof(slots) / sizeof(slots[0]), "",
+                         kiln_cudnn_load_error, sizeof(kiln_cudnn_load_error)))
+    return;
+  kiln_cudnn = functions;
 }
 
 /* "CALL: STRING (cuDNN status N)" for a cuDNN error. */

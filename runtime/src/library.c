@@ -29,3 +29,17 @@ void* kiln_library_open(const char* env, const char* const* candidates, size_t c
   }
   return library;
 }
+
+int kiln_library_bind(void* library, const char* name, const char* const* symbols,
+                      void** const* slots, size_t count, const char* hint, char* error,
+                      size_t error_size) {
+  for (size_t i = 0; i < count; ++i) {
+    *slots[i] = dlsym(library, symbols[i]);
+    if (*slots[i] == NULL) {
+      snprintf(error, error_size, "%s has no function %s%s", name, symbols[i], hint);
+      dlclose(library);
+      return 0;
+    }
+  }
+  return 1;
+}

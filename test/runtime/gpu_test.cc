@@ -87,6 +87,22 @@ TEST(GpuNoDriver, OpenSaysWhy) {
   EXPECT_EQ(message(status), text);
 }
 
+// A library that opens but lacks a function the runtime needs (ctest points KILN_LIBCUDA
+// and KILN_LIBCUBLASLT at the fake cuBLAS): the error names the file and the function.
+TEST(GpuWrongLibrary, NamesTheMissingFunction) {
+  const char* path = std::getenv("KILN_LIBCUDA");
+  ASSERT_NE(path, nullptr);
+  kiln_gpu_t* gpu = nullptr;
+  kiln_status_t status = kiln_gpu_open(0, &gpu);
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status), std::string("no CUDA device: the driver ") + path +
+                                 " has no function cuGetErrorName (too old?)");
+  status = kiln_gpu_blaslt_check_descriptors();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
+  EXPECT_EQ(message(status), std::string("no cuBLASLt: ") + std::getenv("KILN_LIBCUBLASLT") +
+                                 " has no function cublasLtCreate");
+}
+
 TEST(GpuNoDevice, OpenGivesTheDriversError) {
   kiln_gpu_t* gpu = nullptr;
   kiln_status_t status = kiln_gpu_open(0, &gpu);
