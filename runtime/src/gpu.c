@@ -26,6 +26,7 @@ enum {
   CUDA_ERROR_NOT_FOUND = 500,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DEFAULT = 0
 };
@@ -46,6 +47,7 @@ enum {
   X(cuModuleLoadData, "cuModuleLoadData", CUresult, (CUmodule*, const void*))               \
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                                 \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult, (CUfunction*, CUmodule, const char*)) \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult, (CUfunction, int, int))           \
   X(cuLaunchKernel, "cuLaunchKernel", CUresult,                                             \
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,     \
      CUstream, void**, void**))                                                             \
@@ -83,6 +85,12 @@ struct kiln_cuda_driver {
 
 /* The driver, loaded once per process; `load_error` says why it could not be. */
 static struct kiln_cuda_driver kiln_cuda;
+/* cuTensorMapEncodeTiled (CUDA 12 and later), looked up apart: a driver without it runs
+ * every model that does not ask for a tensor map. */
+typedef CUresult (*kiln_cu_tensor_map_encode_t)(void*, int, uint32_t, void*, const uint64_t*,
+                                                const uint64_t*, const uint32_t*,
+                                                const uint32_t*, int, int, int, int);
+static kiln_cu_tensor_map_encode_t kiln_cu_tensor_map_encode;
 static char kiln_cuda_load_error[512];
 static pthread_once_t kiln_cuda_once = PTHREAD_ONCE_INIT;
 
@@ -104,6 +112,8 @@ static void kiln_cuda_load(void) {
   if (!kiln_library_bind(library, name, symbols, slots, sizeof(slots) / sizeof(slots[0]),
                          " (too old?)", kiln_cuda_load_error, sizeof(kiln_cuda_load_error)))
     return;
+  kiln_cu_tensor_map_encode =
+      (kiln_cu_tensor_map_encode_t)dlsym(library, "cuTensorMapEncodeTiled");
   kiln_cuda = functions;
 }
 
@@ -270,10 +280,34 @@ kiln_status_t kiln_gpu_launch(kiln_gpu_t* gpu, kiln_gpu_kernel_t kernel,
                               const uint32_t grid[3], const uint32_t block[3],
                               uint32_t shared_bytes, kiln_gpu_stream_t stream, void** args) {
   KILN_GPU_BIND(gpu);
+  /* More than the 48 KiB every kernel may have (a Hopper product's stages) is asked for
+   * per function; the driver refuses past the device's opt-in limit. */
+  if (shared_bytes > 48 * 1024)
+    KILN_CUDA_CHECK(kiln_cuda.cuFuncSetAttribute((CUfunction)kernel,
+                                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                 (int)shared_bytes),
+                    "cuFuncSetAttribute (dynamic shared memory)");
   KILN_CUDA_CHECK(kiln_cuda.cuLaunchKernel((CUfunction)kernel, grid[0], grid[1], grid[2],
                                            block[0], block[1], block[2], shared_bytes,
                                            (CUstream)stream, args, NULL),
                   "cuLaunchKernel");
+  return NULL;
+}
+
+kiln_status_t kiln_gpu_encode_tensor_map(kiln_gpu_t* gpu, void* map,
+                                        const kiln_gpu_tensor_map_t* tensor) {
+  KILN_GPU_BIND(gpu);
+  if (kiln_cu_tensor_map_encode == NULL)
+    return kiln_status_create(KILN_STATUS_UNIMPLEMENTED,
+                              "the CUDA driver has no cuTensorMapEncodeTiled (TMA needs a "
+                              "CUDA 12 driver or later)");
+  uint32_t element_strides[5] = {1, 1, 1, 1, 1};
+  KILN_CUDA_CHECK(kiln_cu_tensor_map_encode(map, tensor->data_type, tensor->rank,
+                                            (void*)tensor->address, tensor->dims,
+                                            tensor->strides, tensor->box, element_strides,
+                                            tensor->interleave, tensor->swizzle,
+                                            tensor->l2_promotion, tensor->oob_fill),
+                  "cuTensorMapEncodeTiled");
   return NULL;
 }
 

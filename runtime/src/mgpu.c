@@ -38,6 +38,7 @@ static void kiln_mgpu_fail(kiln_status_t status) {
 }
 
 static void kiln_mgpu_settle(int sends_only);
+static kiln_gpu_t* kiln_mgpu_device(void);
 
 kiln_status_t kiln_mgpu_take_error(void) {
   kiln_status_t status = kiln_mgpu_pending;
@@ -48,6 +49,154 @@ kiln_status_t kiln_mgpu_take_error(void) {
 void kiln_mgpu_set_device(int ordinal) { kiln_mgpu_ordinal = ordinal; }
 
 void mgpuSetDefaultDevice(int32_t ordinal) { kiln_mgpu_set_device(ordinal); }
+
+/* TMA tensor maps (mgpuTensorMapEncodeTiledMemref): each distinct tensor and box, per
+ * device, encoded once into a slot of a slab of device memory, found again by a hash of
+ * its kiln_gpu_tensor_map_t (zeroed before it is filled, so padding compares equal). */
+enum {
+  KILN_MGPU_MAP_BYTES = 128,
+  KILN_MGPU_MAPS_PER_SLAB = 64,
+  KILN_MGPU_MAP_SLOTS = 4096, /* a power of two */
+  KILN_MGPU_MAX_SLABS = KILN_MGPU_MAP_SLOTS / KILN_MGPU_MAPS_PER_SLAB
+};
+typedef struct {
+  int used, device;
+  kiln_gpu_tensor_map_t tensor;
+  kiln_gpu_ptr_t map;
+} kiln_mgpu_map_entry_t;
+static kiln_mgpu_map_entry_t* kiln_mgpu_maps; /* KILN_MGPU_MAP_SLOTS, under kiln_mgpu_lock */
+static int kiln_mgpu_map_count;
+static struct {
+  kiln_gpu_t* gpu;
+  kiln_gpu_ptr_t base;
+} kiln_mgpu_map_slabs[KILN_MGPU_MAX_SLABS];
+static int kiln_mgpu_slab_count;
+static int kiln_mgpu_slab_used[KILN_MGPU_MAX_DEVICES];     /* maps in the device's last slab */
+static kiln_gpu_ptr_t kiln_mgpu_slab_last[KILN_MGPU_MAX_DEVICES];
+
+static uint64_t kiln_mgpu_map_hash(int device, const kiln_gpu_tensor_map_t* tensor) {
+  uint64_t hash = 1469598103934665603ull ^ (uint64_t)device;
+  const unsigned char* bytes = (const unsigned char*)tensor;
+  for (size_t i = 0; i < sizeof *tensor; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+  return hash;
+}
+
+/* A device slot for one more map (under kiln_mgpu_lock). */
+static kiln_status_t kiln_mgpu_map_slot(kiln_gpu_t* gpu, int device, kiln_gpu_ptr_t* out) {
+  if (kiln_mgpu_slab_last[device] == 0 || kiln_mgpu_slab_used[device] == KILN_MGPU_MAPS_PER_SLAB) {
+    if (kiln_mgpu_slab_count == KILN_MGPU_MAX_SLABS)
+      return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "more than %d TMA tensor maps asked for", KILN_MGPU_MAP_SLOTS / 2);
+    kiln_gpu_ptr_t slab = 0;
+    kiln_status_t status =
+        kiln_gpu_alloc(gpu, (size_t)KILN_MGPU_MAP_BYTES * KILN_MGPU_MAPS_PER_SLAB, &slab);
+    if (status != NULL) return status;
+    kiln_mgpu_map_slabs[kiln_mgpu_slab_count].gpu = gpu;
+    kiln_mgpu_map_slabs[kiln_mgpu_slab_count++].base = slab;
+    kiln_mgpu_slab_last[device] = slab;
+    kiln_mgpu_slab_used[device] = 0;
+  }
+  *out = kiln_mgpu_slab_last[device] +
+         (kiln_gpu_ptr_t)KILN_MGPU_MAP_BYTES * (kiln_gpu_ptr_t)kiln_mgpu_slab_used[device]++;
+  return NULL;
+}
+
+/* The device copy of `tensor`'s map, encoded and uploaded the first time (under
+ * kiln_mgpu_lock). */
+static kiln_status_t kiln_mgpu_tensor_map(kiln_gpu_t* gpu, int device,
+                                          const kiln_gpu_tensor_map_t* tensor,
+                                          kiln_gpu_ptr_t* out) {
+  if (kiln_mgpu_maps == NULL) {
+    kiln_mgpu_maps = calloc(KILN_MGPU_MAP_SLOTS, sizeof *kiln_mgpu_maps);
+    if (kiln_mgpu_maps == NULL)
+      return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED, "no memory for tensor maps");
+  }
+  size_t slot = (size_t)kiln_mgpu_map_hash(device, tensor) & (KILN_MGPU_MAP_SLOTS - 1);
+  for (; kiln_mgpu_maps[slot].used; slot = (slot + 1) & (KILN_MGPU_MAP_SLOTS - 1)) {
+    kiln_mgpu_map_entry_t* entry = &kiln_mgpu_maps[slot];
+    if (entry->device == device && memcmp(&entry->tensor, tensor, sizeof *tensor) == 0) {
+      *out = entry->map;
+      return NULL;
+    }
+  }
+  /* Half full at most, so that probes stay short. */
+  if (kiln_mgpu_map_count >= KILN_MGPU_MAP_SLOTS / 2)
+    return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
+                              "more than %d TMA tensor maps asked for", KILN_MGPU_MAP_SLOTS / 2);
+  _Alignas(64) unsigned char map[KILN_MGPU_MAP_BYTES];
+  memset(map, 0, sizeof map);
+  kiln_status_t status = kiln_gpu_encode_tensor_map(gpu, map, tensor);
+  kiln_gpu_ptr_t copy = 0;
+  if (status == NULL) status = kiln_mgpu_map_slot(gpu, device, &copy);
+  /* On the default stream, waited for: the kernels reading it run on streams that do not
+   * wait for the default stream. Once per tensor map. */
+  if (status == NULL) status = kiln_gpu_copy_to_device(gpu, copy, map, sizeof map, NULL);
+  if (status == NULL) status = kiln_gpu_stream_synchronize(gpu, NULL);
+  if (status != NULL) return status;
+  kiln_mgpu_maps[slot].used = 1;
+  kiln_mgpu_maps[slot].device = device;
+  kiln_mgpu_maps[slot].tensor = *tensor;
+  kiln_mgpu_maps[slot].map = copy;
+  ++kiln_mgpu_map_count;
+  *out = copy;
+  return NULL;
+}
+
+static void kiln_mgpu_maps_release(void) {
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  for (int i = 0; i < kiln_mgpu_slab_count; ++i)
+    kiln_gpu_free(kiln_mgpu_map_slabs[i].gpu, kiln_mgpu_map_slabs[i].base);
+  kiln_mgpu_slab_count = 0;
+  memset(kiln_mgpu_slab_used, 0, sizeof kiln_mgpu_slab_used);
+  memset(kiln_mgpu_slab_last, 0, sizeof kiln_mgpu_slab_last);
+  free(kiln_mgpu_maps);
+  kiln_mgpu_maps = NULL;
+  kiln_mgpu_map_count = 0;
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+}
+
+void* mgpuTensorMapEncodeTiledMemref(int64_t rank, void* ranked_descriptor, int64_t data_type,
+                                     int64_t interleave, int64_t swizzle, int64_t l2_promotion,
+                                     int64_t oob_fill, int64_t* box) {
+  kiln_gpu_t* gpu = kiln_mgpu_device();
+  if (gpu == NULL) return NULL;
+  /* The bytes of each CUtensorMapDataType, uint8 to tfloat32_ftz. */
+  static const int element_bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (rank < 1 || rank > 5 || data_type < 0 ||
+      data_type >= (int64_t)(sizeof element_bytes / sizeof element_bytes[0])) {
+    kiln_mgpu_fail(kiln_status_create(KILN_STATUS_INVALID_ARGUMENT,
+                                      "a TMA tensor map of rank %lld and data type %lld",
+                                      (long long)rank, (long long)data_type));
+    return NULL;
+  }
+  /* allocated, aligned, offset, sizes[rank], strides[rank] */
+  const int64_t* fields = (const int64_t*)((char* const*)ranked_descriptor + 2);
+  char* aligned = ((char* const*)ranked_descriptor)[1];
+  int64_t offset = fields[0];
+  const int64_t* sizes = fields + 1;
+  const int64_t* strides = fields + 1 + rank;
+  int bytes = element_bytes[data_type];
+  kiln_gpu_tensor_map_t tensor;
+  memset(&tensor, 0, sizeof tensor);
+  tensor.data_type = (int)data_type;
+  tensor.rank = (uint32_t)rank;
+  tensor.address = (kiln_gpu_ptr_t)(uintptr_t)(aligned + offset * bytes);
+  for (int64_t d = 0; d < rank; ++d) {
+    tensor.dims[d] = (uint64_t)sizes[rank - 1 - d];
+    tensor.box[d] = (uint32_t)box[rank - 1 - d];
+    if (d > 0) tensor.strides[d - 1] = (uint64_t)(strides[rank - 1 - d] * bytes);
+  }
+  tensor.interleave = (int)interleave;
+  tensor.swizzle = (int)swizzle;
+  tensor.l2_promotion = (int)l2_promotion;
+  tensor.oob_fill = (int)oob_fill;
+  kiln_gpu_ptr_t map = 0;
+  pthread_mutex_lock(&kiln_mgpu_lock);
+  kiln_status_t status = kiln_mgpu_tensor_map(gpu, kiln_mgpu_ordinal, &tensor, &map);
+  pthread_mutex_unlock(&kiln_mgpu_lock);
+  kiln_mgpu_fail(status);
+  return (void*)(uintptr_t)map;
+}
 
 /* The thread's device, opened if need be; NULL if it cannot be or an error is pending. */
 static kiln_gpu_t* kiln_mgpu_device(void) {
@@ -220,6 +369,7 @@ void mgpuStreamDestroy(void* stream) {
 }
 
 static void kiln_mgpu_stage_release(void);  /* with the copies, below */
+static void kiln_mgpu_maps_release(void);   /* with the tensor maps, below */
 static void kiln_mgpu_pinned_release_idle(void); /* with the transfers, below */
 
 void kiln_mgpu_release_cached(void) {
@@ -236,6 +386,7 @@ void kiln_mgpu_release_cached(void) {
     for (int i = 0; i < count; ++i) kiln_gpu_stream_destroy(gpu, streams[i]);
     if (gpu != NULL) kiln_gpu_blaslt_release(gpu);
   }
+  kiln_mgpu_maps_release();
 }
 
 void mgpuStreamSynchronize(void* stream) {

@@ -3,7 +3,8 @@
  * (kiln/runtime/gpu.h) on machines without a GPU: the runtime loads it through
  * KILN_LIBCUDA. It implements the driver functions the runtime calls with host memory:
  * "device" memory is malloc'ed, copies are memcpy, modules are PTX text whose ".entry"
- * names are its kernels, and a launch records what it was given (fake_cuda_last_launch).
+ * names are its kernels (or a fatbin, for a program compiled with --gpu-arch, whose kernels
+ * it finds by name), and a launch records what it was given (fake_cuda_last_launch).
  *
  * FAKE_CUDA_DEVICES sets the device count (default 1; 0 makes cuInit fail with
  * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
@@ -11,6 +12,13 @@
  * FAKE_CUDA_LOG=1 prints each allocation, copy and launch to standard error, for tests of
  * compiled programs. FAKE_CUDA_FAIL_TO_HOST=1 makes copies to the host fail (as a fault in
  * earlier work on the stream would), copying nothing.
+ *
+ * cuTensorMapEncodeTiled checks its arguments as the driver documents them (alignments,
+ * strides multiples of 16 bytes, boxes of 1 to 256 elements, the 128-byte swizzle's inner
+ * box at most 128 bytes) and writes them into the map's 128 bytes as fake_tensor_map_t
+ * below, for tests to read back; built with FAKE_CUDA_WITHOUT_TMA defined (the
+ * kiln_fake_cuda_no_tma library), the driver lacks it, as one older than CUDA 12 does. A launch with more than 48 KiB of dynamic shared memory fails
+ * unless cuFuncSetAttribute allowed the kernel that much first, as the real driver does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -45,6 +53,22 @@ static struct {
   uint64_t first_argument;
   int count;
 } last_launch;
+
+/* What cuTensorMapEncodeTiled writes into a map here (test/runtime/gpu_test.cc reads it). */
+typedef struct {
+  uint64_t address;
+  uint32_t data_type, rank;
+  uint64_t dims[5], strides[4];
+  uint32_t box[5];
+  uint32_t swizzle, oob_fill;
+} fake_tensor_map_t;
+
+/* Kernels allowed more than 48 KiB of dynamic shared memory, and how much. */
+static struct {
+  CUhandle function;
+  int bytes;
+} shared_allowed[64];
+static int shared_allowed_count;
 
 static int logging(void) {
   const char* log = getenv("FAKE_CUDA_LOG");
@@ -144,12 +168,35 @@ CUresult cuCtxSetCurrent(CUhandle context) {
   return context == &fake_context || context == NULL ? SUCCESS : INVALID_VALUE;
 }
 
-/* A module: a copy of its PTX text. */
+/* A module: a copy of its PTX text, or of a fatbin (kiln compile --gpu-arch: the cubin
+ * ptxas assembled), whose kernels are found by their names in its string table. */
+typedef struct {
+  int binary;
+  size_t size;
+  char data[];
+} fake_module_t;
+
 CUresult cuModuleLoadData(CUhandle* module, const void* image) {
-  const char* text = (const char*)image;
-  if (strstr(text, ".version") == NULL || strstr(text, ".target") == NULL) return INVALID_IMAGE;
-  char* copy = strdup(text);
+  const unsigned char* bytes = (const unsigned char*)image;
+  int binary = bytes[0] == 0x50 && bytes[1] == 0xED && bytes[2] == 0x55 && bytes[3] == 0xBA;
+  size_t size = 0;
+  if (binary) { /* header: magic 0xBA55ED50, version, header size, then the images' size */
+    uint16_t header = 0;
+    uint64_t images = 0;
+    memcpy(&header, bytes + 6, sizeof header);
+    memcpy(&images, bytes + 8, sizeof images);
+    size = header + images;
+  } else {
+    const char* text = (const char*)image;
+    if (strstr(text, ".version") == NULL || strstr(text, ".target") == NULL)
+      return INVALID_IMAGE;
+    size = strlen(text) + 1;
+  }
+  fake_module_t* copy = malloc(sizeof(fake_module_t) + size);
   if (copy == NULL) return OUT_OF_MEMORY;
+  copy->binary = binary;
+  copy->size = size;
+  memcpy(copy->data, image, size);
   ++live_allocations;
   *module = copy;
   return SUCCESS;
@@ -161,10 +208,20 @@ CUresult cuModuleUnload(CUhandle module) {
   return SUCCESS;
 }
 
-/* A kernel: the position of ".entry NAME(" in the module's text. */
-CUresult cuModuleGetFunction(CUhandle* function, CUhandle module, const char* name) {
-  const char* text = (const char*)module;
+/* A kernel: the position of ".entry NAME(" in the module's text, or of "NAME" among a
+ * binary's NUL-terminated strings. */
+CUresult cuModuleGetFunction(CUhandle* function, CUhandle handle, const char* name) {
+  const fake_module_t* module = (const fake_module_t*)handle;
+  const char* text = module->data;
   size_t length = strlen(name);
+  if (module->binary) {
+    for (size_t at = 1; at + length < module->size; ++at)
+      if (text[at - 1] == '\0' && memcmp(text + at, name, length + 1) == 0) {
+        *function = (void*)(uintptr_t)(text + at);
+        return SUCCESS;
+      }
+    return NOT_FOUND;
+  }
   for (const char* at = strstr(text, ".entry "); at != NULL; at = strstr(at + 1, ".entry ")) {
     const char* entry = at + strlen(".entry ");
     if (strncmp(entry, name, length) == 0 && (entry[length] == '(' || entry[length] == ' ')) {
@@ -175,12 +232,34 @@ CUresult cuModuleGetFunction(CUhandle* function, CUhandle module, const char* na
   return NOT_FOUND;
 }
 
+CUresult cuFuncSetAttribute(CUhandle function, int attribute, int value) {
+  enum { MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+  if (function == NULL || attribute != MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 ||
+      value > 227 * 1024)
+    return INVALID_VALUE;
+  for (int i = 0; i < shared_allowed_count; ++i)
+    if (shared_allowed[i].function == function) {
+      shared_allowed[i].bytes = value;
+      return SUCCESS;
+    }
+  if (shared_allowed_count == 64) return INVALID_VALUE;
+  shared_allowed[shared_allowed_count].function = function;
+  shared_allowed[shared_allowed_count++].bytes = value;
+  return SUCCESS;
+}
+
 CUresult cuLaunchKernel(CUhandle function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, CUhandle stream,
                         void** params, void** extra) {
   (void)extra;
   if (gx == 0 || gy == 0 || gz == 0 || bx * by * bz == 0 || bx * by * bz > 1024)
     return INVALID_VALUE;
+  if (shared > 48 * 1024) {
+    int allowed = 0;
+    for (int i = 0; i < shared_allowed_count; ++i)
+      if (shared_allowed[i].function == function) allowed = shared_allowed[i].bytes;
+    if ((int)shared > allowed) return INVALID_VALUE;
+  }
   const char* entry = (const char*)function;
   size_t length = strcspn(entry, "( \n");
   if (length >= sizeof(last_launch.name)) length = sizeof(last_launch.name) - 1;
@@ -193,13 +272,16 @@ CUresult cuLaunchKernel(CUhandle function, unsigned gx, unsigned gy, unsigned gz
   last_launch.first_argument = 0;
   if (params != NULL && params[0] != NULL) memcpy(&last_launch.first_argument, params[0], 8);
   ++last_launch.count;
-  if (logging())
+  if (logging() && shared == 0)
     fprintf(stderr, "fake_cuda: launch %s grid %u,%u,%u block %u,%u,%u\n", last_launch.name, gx,
             gy, gz, bx, by, bz);
+  else if (logging())
+    fprintf(stderr, "fake_cuda: launch %s grid %u,%u,%u block %u,%u,%u shared %u\n",
+            last_launch.name, gx, gy, gz, bx, by, bz, shared);
   return SUCCESS;
 }
 
-/* "Device" memory: a header holding the size, then the bytes. */
+/* "Device" memory: a header holding the size, then the bytes, 256-byte aligned. */
 /* Device and pinned host allocations, for cuPointerGetAttribute's memory type. */
 enum { MAX_RANGES = 4096, MEMORYTYPE_HOST = 1, MEMORYTYPE_DEVICE = 2 };
 static struct {
@@ -261,12 +343,14 @@ CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
   const char* limit = getenv("FAKE_CUDA_MEMORY");
   if (bytes == 0) return INVALID_VALUE;
   if (limit != NULL && allocated_bytes + bytes > (size_t)atoll(limit)) return OUT_OF_MEMORY;
-  size_t* block = (size_t*)malloc(bytes + 16);
-  if (block == NULL) return OUT_OF_MEMORY;
+  /* 256-byte aligned, as the driver's (a header of 256 bytes before them). */
+  void* memory = NULL;
+  if (posix_memalign(&memory, 256, bytes + 256) != 0) return OUT_OF_MEMORY;
+  size_t* block = (size_t*)memory;
   block[0] = bytes;
   allocated_bytes += bytes;
   ++live_allocations;
-  *ptr = (CUdeviceptr)(uintptr_t)((char*)block + 16);
+  *ptr = (CUdeviceptr)(uintptr_t)((char*)block + 256);
   remember((uintptr_t)*ptr, bytes, MEMORYTYPE_DEVICE);
   if (logging()) fprintf(stderr, "fake_cuda: alloc %zu bytes\n", bytes);
   return SUCCESS;
@@ -274,7 +358,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
 
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
   forget((uintptr_t)ptr);
-  size_t* block = (size_t*)(void*)((char*)(uintptr_t)ptr - 16);
+  size_t* block = (size_t*)(void*)((char*)(uintptr_t)ptr - 256);
   allocated_bytes -= block[0];
   --live_allocations;
   free(block);
@@ -404,3 +488,50 @@ int fake_cuda_contexts(void) { return contexts; }
 
 /* How many times a thread waited for the default stream (cuStreamSynchronize(NULL)). */
 long long fake_cuda_default_stream_waits(void) { return default_stream_waits; }
+
+#ifndef FAKE_CUDA_WITHOUT_TMA
+CUresult cuTensorMapEncodeTiled(void* map, int data_type, uint32_t rank, void* address,
+                                const uint64_t* dims, const uint64_t* strides,
+                                const uint32_t* box, const uint32_t* element_strides,
+                                int interleave, int swizzle, int l2_promotion, int oob_fill) {
+  static const uint32_t element_bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (map == NULL || (uintptr_t)map % 64 != 0 || data_type < 0 || data_type > 12 || rank < 1 ||
+      rank > 5 || (uintptr_t)address % 16 != 0 || interleave != 0 || swizzle < 0 ||
+      swizzle > 3 || l2_promotion < 0 || l2_promotion > 4 || oob_fill < 0 || oob_fill > 1)
+    return INVALID_VALUE;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (dims[d] == 0 || dims[d] > (1ull << 32) || box[d] == 0 || box[d] > 256 ||
+        element_strides[d] == 0 || element_strides[d] > 8)
+      return INVALID_VALUE;
+    if (d + 1 < rank && (strides[d] % 16 != 0 || strides[d] >= (1ull << 40)))
+      return INVALID_VALUE;
+  }
+  /* The swizzle's span (32, 64 or 128 bytes) bounds the box's inner dimension. */
+  if (swizzle != 0 && box[0] * element_bytes[data_type] > (16u << swizzle)) return INVALID_VALUE;
+  fake_tensor_map_t encoded;
+  memset(&encoded, 0, sizeof encoded);
+  encoded.address = (uint64_t)(uintptr_t)address;
+  encoded.data_type = (uint32_t)data_type;
+  encoded.rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    encoded.dims[d] = dims[d];
+    encoded.box[d] = box[d];
+    if (d + 1 < rank) encoded.strides[d] = strides[d];
+  }
+  encoded.swizzle = (uint32_t)swizzle;
+  encoded.oob_fill = (uint32_t)oob_fill;
+  memset(map, 0, 128);
+  memcpy(map, &encoded, sizeof encoded);
+  if (logging()) {
+    fprintf(stderr, "fake_cuda: tensor map type %d dims", data_type);
+    for (uint32_t d = 0; d < rank; ++d) fprintf(stderr, " %llu", (unsigned long long)dims[d]);
+    fprintf(stderr, " strides");
+    for (uint32_t d = 0; d + 1 < rank; ++d)
+      fprintf(stderr, " %llu", (unsigned long long)strides[d]);
+    fprintf(stderr, " box");
+    for (uint32_t d = 0; d < rank; ++d) fprintf(stderr, " %u", box[d]);
+    fprintf(stderr, " swizzle %d\n", swizzle);
+  }
+  return SUCCESS;
+}
+#endif

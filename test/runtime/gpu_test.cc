@@ -435,6 +435,103 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   mgpuModuleUnload(module);
 }
 
+// More than 48 KiB of dynamic shared memory is asked of the driver for the kernel first
+// (the fake refuses a launch that did not, as the real driver does), up to its limit.
+TEST_F(GpuFake, LargeDynamicSharedMemory) {
+  kiln_gpu_module_t* module = nullptr;
+  ASSERT_EQ(kiln_gpu_module_load(gpu, kPtx, &module), nullptr);
+  kiln_gpu_kernel_t scale = nullptr;
+  ASSERT_EQ(kiln_gpu_kernel(module, "scale", &scale), nullptr);
+  kiln_gpu_ptr_t buffer = 0;
+  uint32_t n = 1;
+  void* args[] = {&buffer, &n};
+  const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  EXPECT_EQ(kiln_gpu_launch(gpu, scale, grid, block, 99 * 1024, nullptr, args), nullptr);
+  char name[128];
+  unsigned g[3], b[3], shared = 0;
+  uint64_t first = 0;
+  fake.lastLaunch(name, g, b, &shared, &first);
+  EXPECT_EQ(shared, 99u * 1024);
+  kiln_status_t status = kiln_gpu_launch(gpu, scale, grid, block, 300 * 1024, nullptr, args);
+  EXPECT_EQ(message(status), "cuFuncSetAttribute (dynamic shared memory): "
+                             "CUDA_ERROR_INVALID_VALUE (invalid argument)");
+  kiln_gpu_module_unload(module);
+}
+
+/// What the fake driver writes into a tensor map (test/runtime/fake_cuda.c).
+struct FakeTensorMap {
+  uint64_t address;
+  uint32_t dataType, rank;
+  uint64_t dims[5], strides[4];
+  uint32_t box[5];
+  uint32_t swizzle, oobFill;
+};
+
+/// MLIR's descriptor of a ranked memref of rank 2.
+struct Descriptor2 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+
+// nvgpu.tma.create.descriptor's call: the view's offset counts, dimensions innermost first,
+// strides in bytes, the box reversed too; the same tensor again gives the same map, a
+// different one another; the driver's refusal (a misaligned view) is the pending error.
+TEST_F(MgpuFake, TensorMaps) {
+  void* stream = mgpuStreamCreate();
+  void* device = mgpuMemAlloc(1 << 16, stream, false);
+  ASSERT_NE(device, nullptr);
+  // A 100 x 72 view at row 8 of a 256 x 96 f16 matrix, read in boxes of 64 x 128.
+  Descriptor2 a{device, device, 8 * 96, {100, 72}, {96, 1}};
+  int64_t box[2] = {128, 64};
+  void* map = mgpuTensorMapEncodeTiledMemref(2, &a, /*f16*/ 6, 0, /*128B*/ 3, 0, 0, box);
+  ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(map) % 64, 0u);
+  FakeTensorMap encoded{};
+  mgpuMemcpy(&encoded, map, sizeof encoded, stream);
+  mgpuStreamSynchronize(stream);
+  EXPECT_EQ(encoded.address, reinterpret_cast<uintptr_t>(device) + 8 * 96 * 2);
+  EXPECT_EQ(encoded.dataType, 6u);
+  EXPECT_EQ(encoded.rank, 2u);
+  EXPECT_EQ(encoded.dims[0], 72u);
+  EXPECT_EQ(encoded.dims[1], 100u);
+  EXPECT_EQ(encoded.strides[0], 96u * 2);
+  EXPECT_EQ(encoded.box[0], 64u);
+  EXPECT_EQ(encoded.box[1], 128u);
+  EXPECT_EQ(encoded.swizzle, 3u);
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box), map);
+  Descriptor2 b = a;
+  b.offset = 0;
+  void* other = mgpuTensorMapEncodeTiledMemref(2, &b, 6, 0, 3, 0, 0, box);
+  EXPECT_NE(other, nullptr);
+  EXPECT_NE(other, map);
+  // Rows 8 bytes apart: not a multiple of 16.
+  Descriptor2 narrow{device, device, 0, {100, 4}, {4, 1}};
+  int64_t small[2] = {64, 4};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &narrow, 6, 0, 0, 0, 0, small), nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(message(status), "cuTensorMapEncodeTiled: CUDA_ERROR_INVALID_VALUE (invalid argument)");
+  // A 128-byte swizzle spans at most 128 bytes of the box's rows.
+  int64_t wide[2] = {64, 128};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, wide), nullptr);
+  kiln_status_free(kiln_mgpu_take_error());
+  mgpuMemFree(device, stream);
+  mgpuStreamDestroy(stream);
+}
+
+// A driver older than CUDA 12 lacks the encoder: the call says so.
+TEST(GpuNoTma, TensorMapSaysWhy) {
+  int64_t buffer[64] = {};
+  Descriptor2 a{buffer, buffer, 0, {64, 64}, {64, 1}};
+  int64_t box[2] = {64, 64};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box), nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_UNIMPLEMENTED);
+  EXPECT_EQ(message(status), "the CUDA driver has no cuTensorMapEncodeTiled (TMA needs a CUDA 12 "
+                             "driver or later)");
+  kiln_mgpu_release_cached();
+}
+
 // A stream given back is the next one taken; kiln_mgpu_release_cached destroys the pool's.
 TEST_F(MgpuFake, StreamPool) {
   void* first = mgpuStreamCreate();

@@ -75,11 +75,34 @@ kiln_status_t kiln_gpu_kernel(kiln_gpu_module_t* module, const char* name,
                               kiln_gpu_kernel_t* out);
 
 /* Launches `kernel` on a grid of grid[0] x grid[1] x grid[2] blocks of block[0] x block[1]
- * x block[2] threads with `shared_bytes` of dynamic shared memory, on `stream`.
+ * x block[2] threads with `shared_bytes` of dynamic shared memory (past 48 KiB asked of the
+ * driver for the kernel first, up to the device's limit), on `stream`.
  * `args[i]` points to the value of the kernel's i-th parameter. */
 kiln_status_t kiln_gpu_launch(kiln_gpu_t* gpu, kiln_gpu_kernel_t kernel,
                               const uint32_t grid[3], const uint32_t block[3],
                               uint32_t shared_bytes, kiln_gpu_stream_t stream, void** args);
+
+/* A tensor in device memory as the tensor memory accelerator (TMA, sm_90 and later) reads
+ * it in boxes: cuTensorMapEncodeTiled's arguments, innermost dimension first. `data_type`,
+ * `interleave`, `swizzle`, `l2_promotion` and `oob_fill` are the driver's CUtensorMap*
+ * enumerations (f16 is 6, a 128-byte swizzle 3, zeros outside the tensor 0); `strides`
+ * holds the rank - 1 outer dimensions' strides in bytes (multiples of 16), `address` is
+ * 16-byte aligned, `box` at most 256 elements a dimension. */
+typedef struct {
+  int data_type;
+  uint32_t rank;
+  kiln_gpu_ptr_t address;
+  uint64_t dims[5];
+  uint64_t strides[4];
+  uint32_t box[5];
+  int interleave, swizzle, l2_promotion, oob_fill;
+} kiln_gpu_tensor_map_t;
+
+/* Encodes `tensor` into `map` (a CUtensorMap: 128 bytes, 64-byte aligned). Fails with
+ * KILN_STATUS_UNIMPLEMENTED when the driver predates TMA (CUDA 12), with the driver's error
+ * when it refuses the tensor. */
+kiln_status_t kiln_gpu_encode_tensor_map(kiln_gpu_t* gpu, void* map,
+                                        const kiln_gpu_tensor_map_t* tensor);
 
 /* Device memory: `bytes` (at least 1) of it, 256-byte aligned, not initialised. */
 kiln_status_t kiln_gpu_alloc(kiln_gpu_t* gpu, size_t bytes, kiln_gpu_ptr_t* out);

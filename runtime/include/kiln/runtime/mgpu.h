@@ -196,6 +196,16 @@ void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream);
 void mgpuMemset32(void* dst, uint32_t value, size_t count, void* stream);
 void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream);
 void mgpuSetDefaultDevice(int32_t ordinal);
+/* nvgpu.tma.create.descriptor: a TMA tensor map of the memref `ranked_descriptor` points to
+ * (MLIR's descriptor of a ranked memref of `rank` dimensions: allocated, aligned pointer,
+ * offset, sizes, strides; its offset counts, unlike MLIR's wrapper), read in boxes of
+ * `box` (outermost dimension first, as the memref's shape), in device memory the kernels
+ * read it from; the enumerations are kiln_gpu_tensor_map_t's. Encoded and uploaded once:
+ * the same tensor and box again (every later call of a model) gives the same map. NULL,
+ * the error pending, when the driver refuses the tensor (a misaligned view). */
+void* mgpuTensorMapEncodeTiledMemref(int64_t rank, void* ranked_descriptor, int64_t data_type,
+                                     int64_t interleave, int64_t swizzle, int64_t l2_promotion,
+                                     int64_t oob_fill, int64_t* box);
 
 #ifdef __cplusplus
 } /* extern "C" */
