@@ -436,7 +436,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       op = *moved;
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
         generic && !initValue &&
-        (tensorCoreProduct(rewriter, generic) || tiledProduct(rewriter, generic) ||
+        (warpgroupProduct(rewriter, generic) || tensorCoreProduct(rewriter, generic) ||
+         tiledProduct(rewriter, generic) ||
          (reassociate && blockReduction(rewriter, generic))))
       return success();
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
@@ -868,6 +869,205 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     rewriter.eraseOp(op);
     ++numKernels;
     ++numTiledProducts;
+    return true;
+  }
+
+  /// Whether `type` is a 2-D f16 matrix the tensor memory accelerator reads in boxes: static
+  /// strides and offset, rows contiguous (the inner stride 1) and 16-byte multiples apart,
+  /// starting 16 bytes aligned (Kiln's device buffers start 64-byte aligned: vectorRows).
+  static bool tmaMatrix(Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || memref.getRank() != 2 || !memref.hasStaticShape() ||
+        !memref.getElementType().isF16() || memref.getMemorySpace())
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+        ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]))
+      return false;
+    return offset % 8 == 0 && strides[0] % 8 == 0 && strides[0] >= memref.getShape()[1] &&
+           memref.getShape()[0] < (int64_t(1) << 32) && memref.getShape()[1] < (int64_t(1) << 32);
+  }
+
+  /// Replaces `op`, a plain f16 product (plainProductType; A, B and the output f16, no batch)
+  /// of at least 128 x 128 outputs and 64 deep, A read as its rows (i, k) and B as (k, j),
+  /// both 2-D matrices TMA can read (tmaMatrix), with a Hopper kernel (`warpgroup-mma`:
+  /// `kiln compile --gpu-arch sm_90a`): one warpgroup (128 threads) per 128 x 128 tile of
+  /// the output, its f32 sums in registers, fed by the tensor memory accelerator. The host
+  /// encodes a tensor map for each operand (`nvgpu.tma.create.descriptor`, swizzled 128
+  /// bytes; the runtime encodes each once: mgpuTensorMapEncodeTiledMemref); in the kernel
+  /// one thread loads each 64-deep stage (A's 128 x 64, B's 64 x 128 as two 64 x 64 boxes;
+  /// past the matrices' edges zeros) into one of 3 stages of dynamic shared memory (aligned
+  /// to the swizzle's 1024 bytes at run time), completing an mbarrier; the warpgroup waits
+  /// for a stage, multiplies it with `wgmma.mma_async` (`nvgpu.warpgroup.mma`: 2 x 4 of
+  /// m64n128k16, B transposed: its rows are the depth) while the stage two ahead loads,
+  /// and keeps one group of them in flight. The sums go through shared memory (over the
+  /// stages) to the output, added to its old values and rounded to f16 once, as the other
+  /// f16 products do, only inside it. The sums run in another order than one thread's.
+  /// False, leaving `op` alone, for another op.
+  bool warpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op) {
+    constexpr int64_t kM = 128, kN = 128, kK = 64, kStages = 3, kThreads = 128;
+    constexpr int64_t kTileA = kM * kK * 2, kHalfB = kK * 64 * 2, kTileB = 2 * kHalfB;
+    constexpr int64_t kSwizzleSpan = 1024;
+    FloatType type = warpgroupMma ? plainProductType(op) : nullptr;
+    if (!type || !type.isF16())
+      return false;
+    std::optional<ProductMatch> product = matchProduct(op, kK, kM);
+    if (!product || product->di != 0 || product->m < kM || product->n < kN)
+      return false;
+    MLIRContext *ctx = op.getContext();
+    auto dims = [&](unsigned x, unsigned y) {
+      return AffineMap::get(3, 0, {getAffineDimExpr(x, ctx), getAffineDimExpr(y, ctx)}, ctx);
+    };
+    OpOperand *a = product->a, *b = product->b, *c = product->c;
+    if (product->mapA != dims(0, 2) || product->mapB != dims(2, 1) ||
+        product->mapC != dims(0, 1) || !tmaMatrix(a->get().getType()) ||
+        !tmaMatrix(b->get().getType()) || !getElementTypeOrSelf(c->get().getType()).isF16())
+      return false;
+    int64_t m = product->m, n = product->n, k = product->k, steps = (k + kK - 1) / kK;
+
+    Location loc = op.getLoc();
+    IndexMath im{loc};
+    Type f16 = type, f32 = rewriter.getF32Type();
+    auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
+    auto shared = [&](ArrayRef<int64_t> shape, Type element) {
+      return MemRefType::get(shape, element, AffineMap(), workgroup);
+    };
+    auto mapType = [&](int64_t rows, int64_t cols) {
+      return nvgpu::TensorMapDescriptorType::get(
+          ctx, shared({rows, cols}, f16), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_NONE, nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    };
+    // On the host: the operands' tensor maps, A read in boxes of 128 x 64, B of 64 x 64.
+    rewriter.setInsertionPoint(op);
+    auto tensorMap = [&](Value matrix, int64_t rows, int64_t cols) -> Value {
+      Value unranked = memref::CastOp::create(
+          rewriter, loc, UnrankedMemRefType::get(f16, Attribute()), matrix);
+      return nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, mapType(rows, cols), unranked,
+                                                  ValueRange{im.c(rewriter, rows),
+                                                             im.c(rewriter, cols)});
+    };
+    Value mapA = tensorMap(a->get(), kM, kK), mapB = tensorMap(b->get(), kK, 64);
+    int64_t bytes = kStages * (kTileA + kTileB) + kSwizzleSpan;
+    Value one = im.c(rewriter, 1);
+    auto kernel = mlir::gpu::LaunchOp::create(
+        rewriter, loc, im.c(rewriter, (n + kN - 1) / kN), im.c(rewriter, (m + kM - 1) / kM), one,
+        im.c(rewriter, kThreads), one, one,
+        arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
+        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{});
+    Block &body = kernel.getBody().front();
+    OpBuilder kb = OpBuilder::atBlockBegin(&body);
+    mlir::gpu::TerminatorOp::create(kb, loc);
+    kb.setInsertionPointToStart(&body);
+    Value thread = kernel.getThreadIds().x;
+    Value primary = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, thread, im.c(kb, 0));
+    Value row0 = im.mul(kb, kernel.getBlockIds().y, kM);
+    Value col0 = im.mul(kb, kernel.getBlockIds().x, kN);
+    // The stages start at the first multiple of 1024 bytes of the dynamic shared memory: the
+    // 128-byte swizzle repeats every 8 rows of 128 bytes, and TMA and wgmma both take its
+    // pattern from the addresses.
+    Value dynamic = mlir::gpu::DynamicSharedMemoryOp::create(
+        kb, loc, shared({ShapedType::kDynamic}, kb.getI8Type()));
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(kb, loc, dynamic);
+    Value span = im.c(kb, kSwizzleSpan);
+    Value skip = arith::RemUIOp::create(
+        kb, loc,
+        arith::SubIOp::create(kb, loc, span, arith::RemUIOp::create(kb, loc, address, span)),
+        span);
+    auto view = [&](OpBuilder &at, Value byteOffset, MemRefType viewType) -> Value {
+      return memref::ViewOp::create(at, loc, viewType, dynamic, im.add(at, skip, byteOffset),
+                                    ValueRange{});
+    };
+    auto stageA = [&](OpBuilder &at, Value slot) {
+      return view(at, im.mul(at, slot, kTileA), shared({kM, kK}, f16));
+    };
+    // B's stage: two boxes of 64 (depth) x 64 (columns), the second 64 columns after.
+    auto stageB = [&](OpBuilder &at, Value slot, int64_t half, MemRefType viewType) {
+      Value offset = im.add(at, im.mul(at, slot, kTileB), im.c(at, kStages * kTileA + half * kHalfB));
+      return view(at, offset, viewType);
+    };
+    auto barriers = nvgpu::MBarrierGroupType::get(ctx, workgroup, kStages);
+    Value barrier = nvgpu::MBarrierCreateOp::create(kb, loc, barriers);
+    for (int64_t s = 0; s < kStages; ++s)
+      nvgpu::MBarrierInitOp::create(kb, loc, barrier, one, im.c(kb, s), primary);
+    mlir::gpu::BarrierOp::create(kb, loc);
+    nvgpu::TmaPrefetchOp::create(kb, loc, mapA, primary);
+    nvgpu::TmaPrefetchOp::create(kb, loc, mapB, primary);
+    // Stage `step` (depth 64 step) into `slot`, by the primary thread where `when` holds.
+    auto load = [&](OpBuilder &at, Value slot, Value step, Value when) {
+      Value depth = im.mul(at, step, kK);
+      nvgpu::MBarrierArriveExpectTxOp::create(at, loc, barrier, im.c(at, kTileA + kTileB), slot,
+                                              when);
+      nvgpu::TmaAsyncLoadOp::create(at, loc, stageA(at, slot), barrier, mapA,
+                                    ValueRange{depth, row0}, slot, nullptr, when);
+      for (int64_t half = 0; half < 2; ++half)
+        nvgpu::TmaAsyncLoadOp::create(
+            at, loc, stageB(at, slot, half, shared({kK, 64}, f16)), barrier, mapB,
+            ValueRange{im.add(at, col0, im.c(at, 64 * half)), depth}, slot, nullptr, when);
+    };
+    for (int64_t s = 0; s < std::min(kStages - 1, steps); ++s)
+      load(kb, im.c(kb, s), im.c(kb, s), primary);
+    auto accumulator =
+        nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({kM, kN}, f32));
+    Value zeros = nvgpu::WarpgroupMmaInitAccumulatorOp::create(kb, loc, accumulator);
+    Value even = arith::ConstantIntOp::create(kb, loc, 0, 1);
+    auto loop = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, steps), one,
+                                   ValueRange{zeros, even});
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      Value step = loop.getInductionVar(), parity = loop.getRegionIterArgs()[1];
+      Value slot = arith::RemUIOp::create(lb, loc, step, im.c(lb, kStages));
+      nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barrier, parity, im.c(lb, 10000000), slot);
+      Value tileA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, shared({kM, kK}, f16)),
+          stageA(lb, slot), mapA);
+      MemRefType typeB = shared({kK, kN}, f16);
+      Value tileB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, typeB),
+          stageB(lb, slot, 0, typeB), mapB);
+      Value sums = nvgpu::WarpgroupMmaOp::create(lb, loc, accumulator, tileA, tileB,
+                                                 /*waitGroup=*/uint64_t(1),
+                                                 /*transposeA=*/nullptr, lb.getUnitAttr(),
+                                                 loop.getRegionIterArgs()[0]);
+      // Every warp has waited for all but this step's products: the stage before's slot,
+      // which the next load overwrites, is read.
+      mlir::gpu::BarrierOp::create(lb, loc);
+      Value next = im.add(lb, step, im.c(lb, kStages - 1));
+      Value more = arith::AndIOp::create(lb, loc, primary, im.below(lb, next, steps));
+      load(lb, arith::RemUIOp::create(lb, loc, next, im.c(lb, kStages)), next, more);
+      Value last = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, slot,
+                                         im.c(lb, kStages - 1));
+      Value flipped = arith::XOrIOp::create(lb, loc, parity,
+                                            arith::ConstantIntOp::create(lb, loc, 1, 1));
+      scf::YieldOp::create(lb, loc,
+                           ValueRange{sums, arith::SelectOp::create(lb, loc, last, flipped, parity)});
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(kb, loc, kb.getI64IntegerAttr(0));
+    mlir::gpu::BarrierOp::create(kb, loc);
+    Value tileC = view(kb, im.c(kb, 0), shared({kM, kN}, f32));
+    nvgpu::WarpgroupMmaStoreOp::create(kb, loc, loop.getResult(0), tileC);
+    mlir::gpu::BarrierOp::create(kb, loc);
+    // Each thread a column of the tile, row by row: neighbouring threads store neighbouring
+    // elements.
+    auto rows = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, kM), one);
+    {
+      OpBuilder rb = OpBuilder::atBlockBegin(rows.getBody());
+      Value r = rows.getInductionVar();
+      Value row = im.add(rb, row0, r), column = im.add(rb, col0, thread);
+      Value inside =
+          arith::AndIOp::create(rb, loc, im.below(rb, row, m), im.below(rb, column, n));
+      auto store = scf::IfOp::create(rb, loc, inside, /*withElseRegion=*/false);
+      OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
+      Value sum = memref::LoadOp::create(sb, loc, tileC, ValueRange{r, thread});
+      Value old = memref::LoadOp::create(sb, loc, c->get(), ValueRange{row, column});
+      Value v = arith::AddFOp::create(sb, loc, widen(sb, loc, old), sum);
+      memref::StoreOp::create(sb, loc, arith::TruncFOp::create(sb, loc, f16, v), c->get(),
+                              ValueRange{row, column});
+    }
+    rewriter.eraseOp(op);
+    ++numKernels;
+    ++numWarpgroupProducts;
     return true;
   }
 

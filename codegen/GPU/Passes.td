@@ -53,7 +53,19 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     f32 tile there, so edge tiles store only what is inside; an operand whose rows allow
     it (A along its depth, B along its columns, a multiple of 16 bytes, aligned) is staged
     16 bytes a load and store (`vectorise`), and each stage's loads are issued before the
-    products of the stage before (carried in registers by the loop). A float sum, product,
+    products of the stage before (carried in registers by the loop). With `warpgroup-mma`
+    (off by default; `kiln compile --gpu-arch sm_90a`) an f16 product (A, B and the output
+    f16, no batch) of at least 128 x 128 outputs and 64 deep, A read as (i, k) and B as
+    (k, j) from 2-D row-major matrices whose rows are 16-byte multiples apart and start 16
+    bytes aligned, gets a Hopper kernel instead: one warpgroup of 128 threads per 128 x 128
+    tile, the host encoding a TMA tensor map per operand (`nvgpu.tma.create.descriptor`:
+    A in boxes of 128 x 64, B of 64 x 64, swizzled 128 bytes, zeros outside), one thread
+    loading each 64-deep stage (`nvgpu.tma.async.load`) into one of 3 stages of dynamic
+    shared memory (aligned to 1024 bytes at run time), completing an mbarrier
+    (`nvgpu.mbarrier.*`), the warpgroup waiting for it and multiplying it
+    (`nvgpu.warpgroup.mma`: wgmma m64n128k16, B transposed) while the stage two ahead
+    loads, the f32 sums then through shared memory (`nvgpu.warpgroup.mma.store`) to the
+    output, added to its old values and rounded once, where inside. A float sum, product,
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off
@@ -95,8 +107,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
-    "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
-    "mlir::vector::VectorDialect",
+    "mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::nvgpu::NVGPUDialect", "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels launched">,
@@ -110,6 +122,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
               "Matrix products as kernels of 64 x 64 or 128 x 128 tiles through workgroup memory">,
     Statistic<"numTensorCoreProducts", "tensor-core-products",
               "f16 matrix products as kernels on the tensor cores (wmma)">,
+    Statistic<"numWarpgroupProducts", "warpgroup-products",
+              "f16 matrix products as Hopper kernels (TMA and wgmma)">,
     Statistic<"numVectorised", "vectorised",
               "Elementwise ops with 4 elements per thread through vector loads and stores">,
     Statistic<"numBlockReductions", "block-reductions",
@@ -128,6 +142,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
            "workgroup tiles 4 elements a load">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Compute f16 matrix products on the tensor cores (wmma, sm_70 and later)">,
+    Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
+           "Compute large f16 matrix products with Hopper's warpgroup instructions, fed by "
+           "the tensor memory accelerator (sm_90a only: kiln compile --gpu-arch sm_90a)">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
            "Compute f32 matrix products on the tensor cores too, their operands rounded to "
            "TF32 (sm_80 and later; kiln compile --allow-tf32)">,
@@ -185,6 +202,54 @@ def HostPass : Pass<"kiln-gpu-host", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numPartitions", "partitions", "GPU partitions given a device arena">,
     Statistic<"arenaBytes", "arena-bytes", "Bytes of their device arenas">,
+  ];
+}
+
+def LowerNVGPUPass : Pass<"kiln-gpu-lower-nvgpu", "mlir::ModuleOp"> {
+  let summary = "Lower nvgpu's ops (Hopper products' TMA, mbarriers, wgmma) before outlining";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm`, for a module whose kernels are still `gpu.launch`
+    bodies in their host functions (as upstream's own pipeline runs it): the host's
+    `nvgpu.tma.create.descriptor` becomes a call of the runtime's
+    `mgpuTensorMapEncodeTiledMemref`, the kernels' tensor-map loads, mbarriers and
+    `nvgpu.warpgroup.mma` NVVM's ops (and inline PTX), the accumulators LLVM structs. Unlike
+    upstream's pass, a loop changes only where it carries an nvgpu value: the loops of
+    kernels that carry `wmma` fragments (which LLVM's type converter does not know, so
+    upstream's pass refuses them) or indices are left as they are, and a module without
+    nvgpu ops is not touched at all.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect", "mlir::memref::MemRefDialect",
+    "mlir::NVVM::NVVMDialect",
+  ];
+  let statistics = [
+    Statistic<"numLowered", "modules", "Modules whose nvgpu ops were lowered">,
+  ];
+}
+
+def ExternDynamicSharedPass : Pass<"kiln-gpu-extern-dynamic-shared", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare a kernel module's dynamic shared memory extern, as CUDA does";
+  let description = [{
+    Runs on a `gpu.module` after `convert-gpu-to-nvvm`, which gives each kernel's
+    `gpu.dynamic_shared_memory` an internal zero-sized array in the shared address space.
+    NVPTX prints an internal one as a static variable (`.shared .align 16 .b8 NAME;`),
+    which ptxas lays out among the kernel's other shared variables (a Hopper product's
+    mbarriers), so that the dynamic memory reached through it may overlap them. Declared
+    extern (`.extern .shared .align 16 .b8 NAME[];`, what nvcc writes for `extern
+    __shared__`), it starts where ptxas puts the dynamic memory: after all of them.
+
+    Before:
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numDeclared", "declared", "Dynamic shared memory arrays declared extern">,
   ];
 }
 

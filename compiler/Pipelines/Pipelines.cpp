@@ -113,8 +113,14 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   launches.reassociate = !options.strictFloat;
   launches.contract = !options.strictFloat;
   launches.allowTf32 = options.allowTf32;
+  // Hopper's warpgroup products (wgmma) exist only in the arch-specific sm_90a.
+  launches.warpgroupMma = options.gpuArch == "sm_90a";
   pm.addPass(codegen::gpu::createKernelsPass(launches));
   pm.addPass(codegen::gpu::createHostPass());
+  // nvgpu's ops (those Hopper products: tensor maps, mbarriers, wgmma) as NVVM and LLVM
+  // before outlining, as upstream's pipeline does: the host's tensor-map encoding becomes
+  // a call of mgpuTensorMapEncodeTiledMemref, the kernel's ops NVVM's.
+  pm.addPass(codegen::gpu::createLowerNVGPUPass());
   // Integer powers as functions, which outlining copies into the kernels' module (NVVM has
   // no lowering for math.ipowi).
   pm.addPass(createConvertMathToFuncs());
@@ -133,6 +139,9 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops written as inline PTX (wgmma's fences, mbarrier waits) after that.
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(codegen::gpu::createExternDynamicSharedPass());
   // What NVVM's conversion leaves of math (trunc, ...) as LLVM intrinsics.
   kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -38,7 +38,8 @@ Matrix products: chains of k products of a fed [n,n] matrix with a fed [n,n] mat
 (`y = x w w ... w`) for k = 1 and 9: (t9 - t1) / 8 is one product on the GPU without the
 copies (cuBLAS's, in f32, TF32 with --allow-tf32, and f16 with f32 sums), and the same for
 Kiln's own kernels (--no-kernels: the tiled kernel in f32, the tensor cores' wmma in TF32
-and f16), with their speed as a share of cuBLAS's (the issue's goal: 80%).
+and f16; with --gpu-arch sm_90, also f16 by the Hopper kernel of --gpu-arch sm_90a, wgmma
+fed by TMA, "wgmma"), with their speed as a share of cuBLAS's (the issue's goal: 80%).
 
 Usage: /tmp/tf/bin/python test/gpu/models.py prepare DIR [--kiln build/bin/kiln]
            [--zoo ~/.cache/kiln-zoo] [--gpu-arch sm_90] [--models NAME ...]
@@ -218,20 +219,25 @@ def prepare(args):
     # cuBLAS's products (k = 1 and 9): f32, TF32 (--allow-tf32) and f16 (f32 sums); then
     # Kiln's own kernels (--no-kernels: tiled in f32, the tensor cores' wmma in TF32 and
     # f16), also k = 1 and 9, last.
+    # And on an H100/H200 (sm_90), f16 by Kiln's Hopper kernel (--gpu-arch sm_90a: wgmma
+    # fed by TMA).
     kinds = (("DT_FLOAT", "f32", []), ("DT_FLOAT", "tf32", ["--allow-tf32"]),
              ("DT_HALF", "f16", []))
-    for dtype, tag, flags, k in ([(d, t, f, k) for d, t, f in kinds for k in (1, 9)] +
-                                 [(d, t, f + ["--no-kernels"], k) for d, t, f in kinds
-                                  for k in (1, 9)]):
-        generated = "--no-kernels" in flags
-        stem = "matmul-%s-k%d%s" % (tag, k, "-generated" if generated else "")
+    runs = ([(d, t, f, k, "cuBLAS") for d, t, f in kinds for k in (1, 9)] +
+            [(d, t, f + ["--no-kernels"], k, "generated") for d, t, f in kinds
+             for k in (1, 9)])
+    if args.gpu_arch.startswith("sm_90"):
+        runs += [("DT_HALF", "f16", ["--no-kernels"], k, "wgmma") for k in (1, 9)]
+    for dtype, tag, flags, k, kernel in runs:
+        stem = "matmul-%s-k%d%s" % (tag, k, "" if kernel == "cuBLAS" else "-" + kernel)
         matmul_graph(os.path.join(out, stem + ".pbtxt"), k, dtype)
         proc = subprocess.run([args.kiln, "compile", os.path.join(out, stem + ".pbtxt"),
                                "--devices", "/gpu:0", "-o", os.path.join(out, stem)]
-                              + arch + flags, capture_output=True, text=True)
+                              + (["--gpu-arch", "sm_90a"] if kernel == "wgmma" else arch)
+                              + flags, capture_output=True, text=True)
         os.remove(os.path.join(out, stem + ".pbtxt"))
         manifest["matmul"].append({"exe": stem, "dtype": tag, "k": k,
-                                   "kernel": "generated" if generated else "cuBLAS",
+                                   "kernel": kernel,
                                    "error": proc.stderr.strip()[-500:]
                                    if proc.returncode else ""})
         print("%s: %s" % (stem, manifest["matmul"][-1]["error"] or "compiled"),
@@ -456,7 +462,7 @@ def run(args):
         if mm["error"]:
             print("%s: compile error: %s" % (label, mm["error"].splitlines()[-1]), flush=True)
             continue
-        if args.no_generated and mm["kernel"] == "generated":
+        if args.no_generated and mm["kernel"] != "cuBLAS":
             continue
         if mm["k"] == 1:
             failures += not check_product(d, mm, label, np)
@@ -469,14 +475,14 @@ def run(args):
         times[(mm["dtype"], mm["kernel"], mm["k"])] = t
         print("%s: whole call %.3f ms (with the copies of x, w and y)" % (label, t), flush=True)
     per_product = {}
-    for kernel in ("cuBLAS", "generated"):
+    for kernel in ("cuBLAS", "generated", "wgmma"):
         for dtype in ("f32", "tf32", "f16"):
             lo, hi = times.get((dtype, kernel, 1)), times.get((dtype, kernel, 9))
             if lo is None or hi is None:
                 continue
             t = per_product[(dtype, kernel)] = (hi - lo) / 8
             of = ""
-            if kernel == "generated" and (dtype, "cuBLAS") in per_product:
+            if kernel != "cuBLAS" and (dtype, "cuBLAS") in per_product:
                 of = ", %.0f%% of cuBLAS's speed" % (100 * per_product[(dtype, "cuBLAS")] / t)
             print("matmul %dx%dx%d %s, Kiln %s: %.3f ms per product (%.1f TFLOP/s)%s, "
                   "(t9 - t1) / 8" % (n, n, n, dtype, kernel, t, flops / t / 1e9, of),

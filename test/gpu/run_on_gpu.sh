@@ -11,6 +11,9 @@
 #                     products (tiled; f16 on the tensor cores) and convolutions, not libraries
 #   replay-epilogues.txt  the same on /gpu:0 with --gpu-epilogues: products' epilogues in
 #                     cuBLASLt's call, convolutions' in cuDNN's
+#   replay-hopper.txt the f16 cases ("half") with --no-kernels --gpu-arch sm_90a: the large
+#                     f16 products by Kiln's Hopper kernel (wgmma fed by TMA), the others
+#                     by wmma (H100/H200 only: sm_90a code runs on sm_90 alone)
 #   bench.txt         example graphs timed on the GPU and on the CPU (runner --bench)
 #   models.txt        MobileNetV2, ResNet50 and transformer encoders at batch 1 and 32 on the
 #                     GPU against TensorFlow's outputs and PyTorch eager's speed, and a 4096^3
@@ -29,10 +32,10 @@
 # which needs only Python with NumPy (PyTorch for the peers). With no option it does both
 # on one machine and also runs the GPU lit tests:
 #   test/gpu/run_on_gpu.sh [OUT_DIR]              (default: gpu-results; $OUT when set)
-# KILN_GPU_PARTS (default "replay mixed generated epilogues bench profile models") picks what
+# KILN_GPU_PARTS (default "replay mixed generated epilogues hopper bench profile models") picks what
 # --prepare compiles and --run runs, for a short lease; KILN_GPU_MODEL_ARGS passes options to models.py run (e.g. "--turns 3 --runs 10").
 set -u
-parts=${KILN_GPU_PARTS:-replay mixed generated epilogues bench profile models}
+parts=${KILN_GPU_PARTS:-replay mixed generated epilogues hopper bench profile models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -58,6 +61,8 @@ prepare() { # prepare BUNDLE_DIR
     --devices /cpu:0,/gpu:0 --gpu-arch "$arch" | tail -n 1
   want generated && python3 test/gpu/replay.py --prepare "$dir/replay-generated" \
     --devices /gpu:0 --gpu-arch "$arch" --flags=--no-kernels | tail -n 1
+  want hopper && python3 test/gpu/replay.py --prepare "$dir/replay-hopper" \
+    --devices /gpu:0 --gpu-arch sm_90a --flags=--no-kernels --filter half | tail -n 1
   want epilogues && python3 test/gpu/replay.py --prepare "$dir/replay-epilogues" \
     --devices /gpu:0 --gpu-arch "$arch" --flags=--gpu-epilogues | tail -n 1
   echo "$bench_graphs" | while IFS='|' read -r graph flags; do
@@ -114,6 +119,10 @@ run() { # run BUNDLE_DIR OUT_DIR
     python3 test/gpu/replay.py --prepared "$dir/replay-generated" \
       > "$out/replay-generated.txt" 2>&1
     echo "replay (--no-kernels): $(tail -n 1 "$out/replay-generated.txt")"
+  fi
+  if want hopper; then
+    python3 test/gpu/replay.py --prepared "$dir/replay-hopper" > "$out/replay-hopper.txt" 2>&1
+    echo "replay (--gpu-arch sm_90a --no-kernels, f16): $(tail -n 1 "$out/replay-hopper.txt")"
   fi
   if want epilogues; then
     python3 test/gpu/replay.py --prepared "$dir/replay-epilogues" \

@@ -171,7 +171,9 @@ int main(int argc, char **argv) {
                       "GPU architecture of the kernels, sm_XX (default sm_80: PTX every "
                       "later GPU's driver compiles). Given, the kernels are also assembled "
                       "with ptxas from the CUDA toolkit ($CUDA_HOME or /usr/local/cuda) into "
-                      "a fatbin, so the driver does not compile them when the model loads")
+                      "a fatbin, so the driver does not compile them when the model loads. "
+                      "sm_90a (H100/H200 only) also computes large f16 products Kiln "
+                      "generates (--no-kernels) with Hopper's wgmma, fed by TMA")
       ->check(kNotAnOption);
   bool noRuntimeChecks = false;
   compile->add_flag("--no-runtime-checks", noRuntimeChecks,

@@ -99,6 +99,8 @@ APPROX = (1e-5, 1e-6, "Eigen's erf/softplus/expm1 approximations differ from lib
 SUMS = (1e-5, 1e-5, "sums of many products in a different order")
 HALF_SUMS = (4e-3, 2e-2, "f16 sums of 16 to 40 products, rounded to f16 after each addition "
              "(the CPU's loops) or once (a GPU's f32 sums): a few f16 ulp of the sums")
+HALF_LONG_SUMS = (4e-3, 6e-2, "f16 sums of 200 products, rounded to f16 after each addition "
+                  "(the CPU's loops) or once (a GPU's f32 sums)")
 WINOGRAD = (1e-5, 2e-4, "Winograd F(4x4, 3x3) scales by up to 8 before multiplying: errors of "
             "tens of ulp of the sum of |products| (40 to 75 here; 6.7e-5 measured)")
 FOLDED_BN = (2e-6, 1e-6, "constant statistics fold to x * s + b per channel (as TensorFlow's "
@@ -801,6 +803,13 @@ def build_batch_matmul():
     case("matmul_half", "matmul", "MatMul 33x40x48 in f16",
          lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
          [("x", a), ("y", b)], HALF_SUMS)
+    # Large enough for a Hopper kernel (kiln compile --gpu-arch sm_90a --no-kernels): 128 x
+    # 128 tiles, the last row and column tiles partly outside, the last 64-deep stage too.
+    r2 = rng_for("matmul_half_large")
+    a2, b2 = f32(r2, (200, 200)).astype(np.float16), f32(r2, (200, 296)).astype(np.float16)
+    case("matmul_half_large", "matmul", "MatMul 200x200x296 in f16",
+         lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
+         [("x", a2), ("y", b2)], HALF_LONG_SUMS)
     q, k = f32(r, (2, 4, 24, 16)).astype(np.float16), f32(r, (2, 4, 40, 16)).astype(np.float16)
     case("batchmatmulv2_half", "matmul", "BatchMatMulV2 of 2x4 heads in f16, 24x16 by "
          "(40x16)^T",

@@ -1,0 +1,167 @@
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=warpgroup-mma=true' %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-kernels %s | FileCheck %s --check-prefix=OFF
+// RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=warpgroup-mma=true' --kiln-gpu-lower-nvgpu %s | FileCheck %s --check-prefix=LOWERED
+
+// Tests kiln-gpu-kernels' Hopper products (warpgroup-mma, kiln compile --gpu-arch sm_90a):
+// an f16 product of 256 x 320 outputs, 200 deep, its A and B row-major, gets one
+// warpgroup (128 threads) per 128 x 128 tile (a grid of 3 x 2), 3 stages of 32 KiB of
+// dynamic shared memory and 1 KiB to align them; on the host a tensor map per operand
+// (A in boxes of 128 x 64, B of 64 x 64, both swizzled 128 bytes); in the kernel three
+// mbarriers, the first two stages loaded before the loop over the 4 steps of 64, each
+// waiting for its stage, multiplying it (B transposed: its rows are the depth), waiting
+// for the block, then loading the stage two ahead; after the loop, the sums through
+// shared memory and added to the output's old values, rounded to f16, where inside.
+// Without the option (OFF), the same product is wmma's. kiln-gpu-lower-nvgpu (LOWERED)
+// turns the host's tensor maps into the runtime's call and the kernel's ops into NVVM's.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @hopper_product
+// CHECK: %[[UA:.*]] = memref.cast %arg0 : memref<256x200xf16> to memref<*xf16>
+// CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128, %c64] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK: %[[UB:.*]] = memref.cast %arg1 : memref<200x320xf16> to memref<*xf16>
+// CHECK: %[[MB:.*]] = nvgpu.tma.create.descriptor %[[UB]] box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c3{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c128{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-3: nvgpu.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK-COUNT-2: nvgpu.tma.prefetch.descriptor
+// CHECK: nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c32768
+// CHECK: nvgpu.tma.async.load %[[MA]]
+// CHECK-COUNT-2: nvgpu.tma.async.load %[[MB]]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.tma.async.load %[[MA]]
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK: scf.for {{.*}} to %c4{{.*}} iter_args
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB}
+// CHECK: gpu.barrier
+// CHECK: nvgpu.tma.async.load %[[MA]]
+// CHECK: scf.yield
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for {{.*}} to %c128
+// CHECK: scf.if
+// CHECK: memref.load %arg2
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: memref.store {{.*}}, %arg2
+// OFF-LABEL: func.func @hopper_product
+// OFF-NOT: nvgpu
+// OFF: gpu.subgroup_mma_compute
+// LOWERED-LABEL: func.func @hopper_product
+// LOWERED: llvm.call @mgpuTensorMapEncodeTiledMemref
+// LOWERED: llvm.call @mgpuTensorMapEncodeTiledMemref
+// LOWERED: gpu.launch
+// LOWERED: nvvm.mbarrier.init
+// LOWERED: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LOWERED: nvvm.mbarrier.try_wait.parity
+// LOWERED: nvvm.wgmma.fence.aligned
+// LOWERED-COUNT-8: nvvm.wgmma.mma_async
+// LOWERED: nvvm.wgmma.commit.group.sync.aligned
+// LOWERED: nvvm.wgmma.wait.group.sync.aligned 1
+// LOWERED-NOT: nvgpu.
+func.func @hopper_product(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<256x320xf16>,
+                          %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x200xf16>, memref<200x320xf16>) outs(%c : memref<256x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// Tests the products the Hopper kernel leaves to wmma: B read transposed (its rows are the
+// columns: TMA would need the other wgmma layout), A a view whose rows start 4 elements
+// (8 bytes) apart from 16-byte alignment, too few outputs (64 rows), and f32.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#bt = affine_map<(d0, d1, d2) -> (d1, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @not_hopper
+// CHECK-NOT: nvgpu
+// CHECK-COUNT-3: gpu.subgroup_mma_compute
+// CHECK-NOT: nvgpu
+// CHECK: return
+func.func @not_hopper(%a: memref<256x200xf16>, %bt: memref<320x200xf16>, %c: memref<256x320xf16>,
+                      %v: memref<256x200xf16, strided<[204, 1], offset: 4>>,
+                      %b: memref<200x320xf16>, %d: memref<256x320xf16>,
+                      %sa: memref<64x200xf16>, %sc: memref<64x320xf16>,
+                      %fa: memref<256x200xf32>, %fb: memref<200x320xf32>, %fc: memref<256x320xf32>,
+                      %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %bt : memref<256x200xf16>, memref<320x200xf16>) outs(%c : memref<256x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%v, %b : memref<256x200xf16, strided<[204, 1], offset: 4>>, memref<200x320xf16>)
+      outs(%d : memref<256x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sa, %b : memref<64x200xf16>, memref<200x320xf16>) outs(%sc : memref<64x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%fa, %fb : memref<256x200xf32>, memref<200x320xf32>) outs(%fc : memref<256x320xf32>) {
+  ^bb0(%x: f32, %q: f32, %z: f32):
+    %m = arith.mulf %x, %q : f32
+    %t = arith.addf %z, %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Tests a partition with both kinds: the large product Hopper's kernel, the small one
+// wmma's; kiln-gpu-lower-nvgpu lowers the first and leaves the second's loop, which
+// carries wmma fragments, as it is.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @mixed
+// CHECK: nvgpu.warpgroup.mma
+// CHECK: gpu.subgroup_mma_compute
+// LOWERED-LABEL: func.func @mixed
+// LOWERED: llvm.call @mgpuTensorMapEncodeTiledMemref
+// LOWERED: nvvm.wgmma.mma_async
+// LOWERED: scf.for {{.*}} -> (!gpu.mma_matrix<16x16xf32, "COp">
+// LOWERED: gpu.subgroup_mma_compute
+func.func @mixed(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<256x320xf16>,
+                 %sa: memref<64x200xf16>, %sc: memref<64x320xf16>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x200xf16>, memref<200x320xf16>) outs(%c : memref<256x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sa, %b : memref<64x200xf16>, memref<200x320xf16>) outs(%sc : memref<64x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  return
+}
