@@ -373,8 +373,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// next op touching memory is a generic with reductions whose only output is the
   /// filled buffer, written once per element (its map a permutation of its parallel
   /// dimensions over the whole buffer), read by none of its inputs or its body, and that
-  /// is neither a product (tiledProduct) nor reduced along an input's innermost dimension
-  /// (blockReduction), which read the output's starting value from memory.
+  /// is neither a product (tiledProduct, tensorCoreProduct; a Hopper one, warpgroupProduct,
+  /// takes it) nor reduced along an input's innermost dimension (blockReduction), which
+  /// read the output's starting value from memory.
   linalg::GenericOp filledReduction(linalg::FillOp fill) {
     Value buffer = fill.getOutputs()[0];
     Operation *next = fill->getNextNode();
@@ -404,8 +405,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       return nullptr;
     Block &region = op.getRegion().front();
     bool indexed = !region.getOps<linalg::IndexOp>().empty();
+    // Product-shaped: only Hopper's kernel starts its sums from a value (the others read
+    // the output), when neither operand is the output.
     if (op.getNumDpsInputs() == 2 && !indexed)
-      return nullptr; // product-shaped
+      return warpgroupMatch(op) && llvm::none_of(op.getDpsInputs(), [&](Value input) {
+               return input == buffer;
+             }) ? op : nullptr;
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto last = op.getMatchingIndexingMap(input).getResults();
       auto dim = last.empty() ? nullptr : dyn_cast<AffineDimExpr>(last.back());
@@ -435,10 +440,10 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     else
       op = *moved;
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-        generic && !initValue &&
-        (warpgroupProduct(rewriter, generic) || tensorCoreProduct(rewriter, generic) ||
-         tiledProduct(rewriter, generic) ||
-         (reassociate && blockReduction(rewriter, generic))))
+        generic && (warpgroupProduct(rewriter, generic, initValue) ||
+                    (!initValue && (tensorCoreProduct(rewriter, generic) ||
+                                    tiledProduct(rewriter, generic) ||
+                                    (reassociate && blockReduction(rewriter, generic))))))
       return success();
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
       scf::ParallelOp loop = vectorisedElementwise(rewriter, generic);
@@ -902,28 +907,69 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// for a stage, multiplies it with `wgmma.mma_async` (`nvgpu.warpgroup.mma`: 2 x 4 of
   /// m64n128k16, B transposed: its rows are the depth) while the stage two ahead loads,
   /// and keeps one group of them in flight. The sums go through shared memory (over the
-  /// stages) to the output, added to its old values and rounded to f16 once, as the other
-  /// f16 products do, only inside it. The sums run in another order than one thread's.
-  /// False, leaving `op` alone, for another op.
-  bool warpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op) {
-    constexpr int64_t kM = 128, kN = 128, kK = 64, kStages = 3, kThreads = 128;
-    constexpr int64_t kTileA = kM * kK * 2, kHalfB = kK * 64 * 2, kTileB = 2 * kHalfB;
-    constexpr int64_t kSwizzleSpan = 1024;
+  /// stages) to the output, added to its old values (or to `initValue`, the fill before
+  /// it folded in: filledReduction; then the output is not read) and rounded to f16 once,
+  /// as the other f16 products do, only inside it: 8 columns a thread with 16-byte accesses
+  /// where the output's rows allow (`vectorise`), one otherwise. The sums run in another
+  /// order than one thread's. False, leaving `op` alone, for another op.
+  static constexpr int64_t kWarpgroupTile = 128, kWarpgroupDepth = 64;
+
+  struct WarpgroupMatch {
+    OpOperand *a, *b, *c; // read at (i, k), read at (k, j), written at (i, j)
+    int64_t m, n, k;
+  };
+
+  /// `op` as a product warpgroupProduct takes (with `warpgroupMma`), or nothing: its loops
+  /// found by their roles, so that a product whose depth loop is not yet last
+  /// (parallelFirst moves it there) matches as well (filledReduction asks before).
+  std::optional<WarpgroupMatch> warpgroupMatch(linalg::GenericOp op) {
     FloatType type = warpgroupMma ? plainProductType(op) : nullptr;
-    if (!type || !type.isF16())
-      return false;
-    std::optional<ProductMatch> product = matchProduct(op, kK, kM);
-    if (!product || product->di != 0 || product->m < kM || product->n < kN)
-      return false;
+    if (!type || !type.isF16() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() != 3 || op.getNumReductionLoops() != 1 ||
+        !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+      return std::nullopt;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<unsigned> parallel;
+    unsigned kd = 0;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (iterators[d] == utils::IteratorType::parallel)
+        parallel.push_back(d);
+      else
+        kd = d;
+    }
     MLIRContext *ctx = op.getContext();
     auto dims = [&](unsigned x, unsigned y) {
       return AffineMap::get(3, 0, {getAffineDimExpr(x, ctx), getAffineDimExpr(y, ctx)}, ctx);
     };
-    OpOperand *a = product->a, *b = product->b, *c = product->c;
-    if (product->mapA != dims(0, 2) || product->mapB != dims(2, 1) ||
-        product->mapC != dims(0, 1) || !tmaMatrix(a->get().getType()) ||
-        !tmaMatrix(b->get().getType()) || !getElementTypeOrSelf(c->get().getType()).isF16())
+    unsigned di = parallel[0], dj = parallel[1];
+    OpOperand *a = op.getDpsInputOperand(0), *b = op.getDpsInputOperand(1);
+    if (op.getMatchingIndexingMap(a) != dims(di, kd))
+      std::swap(a, b);
+    OpOperand *c = op.getDpsInitOperand(0);
+    int64_t m = ranges[di], n = ranges[dj], k = ranges[kd];
+    if (op.getMatchingIndexingMap(a) != dims(di, kd) ||
+        op.getMatchingIndexingMap(b) != dims(kd, dj) ||
+        op.getMatchingIndexingMap(c) != dims(di, dj) || ShapedType::isDynamic(m) ||
+        ShapedType::isDynamic(n) || ShapedType::isDynamic(k) || m < kWarpgroupTile ||
+        n < kWarpgroupTile || k < kWarpgroupDepth || (m + kWarpgroupTile - 1) / kWarpgroupTile > 65535 ||
+        !tmaMatrix(a->get().getType()) || !tmaMatrix(b->get().getType()) ||
+        !getElementTypeOrSelf(c->get().getType()).isF16())
+      return std::nullopt;
+    return WarpgroupMatch{a, b, c, m, n, k};
+  }
+
+  bool warpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value initValue) {
+    constexpr int64_t kM = kWarpgroupTile, kN = kWarpgroupTile, kK = kWarpgroupDepth;
+    constexpr int64_t kStages = 3, kThreads = 128;
+    constexpr int64_t kTileA = kM * kK * 2, kHalfB = kK * 64 * 2, kTileB = 2 * kHalfB;
+    constexpr int64_t kSwizzleSpan = 1024;
+    std::optional<WarpgroupMatch> product = warpgroupMatch(op);
+    if (!product)
       return false;
+    MLIRContext *ctx = op.getContext();
+    FloatType type = plainProductType(op);
+    OpOperand *a = product->a, *b = product->b, *c = product->c;
     int64_t m = product->m, n = product->n, k = product->k, steps = (k + kK - 1) / kK;
 
     Location loc = op.getLoc();
@@ -1048,22 +1094,45 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Value tileC = view(kb, im.c(kb, 0), shared({kM, kN}, f32));
     nvgpu::WarpgroupMmaStoreOp::create(kb, loc, loop.getResult(0), tileC);
     mlir::gpu::BarrierOp::create(kb, loc);
-    // Each thread a column of the tile, row by row: neighbouring threads store neighbouring
-    // elements.
-    auto rows = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, kM), one);
+    // The output's starting value: the fill folded in, widened, or its old values.
+    Value start = initValue ? widen(kb, loc, initValue) : Value();
+    auto finish = [&](OpBuilder &at, Value sum, Value row, Value column, int64_t width) {
+      Value init = start;
+      if (!init && width == 1)
+        init = widen(at, loc, memref::LoadOp::create(at, loc, c->get(), ValueRange{row, column}));
+      else if (!init)
+        init = arith::ExtFOp::create(at, loc, VectorType::get({width}, f32),
+                                     alignedVectorLoad(at, loc, c->get(), {row, column}, width));
+      else if (width > 1)
+        init = vector::BroadcastOp::create(at, loc, VectorType::get({width}, f32), init);
+      Value v = arith::AddFOp::create(at, loc, init, sum);
+      Type rounded = width == 1 ? Type(f16) : Type(VectorType::get({width}, f16));
+      v = arith::TruncFOp::create(at, loc, rounded, v);
+      if (width == 1)
+        memref::StoreOp::create(at, loc, v, c->get(), ValueRange{row, column});
+      else
+        alignedVectorStore(at, loc, v, c->get(), {row, column});
+    };
+    // 8 consecutive columns a thread (16 rows of 16 threads a pass), where the output's rows
+    // hold whole aligned groups of 8 (vectorRows: a group is then inside or outside as a
+    // whole); else a column of the tile each, row by row. Neighbouring threads store
+    // neighbouring elements either way.
+    int64_t width = vectorise && n % 8 == 0 && vectorRows(c->get().getType(), 8) ? 8 : 1;
+    int64_t perRow = kN / width, rowsPerPass = kThreads / perRow;
+    auto passes = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, kM / rowsPerPass), one);
     {
-      OpBuilder rb = OpBuilder::atBlockBegin(rows.getBody());
-      Value r = rows.getInductionVar();
-      Value row = im.add(rb, row0, r), column = im.add(rb, col0, thread);
+      OpBuilder rb = OpBuilder::atBlockBegin(passes.getBody());
+      Value r = im.add(rb, im.mul(rb, passes.getInductionVar(), rowsPerPass),
+                       arith::DivUIOp::create(rb, loc, thread, im.c(rb, perRow)));
+      Value col = im.mul(rb, arith::RemUIOp::create(rb, loc, thread, im.c(rb, perRow)), width);
+      Value row = im.add(rb, row0, r), column = im.add(rb, col0, col);
       Value inside =
           arith::AndIOp::create(rb, loc, im.below(rb, row, m), im.below(rb, column, n));
       auto store = scf::IfOp::create(rb, loc, inside, /*withElseRegion=*/false);
       OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
-      Value sum = memref::LoadOp::create(sb, loc, tileC, ValueRange{r, thread});
-      Value old = memref::LoadOp::create(sb, loc, c->get(), ValueRange{row, column});
-      Value v = arith::AddFOp::create(sb, loc, widen(sb, loc, old), sum);
-      memref::StoreOp::create(sb, loc, arith::TruncFOp::create(sb, loc, f16, v), c->get(),
-                              ValueRange{row, column});
+      Value sum = width == 1 ? Value(memref::LoadOp::create(sb, loc, tileC, ValueRange{r, col}))
+                             : alignedVectorLoad(sb, loc, tileC, {r, col}, width);
+      finish(sb, sum, row, column, width);
     }
     rewriter.eraseOp(op);
     ++numKernels;

@@ -10,7 +10,8 @@
 // mbarriers, the first two stages loaded before the loop over the 4 steps of 64, each
 // waiting for its stage, multiplying it (B transposed: its rows are the depth), waiting
 // for the block, then loading the stage two ahead; after the loop, the sums through
-// shared memory and added to the output's old values, rounded to f16, where inside.
+// shared memory and added to the output's old values, rounded to f16, where inside, 8
+// columns a thread (16 passes of 8 rows).
 // Without the option (OFF), the same product is wmma's. kiln-gpu-lower-nvgpu (LOWERED)
 // turns the host's tensor maps into the runtime's call and the kernel's ops into NVVM's.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -44,11 +45,12 @@
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for {{.*}} to %c128
+// CHECK: scf.for {{.*}} to %c16
 // CHECK: scf.if
-// CHECK: memref.load %arg2
-// CHECK: arith.truncf {{.*}} : f32 to f16
-// CHECK: memref.store {{.*}}, %arg2
+// CHECK: vector.load {{.*}} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: vector.load %arg2{{.*}} {alignment = 16 : i64} : memref<256x320xf16>, vector<8xf16>
+// CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xf16>
+// CHECK: vector.store {{.*}}, %arg2{{.*}} {alignment = 16 : i64}
 // OFF-LABEL: func.func @hopper_product
 // OFF-NOT: nvgpu
 // OFF: gpu.subgroup_mma_compute
@@ -158,6 +160,41 @@ func.func @mixed(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<25
   }
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%sa, %b : memref<64x200xf16>, memref<200x320xf16>) outs(%sc : memref<64x320xf16>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// Tests a Hopper product after a fill of its output (MatMul's zeros), its depth loop not
+// yet last: the fill is the sums' starting value (no kernel of its own, the output not
+// read), and an output whose rows do not start 16-byte aligned (a view of rows 300 apart)
+// stored one element a thread (a column of the tile each, 128 passes).
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @filled
+// CHECK-NOT: linalg.fill
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK: gpu.launch
+// CHECK: nvgpu.warpgroup.mma
+// CHECK: %[[START:.*]] = arith.extf %[[ZERO]] : f16 to f32
+// CHECK: scf.for {{.*}} to %c128
+// CHECK-NOT: memref.load %arg2
+// CHECK: arith.addf %[[START]], {{.*}} : f32
+// CHECK: memref.store {{.*}}, %arg2
+// CHECK-NOT: gpu.launch
+func.func @filled(%a: memref<256x200xf16>, %b: memref<200x296xf16>, %c: memref<256x296xf16, strided<[300, 1]>>,
+                  %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<256x296xf16, strided<[300, 1]>>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<256x200xf16>, memref<200x296xf16>) outs(%c : memref<256x296xf16, strided<[300, 1]>>) {
   ^bb0(%x: f16, %q: f16, %z: f16):
     %m = arith.mulf %x, %q : f16
     %t = arith.addf %z, %m : f16
