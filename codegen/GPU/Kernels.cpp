@@ -897,21 +897,23 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// Replaces `op`, a plain f16 product (plainProductType; A, B and the output f16, no batch)
   /// of at least 128 x 128 outputs and 64 deep, A read as its rows (i, k) and B as (k, j),
   /// both 2-D matrices TMA can read (tmaMatrix), with a Hopper kernel (`warpgroup-mma`:
-  /// `kiln compile --gpu-arch sm_90a`): one warpgroup (128 threads) per 128 x 128 tile of
-  /// the output, its f32 sums in registers, fed by the tensor memory accelerator. The host
+  /// `kiln compile --gpu-arch sm_90a`): two warpgroups (256 threads) per tile of 128 rows
+  /// and 256 columns (128 where the output has fewer than 256), each warpgroup 64 rows of
+  /// it, their f32 sums in registers, fed by the tensor memory accelerator. The host
   /// encodes a tensor map for each operand (`nvgpu.tma.create.descriptor`, swizzled 128
   /// bytes; the runtime encodes each once: mgpuTensorMapEncodeTiledMemref); in the kernel
-  /// one thread loads each 64-deep stage (A's 128 x 64, B's 64 x 128 as two 64 x 64 boxes;
-  /// past the matrices' edges zeros) into one of 3 stages of dynamic shared memory (aligned
-  /// to the swizzle's 1024 bytes at run time), completing an mbarrier; the warpgroup waits
-  /// for a stage, multiplies it with `wgmma.mma_async` (`nvgpu.warpgroup.mma`: 2 x 4 of
-  /// m64n128k16, B transposed: its rows are the depth) while the stage two ahead loads,
-  /// and keeps one group of them in flight. The sums go through shared memory (over the
-  /// stages) to the output, added to its old values (or to `initValue`, the fill before
-  /// it folded in: filledReduction; then the output is not read) and rounded to f16 once,
-  /// as the other f16 products do, only inside it: 8 columns a thread with 16-byte accesses
-  /// where the output's rows allow (`vectorise`), one otherwise. The sums run in another
-  /// order than one thread's. False, leaving `op` alone, for another op.
+  /// one thread loads each 64-deep stage (A's 128 x 64, B's 64 x 256 as four 64 x 64 boxes;
+  /// past the matrices' edges zeros) into one of 4 stages (3 for 128 columns) of dynamic
+  /// shared memory (aligned to the swizzle's 1024 bytes at run time), completing an
+  /// mbarrier; the warpgroups wait for a stage, multiply it with `wgmma.mma_async`
+  /// (`nvgpu.warpgroup.mma`: 4 of m64n256k16 each, B transposed: its rows are the depth)
+  /// while the stages ahead load, and keep one group of them in flight. The sums go through
+  /// shared memory (over the stages) to the output, added to its old values (or to
+  /// `initValue`, the fill before it folded in: filledReduction; then the output is not
+  /// read) and rounded to f16 once, as the other f16 products do, only inside it: 8
+  /// columns a thread with 16-byte accesses where the output's rows allow (`vectorise`),
+  /// one otherwise. The sums run in another order than one thread's. False, leaving `op`
+  /// alone, for another op.
   static constexpr int64_t kWarpgroupTile = 128, kWarpgroupDepth = 64;
 
   struct WarpgroupMatch {
@@ -960,13 +962,15 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   }
 
   bool warpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value initValue) {
-    constexpr int64_t kM = kWarpgroupTile, kN = kWarpgroupTile, kK = kWarpgroupDepth;
-    constexpr int64_t kStages = 3, kThreads = 128;
-    constexpr int64_t kTileA = kM * kK * 2, kHalfB = kK * 64 * 2, kTileB = 2 * kHalfB;
-    constexpr int64_t kSwizzleSpan = 1024;
+    constexpr int64_t kM = kWarpgroupTile, kK = kWarpgroupDepth, kBox = 64;
+    constexpr int64_t kWarpgroups = 2, kRows = kM / kWarpgroups, kThreads = 128 * kWarpgroups;
+    constexpr int64_t kTileA = kM * kK * 2, kBoxB = kK * kBox * 2, kSwizzleSpan = 1024;
     std::optional<WarpgroupMatch> product = warpgroupMatch(op);
     if (!product)
       return false;
+    // 256 columns a tile (4 stages) where the output has them, else 128 (3 stages).
+    const int64_t kN = product->n >= 256 ? 256 : 128, kBoxes = kN / kBox;
+    const int64_t kTileB = kBoxes * kBoxB, kStages = kN == 256 ? 4 : 3;
     MLIRContext *ctx = op.getContext();
     FloatType type = plainProductType(op);
     OpOperand *a = product->a, *b = product->b, *c = product->c;
@@ -994,7 +998,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                                   ValueRange{im.c(rewriter, rows),
                                                              im.c(rewriter, cols)});
     };
-    Value mapA = tensorMap(a->get(), kM, kK), mapB = tensorMap(b->get(), kK, 64);
+    Value mapA = tensorMap(a->get(), kM, kK), mapB = tensorMap(b->get(), kK, kBox);
     int64_t bytes = kStages * (kTileA + kTileB) + kSwizzleSpan;
     Value one = im.c(rewriter, 1);
     auto kernel = mlir::gpu::LaunchOp::create(
@@ -1008,6 +1012,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     kb.setInsertionPointToStart(&body);
     Value thread = kernel.getThreadIds().x;
     Value primary = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, thread, im.c(kb, 0));
+    Value warpgroup = arith::DivUIOp::create(kb, loc, thread, im.c(kb, 128));
     Value row0 = im.mul(kb, kernel.getBlockIds().y, kM);
     Value col0 = im.mul(kb, kernel.getBlockIds().x, kN);
     // The stages start at the first multiple of 1024 bytes of the dynamic shared memory: the
@@ -1028,9 +1033,14 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto stageA = [&](OpBuilder &at, Value slot) {
       return view(at, im.mul(at, slot, kTileA), shared({kM, kK}, f16));
     };
-    // B's stage: two boxes of 64 (depth) x 64 (columns), the second 64 columns after.
-    auto stageB = [&](OpBuilder &at, Value slot, int64_t half, MemRefType viewType) {
-      Value offset = im.add(at, im.mul(at, slot, kTileB), im.c(at, kStages * kTileA + half * kHalfB));
+    // A warpgroup's 64 rows of A's stage (8 KiB in, whole swizzle spans).
+    auto rowsA = [&](OpBuilder &at, Value slot) {
+      Value offset = im.add(at, im.mul(at, slot, kTileA), im.mul(at, warpgroup, kRows * kK * 2));
+      return view(at, offset, shared({kRows, kK}, f16));
+    };
+    // B's stage: boxes of 64 (depth) x 64 (columns), one after the other.
+    auto stageB = [&](OpBuilder &at, Value slot, int64_t box, MemRefType viewType) {
+      Value offset = im.add(at, im.mul(at, slot, kTileB), im.c(at, kStages * kTileA + box * kBoxB));
       return view(at, offset, viewType);
     };
     auto barriers = nvgpu::MBarrierGroupType::get(ctx, workgroup, kStages);
@@ -1047,15 +1057,16 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                               when);
       nvgpu::TmaAsyncLoadOp::create(at, loc, stageA(at, slot), barrier, mapA,
                                     ValueRange{depth, row0}, slot, nullptr, when);
-      for (int64_t half = 0; half < 2; ++half)
+      for (int64_t box = 0; box < kBoxes; ++box)
         nvgpu::TmaAsyncLoadOp::create(
-            at, loc, stageB(at, slot, half, shared({kK, 64}, f16)), barrier, mapB,
-            ValueRange{im.add(at, col0, im.c(at, 64 * half)), depth}, slot, nullptr, when);
+            at, loc, stageB(at, slot, box, shared({kK, kBox}, f16)), barrier, mapB,
+            ValueRange{im.add(at, col0, im.c(at, kBox * box)), depth}, slot, nullptr, when);
     };
     for (int64_t s = 0; s < std::min(kStages - 1, steps); ++s)
       load(kb, im.c(kb, s), im.c(kb, s), primary);
+    // Each warpgroup's sums: its 64 rows of the tile.
     auto accumulator =
-        nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({kM, kN}, f32));
+        nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({kRows, kN}, f32));
     Value zeros = nvgpu::WarpgroupMmaInitAccumulatorOp::create(kb, loc, accumulator);
     Value even = arith::ConstantIntOp::create(kb, loc, 0, 1);
     auto loop = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, steps), one,
@@ -1066,8 +1077,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       Value slot = arith::RemUIOp::create(lb, loc, step, im.c(lb, kStages));
       nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barrier, parity, im.c(lb, 10000000), slot);
       Value tileA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, shared({kM, kK}, f16)),
-          stageA(lb, slot), mapA);
+          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, shared({kRows, kK}, f16)),
+          rowsA(lb, slot), mapA);
       MemRefType typeB = shared({kK, kN}, f16);
       Value tileB = nvgpu::WarpgroupGenerateDescriptorOp::create(
           lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, typeB),
@@ -1091,9 +1102,11 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     }
     NVVM::WgmmaWaitGroupSyncOp::create(kb, loc, kb.getI64IntegerAttr(0));
     mlir::gpu::BarrierOp::create(kb, loc);
-    Value tileC = view(kb, im.c(kb, 0), shared({kM, kN}, f32));
-    nvgpu::WarpgroupMmaStoreOp::create(kb, loc, loop.getResult(0), tileC);
+    nvgpu::WarpgroupMmaStoreOp::create(
+        kb, loc, loop.getResult(0),
+        view(kb, im.mul(kb, warpgroup, kRows * kN * 4), shared({kRows, kN}, f32)));
     mlir::gpu::BarrierOp::create(kb, loc);
+    Value tileC = view(kb, im.c(kb, 0), shared({kM, kN}, f32));
     // The output's starting value: the fill folded in, widened, or its old values.
     Value start = initValue ? widen(kb, loc, initValue) : Value();
     auto finish = [&](OpBuilder &at, Value sum, Value row, Value column, int64_t width) {
@@ -1113,7 +1126,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       else
         alignedVectorStore(at, loc, v, c->get(), {row, column});
     };
-    // 8 consecutive columns a thread (16 rows of 16 threads a pass), where the output's rows
+    // 8 consecutive columns a thread (a row of kN / 8 threads), where the output's rows
     // hold whole aligned groups of 8 (vectorRows: a group is then inside or outside as a
     // whole); else a column of the tile each, row by row. Neighbouring threads store
     // neighbouring elements either way.

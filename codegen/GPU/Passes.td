@@ -57,15 +57,17 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     (off by default; `kiln compile --gpu-arch sm_90a`) an f16 product (A, B and the output
     f16, no batch) of at least 128 x 128 outputs and 64 deep, A read as (i, k) and B as
     (k, j) from 2-D row-major matrices whose rows are 16-byte multiples apart and start 16
-    bytes aligned, gets a Hopper kernel instead: one warpgroup of 128 threads per 128 x 128
-    tile, the host encoding a TMA tensor map per operand (`nvgpu.tma.create.descriptor`:
-    A in boxes of 128 x 64, B of 64 x 64, swizzled 128 bytes, zeros outside), one thread
-    loading each 64-deep stage (`nvgpu.tma.async.load`) into one of 3 stages of dynamic
-    shared memory (aligned to 1024 bytes at run time), completing an mbarrier
-    (`nvgpu.mbarrier.*`), the warpgroup waiting for it and multiplying it
-    (`nvgpu.warpgroup.mma`: wgmma m64n128k16, B transposed) while the stage two ahead
-    loads, the f32 sums then through shared memory (`nvgpu.warpgroup.mma.store`) to the
-    output, added to its old values and rounded once, where inside. A float sum, product,
+    bytes aligned, gets a Hopper kernel instead: two warpgroups (256 threads) per tile of
+    128 x 256 outputs (128 x 128 under 256 columns), 64 rows each, the host encoding a TMA
+    tensor map per operand (`nvgpu.tma.create.descriptor`: A in boxes of 128 x 64, B of
+    64 x 64, swizzled 128 bytes, zeros outside), one thread loading each 64-deep stage
+    (`nvgpu.tma.async.load`) into one of 4 stages (3) of dynamic shared memory (aligned to
+    1024 bytes at run time), completing an mbarrier (`nvgpu.mbarrier.*`), the warpgroups
+    waiting for it and multiplying it (`nvgpu.warpgroup.mma`: wgmma m64n256k16, B
+    transposed) while the stages ahead load, the f32 sums then through shared memory
+    (`nvgpu.warpgroup.mma.store`) to the output, added to its old values (or to the fill
+    before the product: `linalg.fill` folded in, the output then not read) and rounded
+    once, where inside, 8 columns a thread where the rows allow. A float sum, product,
     maximum or minimum along its operands' innermost dimension (a row's: softmax, layer
     norm; or a reduction to one value) gets a block per output element, the threads reading
     the row side by side and combined by `gpu.all_reduce`, unless `reassociate` is off

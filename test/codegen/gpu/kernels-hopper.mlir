@@ -3,15 +3,16 @@
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=warpgroup-mma=true' --kiln-gpu-lower-nvgpu %s | FileCheck %s --check-prefix=LOWERED
 
 // Tests kiln-gpu-kernels' Hopper products (warpgroup-mma, kiln compile --gpu-arch sm_90a):
-// an f16 product of 256 x 320 outputs, 200 deep, its A and B row-major, gets one
-// warpgroup (128 threads) per 128 x 128 tile (a grid of 3 x 2), 3 stages of 32 KiB of
-// dynamic shared memory and 1 KiB to align them; on the host a tensor map per operand
-// (A in boxes of 128 x 64, B of 64 x 64, both swizzled 128 bytes); in the kernel three
-// mbarriers, the first two stages loaded before the loop over the 4 steps of 64, each
-// waiting for its stage, multiplying it (B transposed: its rows are the depth), waiting
-// for the block, then loading the stage two ahead; after the loop, the sums through
-// shared memory and added to the output's old values, rounded to f16, where inside, 8
-// columns a thread (16 passes of 8 rows).
+// an f16 product of 256 x 320 outputs, 200 deep, its A and B row-major, gets two
+// warpgroups (256 threads) per 128 x 256 tile (a grid of 2 x 2), each 64 rows of it, 4
+// stages of 48 KiB of dynamic shared memory and 1 KiB to align them; on the host a tensor
+// map per operand (A in boxes of 128 x 64, B of 64 x 64, both swizzled 128 bytes); in the
+// kernel four mbarriers, the first three stages loaded before the loop over the 4 steps
+// of 64 (A's box and B's four), each step waiting for its stage, each warpgroup
+// multiplying its 64 rows of A (8 KiB into the stage) by B (transposed: its rows are the
+// depth), waiting for the block, then loading the stage three ahead; after the loop, each
+// warpgroup's sums into its rows of a shared tile, added to the output's old values,
+// rounded to f16, where inside, 8 columns a thread (16 passes of 8 rows).
 // Without the option (OFF), the same product is wmma's. kiln-gpu-lower-nvgpu (LOWERED)
 // turns the host's tensor maps into the runtime's call and the kernel's ops into NVVM's.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -22,32 +23,37 @@
 // CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128, %c64] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 // CHECK: %[[UB:.*]] = memref.cast %arg1 : memref<200x320xf16> to memref<*xf16>
 // CHECK: %[[MB:.*]] = nvgpu.tma.create.descriptor %[[UB]] box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c3{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c128{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c197632_i32
 // CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: memref.extract_aligned_pointer_as_index
-// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// CHECK-COUNT-3: nvgpu.mbarrier.init
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK-COUNT-4: nvgpu.mbarrier.init
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: nvgpu.tma.prefetch.descriptor
-// CHECK: nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c32768
+// CHECK: nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 // CHECK: nvgpu.tma.async.load %[[MA]]
-// CHECK-COUNT-2: nvgpu.tma.async.load %[[MB]]
+// CHECK-COUNT-4: nvgpu.tma.async.load %[[MB]]
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK: nvgpu.tma.async.load %[[MA]]
-// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK-COUNT-4: nvgpu.tma.async.load %[[MB]]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.tma.async.load %[[MA]]
+// CHECK-COUNT-4: nvgpu.tma.async.load %[[MB]]
+// CHECK-NOT: nvgpu.tma.async.load
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK: scf.for {{.*}} to %c4{{.*}} iter_args
 // CHECK: nvgpu.mbarrier.try_wait.parity
-// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>
-// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
 // CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB}
 // CHECK: gpu.barrier
 // CHECK: nvgpu.tma.async.load %[[MA]]
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x256xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for {{.*}} to %c16
 // CHECK: scf.if
-// CHECK: vector.load {{.*}} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: vector.load {{.*}} : memref<128x256xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK: vector.load %arg2{{.*}} {alignment = 16 : i64} : memref<256x320xf16>, vector<8xf16>
 // CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xf16>
 // CHECK: vector.store {{.*}}, %arg2{{.*}} {alignment = 16 : i64}
@@ -62,7 +68,7 @@
 // LOWERED: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LOWERED: nvvm.mbarrier.try_wait.parity
 // LOWERED: nvvm.wgmma.fence.aligned
-// LOWERED-COUNT-8: nvvm.wgmma.mma_async
+// LOWERED-COUNT-4: nvvm.wgmma.mma_async
 // LOWERED: nvvm.wgmma.commit.group.sync.aligned
 // LOWERED: nvvm.wgmma.wait.group.sync.aligned 1
 // LOWERED-NOT: nvgpu.
@@ -195,6 +201,39 @@ func.func @filled(%a: memref<256x200xf16>, %b: memref<200x296xf16>, %c: memref<2
   linalg.fill ins(%zero : f16) outs(%c : memref<256x296xf16, strided<[300, 1]>>)
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<256x200xf16>, memref<200x296xf16>) outs(%c : memref<256x296xf16, strided<[300, 1]>>) {
+  ^bb0(%x: f16, %q: f16, %z: f16):
+    %m = arith.mulf %x, %q : f16
+    %t = arith.addf %z, %m : f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// Tests a Hopper product under 256 columns (136): 128 x 128 tiles (a grid of 2 x 2), B's
+// stages two boxes, 3 stages of 32 KiB, each warpgroup's sums 64 x 128.
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @narrow
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: num_barriers = 3
+// CHECK: nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c32768
+// CHECK: nvgpu.tma.async.load
+// CHECK-COUNT-2: nvgpu.tma.async.load
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK-NOT: nvgpu.tma.async.load
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} -> <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for {{.*}} to %c8
+func.func @narrow(%a: memref<256x200xf16>, %b: memref<200x136xf16>, %c: memref<256x136xf16>,
+                  %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x200xf16>, memref<200x136xf16>) outs(%c : memref<256x136xf16>) {
   ^bb0(%x: f16, %q: f16, %z: f16):
     %m = arith.mulf %x, %q : f16
     %t = arith.addf %z, %m : f16
