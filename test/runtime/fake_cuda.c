@@ -15,7 +15,7 @@
  *
  * cuTensorMapEncodeTiled checks its arguments as the driver documents them (alignments,
  * strides multiples of 16 bytes, boxes of 1 to 256 elements, the 128-byte swizzle's inner
- * box at most 128 bytes) and writes them into the map's 128 bytes as fake_tensor_map_t
+ * box at most 128 bytes), and that the tensor is in device memory (which the driver cannot) and writes them into the map's 128 bytes as fake_tensor_map_t
  * below, for tests to read back; built with FAKE_CUDA_WITHOUT_TMA defined (the
  * kiln_fake_cuda_no_tma library), the driver lacks it, as one older than CUDA 12 does. A launch with more than 48 KiB of dynamic shared memory fails
  * unless cuFuncSetAttribute allowed the kernel that much first, as the real driver does.
@@ -506,6 +506,11 @@ CUresult cuTensorMapEncodeTiled(void* map, int data_type, uint32_t rank, void* a
     if (d + 1 < rank && (strides[d] % 16 != 0 || strides[d] >= (1ull << 40)))
       return INVALID_VALUE;
   }
+  /* Stricter than the driver, which cannot tell: the tensor is in device memory. */
+  unsigned type = 0;
+  if (cuPointerGetAttribute(&type, 2, (CUdeviceptr)(uintptr_t)address) != SUCCESS ||
+      type != MEMORYTYPE_DEVICE)
+    return INVALID_VALUE;
   /* The swizzle's span (32, 64 or 128 bytes) bounds the box's inner dimension. */
   if (swizzle != 0 && box[0] * element_bytes[data_type] > (16u << swizzle)) return INVALID_VALUE;
   fake_tensor_map_t encoded;
