@@ -810,6 +810,12 @@ def build_batch_matmul():
     case("matmul_half_large", "matmul", "MatMul 200x200x296 in f16",
          lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
          [("x", a2), ("y", b2)], HALF_LONG_SUMS)
+    # Under 256 columns (Hopper's 128 x 128 tiles), one row past a tile, 72 deep (a
+    # second, mostly empty, stage).
+    a3, b3 = f32(r2, (129, 72)).astype(np.float16), f32(r2, (72, 136)).astype(np.float16)
+    case("matmul_half_narrow", "matmul", "MatMul 129x72x136 in f16",
+         lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
+         [("x", a3), ("y", b3)], HALF_SUMS)
     q, k = f32(r, (2, 4, 24, 16)).astype(np.float16), f32(r, (2, 4, 40, 16)).astype(np.float16)
     case("batchmatmulv2_half", "matmul", "BatchMatMulV2 of 2x4 heads in f16, 24x16 by "
          "(40x16)^T",
