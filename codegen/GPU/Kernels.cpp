@@ -894,26 +894,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
            memref.getShape()[0] < (int64_t(1) << 32) && memref.getShape()[1] < (int64_t(1) << 32);
   }
 
-  /// Replaces `op`, a plain f16 product (plainProductType; A, B and the output f16, no batch)
-  /// of at least 128 x 128 outputs and 64 deep, A read as its rows (i, k) and B as (k, j),
-  /// both 2-D matrices TMA can read (tmaMatrix), with a Hopper kernel (`warpgroup-mma`:
-  /// `kiln compile --gpu-arch sm_90a`): two warpgroups (256 threads) per tile of 128 rows
-  /// and 256 columns (128 where the output has fewer than 256), each warpgroup 64 rows of
-  /// it, their f32 sums in registers, fed by the tensor memory accelerator. The host
-  /// encodes a tensor map for each operand (`nvgpu.tma.create.descriptor`, swizzled 128
-  /// bytes; the runtime encodes each once: mgpuTensorMapEncodeTiledMemref); in the kernel
-  /// one thread loads each 64-deep stage (A's 128 x 64, B's 64 x 256 as four 64 x 64 boxes;
-  /// past the matrices' edges zeros) into one of 4 stages (3 for 128 columns) of dynamic
-  /// shared memory (aligned to the swizzle's 1024 bytes at run time), completing an
-  /// mbarrier; the warpgroups wait for a stage, multiply it with `wgmma.mma_async`
-  /// (`nvgpu.warpgroup.mma`: 4 of m64n256k16 each, B transposed: its rows are the depth)
-  /// while the stages ahead load, and keep one group of them in flight. The sums go through
-  /// shared memory (over the stages) to the output, added to its old values (or to
-  /// `initValue`, the fill before it folded in: filledReduction; then the output is not
-  /// read) and rounded to f16 once, as the other f16 products do, only inside it: 8
-  /// columns a thread with 16-byte accesses where the output's rows allow (`vectorise`),
-  /// one otherwise. The sums run in another order than one thread's. False, leaving `op`
-  /// alone, for another op.
+  /// The Hopper kernel's least output tile side and its stages' depth (warpgroupProduct).
   static constexpr int64_t kWarpgroupTile = 128, kWarpgroupDepth = 64;
 
   struct WarpgroupMatch {
@@ -954,13 +935,34 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         op.getMatchingIndexingMap(b) != dims(kd, dj) ||
         op.getMatchingIndexingMap(c) != dims(di, dj) || ShapedType::isDynamic(m) ||
         ShapedType::isDynamic(n) || ShapedType::isDynamic(k) || m < kWarpgroupTile ||
-        n < kWarpgroupTile || k < kWarpgroupDepth || (m + kWarpgroupTile - 1) / kWarpgroupTile > 65535 ||
+        n < kWarpgroupTile || k < kWarpgroupDepth ||
+        (m + kWarpgroupTile - 1) / kWarpgroupTile > 65535 ||
         !tmaMatrix(a->get().getType()) || !tmaMatrix(b->get().getType()) ||
         !getElementTypeOrSelf(c->get().getType()).isF16())
       return std::nullopt;
     return WarpgroupMatch{a, b, c, m, n, k};
   }
 
+  /// Replaces `op`, a plain f16 product (plainProductType; A, B and the output f16, no batch)
+  /// of at least 128 x 128 outputs and 64 deep, A read as its rows (i, k) and B as (k, j),
+  /// both 2-D matrices TMA can read (tmaMatrix), with a Hopper kernel (`warpgroup-mma`:
+  /// `kiln compile --gpu-arch sm_90a`): two warpgroups (256 threads) per tile of 128 rows
+  /// and 256 columns (128 where the output has fewer than 256), each warpgroup 64 rows of
+  /// it, their f32 sums in registers, fed by the tensor memory accelerator. The host
+  /// encodes a tensor map for each operand (`nvgpu.tma.create.descriptor`, swizzled 128
+  /// bytes; the runtime encodes each once: mgpuTensorMapEncodeTiledMemref); in the kernel
+  /// one thread loads each 64-deep stage (A's 128 x 64, B's 64 x 256 as four 64 x 64 boxes;
+  /// past the matrices' edges zeros) into one of 4 stages (3 for 128 columns) of dynamic
+  /// shared memory (aligned to the swizzle's 1024 bytes at run time), completing an
+  /// mbarrier; the warpgroups wait for a stage, multiply it with `wgmma.mma_async`
+  /// (`nvgpu.warpgroup.mma`: 4 of m64n256k16 each, B transposed: its rows are the depth)
+  /// while the stages ahead load, and keep one group of them in flight. The sums go through
+  /// shared memory (over the stages) to the output, added to its old values (or to
+  /// `initValue`, the fill before it folded in: filledReduction; then the output is not
+  /// read) and rounded to f16 once, as the other f16 products do, only inside it: 8
+  /// columns a thread with 16-byte accesses where the output's rows allow (`vectorise`),
+  /// one otherwise. The sums run in another order than one thread's. False, leaving `op`
+  /// alone, for another op.
   bool warpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value initValue) {
     constexpr int64_t kM = kWarpgroupTile, kK = kWarpgroupDepth, kBox = 64;
     constexpr int64_t kWarpgroups = 2, kRows = kM / kWarpgroups, kThreads = 128 * kWarpgroups;
@@ -1097,8 +1099,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
                                          im.c(lb, kStages - 1));
       Value flipped = arith::XOrIOp::create(lb, loc, parity,
                                             arith::ConstantIntOp::create(lb, loc, 1, 1));
-      scf::YieldOp::create(lb, loc,
-                           ValueRange{sums, arith::SelectOp::create(lb, loc, last, flipped, parity)});
+      Value phase = arith::SelectOp::create(lb, loc, last, flipped, parity);
+      scf::YieldOp::create(lb, loc, ValueRange{sums, phase});
     }
     NVVM::WgmmaWaitGroupSyncOp::create(kb, loc, kb.getI64IntegerAttr(0));
     mlir::gpu::BarrierOp::create(kb, loc);

@@ -15,10 +15,12 @@
  *
  * cuTensorMapEncodeTiled checks its arguments as the driver documents them (alignments,
  * strides multiples of 16 bytes, boxes of 1 to 256 elements, the 128-byte swizzle's inner
- * box at most 128 bytes), and that the tensor is in device memory (which the driver cannot) and writes them into the map's 128 bytes as fake_tensor_map_t
- * below, for tests to read back; built with FAKE_CUDA_WITHOUT_TMA defined (the
- * kiln_fake_cuda_no_tma library), the driver lacks it, as one older than CUDA 12 does. A launch with more than 48 KiB of dynamic shared memory fails
- * unless cuFuncSetAttribute allowed the kernel that much first, as the real driver does.
+ * box at most 128 bytes) and that the tensor is in device memory (which the driver cannot
+ * tell), and writes them into the map's 128 bytes as fake_tensor_map_t below, for tests to
+ * read back; built with FAKE_CUDA_WITHOUT_TMA defined (the kiln_fake_cuda_no_tma library),
+ * the driver lacks it, as one older than CUDA 12 does. A launch with more than 48 KiB of
+ * dynamic shared memory fails unless cuFuncSetAttribute allowed the kernel that much
+ * first, as the real driver does.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
