@@ -519,6 +519,55 @@ TEST_F(MgpuFake, TensorMaps) {
   mgpuStreamDestroy(stream);
 }
 
+// The cache holds 2048 tensor maps (each distinct tensor and box of a process's models
+// once); one more is refused with the reason, and the ones it has are still found.
+TEST_F(MgpuFake, TensorMapsRunOut) {
+  void* device = mgpuMemAlloc(1 << 20, nullptr, false);
+  ASSERT_NE(device, nullptr);
+  int64_t box[2] = {64, 64};
+  std::vector<void*> maps;
+  for (int64_t i = 0; i <= 2048; ++i) {
+    Descriptor2 a{device, device, 8 * i, {64, 64}, {64, 1}};
+    maps.push_back(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box));
+  }
+  EXPECT_NE(maps[2047], nullptr);
+  EXPECT_EQ(maps[2048], nullptr);
+  kiln_status_t status = kiln_mgpu_take_error();
+  EXPECT_EQ(kiln_status_code(status), KILN_STATUS_RESOURCE_EXHAUSTED);
+  EXPECT_EQ(message(status), "more than 2048 TMA tensor maps asked for");
+  Descriptor2 first{device, device, 0, {64, 64}, {64, 1}};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &first, 6, 0, 3, 0, 0, box), maps[0]);
+  mgpuMemFree(device, nullptr);
+}
+
+// Each device has its own copy of a map, in its own memory: the same tensor and box asked
+// for on two devices give two maps (the cache is keyed by the device too).
+TEST(MgpuTwoDevices, TensorMapsPerDevice) {
+  int64_t box[2] = {64, 64};
+  void* maps[2] = {};
+  void* memory[2] = {};
+  for (int d = 0; d < 2; ++d) {
+    kiln_mgpu_set_device(d);
+    memory[d] = mgpuMemAlloc(1 << 16, nullptr, false);
+    ASSERT_NE(memory[d], nullptr);
+    Descriptor2 a{memory[0], memory[0], 0, {64, 64}, {64, 1}};
+    maps[d] = mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box);
+    ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
+    ASSERT_NE(maps[d], nullptr);
+  }
+  EXPECT_NE(maps[0], maps[1]);
+  kiln_mgpu_set_device(0);
+  Descriptor2 a{memory[0], memory[0], 0, {64, 64}, {64, 1}};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box), maps[0]);
+  for (int d = 0; d < 2; ++d) {
+    kiln_mgpu_set_device(d);
+    mgpuMemFree(memory[d], nullptr);
+  }
+  kiln_mgpu_set_device(0);
+  kiln_mgpu_release_cached();
+  EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
+}
+
 // A driver older than CUDA 12 lacks the encoder: the call says so.
 TEST(GpuNoTma, TensorMapSaysWhy) {
   int64_t buffer[64] = {};
