@@ -1104,9 +1104,13 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     }
     NVVM::WgmmaWaitGroupSyncOp::create(kb, loc, kb.getI64IntegerAttr(0));
     mlir::gpu::BarrierOp::create(kb, loc);
-    nvgpu::WarpgroupMmaStoreOp::create(
-        kb, loc, loop.getResult(0),
-        view(kb, im.mul(kb, warpgroup, kRows * kN * 4), shared({kRows, kN}, f32)));
+    // Each warpgroup's sums into its rows of an f32 tile over the stages. nvgpu's store
+    // places a thread's values by its warp's index in the block, not in its warpgroup
+    // (rows 16 * warp + ...: the second warpgroup's at 64 to 127), so both store through
+    // the first 64 rows' view, which the second's rows continue (kernels-hopper.mlir
+    // checks the lowering does so).
+    nvgpu::WarpgroupMmaStoreOp::create(kb, loc, loop.getResult(0),
+                                       view(kb, im.c(kb, 0), shared({kRows, kN}, f32)));
     mlir::gpu::BarrierOp::create(kb, loc);
     Value tileC = view(kb, im.c(kb, 0), shared({kM, kN}, f32));
     // The output's starting value: the fill folded in, widened, or its old values.

@@ -71,6 +71,17 @@
 // LOWERED-COUNT-4: nvvm.wgmma.mma_async
 // LOWERED: nvvm.wgmma.commit.group.sync.aligned
 // LOWERED: nvvm.wgmma.wait.group.sync.aligned 1
+// The sums' store finds a thread's rows from its warp's index in the block (tid.x / 32,
+// times 16): both warpgroups store through the first 64 rows' view, the second's rows
+// 64 to 127 after them (kiln-gpu-kernels relies on this; a lowering taking the warp's
+// index in its warpgroup instead would fail here).
+// LOWERED: nvvm.wgmma.wait.group.sync.aligned 0
+// LOWERED: %[[VIEW:.*]] = memref.view {{.*}} to memref<64x256xf32, #gpu.address_space<workgroup>>
+// LOWERED: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// LOWERED: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// LOWERED: %[[WARP:.*]] = llvm.udiv %[[TID]], %[[C32]] : i32
+// LOWERED: llvm.mul %[[WARP]], %{{.*}} : i32
+// LOWERED: memref.store {{.*}}, %[[VIEW]]
 // LOWERED-NOT: nvgpu.
 func.func @hopper_product(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<256x320xf16>,
                           %s: memref<0xi8>)
