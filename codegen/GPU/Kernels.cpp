@@ -947,7 +947,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// of at least 128 x 128 outputs and 64 deep, A read as its rows (i, k) and B as (k, j),
   /// both 2-D matrices TMA can read (tmaMatrix), with a Hopper kernel (`warpgroup-mma`:
   /// `kiln compile --gpu-arch sm_90a`): two warpgroups (256 threads) per tile of 128 rows
-  /// and 256 columns (128 where the output has fewer than 256), each warpgroup 64 rows of
+  /// and 256 columns (128 where the output has fewer than 256, or where tiles of 256 would
+  /// be fewer than an H200's 132 SMs), each warpgroup 64 rows of
   /// it, their f32 sums in registers, fed by the tensor memory accelerator. The host
   /// encodes a tensor map for each operand (`nvgpu.tma.create.descriptor`, swizzled 128
   /// bytes; the runtime encodes each once: mgpuTensorMapEncodeTiledMemref); in the kernel
@@ -970,8 +971,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     std::optional<WarpgroupMatch> product = warpgroupMatch(op);
     if (!product)
       return false;
-    // 256 columns a tile (4 stages) where the output has them, else 128 (3 stages).
-    const int64_t kN = product->n >= 256 ? 256 : 128, kBoxes = kN / kBox;
+    // 256 columns a tile (4 stages) where the output has them and the grid still has a
+    // tile for each of an H100's or H200's 132 SMs; else 128 (3 stages), twice the tiles
+    // (two fit an SM), for products too small to fill the GPU with the larger ones.
+    constexpr int64_t kSMs = 132;
+    int64_t wide = ((product->m + kM - 1) / kM) * ((product->n + 255) / 256);
+    const int64_t kN = product->n >= 256 && wide >= kSMs ? 256 : 128, kBoxes = kN / kBox;
     const int64_t kTileB = kBoxes * kBoxB, kStages = kN == 256 ? 4 : 3;
     MLIRContext *ctx = op.getContext();
     FloatType type = plainProductType(op);

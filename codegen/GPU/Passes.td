@@ -58,7 +58,8 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     f16, no batch) of at least 128 x 128 outputs and 64 deep, A read as (i, k) and B as
     (k, j) from 2-D row-major matrices whose rows are 16-byte multiples apart and start 16
     bytes aligned, gets a Hopper kernel instead: two warpgroups (256 threads) per tile of
-    128 x 256 outputs (128 x 128 under 256 columns), 64 rows each, the host encoding a TMA
+    128 x 256 outputs (128 x 128 under 256 columns, or where tiles of 256 columns would
+    be fewer than an H200's 132 SMs), 64 rows each, the host encoding a TMA
     tensor map per operand (`nvgpu.tma.create.descriptor`: A in boxes of 128 x 64, B of
     64 x 64, swizzled 128 bytes, zeros outside), one thread loading each 64-deep stage
     (`nvgpu.tma.async.load`) into one of 4 stages (3) of dynamic shared memory (aligned to

@@ -3,8 +3,9 @@
 // RUN: kiln-opt --split-input-file '--kiln-gpu-kernels=warpgroup-mma=true' --kiln-gpu-lower-nvgpu %s | FileCheck %s --check-prefix=LOWERED
 
 // Tests kiln-gpu-kernels' Hopper products (warpgroup-mma, kiln compile --gpu-arch sm_90a):
-// an f16 product of 256 x 320 outputs, 200 deep, its A and B row-major, gets two
-// warpgroups (256 threads) per 128 x 256 tile (a grid of 2 x 2), each 64 rows of it, 4
+// an f16 product of 4096 x 1280 outputs, 200 deep, its A and B row-major, gets two
+// warpgroups (256 threads) per 128 x 256 tile (a grid of 5 x 32: at least one tile per
+// SM of an H200, 132), each 64 rows of it, 4
 // stages of 48 KiB of dynamic shared memory and 1 KiB to align them; on the host a tensor
 // map per operand (A in boxes of 128 x 64, B of 64 x 64, both swizzled 128 bytes); in the
 // kernel four mbarriers, the first three stages loaded before the loop over the 4 steps
@@ -19,11 +20,11 @@
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @hopper_product
-// CHECK: %[[UA:.*]] = memref.cast %arg0 : memref<256x200xf16> to memref<*xf16>
+// CHECK: %[[UA:.*]] = memref.cast %arg0 : memref<4096x200xf16> to memref<*xf16>
 // CHECK: %[[MA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128, %c64] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-// CHECK: %[[UB:.*]] = memref.cast %arg1 : memref<200x320xf16> to memref<*xf16>
+// CHECK: %[[UB:.*]] = memref.cast %arg1 : memref<200x1280xf16> to memref<*xf16>
 // CHECK: %[[MB:.*]] = nvgpu.tma.create.descriptor %[[UB]] box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
-// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c197632_i32
+// CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c5{{(_[0-9]+)?}}, {{[^=]*}}= %c32{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) dynamic_shared_memory_size %c197632_i32
 // CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
@@ -54,7 +55,7 @@
 // CHECK: scf.for {{.*}} to %c16
 // CHECK: scf.if
 // CHECK: vector.load {{.*}} : memref<128x256xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK: vector.load %arg2{{.*}} {alignment = 16 : i64} : memref<256x320xf16>, vector<8xf16>
+// CHECK: vector.load %arg2{{.*}} {alignment = 16 : i64} : memref<4096x1280xf16>, vector<8xf16>
 // CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xf16>
 // CHECK: vector.store {{.*}}, %arg2{{.*}} {alignment = 16 : i64}
 // OFF-LABEL: func.func @hopper_product
@@ -83,11 +84,11 @@
 // LOWERED: llvm.mul %[[WARP]], %{{.*}} : i32
 // LOWERED: memref.store {{.*}}, %[[VIEW]]
 // LOWERED-NOT: nvgpu.
-func.func @hopper_product(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<256x320xf16>,
-                          %s: memref<0xi8>)
+func.func @hopper_product(%a: memref<4096x200xf16>, %b: memref<200x1280xf16>,
+                          %c: memref<4096x1280xf16>, %s: memref<0xi8>)
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<256x200xf16>, memref<200x320xf16>) outs(%c : memref<256x320xf16>) {
+      ins(%a, %b : memref<4096x200xf16>, memref<200x1280xf16>) outs(%c : memref<4096x1280xf16>) {
   ^bb0(%x: f16, %q: f16, %z: f16):
     %m = arith.mulf %x, %q : f16
     %t = arith.addf %z, %m : f16
@@ -151,13 +152,14 @@ func.func @not_hopper(%a: memref<256x200xf16>, %bt: memref<320x200xf16>, %c: mem
 
 // -----
 
-// Tests a partition with both kinds: the large product Hopper's kernel, the small one
-// wmma's; kiln-gpu-lower-nvgpu lowers the first and leaves the second's loop, which
+// Tests a partition with both kinds: the large product Hopper's kernel (in 128 x 128
+// tiles: 2 x 2 of 128 x 256 would leave most SMs idle), the small one wmma's; kiln-gpu-lower-nvgpu lowers the first and leaves the second's loop, which
 // carries wmma fragments, as it is.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @mixed
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
 // CHECK: nvgpu.warpgroup.mma
 // CHECK: gpu.subgroup_mma_compute
 // LOWERED-LABEL: func.func @mixed
@@ -190,7 +192,7 @@ func.func @mixed(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<25
 // Tests a Hopper product after a fill of its output (MatMul's zeros), its depth loop not
 // yet last: the fill is the sums' starting value (no kernel of its own, the output not
 // read), and an output whose rows do not start 16-byte aligned (a view of rows 300 apart)
-// stored one element a thread (a column of the tile each, 128 passes).
+// stored one element a thread (128 x 128 tiles: half a row of the tile a pass, 64 passes).
 #a = affine_map<(d0, d1, d2) -> (d0, d1)>
 #b = affine_map<(d0, d1, d2) -> (d1, d2)>
 #c = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -200,7 +202,7 @@ func.func @mixed(%a: memref<256x200xf16>, %b: memref<200x320xf16>, %c: memref<25
 // CHECK: gpu.launch
 // CHECK: nvgpu.warpgroup.mma
 // CHECK: %[[START:.*]] = arith.extf %[[ZERO]] : f16 to f32
-// CHECK: scf.for {{.*}} to %c128
+// CHECK: scf.for {{.*}} to %c64
 // CHECK-NOT: memref.load %arg2
 // CHECK: arith.addf %[[START]], {{.*}} : f32
 // CHECK: memref.store {{.*}}, %arg2
@@ -223,7 +225,8 @@ func.func @filled(%a: memref<256x200xf16>, %b: memref<200x296xf16>, %c: memref<2
 // -----
 
 // Tests a Hopper product under 256 columns (136): 128 x 128 tiles (a grid of 2 x 2), B's
-// stages two boxes, 3 stages of 32 KiB, each warpgroup's sums 64 x 128.
+// stages two boxes, 3 stages of 32 KiB, each warpgroup's sums 64 x 128. (A product of 256
+// or more columns with fewer tiles of 256 than an H200's 132 SMs gets these too: @mixed's.)
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
