@@ -40,7 +40,7 @@ copies (cuBLAS's, in f32, TF32 with --allow-tf32, and f16 with f32 sums), and th
 Kiln's own kernels (--no-kernels: the tiled kernel in f32, the tensor cores' wmma in TF32
 and f16; with --gpu-arch sm_90, also f16 by the Hopper kernel of --gpu-arch sm_90a, wgmma
 fed by TMA, "wgmma"), with their speed as a share of cuBLAS's (the issue's goal: 80%); and
-the f16 ones again at n = 1024, where the Hopper kernel's 32 tiles leave most SMs idle.
+the f16 ones again at n = 1024, where the Hopper kernel's 64 tiles leave SMs idle.
 
 Usage: /tmp/tf/bin/python test/gpu/models.py prepare DIR [--kiln build/bin/kiln]
            [--zoo ~/.cache/kiln-zoo] [--gpu-arch sm_90] [--models NAME ...]
@@ -67,8 +67,8 @@ MODELS = {
                         "encoder:1:128:768:12:3072"),
 }
 MATMUL_N = 4096
-# A smaller f16 product too (cuBLAS's, wmma's and the Hopper kernel's): 1024^3 fills 32
-# of the Hopper kernel's 128 x 256 tiles, fewer than an H200's 132 SMs.
+# A smaller f16 product too (cuBLAS's, wmma's and the Hopper kernel's): 1024^3 is 64 of
+# the Hopper kernel's 128 x 128 tiles, fewer than an H200's 132 SMs.
 MATMUL_SMALL_N = 1024
 PERIOD = 16384  # bytes a repeated constant repeats
 REF_VALUES = 65536  # values of a reference output kept, at most about twice that
