@@ -1054,6 +1054,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Value barrier = nvgpu::MBarrierCreateOp::create(kb, loc, barriers);
     for (int64_t s = 0; s < kStages; ++s)
       nvgpu::MBarrierInitOp::create(kb, loc, barrier, one, im.c(kb, s), primary);
+    // The initialised mbarriers visible to the tensor memory accelerator's completions too
+    // (`fence.mbarrier_init`, as CUTLASS's pipelines do), then to the block.
+    NVVM::FenceMbarrierInitOp::create(kb, loc);
     mlir::gpu::BarrierOp::create(kb, loc);
     nvgpu::TmaPrefetchOp::create(kb, loc, mapA, primary);
     nvgpu::TmaPrefetchOp::create(kb, loc, mapB, primary);

@@ -29,6 +29,7 @@
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK-COUNT-4: nvgpu.mbarrier.init
+// CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: nvgpu.tma.prefetch.descriptor
 // CHECK: nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
