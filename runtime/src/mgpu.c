@@ -51,13 +51,11 @@ void kiln_mgpu_set_device(int ordinal) { kiln_mgpu_ordinal = ordinal; }
 void mgpuSetDefaultDevice(int32_t ordinal) { kiln_mgpu_set_device(ordinal); }
 
 /* TMA tensor maps (mgpuTensorMapEncodeTiledMemref): each distinct tensor and box, per
- * device, encoded once into a slot of a slab of device memory, found again by a hash of
- * its kiln_gpu_tensor_map_t (zeroed before it is filled, so padding compares equal). */
+ * device, encoded once into device memory of its own, found again by a hash of its
+ * kiln_gpu_tensor_map_t (zeroed before it is filled, so padding compares equal). */
 enum {
   KILN_MGPU_MAP_BYTES = 128,
-  KILN_MGPU_MAPS_PER_SLAB = 64,
-  KILN_MGPU_MAP_SLOTS = 4096, /* a power of two */
-  KILN_MGPU_MAX_SLABS = KILN_MGPU_MAP_SLOTS / KILN_MGPU_MAPS_PER_SLAB
+  KILN_MGPU_MAP_SLOTS = 4096 /* a power of two */
 };
 typedef struct {
   int used, device;
@@ -66,39 +64,12 @@ typedef struct {
 } kiln_mgpu_map_entry_t;
 static kiln_mgpu_map_entry_t* kiln_mgpu_maps; /* KILN_MGPU_MAP_SLOTS, under kiln_mgpu_lock */
 static int kiln_mgpu_map_count;
-static struct {
-  kiln_gpu_t* gpu;
-  kiln_gpu_ptr_t base;
-} kiln_mgpu_map_slabs[KILN_MGPU_MAX_SLABS];
-static int kiln_mgpu_slab_count;
-static int kiln_mgpu_slab_used[KILN_MGPU_MAX_DEVICES];     /* maps in the device's last slab */
-static kiln_gpu_ptr_t kiln_mgpu_slab_last[KILN_MGPU_MAX_DEVICES];
 
 static uint64_t kiln_mgpu_map_hash(int device, const kiln_gpu_tensor_map_t* tensor) {
   uint64_t hash = 1469598103934665603ull ^ (uint64_t)device;
   const unsigned char* bytes = (const unsigned char*)tensor;
   for (size_t i = 0; i < sizeof *tensor; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
   return hash;
-}
-
-/* A device slot for one more map (under kiln_mgpu_lock). */
-static kiln_status_t kiln_mgpu_map_slot(kiln_gpu_t* gpu, int device, kiln_gpu_ptr_t* out) {
-  if (kiln_mgpu_slab_last[device] == 0 || kiln_mgpu_slab_used[device] == KILN_MGPU_MAPS_PER_SLAB) {
-    if (kiln_mgpu_slab_count == KILN_MGPU_MAX_SLABS)
-      return kiln_status_create(KILN_STATUS_RESOURCE_EXHAUSTED,
-                                "more than %d TMA tensor maps asked for", KILN_MGPU_MAP_SLOTS / 2);
-    kiln_gpu_ptr_t slab = 0;
-    kiln_status_t status =
-        kiln_gpu_alloc(gpu, (size_t)KILN_MGPU_MAP_BYTES * KILN_MGPU_MAPS_PER_SLAB, &slab);
-    if (status != NULL) return status;
-    kiln_mgpu_map_slabs[kiln_mgpu_slab_count].gpu = gpu;
-    kiln_mgpu_map_slabs[kiln_mgpu_slab_count++].base = slab;
-    kiln_mgpu_slab_last[device] = slab;
-    kiln_mgpu_slab_used[device] = 0;
-  }
-  *out = kiln_mgpu_slab_last[device] +
-         (kiln_gpu_ptr_t)KILN_MGPU_MAP_BYTES * (kiln_gpu_ptr_t)kiln_mgpu_slab_used[device]++;
-  return NULL;
 }
 
 /* The device copy of `tensor`'s map, encoded and uploaded the first time (under
@@ -127,12 +98,15 @@ static kiln_status_t kiln_mgpu_tensor_map(kiln_gpu_t* gpu, int device,
   memset(map, 0, sizeof map);
   kiln_status_t status = kiln_gpu_encode_tensor_map(gpu, map, tensor);
   kiln_gpu_ptr_t copy = 0;
-  if (status == NULL) status = kiln_mgpu_map_slot(gpu, device, &copy);
+  if (status == NULL) status = kiln_gpu_alloc(gpu, sizeof map, &copy);
   /* On the default stream, waited for: the kernels reading it run on streams that do not
    * wait for the default stream. Once per tensor map. */
   if (status == NULL) status = kiln_gpu_copy_to_device(gpu, copy, map, sizeof map, NULL);
   if (status == NULL) status = kiln_gpu_stream_synchronize(gpu, NULL);
-  if (status != NULL) return status;
+  if (status != NULL) {
+    kiln_gpu_free(gpu, copy);
+    return status;
+  }
   kiln_mgpu_maps[slot].used = 1;
   kiln_mgpu_maps[slot].device = device;
   kiln_mgpu_maps[slot].tensor = *tensor;
@@ -144,11 +118,9 @@ static kiln_status_t kiln_mgpu_tensor_map(kiln_gpu_t* gpu, int device,
 
 static void kiln_mgpu_maps_release(void) {
   pthread_mutex_lock(&kiln_mgpu_lock);
-  for (int i = 0; i < kiln_mgpu_slab_count; ++i)
-    kiln_gpu_free(kiln_mgpu_map_slabs[i].gpu, kiln_mgpu_map_slabs[i].base);
-  kiln_mgpu_slab_count = 0;
-  memset(kiln_mgpu_slab_used, 0, sizeof kiln_mgpu_slab_used);
-  memset(kiln_mgpu_slab_last, 0, sizeof kiln_mgpu_slab_last);
+  for (int i = 0; kiln_mgpu_maps != NULL && i < KILN_MGPU_MAP_SLOTS; ++i)
+    if (kiln_mgpu_maps[i].used)
+      kiln_gpu_free(kiln_mgpu_devices[kiln_mgpu_maps[i].device], kiln_mgpu_maps[i].map);
   free(kiln_mgpu_maps);
   kiln_mgpu_maps = NULL;
   kiln_mgpu_map_count = 0;
