@@ -37,6 +37,24 @@
 set -u
 parts=${KILN_GPU_PARTS:-replay mixed generated epilogues hopper bench profile models}
 want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# The CPU suite's replays, one part each (replay, mixed, generated, hopper, epilogues): a
+# part's programs live in BUNDLE/replay[-PART] and report in OUT/replay[-PART].txt.
+replay_name() { if [ "$1" = replay ]; then echo replay; else echo "replay-$1"; fi; }
+# replay_prepare PART REPLAY_OPTIONS...: compiles the part's programs into $dir.
+replay_prepare() {
+  replay_part=$1
+  shift
+  want "$replay_part" || return 0
+  python3 test/gpu/replay.py --prepare "$dir/$(replay_name "$replay_part")" "$@" | tail -n 1
+}
+# replay_run PART LABEL: runs the part's programs from $dir, its report in $out.
+replay_run() {
+  want "$1" || return 0
+  replay_part=$(replay_name "$1")
+  python3 test/gpu/replay.py --prepared "$dir/$replay_part" > "$out/$replay_part.txt" 2>&1
+  echo "$2: $(tail -n 1 "$out/$replay_part.txt")"
+}
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 arch=${KILN_GPU_ARCH:-sm_90}
@@ -55,16 +73,11 @@ prepare() { # prepare BUNDLE_DIR
   fi
   ninja -C build || { echo "build failed"; return 1; }
   # What KILN_GPU_PARTS leaves out is not compiled either.
-  want replay && python3 test/gpu/replay.py --prepare "$dir/replay" --devices /gpu:0 \
-    --gpu-arch "$arch" | tail -n 1
-  want mixed && python3 test/gpu/replay.py --prepare "$dir/replay-mixed" \
-    --devices /cpu:0,/gpu:0 --gpu-arch "$arch" | tail -n 1
-  want generated && python3 test/gpu/replay.py --prepare "$dir/replay-generated" \
-    --devices /gpu:0 --gpu-arch "$arch" --flags=--no-kernels | tail -n 1
-  want hopper && python3 test/gpu/replay.py --prepare "$dir/replay-hopper" \
-    --devices /gpu:0 --gpu-arch sm_90a --flags=--no-kernels --filter half | tail -n 1
-  want epilogues && python3 test/gpu/replay.py --prepare "$dir/replay-epilogues" \
-    --devices /gpu:0 --gpu-arch "$arch" --flags=--gpu-epilogues | tail -n 1
+  replay_prepare replay --devices /gpu:0 --gpu-arch "$arch"
+  replay_prepare mixed --devices /cpu:0,/gpu:0 --gpu-arch "$arch"
+  replay_prepare generated --devices /gpu:0 --gpu-arch "$arch" --flags=--no-kernels
+  replay_prepare hopper --devices /gpu:0 --gpu-arch sm_90a --flags=--no-kernels --filter half
+  replay_prepare epilogues --devices /gpu:0 --gpu-arch "$arch" --flags=--gpu-epilogues
   echo "$bench_graphs" | while IFS='|' read -r graph flags; do
     name=${graph%.pbtxt}
     # shellcheck disable=SC2086
@@ -107,28 +120,11 @@ run() { # run BUNDLE_DIR OUT_DIR
     nproc
   } > "$out/device.txt" 2>&1
 
-  if want replay; then
-    python3 test/gpu/replay.py --prepared "$dir/replay" > "$out/replay.txt" 2>&1
-    echo "replay: $(tail -n 1 "$out/replay.txt")"
-  fi
-  if want mixed; then
-    python3 test/gpu/replay.py --prepared "$dir/replay-mixed" > "$out/replay-mixed.txt" 2>&1
-    echo "replay (cpu+gpu): $(tail -n 1 "$out/replay-mixed.txt")"
-  fi
-  if want generated; then
-    python3 test/gpu/replay.py --prepared "$dir/replay-generated" \
-      > "$out/replay-generated.txt" 2>&1
-    echo "replay (--no-kernels): $(tail -n 1 "$out/replay-generated.txt")"
-  fi
-  if want hopper; then
-    python3 test/gpu/replay.py --prepared "$dir/replay-hopper" > "$out/replay-hopper.txt" 2>&1
-    echo "replay (--gpu-arch sm_90a --no-kernels, f16): $(tail -n 1 "$out/replay-hopper.txt")"
-  fi
-  if want epilogues; then
-    python3 test/gpu/replay.py --prepared "$dir/replay-epilogues" \
-      > "$out/replay-epilogues.txt" 2>&1
-    echo "replay (--gpu-epilogues): $(tail -n 1 "$out/replay-epilogues.txt")"
-  fi
+  replay_run replay "replay"
+  replay_run mixed "replay (cpu+gpu)"
+  replay_run generated "replay (--no-kernels)"
+  replay_run hopper "replay (--gpu-arch sm_90a --no-kernels, f16)"
+  replay_run epilogues "replay (--gpu-epilogues)"
 
   # Whole graphs on the GPU against the same graphs on the CPU (medians of the runner's runs).
   want bench && for exe in "$dir"/bench/*.gpu; do
