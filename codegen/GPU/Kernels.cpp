@@ -979,13 +979,12 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     const int64_t kN = product->n >= 256 && wide >= kSMs ? 256 : 128, kBoxes = kN / kBox;
     const int64_t kTileB = kBoxes * kBoxB, kStages = kN == 256 ? 4 : 3;
     MLIRContext *ctx = op.getContext();
-    FloatType type = plainProductType(op);
     OpOperand *a = product->a, *b = product->b, *c = product->c;
     int64_t m = product->m, n = product->n, k = product->k, steps = (k + kK - 1) / kK;
 
     Location loc = op.getLoc();
     IndexMath im{loc};
-    Type f16 = type, f32 = rewriter.getF32Type();
+    Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type(); // warpgroupMatch's types
     auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
     auto shared = [&](ArrayRef<int64_t> shape, Type element) {
       return MemRefType::get(shape, element, AffineMap(), workgroup);
