@@ -695,8 +695,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
   /// padded by 4 elements against bank conflicts of the transposed stores), the next
   /// stage's elements fetched into registers (carried by the loop) before this stage's
   /// steps, so that their loads' latency hides behind the products; the steps of a stage
-  /// are written out when k is a multiple of 16 (a loop over the last stage's depth
-  /// otherwise). Each output element's body runs over k in order, as one thread per
+  /// are written out, the first k % 16 before the loop (a loop over each stage's depth
+  /// where k is under 32). Each output element's body runs over k in order, as one thread per
   /// element would run it, so the result is the same (a product of 16-bit floats summed in
   /// f32: isHalfProduct; `c + a * b` one fused multiply-add a step with `contract`, in
   /// either kernel). False, leaving `op` alone, for another op or a product under 16
@@ -736,7 +736,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     auto at = [&](OpBuilder &bld, AffineMap map, Value row, Value col, Value depth) {
       return tileIndices(bld, loc, map, batchIvs, row, col, depth);
     };
-    Value zero = im.c(kb, 0), one = im.c(kb, 1);
+    Value zero = im.c(kb, 0);
     Value thread = kernel.getThreadIds().x;
     Value tx = arith::RemUIOp::create(kb, loc, thread, im.c(kb, kSide));
     Value ty = arith::DivUIOp::create(kb, loc, thread, im.c(kb, kSide));
@@ -767,29 +767,45 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
       }
     // Each thread stages tile * kDepth / kThreads elements of each operand: element e =
     // thread + kThreads * q of A's tile (row e / kDepth, depth e % kDepth: neighbouring
-    // threads read along the depth) and of B's (depth e / tile, column e % tile).
+    // threads read along the depth) and of B's (depth e / tile, column e % tile). kThreads
+    // is a multiple of kDepth and of tile, so a thread's depth in A's tile and column in
+    // B's are the same for every q, and its rows q apart by constants: written so, a
+    // thread's loads are one address and constant offsets, not an address each.
     // fetch loads a stage's elements (indices clamped into the operands: past the last
     // stage, never stored), put stores them to the tiles.
+    static_assert(kThreads % kDepth == 0, "a thread's depth in A's tile is the same for each q");
+    assert(kThreads % tile == 0 && "a thread's column in B's tile is the same for each q");
+    Value threadRowA = arith::DivUIOp::create(kb, loc, thread, im.c(kb, kDepth));
+    Value threadDepthA = arith::RemUIOp::create(kb, loc, thread, im.c(kb, kDepth));
+    Value threadDepthB = arith::DivUIOp::create(kb, loc, thread, im.c(kb, tile));
+    Value threadColB = arith::RemUIOp::create(kb, loc, thread, im.c(kb, tile));
     auto staged = [&](OpBuilder &bld, int64_t q, Value &ar, Value &ac, Value &br, Value &bc) {
-      Value e = im.add(bld, thread, im.c(bld, kThreads * q));
-      ar = arith::DivUIOp::create(bld, loc, e, im.c(bld, kDepth));
-      ac = arith::RemUIOp::create(bld, loc, e, im.c(bld, kDepth));
-      br = arith::DivUIOp::create(bld, loc, e, im.c(bld, tile));
-      bc = arith::RemUIOp::create(bld, loc, e, im.c(bld, tile));
+      ar = im.add(bld, threadRowA, im.c(bld, kThreads / kDepth * q));
+      ac = threadDepthA;
+      br = im.add(bld, threadDepthB, im.c(bld, kThreads / tile * q));
+      bc = threadColB;
     };
-    auto fetch = [&](OpBuilder &bld, Value k0) {
+    // The depth's first `rest` (k % kDepth) are the first steps of a stage loaded at depth
+    // 0, whole (clamped element by element only where k < kDepth); the stages after it
+    // start there and are whole, the fetch past the last clamped as a whole onto the last
+    // one. No element needs a clamp of its depth, so a thread's loads are one address and
+    // constant offsets (clamps in every stage kept 49 more registers live; the partial
+    // stage last instead of first, up to 90 more, its addresses live across the loop).
+    int64_t stages = k / kDepth, rest = k % kDepth;
+    auto fetch = [&](OpBuilder &bld, Value k0, bool clampEach) {
       SmallVector<Value> values;
+      auto depth = [&](Value d) {
+        return clampEach ? im.atMost(bld, im.add(bld, k0, d), k - 1) : im.add(bld, k0, d);
+      };
       for (int64_t q = 0; q < tile * kDepth / kThreads; ++q) {
         Value ar, ac, br, bc;
         staged(bld, q, ar, ac, br, bc);
         values.push_back(memref::LoadOp::create(
             bld, loc, a->get(),
-            at(bld, mapA, im.atMost(bld, im.add(bld, row0, ar), m - 1), zero,
-               im.atMost(bld, im.add(bld, k0, ac), k - 1))));
+            at(bld, mapA, im.atMost(bld, im.add(bld, row0, ar), m - 1), zero, depth(ac))));
         values.push_back(memref::LoadOp::create(
             bld, loc, b->get(),
-            at(bld, mapB, zero, im.atMost(bld, im.add(bld, col0, bc), n - 1),
-               im.atMost(bld, im.add(bld, k0, br), k - 1))));
+            at(bld, mapB, zero, im.atMost(bld, im.add(bld, col0, bc), n - 1), depth(br))));
       }
       return values;
     };
@@ -841,25 +857,50 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         }
       return next;
     };
-    SmallVector<Value> results = stagedLoop(
-        kb, im, (k + kDepth - 1) / kDepth, kDepth, carried, fetch, put,
-        [&](OpBuilder &tb, Value k0, ValueRange init) {
-          SmallVector<Value> acc(init);
-          if (k % kDepth == 0) {
-            for (int64_t kk = 0; kk < kDepth; ++kk)
-              acc = step(tb, im.c(tb, kk), acc);
-            return acc;
-          }
-          // The stage's depth: kDepth, less in the last stage.
-          Value depth = arith::MinUIOp::create(
-              tb, loc, im.c(tb, kDepth),
-              arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
-          auto inner = scf::ForOp::create(tb, loc, zero, depth, one, acc);
-          OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-          scf::YieldOp::create(ib, loc,
-                               step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
-          return SmallVector<Value>(inner.getResults());
-        });
+    // matchProduct: k >= kDepth, stages >= 1.
+    auto wholeSteps = [&](OpBuilder &tb, Value, ValueRange init) {
+      SmallVector<Value> acc(init);
+      for (int64_t kk = 0; kk < kDepth; ++kk)
+        acc = step(tb, im.c(tb, kk), acc);
+      return acc;
+    };
+    SmallVector<Value> results;
+    if (rest > 0 && stages == 1) {
+      // Under two stages deep: two in the loop, the second's depths clamped element by
+      // element and its steps a loop over what is left of k. (The first stage's steps
+      // written out before the loop of one stage made the kernel one block, whose loads
+      // LLVM scheduled ahead of the steps: spills.)
+      results = stagedLoop(
+          kb, im, 2, kDepth, carried,
+          [&](OpBuilder &fb, Value k0) { return fetch(fb, k0, /*clampEach=*/true); }, put,
+          [&](OpBuilder &tb, Value k0, ValueRange init) {
+            Value depth = arith::MinUIOp::create(
+                tb, loc, im.c(tb, kDepth),
+                arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
+            auto inner = scf::ForOp::create(tb, loc, zero, depth, im.c(tb, 1), init);
+            OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+            scf::YieldOp::create(
+                ib, loc, step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
+            return SmallVector<Value>(inner.getResults());
+          });
+    } else {
+      results = carried;
+      if (rest > 0) {
+        put(kb, fetch(kb, zero, /*clampEach=*/false));
+        mlir::gpu::BarrierOp::create(kb, loc);
+        for (int64_t kk = 0; kk < rest; ++kk)
+          results = step(kb, im.c(kb, kk), results);
+        // Every thread done with the tiles before stagedLoop's first stage overwrites them.
+        mlir::gpu::BarrierOp::create(kb, loc);
+      }
+      results = stagedLoop(
+          kb, im, stages, kDepth, results,
+          [&](OpBuilder &fb, Value k0) {
+            Value last = im.atMost(fb, k0, (stages - 1) * kDepth);
+            return fetch(fb, im.add(fb, last, im.c(fb, rest)), /*clampEach=*/false);
+          },
+          put, wholeSteps);
+    }
     for (int64_t r = 0; r < per; ++r)
       for (int64_t q = 0; q < per; ++q) {
         Value inside = arith::AndIOp::create(kb, loc, im.below(kb, rows[r], m),

@@ -39,7 +39,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     operands staged 16 deep through workgroup memory (A's tile transposed, its rows padded
     by 4 elements), each step reading a thread's groups of A and B as one vector each
     (`ld.shared.v4`, `vectorise`), the next stage's elements fetched into registers before
-    this stage's steps, which are written out when k is a multiple of 16; each output's
+    this stage's steps, which are written out (the first k % 16 of them before the loop,
+    from a stage at depth 0, so that the whole stages after it need no clamped depths; a
+    loop over each stage's depth where k is under 32); each output's
     body is applied in k order as before, a plain f32 product's (`c + a * b`) as one fused
     multiply-add a step (`contract`, below); a product of f16 or bf16
     (body `c + a * b`) carries its sums in f32 there, and in one thread per output,

@@ -212,8 +212,12 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // bodies (each element's sum in k order; their multiplications and additions flagged
 // `contract`, so that the device compiler fuses them, not with contract=false), written
 // out for a depth of 16 a stage; the results stored where inside the output. A product
-// of another body (@max_plus, k not a multiple of 16) keeps its body too, each stage's
-// steps a loop over its depth.
+// of another body (@max_plus) keeps its body too. Where k is not a multiple of 16
+// (@max_plus: 37), its first 37 % 16 = 5 steps are those of a stage loaded at depth 0,
+// written out before the loop, whose whole stages then start at depth 5 (the fetch past
+// the last clamped onto the last as a whole: no element's depth is clamped); under two
+// stages (@max_plus_short: 20) both are in the loop, the second's depths clamped element
+// by element, each stage's steps a loop over its depth.
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -221,7 +225,7 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // CHECK: gpu.launch blocks({{.*}}) in ({{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c2{{(_[0-9]+)?}}, {{[^=]*}}= %c1) threads({{.*}}) in ({{[^=]*}}= %c256{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[SA:.*]] : memref<16x132xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x128xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-64: memref.load %arg2
 // CHECK-COUNT-8: memref.load %arg1
-// CHECK: scf.for {{.*}} to %c8 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.for {{.*}} to %c8{{(_[0-9]+)?}} {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-8: memref.store {{.*}}, %[[SB]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: memref.load %arg1
@@ -238,11 +242,30 @@ func.func @row_max(%x: memref<4x128xf32>, %y: memref<4xf32>, %s: memref<0xi8>)
 // CHECK-NOT: gpu.all_reduce
 // CHECK-LABEL: func.func @max_plus
 // CHECK: gpu.launch {{.*}} workgroup(%[[MA:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
-// CHECK: scf.for {{.*}} to %c3
+// CHECK-NOT: scf.for
 // CHECK: gpu.barrier
-// CHECK: arith.minui
+// CHECK: vector.load %[[MA]][%c0
+// CHECK: arith.addf {{.*}} fastmath<contract> : f32
+// CHECK-NEXT: arith.maximumf
+// CHECK-COUNT-15: arith.maximumf
+// CHECK-COUNT-4: vector.load %[[MA]]
+// CHECK-NOT: vector.load %[[MA]]
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} to %c2{{(_[0-9]+)?}} {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: gpu.barrier
+// CHECK: %[[LAST:.*]] = arith.minui %{{.*}}, %c16{{(_[0-9]+)?}} : index
+// CHECK: arith.addi %[[LAST]], %c5{{(_[0-9]+)?}} : index
+// CHECK-NOT: scf.for
+// CHECK-COUNT-16: vector.load %[[MA]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-LABEL: func.func @max_plus_short
+// CHECK: gpu.launch {{.*}} workgroup(%[[MS:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} to %c2{{(_[0-9]+)?}}
+// CHECK: gpu.barrier
+// CHECK: arith.minui %{{.*}}, %c19{{(_[0-9]+)?}} : index
 // CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK: vector.load %[[MA]]
+// CHECK: vector.load %[[MS]]
 // CHECK: arith.addf {{.*}} fastmath<contract> : f32
 // CHECK-NEXT: arith.maximumf
 // CHECK-COUNT-15: arith.maximumf
@@ -280,6 +303,18 @@ func.func @max_plus(%a: memref<100x37xf32>, %b: memref<37x100xf32>, %c: memref<1
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<100x37xf32>, memref<37x100xf32>) outs(%c : memref<100x100xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.addf %x, %y : f32
+    %t = arith.maximumf %m, %z : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+func.func @max_plus_short(%a: memref<100x20xf32>, %b: memref<20x100xf32>,
+                          %c: memref<100x100xf32>, %s: memref<0xi8>)
+    attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<100x20xf32>, memref<20x100xf32>) outs(%c : memref<100x100xf32>) {
   ^bb0(%x: f32, %y: f32, %z: f32):
     %m = arith.addf %x, %y : f32
     %t = arith.maximumf %m, %z : f32
