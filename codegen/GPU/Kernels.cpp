@@ -1285,14 +1285,17 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     Value warpCol = im.mul(kb, arith::RemUIOp::create(kb, loc, warp, im.c(kb, 2)), 2 * kFrag);
     Value row0 = im.mul(kb, kernel.getBlockIds().y, kTile);
     Value col0 = im.mul(kb, kernel.getBlockIds().x, kTile);
-    // Each thread's share of a rows x cols tile: element e = thread + kThreads * q.
+    // Each thread's share of a rows x cols tile: element e = thread + kThreads * q, row
+    // e / cols and column e % cols. Every cols here divides kThreads, so that is row
+    // thread / cols + kThreads / cols * q, the same column for every q: written so, a
+    // thread's loads are one address and constant offsets, not an address each.
     auto forShare = [&](OpBuilder &at, int64_t rows, int64_t cols,
                         function_ref<void(OpBuilder &, Value, Value)> fn) {
-      for (int64_t q = 0; q < rows * cols / kThreads; ++q) {
-        Value e = im.add(at, thread, im.c(at, kThreads * q));
-        fn(at, arith::DivUIOp::create(at, loc, e, im.c(at, cols)),
-           arith::RemUIOp::create(at, loc, e, im.c(at, cols)));
-      }
+      assert(kThreads % cols == 0 && "a thread's column is the same for each q");
+      Value r = arith::DivUIOp::create(at, loc, thread, im.c(at, cols));
+      Value col = arith::RemUIOp::create(at, loc, thread, im.c(at, cols));
+      for (int64_t q = 0; q < rows * cols / kThreads; ++q)
+        fn(at, im.add(at, r, im.c(at, kThreads / cols * q)), col);
     };
     // The output's old values into the f32 tile (outside rows and columns clamped: not
     // stored), then into the accumulators.

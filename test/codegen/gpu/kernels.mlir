@@ -327,8 +327,10 @@ func.func @max_plus_short(%a: memref<100x20xf32>, %b: memref<20x100xf32>,
 
 // Tests that a product of f16 sums in f32, as cuBLAS's f16 products do. On the tensor
 // cores (the default): a block of 4 warps (128 threads) per 64 x 64 tile, the output's
-// old values widened into a 64 x 72 f32 tile of workgroup memory and loaded as four
-// 16 x 16 accumulators per warp, A and B staged 32 deep (rows padded to 40 and 72) with
+// old values widened into a 64 x 72 f32 tile of workgroup memory (a thread's 32 of them
+// in one column, rows thread / 64 + 2 q, so that its loads are one address and constant
+// offsets) and loaded as four 16 x 16 accumulators per warp, A and B staged 32 deep (rows
+// padded to 40 and 72) with
 // the depth past k zeroed, 8 elements (16 bytes) a load and store where rows allow (A
 // along its depth, B along its columns), the next stage fetched into registers (carried
 // by the loop) before this stage's two wmma steps of 2 x 2 products, the accumulators
@@ -342,7 +344,10 @@ func.func @max_plus_short(%a: memref<100x20xf32>, %b: memref<20x100xf32>,
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @half_product
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{[^=]*}}= %c128{{(_[0-9]+)?}}, {{.*}}) workgroup(%[[TA:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[TB:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[TC:.*]] : memref<64x72xf32, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-32: arith.extf {{.*}} : f16 to f32
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c64
+// CHECK-NOT: arith.remui
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK-COUNT-32: memref.store %{{.*}}, %[[TC]][%{{.*}}, %[[COL]]] : memref<64x72xf32
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[TC]]{{.*}} {leadDimension = 72 : index} : memref<64x72xf32, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x4096xf16>, vector<8xf16>
