@@ -191,7 +191,24 @@ private:
     os << "kiln: " << severity << ": " << printable(file) << ": ";
     if (!node.empty() && !StringRef(message).starts_with("node '"))
       os << "node '" << printable(node) << "': ";
-    os << printable(message) << "\n";
+    // A tool's log after upstream's "`ptxas` invocation failed. Log:" (the GPU kernels'
+    // assembly; `fatbinary`'s likewise): a note a line. Any other newline is escaped like
+    // every control character (a node name may hold one: it must not start a line).
+    StringRef text = message, log;
+    auto [first, after] = text.split('\n');
+    StringRef tool = first;
+    if (tool.consume_front("`") && tool.consume_back("` invocation failed. Log:") &&
+        !tool.empty() && tool.find_first_of("` ") == StringRef::npos) {
+      text = first;
+      log = after;
+    }
+    os << printable(text) << "\n";
+    while (!log.empty()) {
+      auto [line, rest] = log.split('\n');
+      if (!line.trim().empty())
+        os << "kiln: note: " << printable(line.rtrim()) << "\n";
+      log = rest;
+    }
     for (Diagnostic &note : diag.getNotes())
       os << "kiln: note: " << printable(note.str()) << "\n";
     return success();
@@ -599,6 +616,13 @@ int Compilation::run() {
     if (!arch.starts_with("sm_") || digits.size() < 2 || !llvm::all_of(digits, llvm::isDigit))
       return fail("--gpu-arch: '", options.gpuArch,
                   "' is not a GPU architecture (sm_80, sm_90, sm_90a, sm_100a, ...)");
+    // A name of that form LLVM does not know would be compiled for a default (LLVM warns
+    // once per kernel module) and then fail in ptxas.
+    std::vector<std::string> known = pipelines::gpuArchitectures();
+    if (!llvm::is_contained(known, options.gpuArch))
+      return fail("--gpu-arch: '", options.gpuArch,
+                  "' is not an architecture LLVM's NVPTX backend knows: ",
+                  llvm::join(known, ", "));
   }
 
   std::string target_error;
@@ -750,15 +774,20 @@ int Compilation::run() {
     return 1;
   if (options.emit == EmitKind::Mlir)
     return failed(writeText(output, [&](llvm::raw_ostream &os) { module->print(os); }));
-  if (options.emit == EmitKind::Ptx)
-    return failed(writeText(output, [&](llvm::raw_ostream &os) {
-      // Each gpu.binary (one per model: kiln-gpu-merge-modules) holds PTX text, with the
-      // NUL the driver wants at its end.
-      module->walk([&](gpu::BinaryOp binary) {
-        for (Attribute object : binary.getObjects())
-          os << cast<gpu::ObjectAttr>(object).getObject().getValue().rtrim('\0');
-      });
-    }));
+  if (options.emit == EmitKind::Ptx) {
+    // Each gpu.binary (one per model: kiln-gpu-merge-modules) holds PTX text, with the
+    // NUL the driver wants at its end.
+    std::string ptx;
+    module->walk([&](gpu::BinaryOp binary) {
+      for (Attribute object : binary.getObjects())
+        ptx += cast<gpu::ObjectAttr>(object).getObject().getValue().rtrim('\0');
+    });
+    if (ptx.empty())
+      err << "kiln: note: --emit ptx: no kernels: the ops placed on the GPU are all library "
+             "calls (cuBLAS, cuBLASLt, cuDNN); the PTX is empty (--no-kernels makes them "
+             "kernels)\n";
+    return failed(writeText(output, [&](llvm::raw_ostream &os) { os << ptx; }));
+  }
 
   // Large constants go into the object file beside LLVM, not through it (an object file's
   // only; assembly and LLVM IR keep them).

@@ -15,8 +15,15 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
 
 using namespace mlir;
 
@@ -152,6 +159,37 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 } // namespace
+
+std::vector<std::string> gpuArchitectures() {
+  // Registering a target twice is allowed (the NVVM target's serializer registers NVPTX
+  // again when it compiles the kernels).
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+  });
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target ? target->createMCSubtargetInfo(triple, "", "") : nullptr);
+  std::vector<std::string> archs;
+  if (!info)
+    return archs;
+  for (const llvm::SubtargetSubTypeKV &cpu : info->getAllProcessorDescriptions())
+    if (StringRef(cpu.Key).starts_with("sm_"))
+      archs.push_back(cpu.Key);
+  // By number, then suffix (sm_9 < sm_90 < sm_90a < sm_100), not as strings.
+  auto number = [](StringRef arch) {
+    unsigned n = 0;
+    arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, n);
+    return n;
+  };
+  llvm::stable_sort(archs, [&](const std::string &a, const std::string &b) {
+    return std::make_pair(number(a), a) < std::make_pair(number(b), b);
+  });
+  return archs;
+}
 
 LogicalResult buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &options) {
   bool gpu = placesOnGpu(options);

@@ -54,6 +54,10 @@ struct PipelineOptions {
   bool gpuAssemble = false;
 };
 
+/// The GPU architectures (`sm_XX` and their arch-specific `sm_XXa`) LLVM's NVPTX backend
+/// compiles for, in the order of their numbers: what `--gpu-arch` takes.
+std::vector<std::string> gpuArchitectures();
+
 /// Whether `options` place anything on a GPU (a device of type GPU in `devices`).
 bool placesOnGpu(const PipelineOptions &options);
 
