@@ -7,6 +7,8 @@
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "dialects/TF/TFOps.h"
+#include "kiln/runtime/gpu_blas.h"
+#include "kiln/runtime/gpu_dnn.h"
 #include "passes/Graph/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -355,7 +357,36 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
     llvm::outs() << separator << kernel << " " << count;
     separator = ", ";
   }
-  llvm::outs() << " (the libraries' workspaces are outside the arena)\n";
+  llvm::outs() << "\n";
+  // Their workspaces: device memory of their own, outside the arena, one per device for
+  // the process (kiln/runtime/gpu_blas.h, gpu_dnn.h).
+  bool blasLt = false, dnn = false, blas = false;
+  for (const auto &[kernel, count] : libraryCalls) {
+    StringRef name = kernel;
+    if (name.starts_with("gpu_matmul_epilogue_") || name.starts_with("gpu_matmul_residual_"))
+      blasLt = true;
+    else if (name.starts_with("gpu_conv2d_"))
+      dnn = true;
+    else
+      blas = true;
+  }
+  llvm::outs() << "stats: GPU partition " << part.implName
+               << ": library workspaces outside the arena, one per device:";
+  separator = " ";
+  if (blasLt) {
+    llvm::outs() << separator << "cuBLASLt " << int64_t(KILN_GPU_BLASLT_WORKSPACE)
+                 << " bytes on its first call";
+    separator = "; ";
+  }
+  if (dnn) {
+    llvm::outs() << separator << "cuDNN what its chosen algorithms ask, at most "
+                 << int64_t(KILN_GPU_DNN_MAX_WORKSPACE)
+                 << " bytes, known on the first call";
+    separator = "; ";
+  }
+  if (blas)
+    llvm::outs() << separator << "cuBLAS its own (the size cuBLAS chooses)";
+  llvm::outs() << "\n";
 }
 
 /// Records the number of ops before and after each pass (for `--stats`). MLIR's own pass
