@@ -7,8 +7,6 @@
 #include "compiler/Init/InitAll.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "dialects/TF/TFOps.h"
-#include "kiln/runtime/gpu_blas.h"
-#include "kiln/runtime/gpu_dnn.h"
 #include "passes/Graph/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -359,33 +357,33 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
   }
   llvm::outs() << "\n";
   // Their workspaces: device memory of their own, outside the arena, one per device for
-  // the process (kiln/runtime/gpu_blas.h, gpu_dnn.h).
-  bool blasLt = false, dnn = false, blas = false;
-  for (const auto &[kernel, count] : libraryCalls) {
-    StringRef name = kernel;
-    if (name.starts_with("gpu_matmul_epilogue_") || name.starts_with("gpu_matmul_residual_"))
-      blasLt = true;
-    else if (name.starts_with("gpu_conv2d_"))
-      dnn = true;
-    else
-      blas = true;
-  }
+  // the process.
+  std::map<StringRef, dialect::GpuLibrary> workspaces; // by library, in name order
+  for (const auto &[kernel, count] : libraryCalls)
+    if (std::optional<dialect::GpuLibrary> library = dialect::gpuLibraryOf(kernel))
+      workspaces.emplace(library->name, *library);
+  if (workspaces.empty())
+    return;
   llvm::outs() << "stats: GPU partition " << part.implName
                << ": library workspaces outside the arena, one per device:";
   separator = " ";
-  if (blasLt) {
-    llvm::outs() << separator << "cuBLASLt " << int64_t(KILN_GPU_BLASLT_WORKSPACE)
-                 << " bytes on its first call";
+  for (const auto &[name, library] : workspaces) {
+    using W = dialect::GpuLibrary::Workspace;
+    llvm::outs() << separator << name;
+    switch (library.workspace) {
+    case W::Fixed:
+      llvm::outs() << " " << library.workspaceBytes << " bytes on its first call";
+      break;
+    case W::AtMost:
+      llvm::outs() << " what its chosen algorithms ask, at most " << library.workspaceBytes
+                   << " bytes, known on the first call";
+      break;
+    case W::Own:
+      llvm::outs() << " its own (the size " << name << " chooses)";
+      break;
+    }
     separator = "; ";
   }
-  if (dnn) {
-    llvm::outs() << separator << "cuDNN what its chosen algorithms ask, at most "
-                 << int64_t(KILN_GPU_DNN_MAX_WORKSPACE)
-                 << " bytes, known on the first call";
-    separator = "; ";
-  }
-  if (blas)
-    llvm::outs() << separator << "cuBLAS its own (the size cuBLAS chooses)";
   llvm::outs() << "\n";
 }
 

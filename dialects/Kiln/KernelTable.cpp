@@ -8,6 +8,8 @@
 #include "dialects/Kiln/KernelShapes.h"
 
 #include "kiln/runtime/abi.h"
+#include "kiln/runtime/gpu_blas.h"
+#include "kiln/runtime/gpu_dnn.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -353,6 +355,21 @@ bool symbolUsesThreadPool(llvm::StringRef symbol) {
   return llvm::any_of(table, [&](const KernelInfo &info) {
     return info.threadPool && info.symbol == symbol;
   });
+}
+
+std::optional<GpuLibrary> gpuLibraryOf(llvm::StringRef kernel) {
+  const KernelInfo *info = lookupKernel(kernel);
+  if (!info || info->library != KernelLibrary::GpuRuntime)
+    return std::nullopt;
+  llvm::StringRef symbol = info->symbol;
+  if (symbol == KILN_MGPU_MATMUL_EPILOGUE_F32 || symbol == KILN_MGPU_MATMUL_RESIDUAL_F32)
+    return GpuLibrary{"cuBLASLt", GpuLibrary::Workspace::Fixed, KILN_GPU_BLASLT_WORKSPACE};
+  if (symbol == KILN_MGPU_CONV2D_F32 || symbol == KILN_MGPU_CONV2D_RESIDUAL_F32)
+    return GpuLibrary{"cuDNN", GpuLibrary::Workspace::AtMost, KILN_GPU_DNN_MAX_WORKSPACE};
+  if (symbol == KILN_MGPU_MATMUL_F32 || symbol == KILN_MGPU_BATCH_MATMUL_F32 ||
+      symbol == KILN_MGPU_MATMUL_F16 || symbol == KILN_MGPU_BATCH_MATMUL_F16)
+    return GpuLibrary{"cuBLAS", GpuLibrary::Workspace::Own};
+  return std::nullopt;
 }
 
 int64_t packedMatmulBSize(int64_t k, int64_t n) { return k * kiln_matmul_packed_b_width(n); }

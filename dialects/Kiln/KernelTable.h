@@ -17,6 +17,7 @@
 #include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace kiln::dialect {
 class KernelCallOp;
@@ -104,6 +105,22 @@ llvm::ArrayRef<KernelInfo> kernels();
 /// Whether a model that declares the C function `symbol` calls a kernel that takes its
 /// thread budget from the run options.
 bool symbolUsesThreadPool(llvm::StringRef symbol);
+
+/// The NVIDIA library a GPU partition's runtime kernel calls, and the workspace that
+/// library keeps in device memory of its own (one per device, outside the partition's
+/// arena; kiln/runtime/gpu_blas.h, gpu_dnn.h).
+struct GpuLibrary {
+  enum class Workspace {
+    Fixed,  ///< workspaceBytes, allocated on the library's first call (cuBLASLt)
+    AtMost, ///< what its chosen algorithms ask, up to workspaceBytes (cuDNN)
+    Own,    ///< the library's own choice, allocated by it (cuBLAS)
+  };
+  llvm::StringLiteral name; ///< "cuBLAS", "cuBLASLt", "cuDNN"
+  Workspace workspace;
+  int64_t workspaceBytes = 0;
+};
+/// The library GPU runtime kernel `kernel` calls; none for a transfer or another kernel.
+std::optional<GpuLibrary> gpuLibraryOf(llvm::StringRef kernel);
 
 /// The packed layout of a matrix product's constant B operand (kiln_matmul_packed_b_*):
 /// the floats a packed k x n B holds, and where element (row, col) goes.
