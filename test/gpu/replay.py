@@ -13,7 +13,9 @@ prints one line per case and a summary:
   error     did not compile, or the program failed (with --prepared: "uncompiled" when
             it did not compile)
   skipped   the case checks an error (`not kiln ...`), a compile-time output, or runs
-            FileCheck on IR, or places the graph itself (--devices): nothing to replay
+            FileCheck on IR, or places the graph itself (--devices): nothing to replay;
+            or it reads the shared corpus (lit's %shared: $KILN_SHARED, else ../shared
+            beside the checkout) and that is absent
 
 With --compile-only nothing runs (for machines without the device); the summary then
 counts what compiles. Exit status: 0 when no case mismatched or failed to run.
@@ -21,7 +23,8 @@ counts what compiles. Exit status: 0 when no case mismatched or failed to run.
 A GPU machine may have no LLVM 22 to build Kiln with. Then compile here with
 `--prepare DIR` (DIR/cases.json lists each case's commands left to run, with the paths of
 the checkout and of DIR as placeholders) and run DIR there with `--prepared DIR`, from a
-checkout of the same commit (the cases read their inputs and references from it).
+checkout of the same commit (the cases read their inputs and references from it; those of
+the shared corpus are copied into DIR/shared).
 
 Usage: test/gpu/replay.py [--kiln build/bin/kiln] [--devices /gpu:0] [--compile-only]
                           [--out DIR] [--filter SUBSTRING] [--python PY] [FILE.test ...]
@@ -36,6 +39,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,6 +71,10 @@ def cases(path):
     for line in run_lines(path):
         if line.startswith("rm -rf %t"):
             continue
+        # A compile that must fail checks its error: no case, and not part of the one before.
+        if line.startswith("not kiln compile"):
+            current = None
+            continue
         m = re.match(r"kiln compile .* -o %t/(\S+)", line)
         if m:
             current = (m.group(1), [line])
@@ -76,15 +84,33 @@ def cases(path):
     return result
 
 
+# The shared corpus (lit's %shared): $KILN_SHARED, else ../shared beside the checkout.
+SHARED = os.environ.get("KILN_SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
+
+
 def substitute(command, test_dir, tmp, npycompare, root=ROOT):
     command = command.replace("%npycompare", npycompare)
     command = command.replace("%S", test_dir).replace("%t", tmp)
-    command = command.replace("%kiln_src", root)
+    command = command.replace("%kiln_src", root).replace("%shared", SHARED)
     return command
 
 
 # Placeholders of a prepared directory's commands: the checkout and the directory itself.
 ROOT_MARK, DIR_MARK = "@KILN_SRC@", "@PREPARED@"
+
+
+def take_shared(command, out):
+    """`command` (run after the compile) reading the shared corpus's files (inputs and
+    TensorFlow's outputs) from copies in OUT/shared: the machine that runs a prepared
+    directory has the checkout, not the corpus beside it."""
+    def copy(m):
+        rel = m.group(1)
+        source, target = os.path.join(SHARED, rel), os.path.join(out, "shared", rel)
+        if os.path.isfile(source) and not os.path.exists(target):
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(source, target)
+        return DIR_MARK + "/shared/" + rel
+    return re.sub(r"%shared/([^\s'\"]+)", copy, command)
 TIMEOUT = 120  # seconds for one command of a case (a hang is an error, not a stall)
 
 
@@ -196,9 +222,12 @@ def main():
                 continue
             compile_line = commands[0]
             checks_ir = "--emit" in compile_line or "FileCheck" in compile_line
-            # A case that places its graph itself (--devices) is about that placement.
+            # A case that places its graph itself (--devices) is about that placement; one
+            # of the shared corpus needs it here (lit skips those tests without it too).
+            no_corpus = "%shared" in compile_line and not os.path.isdir(
+                os.path.join(SHARED, "corpus"))
             if (compile_line.startswith("not ") or checks_ir or "--devices" in compile_line or
-                    "not %t" in " ".join(commands)):
+                    "not %t" in " ".join(commands) or no_corpus):
                 counts["skipped"] += 1
                 print("skipped   %s" % name)
                 continue
@@ -216,7 +245,7 @@ def main():
                 rel_tmp = os.path.relpath(tmp, out)
                 prepared.append({
                     "name": name, "error": detail if status != "pass" else "",
-                    "commands": [substitute(c, ROOT_MARK + "/" + rel_dir,
+                    "commands": [substitute(take_shared(c, out), ROOT_MARK + "/" + rel_dir,
                                             DIR_MARK + "/" + rel_tmp, "%npycompare",
                                             ROOT_MARK)
                                  for c in commands[1:]]})

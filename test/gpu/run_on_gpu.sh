@@ -3,9 +3,12 @@
 # short, so this is the one script to run there). It writes everything to one folder:
 #
 #   device.txt        nvidia-smi, the CUDA libraries found, PyTorch's view of the GPU
-#   replay.txt        the CPU suite's numeric cases (test/e2e/tf) compiled for /gpu:0, run
-#                     and compared with TensorFlow's outputs (test/gpu/replay.py)
-#   replay-mixed.txt  the same for /cpu:0,/gpu:0 (placed by the cost model: GPU partitions
+#   replay.txt        the CPU suite's numeric cases (test/e2e/tf, and test/e2e's ops, rnn,
+#                     corpus and savedmodel: the shared corpus's graphs and SavedModels,
+#                     with their inputs and references copied into the bundle, when
+#                     ../shared or $KILN_SHARED is here) compiled for /gpu:0, run and
+#                     compared with TensorFlow's outputs (test/gpu/replay.py)
+#   replay-mixed.txt  the CPU suite's (test/e2e/tf) for /cpu:0,/gpu:0 (placed by the cost model: GPU partitions
 #                     beside CPU ones, their tensors through the host)
 #   replay-generated.txt  the same on /gpu:0 with --no-kernels: Kiln's own kernels for the
 #                     products (tiled; f16 on the tensor cores) and convolutions, not libraries
@@ -73,7 +76,8 @@ prepare() { # prepare BUNDLE_DIR
   fi
   ninja -C build || { echo "build failed"; return 1; }
   # What KILN_GPU_PARTS leaves out is not compiled either.
-  replay_prepare replay --devices /gpu:0 --gpu-arch "$arch"
+  replay_prepare replay --devices /gpu:0 --gpu-arch "$arch" test/e2e/tf/*.test \
+    test/e2e/ops/*.test test/e2e/rnn/*.test test/e2e/corpus/*.test test/e2e/savedmodel/*.test
   replay_prepare mixed --devices /cpu:0,/gpu:0 --gpu-arch "$arch"
   replay_prepare generated --devices /gpu:0 --gpu-arch "$arch" --flags=--no-kernels
   replay_prepare hopper --devices /gpu:0 --gpu-arch sm_90a --flags=--no-kernels --filter half
