@@ -4,6 +4,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,12 +202,71 @@ static kiln_gpu_t* kiln_mgpu_open_device(void) {
   return gpu;
 }
 
-/* A module: its image, loaded on each device the first time a kernel of it is asked for. */
+/* A kernel a module's look-ups found on a device, kept by the address of the name asked
+ * for (compiled code passes the same constant string at every launch) and checked against
+ * a copy of it (a caller may reuse its buffer for another name). */
+typedef struct {
+  const char* key;
+  char* name;
+  int device;
+  kiln_gpu_kernel_t kernel;
+} kiln_mgpu_found_t;
+
+/* A module: its image, loaded on each device the first time a kernel of it is asked for,
+ * and the kernels found in it (open addressing, at most half full), so that a launch asks
+ * the driver for its function once, not at every call. */
 struct kiln_mgpu_module {
   const void* image;
   pthread_mutex_t lock;
   kiln_gpu_module_t* loaded[KILN_MGPU_MAX_DEVICES];
+  kiln_mgpu_found_t* found;
+  size_t capacity; /* a power of two, or 0 */
+  size_t count;
 };
+
+static size_t kiln_mgpu_found_slot(const kiln_mgpu_found_t* found, size_t capacity,
+                                   const char* key, int device) {
+  size_t at = (size_t)(((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull + (size_t)device);
+  for (at &= capacity - 1;; at = (at + 1) & (capacity - 1))
+    if (found[at].key == NULL || (found[at].key == key && found[at].device == device))
+      return at;
+}
+
+/* The kernel found for `name` on `device` before, or NULL. With the module's lock. */
+static kiln_gpu_kernel_t kiln_mgpu_found(const struct kiln_mgpu_module* module,
+                                         const char* name, int device) {
+  if (module->capacity == 0) return NULL;
+  const kiln_mgpu_found_t* entry =
+      &module->found[kiln_mgpu_found_slot(module->found, module->capacity, name, device)];
+  return entry->key != NULL && strcmp(entry->name, name) == 0 ? entry->kernel : NULL;
+}
+
+/* Keeps `kernel` as found for `name` on `device` (nothing kept without memory: the next
+ * look-up asks the driver again). With the module's lock. */
+static void kiln_mgpu_keep(struct kiln_mgpu_module* module, const char* name, int device,
+                           kiln_gpu_kernel_t kernel) {
+  if (2 * (module->count + 1) > module->capacity) {
+    size_t capacity = module->capacity ? 2 * module->capacity : 64;
+    kiln_mgpu_found_t* grown = (kiln_mgpu_found_t*)calloc(capacity, sizeof(*grown));
+    if (grown == NULL) return;
+    for (size_t i = 0; i < module->capacity; ++i)
+      if (module->found[i].key != NULL)
+        grown[kiln_mgpu_found_slot(grown, capacity, module->found[i].key,
+                                   module->found[i].device)] = module->found[i];
+    free(module->found);
+    module->found = grown;
+    module->capacity = capacity;
+  }
+  kiln_mgpu_found_t* entry =
+      &module->found[kiln_mgpu_found_slot(module->found, module->capacity, name, device)];
+  char* copy = strdup(name);
+  if (copy == NULL) return;
+  if (entry->key == NULL)
+    ++module->count;
+  else
+    free(entry->name); /* the same buffer, now another name */
+  *entry = (kiln_mgpu_found_t){name, copy, device, kernel};
+}
 
 static void* kiln_mgpu_module_create(const void* image) {
   struct kiln_mgpu_module* module = (struct kiln_mgpu_module*)calloc(1, sizeof(*module));
@@ -230,6 +290,8 @@ void mgpuModuleUnload(void* handle) {
   struct kiln_mgpu_module* module = (struct kiln_mgpu_module*)handle;
   if (module == NULL) return;
   for (int d = 0; d < KILN_MGPU_MAX_DEVICES; ++d) kiln_gpu_module_unload(module->loaded[d]);
+  for (size_t i = 0; i < module->capacity; ++i) free(module->found[i].name);
+  free(module->found);
   pthread_mutex_destroy(&module->lock);
   free(module);
 }
@@ -245,18 +307,22 @@ void* mgpuModuleGetFunction(void* handle, const char* name) {
   }
   int ordinal = kiln_mgpu_ordinal;
   pthread_mutex_lock(&module->lock);
+  kiln_gpu_kernel_t kernel = kiln_mgpu_found(module, name, ordinal);
+  if (kernel != NULL) {
+    pthread_mutex_unlock(&module->lock);
+    return kernel;
+  }
   kiln_status_t status = NULL;
   if (module->loaded[ordinal] == NULL)
     status = kiln_gpu_module_load(gpu, module->image, &module->loaded[ordinal]);
-  kiln_gpu_module_t* loaded = module->loaded[ordinal];
+  if (status == NULL) status = kiln_gpu_kernel(module->loaded[ordinal], name, &kernel);
+  if (status == NULL) kiln_mgpu_keep(module, name, ordinal, kernel);
   pthread_mutex_unlock(&module->lock);
   if (status != NULL) {
     kiln_mgpu_fail(status);
     return NULL;
   }
-  kiln_gpu_kernel_t kernel = NULL;
-  kiln_mgpu_fail(kiln_gpu_kernel(loaded, name, &kernel));
-  if (kernel != NULL && kiln_gpu_profile_on()) kiln_gpu_profile_kernel_name(kernel, name);
+  if (kiln_gpu_profile_on()) kiln_gpu_profile_kernel_name(kernel, name);
   return kernel;
 }
 

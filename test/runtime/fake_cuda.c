@@ -212,7 +212,10 @@ CUresult cuModuleUnload(CUhandle module) {
 
 /* A kernel: the position of ".entry NAME(" in the module's text, or of "NAME" among a
  * binary's NUL-terminated strings. */
+static long long function_lookups;
+
 CUresult cuModuleGetFunction(CUhandle* function, CUhandle handle, const char* name) {
+  ++function_lookups;
   const fake_module_t* module = (const fake_module_t*)handle;
   const char* text = module->data;
   size_t length = strlen(name);
@@ -485,6 +488,8 @@ int fake_cuda_last_launch(char* name, unsigned grid[3], unsigned block[3], unsig
 }
 
 long long fake_cuda_live_allocations(void) { return live_allocations; }
+
+long long fake_cuda_function_lookups(void) { return function_lookups; }
 
 int fake_cuda_contexts(void) { return contexts; }
 

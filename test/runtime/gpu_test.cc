@@ -397,10 +397,28 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   host[4] = host[5] = 2.0f;
   EXPECT_EQ(back, host);
 
-  void* scale = mgpuModuleGetFunction(module, "scale");
+  auto lookups = reinterpret_cast<long long (*)()>(dlsym(library, "fake_cuda_function_lookups"));
+  ASSERT_NE(lookups, nullptr);
+  // Compiled code asks for a launch's kernel at every launch, by the same constant name:
+  // the driver is asked once, the module already loaded.
+  static const char kScale[] = "scale";
+  long long asked = lookups();
+  void* scale = mgpuModuleGetFunction(module, kScale);
   ASSERT_NE(scale, nullptr);
-  // A second look-up uses the module already loaded.
-  EXPECT_EQ(mgpuModuleGetFunction(module, "scale"), scale);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(mgpuModuleGetFunction(module, kScale), scale);
+  EXPECT_EQ(lookups(), asked + 1);
+  // Another copy of the name finds the same kernel; a buffer reused for another name is
+  // that name's (here none), not the kernel found for its first.
+  char reused[] = "scale";
+  EXPECT_EQ(mgpuModuleGetFunction(module, reused), scale);
+  EXPECT_EQ(mgpuModuleGetFunction(module, reused), scale);
+  EXPECT_EQ(lookups(), asked + 2);
+  std::strcpy(reused, "scal");
+  EXPECT_EQ(mgpuModuleGetFunction(module, reused), nullptr);
+  EXPECT_EQ(message(kiln_mgpu_take_error()), "the GPU module has no kernel 'scal'");
+  std::strcpy(reused, "scale");
+  EXPECT_EQ(mgpuModuleGetFunction(module, reused), scale);
   int before = launches();
   uint32_t n = 256;
   void* params[] = {&device, &n};

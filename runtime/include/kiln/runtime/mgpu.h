@@ -16,6 +16,9 @@
  *    starts) only remembers the image; the driver is loaded, the device opened and the
  *    module loaded by the first mgpuModuleGetFunction. So a program built with GPU code
  *    starts, and runs its CPU work, on a machine without a GPU or driver.
+ *  - Compiled code looks a launch's kernel up at every launch; the module keeps what the
+ *    driver found per device and name (by the name's address, checked against a copy of
+ *    it), so the driver is asked once per kernel.
  *
  * Devices are opened on first use and stay open for the life of the process. Each thread
  * works on device 0 until mgpuSetDefaultDevice (or kiln_mgpu_set_device) says otherwise.
