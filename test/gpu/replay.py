@@ -97,6 +97,7 @@ def substitute(command, test_dir, tmp, npycompare, root=ROOT):
 
 # Placeholders of a prepared directory's commands: the checkout and the directory itself.
 ROOT_MARK, DIR_MARK = "@KILN_SRC@", "@PREPARED@"
+TIMEOUT = 120  # seconds for one command of a case (a hang is an error, not a stall)
 
 
 def take_shared(command, out):
@@ -111,7 +112,6 @@ def take_shared(command, out):
             shutil.copyfile(source, target)
         return DIR_MARK + "/shared/" + rel
     return re.sub(r"%shared/([^\s'\"]+)", copy, command)
-TIMEOUT = 120  # seconds for one command of a case (a hang is an error, not a stall)
 
 
 def run_case(commands, env, stop_after_compile=False):

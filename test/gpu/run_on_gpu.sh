@@ -8,8 +8,8 @@
 #                     with their inputs and references copied into the bundle, when
 #                     ../shared or $KILN_SHARED is here) compiled for /gpu:0, run and
 #                     compared with TensorFlow's outputs (test/gpu/replay.py)
-#   replay-mixed.txt  the CPU suite's (test/e2e/tf) for /cpu:0,/gpu:0 (placed by the cost model: GPU partitions
-#                     beside CPU ones, their tensors through the host)
+#   replay-mixed.txt  the CPU suite's (test/e2e/tf) for /cpu:0,/gpu:0 (placed by the cost
+#                     model: GPU partitions beside CPU ones, their tensors through the host)
 #   replay-generated.txt  the same on /gpu:0 with --no-kernels: Kiln's own kernels for the
 #                     products (tiled; f16 on the tensor cores) and convolutions, not libraries
 #   replay-epilogues.txt  the same on /gpu:0 with --gpu-epilogues: products' epilogues in

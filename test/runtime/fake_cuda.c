@@ -210,10 +210,10 @@ CUresult cuModuleUnload(CUhandle module) {
   return SUCCESS;
 }
 
+static long long function_lookups; /* cuModuleGetFunction calls */
+
 /* A kernel: the position of ".entry NAME(" in the module's text, or of "NAME" among a
  * binary's NUL-terminated strings. */
-static long long function_lookups;
-
 CUresult cuModuleGetFunction(CUhandle* function, CUhandle handle, const char* name) {
   ++function_lookups;
   const fake_module_t* module = (const fake_module_t*)handle;
