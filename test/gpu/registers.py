@@ -6,10 +6,13 @@ what can be measured of a kernel's occupancy without a GPU.
                 and their .json) for /gpu:0 with --emit ptx (and FLAGS, by default
                 --no-kernels, so that products and convolutions are Kiln's own kernels),
                 assembles each PTX with ptxas -v for --arch, and writes OUT/MODEL.txt:
-                one line per kernel, "registers spill-store-bytes name".
+                one line per kernel, "registers spill-store-bytes threads name" (threads
+                a block: the PTX's .maxntid).
   compare A B   the kernels whose registers or spills differ between two collections
                 (A before, B after), counts of fewer and more, the mean over the changed
-                ones, and every kernel that spills in B.
+                ones, how many of them an SM holds more or fewer blocks of (by registers
+                alone: 65536 an SM, a thread's rounded up to 8), and every kernel that
+                spills in B.
 
 Needs only the standard library (no TensorFlow: the zoo cache must be there; models.py
 prepare or test/bench/zoo.py makes it).
@@ -47,6 +50,19 @@ def ptxas_kernels(text):
     return kernels
 
 
+def block_threads(ptx):
+    """{kernel: threads a block} from the PTX's .maxntid directives."""
+    return {m.group(1): int(m.group(2)) * int(m.group(3)) * int(m.group(4))
+            for m in re.finditer(r"\.entry\s+(\w+)\s*\([^{]*?\.maxntid\s+(\d+),\s*(\d+),"
+                                 r"\s*(\d+)", ptx)}
+
+
+def blocks_per_sm(registers, threads):
+    """Blocks of a kernel an SM holds by its registers (65536, a thread's rounded up to 8;
+    at most 32 blocks and 2048 threads)."""
+    return min(65536 // (threads * ((registers + 7) // 8 * 8)), 32, 2048 // threads)
+
+
 def collect(a):
     os.makedirs(a.out, exist_ok=True)
     ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
@@ -68,6 +84,8 @@ def collect(a):
             continue
         proc = subprocess.run([ptxas, "-arch=" + a.arch, "-v", ptx, "-o", os.devnull],
                               capture_output=True, text=True)
+        with open(ptx) as f:
+            threads = block_threads(f.read())
         os.remove(ptx)
         if proc.returncode:
             print("%s: ptxas failed: %s" % (name, proc.stderr.strip()[-300:]))
@@ -75,7 +93,7 @@ def collect(a):
         kernels = ptxas_kernels(proc.stderr + proc.stdout)
         with open(os.path.join(a.out, name + ".txt"), "w") as f:
             for kernel, (registers, spills) in sorted(kernels.items()):
-                f.write("%d %d %s\n" % (registers, spills, kernel))
+                f.write("%d %d %d %s\n" % (registers, spills, threads.get(kernel, 0), kernel))
         print("%s: %d kernels, at most %d registers, %d spill" % (
             name, len(kernels), max((r for r, _ in kernels.values()), default=0),
             sum(1 for _, s in kernels.values() if s)), flush=True)
@@ -87,8 +105,8 @@ def read(directory):
         model = os.path.basename(path)[:-4]
         with open(path) as f:
             for line in f:
-                registers, spills, kernel = line.split()
-                out[(model, kernel)] = (int(registers), int(spills))
+                registers, spills, threads, kernel = line.split()
+                out[(model, kernel)] = (int(registers), int(spills), int(threads))
     return out
 
 
@@ -109,7 +127,11 @@ def compare(a):
         print("mean over the changed: %.1f -> %.1f registers" % (
             sum(b[0] for _, b, _ in changed) / len(changed),
             sum(c[0] for _, _, c in changed) / len(changed)))
-    for (model, kernel), (registers, spills) in sorted(after.items()):
+        sized = [(b, c) for _, b, c in changed if b[2] and b[2] == c[2]]
+        gains = [blocks_per_sm(c[0], c[2]) - blocks_per_sm(b[0], b[2]) for b, c in sized]
+        print("blocks an SM holds: more for %d of the changed, fewer for %d" % (
+            sum(1 for g in gains if g > 0), sum(1 for g in gains if g < 0)))
+    for (model, kernel), (registers, spills, _) in sorted(after.items()):
         if spills:
             print("spills in %s: %s %d bytes" % (a.b, kernel, spills))
 
