@@ -69,6 +69,23 @@ static int64_t alignScratch(int64_t bytes) {
   return static_cast<int64_t>(llvm::alignTo(bytes, KILN_SCRATCH_ALIGNMENT));
 }
 
+/// Per tensor of `count` (the entry's inputs or outputs, listed in each part's `member`),
+/// the GPU of the parts that use it if all of them are one GPU's, else -1. A GPU part only
+/// copies its arguments to or from its device arena (kiln-gpu-host), by address.
+static std::vector<int32_t> gpusOf(ArrayRef<EntryPart> parts, size_t count,
+                                   std::vector<int64_t> EntryPart::*member) {
+  constexpr int32_t kUnused = -2, kHost = -1;
+  std::vector<int32_t> gpus(count, kUnused);
+  for (const EntryPart &part : parts)
+    for (int64_t i : part.*member) {
+      int32_t place = part.gpu ? part.gpuOrdinal : kHost;
+      gpus[i] = gpus[i] == kUnused || gpus[i] == place ? place : kHost;
+    }
+  for (int32_t &gpu : gpus)
+    gpu = std::max(gpu, kHost);
+  return gpus;
+}
+
 FailureOr<ModelInterface> readModel(ModuleOp module) {
   kiln::dialect::ModelOp model = kiln::dialect::getModel(module);
   if (!model)
@@ -125,6 +142,8 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
     }
     if (entry.parts.empty())
       return op.emitOpError() << "has no parts";
+    entry.inputGpus = gpusOf(entry.parts, entry.inputs.size(), &EntryPart::inputs);
+    entry.outputGpus = gpusOf(entry.parts, entry.outputs.size(), &EntryPart::outputs);
     for (int32_t state : entry.writes) {
       entry.writeOffsets.push_back(entry.scratchBytes);
       entry.scratchBytes += alignScratch(interface.states[state].tensor.byteSize);
@@ -159,8 +178,9 @@ public:
     stateInfo = llvm::StructType::create(ctx, {tensorInfo, i64}, "kiln_state_info_t");
     entryInfo = llvm::StructType::create(
         ctx, {ptr, i32, i32, ptr, ptr, i32, i32, ptr, ptr, i64, ptr}, "kiln_entry_info_t");
+    buffersInfo = llvm::StructType::create(ctx, {ptr, ptr}, "kiln_entry_buffers_t");
     modelInfo = llvm::StructType::create(
-        ctx, {i32, ptr, i32, i32, ptr, ptr, i64, i64, ptr, i32, i32, ptr, ptr, i64, i64},
+        ctx, {i32, ptr, i32, i32, ptr, ptr, i64, i64, ptr, i32, i32, ptr, ptr, i64, i64, ptr},
         "kiln_model_info_t");
   }
 
@@ -196,6 +216,7 @@ public:
                               ArrayRef<llvm::Function *> functions) {
     auto int32 = [&](int64_t v) { return llvm::ConstantInt::get(i32, v); };
     auto int64 = [&](int64_t v) { return llvm::ConstantInt::get(i64, v); };
+    // (Positions, and GPU ordinals with -1 for the host, as int32_t.)
     auto positions = [&](ArrayRef<int32_t> list, StringRef what) -> llvm::Constant * {
       if (list.empty())
         return llvm::ConstantPointerNull::get(ptr);
@@ -211,6 +232,11 @@ public:
            int32(entry.reads.size()), int32(entry.writes.size()),
            positions(entry.reads, "reads"), positions(entry.writes, "writes"),
            int64(entry.scratchBytes), function}));
+    std::vector<llvm::Constant *> buffers;
+    for (const EntryInterface &entry : model.entries)
+      buffers.push_back(llvm::ConstantStruct::get(
+          buffersInfo,
+          {positions(entry.inputGpus, "input_gpus"), positions(entry.outputGpus, "output_gpus")}));
     std::vector<llvm::Constant *> states;
     for (const StateInterface &state : model.states)
       states.push_back(
@@ -233,7 +259,7 @@ public:
          int64(KILN_SCRATCH_ALIGNMENT), firstEntry, int32(model.entries.size()),
          int32(model.states.size()), table(entryInfo, entries, "entries"),
          table(stateInfo, states, "states"), int64(model.stateBytes),
-         int64(KILN_SCRATCH_ALIGNMENT)});
+         int64(KILN_SCRATCH_ALIGNMENT), table(buffersInfo, buffers, "buffers")});
     return new llvm::GlobalVariable(m, modelInfo, /*isConstant=*/true,
                                     llvm::GlobalValue::ExternalLinkage, init, prefix + "_info");
   }
@@ -252,7 +278,7 @@ private:
   std::string prefix;
   llvm::PointerType *ptr;
   llvm::IntegerType *i32, *i64;
-  llvm::StructType *tensorInfo, *stateInfo, *entryInfo, *modelInfo;
+  llvm::StructType *tensorInfo, *stateInfo, *entryInfo, *buffersInfo, *modelInfo;
 };
 
 } // namespace
@@ -645,7 +671,7 @@ static std::string commentText(StringRef text) {
 /// The macros describing `list` (inputs, outputs or state), each `PREFIX_<i>_...`.
 static void describeTensors(llvm::raw_ostream &os, ArrayRef<TensorSignature> list,
                             StringRef prefix, StringRef kind,
-                            ArrayRef<int64_t> offsets = {}) {
+                            ArrayRef<int64_t> offsets = {}, ArrayRef<int32_t> gpus = {}) {
   for (auto [i, t] : llvm::enumerate(list)) {
     std::string p = (prefix + "_" + std::to_string(i)).str();
     os << "\n/* " << kind << " " << i << ": " << commentText(t.name);
@@ -665,6 +691,8 @@ static void describeTensors(llvm::raw_ostream &os, ArrayRef<TensorSignature> lis
     os << "#define " << p << "_BYTES " << t.byteSize << "\n";
     if (!offsets.empty())
       os << "#define " << p << "_OFFSET " << offsets[i] << "\n";
+    if (!gpus.empty())
+      os << "#define " << p << "_GPU " << gpus[i] << "\n";
   }
 }
 
@@ -693,8 +721,15 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
        << " * scratch aligned to " << upper << "_SCRATCH_ALIGNMENT bytes; options may be NULL.\n";
   }
   os << " * It returns KILN_STATUS_OK (0) on success. Link with libkiln_kernels.a,\n"
-     << " * libkiln_runtime.a and -lm.\n"
-     << " */\n"
+     << " * libkiln_runtime.a and -lm.\n";
+  bool onGpu = llvm::any_of(model.entries, [](const EntryInterface &entry) {
+    return llvm::any_of(llvm::concat<const int32_t>(entry.inputGpus, entry.outputGpus),
+                        [](int32_t gpu) { return gpu >= 0; });
+  });
+  if (onGpu)
+    os << " * An input or output whose _GPU is N >= 0 may also be in the device memory of\n"
+       << " * GPU N (kiln/runtime/abi.h: kiln_entry_buffers_t); -1: host memory only.\n";
+  os << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n#include \"kiln/runtime/abi.h\"\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
@@ -704,8 +739,8 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
        << "#define " << upper << "_NUM_OUTPUTS " << entry.outputs.size() << "\n"
        << "#define " << upper << "_SCRATCH_BYTES " << model.scratchBytes() << "\n"
        << "#define " << upper << "_SCRATCH_ALIGNMENT " << KILN_SCRATCH_ALIGNMENT << "\n";
-    describeTensors(os, entry.inputs, upper + "_INPUT", "input");
-    describeTensors(os, entry.outputs, upper + "_OUTPUT", "output");
+    describeTensors(os, entry.inputs, upper + "_INPUT", "input", {}, entry.inputGpus);
+    describeTensors(os, entry.outputs, upper + "_OUTPUT", "output", {}, entry.outputGpus);
     os << "\n/* Runs the model. Reentrant: concurrent calls need their own scratch and outputs. */\n"
        << "int32_t " << name
        << "_run(const void* const* inputs, void* const* outputs, void* scratch,\n"
@@ -741,8 +776,10 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
       os << ". */\n"
          << "#define " << prefix << "_NUM_INPUTS " << entry.inputs.size() << "\n"
          << "#define " << prefix << "_NUM_OUTPUTS " << entry.outputs.size() << "\n";
-      describeTensors(os, entry.inputs, prefix + "_INPUT", entry.name + " input");
-      describeTensors(os, entry.outputs, prefix + "_OUTPUT", entry.name + " output");
+      describeTensors(os, entry.inputs, prefix + "_INPUT", entry.name + " input", {},
+                      entry.inputGpus);
+      describeTensors(os, entry.outputs, prefix + "_OUTPUT", entry.name + " output", {},
+                      entry.outputGpus);
       os << "int32_t " << name << "_" << entry.name
          << "(const void* const* inputs, void* const* outputs, void* state,\n"
          << "     void* scratch, const kiln_run_options_t* options);\n";

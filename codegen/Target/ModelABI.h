@@ -64,6 +64,9 @@ struct EntryInterface {
   int64_t scratchBytes = 0;
   std::vector<int64_t> writeOffsets;
   int64_t naiveScratchBytes = 0; // the parts' arenas with one slot per buffer (--stats)
+  /// Per input and output, the GPU whose partition alone reads or writes it, through
+  /// copies that may come from or go to that GPU's memory; -1 where the host touches it.
+  std::vector<int32_t> inputGpus, outputGpus;
 };
 
 /// One tensor of the model's state, at `offset` in the state buffer.

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "kiln/runtime/arena.h"
+#include "kiln/runtime/gpu.h"
 #include "kiln/runtime/npy.h"
 #include "kiln/runtime/status.h"
 
@@ -23,6 +24,8 @@
 
 /* Alignment of the output buffers and generated inputs. */
 #define KILN_RUNNER_BUFFER_ALIGNMENT 64
+/* GPUs --resident may place tensors on: /gpu:0 to /gpu:15, as the runtime handles. */
+#define KILN_RUNNER_MAX_GPUS 16
 /* Fixed seed of the xorshift generator that fills inputs in --bench mode. */
 #define KILN_RUNNER_SEED UINT64_C(88172645463325252)
 /* Enough for "[" + KILN_MAX_RANK * (20 digits + ",") + "]". */
@@ -52,6 +55,15 @@ typedef struct kiln_runner {
   const char* output_dir;
   int64_t bench_runs; /* 0: no benchmark */
   int32_t num_threads;
+  /* --resident: the inputs and outputs a GPU partition alone reads or writes are in that
+   * GPU's memory (device_inputs, device_outputs: 0 for those in host memory), and the calls
+   * take call_inputs and call_outputs, which point to them. */
+  int resident;
+  kiln_gpu_t* gpus[KILN_RUNNER_MAX_GPUS];
+  kiln_gpu_ptr_t* device_inputs;
+  kiln_gpu_ptr_t* device_outputs;
+  const void** call_inputs;
+  void** call_outputs;
   char error_message[1024]; /* what a failed call reported */
 } kiln_runner;
 
@@ -163,7 +175,7 @@ static void kiln_runner_print_help(const kiln_runner* runner) {
   const kiln_model_info_t* model = runner->model;
   const kiln_model_info_t* whole = runner->whole;
   printf("usage: %s [--entry NAME] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR]"
-         " [--bench N] [--threads N] [--help]\n\n",
+         " [--bench N] [--threads N] [--resident] [--help]\n\n",
          runner->prog);
   printf("Runs the model '%s' compiled by Kiln and prints one line per output:\n"
          "\"<name> <dtype> [d0,d1,...]\".\n\n",
@@ -182,6 +194,10 @@ static void kiln_runner_print_help(const kiln_runner* runner) {
          "                         \"bench: runs=N median_ms=X min_ms=Y\"; inputs not given are\n"
          "                         filled with deterministic pseudo-random values\n"
          "  --threads N            number of threads the model may use (default: all cores)\n"
+         "  --resident             keep the inputs and outputs that the model's GPU partition\n"
+         "                         alone reads or writes in that GPU's memory: uploaded once\n"
+         "                         before the first call and read back after the last, so\n"
+         "                         that the calls (and --bench) leave out those copies\n"
          "  --help                 print this help and exit\n\n");
   const char* of = "";
   if (kiln_runner_num_entries(whole) > 1) {
@@ -333,6 +349,8 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
         kiln_runner_error("--bench expects a positive integer, got '%s'", value);
         return KILN_RUNNER_EXIT_USAGE;
       }
+    } else if (strcmp(arg, "--resident") == 0) {
+      runner->resident = 1;
     } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--threads", &value)) != 0) {
       if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
       int64_t threads = 0;
@@ -576,12 +594,135 @@ static int32_t kiln_runner_call(kiln_runner* runner) {
   runner->error_message[0] = '\0';
   options.error_message = runner->error_message;
   options.error_message_size = (int64_t)sizeof(runner->error_message);
+  const void* const* inputs = runner->resident ? runner->call_inputs : runner->input_buffers;
+  void* const* outputs = runner->resident ? runner->call_outputs : runner->output_buffers;
   if (runner->state_entry != NULL) {
-    return runner->state_entry(runner->input_buffers, runner->output_buffers, runner->state,
-                               runner->scratch, &options);
+    return runner->state_entry(inputs, outputs, runner->state, runner->scratch, &options);
   }
-  return runner->model->entry(runner->input_buffers, runner->output_buffers,
-                              runner->scratch, &options);
+  return runner->model->entry(inputs, outputs, runner->scratch, &options);
+}
+
+/* The GPU each input and output of the chosen entry point may be on (-1: host memory), or
+ * NULL for a model compiled before ABI 4. */
+static const kiln_entry_buffers_t* kiln_runner_buffers(const kiln_runner* runner) {
+  const kiln_model_info_t* whole = runner->whole;
+  if (whole->abi_version < 4 || whole->buffers == NULL) return NULL;
+  return &whole->buffers[runner->entry_index];
+}
+
+/* The runner's handle on GPU `gpu`, opened on first use; NULL after printing an error. */
+static kiln_gpu_t* kiln_runner_gpu(kiln_runner* runner, int32_t gpu) {
+  if (gpu >= KILN_RUNNER_MAX_GPUS) {
+    kiln_runner_error("--resident: /gpu:%d is past the GPUs Kiln handles (/gpu:0 to /gpu:%d)",
+                      (int)gpu, KILN_RUNNER_MAX_GPUS - 1);
+    return NULL;
+  }
+  if (runner->gpus[gpu] != NULL) return runner->gpus[gpu];
+  kiln_status_t status = kiln_gpu_open(gpu, &runner->gpus[gpu]);
+  if (status != NULL) {
+    kiln_runner_error("--resident: %s", kiln_status_message(status));
+    kiln_status_free(status);
+    return NULL;
+  }
+  return runner->gpus[gpu];
+}
+
+/* Device memory of `bytes` (at least 1) on GPU `gpu`, holding `host`'s bytes when it is not
+ * NULL; 0 after printing an error naming `kind` `name`. */
+static kiln_gpu_ptr_t kiln_runner_device_buffer(kiln_runner* runner, int32_t gpu,
+                                                const char* kind, const char* name,
+                                                const void* host, int64_t bytes) {
+  kiln_gpu_t* device = kiln_runner_gpu(runner, gpu);
+  if (device == NULL) return 0;
+  kiln_gpu_ptr_t buffer = 0;
+  kiln_status_t status = kiln_gpu_alloc(device, bytes > 0 ? (size_t)bytes : 1, &buffer);
+  if (status == NULL && host != NULL) {
+    status = kiln_gpu_copy_to_device(device, buffer, host, (size_t)bytes, NULL);
+    if (status == NULL) status = kiln_gpu_synchronize(device);
+  }
+  if (status != NULL) {
+    kiln_runner_error("--resident: %s '%s' on /gpu:%d: %s", kind, name, (int)gpu,
+                      kiln_status_message(status));
+    kiln_status_free(status);
+    kiln_gpu_free(device, buffer);
+    return 0;
+  }
+  return buffer;
+}
+
+/* --resident: puts the inputs and outputs the model allows on its GPU. */
+static int kiln_runner_place_on_gpus(kiln_runner* runner) {
+  const kiln_model_info_t* model = runner->model;
+  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+  int placed = 0;
+  for (int i = 0; buffers != NULL && i < model->num_inputs; ++i) {
+    runner->call_inputs[i] = runner->input_buffers[i];
+    int32_t gpu = buffers->input_gpus != NULL ? buffers->input_gpus[i] : -1;
+    if (gpu < 0) continue;
+    const kiln_tensor_info_t* input = &model->inputs[i];
+    runner->device_inputs[i] = kiln_runner_device_buffer(
+        runner, gpu, "input", input->name, runner->input_buffers[i], input->byte_size);
+    if (runner->device_inputs[i] == 0) return 0;
+    runner->call_inputs[i] = (const void*)(uintptr_t)runner->device_inputs[i];
+    ++placed;
+  }
+  for (int i = 0; buffers != NULL && i < model->num_outputs; ++i) {
+    runner->call_outputs[i] = runner->output_buffers[i];
+    int32_t gpu = buffers->output_gpus != NULL ? buffers->output_gpus[i] : -1;
+    if (gpu < 0) continue;
+    const kiln_tensor_info_t* output = &model->outputs[i];
+    runner->device_outputs[i] =
+        kiln_runner_device_buffer(runner, gpu, "output", output->name, NULL, output->byte_size);
+    if (runner->device_outputs[i] == 0) return 0;
+    runner->call_outputs[i] = (void*)(uintptr_t)runner->device_outputs[i];
+    ++placed;
+  }
+  if (placed == 0) {
+    kiln_runner_error("--resident: model '%s' reads and writes all its inputs and outputs on "
+                      "the host (no GPU partition alone uses one)%s",
+                      kiln_runner_model_name(model),
+                      buffers == NULL ? "; it was compiled before Kiln's ABI 4" : "");
+    return 0;
+  }
+  return 1;
+}
+
+/* --resident: reads the outputs on a GPU back into their host buffers. */
+static int kiln_runner_read_from_gpus(kiln_runner* runner) {
+  const kiln_model_info_t* model = runner->model;
+  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+  for (int i = 0; i < model->num_outputs; ++i) {
+    if (runner->device_outputs[i] == 0) continue;
+    kiln_gpu_t* device = runner->gpus[buffers->output_gpus[i]];
+    kiln_status_t status =
+        kiln_gpu_copy_to_host(device, runner->output_buffers[i], runner->device_outputs[i],
+                              (size_t)model->outputs[i].byte_size, NULL);
+    if (status == NULL) status = kiln_gpu_synchronize(device);
+    if (status != NULL) {
+      kiln_runner_error("--resident: output '%s': %s", model->outputs[i].name,
+                        kiln_status_message(status));
+      kiln_status_free(status);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Frees the device buffers of --resident and closes the runner's GPUs. */
+static void kiln_runner_release_gpus(kiln_runner* runner) {
+  const kiln_model_info_t* model = runner->model;
+  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+  for (int i = 0; runner->device_inputs != NULL && i < model->num_inputs; ++i)
+    if (runner->device_inputs[i] != 0)
+      kiln_gpu_free(runner->gpus[buffers->input_gpus[i]], runner->device_inputs[i]);
+  for (int i = 0; runner->device_outputs != NULL && i < model->num_outputs; ++i)
+    if (runner->device_outputs[i] != 0)
+      kiln_gpu_free(runner->gpus[buffers->output_gpus[i]], runner->device_outputs[i]);
+  for (int g = 0; g < KILN_RUNNER_MAX_GPUS; ++g) kiln_gpu_close(runner->gpus[g]);
+  free(runner->device_inputs);
+  free(runner->device_outputs);
+  free((void*)runner->call_inputs);
+  free(runner->call_outputs);
 }
 
 static int kiln_runner_check_call(const kiln_runner* runner, int32_t code) {
@@ -718,6 +859,19 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   if (runner->output_dir != NULL && !kiln_runner_prepare_output_dir(runner->output_dir)) {
     return KILN_RUNNER_EXIT_USAGE;
   }
+  if (runner->resident) {
+    runner->device_inputs = (kiln_gpu_ptr_t*)calloc((size_t)num_inputs + 1, sizeof(kiln_gpu_ptr_t));
+    runner->device_outputs =
+        (kiln_gpu_ptr_t*)calloc((size_t)num_outputs + 1, sizeof(kiln_gpu_ptr_t));
+    runner->call_inputs = (const void**)calloc((size_t)num_inputs + 1, sizeof(const void*));
+    runner->call_outputs = (void**)calloc((size_t)num_outputs + 1, sizeof(void*));
+    if (runner->device_inputs == NULL || runner->device_outputs == NULL ||
+        runner->call_inputs == NULL || runner->call_outputs == NULL) {
+      kiln_runner_error("out of memory");
+      return KILN_RUNNER_EXIT_FAILURE;
+    }
+    if (!kiln_runner_place_on_gpus(runner)) return KILN_RUNNER_EXIT_FAILURE;
+  }
 
   /* The first call is the result in normal mode and the warm-up in benchmark mode. */
   if (!kiln_runner_check_call(runner, kiln_runner_call(runner))) return KILN_RUNNER_EXIT_FAILURE;
@@ -727,6 +881,7 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
     runner->times_ms[r] = kiln_runner_now_ms() - start;
     if (!kiln_runner_check_call(runner, code)) return KILN_RUNNER_EXIT_FAILURE;
   }
+  if (runner->resident && !kiln_runner_read_from_gpus(runner)) return KILN_RUNNER_EXIT_FAILURE;
 
   if (runner->output_dir != NULL) {
     exit_code = kiln_runner_write_outputs(runner);
@@ -835,6 +990,7 @@ int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model) {
     runner.prog = (argc > 0 && argv != NULL && argv[0] != NULL) ? argv[0]
                                                                  : kiln_runner_model_name(model);
     exit_code = kiln_runner_run(&runner, argv != NULL ? argc : 0, argv);
+    kiln_runner_release_gpus(&runner);
 
     if (runner.input_arrays != NULL) {
       for (int i = 0; i < model->num_inputs; ++i) kiln_npy_array_free(&runner.input_arrays[i]);

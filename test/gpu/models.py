@@ -25,9 +25,12 @@ torchvision (whose ResNet50 strides the 3x3 convolution rather than the first 1x
 same FLOPs within 1%), and post-norm nn.TransformerEncoderLayer stacks with exact GELU for
 the encoders. Both run in f32 without TF32. Kiln's time is a whole call of the compiled
 program: its input copied to the GPU and its output back; PyTorch's is timed both ways.
-Kiln runs each turn twice: as built, and with KILN_GPU_STAGING=0 (large copies by the
+Kiln runs each turn three times: as built, with KILN_GPU_STAGING=0 (large copies by the
 driver from pageable memory instead of through Kiln's pinned staging buffers:
-kiln/runtime/mgpu.h), "driver copies"; then the programs compiled another way
+kiln/runtime/mgpu.h), "driver copies", and with the runner's --resident (input and output
+in device memory, as an embedding program that keeps its tensors on the GPU passes them:
+kiln/runtime/abi.h, kiln_entry_buffers_t), "resident", which compares with PyTorch's
+resident time; then the programs compiled another way
 (VARIANTS), each checked against TensorFlow like the program as built: every model with
 --gpu-epilogues=cublaslt (an f32 product's bias, batch norm, shortcut and Relu in
 cuBLASLt's call instead of a generated kernel after cuBLAS's product), "cuBLASLt
@@ -256,8 +259,8 @@ def prepare(args):
 
 # --- running (on the GPU machine) ---------------------------------------------------------
 
-def kiln_bench(exe, runs, inputs=(), driver_copies=False):
-    cmd = [exe, "--bench", str(runs)]
+def kiln_bench(exe, runs, inputs=(), driver_copies=False, resident=False):
+    cmd = [exe, "--bench", str(runs)] + (["--resident"] if resident else [])
     for i in inputs:
         cmd += ["--input", i]
     env = dict(os.environ)
@@ -337,13 +340,13 @@ def check_product(d, mm, label, np):
     return ok
 
 
-def check_model(d, m, exe_name, np):
-    """Runs the model's program `exe_name` once and compares its output with TensorFlow's:
-    (ok, relative error), or (None, nan) after printing why it did not run."""
+def check_model(d, m, exe_name, np, flags=()):
+    """Runs the model's program `exe_name` once (with `flags`) and compares its output with
+    TensorFlow's: (ok, relative error), or (None, nan) after printing why it did not run."""
     exe = os.path.join(d, exe_name)
     x = os.path.join(d, m["exe"] + ".x.npy")
-    outdir = os.path.join(d, exe_name + ".out")
-    proc = subprocess.run([exe, "--input", "x=" + x, "--output-dir", outdir],
+    outdir = os.path.join(d, exe_name + "".join(flags) + ".out")
+    proc = subprocess.run([exe, "--input", "x=" + x, "--output-dir", outdir] + list(flags),
                           capture_output=True, text=True, timeout=180)
     if proc.returncode:
         print("%-40s error: %s" % (exe_name, proc.stderr.strip()[-300:]), flush=True)
@@ -395,12 +398,16 @@ def run(args):
         # The variants this model has: (label, program, times).
         variants = [(lab, m["variants"][suffix], []) for suffix, lab, _, _ in VARIANTS
                     if m.get("variants", {}).get(suffix)]
+        r_ok, r_err = check_model(d, m, m["exe"], np, ["--resident"])
+        print("%-40s resident: %s rel.err %.1e" % (label, "ok" if r_ok else "FAIL", r_err),
+              flush=True)
+        failures += not r_ok
         for lab, program, _ in variants:
             v_ok, v_err = check_model(d, m, program, np)
             print("%-40s %s: %s rel.err %.1e" % (label, lab, "ok" if v_ok else "FAIL", v_err),
                   flush=True)
             failures += not v_ok
-        kiln_ms, driver_ms, torch_ms, nhwc_ms = [], [], [], []
+        kiln_ms, driver_ms, resident_ms, torch_ms, nhwc_ms = [], [], [], [], []
         model = None
         if torch_ok:
             model = torch_model(m["peer"], torch).cuda().eval()
@@ -411,6 +418,8 @@ def run(args):
             try:
                 kiln_ms.append(kiln_bench(exe, args.runs, ["x=" + x]))
                 driver_ms.append(kiln_bench(exe, args.runs, ["x=" + x], driver_copies=True))
+                # Input and output in device memory, as PyTorch's resident time has them.
+                resident_ms.append(kiln_bench(exe, args.runs, ["x=" + x], resident=True))
                 for _, program, times in variants:
                     times.append(kiln_bench(os.path.join(d, program), args.runs, ["x=" + x]))
             except (RuntimeError, subprocess.TimeoutExpired) as e:
@@ -422,21 +431,23 @@ def run(args):
                     nhwc_ms.append(torch_times(model, xt, args.runs, torch, True))
         k = statistics.median(kiln_ms) if kiln_ms else float("nan")
         driver = statistics.median(driver_ms) if driver_ms else float("nan")
+        kr = statistics.median(resident_ms) if resident_ms else float("nan")
         epi = "".join("  (%s %8.3f)" % (lab, statistics.median(times))
                       for lab, _, times in variants if times)
         if torch_ms:
             tr = statistics.median(t[0] for t in torch_ms)
             tc = statistics.median(t[1] for t in torch_ms)
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)%s  torch %8.3f ms " \
-                  "resident, %8.3f ms with copies  torch/kiln %.2f" % (
-                      label, "ok  " if ok else "FAIL", err, k, driver, epi, tr, tc, tc / k)
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f, resident %8.3f)%s" \
+                  "  torch %8.3f ms resident, %8.3f ms with copies  torch/kiln %.2f with " \
+                  "copies, %.2f resident" % (label, "ok  " if ok else "FAIL", err, k, driver, kr,
+                                             epi, tr, tc, tc / k, tr / kr)
             if nhwc_ms:
                 row += "  (torch channels_last: %.3f resident, %.3f with copies)" % (
                     statistics.median(t[0] for t in nhwc_ms),
                     statistics.median(t[1] for t in nhwc_ms))
         else:
-            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f)%s" % (
-                label, "ok  " if ok else "FAIL", err, k, driver, epi)
+            row = "%-40s %s rel.err %.1e  kiln %8.3f ms (driver copies %8.3f, resident %8.3f)%s" % (
+                label, "ok  " if ok else "FAIL", err, k, driver, kr, epi)
         print(row, flush=True)
         rows.append(row)
     print(flush=True)

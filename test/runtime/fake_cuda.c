@@ -392,9 +392,18 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
   return SUCCESS;
 }
 
+/* Where `ptr` is, for the log: "device", "pinned" or "host" (pageable) memory. */
+static const char* memory_kind(CUdeviceptr ptr) {
+  unsigned type = 0;
+  if (cuPointerGetAttribute(&type, 2, ptr) != SUCCESS) return "host";
+  return type == MEMORYTYPE_DEVICE ? "device" : "pinned";
+}
+
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUhandle s) {
   (void)s;
-  if (logging()) fprintf(stderr, "fake_cuda: copy %zu bytes\n", bytes);
+  if (logging())
+    fprintf(stderr, "fake_cuda: copy %zu bytes, %s to %s\n", bytes, memory_kind(src),
+            memory_kind(dst));
   memmove((void*)(uintptr_t)dst, (const void*)(uintptr_t)src, bytes);
   return SUCCESS;
 }

@@ -46,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 3
+#define KILN_ABI_VERSION 4
 
 /* Largest rank a tensor in the ABI may have. */
 #define KILN_MAX_RANK 16
@@ -134,6 +134,16 @@ typedef struct kiln_entry_info_t {
   kiln_state_entry_fn_t run;
 } kiln_entry_info_t;
 
+/* ABI 4: where an entry point's inputs and outputs may be. Per input and per output, -1:
+ * host memory; N >= 0: host memory or device memory of GPU N (in the device's primary
+ * context, which the CUDA runtime's cudaMalloc and Kiln itself use), because only the
+ * model's partition on GPU N reads the input or writes the output, by copies the driver
+ * routes by address. Tensors kept in device memory cross no PCIe bus on a call. */
+typedef struct kiln_entry_buffers_t {
+  const int32_t* input_gpus;  /* num_inputs entries (NULL when there are none) */
+  const int32_t* output_gpus; /* num_outputs entries (NULL when there are none) */
+} kiln_entry_buffers_t;
+
 /* Everything a caller needs to know about a compiled model, emitted beside its entry point. */
 typedef struct kiln_model_info_t {
   uint32_t abi_version; /* KILN_ABI_VERSION the model was compiled against */
@@ -153,6 +163,8 @@ typedef struct kiln_model_info_t {
   const kiln_state_info_t* states;
   int64_t state_bytes;
   int64_t state_alignment;
+  /* ABI 4: num_entries of them, in the order of entries. */
+  const kiln_entry_buffers_t* buffers;
 } kiln_model_info_t;
 
 /*
