@@ -33,6 +33,7 @@ ptxas = os.path.join(cuda_home, "bin", "ptxas")
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(("%cuda_home", cuda_home))
 else:
     lit_config.note("ptxas not found at '%s' (set CUDA_HOME): GPU kernels are not assembled"
                     % ptxas)

@@ -1,4 +1,4 @@
-//===- MergeModules.cpp - every outlined kernel in one gpu.module -------------===//
+//===- MergeModules.cpp - the outlined kernels in one gpu.module, or a few ----===//
 #include "codegen/GPU/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -46,20 +46,61 @@ std::string nodeOf(Location loc) {
   return node;
 }
 
+/// Gives each of `parts` a copy of the functions beside the kernels of the first (those the
+/// kernels call), then leaves each the ones its kernels call, directly or not.
+void shareFunctions(ArrayRef<mlir::gpu::GPUModuleOp> parts) {
+  SmallVector<Operation *> functions;
+  mlir::gpu::GPUModuleOp first = parts.front();
+  for (Operation &op : first.getBody()->getOperations())
+    if (!isa<mlir::gpu::GPUFuncOp>(op) || !cast<mlir::gpu::GPUFuncOp>(op).isKernel())
+      functions.push_back(&op);
+  for (mlir::gpu::GPUModuleOp part : parts.drop_front()) {
+    OpBuilder b = OpBuilder::atBlockBegin(part.getBody());
+    for (Operation *function : functions)
+      b.clone(*function);
+  }
+  for (mlir::gpu::GPUModuleOp part : parts)
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation &op : llvm::make_early_inc_range(part.getBody()->getOperations())) {
+        auto kernel = dyn_cast<mlir::gpu::GPUFuncOp>(op);
+        if ((!kernel || !kernel.isKernel()) && SymbolTable::symbolKnownUseEmpty(&op, part)) {
+          op.erase();
+          erased = true;
+        }
+      }
+    }
+}
+
 struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeModulesPass> {
+  using MergeModulesPassBase::MergeModulesPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<mlir::gpu::GPUModuleOp> sources(module.getOps<mlir::gpu::GPUModuleOp>());
     if (sources.empty())
       return;
-    if (module.lookupSymbol(kModuleName)) {
-      module.emitError() << "already has a symbol '" << kModuleName << "'";
-      return signalPassFailure();
-    }
+    int64_t kernelCount = 0;
+    for (mlir::gpu::GPUModuleOp source : sources)
+      for (auto kernel : source.getOps<mlir::gpu::GPUFuncOp>())
+        kernelCount += kernel.isKernel();
+    int64_t count = std::clamp<int64_t>(kernelCount / std::max<int64_t>(kernelsPerModule, 1),
+                                        1, std::max<int64_t>(modules, 1));
     OpBuilder b(sources.front());
-    auto merged = mlir::gpu::GPUModuleOp::create(b, sources.front().getLoc(), kModuleName);
-    if (auto targets = sources.front().getTargetsAttr())
-      merged.setTargetsAttr(targets);
+    // The modules, "kiln_kernels" then "kiln_kernels_1" ..., and the operations in each.
+    SmallVector<mlir::gpu::GPUModuleOp> parts;
+    SmallVector<int64_t> weights(count, 0);
+    for (int64_t i = 0; i < count; ++i) {
+      std::string partName = kModuleName.str() + (i ? "_" + std::to_string(i) : "");
+      if (module.lookupSymbol(partName)) {
+        module.emitError() << "already has a symbol '" << partName << "'";
+        return signalPassFailure();
+      }
+      parts.push_back(mlir::gpu::GPUModuleOp::create(b, sources.front().getLoc(), partName));
+      if (auto targets = sources.front().getTargetsAttr())
+        parts.back().setTargetsAttr(targets);
+    }
+    mlir::gpu::GPUModuleOp merged = parts.front(); // the functions beside kernels, first
     // Each kernel takes the names of its function and of the graph node it computes (its
     // location's), else its module's, as a unique PTX identifier (profiles and --emit ptx then say which op a
     // kernel is); the functions outlining copied in beside kernels keep their names, one
@@ -67,6 +108,9 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
     llvm::DenseMap<Attribute, SymbolRefAttr> renamed;
     llvm::StringSet<> taken;
     Block &into = merged.getBodyRegion().front();
+    auto lightest = [&] {
+      return std::min_element(weights.begin(), weights.end()) - weights.begin();
+    };
     for (mlir::gpu::GPUModuleOp source : sources) {
       StringAttr name = source.getSymNameAttr();
       for (Operation &op : llvm::make_early_inc_range(source.getBody()->getOperations())) {
@@ -109,12 +153,17 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
           if (!kernel.getWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName()))
             kernel.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                                                b.getI64IntegerAttr(kWorkgroupAlign));
-        kernel->moveBefore(&into, into.end());
-        renamed[old] = SymbolRefAttr::get(merged.getSymNameAttr(),
+        int64_t part = lightest();
+        kernel->walk([&](Operation *) { ++weights[part]; });
+        Block &body = parts[part].getBodyRegion().front();
+        kernel->moveBefore(&body, body.end());
+        renamed[old] = SymbolRefAttr::get(parts[part].getSymNameAttr(),
                                           {FlatSymbolRefAttr::get(kernel.getNameAttr())});
       }
       source.erase();
     }
+    if (count > 1)
+      shareFunctions(parts);
     WalkResult walk = module.walk([&](mlir::gpu::LaunchFuncOp launch) {
       auto it = renamed.find(launch.getKernel());
       if (it == renamed.end()) {

@@ -267,6 +267,9 @@ private:
       p.gpuArch = options.gpuArch;
       p.gpuAssemble = options.emit != EmitKind::Ptx;
     }
+    // --emit ptx writes one module, which ptxas takes as it is.
+    if (options.emit == EmitKind::Ptx)
+      p.gpuModules = 1;
     return p;
   }
   std::string outputBase() const;

@@ -132,7 +132,9 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   // no lowering for math.ipowi).
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(codegen::gpu::createMergeModulesPass());
+  codegen::gpu::MergeModulesPassOptions merge;
+  merge.modules = options.gpuModules;
+  pm.addPass(codegen::gpu::createMergeModulesPass(merge));
   // Copies, launches and library calls in order on one stream per function call.
   pm.nest<func::FuncOp>().addPass(codegen::gpu::createStreamPass());
   GpuNVVMAttachTargetOptions target;
@@ -152,10 +154,10 @@ void addGpuKernelPasses(OpPassManager &pm, const PipelineOptions &options) {
   // What NVVM's conversion leaves of math (trunc, ...) as LLVM intrinsics.
   kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.gpuAssemble ? "fatbin" : "isa";
+  codegen::gpu::ModuleToBinaryPassOptions binary;
+  binary.format = options.gpuAssemble ? "fatbin" : "isa";
   binary.toolkitPath = cudaToolkit();
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(codegen::gpu::createModuleToBinaryPass(binary));
 }
 
 } // namespace
@@ -283,6 +285,9 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> gpuAssemble{*this, "gpu-assemble",
                            llvm::cl::desc("Assemble the kernels with ptxas into a fatbin"),
                            llvm::cl::init(false)};
+  Option<int64_t> gpuModules{*this, "gpu-modules",
+                             llvm::cl::desc("The most PTX modules for the kernels (8)"),
+                             llvm::cl::init(8)};
 
   PipelineOptions get() const {
     PipelineOptions options;
@@ -296,6 +301,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
     options.cublasltEpilogues = cublasltEpilogues;
     options.gpuArch = gpuArch;
     options.gpuAssemble = gpuAssemble;
+    options.gpuModules = gpuModules;
     return options;
   }
 };

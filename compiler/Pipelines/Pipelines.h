@@ -52,6 +52,9 @@ struct PipelineOptions {
   /// and the PTX (otherwise the module holds PTX, which the driver compiles at load).
   std::string gpuArch = "sm_80";
   bool gpuAssemble = false;
+  /// The most PTX modules a GPU partition's kernels go into (kiln-gpu-merge-modules: at
+  /// least 32 kernels each), compiled and assembled side by side; `--emit ptx`'s file is one.
+  int64_t gpuModules = 8;
 };
 
 /// The GPU architectures (`sm_XX` and their arch-specific `sm_XXa`) LLVM's NVPTX backend

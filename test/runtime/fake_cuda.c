@@ -10,7 +10,7 @@
  * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
  * the bytes allocated at once (cuMemAlloc then fails with CUDA_ERROR_OUT_OF_MEMORY).
  * FAKE_CUDA_LOG=1 prints each allocation, copy and launch to standard error, for tests of
- * compiled programs. FAKE_CUDA_FAIL_TO_HOST=1 makes copies to the host fail (as a fault in
+ * compiled programs, and FAKE_CUDA_LOG=2 each module load too. FAKE_CUDA_FAIL_TO_HOST=1 makes copies to the host fail (as a fault in
  * earlier work on the stream would), copying nothing.
  *
  * cuTensorMapEncodeTiled checks its arguments as the driver documents them (alignments,
@@ -74,7 +74,13 @@ static int shared_allowed_count;
 
 static int logging(void) {
   const char* log = getenv("FAKE_CUDA_LOG");
-  return log != NULL && log[0] == '1';
+  return log != NULL && (log[0] == '1' || log[0] == '2');
+}
+
+/* FAKE_CUDA_LOG=2: module loads too. */
+static int logging_modules(void) {
+  const char* log = getenv("FAKE_CUDA_LOG");
+  return log != NULL && log[0] == '2';
 }
 
 static int device_count(void) {
@@ -201,6 +207,8 @@ CUresult cuModuleLoadData(CUhandle* module, const void* image) {
   memcpy(copy->data, image, size);
   ++live_allocations;
   *module = copy;
+  if (logging_modules())
+    fprintf(stderr, "fake_cuda: load a %s module\n", binary ? "fatbin" : "PTX");
   return SUCCESS;
 }
 
