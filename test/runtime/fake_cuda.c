@@ -10,8 +10,9 @@
  * CUDA_ERROR_NO_DEVICE, as the real driver does without a GPU). FAKE_CUDA_MEMORY limits
  * the bytes allocated at once (cuMemAlloc then fails with CUDA_ERROR_OUT_OF_MEMORY).
  * FAKE_CUDA_LOG=1 prints each allocation, copy and launch to standard error, for tests of
- * compiled programs, and FAKE_CUDA_LOG=2 each module load too. FAKE_CUDA_FAIL_TO_HOST=1 makes copies to the host fail (as a fault in
- * earlier work on the stream would), copying nothing.
+ * compiled programs, and FAKE_CUDA_LOG=2 each module load too. FAKE_CUDA_FAIL_TO_HOST=1
+ * makes copies to the host fail (as a fault in earlier work on the stream would), copying
+ * nothing.
  *
  * cuTensorMapEncodeTiled checks its arguments as the driver documents them (alignments,
  * strides multiples of 16 bytes, boxes of 1 to 256 elements, the 128-byte swizzle's inner
@@ -72,16 +73,13 @@ static struct {
 } shared_allowed[64];
 static int shared_allowed_count;
 
-static int logging(void) {
+/* FAKE_CUDA_LOG: 0 (unset), 1, or 2 (module loads too). */
+static int log_level(void) {
   const char* log = getenv("FAKE_CUDA_LOG");
-  return log != NULL && (log[0] == '1' || log[0] == '2');
+  return log != NULL && (log[0] == '1' || log[0] == '2') ? log[0] - '0' : 0;
 }
 
-/* FAKE_CUDA_LOG=2: module loads too. */
-static int logging_modules(void) {
-  const char* log = getenv("FAKE_CUDA_LOG");
-  return log != NULL && log[0] == '2';
-}
+static int logging(void) { return log_level() >= 1; }
 
 static int device_count(void) {
   const char* n = getenv("FAKE_CUDA_DEVICES");
@@ -207,7 +205,7 @@ CUresult cuModuleLoadData(CUhandle* module, const void* image) {
   memcpy(copy->data, image, size);
   ++live_allocations;
   *module = copy;
-  if (logging_modules())
+  if (log_level() >= 2)
     fprintf(stderr, "fake_cuda: load a %s module\n", binary ? "fatbin" : "PTX");
   return SUCCESS;
 }
