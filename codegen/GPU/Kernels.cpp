@@ -345,9 +345,9 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
           continue; // index arithmetic, views and constants: on the host
         if (auto call = dyn_cast<kiln::dialect::KernelCallOp>(&op)) {
-          // The runtime's GPU layer (a transfer to another partition), called by the host.
+          // A GPU library's call or a transfer to another partition, called by the host.
           const kiln::dialect::KernelInfo *info = kiln::dialect::lookupKernel(call.getKernel());
-          if (info && info->library == kiln::dialect::KernelLibrary::GpuRuntime)
+          if (info && kiln::dialect::libraryInfo(info->library).onGpu)
             continue;
         }
         if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {

@@ -361,9 +361,9 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
   llvm::outs() << "\n";
   // Their workspaces: device memory of their own, outside the arena, one per device for
   // the process.
-  std::map<StringRef, dialect::GpuLibrary> workspaces; // by library, in name order
+  std::map<StringRef, dialect::LibraryInfo> workspaces; // by library, in name order
   for (const auto &[kernel, count] : libraryCalls)
-    if (std::optional<dialect::GpuLibrary> library = dialect::gpuLibraryOf(kernel))
+    if (std::optional<dialect::LibraryInfo> library = dialect::gpuLibraryOf(kernel))
       workspaces.emplace(library->name, *library);
   if (workspaces.empty())
     return;
@@ -371,7 +371,7 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
                << ": library workspaces outside the arena, one per device:";
   separator = " ";
   for (const auto &[name, library] : workspaces) {
-    using W = dialect::GpuLibrary::Workspace;
+    using W = dialect::LibraryInfo::Workspace;
     llvm::outs() << separator << name;
     switch (library.workspace) {
     case W::Fixed:
@@ -384,6 +384,8 @@ void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
     case W::Own:
       llvm::outs() << " its own (the size " << name << " chooses)";
       break;
+    case W::None:
+      llvm_unreachable("gpuLibraryOf returns libraries with a workspace");
     }
     separator = "; ";
   }

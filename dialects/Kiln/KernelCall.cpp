@@ -209,7 +209,7 @@ LogicalResult KernelCallOp::verify() {
     return emitOpError() << "calls the unknown kernel '" << getKernel()
                          << "'; the kernel table has " << kernelNames();
   // A GPU partition's buffers are device memory: it calls the GPU layer's kernels only.
-  bool gpuKernel = info->library == KernelLibrary::GpuRuntime;
+  bool gpuKernel = libraryInfo(info->library).onGpu;
   if (gpuKernel != isOnGpu(getOperation()))
     return emitOpError() << "calls '" << info->name << "', "
                          << (gpuKernel ? "which takes device memory, outside"

@@ -8,8 +8,6 @@
 #include "dialects/Kiln/KernelShapes.h"
 
 #include "kiln/runtime/abi.h"
-#include "kiln/runtime/gpu_blas.h"
-#include "kiln/runtime/gpu_dnn.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -256,64 +254,64 @@ constexpr KernelArg transferArgs[] = {{A::Param, "key"}, {A::Address, "buffer"},
 
 // Every kernel of libkiln_kernels.a takes its thread budget from the run options.
 constexpr KernelInfo table[] = {
-    {"matmul_f32", KILN_KERNEL_MATMUL_F32, KernelLibrary::Kernels, true, "overwrite",
+    {"matmul_f32", KILN_KERNEL_MATMUL_F32, KernelLibrary::Kiln, true, "overwrite",
      matmulInputs, matmulOutputs, matmulParams, matmulArgs, shapes::matmul},
-    {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kernels, true,
+    {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kiln, true,
      "overwrite", matmulInputs, matmulOutputs, matmulEpilogueParams, matmulEpilogueArgs,
      shapes::matmul},
-    {"matmul_residual_f32", KILN_KERNEL_MATMUL_RESIDUAL_F32, KernelLibrary::Kernels, true,
+    {"matmul_residual_f32", KILN_KERNEL_MATMUL_RESIDUAL_F32, KernelLibrary::Kiln, true,
      "overwrite", matmulResidualInputs, matmulOutputs, matmulEpilogueParams,
      matmulResidualArgs, shapes::matmulResidual},
-    {"batch_matmul_f32", KILN_KERNEL_BATCH_MATMUL_F32, KernelLibrary::Kernels, true,
+    {"batch_matmul_f32", KILN_KERNEL_BATCH_MATMUL_F32, KernelLibrary::Kiln, true,
      "overwrite", batchMatmulInputs, matmulOutputs, batchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
-    {"attention_f32", KILN_KERNEL_ATTENTION_F32, KernelLibrary::Kernels, true, "",
+    {"attention_f32", KILN_KERNEL_ATTENTION_F32, KernelLibrary::Kiln, true, "",
      attentionInputs, attentionOutputs, attentionParams, attentionArgs, shapes::attention},
-    {"attention_masked_f32", KILN_KERNEL_ATTENTION_MASKED_F32, KernelLibrary::Kernels, true, "",
+    {"attention_masked_f32", KILN_KERNEL_ATTENTION_MASKED_F32, KernelLibrary::Kiln, true, "",
      attentionMaskedInputs, attentionOutputs, attentionMaskedParams, attentionMaskedArgs,
      shapes::attention},
-    {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kernels, true,
+    {"depthwise_conv2d_f32", KILN_KERNEL_DEPTHWISE_CONV2D_F32, KernelLibrary::Kiln, true,
      "overwrite", depthwiseInputs, depthwiseOutputs, depthwiseParams, depthwiseArgs,
      shapes::depthwise},
-    {"pointwise_depthwise_f32", KILN_KERNEL_POINTWISE_DEPTHWISE_F32, KernelLibrary::Kernels,
+    {"pointwise_depthwise_f32", KILN_KERNEL_POINTWISE_DEPTHWISE_F32, KernelLibrary::Kiln,
      true, "", pointwiseDepthwiseInputs, depthwiseOutputs, pointwiseDepthwiseParams,
      pointwiseDepthwiseArgs, shapes::pointwiseDepthwise},
-    {"conv2d_3x3_f32", KILN_KERNEL_CONV2D_3X3_F32, KernelLibrary::Kernels, true, "overwrite",
+    {"conv2d_3x3_f32", KILN_KERNEL_CONV2D_3X3_F32, KernelLibrary::Kiln, true, "overwrite",
      convInputs, convOutputs, conv3x3Params, conv3x3Args, shapes::conv2d3x3},
-    {"conv2d_3x3_cached_f32", KILN_KERNEL_CONV2D_3X3_CACHED_F32, KernelLibrary::Kernels, true,
+    {"conv2d_3x3_cached_f32", KILN_KERNEL_CONV2D_3X3_CACHED_F32, KernelLibrary::Kiln, true,
      "overwrite", conv3x3CachedInputs, convOutputs, conv3x3Params, conv3x3CachedArgs,
      shapes::conv2d3x3},
-    {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kernels, true,
+    {"conv2d_direct_f32", KILN_KERNEL_CONV2D_DIRECT_F32, KernelLibrary::Kiln, true,
      "overwrite", convInputs, convOutputs, convDirectParams, convDirectArgs,
      shapes::conv2dDirect},
-    {"conv2d_gemm_f32", KILN_KERNEL_CONV2D_GEMM_F32, KernelLibrary::Kernels, true,
+    {"conv2d_gemm_f32", KILN_KERNEL_CONV2D_GEMM_F32, KernelLibrary::Kiln, true,
      "overwrite", convGemmInputs, convOutputs, convGemmParams, convDirectArgs,
      shapes::conv2dGemm},
-    {"max_pool2d_f32", KILN_KERNEL_MAX_POOL2D_F32, KernelLibrary::Kernels, true, "",
+    {"max_pool2d_f32", KILN_KERNEL_MAX_POOL2D_F32, KernelLibrary::Kiln, true, "",
      poolInputs, poolOutputs, maxPoolParams, maxPoolArgs, shapes::maxPool},
     {"partition_send", KILN_PARTITION_SEND, KernelLibrary::Runtime, false, "",
      transferBuffer, {}, transferParams, transferArgs},
     {"partition_recv", KILN_PARTITION_RECV, KernelLibrary::Runtime, false, "", {},
      transferBuffer, transferParams, transferArgs},
-    {"gpu_matmul_f32", KILN_MGPU_MATMUL_F32, KernelLibrary::GpuRuntime, false, "overwrite",
+    {"gpu_matmul_f32", KILN_MGPU_MATMUL_F32, KernelLibrary::CuBLAS, false, "overwrite",
      gpuMatmulInputs, matmulOutputs, gpuMatmulParams, matmulArgs, shapes::matmul},
-    {"gpu_matmul_epilogue_f32", KILN_MGPU_MATMUL_EPILOGUE_F32, KernelLibrary::GpuRuntime,
+    {"gpu_matmul_epilogue_f32", KILN_MGPU_MATMUL_EPILOGUE_F32, KernelLibrary::CuBLASLt,
      false, "overwrite", gpuMatmulInputs, matmulOutputs, gpuMatmulEpilogueParams,
      matmulEpilogueArgs, shapes::gpuMatmulEpilogue},
-    {"gpu_matmul_residual_f32", KILN_MGPU_MATMUL_RESIDUAL_F32, KernelLibrary::GpuRuntime, false,
+    {"gpu_matmul_residual_f32", KILN_MGPU_MATMUL_RESIDUAL_F32, KernelLibrary::CuBLASLt, false,
      "overwrite", gpuMatmulResidualInputs, matmulOutputs, gpuMatmulEpilogueParams,
      matmulResidualArgs, shapes::gpuMatmulResidual},
-    {"gpu_batch_matmul_f32", KILN_MGPU_BATCH_MATMUL_F32, KernelLibrary::GpuRuntime, false,
+    {"gpu_batch_matmul_f32", KILN_MGPU_BATCH_MATMUL_F32, KernelLibrary::CuBLAS, false,
      "overwrite", batchMatmulInputs, matmulOutputs, gpuBatchMatmulParams, batchMatmulArgs,
      shapes::batchMatmul},
-    {"gpu_matmul_f16", KILN_MGPU_MATMUL_F16, KernelLibrary::GpuRuntime, false, "overwrite",
+    {"gpu_matmul_f16", KILN_MGPU_MATMUL_F16, KernelLibrary::CuBLAS, false, "overwrite",
      gpuMatmulF16Inputs, gpuMatmulF16Outputs, gpuMatmulF16Params, matmulArgs, shapes::matmul},
-    {"gpu_batch_matmul_f16", KILN_MGPU_BATCH_MATMUL_F16, KernelLibrary::GpuRuntime, false,
+    {"gpu_batch_matmul_f16", KILN_MGPU_BATCH_MATMUL_F16, KernelLibrary::CuBLAS, false,
      "overwrite", gpuBatchMatmulF16Inputs, gpuMatmulF16Outputs, batchMatmulParams,
      batchMatmulArgs, shapes::batchMatmul},
-    {"gpu_conv2d_f32", KILN_MGPU_CONV2D_F32, KernelLibrary::GpuRuntime, false, "overwrite",
+    {"gpu_conv2d_f32", KILN_MGPU_CONV2D_F32, KernelLibrary::CuDNN, false, "overwrite",
      gpuConvInputs, gpuConvOutputs, gpuConvParams, gpuConvArgs, shapes::gpuConv2d},
-    {"gpu_conv2d_residual_f32", KILN_MGPU_CONV2D_RESIDUAL_F32, KernelLibrary::GpuRuntime, false,
+    {"gpu_conv2d_residual_f32", KILN_MGPU_CONV2D_RESIDUAL_F32, KernelLibrary::CuDNN, false,
      "overwrite", gpuConvResidualInputs, gpuConvOutputs, gpuConvResidualParams,
      gpuConvResidualArgs, shapes::gpuConv2dResidual},
     {"gpu_partition_send", KILN_MGPU_PARTITION_SEND, KernelLibrary::GpuRuntime, false, "",
@@ -357,19 +355,25 @@ bool symbolUsesThreadPool(llvm::StringRef symbol) {
   });
 }
 
-std::optional<GpuLibrary> gpuLibraryOf(llvm::StringRef kernel) {
+const LibraryInfo &libraryInfo(KernelLibrary library) {
+  using W = LibraryInfo::Workspace;
+  // In KernelLibrary's order.
+  static const LibraryInfo libraries[] = {
+      {"Kiln", false},
+      {"Kiln runtime", false},
+      {"Kiln GPU runtime", true},
+      {"cuBLAS", true, W::Own},
+      {"cuBLASLt", true, W::Fixed, KILN_GPU_BLASLT_WORKSPACE},
+      {"cuDNN", true, W::AtMost, KILN_GPU_DNN_MAX_WORKSPACE},
+  };
+  return libraries[static_cast<size_t>(library)];
+}
+
+std::optional<LibraryInfo> gpuLibraryOf(llvm::StringRef kernel) {
   const KernelInfo *info = lookupKernel(kernel);
-  if (!info || info->library != KernelLibrary::GpuRuntime)
+  if (!info || libraryInfo(info->library).workspace == LibraryInfo::Workspace::None)
     return std::nullopt;
-  llvm::StringRef symbol = info->symbol;
-  if (symbol == KILN_MGPU_MATMUL_EPILOGUE_F32 || symbol == KILN_MGPU_MATMUL_RESIDUAL_F32)
-    return GpuLibrary{"cuBLASLt", GpuLibrary::Workspace::Fixed, KILN_GPU_BLASLT_WORKSPACE};
-  if (symbol == KILN_MGPU_CONV2D_F32 || symbol == KILN_MGPU_CONV2D_RESIDUAL_F32)
-    return GpuLibrary{"cuDNN", GpuLibrary::Workspace::AtMost, KILN_GPU_DNN_MAX_WORKSPACE};
-  if (symbol == KILN_MGPU_MATMUL_F32 || symbol == KILN_MGPU_BATCH_MATMUL_F32 ||
-      symbol == KILN_MGPU_MATMUL_F16 || symbol == KILN_MGPU_BATCH_MATMUL_F16)
-    return GpuLibrary{"cuBLAS", GpuLibrary::Workspace::Own};
-  return std::nullopt;
+  return libraryInfo(info->library);
 }
 
 int64_t packedMatmulBSize(int64_t k, int64_t n) { return k * kiln_matmul_packed_b_width(n); }

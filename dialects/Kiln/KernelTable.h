@@ -1,7 +1,8 @@
 //===- KernelTable.h - the kernels generated code may call -----------*- C++ -*-===//
 //
-// One row per kernel of the runtime (runtime/kernels, C ABI in kiln/kernels/<family>.h):
-// its buffers, its parameters and how they become the C call's arguments. The lowering
+// One row per kernel of the runtime (runtime/kernels, C ABI in kiln/kernels/<family>.h, and
+// the GPU layer's calls, kiln/runtime/mgpu.h): the library it belongs to, its buffers, its
+// parameters and how they become the C call's arguments. The lowering
 // that chooses a kernel builds a `kiln.kernel_call` of a row, the op's verifier checks the
 // call against the row, and codegen's expansion (kiln-codegen-expand-kernel-calls) writes
 // the C call from it. Adding a kernel means adding a row in KernelTable.cpp, the only file
@@ -65,14 +66,34 @@ struct KernelArg {
   llvm::StringLiteral ref = "";
 };
 
-/// Where a kernel's symbol is defined.
+/// The library a kernel belongs to: whose code runs behind its symbol (libraryInfo says
+/// what Kiln knows of each). Kiln's own kernels are defined in libkiln_kernels.a, the rest
+/// in libkiln_runtime.a, whose GPU layer (kiln/runtime/mgpu.h) calls NVIDIA's libraries.
 enum class KernelLibrary : uint8_t {
-  Kernels, ///< libkiln_kernels.a
-  Runtime, ///< libkiln_runtime.a
-  /// libkiln_runtime.a's GPU layer (kiln/runtime/mgpu.h): called by a GPU partition's host
-  /// code with device addresses; the only kernel calls a GPU partition keeps.
-  GpuRuntime,
+  Kiln,       ///< Kiln's own CPU kernels (libkiln_kernels.a)
+  Runtime,    ///< Kiln's runtime: transfers between CPU partitions
+  GpuRuntime, ///< Kiln's GPU layer: a GPU partition's transfers
+  CuBLAS,     ///< cuBLAS, through the GPU layer
+  CuBLASLt,   ///< cuBLASLt, through the GPU layer
+  CuDNN,      ///< cuDNN, through the GPU layer
 };
+
+/// What Kiln knows of a library: its name, whether a GPU partition calls it (with device
+/// addresses, from its host code) and the device memory it keeps outside the partition's
+/// arena, one workspace per device (kiln/runtime/abi.h's sizes).
+struct LibraryInfo {
+  enum class Workspace : uint8_t {
+    None,   ///< no device memory of its own
+    Fixed,  ///< workspaceBytes, allocated on the library's first call (cuBLASLt)
+    AtMost, ///< what its chosen algorithms ask, up to workspaceBytes (cuDNN)
+    Own,    ///< the library's own choice, allocated by it (cuBLAS)
+  };
+  llvm::StringLiteral name; ///< "Kiln", "cuBLAS", "cuBLASLt", "cuDNN" ...
+  bool onGpu;
+  Workspace workspace = Workspace::None;
+  int64_t workspaceBytes = 0;
+};
+const LibraryInfo &libraryInfo(KernelLibrary library);
 
 struct KernelInfo {
   llvm::StringLiteral name;   ///< the kernel_call's `kernel`, e.g. "matmul_f32"
@@ -106,21 +127,9 @@ llvm::ArrayRef<KernelInfo> kernels();
 /// thread budget from the run options.
 bool symbolUsesThreadPool(llvm::StringRef symbol);
 
-/// The NVIDIA library a GPU partition's runtime kernel calls, and the workspace that
-/// library keeps in device memory of its own (one per device, outside the partition's
-/// arena; kiln/runtime/gpu_blas.h, gpu_dnn.h).
-struct GpuLibrary {
-  enum class Workspace {
-    Fixed,  ///< workspaceBytes, allocated on the library's first call (cuBLASLt)
-    AtMost, ///< what its chosen algorithms ask, up to workspaceBytes (cuDNN)
-    Own,    ///< the library's own choice, allocated by it (cuBLAS)
-  };
-  llvm::StringLiteral name; ///< "cuBLAS", "cuBLASLt", "cuDNN"
-  Workspace workspace;
-  int64_t workspaceBytes = 0;
-};
-/// The library GPU runtime kernel `kernel` calls; none for a transfer or another kernel.
-std::optional<GpuLibrary> gpuLibraryOf(llvm::StringRef kernel);
+/// The library kernel `kernel` belongs to, if it keeps a workspace of device memory (a GPU
+/// partition's cuBLAS, cuBLASLt and cuDNN calls); none for a transfer or another kernel.
+std::optional<LibraryInfo> gpuLibraryOf(llvm::StringRef kernel);
 
 /// The packed layout of a matrix product's constant B operand (kiln_matmul_packed_b_*):
 /// the floats a packed k x n B holds, and where element (row, col) goes.

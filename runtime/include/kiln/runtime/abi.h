@@ -381,6 +381,13 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
 /* The same with a residual connection's addition in its epilogue. */
 #define KILN_MGPU_CONV2D_RESIDUAL_F32 "kiln_mgpu_conv2d_residual_f32"
 
+/* The device memory the GPU layer's libraries keep outside a partition's arena, one
+ * workspace per device (`kiln compile --stats` reports them): cuBLASLt's, allocated whole on
+ * its first product (kiln/runtime/gpu_blas.h), and the most cuDNN's chosen algorithms may
+ * ask for (kiln/runtime/gpu_dnn.h). cuBLAS sizes and allocates its own. */
+#define KILN_GPU_BLASLT_WORKSPACE ((int64_t)32 << 20)
+#define KILN_GPU_DNN_MAX_WORKSPACE ((int64_t)1 << 30)
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "kiln/runtime/abi.h"
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/status.h"
 
@@ -90,7 +91,6 @@ typedef struct {
  * its first such product. Sizes of 0 rows or columns do nothing; k must be at least 1.
  */
 enum { KILN_GPU_BLASLT_MAX_PLANS = 256 };
-enum { KILN_GPU_BLASLT_WORKSPACE = 32 << 20 };
 kiln_status_t kiln_gpu_gemm_epilogue(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
                                      int transpose_a, int transpose_b, int64_t m, int64_t n,
                                      int64_t k, const kiln_gpu_gemm_epilogue_t* epilogue,

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "kiln/runtime/abi.h"
 #include "kiln/runtime/gpu.h"
 #include "kiln/runtime/status.h"
 
@@ -29,7 +30,6 @@ extern "C" {
 #endif
 
 enum { KILN_GPU_DNN_MAX_PLANS = 256 };
-#define KILN_GPU_DNN_MAX_WORKSPACE ((int64_t)1 << 30)
 
 /* A 2-D convolution, NHWC: input n x h x w x c, filter f x kh x kw x (c / groups) (cuDNN's
  * NHWC filter layout, "KRSC"), output n x oh x ow x f; output channel j reads the input
