@@ -20,6 +20,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -189,10 +190,14 @@ std::optional<TensorId> SignatureReader::tensorOf(StringRef kind, StringRef key,
 
 LogicalResult SignatureReader::read(ArrayRef<FeedSpec> given, ImportOptions &options) {
   std::vector<std::string> inputs = sortedKeys(signature.inputs());
-  for (const FeedSpec &feed : given)
+  llvm::StringSet<> fed;
+  for (const FeedSpec &feed : given) {
     if (!signature.inputs().count(feed.key))
       return error() << "--feed names '" << feed.key << "', which is not one of its inputs ("
                      << (inputs.empty() ? "it has none" : llvm::join(inputs, ", ")) << ")";
+    if (!fed.insert(feed.key).second)
+      return error() << "input '" << feed.key << "' is fed twice (--feed)";
+  }
   for (const std::string &key : inputs) {
     const tensorflow::TensorInfo &info = signature.inputs().at(key);
     std::optional<TensorId> id = tensorOf("input", key, info);

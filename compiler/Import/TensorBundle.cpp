@@ -301,6 +301,45 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
   return bundle;
 }
 
+/// Tensor `key`'s bytes in shard `path` (`data`, the whole file), checked against its
+/// entry's crc32c.
+static llvm::Expected<llvm::StringRef> checkedTensor(llvm::StringRef path, llvm::StringRef key,
+                                                     const TensorBundle::Entry &e,
+                                                     llvm::StringRef data) {
+  if (uint64_t(e.offset) > data.size() || uint64_t(e.size) > data.size() - uint64_t(e.offset))
+    return fail(path, llvm::formatv("tensor '{0}' ({1} bytes at offset {2}) lies past the end "
+                                    "of the shard ({3} bytes): truncated",
+                                    key, e.size, e.offset, data.size()));
+  llvm::StringRef bytes = data.substr(e.offset, e.size);
+  uint32_t actual;
+  if (e.dtype == TensorBundle::kStringType) {
+    // A string tensor's checksum covers its lengths as fixed-width numbers, not as the
+    // varints stored (decodeStrings).
+    llvm::Expected<uint32_t> crc = TensorBundle::stringChecksum(bytes, e.elements());
+    if (!crc)
+      return fail(path, "tensor '" + key + "': " + llvm::toString(crc.takeError()));
+    actual = *crc;
+  } else {
+    actual = maskCrc32c(crc32c(bytes));
+  }
+  if (actual != e.maskedCrc)
+    return fail(path, llvm::formatv("checksum mismatch in tensor '{0}' (stored {1:x8}, "
+                                    "computed {2:x8}): the shard is corrupt",
+                                    key, e.maskedCrc, actual));
+  return bytes;
+}
+
+/// Shard `path`, whole, for reading tensor `key`.
+static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readShard(llvm::StringRef path,
+                                                                     llvm::StringRef key) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail(path, "cannot read the data shard of tensor '" + key + "': " +
+                          file.getError().message());
+  return std::move(*file);
+}
+
 llvm::Expected<std::string> TensorBundle::read(llvm::StringRef key) const {
   const Entry *e = find(key);
   if (!e)
@@ -310,34 +349,35 @@ llvm::Expected<std::string> TensorBundle::read(llvm::StringRef key) const {
                                        "' is saved in slices (a partitioned variable), "
                                        "which Kiln does not read yet");
   std::string path = shardPath(e->shard);
-  uint64_t fileSize = 0;
-  if (std::error_code ec = llvm::sys::fs::file_size(path, fileSize))
-    return fail(path, "cannot read the data shard of tensor '" + key + "': " + ec.message());
-  if (uint64_t(e->offset) > fileSize || uint64_t(e->size) > fileSize - uint64_t(e->offset))
-    return fail(path, llvm::formatv("tensor '{0}' ({1} bytes at offset {2}) lies past the end "
-                                    "of the shard ({3} bytes): truncated",
-                                    key, e->size, e->offset, fileSize));
-  auto file = llvm::MemoryBuffer::getFileSlice(path, e->size, e->offset, /*IsVolatile=*/false);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readShard(path, key);
   if (!file)
-    return fail(path, "cannot read the data shard of tensor '" + key + "': " +
-                          file.getError().message());
-  std::string bytes = (*file)->getBuffer().str();
-  uint32_t actual;
-  if (e->dtype == kStringType) {
-    // A string tensor's checksum covers its lengths as fixed-width numbers, not as the
-    // varints stored (decodeStrings).
-    llvm::Expected<uint32_t> crc = stringChecksum(bytes, e->elements());
-    if (!crc)
-      return fail(path, "tensor '" + key + "': " + llvm::toString(crc.takeError()));
-    actual = *crc;
-  } else {
-    actual = maskCrc32c(crc32c(bytes));
+    return file.takeError();
+  llvm::Expected<llvm::StringRef> bytes = checkedTensor(path, key, *e, (*file)->getBuffer());
+  if (!bytes)
+    return bytes.takeError();
+  return bytes->str();
+}
+
+llvm::Error TensorBundle::checkAll() const {
+  for (int shard = 0; shard < shards; ++shard) {
+    std::string path = shardPath(shard);
+    std::unique_ptr<llvm::MemoryBuffer> file; // read for its first tensor
+    for (const auto &[key, e] : table) {
+      if (e.shard != shard || e.sliced)
+        continue;
+      if (!file) {
+        llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read = readShard(path, key);
+        if (!read)
+          return read.takeError();
+        file = std::move(*read);
+      }
+      if (llvm::Expected<llvm::StringRef> bytes =
+              checkedTensor(path, key, e, file->getBuffer());
+          !bytes)
+        return bytes.takeError();
+    }
   }
-  if (actual != e->maskedCrc)
-    return fail(path, llvm::formatv("checksum mismatch in tensor '{0}' (stored {1:x8}, "
-                                    "computed {2:x8}): the shard is corrupt",
-                                    key, e->maskedCrc, actual));
-  return bytes;
+  return llvm::Error::success();
 }
 
 namespace {

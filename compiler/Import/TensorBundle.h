@@ -61,6 +61,11 @@ public:
   /// then the bytes), after checking them against the entry's crc32c.
   llvm::Expected<std::string> read(llvm::StringRef key) const;
 
+  /// Checks every tensor's bytes against its crc32c (each shard read once), as TensorFlow
+  /// does when it restores a checkpoint: a corrupt tensor is an error even where nothing
+  /// reads it. The first mismatch's error names the shard and the tensor.
+  llvm::Error checkAll() const;
+
   /// The elements of a string tensor of `count` elements whose bytes `read` returned.
   static llvm::Expected<std::vector<std::string>> decodeStrings(llvm::StringRef bytes,
                                                                 int64_t count);

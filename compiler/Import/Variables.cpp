@@ -35,6 +35,12 @@ bool isVariable(StringRef op) {
   return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
 }
 
+/// `node`'s `dtype` attribute (a variable's type, a read's), 0 (DT_INVALID) when absent.
+int dtypeAttr(const NodeDef &node) {
+  auto it = node.attr().find("dtype");
+  return it == node.attr().end() ? 0 : int(it->second.type());
+}
+
 /// Ops that pass a tensor (or a resource handle) through unchanged.
 bool isPassThrough(StringRef op) {
   return op == "Identity" || op == "IdentityN" || op == "Snapshot";
@@ -221,6 +227,13 @@ LogicalResult Freezer::checkUses(const std::vector<NodeDef *> &nodes) {
                        << ") takes variable '" << in.node->name()
                        << "' as a resource; Kiln reads resource variables through "
                           "ReadVariableOp and ResourceGather";
+      // TensorFlow refuses a read whose dtype is not the variable's.
+      if (int read = dtypeAttr(*node), declared = dtypeAttr(*in.node);
+          resource && read != declared)
+        return error() << "node '" << node->name() << "' (" << node->op()
+                       << ") reads variable '" << in.node->name() << "' of "
+                       << dataTypeEnumName(declared) << " as " << dataTypeEnumName(read)
+                       << ": its dtype must be the variable's";
     }
   }
   return success();
@@ -243,6 +256,8 @@ LogicalResult Freezer::freeze(NodeDef &variable, StringRef prefix) {
     llvm::Expected<TensorBundle> opened = TensorBundle::open(prefix);
     if (!opened)
       return error() << "cannot read the variables: " << llvm::toString(opened.takeError());
+    if (llvm::Error corrupt = opened->checkAll())
+      return error() << "cannot read the variables: " << llvm::toString(std::move(corrupt));
     bundle.emplace(std::move(*opened));
   }
   auto fail = [&]() {
@@ -254,8 +269,7 @@ LogicalResult Freezer::freeze(NodeDef &variable, StringRef prefix) {
   if (entry->sliced)
     return fail() << "saved in slices (a partitioned variable), which Kiln does not read yet";
   const auto &attrs = variable.attr();
-  auto dtype = attrs.find("dtype");
-  int type = dtype == attrs.end() ? 0 : dtype->second.type();
+  int type = dtypeAttr(variable);
   if (type != entry->dtype)
     return fail() << "the checkpoint holds a " << dataTypeEnumName(entry->dtype)
                   << " tensor for a variable of " << dataTypeEnumName(type);
@@ -315,9 +329,7 @@ LogicalResult Freezer::run(StringRef restoreOp, StringRef prefix, ArrayRef<std::
     for (int i = 0; i < node->input_size(); ++i) {
       Ref in = resolveInput(*node, i);
       if (in.node && in.node->op() == "VarHandleOp")
-        uses.push_back({node, i, in.node->attr().count("dtype")
-                                     ? int(in.node->attr().at("dtype").type())
-                                     : 0});
+        uses.push_back({node, i, dtypeAttr(*in.node)});
     }
   }
   for (NodeDef *node : nodes)

@@ -33,9 +33,10 @@ std::optional<DeviceName> DeviceName::parse(StringRef text) {
     return std::nullopt;
   SmallVector<StringRef> parts;
   text.split(parts, '/');
+  // TensorFlow's replicas, tasks and device ids are 32-bit (DeviceNameUtils).
   auto number = [](StringRef value, std::optional<int64_t> &field) {
     int64_t n;
-    if (value.getAsInteger(10, n) || n < 0)
+    if (value.getAsInteger(10, n) || n < 0 || n > INT32_MAX)
       return false;
     field = n;
     return true;

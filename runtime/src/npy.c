@@ -109,14 +109,16 @@ static int kiln_npy_accept(kiln_npy_cursor* c, char ch) {
   return 0;
 }
 
-/* Parses a Python string literal ('...' or "...", no escapes) into buf. */
+/* Parses a Python string literal ('...' or "...", no escapes) into buf. Control characters
+ * (a NUL byte among them, which would end buf early: '<f4\0') are refused, as Python's
+ * parser, and so NumPy, refuses them. */
 static int kiln_npy_parse_string(kiln_npy_cursor* c, char* buf, size_t size) {
   kiln_npy_skip_space(c);
   if (c->pos >= c->end || (*c->pos != '\'' && *c->pos != '"')) return 0;
   char quote = *c->pos++;
   size_t length = 0;
   while (c->pos < c->end && *c->pos != quote) {
-    if (*c->pos == '\\' || length + 1 >= size) return 0;
+    if (*c->pos == '\\' || (unsigned char)*c->pos < 0x20 || length + 1 >= size) return 0;
     buf[length++] = *c->pos++;
   }
   if (c->pos >= c->end) return 0;
@@ -193,7 +195,7 @@ static kiln_status_t kiln_npy_parse_header(const char* text, size_t length, cons
                                   "'%s': structured dtypes are not supported", path);
       }
       if (!kiln_npy_parse_string(&c, header->descr, sizeof(header->descr))) {
-        return KILN_NPY_MALFORMED("'descr' is not a short string");
+        return KILN_NPY_MALFORMED("'descr' is not a short string of printable characters");
       }
       header->has_descr = 1;
     } else if (strcmp(key, "fortran_order") == 0) {

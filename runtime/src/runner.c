@@ -650,11 +650,26 @@ static kiln_gpu_ptr_t kiln_runner_device_buffer(kiln_runner* runner, int32_t gpu
   return buffer;
 }
 
+/* --resident on a model that reads and writes all its inputs and outputs on the host is a
+ * usage error, found before any device work. */
+static int kiln_runner_may_be_resident(const kiln_runner* runner) {
+  const kiln_model_info_t* model = runner->model;
+  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+  for (int i = 0; buffers != NULL && i < model->num_inputs; ++i)
+    if (buffers->input_gpus != NULL && buffers->input_gpus[i] >= 0) return 1;
+  for (int i = 0; buffers != NULL && i < model->num_outputs; ++i)
+    if (buffers->output_gpus != NULL && buffers->output_gpus[i] >= 0) return 1;
+  kiln_runner_error("--resident: model '%s' reads and writes all its inputs and outputs on "
+                    "the host (no GPU partition alone uses one)%s",
+                    kiln_runner_model_name(model),
+                    buffers == NULL ? "; it was compiled before Kiln's ABI 4" : "");
+  return 0;
+}
+
 /* --resident: puts the inputs and outputs the model allows on its GPU. */
 static int kiln_runner_place_on_gpus(kiln_runner* runner) {
   const kiln_model_info_t* model = runner->model;
   const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
-  int placed = 0;
   for (int i = 0; buffers != NULL && i < model->num_inputs; ++i) {
     runner->call_inputs[i] = runner->input_buffers[i];
     int32_t gpu = buffers->input_gpus != NULL ? buffers->input_gpus[i] : -1;
@@ -664,7 +679,6 @@ static int kiln_runner_place_on_gpus(kiln_runner* runner) {
         runner, gpu, "input", input->name, runner->input_buffers[i], input->byte_size);
     if (runner->device_inputs[i] == 0) return 0;
     runner->call_inputs[i] = (const void*)(uintptr_t)runner->device_inputs[i];
-    ++placed;
   }
   for (int i = 0; buffers != NULL && i < model->num_outputs; ++i) {
     runner->call_outputs[i] = runner->output_buffers[i];
@@ -675,14 +689,6 @@ static int kiln_runner_place_on_gpus(kiln_runner* runner) {
         kiln_runner_device_buffer(runner, gpu, "output", output->name, NULL, output->byte_size);
     if (runner->device_outputs[i] == 0) return 0;
     runner->call_outputs[i] = (void*)(uintptr_t)runner->device_outputs[i];
-    ++placed;
-  }
-  if (placed == 0) {
-    kiln_runner_error("--resident: model '%s' reads and writes all its inputs and outputs on "
-                      "the host (no GPU partition alone uses one)%s",
-                      kiln_runner_model_name(model),
-                      buffers == NULL ? "; it was compiled before Kiln's ABI 4" : "");
-    return 0;
   }
   return 1;
 }
@@ -859,6 +865,7 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   if (runner->output_dir != NULL && !kiln_runner_prepare_output_dir(runner->output_dir)) {
     return KILN_RUNNER_EXIT_USAGE;
   }
+  if (runner->resident && !kiln_runner_may_be_resident(runner)) return KILN_RUNNER_EXIT_USAGE;
   if (runner->resident) {
     runner->device_inputs = (kiln_gpu_ptr_t*)calloc((size_t)num_inputs + 1, sizeof(kiln_gpu_ptr_t));
     runner->device_outputs =

@@ -352,6 +352,21 @@ TEST_F(NpyTest, MalformedHeaders) {
   }
 }
 
+// NumPy refuses a header whose strings hold control characters (its literal_eval: "source
+// code string cannot contain null bytes"); a NUL after the type must not end it early.
+TEST_F(NpyTest, ControlCharactersInDescr) {
+  for (const std::string& descr : {std::string("<f4\0", 4), std::string("<f4\n"),
+                                   std::string("<\tf4")}) {
+    SCOPED_TRACE(descr);
+    std::string path = dir_.Join("nul.npy");
+    WriteFileBytes(path, MakeNpy(1, "{'descr': '" + descr + "', 'fortran_order': False, "
+                                    "'shape': (2,), }",
+                                 std::string(8, '\0')));
+    ExpectReadError(path, KILN_STATUS_INVALID_ARGUMENT,
+                    "'descr' is not a short string of printable characters");
+  }
+}
+
 TEST_F(NpyTest, TooManyDimensions) {
   std::string shape = "(1";
   for (int i = 1; i < 17; ++i) shape += ", 1";

@@ -110,12 +110,15 @@ LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorTyp
     return ctx.error("input must be 4-D, got ", input);
   SmallVector<int64_t> shape(input.getShape());
   const Layout &l = w.layout;
+  // The width only when the height is right: an error of both (a bad padding) is one.
   auto h = computeWindow(ctx, input.getDimSize(l.h), kh, w.strides[l.h], w.dilations[l.h],
                          w.padding, w.explicitPaddings[2 * l.h], w.explicitPaddings[2 * l.h + 1]);
+  if (failed(h))
+    return failure();
   auto wd = computeWindow(ctx, input.getDimSize(l.w), kw, w.strides[l.w], w.dilations[l.w],
                           w.padding, w.explicitPaddings[2 * l.w],
                           w.explicitPaddings[2 * l.w + 1]);
-  if (failed(h) || failed(wd))
+  if (failed(wd))
     return failure();
   shape[l.h] = h->output;
   shape[l.w] = wd->output;

@@ -3,6 +3,8 @@
 
 #include "mlir/IR/TypeUtilities.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace kiln::tf {
@@ -517,6 +519,13 @@ LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out) {
     return failure();
   auto x = cast<TensorType>(ctx.operandType(0));
   Type element = indexElement(ctx, "out_type", IntegerType::get(ctx.context, 32));
+  // As TensorFlow's kernel: a dimension a 32-bit shape cannot hold is an error, not a
+  // wrapped (negative) number.
+  if (element.isInteger(32) && x.hasRank())
+    for (auto [i, d] : llvm::enumerate(x.getShape()))
+      if (!ShapedType::isDynamic(d) && d > std::numeric_limits<int32_t>::max())
+        return ctx.error("Shape output type is 32-bit but dimension ", i, " is ", d,
+                         " (use out_type int64)");
   out.push_back(RankedTensorType::get({x.hasRank() ? x.getRank() : ShapedType::kDynamic},
                                       element));
   return success();
@@ -525,8 +534,13 @@ LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out) {
 LogicalResult inferSizeOf(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(1)))
     return failure();
-  out.push_back(RankedTensorType::get(
-      {}, indexElement(ctx, "out_type", IntegerType::get(ctx.context, 32))));
+  auto x = cast<TensorType>(ctx.operandType(0));
+  Type element = indexElement(ctx, "out_type", IntegerType::get(ctx.context, 32));
+  if (element.isInteger(32) && x.hasStaticShape() &&
+      x.getNumElements() > std::numeric_limits<int32_t>::max())
+    return ctx.error("Size output type is 32-bit but the input has ", x.getNumElements(),
+                     " elements (use out_type int64)");
+  out.push_back(RankedTensorType::get({}, element));
   return success();
 }
 
