@@ -88,6 +88,18 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     What has no GPU lowering is an error at the op: a call, a runtime kernel call, a send or
     receive, an allocation left after buffer planning.
 
+    One function (`selectStrategy`, KernelStrategy.cpp) chooses how each linalg op becomes
+    a kernel, taking the first that fits of: the Hopper product (`warpgroup-product`), the
+    tensor cores' (`tensor-core-product`), the tiled product (`tiled-product`), the block
+    reduction (`block-reduction`), the vectorised elementwise kernel
+    (`vectorised-elementwise`), the reduction in registers (`register-reduction`) and
+    linalg's parallel loops (`parallel-loops`); each has a file of its own under
+    `Strategies/`. With `print-strategies` the pass emits a remark at each linalg op it
+    turns into a kernel, naming the strategy and the reason it fits:
+    ```
+    remark: kernel strategy: block-reduction: a float reduction along its operands' innermost dimension, at least 32 long
+    ```
+
     Before:
     ```mlir
     func.func @main.gpu0(%x: memref<8x16xf32>, %y: memref<8x16xf32>, %s: memref<0xi8>)
@@ -153,6 +165,9 @@ def KernelsPass : Pass<"kiln-gpu-kernels", "mlir::ModuleOp"> {
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
            "Compute f32 matrix products on the tensor cores too, their operands rounded to "
            "TF32 (sm_80 and later; kiln compile --allow-tf32)">,
+    Option<"printStrategies", "print-strategies", "bool", /*default=*/"false",
+           "Emit a remark at each linalg op naming the strategy its kernel is made with "
+           "and why">,
   ];
 }
 
