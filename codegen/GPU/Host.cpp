@@ -175,6 +175,7 @@ struct HostPass : kiln::codegen::gpu::impl::HostPassBase<HostPass> {
     func::CallOp::create(b, loc, end, ValueRange{slotRef});
     for (memref::GetGlobalOp get : gets)
       get.erase();
+    func->setAttr(kiln::dialect::kGpuArenaBytesAttrName, b.getI64IntegerAttr(size));
     ++numPartitions;
     arenaBytes += size;
     return success();

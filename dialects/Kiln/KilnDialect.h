@@ -40,6 +40,12 @@ bool isKernelElement(mlir::Type type, KernelElement element);
 /// was placed on, as the placement wrote it ("/job:localhost/replica:0/task:0/device:GPU:0").
 inline constexpr llvm::StringLiteral kDeviceAttrName = "kiln.device";
 
+/// The attribute `kiln-gpu-host` puts on a GPU partition's function: the bytes of device
+/// memory its arena takes (scratch, weights, inputs, outputs), as it asks the runtime for
+/// them on the first call. It stays on the function through the LLVM dialect, where
+/// `kiln compile --stats` reads it.
+inline constexpr llvm::StringLiteral kGpuArenaBytesAttrName = "kiln.gpu_arena_bytes";
+
 /// Whether `device` (a full device name, as placement writes it) is a GPU.
 bool isGpuDevice(llvm::StringRef device);
 

@@ -2,12 +2,14 @@
 
 // Tests that a GPU partition works on its device arena: the scratch at 0, then the weights
 // (copied up only on the call that allocated the arena), then the input (copied in) and the
-// output (copied out before the runtime ends the call), 256-byte aligned.
+// output (copied out before the runtime ends the call), 256-byte aligned; the function
+// keeps the arena's size for `kiln compile --stats`.
 memref.global "private" constant @w : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]> {alignment = 64 : i64}
 
 // CHECK: memref.global "private" @main.gpu0.gpu_arena : memref<2xi64> = dense<0>
 // CHECK-LABEL: func.func @main.gpu0(
 // CHECK-SAME: %[[X:[^:]*]]: memref<4xf32>, %[[Y:[^:]*]]: memref<4xf32>, %[[S:[^:]*]]: memref<64xi8>)
+// CHECK-SAME: kiln.gpu_arena_bytes = 1024 : i64
 // CHECK: %[[SLOT:.*]] = memref.get_global @main.gpu0.gpu_arena : memref<2xi64>
 // CHECK: %[[BYTES:.*]] = arith.constant 1024 : i64
 // CHECK: %[[BASE:.*]] = call @kiln_mgpu_part_begin(%[[SLOT]], %[[BYTES]]) : (memref<2xi64>, i64) -> memref<1xi8>
