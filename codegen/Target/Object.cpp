@@ -165,7 +165,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   // copy): DenseNet121's model function grew to 378,000 lines of IR that took 165 s to
   // optimise and emit, 6 s without unrolling, at the same speed of the compiled model on
   // the zoo. Tiny graphs, whose loops are all there is, gain from it (mlir_tests/conv_2d:
-  // 3.9 to 1.6 us) and compile in a fraction of a second either way (docs/performance.md,
+  // 3.9 to 1.6 us) and compile in a fraction of a second either way (docs/performance-log.md,
   // 2026-12-02).
   runPipeline(module, machine, optLevel, instructionCount(module) <= kMaxUnrolledInstructions);
 }

@@ -14,7 +14,8 @@
  * operands read and written once against a large memcpy's (measured likewise). Operands are
  * allocated once per shape and reused, so they are in cache as far as their size allows:
  * the figures are a kernel's speed, not a model's. Noise on a shared machine shows as
- * differences between repeated runs; docs/performance.md lists figures with their date. */
+ * differences between repeated runs; docs/performance-log.md lists figures with their date
+ * and commit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -26,7 +26,7 @@ const Impl &chosenImpl() { return simd::useAvx512() ? kAvx512 : kAvx2; }
 // of work, against the 1 or 2 a spinning worker takes to join. Products of 2^18 to 2^21
 // (an LSTM step's, MobileNet's 1x1 convolutions on 14x14 and 28x28 images, attention's
 // per-head products) gain 1.1 to 1.45x from a second thread (test/bench/gemm_bench.c,
-// medians of 5; docs/performance.md).
+// medians of 5; docs/performance-log.md).
 constexpr int64_t kMinParallelWork = int64_t(1) << 18;
 
 // The share of `threads` busy over `count` items split into `threads` near-equal chunks:
