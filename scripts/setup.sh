@@ -18,7 +18,7 @@ done
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-format-22
   libeigen3-dev libprotobuf-dev protobuf-compiler libcli11-dev
   googletest libgtest-dev libopenmpi-dev openmpi-bin
   python3 python3-numpy zlib1g-dev libzstd-dev

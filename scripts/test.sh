@@ -10,6 +10,8 @@ build_dir="${KILN_BUILD_DIR:-$here/build}"
 export KILN_BUILD_DIR="$build_dir"
 
 "$here/scripts/setup.sh"
+# Layout first: an unformatted C or C++ file fails the run (scripts/check-format.sh --fix).
+"$here/scripts/check-format.sh"
 
 if [ -n "${KILN_SHARED:-}" ]; then
   shared="$KILN_SHARED"
