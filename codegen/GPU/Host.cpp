@@ -128,8 +128,7 @@ struct HostPass : kiln::codegen::gpu::impl::HostPassBase<HostPass> {
     Value base = func::CallOp::create(b, loc, begin, ValueRange{slotRef, bytes}).getResult(0);
     auto arenaType = MemRefType::get({size}, b.getI8Type());
     Value arena = memref::ReinterpretCastOp::create(b, loc, arenaType, base, int64_t(0),
-                                                    ArrayRef<int64_t>{size},
-                                                    ArrayRef<int64_t>{1});
+                                                    ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1});
     auto view = [&](OpBuilder &at, int64_t offset, Type type) -> Value {
       Value shift = arith::ConstantIndexOp::create(at, loc, offset);
       return memref::ViewOp::create(at, loc, type, arena, shift, ValueRange{});

@@ -158,8 +158,7 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
     // the output), when neither operand is the output.
     if (op.getNumDpsInputs() == 2 && !indexed)
       return warpgroupMma && fitsWarpgroupProduct(op) &&
-                     llvm::none_of(op.getDpsInputs(),
-                                   [&](Value input) { return input == buffer; })
+                     llvm::none_of(op.getDpsInputs(), [&](Value input) { return input == buffer; })
                  ? op
                  : nullptr;
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -170,9 +169,8 @@ struct KernelsPass : kiln::codegen::gpu::impl::KernelsPassBase<KernelsPass> {
         return nullptr;
     }
     bool readsBuffer = false;
-    region.walk([&](Operation *inner) {
-      readsBuffer |= llvm::is_contained(inner->getOperands(), buffer);
-    });
+    region.walk(
+        [&](Operation *inner) { readsBuffer |= llvm::is_contained(inner->getOperands(), buffer); });
     return readsBuffer ? nullptr : op;
   }
 

@@ -47,9 +47,8 @@ void addNVGPUTypes(LLVMTypeConverter &converter) {
   converter.addConversion([&converter, ctx](nvgpu::MBarrierGroupType type) -> Type {
     return converter.convertType(nvgpu::getMBarrierMemrefType(ctx, type));
   });
-  converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
-    return LLVM::LLVMPointerType::get(ctx);
-  });
+  converter.addConversion(
+      [ctx](nvgpu::TensorMapDescriptorType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
 }
 
 struct LowerNVGPUPass : kiln::codegen::gpu::impl::LowerNVGPUPassBase<LowerNVGPUPass> {

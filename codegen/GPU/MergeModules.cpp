@@ -84,8 +84,8 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
     for (mlir::gpu::GPUModuleOp source : sources)
       for (auto kernel : source.getOps<mlir::gpu::GPUFuncOp>())
         kernelCount += kernel.isKernel();
-    int64_t count = std::clamp<int64_t>(kernelCount / std::max<int64_t>(kernelsPerModule, 1),
-                                        1, std::max<int64_t>(modules, 1));
+    int64_t count = std::clamp<int64_t>(kernelCount / std::max<int64_t>(kernelsPerModule, 1), 1,
+                                        std::max<int64_t>(modules, 1));
     OpBuilder b(sources.front());
     // The modules, "kiln_kernels" then "kiln_kernels_1" ..., and the operations in each.
     SmallVector<mlir::gpu::GPUModuleOp> parts;
@@ -102,8 +102,8 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
     }
     mlir::gpu::GPUModuleOp merged = parts.front(); // the functions beside kernels, first
     // Each kernel takes the names of its function and of the graph node it computes (its
-    // location's), else its module's, as a unique PTX identifier (profiles and --emit ptx then say which op a
-    // kernel is); the functions outlining copied in beside kernels keep their names, one
+    // location's), else its module's, as a unique PTX identifier (profiles and --emit ptx then say
+    // which op a kernel is); the functions outlining copied in beside kernels keep their names, one
     // copy each.
     llvm::DenseMap<Attribute, SymbolRefAttr> renamed;
     llvm::StringSet<> taken;
@@ -127,8 +127,7 @@ struct MergeModulesPass : kiln::codegen::gpu::impl::MergeModulesPassBase<MergeMo
           if (Operation *kept = merged.lookupSymbol(symbol.getNameAttr())) {
             if (kept->getName() != op.getName()) {
               op.emitOpError() << "in GPU module '" << name.getValue() << "' has the name of '"
-                               << kept->getName() << "' " << symbol.getNameAttr()
-                               << " beside it";
+                               << kept->getName() << "' " << symbol.getNameAttr() << " beside it";
               return signalPassFailure();
             }
             op.erase(); // another copy of the same function

@@ -38,8 +38,7 @@ FailureOr<SmallVector<Attribute>> serialize(mlir::gpu::GPUModuleOp module,
   return objects;
 }
 
-struct ModuleToBinaryPass
-    : kiln::codegen::gpu::impl::ModuleToBinaryPassBase<ModuleToBinaryPass> {
+struct ModuleToBinaryPass : kiln::codegen::gpu::impl::ModuleToBinaryPassBase<ModuleToBinaryPass> {
   using ModuleToBinaryPassBase::ModuleToBinaryPassBase;
 
   void runOnOperation() override {

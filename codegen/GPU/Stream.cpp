@@ -45,8 +45,8 @@ struct StreamPass : kiln::codegen::gpu::impl::StreamPassBase<StreamPass> {
     Block &entry = func.front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     auto tokenType = mlir::gpu::AsyncTokenType::get(&getContext());
-    Value stream = mlir::gpu::WaitOp::create(b, func.getLoc(), tokenType, ValueRange{})
-                       .getAsyncToken();
+    Value stream =
+        mlir::gpu::WaitOp::create(b, func.getLoc(), tokenType, ValueRange{}).getAsyncToken();
     for (Operation *op : work) {
       // Each op runs after what was queued before it on the same stream, whatever region
       // it is in, so every op depends on the entry token; its own token is that stream.
@@ -54,10 +54,10 @@ struct StreamPass : kiln::codegen::gpu::impl::StreamPassBase<StreamPass> {
       SmallVector<Type> results(op->getResultTypes());
       results.push_back(tokenType);
       OpBuilder at(op);
-      Operation *async = Operation::create(
-          op->getLoc(), op->getName(), results, op->getOperands(),
-          op->getDiscardableAttrDictionary(), op->getPropertiesStorage(), op->getSuccessors(),
-          /*numRegions=*/0);
+      Operation *async = Operation::create(op->getLoc(), op->getName(), results, op->getOperands(),
+                                           op->getDiscardableAttrDictionary(),
+                                           op->getPropertiesStorage(), op->getSuccessors(),
+                                           /*numRegions=*/0);
       at.insert(async);
       op->replaceAllUsesWith(async->getResults().drop_back());
       op->erase();

@@ -90,8 +90,8 @@ struct ExpandKernelCallsPass
       auto type = cast<MemRefType>(v.getType());
       if (!type.getLayout().isIdentity()) {
         Value offset = memref::ExtractStridedMetadataOp::create(b, loc, v).getOffset();
-        Value bytes = arith::ConstantIndexOp::create(b, loc,
-                                                     (type.getElementTypeBitWidth() + 7) / 8);
+        Value bytes =
+            arith::ConstantIndexOp::create(b, loc, (type.getElementTypeBitWidth() + 7) / 8);
         p = arith::AddIOp::create(b, loc, p, arith::MulIOp::create(b, loc, offset, bytes));
       }
       return arith::IndexCastOp::create(b, loc, i64, p);

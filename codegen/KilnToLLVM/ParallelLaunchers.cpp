@@ -59,10 +59,9 @@ struct ParallelLaunchersPass
     StringRef name = launcher.getName().drop_back(kSuffix.size());
     auto body = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
     LLVM::LLVMFunctionType type = launcher.getFunctionType();
-    if (!body || body.isExternal() ||
-        body.getFunctionType().getNumParams() != type.getNumParams())
-      return launcher.emitOpError() << "declares the launcher of '" << name
-                                    << "', which has no matching body";
+    if (!body || body.isExternal() || body.getFunctionType().getNumParams() != type.getNumParams())
+      return launcher.emitOpError()
+             << "declares the launcher of '" << name << "', which has no matching body";
     MLIRContext *ctx = module.getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i64 = IntegerType::get(ctx, 64);
@@ -87,8 +86,8 @@ struct ParallelLaunchersPass
       Value size = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(buffers));
       array = LLVM::AllocaOp::create(b, loc, ptr, ptr, size);
       for (int64_t i = 0; i < buffers; ++i) {
-        Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
-                                         ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        Value slot =
+            LLVM::GEPOp::create(b, loc, ptr, ptr, array, ArrayRef<LLVM::GEPArg>{int32_t(i)});
         LLVM::StoreOp::create(b, loc, entry->getArgument(2 + i), slot);
       }
     }

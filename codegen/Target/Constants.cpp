@@ -102,7 +102,8 @@ LogicalResult writeObjectWithConstants(StringRef object, ArrayRef<ObjectConstant
   };
   if (!llvm::sys::IsLittleEndianHost)
     return bad("big-endian host");
-  if (object.size() < sizeof(Elf64_Ehdr) || !object.starts_with("\x7f" "ELF"))
+  if (object.size() < sizeof(Elf64_Ehdr) || !object.starts_with("\x7f"
+                                                                "ELF"))
     return bad("not an ELF file");
   auto header = readAt<Elf64_Ehdr>(object, 0);
   if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB ||
@@ -209,9 +210,8 @@ LogicalResult writeObjectWithConstants(StringRef object, ArrayRef<ObjectConstant
   return success();
 }
 
-LogicalResult writeConstantsObject(ArrayRef<ObjectConstant> constants,
-                                   llvm::TargetMachine &machine, llvm::raw_ostream &os,
-                                   std::string &error) {
+LogicalResult writeConstantsObject(ArrayRef<ObjectConstant> constants, llvm::TargetMachine &machine,
+                                   llvm::raw_ostream &os, std::string &error) {
   llvm::LLVMContext context;
   llvm::Module module("kiln_constants", context);
   module.setTargetTriple(machine.getTargetTriple());
@@ -227,17 +227,15 @@ LogicalResult writeConstantsObject(ArrayRef<ObjectConstant> constants,
     addresses.push_back(global);
   }
   auto *type = llvm::ArrayType::get(llvm::PointerType::get(context, 0), addresses.size());
-  auto *table = new llvm::GlobalVariable(module, type, /*isConstant=*/true,
-                                         llvm::GlobalValue::InternalLinkage,
-                                         llvm::ConstantArray::get(type, addresses),
-                                         "kiln.constants");
+  auto *table = new llvm::GlobalVariable(
+      module, type, /*isConstant=*/true, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantArray::get(type, addresses), "kiln.constants");
   llvm::appendToCompilerUsed(module, {table});
   SmallVector<char, 0> object;
   llvm::raw_svector_ostream objectStream(object);
   if (failed(emitMachineCode(module, machine, objectStream, /*assembly=*/false, error)))
     return failure();
-  return writeObjectWithConstants(StringRef(object.data(), object.size()), constants, os,
-                                  error);
+  return writeObjectWithConstants(StringRef(object.data(), object.size()), constants, os, error);
 }
 
 } // namespace kiln::codegen

@@ -25,20 +25,34 @@ int dtypeOf(Type t) { return kiln::dialect::abi::dtypeOf(t); }
 
 static const char *dtypeMacro(int dtype) {
   switch (dtype) {
-  case KILN_DTYPE_F32: return "KILN_DTYPE_F32";
-  case KILN_DTYPE_F64: return "KILN_DTYPE_F64";
-  case KILN_DTYPE_F16: return "KILN_DTYPE_F16";
-  case KILN_DTYPE_BF16: return "KILN_DTYPE_BF16";
-  case KILN_DTYPE_I8: return "KILN_DTYPE_I8";
-  case KILN_DTYPE_I16: return "KILN_DTYPE_I16";
-  case KILN_DTYPE_I32: return "KILN_DTYPE_I32";
-  case KILN_DTYPE_I64: return "KILN_DTYPE_I64";
-  case KILN_DTYPE_U8: return "KILN_DTYPE_U8";
-  case KILN_DTYPE_U16: return "KILN_DTYPE_U16";
-  case KILN_DTYPE_U32: return "KILN_DTYPE_U32";
-  case KILN_DTYPE_U64: return "KILN_DTYPE_U64";
-  case KILN_DTYPE_BOOL: return "KILN_DTYPE_BOOL";
-  default: return "KILN_DTYPE_INVALID";
+  case KILN_DTYPE_F32:
+    return "KILN_DTYPE_F32";
+  case KILN_DTYPE_F64:
+    return "KILN_DTYPE_F64";
+  case KILN_DTYPE_F16:
+    return "KILN_DTYPE_F16";
+  case KILN_DTYPE_BF16:
+    return "KILN_DTYPE_BF16";
+  case KILN_DTYPE_I8:
+    return "KILN_DTYPE_I8";
+  case KILN_DTYPE_I16:
+    return "KILN_DTYPE_I16";
+  case KILN_DTYPE_I32:
+    return "KILN_DTYPE_I32";
+  case KILN_DTYPE_I64:
+    return "KILN_DTYPE_I64";
+  case KILN_DTYPE_U8:
+    return "KILN_DTYPE_U8";
+  case KILN_DTYPE_U16:
+    return "KILN_DTYPE_U16";
+  case KILN_DTYPE_U32:
+    return "KILN_DTYPE_U32";
+  case KILN_DTYPE_U64:
+    return "KILN_DTYPE_U64";
+  case KILN_DTYPE_BOOL:
+    return "KILN_DTYPE_BOOL";
+  default:
+    return "KILN_DTYPE_INVALID";
   }
 }
 
@@ -53,8 +67,7 @@ int64_t ModelInterface::scratchBytes() const {
   return bytes;
 }
 
-static TensorSignature tensorSignature(StringRef name, StringAttr alias,
-                                       RankedTensorType type) {
+static TensorSignature tensorSignature(StringRef name, StringAttr alias, RankedTensorType type) {
   TensorSignature t;
   t.name = name.str();
   if (alias)
@@ -96,8 +109,8 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
   llvm::StringMap<int32_t> statePosition;
   for (auto state : model.getBody().getOps<kiln::dialect::StateOp>()) {
     StateInterface s;
-    s.tensor = tensorSignature(state.getName(), StringAttr(),
-                               cast<RankedTensorType>(state.getType()));
+    s.tensor =
+        tensorSignature(state.getName(), StringAttr(), cast<RankedTensorType>(state.getType()));
     s.offset = interface.stateBytes;
     interface.stateBytes += alignScratch(s.tensor.byteSize);
     statePosition[state.getName()] = static_cast<int32_t>(interface.states.size());
@@ -174,7 +187,8 @@ public:
   InfoBuilder(llvm::Module &m, StringRef prefix)
       : m(m), ctx(m.getContext()), prefix(prefix.str()), ptr(llvm::PointerType::get(ctx, 0)),
         i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)) {
-    tensorInfo = llvm::StructType::create(ctx, {ptr, ptr, i32, i32, ptr, i64}, "kiln_tensor_info_t");
+    tensorInfo =
+        llvm::StructType::create(ctx, {ptr, ptr, i32, i32, ptr, i64}, "kiln_tensor_info_t");
     stateInfo = llvm::StructType::create(ctx, {tensorInfo, i64}, "kiln_state_info_t");
     entryInfo = llvm::StructType::create(
         ctx, {ptr, i32, i32, ptr, ptr, i32, i32, ptr, ptr, i64, ptr}, "kiln_entry_info_t");
@@ -229,14 +243,13 @@ public:
           entryInfo,
           {string(entry.name), int32(entry.inputs.size()), int32(entry.outputs.size()),
            tensors(entry.inputs, "inputs"), tensors(entry.outputs, "outputs"),
-           int32(entry.reads.size()), int32(entry.writes.size()),
-           positions(entry.reads, "reads"), positions(entry.writes, "writes"),
-           int64(entry.scratchBytes), function}));
+           int32(entry.reads.size()), int32(entry.writes.size()), positions(entry.reads, "reads"),
+           positions(entry.writes, "writes"), int64(entry.scratchBytes), function}));
     std::vector<llvm::Constant *> buffers;
     for (const EntryInterface &entry : model.entries)
-      buffers.push_back(llvm::ConstantStruct::get(
-          buffersInfo,
-          {positions(entry.inputGpus, "input_gpus"), positions(entry.outputGpus, "output_gpus")}));
+      buffers.push_back(
+          llvm::ConstantStruct::get(buffersInfo, {positions(entry.inputGpus, "input_gpus"),
+                                                  positions(entry.outputGpus, "output_gpus")}));
     std::vector<llvm::Constant *> states;
     for (const StateInterface &state : model.states)
       states.push_back(
@@ -252,23 +265,22 @@ public:
     llvm::Constant *firstEntry =
         first ? static_cast<llvm::Constant *>(first) : llvm::ConstantPointerNull::get(ptr);
     auto *init = llvm::ConstantStruct::get(
-        modelInfo,
-        {int32(KILN_ABI_VERSION), string(model.name), int32(front.inputs.size()),
-         int32(front.outputs.size()), tensors(front.inputs, "inputs"),
-         tensors(front.outputs, "outputs"), int64(model.scratchBytes()),
-         int64(KILN_SCRATCH_ALIGNMENT), firstEntry, int32(model.entries.size()),
-         int32(model.states.size()), table(entryInfo, entries, "entries"),
-         table(stateInfo, states, "states"), int64(model.stateBytes),
-         int64(KILN_SCRATCH_ALIGNMENT), table(buffersInfo, buffers, "buffers")});
+        modelInfo, {int32(KILN_ABI_VERSION), string(model.name), int32(front.inputs.size()),
+                    int32(front.outputs.size()), tensors(front.inputs, "inputs"),
+                    tensors(front.outputs, "outputs"), int64(model.scratchBytes()),
+                    int64(KILN_SCRATCH_ALIGNMENT), firstEntry, int32(model.entries.size()),
+                    int32(model.states.size()), table(entryInfo, entries, "entries"),
+                    table(stateInfo, states, "states"), int64(model.stateBytes),
+                    int64(KILN_SCRATCH_ALIGNMENT), table(buffersInfo, buffers, "buffers")});
     return new llvm::GlobalVariable(m, modelInfo, /*isConstant=*/true,
                                     llvm::GlobalValue::ExternalLinkage, init, prefix + "_info");
   }
 
 private:
   llvm::GlobalVariable *privateGlobal(llvm::Constant *init, StringRef what) {
-    auto *g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
-                                       llvm::GlobalValue::PrivateLinkage, init,
-                                       prefix + "." + what);
+    auto *g =
+        new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                 llvm::GlobalValue::PrivateLinkage, init, prefix + "." + what);
     g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     return g;
   }
@@ -284,16 +296,15 @@ private:
 } // namespace
 
 /// The model's kiln_check_info_t table: {message, rank, is_unsigned, dims} per check.
-static llvm::Constant *checkTable(llvm::Module &m, ArrayRef<CheckInfo> checks,
-                                  StringRef prefix) {
+static llvm::Constant *checkTable(llvm::Module &m, ArrayRef<CheckInfo> checks, StringRef prefix) {
   llvm::LLVMContext &ctx = m.getContext();
   auto *ptr = llvm::PointerType::get(ctx, 0);
   auto *i32 = llvm::Type::getInt32Ty(ctx);
   auto *entryType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
   auto global = [&](llvm::Constant *init, StringRef what) {
-    auto *g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
-                                       llvm::GlobalValue::PrivateLinkage, init,
-                                       prefix + "." + what);
+    auto *g =
+        new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                 llvm::GlobalValue::PrivateLinkage, init, prefix + "." + what);
     g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     return g;
   };
@@ -304,10 +315,9 @@ static llvm::Constant *checkTable(llvm::Module &m, ArrayRef<CheckInfo> checks,
         dims.empty() ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(ptr))
                      : global(llvm::ConstantDataArray::get(ctx, dims), "check_dims");
     entries.push_back(llvm::ConstantStruct::get(
-        entryType,
-        {global(llvm::ConstantDataArray::getString(ctx, check.message), "check_message"),
-         llvm::ConstantInt::get(i32, dims.size()), llvm::ConstantInt::get(i32, check.isUnsigned),
-         dimsPtr}));
+        entryType, {global(llvm::ConstantDataArray::getString(ctx, check.message), "check_message"),
+                    llvm::ConstantInt::get(i32, dims.size()),
+                    llvm::ConstantInt::get(i32, check.isUnsigned), dimsPtr}));
   }
   return global(llvm::ConstantArray::get(llvm::ArrayType::get(entryType, entries.size()), entries),
                 "checks");
@@ -488,8 +498,8 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     b.CreateCall(impls.front(), partArgs(parts.front(), 0));
     if (parts.front().gpu) {
       // The GPU's first error, kept by the runtime (kiln/runtime/mgpu.h), is the status.
-      llvm::FunctionCallee gpuStatus = m.getOrInsertFunction(
-          "kiln_mgpu_status", llvm::FunctionType::get(i32, {ptr}, false));
+      llvm::FunctionCallee gpuStatus =
+          m.getOrInsertFunction("kiln_mgpu_status", llvm::FunctionType::get(i32, {ptr}, false));
       code = b.CreateCall(gpuStatus, {options});
     }
   } else {
@@ -529,23 +539,21 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     std::vector<llvm::Constant *> keys;
     for (const std::string &key : rendezvousKeys) {
       auto *init = llvm::ConstantDataArray::getString(ctx, key, /*AddNull=*/true);
-      auto *g = new llvm::GlobalVariable(m, init->getType(), true,
-                                         llvm::GlobalValue::PrivateLinkage, init,
-                                         model.name + ".key");
+      auto *g = new llvm::GlobalVariable(
+          m, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, model.name + ".key");
       keys.push_back(g);
     }
     llvm::Constant *keyTable = llvm::ConstantPointerNull::get(ptr);
     if (!keys.empty()) {
       auto *arrayType = llvm::ArrayType::get(ptr, keys.size());
-      keyTable = new llvm::GlobalVariable(m, arrayType, true, llvm::GlobalValue::PrivateLinkage,
-                                          llvm::ConstantArray::get(arrayType, keys),
-                                          model.name + ".keys");
+      keyTable =
+          new llvm::GlobalVariable(m, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                                   llvm::ConstantArray::get(arrayType, keys), model.name + ".keys");
     }
     llvm::FunctionCallee runParts = m.getOrInsertFunction(
         "kiln_partitions_run", llvm::FunctionType::get(ptr, {i32, ptr, i32, ptr}, false));
-    llvm::Value *result =
-        b.CreateCall(runParts, {b.getInt32(parts.size()), table,
-                                b.getInt32(rendezvousKeys.size()), keyTable});
+    llvm::Value *result = b.CreateCall(
+        runParts, {b.getInt32(parts.size()), table, b.getInt32(rendezvousKeys.size()), keyTable});
     // The first failure of a partition (a transfer, a GPU's driver error), with its message.
     llvm::FunctionCallee report = m.getOrInsertFunction(
         "kiln_status_report", llvm::FunctionType::get(i32, {ptr, ptr}, false));
@@ -557,8 +565,7 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     for (size_t index = parts.size(); index-- > 0;) {
       llvm::Value *here = partStatus(index);
       llvm::Value *number = b.CreateLoad(i64, here);
-      failedStatus =
-          b.CreateSelect(b.CreateICmpNE(number, b.getInt64(0)), here, failedStatus);
+      failedStatus = b.CreateSelect(b.CreateICmpNE(number, b.getInt64(0)), here, failedStatus);
     }
     llvm::BasicBlock *before = b.GetInsertBlock();
     auto *failed = llvm::BasicBlock::Create(ctx, "check_failed", run);
@@ -583,8 +590,7 @@ llvm::Function *EntryBuilder::build(const EntryInterface &entry, const std::stri
     b.SetInsertPoint(copy);
     for (auto [s, offset] : llvm::zip(entry.writes, entry.writeOffsets))
       b.CreateMemCpy(stateAt(s), llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT), scratchAt(offset),
-                     llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT),
-                     model.states[s].tensor.byteSize);
+                     llvm::MaybeAlign(KILN_SCRATCH_ALIGNMENT), model.states[s].tensor.byteSize);
     b.CreateBr(done);
     b.SetInsertPoint(done);
   }
@@ -669,9 +675,9 @@ static std::string commentText(StringRef text) {
 }
 
 /// The macros describing `list` (inputs, outputs or state), each `PREFIX_<i>_...`.
-static void describeTensors(llvm::raw_ostream &os, ArrayRef<TensorSignature> list,
-                            StringRef prefix, StringRef kind,
-                            ArrayRef<int64_t> offsets = {}, ArrayRef<int32_t> gpus = {}) {
+static void describeTensors(llvm::raw_ostream &os, ArrayRef<TensorSignature> list, StringRef prefix,
+                            StringRef kind, ArrayRef<int64_t> offsets = {},
+                            ArrayRef<int32_t> gpus = {}) {
   for (auto [i, t] : llvm::enumerate(list)) {
     std::string p = (prefix + "_" + std::to_string(i)).str();
     os << "\n/* " << kind << " " << i << ": " << commentText(t.name);
@@ -702,8 +708,7 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
   const std::string &name = model.name;
   std::string upper = StringRef(name).upper();
   std::string guard = upper + "_KILN_MODEL_H";
-  os << "/* " << name << ".h: generated by kiln from " << commentText(source)
-     << ". Do not edit.\n"
+  os << "/* " << name << ".h: generated by kiln from " << commentText(source) << ". Do not edit.\n"
      << " *\n";
   if (model.isSingleRun()) {
     os << " * Call " << name << "_run(inputs, outputs, scratch, options) with one pointer per\n"
@@ -716,8 +721,8 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
        << " * pointer per input and per output of its own (dense, row-major, sizes below), the\n"
        << " * model's state (" << upper << "_STATE_BYTES aligned to " << upper
        << "_STATE_ALIGNMENT bytes, zeroed\n"
-       << " * before the first call; calls that share it must not overlap), and "
-       << upper << "_SCRATCH_BYTES of\n"
+       << " * before the first call; calls that share it must not overlap), and " << upper
+       << "_SCRATCH_BYTES of\n"
        << " * scratch aligned to " << upper << "_SCRATCH_ALIGNMENT bytes; options may be NULL.\n";
   }
   os << " * It returns KILN_STATUS_OK (0) on success. Link with libkiln_kernels.a,\n"
@@ -741,7 +746,8 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
        << "#define " << upper << "_SCRATCH_ALIGNMENT " << KILN_SCRATCH_ALIGNMENT << "\n";
     describeTensors(os, entry.inputs, upper + "_INPUT", "input", {}, entry.inputGpus);
     describeTensors(os, entry.outputs, upper + "_OUTPUT", "output", {}, entry.outputGpus);
-    os << "\n/* Runs the model. Reentrant: concurrent calls need their own scratch and outputs. */\n"
+    os << "\n/* Runs the model. Reentrant: concurrent calls need their own scratch and outputs. "
+          "*/\n"
        << "int32_t " << name
        << "_run(const void* const* inputs, void* const* outputs, void* scratch,\n"
        << "     const kiln_run_options_t* options);\n\n";
@@ -762,10 +768,10 @@ std::string emitHeader(const ModelInterface &model, StringRef source) {
     for (const EntryInterface &entry : model.entries) {
       std::string prefix = upper + "_" + StringRef(entry.name).upper();
       auto names = [&](ArrayRef<int32_t> list) {
-        return llvm::join(llvm::map_range(list, [&](int32_t s) {
-                            return commentText(model.states[s].tensor.name);
-                          }),
-                          ", ");
+        return llvm::join(
+            llvm::map_range(list,
+                            [&](int32_t s) { return commentText(model.states[s].tensor.name); }),
+            ", ");
       };
       os << "\n/* Entry point " << entry.name << ": " << entry.inputs.size() << " inputs, "
          << entry.outputs.size() << " outputs";

@@ -104,8 +104,8 @@ llvm::FailureOr<ModelInterface> readModel(mlir::ModuleOp module);
 /// through kiln_partitions_run (kiln/runtime/partitions.h), with the rendezvous keys as the
 /// keys their transfers refer to by number. With checks, it gives the parts that take it a
 /// status to record a failed check in, and returns kiln_check_failed's code when one did.
-llvm::LogicalResult addEntryPoints(llvm::Module &module, const ModelInterface &model,
-                                   bool withMain, std::string &error);
+llvm::LogicalResult addEntryPoints(llvm::Module &module, const ModelInterface &model, bool withMain,
+                                   std::string &error);
 
 /// The C header declaring the entry points with the model's constants.
 std::string emitHeader(const ModelInterface &model, llvm::StringRef source);

@@ -14,11 +14,11 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
 #include <mutex>
@@ -45,11 +45,10 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(StringRef cpu, std::str
   std::string features;
   if (cpu != "native") {
     // Check the name first: LLVM would print its own warnings for an unknown CPU.
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target->createMCSubtargetInfo(triple, "", ""));
+    std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
     if (!info || !info->isCPUStringValid(cpuName)) {
-      error = "unknown CPU '" + cpuName + "'; use native or one of " +
-              portableCpuLevels().str() + " (or any CPU name LLVM knows, such as znver4)";
+      error = "unknown CPU '" + cpuName + "'; use native or one of " + portableCpuLevels().str() +
+              " (or any CPU name LLVM knows, such as znver4)";
       return nullptr;
     }
   } else {
@@ -63,9 +62,9 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(StringRef cpu, std::str
   // Constructors (a GPU model's kernel module registration) in .init_array, which every
   // linker runs; lld leaves .ctors alone.
   options.UseInitArray = true;
-  auto machine = std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, cpuName, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+  auto machine = std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, cpuName, features, options, llvm::Reloc::PIC_,
+                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine) {
     error = "cannot create a target machine for CPU '" + cpuName + "'";
     return nullptr;
@@ -141,8 +140,7 @@ void setTarget(llvm::Module &module, llvm::TargetMachine &machine) {
 }
 
 /// LLVM's default pipeline at `optLevel` (1 to 3), loops unrolled if `unroll`.
-void runPipeline(llvm::Module &module, llvm::TargetMachine &machine, int optLevel,
-                 bool unroll) {
+void runPipeline(llvm::Module &module, llvm::TargetMachine &machine, int optLevel, bool unroll) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = unroll;
   llvm::PassBuilder pb(&machine, tuning);
@@ -181,8 +179,7 @@ unsigned codeThreads(const llvm::Module &module, unsigned jobs) {
 
 LogicalResult optimizeAndEmitParts(llvm::Module &module, llvm::TargetMachine &machine,
                                    StringRef cpu, int optLevel, unsigned threads,
-                                   std::vector<SmallVector<char, 0>> &objects,
-                                   std::string &error) {
+                                   std::vector<SmallVector<char, 0>> &objects, std::string &error) {
   setTarget(module, machine);
   const bool unroll = instructionCount(module) <= kMaxUnrolledInstructions;
   // A function called from one place (a parallel loop's body from its thunk) is inlined
@@ -300,9 +297,9 @@ void constantsAsBytes(llvm::Module &module) {
       continue;
     llvm::Constant *init = llvm::ConstantDataArray::getString(module.getContext(), bytes,
                                                               /*AddNull=*/false);
-    auto *replacement = new llvm::GlobalVariable(
-        module, init->getType(), g->isConstant(), g->getLinkage(), init, "", g,
-        g->getThreadLocalMode(), g->getAddressSpace());
+    auto *replacement =
+        new llvm::GlobalVariable(module, init->getType(), g->isConstant(), g->getLinkage(), init,
+                                 "", g, g->getThreadLocalMode(), g->getAddressSpace());
     replacement->copyAttributesFrom(g);
     replacement->setAlignment(layout.getPreferredAlign(g));
     replacement->takeName(g);

@@ -50,8 +50,7 @@ void constantsAsBytes(llvm::Module &module);
 
 /// Writes an object file (or assembly when `assembly` is set), the constants as bytes.
 llvm::LogicalResult emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
-                                    llvm::raw_pwrite_stream &os, bool assembly,
-                                    std::string &error);
+                                    llvm::raw_pwrite_stream &os, bool assembly, std::string &error);
 
 } // namespace kiln::codegen
 

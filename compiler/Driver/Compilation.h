@@ -68,16 +68,14 @@ public:
   mlir::LogicalResult lowerToLLVM();
 
 private:
-  template <typename... Args>
-  int fail(Args &&...args) {
+  template <typename... Args> int fail(Args &&...args) {
     err << "kiln: error: ";
     (err << ... << args);
     err << "\n";
     return 1;
   }
   /// The same, for a stage or step that returns a LogicalResult.
-  template <typename... Args>
-  mlir::LogicalResult error(Args &&...args) {
+  template <typename... Args> mlir::LogicalResult error(Args &&...args) {
     fail(std::forward<Args>(args)...);
     return mlir::failure();
   }
@@ -100,9 +98,9 @@ private:
   /// Runs the pass pipeline `build` makes on the module (its IR after each pass in
   /// --dump-ir's folder `folder`; with --stats and `countPasses`, the ops before and after
   /// each pass).
-  mlir::LogicalResult runPipeline(llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)>
-                                      build,
-                                  llvm::StringRef folder, bool countPasses = false);
+  mlir::LogicalResult
+  runPipeline(llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)> build,
+              llvm::StringRef folder, bool countPasses = false);
   pipelines::PipelineOptions pipelineOptions() const;
   /// The model takes its name from --name or the output file.
   void nameModel();
@@ -125,8 +123,7 @@ private:
   // Linking (Link.cpp).
   int link(llvm::ArrayRef<std::string> objectPaths, llvm::StringRef exePath);
   int emitPartsAndLink(llvm::Module &module, unsigned threads,
-                       llvm::ArrayRef<codegen::ObjectConstant> constants,
-                       llvm::StringRef exePath);
+                       llvm::ArrayRef<codegen::ObjectConstant> constants, llvm::StringRef exePath);
 
   const CompileOptions &options;
   llvm::raw_ostream &err;

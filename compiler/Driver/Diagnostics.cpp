@@ -33,10 +33,19 @@ std::string printable(StringRef text) {
 LogicalResult DiagnosticPrinter::print(Diagnostic &diag) {
   const char *severity = "error";
   switch (diag.getSeverity()) {
-  case DiagnosticSeverity::Error: severity = "error"; ++errors; break;
-  case DiagnosticSeverity::Warning: severity = "warning"; break;
-  case DiagnosticSeverity::Note: severity = "note"; break;
-  case DiagnosticSeverity::Remark: severity = "remark"; break;
+  case DiagnosticSeverity::Error:
+    severity = "error";
+    ++errors;
+    break;
+  case DiagnosticSeverity::Warning:
+    severity = "warning";
+    break;
+  case DiagnosticSeverity::Note:
+    severity = "note";
+    break;
+  case DiagnosticSeverity::Remark:
+    severity = "remark";
+    break;
   }
   std::string message = diag.str();
   std::string file = graphPath, node;
@@ -56,8 +65,8 @@ LogicalResult DiagnosticPrinter::print(Diagnostic &diag) {
   StringRef text = message, log;
   auto [first, after] = text.split('\n');
   StringRef tool = first;
-  if (tool.consume_front("`") && tool.consume_back("` invocation failed. Log:") &&
-      !tool.empty() && tool.find_first_of("` ") == StringRef::npos) {
+  if (tool.consume_front("`") && tool.consume_back("` invocation failed. Log:") && !tool.empty() &&
+      tool.find_first_of("` ") == StringRef::npos) {
     text = first;
     log = after;
   }

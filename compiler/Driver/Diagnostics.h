@@ -17,8 +17,8 @@ std::string printable(llvm::StringRef text);
 class DiagnosticPrinter {
 public:
   DiagnosticPrinter(mlir::MLIRContext *ctx, llvm::StringRef graphPath, llvm::raw_ostream &os)
-      : handler(ctx, [this](mlir::Diagnostic &d) { return print(d); }),
-        graphPath(graphPath.str()), os(os) {}
+      : handler(ctx, [this](mlir::Diagnostic &d) { return print(d); }), graphPath(graphPath.str()),
+        os(os) {}
 
   bool sawError() const { return errors > 0; }
 

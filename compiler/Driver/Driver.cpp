@@ -77,9 +77,8 @@ int Compilation::listSignatures() {
     return fail("--list-signatures: '", options.graphPath,
                 "' is not a SavedModel directory (no saved_model.pb or saved_model.pbtxt in "
                 "it)");
-  return failed(import::listSavedModelSignatures(options.graphPath, llvm::outs(), &context))
-             ? 1
-             : 0;
+  return failed(import::listSavedModelSignatures(options.graphPath, llvm::outs(), &context)) ? 1
+                                                                                             : 0;
 }
 
 LogicalResult Compilation::checkOptions() {
@@ -116,9 +115,9 @@ LogicalResult Compilation::checkOptions() {
     // once per kernel module) and then fail in ptxas.
     std::vector<std::string> known = pipelines::gpuArchitectures();
     if (!llvm::is_contained(known, options.gpuArch))
-      return error("--gpu-arch: '", options.gpuArch,
-                   "' is not an architecture LLVM's NVPTX backend knows: ",
-                   llvm::join(known, ", "));
+      return error(
+          "--gpu-arch: '", options.gpuArch,
+          "' is not an architecture LLVM's NVPTX backend knows: ", llvm::join(known, ", "));
   }
   if (options.emit != EmitKind::Mlir || options.stage == Stage::Llvm) {
     std::string targetError;

@@ -21,25 +21,25 @@ enum class Stage { Import, Graph, Lowered, Llvm };
 
 struct CompileOptions {
   std::string graphPath;
-  std::string output;               // "-" is standard output (text kinds only)
+  std::string output; // "-" is standard output (text kinds only)
   EmitKind emit = EmitKind::Exe;
   Stage stage = Stage::Graph;       // for EmitKind::Mlir
   std::vector<std::string> feeds;   // NAME[:PORT]=DTYPE[DIMS]
   std::vector<std::string> fetches; // NAME[:PORT]
   std::string configPath;           // tfcompile config (text tf2xla.Config)
   std::string cpu = "native";
-  std::string modelName;            // default: from the output file name
+  std::string modelName; // default: from the output file name
   std::string dumpIrDir;
   int optLevel = 3;
-  unsigned jobs = 0;                // threads for compiling; 0: one per core
+  unsigned jobs = 0; // threads for compiling; 0: one per core
   bool stats = false;
   bool verbose = false;
   bool noKernels = false;           // no runtime kernel calls: generated loops only
   bool runtimeChecks = true;        // check input values where TensorFlow reports errors
   bool strictFloat = false;         // no Winograd, no polynomial approximations
   bool allowTf32 = false;           // GPU f32 products and convolutions on TF32 tensor cores
-  bool gpuEpilogues = false;         // GPU: epilogues in cuDNN's convolutions, 1x1 ones by cuDNN
-  bool cublasltEpilogues = false;    // GPU: epilogues in cuBLASLt's products (1x1 convolutions')
+  bool gpuEpilogues = false;        // GPU: epilogues in cuDNN's convolutions, 1x1 ones by cuDNN
+  bool cublasltEpilogues = false;   // GPU: epilogues in cuBLASLt's products (1x1 convolutions')
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   bool compressTransfers = false;   // f32 tensors cross devices as their upper 16 bits
   std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)
@@ -61,8 +61,8 @@ bool parseFeed(llvm::StringRef text, mlir::MLIRContext *context, import::FeedSpe
 
 /// Parses `--feed KEY=DTYPE[DIMS]` for a SavedModel signature: KEY is the input's key
 /// (FeedSpec::key), taken as it is.
-bool parseSignatureFeed(llvm::StringRef text, mlir::MLIRContext *context,
-                        import::FeedSpec &feed, std::string &error);
+bool parseSignatureFeed(llvm::StringRef text, mlir::MLIRContext *context, import::FeedSpec &feed,
+                        std::string &error);
 
 /// Runs `kiln compile`. Diagnostics go to `err`; returns the process exit code (0 on
 /// success, 1 when the graph or the options are wrong).

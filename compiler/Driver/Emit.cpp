@@ -23,8 +23,9 @@ namespace kiln::driver {
 /// Writes `path` ("-" is standard output) with `write`. A write that fails (a full disk,
 /// /dev/full) is reported and the partial file removed; unchecked, LLVM's stream would
 /// end the process with "IO failure on output stream".
-LogicalResult Compilation::writeOutput(
-    StringRef path, function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
+LogicalResult
+Compilation::writeOutput(StringRef path,
+                         function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
   std::string message;
   auto file = openOutputFile(path, &message);
   if (!file)
@@ -166,7 +167,8 @@ int Compilation::emit() {
                        [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); })))
     return 1;
   if (options.emit == EmitKind::Llvm)
-    return failed(writeText(output, [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }));
+    return failed(
+        writeText(output, [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); }));
 
   // Machine code, as assembly text or an object file.
   auto emitCode = [&](StringRef path, bool assembly) {
@@ -178,7 +180,8 @@ int Compilation::emit() {
         // The code's object, then the same with the constants added.
         SmallVector<char, 0> code;
         llvm::raw_svector_ostream codeStream(code);
-        if (succeeded(codegen::emitMachineCode(*llvmModule, *machine, codeStream, false, message)) &&
+        if (succeeded(
+                codegen::emitMachineCode(*llvmModule, *machine, codeStream, false, message)) &&
             succeeded(codegen::writeObjectWithConstants(StringRef(code.data(), code.size()),
                                                         constants, os, message)))
           return success();

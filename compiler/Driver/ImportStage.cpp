@@ -42,10 +42,8 @@ LogicalResult Compilation::importGraph() {
     importOptions.fetches.push_back(import::FetchSpec{*id, "", ""});
   }
   module = isModule       ? import::importModuleFile(options.graphPath, &context)
-           : isSavedModel ? import::importSavedModel(options.graphPath, savedModelOptions,
-                                                     &context)
-                          : import::importGraphDefFile(options.graphPath, importOptions,
-                                                       &context);
+           : isSavedModel ? import::importSavedModel(options.graphPath, savedModelOptions, &context)
+                          : import::importGraphDefFile(options.graphPath, importOptions, &context);
   if (!module)
     return failure();
   // The model takes its name from --name or the output file (a module without a

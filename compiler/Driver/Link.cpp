@@ -55,8 +55,7 @@ int Compilation::link(ArrayRef<std::string> objectPaths, StringRef exePath) {
   std::vector<std::string> args = {cxx, "-o", exePath.str()};
   args.insert(args.end(), objectPaths.begin(), objectPaths.end());
   args.push_back("-L" + libDir);
-  for (const char *arg :
-       {"-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime", "-lm", "-pthread"})
+  for (const char *arg : {"-lkiln_runner", "-lkiln_kernels", "-lkiln_runtime", "-lm", "-pthread"})
     args.push_back(arg);
   // LLVM's linker where it is installed beside Kiln's LLVM: a model's weights are most of
   // its executable, which the GNU linker copies several times over (VGG16's 553 MB: 3.5 s
@@ -87,15 +86,14 @@ int Compilation::link(ArrayRef<std::string> objectPaths, StringRef exePath) {
 /// An executable's code optimised and emitted in parts on `threads` threads, an object file
 /// per part, its constants in one more, all linked into `exePath`.
 int Compilation::emitPartsAndLink(llvm::Module &module, unsigned threads,
-                                  ArrayRef<codegen::ObjectConstant> constants,
-                                  StringRef exePath) {
+                                  ArrayRef<codegen::ObjectConstant> constants, StringRef exePath) {
   std::string message;
   std::vector<SmallVector<char, 0>> objects;
-  if (failed(codegen::optimizeAndEmitParts(module, *machine, options.cpu, options.optLevel,
-                                           threads, objects, message)))
+  if (failed(codegen::optimizeAndEmitParts(module, *machine, options.cpu, options.optLevel, threads,
+                                           objects, message)))
     return fail(message);
-  progress("LLVM optimisation and machine code (" + std::to_string(objects.size()) +
-           " parts on " + std::to_string(threads) + " threads)");
+  progress("LLVM optimisation and machine code (" + std::to_string(objects.size()) + " parts on " +
+           std::to_string(threads) + " threads)");
   std::vector<std::string> paths;
   llvm::scope_exit removeObjects([&] {
     for (const std::string &path : paths)

@@ -1,6 +1,6 @@
 //===- Options.cpp - parsing `kiln compile`'s option values -----------------===//
-#include "compiler/Driver/Compilation.h"
 #include "compiler/Driver/Options.h"
+#include "compiler/Driver/Compilation.h"
 
 #include "dialects/TF/Ops/Infer.h"
 
@@ -36,13 +36,12 @@ bool parseStage(StringRef text, Stage &stage) {
 }
 
 std::string tensorNameHint() {
-  return "(expected NAME or NAME:PORT, PORT from 0 to " + std::to_string(import::kMaxPort) +
-         ")";
+  return "(expected NAME or NAME:PORT, PORT from 0 to " + std::to_string(import::kMaxPort) + ")";
 }
 
 /// The DTYPE[DIMS] of a --feed (`text` whole, for messages).
-static bool parseFeedType(StringRef spec, StringRef text, MLIRContext *ctx,
-                          import::FeedSpec &feed, std::string &error) {
+static bool parseFeedType(StringRef spec, StringRef text, MLIRContext *ctx, import::FeedSpec &feed,
+                          std::string &error) {
   size_t bracket = spec.find('[');
   StringRef dtype = spec.substr(0, bracket).trim();
   if (!dtype.empty()) {

@@ -57,7 +57,7 @@ void printPlacement(ModuleOp module) {
 /// What a GPU partition moves between host and device (`--stats`): per call, its inputs and
 /// the tensors it receives in, its outputs and the tensors it sends out; its weights once.
 static void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entry,
-                     const codegen::EntryPart &part) {
+                            const codegen::EntryPart &part) {
   auto func = module.lookupSymbol<func::FuncOp>(part.implName);
   if (!func)
     return;
@@ -145,8 +145,7 @@ void printModel(ModuleOp module, const codegen::ModelInterface &model, size_t im
                  << " bytes (buffers share memory by lifetime; naive total: "
                  << entry.naiveScratchBytes << " bytes, one slot per buffer)\n";
     if (entry.parts.size() > 1) {
-      llvm::outs() << "stats: partitions run concurrently: " << entry.parts.size()
-                   << " (arena";
+      llvm::outs() << "stats: partitions run concurrently: " << entry.parts.size() << " (arena";
       for (const codegen::EntryPart &part : entry.parts)
         llvm::outs() << " " << part.implName << " " << part.scratchBytes;
       llvm::outs() << ")\n";
@@ -156,8 +155,7 @@ void printModel(ModuleOp module, const codegen::ModelInterface &model, size_t im
       io += t.byteSize;
     for (const auto &t : entry.outputs)
       io += t.byteSize;
-    llvm::outs() << "stats: inputs + outputs" << which << ": " << io
-                 << " bytes (caller-owned)\n";
+    llvm::outs() << "stats: inputs + outputs" << which << ": " << io << " bytes (caller-owned)\n";
     for (const codegen::EntryPart &part : entry.parts)
       if (part.gpu)
         printGpuTraffic(module, entry, part);

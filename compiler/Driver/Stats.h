@@ -30,8 +30,8 @@ void printPlacement(mlir::ModuleOp module);
 /// The model after lowering: the ops after import and after the graph passes, each entry
 /// point's arena, partitions and inputs and outputs, each GPU partition's traffic and
 /// library calls, the state.
-void printModel(mlir::ModuleOp module, const codegen::ModelInterface &model,
-                size_t importedOps, size_t graphOps);
+void printModel(mlir::ModuleOp module, const codegen::ModelInterface &model, size_t importedOps,
+                size_t graphOps);
 
 /// Each GPU partition's device arena, as kiln-gpu-host sized it (kGpuArenaBytesAttrName).
 void printGpuArenas(mlir::ModuleOp module);

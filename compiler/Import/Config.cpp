@@ -27,8 +27,7 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
   if (!buffer)
     return failure();
   tensorflow::tf2xla::Config config;
-  if (failed(parseProto(buffer->getBuffer(), path, /*text=*/true, "tf2xla.Config", config,
-                        ctx)))
+  if (failed(parseProto(buffer->getBuffer(), path, /*text=*/true, "tf2xla.Config", config, ctx)))
     return failure();
   for (const auto &feed : config.feed()) {
     if (feed.id().node_name().empty())
@@ -57,9 +56,9 @@ LogicalResult loadConfigFile(StringRef path, ImportOptions &options, MLIRContext
       return emitError(loc) << "a fetch has no id { node_name }";
     if (failed(checkOutputIndex(fetch.id(), "fetch", loc)))
       return failure();
-    options.fetches.push_back(FetchSpec{
-        TensorId{fetch.id().node_name(), static_cast<int>(fetch.id().output_index())},
-        fetch.name(), ""});
+    options.fetches.push_back(
+        FetchSpec{TensorId{fetch.id().node_name(), static_cast<int>(fetch.id().output_index())},
+                  fetch.name(), ""});
   }
   if (config.variable_size() > 0)
     return emitError(loc) << "config variables are not supported yet (variable '"

@@ -18,20 +18,34 @@ Type convertDataType(int dtype, MLIRContext *ctx) {
     dtype -= 100; // reference types: the same element type
   Builder b(ctx);
   switch (dtype) {
-  case tensorflow::DT_FLOAT: return b.getF32Type();
-  case tensorflow::DT_DOUBLE: return b.getF64Type();
-  case tensorflow::DT_HALF: return b.getF16Type();
-  case tensorflow::DT_BFLOAT16: return b.getBF16Type();
-  case tensorflow::DT_INT8: return b.getIntegerType(8);
-  case tensorflow::DT_INT16: return b.getIntegerType(16);
-  case tensorflow::DT_INT32: return b.getIntegerType(32);
-  case tensorflow::DT_INT64: return b.getIntegerType(64);
-  case tensorflow::DT_UINT8: return b.getIntegerType(8, /*isSigned=*/false);
-  case tensorflow::DT_UINT16: return b.getIntegerType(16, false);
-  case tensorflow::DT_UINT32: return b.getIntegerType(32, false);
-  case tensorflow::DT_UINT64: return b.getIntegerType(64, false);
-  case tensorflow::DT_BOOL: return b.getI1Type();
-  default: return {};
+  case tensorflow::DT_FLOAT:
+    return b.getF32Type();
+  case tensorflow::DT_DOUBLE:
+    return b.getF64Type();
+  case tensorflow::DT_HALF:
+    return b.getF16Type();
+  case tensorflow::DT_BFLOAT16:
+    return b.getBF16Type();
+  case tensorflow::DT_INT8:
+    return b.getIntegerType(8);
+  case tensorflow::DT_INT16:
+    return b.getIntegerType(16);
+  case tensorflow::DT_INT32:
+    return b.getIntegerType(32);
+  case tensorflow::DT_INT64:
+    return b.getIntegerType(64);
+  case tensorflow::DT_UINT8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case tensorflow::DT_UINT16:
+    return b.getIntegerType(16, false);
+  case tensorflow::DT_UINT32:
+    return b.getIntegerType(32, false);
+  case tensorflow::DT_UINT64:
+    return b.getIntegerType(64, false);
+  case tensorflow::DT_BOOL:
+    return b.getI1Type();
+  default:
+    return {};
   }
 }
 
@@ -164,27 +178,51 @@ ElementsAttr convertTensor(const tensorflow::TensorProto &tensor, MLIRContext *c
   if (!tensor.tensor_content().empty()) {
     const std::string &content = tensor.tensor_content();
     if (static_cast<int64_t>(content.size()) != count * elementBytes) {
-      error = "tensor_content has " + std::to_string(content.size()) + " bytes; shape and dtype need " +
-              std::to_string(count * elementBytes);
+      error = "tensor_content has " + std::to_string(content.size()) +
+              " bytes; shape and dtype need " + std::to_string(count * elementBytes);
       return {};
     }
     bytes.assign(content.begin(), content.end());
   } else {
     bool ok = true;
     switch (tensor.dtype() > 100 ? tensor.dtype() - 100 : tensor.dtype()) {
-    case tensorflow::DT_FLOAT: ok = fillTyped<float>(tensor.float_val(), count, bytes, error); break;
-    case tensorflow::DT_DOUBLE: ok = fillTyped<double>(tensor.double_val(), count, bytes, error); break;
-    case tensorflow::DT_INT32: ok = fillTyped<int32_t>(tensor.int_val(), count, bytes, error); break;
-    case tensorflow::DT_INT16: ok = fillTyped<int16_t>(tensor.int_val(), count, bytes, error); break;
-    case tensorflow::DT_INT8: ok = fillTyped<int8_t>(tensor.int_val(), count, bytes, error); break;
-    case tensorflow::DT_UINT8: ok = fillTyped<uint8_t>(tensor.int_val(), count, bytes, error); break;
-    case tensorflow::DT_UINT16: ok = fillTyped<uint16_t>(tensor.int_val(), count, bytes, error); break;
-    case tensorflow::DT_INT64: ok = fillTyped<int64_t>(tensor.int64_val(), count, bytes, error); break;
-    case tensorflow::DT_UINT32: ok = fillTyped<uint32_t>(tensor.uint32_val(), count, bytes, error); break;
-    case tensorflow::DT_UINT64: ok = fillTyped<uint64_t>(tensor.uint64_val(), count, bytes, error); break;
-    case tensorflow::DT_BOOL: ok = fillTyped<uint8_t>(tensor.bool_val(), count, bytes, error); break;
+    case tensorflow::DT_FLOAT:
+      ok = fillTyped<float>(tensor.float_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_DOUBLE:
+      ok = fillTyped<double>(tensor.double_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_INT32:
+      ok = fillTyped<int32_t>(tensor.int_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_INT16:
+      ok = fillTyped<int16_t>(tensor.int_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_INT8:
+      ok = fillTyped<int8_t>(tensor.int_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_UINT8:
+      ok = fillTyped<uint8_t>(tensor.int_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_UINT16:
+      ok = fillTyped<uint16_t>(tensor.int_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_INT64:
+      ok = fillTyped<int64_t>(tensor.int64_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_UINT32:
+      ok = fillTyped<uint32_t>(tensor.uint32_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_UINT64:
+      ok = fillTyped<uint64_t>(tensor.uint64_val(), count, bytes, error);
+      break;
+    case tensorflow::DT_BOOL:
+      ok = fillTyped<uint8_t>(tensor.bool_val(), count, bytes, error);
+      break;
     case tensorflow::DT_HALF:
-    case tensorflow::DT_BFLOAT16: ok = fillTyped<uint16_t>(tensor.half_val(), count, bytes, error); break;
+    case tensorflow::DT_BFLOAT16:
+      ok = fillTyped<uint16_t>(tensor.half_val(), count, bytes, error);
+      break;
     default:
       error = "tensor of unsupported dtype " + dataTypeEnumName(tensor.dtype());
       return {};
@@ -263,10 +301,14 @@ Attribute convertListElement(const tensorflow::AttrValue::ListValue &list, MLIRC
 Attribute convertAttr(const tensorflow::AttrValue &value, MLIRContext *ctx, std::string &error) {
   Builder b(ctx);
   switch (value.value_case()) {
-  case tensorflow::AttrValue::kS: return b.getStringAttr(value.s());
-  case tensorflow::AttrValue::kI: return b.getI64IntegerAttr(value.i());
-  case tensorflow::AttrValue::kF: return b.getF32FloatAttr(value.f());
-  case tensorflow::AttrValue::kB: return b.getBoolAttr(value.b());
+  case tensorflow::AttrValue::kS:
+    return b.getStringAttr(value.s());
+  case tensorflow::AttrValue::kI:
+    return b.getI64IntegerAttr(value.i());
+  case tensorflow::AttrValue::kF:
+    return b.getF32FloatAttr(value.f());
+  case tensorflow::AttrValue::kB:
+    return b.getBoolAttr(value.b());
   case tensorflow::AttrValue::kType: {
     Type type = convertDataType(value.type(), ctx);
     if (!type) {
@@ -282,13 +324,17 @@ Attribute convertAttr(const tensorflow::AttrValue &value, MLIRContext *ctx, std:
     auto dims = convertShape(value.shape());
     return tf::ShapeAttr::get(ctx, dims ? *dims : ArrayRef<int64_t>{}, !dims);
   }
-  case tensorflow::AttrValue::kTensor: return convertTensor(value.tensor(), ctx, error);
-  case tensorflow::AttrValue::kList: return convertListElement(value.list(), ctx, error);
-  case tensorflow::AttrValue::kFunc: return FlatSymbolRefAttr::get(ctx, value.func().name());
+  case tensorflow::AttrValue::kTensor:
+    return convertTensor(value.tensor(), ctx, error);
+  case tensorflow::AttrValue::kList:
+    return convertListElement(value.list(), ctx, error);
+  case tensorflow::AttrValue::kFunc:
+    return FlatSymbolRefAttr::get(ctx, value.func().name());
   case tensorflow::AttrValue::kPlaceholder:
     error = "attribute placeholder '" + value.placeholder() + "' outside a function";
     return {};
-  case tensorflow::AttrValue::VALUE_NOT_SET: return b.getUnitAttr();
+  case tensorflow::AttrValue::VALUE_NOT_SET:
+    return b.getUnitAttr();
   }
   error = "unknown attribute kind";
   return {};

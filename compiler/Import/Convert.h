@@ -30,8 +30,8 @@ std::optional<llvm::SmallVector<int64_t>> convertShape(const tensorflow::TensorS
 
 /// Converts a TensorProto to a dense elements attribute. On failure returns null and
 /// sets `error`.
-mlir::ElementsAttr convertTensor(const tensorflow::TensorProto &tensor,
-                                 mlir::MLIRContext *context, std::string &error);
+mlir::ElementsAttr convertTensor(const tensorflow::TensorProto &tensor, mlir::MLIRContext *context,
+                                 std::string &error);
 
 /// Converts an AttrValue. On failure returns null and sets `error`.
 mlir::Attribute convertAttr(const tensorflow::AttrValue &value, mlir::MLIRContext *context,

@@ -80,12 +80,11 @@ public:
 
 private:
   InFlightDiagnostic error(StringRef name) {
-    return emitError(NameLoc::get(StringAttr::get(ctx, name),
-                                  FileLineColLoc::get(ctx, fileName, 0, 0)));
+    return emitError(
+        NameLoc::get(StringAttr::get(ctx, name), FileLineColLoc::get(ctx, fileName, 0, 0)));
   }
   InFlightDiagnostic nodeError(size_t i) {
-    return error(nodes[i].name()) << "node '" << nodes[i].name() << "' (" << nodes[i].op()
-                                  << "): ";
+    return error(nodes[i].name()) << "node '" << nodes[i].name() << "' (" << nodes[i].op() << "): ";
   }
 
   LogicalResult load();
@@ -105,13 +104,11 @@ private:
   /// The nodes of `frame` that `roots` need, walking back to `stops` (node -> the name of
   /// the argument it stands for, and the port it must be read at).
   LogicalResult collect(int frame, const std::vector<Ref> &roots,
-                        const std::map<size_t, std::pair<std::string, int>> &stops,
-                        StringRef part, const std::string &loopName,
-                        std::vector<size_t> &found);
+                        const std::map<size_t, std::pair<std::string, int>> &stops, StringRef part,
+                        const std::string &loopName, std::vector<size_t> &found);
   void makeBody(const std::string &name, const std::vector<size_t> &members,
                 const std::vector<std::string> &args,
-                const std::map<std::string, std::string> &rename,
-                const std::vector<Ref> &results);
+                const std::map<std::string, std::string> &rename, const std::vector<Ref> &results);
   LogicalResult functionalizeBody(const std::string &name);
 
   // Conditionals.
@@ -174,7 +171,9 @@ LogicalResult Functionalizer::load() {
     size_t expected = isSwitch(op) ? 2 : isMerge(op) ? data : 1;
     if (data != expected || data == 0)
       return nodeError(i) << "has " << data << " data inputs; " << op << " takes "
-                          << (isSwitch(op) ? "2" : isMerge(op) ? "at least 1" : "1");
+                          << (isSwitch(op)  ? "2"
+                              : isMerge(op) ? "at least 1"
+                                            : "1");
     if (isEnter(op)) {
       auto it = nodes[i].attr().find("frame_name");
       if (it == nodes[i].attr().end() || it->second.s().empty())
@@ -317,8 +316,8 @@ LogicalResult Functionalizer::assignFrames() {
         if (inserted)
           frames.push_back(Frame{name, frame, frames[frame].depth + 1});
         else if (frames[it->second].parent != frame)
-          return nodeError(v) << "enters frame '" << name << "' from frame '"
-                              << frames[frame].name << "', but other Enters enter it from '"
+          return nodeError(v) << "enters frame '" << name << "' from frame '" << frames[frame].name
+                              << "', but other Enters enter it from '"
                               << frames[frames[it->second].parent].name << "'";
         frame = it->second;
       }
@@ -356,8 +355,8 @@ LogicalResult Functionalizer::collect(int frame, const std::vector<Ref> &roots,
       if (!ref.control && ref.port != stop->second.second)
         return error(ref.node) << "loop '" << loopName << "': its " << part << " reads '"
                                << ref.str() << "', which a loop's " << part
-                               << " does not see (it may read output "
-                               << stop->second.second << ")";
+                               << " does not see (it may read output " << stop->second.second
+                               << ")";
       continue;
     }
     if (seen[i])
@@ -479,7 +478,8 @@ LogicalResult Functionalizer::functionalizeLoop(int frame) {
       if (isExit(nodes[u].op()))
         var.exits.push_back(u);
     if (!varEnters.insert(var.enter).second)
-      return nodeError(var.enter) << "loop '" << loopName << "': this Enter starts two loop variables";
+      return nodeError(var.enter) << "loop '" << loopName
+                                  << "': this Enter starts two loop variables";
     vars.push_back(std::move(var));
   }
   for (size_t i : members) {
@@ -716,8 +716,8 @@ LogicalResult Functionalizer::functionalizeConditionals() {
     else
       base += "_cond";
     std::string ifName = uniqueNodeName(base);
-    std::vector<Ref> ifInputs;      // the If's data inputs after the predicate
-    std::vector<std::string> args;  // their Placeholders
+    std::vector<Ref> ifInputs;              // the If's data inputs after the predicate
+    std::vector<std::string> args;          // their Placeholders
     std::map<std::string, size_t> argIndex; // "switch:NODE" / "tensor:NODE:PORT" -> argument
     std::vector<Ref> controls;
     // Per branch (0 else, 1 then): its nodes, the Merges' inputs from it, and how it reads
@@ -744,8 +744,7 @@ LogicalResult Functionalizer::functionalizeConditionals() {
         auto [it, inserted] = argIndex.try_emplace(key, args.size());
         if (inserted) {
           std::string unique = name;
-          for (int k = 1; llvm::is_contained(args, unique) || (!own && byName.count(unique));
-               ++k)
+          for (int k = 1; llvm::is_contained(args, unique) || (!own && byName.count(unique)); ++k)
             unique = name + "_" + std::to_string(k);
           args.push_back(unique);
           ifInputs.push_back(outside);
@@ -773,8 +772,7 @@ LogicalResult Functionalizer::functionalizeConditionals() {
               controls.push_back(ref);
             rename[b]["^" + ref.node] = "";
           } else {
-            std::string name =
-                ref.port == 0 ? ref.node : ref.node + "_" + std::to_string(ref.port);
+            std::string name = ref.port == 0 ? ref.node : ref.node + "_" + std::to_string(ref.port);
             rename[b][ref.tensor().str()] =
                 argument("tensor:" + ref.tensor().str(), ref, name, ref.port == 0);
           }

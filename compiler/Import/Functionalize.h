@@ -21,7 +21,7 @@ namespace kiln::import {
 /// nodes name are the whole graph's.
 struct GraphBody {
   tensorflow::GraphDef graph;
-  std::vector<std::string> args;  // the Placeholders, in argument order
+  std::vector<std::string> args; // the Placeholders, in argument order
   std::vector<TensorId> results;
 };
 
@@ -54,8 +54,7 @@ llvm::LogicalResult rewriteTensorArrays(tensorflow::GraphDef &graph, llvm::Strin
 /// is wrong (a frame without a LoopCond, a Merge whose inputs are not two branches, a node
 /// reading a loop's tensor from outside it ...).
 llvm::LogicalResult functionalizeControlFlow(tensorflow::GraphDef &graph, GraphBodies &bodies,
-                                             llvm::StringRef fileName,
-                                             mlir::MLIRContext *context);
+                                             llvm::StringRef fileName, mlir::MLIRContext *context);
 
 } // namespace kiln::import
 

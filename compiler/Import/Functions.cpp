@@ -70,18 +70,18 @@ public:
 private:
   /// What one call needs while its body is copied.
   struct Call {
-    std::string name, op, device;    // the call node's
+    std::string name, op, device; // the call node's
     const tensorflow::FunctionDef *function;
-    const AttrMap *attrs;            // the instantiation's attributes
+    const AttrMap *attrs;              // the instantiation's attributes
     std::vector<std::string> controls; // the call's control inputs, "^name"
-    std::string prefix;              // "CALL/" (or "CALL/_inlined_K/" on a name clash)
+    std::string prefix;                // "CALL/" (or "CALL/_inlined_K/" on a name clash)
     llvm::StringMap<std::vector<std::string>> args; // argument -> its tensors' nodes
     llvm::StringMap<const tensorflow::NodeDef *> body;
   };
 
   InFlightDiagnostic nodeError(StringRef name, StringRef op) {
-    return emitError(NameLoc::get(StringAttr::get(ctx, name),
-                                  FileLineColLoc::get(ctx, fileName, 0, 0)))
+    return emitError(
+               NameLoc::get(StringAttr::get(ctx, name), FileLineColLoc::get(ctx, fileName, 0, 0)))
            << "node '" << name << "' (" << op << "): ";
   }
   InFlightDiagnostic callError(const Call &call) {
@@ -93,8 +93,8 @@ private:
   std::optional<int64_t> argCount(const Call &call, const tensorflow::OpDef::ArgDef &arg,
                                   const AttrMap &attrs, const tensorflow::OpDef &signature);
   int argType(const Call &call, const tensorflow::OpDef::ArgDef &arg, int64_t element) const;
-  std::optional<int> outputPort(const Call &call, const tensorflow::NodeDef &node,
-                                StringRef arg, int64_t index);
+  std::optional<int> outputPort(const Call &call, const tensorflow::NodeDef &node, StringRef arg,
+                                int64_t index);
   std::optional<std::string> resolve(const Call &call, StringRef ref, StringRef where);
   LogicalResult inlineCall(int index, const tensorflow::FunctionDef &function,
                            const AttrMap &attrs);
@@ -147,10 +147,8 @@ const tensorflow::AttrValue *Inliner::attr(const Call &call, StringRef name) con
 
 /// How many tensors an argument stands for: one, `number_attr` of them, or as many as
 /// the types of `type_list_attr`, with the attributes `attrs` of a call of `signature`.
-std::optional<int64_t> Inliner::argCount(const Call &call,
-                                         const tensorflow::OpDef::ArgDef &arg,
-                                         const AttrMap &attrs,
-                                         const tensorflow::OpDef &signature) {
+std::optional<int64_t> Inliner::argCount(const Call &call, const tensorflow::OpDef::ArgDef &arg,
+                                         const AttrMap &attrs, const tensorflow::OpDef &signature) {
   if (!arg.number_attr().empty()) {
     const tensorflow::AttrValue *n = findAttr(attrs, signature, arg.number_attr());
     if (!n || n->value_case() != tensorflow::AttrValue::kI || n->i() < 0) {
@@ -184,8 +182,7 @@ int Inliner::argType(const Call &call, const tensorflow::OpDef::ArgDef &arg,
       return t->type();
   if (!arg.type_list_attr().empty())
     if (const tensorflow::AttrValue *t = attr(call, arg.type_list_attr());
-        t && t->value_case() == tensorflow::AttrValue::kList &&
-        element < t->list().type_size())
+        t && t->value_case() == tensorflow::AttrValue::kList && element < t->list().type_size())
       return t->list().type(element);
   return 0;
 }
@@ -308,11 +305,10 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
   }
   if (int64_t(data.size()) != expected)
     return callError(call) << "the call has " << data.size() << " data input"
-                           << (data.size() == 1 ? "" : "s") << "; the function takes "
-                           << expected;
+                           << (data.size() == 1 ? "" : "s") << "; the function takes " << expected;
   if (graph.node_size() + expected + expandedSize(function) > kMaxInlinedNodes)
-    return callError(call) << "inlining it would make the graph larger than "
-                           << kMaxInlinedNodes << " nodes";
+    return callError(call) << "inlining it would make the graph larger than " << kMaxInlinedNodes
+                           << " nodes";
 
   // The name, after the prefix, of the node standing for tensor `e` of argument `arg`.
   auto argNode = [](const tensorflow::OpDef::ArgDef &arg, int64_t e) {
@@ -387,8 +383,8 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
         continue;
       const tensorflow::AttrValue *given = attr(call, value.placeholder());
       if (!given)
-        return callError(call) << "its node '" << original.name() << "' takes attribute '"
-                               << key << "' from the call's '" << value.placeholder()
+        return callError(call) << "its node '" << original.name() << "' takes attribute '" << key
+                               << "' from the call's '" << value.placeholder()
                                << "', which the call does not give";
       value = *given;
     }
@@ -415,8 +411,7 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
         if (parts.size() == 3 && !parts[2].getAsInteger(10, first))
           ref = (parts[0] + ":" + parts[1] + ":" + Twine(first + e)).str();
       }
-      std::optional<std::string> resolved =
-          resolve(call, ref, "result '" + out.name() + "' is");
+      std::optional<std::string> resolved = resolve(call, ref, "result '" + out.name() + "' is");
       if (!resolved)
         return failure();
       int dtype = argType(call, out, e);
@@ -439,8 +434,7 @@ LogicalResult Inliner::inlineCall(int index, const tensorflow::FunctionDef &func
   llvm::sort(controlRets); // protobuf maps have no order
   for (const std::string &node : controlRets) {
     if (!call.body.count(node))
-      return callError(call) << "its control output names no node of its body ('" << node
-                             << "')";
+      return callError(call) << "its control output names no node of its body ('" << node << "')";
     replacement.add_input("^" + call.prefix + node);
   }
   if (results.size() == 1 && types[0])
@@ -484,14 +478,13 @@ LogicalResult Inliner::run() {
     if (!function && !call)
       continue;
     auto f = node.attr().find("f");
-    if (!function && (f == node.attr().end() ||
-                      f->second.value_case() != tensorflow::AttrValue::kFunc))
+    if (!function &&
+        (f == node.attr().end() || f->second.value_case() != tensorflow::AttrValue::kFunc))
       return nodeError(node.name(), node.op())
              << "has no function attribute 'f' naming the function it calls";
     if (!function)
-      return nodeError(node.name(), node.op())
-             << "calls function '" << f->second.func().name()
-             << "', which the graph's library does not define";
+      return nodeError(node.name(), node.op()) << "calls function '" << f->second.func().name()
+                                               << "', which the graph's library does not define";
     // inlineCall replaces the node, which may hold the attributes: keep a copy.
     AttrMap copy = call ? f->second.func().attr() : node.attr();
     if (failed(inlineCall(i, *function, copy)))

@@ -15,12 +15,12 @@
 //    a graph of its own (importBody).
 //
 //===----------------------------------------------------------------------------===//
+#include "compiler/Import/GraphImporter.h"
 #include "compiler/Import/Convert.h"
 #include "compiler/Import/Functionalize.h"
 #include "compiler/Import/Functions.h"
-#include "compiler/Import/GraphImporter.h"
-#include "compiler/Import/ProtoParse.h"
 #include "compiler/Import/Import.h"
+#include "compiler/Import/ProtoParse.h"
 #include "dialects/Kiln/Model.h"
 #include "dialects/TF/TFOps.h"
 
@@ -95,19 +95,15 @@ struct Node {
 
 class GraphImporter {
 public:
-  GraphImporter(const tensorflow::GraphDef &graph, StringRef fileName,
-                const ImportOptions &options, MLIRContext *ctx)
+  GraphImporter(const tensorflow::GraphDef &graph, StringRef fileName, const ImportOptions &options,
+                MLIRContext *ctx)
       : graph(graph), fileName(fileName.str()), options(options), ctx(ctx), builder(ctx) {}
 
   OwningOpRef<ModuleOp> run();
 
 private:
-  InFlightDiagnostic fileError() {
-    return emitError(FileLineColLoc::get(ctx, fileName, 0, 0));
-  }
-  Location nodeLoc(StringRef name) {
-    return NameLoc::get(builder.getStringAttr(name));
-  }
+  InFlightDiagnostic fileError() { return emitError(FileLineColLoc::get(ctx, fileName, 0, 0)); }
+  Location nodeLoc(StringRef name) { return NameLoc::get(builder.getStringAttr(name)); }
   InFlightDiagnostic nodeError(const Node &node) {
     return emitError(nodeLoc(node.def->name()))
            << "node '" << node.def->name() << "' (" << node.def->op() << "): ";
@@ -141,7 +137,6 @@ public:
   const tensorflow::FunctionDefLibrary *library = nullptr;
 
 private:
-
   bool isFed(const std::string &node, int port) const {
     return fedIndex.count(TensorId{node, port}.str()) != 0;
   }
@@ -179,7 +174,9 @@ static StringRef controlFlowOp(StringRef op) {
 /// '>' may start another such part. So a name never holds quotes, spaces or control bytes.
 static bool isValidNodeName(StringRef name) {
   auto first = [](char c) { return llvm::isAlnum(c) || c == '.' || c == '_'; };
-  auto rest = [](char c) { return llvm::isAlnum(c) || c == '-' || c == '.' || c == '/' || c == '_'; };
+  auto rest = [](char c) {
+    return llvm::isAlnum(c) || c == '-' || c == '.' || c == '/' || c == '_';
+  };
   if (name.empty() || !first(name[0]))
     return false;
   for (size_t i = 1; i < name.size(); ++i) {
@@ -223,8 +220,8 @@ LogicalResult GraphImporter::indexNodes() {
       std::optional<TensorId> id = parseTensorId(text);
       if (!id)
         return nodeError(node) << "malformed input '" << raw
-                               << "' (expected NAME, NAME:PORT with PORT from 0 to "
-                               << kMaxPort << ", or ^NAME)";
+                               << "' (expected NAME, NAME:PORT with PORT from 0 to " << kMaxPort
+                               << ", or ^NAME)";
       if (!byName.count(id->node))
         return nodeError(node) << "input '" << raw << "' names no node in the graph";
       in.node = id->node;
@@ -400,12 +397,12 @@ LogicalResult GraphImporter::feedTypes(const FeedSpec &feed, Type &type) {
   if (!element)
     element = nodeElement;
   if (!element)
-    return fileError() << "feed '" << feed.id.str() << "': give its dtype; node '"
-                       << feed.id.node << "' (" << node.def->op() << ") does not declare one";
+    return fileError() << "feed '" << feed.id.str() << "': give its dtype; node '" << feed.id.node
+                       << "' (" << node.def->op() << ") does not declare one";
   if (nodeElement && nodeElement != element && feed.id.port == 0)
     return fileError() << "feed '" << feed.id.str() << "' has dtype " << dataTypeName(element)
-                       << " but node '" << feed.id.node << "' (" << node.def->op()
-                       << ") produces " << dataTypeName(nodeElement);
+                       << " but node '" << feed.id.node << "' (" << node.def->op() << ") produces "
+                       << dataTypeName(nodeElement);
 
   std::optional<SmallVector<int64_t>> declared;
   if (auto it = attrs.find("shape");
@@ -414,9 +411,8 @@ LogicalResult GraphImporter::feedTypes(const FeedSpec &feed, Type &type) {
     if (!error.empty())
       return nodeError(node) << "attribute 'shape': " << error;
     declared = convertShape(it->second.shape());
-  }
-  else if (auto it = attrs.find("value");
-           it != attrs.end() && it->second.value_case() == tensorflow::AttrValue::kTensor)
+  } else if (auto it = attrs.find("value");
+             it != attrs.end() && it->second.value_case() == tensorflow::AttrValue::kTensor)
     declared = convertShape(it->second.tensor().tensor_shape());
 
   std::optional<SmallVector<int64_t>> dims = feed.shape ? feed.shape : declared;
@@ -424,8 +420,8 @@ LogicalResult GraphImporter::feedTypes(const FeedSpec &feed, Type &type) {
     auto a = RankedTensorType::get(*feed.shape, element);
     auto b = RankedTensorType::get(*declared, element);
     if (failed(verifyCompatibleShape(a, b)))
-      return fileError() << "feed '" << feed.id.str() << "' has shape " << a
-                         << " but node '" << feed.id.node << "' declares " << b;
+      return fileError() << "feed '" << feed.id.str() << "' has shape " << a << " but node '"
+                         << feed.id.node << "' declares " << b;
   }
   if (dims)
     type = RankedTensorType::get(*dims, element);
@@ -442,13 +438,13 @@ static constexpr size_t kMaxBodyDepth = 64;
 /// as a graph of its own: a direct call of the function on Placeholders, inlined as any
 /// call is, with the call's outputs fetched; its nodes are named `NODE/KEY/...`.
 LogicalResult GraphImporter::importBody(const Node &node, StringRef key,
-                                        const tensorflow::NameAttrList &function,
-                                        TypeRange inputs, Region &region) {
+                                        const tensorflow::NameAttrList &function, TypeRange inputs,
+                                        Region &region) {
   const tensorflow::NodeDef &def = *node.def;
   if (llvm::is_contained(enclosing, function.name()))
-    return nodeError(node) << "its " << key << " '" << function.name()
-                           << "' runs inside itself (" << llvm::join(enclosing, " -> ") << " -> "
-                           << function.name() << "): recursion is not supported";
+    return nodeError(node) << "its " << key << " '" << function.name() << "' runs inside itself ("
+                           << llvm::join(enclosing, " -> ") << " -> " << function.name()
+                           << "): recursion is not supported";
   if (enclosing.size() >= kMaxBodyDepth)
     return nodeError(node) << "control flow nests more than " << kMaxBodyDepth << " deep";
   std::string call = def.name() + "/" + key.str();
@@ -610,9 +606,8 @@ Operation *GraphImporter::createControlFlow(const Node &node, ArrayRef<Value> da
   SmallVector<Type> results;
   // If and Case infer their results from the branches alike.
   auto infer = isIf ? &tf::CaseOp::inferReturnTypes : &tf::WhileOp::inferReturnTypes;
-  if (failed(infer(ctx, nodeLoc(def.name()), state.operands,
-                   state.attributes.getDictionary(ctx), nullptr, RegionRange(state.regions),
-                   results)))
+  if (failed(infer(ctx, nodeLoc(def.name()), state.operands, state.attributes.getDictionary(ctx),
+                   nullptr, RegionRange(state.regions), results)))
     return nullptr;
   state.addTypes(results);
   Operation *op = builder.create(state);
@@ -716,9 +711,8 @@ LogicalResult GraphImporter::verifyImported(const Node &node, Operation *op) {
   if (text.consume_front("attribute '")) {
     std::tie(name, constraint) = text.split("' failed to satisfy constraint: ");
     if (!constraint.empty())
-      return nodeError(node) << "attribute '" << name << "' must be "
-                             << tfAttributeKind(constraint) << ", got "
-                             << tf::describeAttribute(op->getAttr(name));
+      return nodeError(node) << "attribute '" << name << "' must be " << tfAttributeKind(constraint)
+                             << ", got " << tf::describeAttribute(op->getAttr(name));
   }
   return nodeError(node) << problem;
 }
@@ -746,8 +740,7 @@ LogicalResult GraphImporter::build(ModuleOp module) {
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, FileLineColLoc::get(ctx, fileName, 0, 0),
-                                   options.functionName,
-                                   builder.getFunctionType(argTypes, {}));
+                                   options.functionName, builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
 
@@ -844,9 +837,8 @@ LogicalResult GraphImporter::build(ModuleOp module) {
   // named as in the graph (node:port) and the config (alias). The model's name is the
   // graph file's stem until the driver names it.
   auto tensor = [&](const std::string &name, const std::string &alias) -> Attribute {
-    return dialect::TensorAttr::get(ctx, name,
-                                    alias.empty() ? StringAttr() : builder.getStringAttr(alias),
-                                    RankedTensorType());
+    return dialect::TensorAttr::get(
+        ctx, name, alias.empty() ? StringAttr() : builder.getStringAttr(alias), RankedTensorType());
   };
   SmallVector<Attribute> feeds, fetches;
   for (const FeedSpec *feed : args)
@@ -877,8 +869,8 @@ public:
   TextErrors() = default;
   void AddError(int line, int column, const std::string &message) override {
     if (text.empty())
-      text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
-             ": " + message;
+      text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) + ": " +
+             message;
   }
   std::string text;
 };
@@ -924,8 +916,7 @@ std::unique_ptr<llvm::MemoryBuffer> readInputFile(StringRef path, StringRef what
 
 /// Parses a text or binary protobuf message; reports failure through `ctx`.
 LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringRef what,
-                         google::protobuf::Message &message, MLIRContext *ctx,
-                         bool partialSchema) {
+                         google::protobuf::Message &message, MLIRContext *ctx, bool partialSchema) {
   Location loc = FileLineColLoc::get(ctx, fileName, 0, 0);
   // Protobuf logs some problems (invalid UTF-8 ...) to stderr; Kiln reports them itself.
   google::protobuf::LogSilencer silencer;
@@ -933,8 +924,7 @@ LogicalResult parseProto(StringRef bytes, StringRef fileName, bool text, StringR
     if (message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
       return success();
     if (!looksLikeText(bytes))
-      return emitError(loc) << "not a valid binary " << what
-                            << " (truncated or corrupt protobuf)";
+      return emitError(loc) << "not a valid binary " << what << " (truncated or corrupt protobuf)";
     message.Clear();
   }
   google::protobuf::TextFormat::Parser parser;
@@ -1048,9 +1038,8 @@ static void keepNeeded(tensorflow::GraphDef &graph, const ImportOptions &options
 
 OwningOpRef<ModuleOp> importInlinedGraph(const tensorflow::GraphDef &graph, StringRef fileName,
                                          const ImportOptions &options, MLIRContext *ctx) {
-  bool arrays = llvm::any_of(graph.node(), [](const tensorflow::NodeDef &node) {
-    return isTensorArrayOp(node.op());
-  });
+  bool arrays = llvm::any_of(
+      graph.node(), [](const tensorflow::NodeDef &node) { return isTensorArrayOp(node.op()); });
   if (!arrays && !hasV1ControlFlow(graph))
     return GraphImporter(graph, fileName, options, ctx).run();
   tensorflow::GraphDef functional = graph;

@@ -70,9 +70,8 @@ std::string dataTypeName(mlir::Type type);
 /// Imports a GraphDef from `path` (text if the extension is .pbtxt/.pbtext/.txt/
 /// .prototxt or if binary parsing fails on text-looking content). Errors are reported
 /// through the context's diagnostics, naming the file and the node.
-mlir::OwningOpRef<mlir::ModuleOp> importGraphDefFile(llvm::StringRef path,
-                                                     const ImportOptions &options,
-                                                     mlir::MLIRContext *context);
+mlir::OwningOpRef<mlir::ModuleOp>
+importGraphDefFile(llvm::StringRef path, const ImportOptions &options, mlir::MLIRContext *context);
 
 /// Same, from bytes already in memory; `fileName` is used in messages.
 mlir::OwningOpRef<mlir::ModuleOp> importGraphDefBuffer(llvm::StringRef bytes,
@@ -117,9 +116,8 @@ struct SavedModelOptions {
 /// read a constant holding its value in the checkpoint variables/ (restored as the
 /// MetaGraph's saver restores it). Errors go to the context's diagnostics, naming the
 /// file, the signature and the key, variable or node.
-mlir::OwningOpRef<mlir::ModuleOp> importSavedModel(llvm::StringRef dir,
-                                                   const SavedModelOptions &options,
-                                                   mlir::MLIRContext *context);
+mlir::OwningOpRef<mlir::ModuleOp>
+importSavedModel(llvm::StringRef dir, const SavedModelOptions &options, mlir::MLIRContext *context);
 
 /// Prints every MetaGraph of the SavedModel in `dir` with its tags and each signature:
 /// its name and method, then its inputs and outputs by key, with dtype, shape and the

@@ -51,9 +51,7 @@ void registerImportTranslation() {
         StringRef name = buffer->getBufferIdentifier();
         return importGraphDefBuffer(buffer->getBuffer(), name, options, ctx);
       },
-      [](DialectRegistry &registry) {
-        registry.insert<tf::TFDialect, func::FuncDialect>();
-      });
+      [](DialectRegistry &registry) { registry.insert<tf::TFDialect, func::FuncDialect>(); });
 }
 
 namespace {
@@ -82,11 +80,21 @@ std::string describeValues(const TensorBundle::Entry &e, llvm::StringRef bytes) 
     };
   };
   switch (e.dtype) {
-  case 1: list(4, as(float())); break;      // DT_FLOAT
-  case 2: list(8, as(double())); break;     // DT_DOUBLE
-  case 3: list(4, as(int32_t())); break;    // DT_INT32
-  case 9: list(8, as(int64_t())); break;    // DT_INT64
-  case 10: list(1, as(bool())); break;      // DT_BOOL
+  case 1:
+    list(4, as(float()));
+    break; // DT_FLOAT
+  case 2:
+    list(8, as(double()));
+    break; // DT_DOUBLE
+  case 3:
+    list(4, as(int32_t()));
+    break; // DT_INT32
+  case 9:
+    list(8, as(int64_t()));
+    break; // DT_INT64
+  case 10:
+    list(1, as(bool()));
+    break; // DT_BOOL
   case TensorBundle::kStringType: {
     auto strings = TensorBundle::decodeStrings(bytes, count);
     if (!strings)
@@ -107,7 +115,8 @@ std::string describeValues(const TensorBundle::Entry &e, llvm::StringRef bytes) 
     }
     break;
   }
-  default: out = llvm::formatv("{0} bytes", bytes.size()).str();
+  default:
+    out = llvm::formatv("{0} bytes", bytes.size()).str();
   }
   return out;
 }

@@ -20,8 +20,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -65,8 +65,7 @@ bool looksLikeSavedModel(StringRef bytes) {
 namespace {
 
 /// The keys of a protobuf map, which has no order, sorted.
-template <class Map>
-std::vector<std::string> sortedKeys(const Map &map) {
+template <class Map> std::vector<std::string> sortedKeys(const Map &map) {
   std::vector<std::string> keys;
   for (const auto &entry : map)
     keys.push_back(entry.first);
@@ -99,11 +98,15 @@ void printTensors(llvm::raw_ostream &os, StringRef kind,
     os << "  " << kind << " '" << key << "': " << typeName(info.dtype(), ctx) << " "
        << shapeText(info) << " (";
     switch (info.encoding_case()) {
-    case tensorflow::TensorInfo::kName: os << info.name(); break;
+    case tensorflow::TensorInfo::kName:
+      os << info.name();
+      break;
     case tensorflow::TensorInfo::kCooSparse:
       os << "sparse: " << info.coo_sparse().values_tensor_name();
       break;
-    default: os << "a composite tensor Kiln does not read"; break;
+    default:
+      os << "a composite tensor Kiln does not read";
+      break;
     }
     os << ")\n";
   }
@@ -176,8 +179,7 @@ std::optional<SmallVector<int64_t>> SignatureReader::declaredShape(const TensorI
 std::optional<TensorId> SignatureReader::tensorOf(StringRef kind, StringRef key,
                                                   const tensorflow::TensorInfo &info) {
   if (info.encoding_case() != tensorflow::TensorInfo::kName) {
-    error() << kind << " '" << key << "' is a "
-            << (info.has_coo_sparse() ? "sparse" : "composite")
+    error() << kind << " '" << key << "' is a " << (info.has_coo_sparse() ? "sparse" : "composite")
             << " tensor, which Kiln does not compile";
     return std::nullopt;
   }
@@ -219,8 +221,8 @@ LogicalResult SignatureReader::read(ArrayRef<FeedSpec> given, ImportOptions &opt
     auto override = llvm::find_if(given, [&](const FeedSpec &f) { return f.key == key; });
     if (override != given.end()) {
       if (override->elementType && override->elementType != feed.elementType)
-        return error() << "input '" << key << "' is " << dataTypeName(feed.elementType)
-                       << ", not " << dataTypeName(override->elementType) << " (--feed)";
+        return error() << "input '" << key << "' is " << dataTypeName(feed.elementType) << ", not "
+                       << dataTypeName(override->elementType) << " (--feed)";
       if (override->shape && feed.shape) {
         auto a = RankedTensorType::get(*override->shape, feed.elementType);
         auto b = RankedTensorType::get(*feed.shape, feed.elementType);
@@ -266,8 +268,8 @@ OwningOpRef<ModuleOp> importSavedModel(StringRef dir, const SavedModelOptions &o
   auto fileError = [&]() { return emitError(FileLineColLoc::get(ctx, path, 0, 0)); };
 
   // The MetaGraph whose tags are exactly those asked for, as TensorFlow's loader finds it.
-  std::vector<std::string> wanted = options.tags.empty() ? std::vector<std::string>{"serve"}
-                                                         : options.tags;
+  std::vector<std::string> wanted =
+      options.tags.empty() ? std::vector<std::string>{"serve"} : options.tags;
   std::set<std::string> wantedSet(wanted.begin(), wanted.end());
   const tensorflow::MetaGraphDef *meta = nullptr;
   std::vector<std::string> tagSets;
@@ -282,14 +284,13 @@ OwningOpRef<ModuleOp> importSavedModel(StringRef dir, const SavedModelOptions &o
                 << " (the SavedModel's: " << llvm::join(tagSets, "; ") << "); give --tag";
     return nullptr;
   }
-  std::string signatureName =
-      options.signature.empty() ? "serving_default" : options.signature;
+  std::string signatureName = options.signature.empty() ? "serving_default" : options.signature;
   auto found = meta->signature_def().find(signatureName);
   if (found == meta->signature_def().end()) {
     std::vector<std::string> names = sortedKeys(meta->signature_def());
     fileError() << "the MetaGraph tagged " << llvm::join(wanted, ",") << " has no signature '"
-                << signatureName << "' (its signatures: "
-                << (names.empty() ? "none" : llvm::join(names, ", "))
+                << signatureName
+                << "' (its signatures: " << (names.empty() ? "none" : llvm::join(names, ", "))
                 << "); give --signature, or see --list-signatures";
     return nullptr;
   }
@@ -311,14 +312,13 @@ OwningOpRef<ModuleOp> importSavedModel(StringRef dir, const SavedModelOptions &o
     stops.push_back(feed.id.node);
   llvm::SmallString<256> prefix(dir);
   llvm::sys::path::append(prefix, "variables", "variables");
-  if (failed(freezeVariables(graph, meta->saver_def().restore_op_name(), prefix, roots, stops,
-                             path, "signature '" + signatureName + "'", ctx)))
+  if (failed(freezeVariables(graph, meta->saver_def().restore_op_name(), prefix, roots, stops, path,
+                             "signature '" + signatureName + "'", ctx)))
     return nullptr;
   return importInlinedGraph(graph, path, importOptions, ctx);
 }
 
-LogicalResult listSavedModelSignatures(StringRef dir, llvm::raw_ostream &os,
-                                       MLIRContext *ctx) {
+LogicalResult listSavedModelSignatures(StringRef dir, llvm::raw_ostream &os, MLIRContext *ctx) {
   tensorflow::SavedModel model;
   std::string path;
   if (failed(readSavedModel(dir, model, path, ctx)))
@@ -326,8 +326,8 @@ LogicalResult listSavedModelSignatures(StringRef dir, llvm::raw_ostream &os,
   for (const tensorflow::MetaGraphDef &meta : model.meta_graphs()) {
     std::vector<std::string> tags = tagsOf(meta);
     std::vector<std::string> names = sortedKeys(meta.signature_def());
-    os << "MetaGraph with tags " << (tags.empty() ? "(none)" : llvm::join(tags, ","))
-       << ": " << names.size() << " signature" << (names.size() == 1 ? "" : "s") << "\n";
+    os << "MetaGraph with tags " << (tags.empty() ? "(none)" : llvm::join(tags, ",")) << ": "
+       << names.size() << " signature" << (names.size() == 1 ? "" : "s") << "\n";
     for (const std::string &name : names) {
       const tensorflow::SignatureDef &signature = meta.signature_def().at(name);
       os << "signature '" << name << "'";

@@ -25,17 +25,14 @@ using namespace mlir;
 
 namespace kiln::import {
 
-bool isTensorArrayOp(StringRef op) {
-  return op.starts_with("TensorArray") && op.ends_with("V3");
-}
+bool isTensorArrayOp(StringRef op) { return op.starts_with("TensorArray") && op.ends_with("V3"); }
 
 namespace {
 
 /// Ops a handle or a flow passes through unchanged.
 bool isCarrier(StringRef op) {
   return llvm::is_contained({"Enter", "RefEnter", "Exit", "RefExit", "Identity", "Switch",
-                             "RefSwitch", "Merge", "RefMerge", "NextIteration",
-                             "RefNextIteration"},
+                             "RefSwitch", "Merge", "RefMerge", "NextIteration", "RefNextIteration"},
                             op);
 }
 
@@ -66,8 +63,7 @@ struct ArrayOp {
 const ArrayOp *arrayOp(StringRef op) {
   static const ArrayOp ops[] = {
       {"TensorArrayWriteV3", 4, "TensorListSetItem", {3, 1, 2}, "T", false, true},
-      {"TensorArrayScatterV3", 4, "TensorListScatterIntoExistingList", {3, 2, 1}, "T", false,
-       true},
+      {"TensorArrayScatterV3", 4, "TensorListScatterIntoExistingList", {3, 2, 1}, "T", false, true},
       {"TensorArrayReadV3", 3, "TensorListGetItem", {2, 1}, "dtype", true, false},
       {"TensorArrayGatherV3", 3, "TensorListGather", {2, 1}, "dtype", true, false},
       {"TensorArraySizeV3", 2, "TensorListLength", {1}, nullptr, false, false},
@@ -104,8 +100,7 @@ private:
   llvm::StringSet<> names;
 };
 
-std::string Rewriter::elementShapeConst(const std::string &base,
-                                        const tensorflow::AttrValue *attr,
+std::string Rewriter::elementShapeConst(const std::string &base, const tensorflow::AttrValue *attr,
                                         const std::string &anchor) {
   std::string name = base;
   for (int k = 1; names.contains(name); ++k)
@@ -170,7 +165,8 @@ LogicalResult Rewriter::run() {
     if (!rule && op != "TensorArrayV3")
       return nodeError(node) << "Kiln compiles TensorArrays through TensorArrayV3, "
                                 "TensorArrayWriteV3, ReadV3, GatherV3, ScatterV3, SizeV3 and "
-                                "CloseV3, not " << op;
+                                "CloseV3, not "
+                             << op;
     size_t expected = rule ? rule->inputs : 1;
     if (data.size() != expected)
       return nodeError(node) << "has " << data.size() << " data inputs; " << op << " takes "
@@ -180,12 +176,13 @@ LogicalResult Rewriter::run() {
     rewritten.set_device(node.device());
     auto &attrs = *rewritten.mutable_attr();
     if (!rule) { // TensorArrayV3: a list of its size, whose flow (output 1) it is
-      if (const tensorflow::AttrValue *dynamic = attr(node, "dynamic_size"); dynamic && dynamic->b())
+      if (const tensorflow::AttrValue *dynamic = attr(node, "dynamic_size");
+          dynamic && dynamic->b())
         return nodeError(node) << "a TensorArray with dynamic_size=True grows as it is written; "
                                   "Kiln compiles TensorArrays of a fixed size";
       rewritten.set_op("TensorListReserve");
-      rewritten.add_input(elementShapeConst(node.name() + "/element_shape",
-                                            attr(node, "element_shape"), data[0]));
+      rewritten.add_input(
+          elementShapeConst(node.name() + "/element_shape", attr(node, "element_shape"), data[0]));
       rewritten.add_input(data[0]);
       if (const tensorflow::AttrValue *dtype = attr(node, "dtype"))
         attrs["element_dtype"] = *dtype;

@@ -5,11 +5,11 @@
 // The footer holds two block handles (varint64 offset, varint64 size: the meta index and
 // the index), zero padding to 40 bytes, then the magic number 0xdb4775248b80fb57 (fixed64).
 // Every block is followed by a 5-byte trailer: its compression type (0: none; 1: Snappy,
-// which TensorFlow 1 used) and the masked crc32c of the block as stored and that byte. A block is a run of entries (varint32 bytes
-// shared with the previous key, varint32 bytes of key that follow, varint32 value size,
-// the key's tail, the value), then the restart offsets (fixed32 each) and their count
-// (fixed32). The index block maps the last key of each data block to its handle; the data
-// blocks map tensor names to BundleEntryProtos, the empty name to the BundleHeaderProto.
+// which TensorFlow 1 used) and the masked crc32c of the block as stored and that byte. A block is a
+// run of entries (varint32 bytes shared with the previous key, varint32 bytes of key that follow,
+// varint32 value size, the key's tail, the value), then the restart offsets (fixed32 each) and
+// their count (fixed32). The index block maps the last key of each data block to its handle; the
+// data blocks map tensor names to BundleEntryProtos, the empty name to the BundleHeaderProto.
 //
 //===----------------------------------------------------------------------------===//
 #include "compiler/Import/TensorBundle.h"
@@ -152,8 +152,8 @@ llvm::Expected<llvm::StringRef> readBlock(llvm::StringRef file, llvm::StringRef 
     bool ok;
     storage = unsnappy(block, ok);
     if (!ok)
-      return fail(file, llvm::formatv("the {0} block at offset {1} is not valid Snappy data",
-                                      what, handle.offset));
+      return fail(file, llvm::formatv("the {0} block at offset {1} is not valid Snappy data", what,
+                                      handle.offset));
     return llvm::StringRef(storage);
   }
   default:
@@ -173,8 +173,8 @@ llvm::Error forEachEntry(llvm::StringRef file, llvm::StringRef block, llvm::Stri
     return corrupt("shorter than its restart count");
   uint32_t restarts = fixed32(block.data() + block.size() - 4);
   if (restarts > (block.size() - 4) / 4)
-    return corrupt(llvm::formatv("{0} restart points do not fit in {1} bytes", restarts,
-                                 block.size()));
+    return corrupt(
+        llvm::formatv("{0} restart points do not fit in {1} bytes", restarts, block.size()));
   llvm::StringRef entries = block.drop_back(4 + 4 * uint64_t(restarts));
   std::string key;
   while (!entries.empty()) {
@@ -182,8 +182,8 @@ llvm::Error forEachEntry(llvm::StringRef file, llvm::StringRef block, llvm::Stri
     if (!varint(entries, shared, 5) || !varint(entries, tail, 5) || !varint(entries, size, 5))
       return corrupt("an entry's lengths run past the block");
     if (shared > key.size())
-      return corrupt(llvm::formatv("an entry shares {0} bytes with a {1}-byte key", shared,
-                                   key.size()));
+      return corrupt(
+          llvm::formatv("an entry shares {0} bytes with a {1}-byte key", shared, key.size()));
     if (tail > entries.size() || size > entries.size() - tail)
       return corrupt("an entry runs past the block");
     key.resize(shared);
@@ -234,8 +234,7 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
   if (!decodeHandle(footer, metaHandle) || !decodeHandle(footer, indexHandle))
     return fail(file, "corrupt footer: its block handles do not decode");
   std::string indexStorage;
-  llvm::Expected<llvm::StringRef> index =
-      readBlock(file, data, indexHandle, "index", indexStorage);
+  llvm::Expected<llvm::StringRef> index = readBlock(file, data, indexHandle, "index", indexStorage);
   if (!index)
     return index.takeError();
 
@@ -279,25 +278,25 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
     bundle.table.emplace(key.str(), std::move(e));
     return llvm::Error::success();
   };
-  llvm::Error walked = forEachEntry(file, *index, "index", [&](llvm::StringRef,
-                                                               llvm::StringRef value) {
-    BlockHandle handle;
-    if (!decodeHandle(value, handle))
-      return fail(file, "corrupt index block: a block handle does not decode");
-    std::string storage;
-    llvm::Expected<llvm::StringRef> block = readBlock(file, data, handle, "data", storage);
-    if (!block)
-      return block.takeError();
-    return forEachEntry(file, *block, "data", entry);
-  });
+  llvm::Error walked =
+      forEachEntry(file, *index, "index", [&](llvm::StringRef, llvm::StringRef value) {
+        BlockHandle handle;
+        if (!decodeHandle(value, handle))
+          return fail(file, "corrupt index block: a block handle does not decode");
+        std::string storage;
+        llvm::Expected<llvm::StringRef> block = readBlock(file, data, handle, "data", storage);
+        if (!block)
+          return block.takeError();
+        return forEachEntry(file, *block, "data", entry);
+      });
   if (walked)
     return std::move(walked);
   if (!sawHeader)
     return fail(file, "no header entry: not a tensor bundle's index");
   for (const auto &[key, e] : bundle.table)
     if (e.shard < 0 || e.shard >= bundle.shards)
-      return fail(file, llvm::formatv("tensor '{0}' is in shard {1} of {2}", key, e.shard,
-                                      bundle.shards));
+      return fail(
+          file, llvm::formatv("tensor '{0}' is in shard {1} of {2}", key, e.shard, bundle.shards));
   return bundle;
 }
 
@@ -335,8 +334,8 @@ static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readShard(llvm::Strin
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
-    return fail(path, "cannot read the data shard of tensor '" + key + "': " +
-                          file.getError().message());
+    return fail(path,
+                "cannot read the data shard of tensor '" + key + "': " + file.getError().message());
   return std::move(*file);
 }
 
@@ -371,8 +370,7 @@ llvm::Error TensorBundle::checkAll() const {
           return read.takeError();
         file = std::move(*read);
       }
-      if (llvm::Expected<llvm::StringRef> bytes =
-              checkedTensor(path, key, e, file->getBuffer());
+      if (llvm::Expected<llvm::StringRef> bytes = checkedTensor(path, key, e, file->getBuffer());
           !bytes)
         return bytes.takeError();
     }
@@ -393,8 +391,7 @@ struct StringLayout {
 
 llvm::Expected<StringLayout> splitStrings(llvm::StringRef bytes, int64_t count) {
   auto corrupt = [](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "corrupt string tensor: " + why);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "corrupt string tensor: " + why);
   };
   StringLayout layout;
   llvm::StringRef in = bytes;

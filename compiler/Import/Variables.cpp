@@ -164,8 +164,7 @@ LogicalResult Freezer::findRestored(StringRef restoreOp) {
     }
     if (!slice->empty())
       return error() << "variable '" << name << "' is restored from a slice ('" << *slice
-                     << "' of key '" << *key
-                     << "'): partitioned variables are not supported yet";
+                     << "' of key '" << *key << "'): partitioned variables are not supported yet";
     auto [it, inserted] = keys.emplace(name, *key);
     if (!inserted && it->second != *key)
       return error() << "variable '" << name << "' is restored from two keys, '" << it->second
@@ -174,8 +173,7 @@ LogicalResult Freezer::findRestored(StringRef restoreOp) {
   return success();
 }
 
-std::vector<NodeDef *> Freezer::needed(ArrayRef<std::string> roots,
-                                       ArrayRef<std::string> stops) {
+std::vector<NodeDef *> Freezer::needed(ArrayRef<std::string> roots, ArrayRef<std::string> stops) {
   std::set<std::string> stop(stops.begin(), stops.end());
   std::set<NodeDef *> seen;
   std::vector<NodeDef *> work, order;
@@ -201,8 +199,8 @@ std::vector<NodeDef *> Freezer::needed(ArrayRef<std::string> roots,
 LogicalResult Freezer::checkUses(const std::vector<NodeDef *> &nodes) {
   for (NodeDef *node : nodes) {
     if (isVariable(node->op()) && !keys.count(node->name())) {
-      InFlightDiagnostic diag = error() << "variable '" << node->name() << "' ("
-                                        << node->op() << ") is read but ";
+      InFlightDiagnostic diag = error() << "variable '" << node->name() << "' (" << node->op()
+                                        << ") is read but ";
       if (restoreName.empty())
         return diag << "the SavedModel has no saver to restore it (its MetaGraph's saver_def "
                        "names no restore op)";
@@ -218,22 +216,20 @@ LogicalResult Freezer::checkUses(const std::vector<NodeDef *> &nodes) {
         continue;
       bool resource = in.node->op() == "VarHandleOp";
       if (writesVariable(node->op()))
-        return error() << "node '" << node->name() << "' (" << node->op()
-                       << ") writes variable '" << in.node->name()
+        return error() << "node '" << node->name() << "' (" << node->op() << ") writes variable '"
+                       << in.node->name()
                        << "': Kiln compiles a SavedModel's variables as constants, so a "
                           "signature may read them but not change them";
       if (resource && node->op() != "ReadVariableOp" && node->op() != "ResourceGather")
-        return error() << "node '" << node->name() << "' (" << node->op()
-                       << ") takes variable '" << in.node->name()
+        return error() << "node '" << node->name() << "' (" << node->op() << ") takes variable '"
+                       << in.node->name()
                        << "' as a resource; Kiln reads resource variables through "
                           "ReadVariableOp and ResourceGather";
       // TensorFlow refuses a read whose dtype is not the variable's.
-      if (int read = dtypeAttr(*node), declared = dtypeAttr(*in.node);
-          resource && read != declared)
-        return error() << "node '" << node->name() << "' (" << node->op()
-                       << ") reads variable '" << in.node->name() << "' of "
-                       << dataTypeEnumName(declared) << " as " << dataTypeEnumName(read)
-                       << ": its dtype must be the variable's";
+      if (int read = dtypeAttr(*node), declared = dtypeAttr(*in.node); resource && read != declared)
+        return error() << "node '" << node->name() << "' (" << node->op() << ") reads variable '"
+                       << in.node->name() << "' of " << dataTypeEnumName(declared) << " as "
+                       << dataTypeEnumName(read) << ": its dtype must be the variable's";
     }
   }
   return success();
@@ -273,9 +269,8 @@ LogicalResult Freezer::freeze(NodeDef &variable, StringRef prefix) {
   if (type != entry->dtype)
     return fail() << "the checkpoint holds a " << dataTypeEnumName(entry->dtype)
                   << " tensor for a variable of " << dataTypeEnumName(type);
-  if (auto shape = attrs.find("shape");
-      shape != attrs.end() && shape->second.has_shape() &&
-      !sameShape(shape->second.shape(), entry->shape))
+  if (auto shape = attrs.find("shape"); shape != attrs.end() && shape->second.has_shape() &&
+                                        !sameShape(shape->second.shape(), entry->shape))
     return fail() << "the checkpoint's tensor has shape " << tf::describeDims(entry->shape)
                   << ", which the variable's declared shape does not allow";
   llvm::Expected<std::string> bytes = bundle->read(key);

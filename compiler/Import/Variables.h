@@ -23,11 +23,9 @@ namespace kiln::import {
 /// checkpoint lacks or holds with another dtype or shape, a damaged checkpoint) name
 /// `fileName` and `what` (the signature), the variable and the key.
 llvm::LogicalResult freezeVariables(tensorflow::GraphDef &graph, llvm::StringRef restoreOp,
-                                    llvm::StringRef bundlePrefix,
-                                    llvm::ArrayRef<std::string> roots,
-                                    llvm::ArrayRef<std::string> stops,
-                                    llvm::StringRef fileName, llvm::StringRef what,
-                                    mlir::MLIRContext *context);
+                                    llvm::StringRef bundlePrefix, llvm::ArrayRef<std::string> roots,
+                                    llvm::ArrayRef<std::string> stops, llvm::StringRef fileName,
+                                    llvm::StringRef what, mlir::MLIRContext *context);
 
 } // namespace kiln::import
 

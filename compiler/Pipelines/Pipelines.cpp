@@ -173,8 +173,8 @@ std::vector<std::string> gpuArchitectures() {
   llvm::Triple triple("nvptx64-nvidia-cuda");
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target ? target->createMCSubtargetInfo(triple, "", "") : nullptr);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target ? target->createMCSubtargetInfo(triple, "", "")
+                                                     : nullptr);
   std::vector<std::string> archs;
   if (!info)
     return archs;
@@ -276,9 +276,9 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<bool> gpuEpilogues{*this, "gpu-epilogues",
                             llvm::cl::desc("GPU convolutions' epilogues in cuDNN's fused call"),
                             llvm::cl::init(false)};
-  Option<bool> cublasltEpilogues{
-      *this, "cublaslt-epilogues",
-      llvm::cl::desc("GPU f32 products' epilogues in cuBLASLt's call"), llvm::cl::init(false)};
+  Option<bool> cublasltEpilogues{*this, "cublaslt-epilogues",
+                                 llvm::cl::desc("GPU f32 products' epilogues in cuBLASLt's call"),
+                                 llvm::cl::init(false)};
   Option<std::string> gpuArch{*this, "gpu-arch",
                               llvm::cl::desc("GPU architecture of the kernels (sm_80)"),
                               llvm::cl::init("sm_80")};
@@ -317,8 +317,7 @@ void registerPipelines() {
             (void)build(pm, o.get());
         });
   };
-  add("kiln-graph-pipeline", "Shape inference and pruning on the tf dialect",
-      {buildGraphPipeline});
+  add("kiln-graph-pipeline", "Shape inference and pruning on the tf dialect", {buildGraphPipeline});
   add("kiln-lower-pipeline", "tf dialect to bufferized linalg with a scratch arena",
       {buildLowerPipeline});
   add("kiln-llvm-pipeline", "Bufferized IR to the LLVM dialect (CPU)", {buildLLVMPipeline});

@@ -70,8 +70,7 @@ llvm::LogicalResult buildGraphPipeline(mlir::OpPassManager &pm,
                                        const PipelineOptions &options = {});
 llvm::LogicalResult buildLowerPipeline(mlir::OpPassManager &pm,
                                        const PipelineOptions &options = {});
-llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm,
-                                      const PipelineOptions &options = {});
+llvm::LogicalResult buildLLVMPipeline(mlir::OpPassManager &pm, const PipelineOptions &options = {});
 
 /// Registers the pipelines as kiln-opt flags.
 void registerPipelines();

@@ -34,13 +34,13 @@ float EpilogueAttr::getHiValue() const { return getHi().getValue().convertToFloa
 
 EpilogueAttr EpilogueAttr::withInputsShifted(int64_t offset) const {
   auto shift = [&](int64_t input) { return input < 0 ? input : input + offset; };
-  return get(getContext(), shift(getScaleInput()), getScale(), shift(getBiasInput()),
-             getBias(), getLo(), getHi(), getSwish());
+  return get(getContext(), shift(getScaleInput()), getScale(), shift(getBiasInput()), getBias(),
+             getLo(), getHi(), getSwish());
 }
 
-LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t scaleInput, FloatAttr scale, int64_t biasInput,
-                                   FloatAttr bias, FloatAttr lo, FloatAttr hi, bool) {
+LogicalResult EpilogueAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t scaleInput,
+                                   FloatAttr scale, int64_t biasInput, FloatAttr bias, FloatAttr lo,
+                                   FloatAttr hi, bool) {
   for (FloatAttr value : {scale, bias, lo, hi})
     if (!value || !value.getType().isF32())
       return emitError() << "epilogue values are f32";
@@ -83,8 +83,8 @@ Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
       while (i < 5 && key != keys[i])
         ++i;
       if (i == 5) {
-        parser.emitError(at)
-            << "expected one of scale, bias, lo, hi, swish, in that order; got '" << key << "'";
+        parser.emitError(at) << "expected one of scale, bias, lo, hi, swish, in that order; got '"
+                             << key << "'";
         return {};
       }
       next = i + 1;
@@ -100,8 +100,8 @@ Attribute EpilogueAttr::parse(AsmParser &parser, Type) {
     if (parser.parseGreater())
       return {};
   }
-  return getChecked([&] { return parser.emitError(parser.getNameLoc()); }, context,
-                    scaleInput, scale, biasInput, bias, lo, hi, swish);
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); }, context, scaleInput,
+                    scale, biasInput, bias, lo, hi, swish);
 }
 
 void EpilogueAttr::print(AsmPrinter &printer) const {
@@ -181,7 +181,6 @@ std::string kernelNames() {
   return names;
 }
 
-
 } // namespace
 
 bool kiln::dialect::isKernelElement(Type type, KernelElement element) {
@@ -219,8 +218,8 @@ LogicalResult KernelCallOp::verify() {
   bool hasEpilogues = llvm::any_of(
       info->params, [](const KernelParam &p) { return p.kind == KernelParamKind::Epilogue; });
   if (getInputs().size() < fixed || (!hasEpilogues && getInputs().size() != fixed))
-    return emitOpError() << "has " << getInputs().size() << " inputs; '" << info->name
-                         << "' takes " << fixed << (hasEpilogues ? " and its epilogues'" : "");
+    return emitOpError() << "has " << getInputs().size() << " inputs; '" << info->name << "' takes "
+                         << fixed << (hasEpilogues ? " and its epilogues'" : "");
   if (getOutputs().size() != info->outputs.size())
     return emitOpError() << "has " << getOutputs().size() << " outputs; '" << info->name
                          << "' writes " << info->outputs.size();
@@ -280,8 +279,8 @@ LogicalResult KernelCallOp::verify() {
             continue;
           if (input < int64_t(fixed) || input >= int64_t(getInputs().size()))
             return emitOpError() << "has the epilogue '" << param->name << "' reading input "
-                                 << input << ", which is not one of its epilogue inputs ("
-                                 << fixed << " to " << getInputs().size() - 1 << ")";
+                                 << input << ", which is not one of its epilogue inputs (" << fixed
+                                 << " to " << getInputs().size() - 1 << ")";
           if (epilogueInputs.test(input))
             return emitOpError() << "reads input " << input << " in two epilogue fields";
           epilogueInputs.set(input);
@@ -294,8 +293,8 @@ LogicalResult KernelCallOp::verify() {
       break;
     }
     if (!ok) {
-      static const char *kinds[] = {"an i64", "an i32", "array<i64: a, b>", "a unit attribute",
-                                    "a #kiln.epilogue", "an f32"};
+      static const char *kinds[] = {"an i64",           "an i32",           "array<i64: a, b>",
+                                    "a unit attribute", "a #kiln.epilogue", "an f32"};
       return emitOpError() << "has the parameter '" << named.getName().getValue() << "' = " << value
                            << "; expected " << kinds[static_cast<int>(param->kind)];
     }
@@ -313,8 +312,7 @@ LogicalResult KernelCallOp::verify() {
 void KernelCallOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   for (OpOperand &operand : getInputsMutable())
-    effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                         SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Read::get(), &operand, SideEffects::DefaultResource::get());
   const KernelInfo *info = lookupKernel(getKernel());
   bool overwrites = !info || info->overwriteFlag.empty() || hasFlag(info->overwriteFlag);
   for (OpOperand &operand : getOutputsMutable()) {

@@ -42,20 +42,18 @@ public:
 
   /// The buffer `out` of `role` is `expected` or a view of it as `output` allows (a
   /// residual an epilogue reads where the output goes, say).
-  LogicalResult view(StringRef role, Value out, ArrayRef<int64_t> expected,
-                     int64_t channels) {
+  LogicalResult view(StringRef role, Value out, ArrayRef<int64_t> expected, int64_t channels) {
     auto type = cast<MemRefType>(out.getType());
     int64_t elements = 1;
     for (int64_t d : expected)
       elements *= d;
-    if (type.getShape() == expected ||
-        (type.getRank() > 0 && type.getNumElements() == elements &&
-         type.getShape().back() == channels))
+    if (type.getShape() == expected || (type.getRank() > 0 && type.getNumElements() == elements &&
+                                        type.getShape().back() == channels))
       return success();
     InFlightDiagnostic d = op.emitOpError() << "expects its " << role << " buffer to be ";
     llvm::interleave(expected, d, "x");
-    d << " (from its parameters), or a view of it with " << channels
-      << " channels, but it is " << out.getType();
+    d << " (from its parameters), or a view of it with " << channels << " channels, but it is "
+      << out.getType();
     return d;
   }
 
@@ -129,12 +127,11 @@ LogicalResult batchMatmul(KernelCallOp op) {
   };
   if (batch < 1)
     return op.emitOpError() << "expects a batch of at least 1, but it is " << batch;
-  return failure(
-      failed(matrices("a", op.getInput("a"), s.flag("broadcast_a") ? 1 : batch, ta ? k : m,
-                      ta ? m : k)) ||
-      failed(matrices("b", op.getInput("b"), s.flag("broadcast_b") ? 1 : batch, tb ? n : k,
-                      tb ? k : n)) ||
-      failed(matrices("c", op.getOutput("c"), batch, m, n)));
+  return failure(failed(matrices("a", op.getInput("a"), s.flag("broadcast_a") ? 1 : batch,
+                                 ta ? k : m, ta ? m : k)) ||
+                 failed(matrices("b", op.getInput("b"), s.flag("broadcast_b") ? 1 : batch,
+                                 tb ? n : k, tb ? k : n)) ||
+                 failed(matrices("c", op.getOutput("c"), batch, m, n)));
 }
 
 LogicalResult attention(KernelCallOp op) {
@@ -154,16 +151,14 @@ LogicalResult attention(KernelCallOp op) {
   Value mask = op.getInput("mask");
   ArrayRef<int64_t> shape = cast<MemRefType>(mask.getType()).getShape();
   int64_t full[] = {batch, heads, s.p("sq"), s.p("sk")};
-  int64_t strides[] = {s.p("mask_batch_stride"), s.p("mask_head_stride"),
-                       s.p("mask_row_stride")};
+  int64_t strides[] = {s.p("mask_batch_stride"), s.p("mask_head_stride"), s.p("mask_row_stride")};
   int64_t dense = shape[3];
   for (int i = 2; i >= 0; --i) {
     if ((shape[i] != 1 && shape[i] != full[i]) || strides[i] != (shape[i] == 1 ? 0 : dense))
-      return op.emitOpError() << "expects its mask buffer to broadcast to " << batch << "x"
-                              << heads << "x" << full[2] << "x" << full[3]
-                              << " with strides " << strides[0] << ", " << strides[1] << ", "
-                              << strides[2] << " (from its parameters), but it is "
-                              << mask.getType();
+      return op.emitOpError() << "expects its mask buffer to broadcast to " << batch << "x" << heads
+                              << "x" << full[2] << "x" << full[3] << " with strides " << strides[0]
+                              << ", " << strides[1] << ", " << strides[2]
+                              << " (from its parameters), but it is " << mask.getType();
     dense *= shape[i];
   }
   if (shape[3] != full[3])
@@ -239,8 +234,8 @@ LogicalResult gpuConv2d(KernelCallOp op) {
   Shapes s(op);
   int64_t groups = s.p("groups"), f = s.p("f");
   if (groups < 1 || s.p("c") % groups != 0 || f % groups != 0)
-    return op.emitOpError() << "has " << groups << " groups, which do not divide its "
-                            << s.p("c") << " input and " << f << " output channels";
+    return op.emitOpError() << "has " << groups << " groups, which do not divide its " << s.p("c")
+                            << " input and " << f << " output channels";
   if (failed(libraryEpilogue(op, s, "cuDNN", "convolution")))
     return failure();
   return failure(failed(s.input("input", {s.p("n"), s.p("h"), s.p("w"), s.p("c")})) ||
@@ -251,9 +246,8 @@ LogicalResult gpuConv2d(KernelCallOp op) {
 LogicalResult gpuConv2dResidual(KernelCallOp op) {
   Shapes s(op);
   int64_t f = s.p("f");
-  return failure(failed(gpuConv2d(op)) ||
-                 failed(s.view("residual", op.getInput("residual"),
-                               {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));
+  return failure(failed(gpuConv2d(op)) || failed(s.view("residual", op.getInput("residual"),
+                                                        {s.p("n"), s.p("oh"), s.p("ow"), f}, f)));
 }
 
 LogicalResult maxPool(KernelCallOp op) {

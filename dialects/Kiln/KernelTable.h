@@ -104,7 +104,7 @@ struct KernelInfo {
   bool threadPool;
   /// Outputs are also read unless this flag is present; "" when always written whole.
   llvm::StringLiteral overwriteFlag;
-  llvm::ArrayRef<KernelOperand> inputs;  ///< fixed inputs; epilogue buffers follow them
+  llvm::ArrayRef<KernelOperand> inputs; ///< fixed inputs; epilogue buffers follow them
   llvm::ArrayRef<KernelOperand> outputs;
   llvm::ArrayRef<KernelParam> params;
   llvm::ArrayRef<KernelArg> args;

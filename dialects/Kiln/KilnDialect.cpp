@@ -38,9 +38,9 @@ LogicalResult PartitionOp::verifySymbolUses(SymbolTableCollection &symbols) {
   FunctionType type = callee.getFunctionType();
   if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
       TypeRange(type.getResults()) != TypeRange(getOutputs().getTypes()))
-    return emitOpError() << "has the type " << FunctionType::get(getContext(),
-                                                                 getInputs().getTypes(),
-                                                                 getOutputs().getTypes())
+    return emitOpError() << "has the type "
+                         << FunctionType::get(getContext(), getInputs().getTypes(),
+                                              getOutputs().getTypes())
                          << " but '" << getCallee() << "' has " << type;
   return success();
 }
@@ -51,8 +51,7 @@ LogicalResult RecvOp::verify() {
     return emitOpError() << (tensor ? "into a tensor needs a result"
                                     : "into a buffer has no result");
   if (getResult() && getResult().getType() != getDest().getType())
-    return emitOpError() << "yields " << getResult().getType() << " into "
-                         << getDest().getType();
+    return emitOpError() << "yields " << getResult().getType() << " into " << getDest().getType();
   return success();
 }
 
@@ -111,9 +110,9 @@ LogicalResult AttentionOp::verify() {
     int64_t full[] = {batch, heads, sq, sk};
     for (int i = 0; i < 4; ++i)
       if (shape[i] != full[i] && (shape[i] != 1 || i == 3))
-        return emitOpError() << "expects a mask that broadcasts to " << batch << "x" << heads
-                             << "x" << sq << "x" << sk << " (its last dimension " << sk
-                             << "), but it is " << mask.getType();
+        return emitOpError() << "expects a mask that broadcasts to " << batch << "x" << heads << "x"
+                             << sq << "x" << sk << " (its last dimension " << sk << "), but it is "
+                             << mask.getType();
   }
   return success();
 }
@@ -129,8 +128,7 @@ using namespace mlir::bufferization;
 /// kiln.send and kiln.check only read their first operand: they bufferize to a read of
 /// that operand's buffer, in place.
 template <typename OpT>
-struct ReadsFirstOperand
-    : BufferizableOpInterface::ExternalModel<ReadsFirstOperand<OpT>, OpT> {
+struct ReadsFirstOperand : BufferizableOpInterface::ExternalModel<ReadsFirstOperand<OpT>, OpT> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
     return true;
   }
@@ -141,8 +139,7 @@ struct ReadsFirstOperand
     return {};
   }
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
+                          const BufferizationOptions &options, BufferizationState &state) const {
     FailureOr<Value> buffer = getBuffer(rewriter, op->getOperand(0), options, state);
     if (failed(buffer))
       return failure();
@@ -151,21 +148,18 @@ struct ReadsFirstOperand
   }
 };
 
-struct RecvBufferization
-    : BufferizableOpInterface::ExternalModel<RecvBufferization, RecvOp> {
+struct RecvBufferization : BufferizableOpInterface::ExternalModel<RecvBufferization, RecvOp> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &, const AnalysisState &) const {
     return false;
   }
   bool bufferizesToMemoryWrite(Operation *, OpOperand &, const AnalysisState &) const {
     return true;
   }
-  AliasingValueList getAliasingValues(Operation *op, OpOperand &,
-                                      const AnalysisState &) const {
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &, const AnalysisState &) const {
     return {{op->getResult(0), BufferRelation::Equivalent}};
   }
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
+                          const BufferizationOptions &options, BufferizationState &state) const {
     auto recv = cast<RecvOp>(op);
     FailureOr<Value> buffer = getBuffer(rewriter, recv.getDest(), options, state);
     if (failed(buffer))
@@ -193,8 +187,7 @@ struct AttentionBufferization
     return {{op->getResult(0), BufferRelation::Equivalent}};
   }
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
+                          const BufferizationOptions &options, BufferizationState &state) const {
     auto attention = cast<AttentionOp>(op);
     Location loc = op->getLoc();
     // A contiguous buffer of `value`'s type (a copy of it when `copyIn`).
@@ -202,8 +195,8 @@ struct AttentionBufferization
       auto type = cast<MemRefType>(buffer.getType());
       if (isKernelBuffer(type, 4))
         return buffer;
-      Value copy = memref::AllocOp::create(
-          rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()));
+      Value copy = memref::AllocOp::create(rewriter, loc,
+                                           MemRefType::get(type.getShape(), type.getElementType()));
       if (copyIn)
         memref::CopyOp::create(rewriter, loc, buffer, copy);
       return copy;
@@ -238,17 +231,16 @@ struct AttentionBufferization
         dense *= shape[i];
       }
     }
-    const std::pair<StringLiteral, bool> flags[] = {
-        {"q_seq_major", attention.getQSeqMajor()},
-        {"k_seq_major", attention.getKSeqMajor()},
-        {"v_seq_major", attention.getVSeqMajor()},
-        {"out_seq_major", attention.getOutSeqMajor()}};
+    const std::pair<StringLiteral, bool> flags[] = {{"q_seq_major", attention.getQSeqMajor()},
+                                                    {"k_seq_major", attention.getKSeqMajor()},
+                                                    {"v_seq_major", attention.getVSeqMajor()},
+                                                    {"out_seq_major", attention.getOutSeqMajor()}};
     for (const auto &[name, present] : flags)
       if (present)
         params.set(name, rewriter.getUnitAttr());
     StringRef kernel = attention.getMask() ? "attention_masked_f32" : "attention_f32";
-    KernelCallOp::create(rewriter, loc, rewriter.getStringAttr(kernel), inputs,
-                         ValueRange{out}, params.getDictionary(rewriter.getContext()));
+    KernelCallOp::create(rewriter, loc, rewriter.getStringAttr(kernel), inputs, ValueRange{out},
+                         params.getDictionary(rewriter.getContext()));
     if (out != *dest)
       memref::CopyOp::create(rewriter, loc, out, *dest);
     replaceOpWithBufferizedValues(rewriter, op, *dest);

@@ -1,7 +1,7 @@
 //===- Model.cpp - kiln.model, kiln.entry, kiln.state -------------------------===//
+#include "dialects/Kiln/Model.h"
 #include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
-#include "dialects/Kiln/Model.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -31,8 +31,7 @@ std::string kiln::dialect::toCIdentifier(StringRef text) {
 }
 
 ModelOp kiln::dialect::createSingleEntryModel(ModuleOp module, Location loc, StringRef name,
-                                              FlatSymbolRefAttr function,
-                                              ArrayRef<Attribute> feeds,
+                                              FlatSymbolRefAttr function, ArrayRef<Attribute> feeds,
                                               ArrayRef<Attribute> fetches) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto model = ModelOp::create(b, loc, name, ArrayAttr(), ArrayAttr());
@@ -69,8 +68,8 @@ bool kiln::dialect::updateParts(ModuleOp module, StringRef function,
 }
 
 PartAttr PartAttr::withScratch(int64_t offset, int64_t bytes, int64_t naive) const {
-  return PartAttr::get(getContext(), getFunction(), getDevice(), getInputs(), getOutputs(),
-                       offset, bytes, naive, getStatus());
+  return PartAttr::get(getContext(), getFunction(), getDevice(), getInputs(), getOutputs(), offset,
+                       bytes, naive, getStatus());
 }
 
 PartAttr PartAttr::withStatus() const {
@@ -104,16 +103,16 @@ LogicalResult ModelOp::verify() {
   for (Operation &op : getBody().front()) {
     if (auto entry = dyn_cast<EntryOp>(op)) {
       if (!isCIdentifier(entry.getName()))
-        return entry.emitOpError() << "is named '" << entry.getName()
-                                   << "', which is not a C identifier";
+        return entry.emitOpError()
+               << "is named '" << entry.getName() << "', which is not a C identifier";
       // The C header's macros spell entry names in capitals.
       if (!entries.insert(entry.getName().upper()).second)
         return entry.emitOpError() << "is the second entry point named '" << entry.getName()
                                    << "' (names are compared ignoring case)";
     } else if (auto state = dyn_cast<StateOp>(op)) {
       if (!isCIdentifier(state.getName()))
-        return state.emitOpError() << "is named '" << state.getName()
-                                   << "', which is not a C identifier";
+        return state.emitOpError()
+               << "is named '" << state.getName() << "', which is not a C identifier";
       if (!states.insert(state.getName()).second)
         return state.emitOpError() << "is the second state named '" << state.getName() << "'";
     } else {
@@ -132,8 +131,8 @@ LogicalResult StateOp::verify() {
     return emitOpError() << "'" << getName() << "' has unsupported element type "
                          << type.getElementType();
   if (type.getRank() > abi::maxRank())
-    return emitOpError() << "'" << getName() << "' has rank " << type.getRank()
-                         << "; at most " << abi::maxRank() << " is supported";
+    return emitOpError() << "'" << getName() << "' has rank " << type.getRank() << "; at most "
+                         << abi::maxRank() << " is supported";
   return success();
 }
 
@@ -176,8 +175,7 @@ LogicalResult EntryOp::verify() {
     }
   }
   if (!written.all())
-    return emitOpError() << "has fetch " << written.find_first_unset()
-                         << ", which no part writes";
+    return emitOpError() << "has fetch " << written.find_first_unset() << ", which no part writes";
   return success();
 }
 
@@ -221,8 +219,7 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << *getFunction() << "' takes " << inputs.size()
                          << " arguments and returns " << results.size();
   auto model = (*this)->getParentOfType<ModelOp>();
-  auto checkState = [&](ArrayAttr names, ArrayRef<Type> types,
-                        StringRef what) -> LogicalResult {
+  auto checkState = [&](ArrayAttr names, ArrayRef<Type> types, StringRef what) -> LogicalResult {
     for (auto [name, type] : llvm::zip(names.getAsRange<StringAttr>(), types)) {
       auto state = cast<RankedTensorType>(model.lookupState(name).getType());
       if (!sameType(state, type))
@@ -238,8 +235,7 @@ LogicalResult EntryOp::verifySymbolUses(SymbolTableCollection &symbols) {
     for (auto [attr, type] : llvm::zip(tensors.getAsRange<TensorAttr>(), types))
       if (attr.getType() && !sameType(attr.getType(), type))
         return emitOpError() << "has the " << what << " '" << attr.getName() << "' of type "
-                             << attr.getType() << ", but '" << *getFunction() << "' has "
-                             << type;
+                             << attr.getType() << ", but '" << *getFunction() << "' has " << type;
     return success();
   };
   return failure(failed(check(getFeeds(), inputs, "feed")) ||

@@ -36,7 +36,7 @@ void TFDialect::initialize() {
 
 /// A folded value, which is a tensor's elements, as the tf.Const that holds it.
 Operation *TFDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
-                                         Location loc) {
+                                          Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;

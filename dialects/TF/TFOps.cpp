@@ -15,9 +15,9 @@ Operation *kiln::tf::createInferred(OpBuilder &builder, OperationState &state) {
   auto name = RegisteredOperationName::lookup(state.name.getStringRef(), ctx);
   auto *infer = name ? name->getInterface<InferTypeOpInterface>() : nullptr;
   SmallVector<Type> types;
-  if (!infer || failed(infer->inferReturnTypes(ctx, state.location, state.operands,
-                                               state.attributes.getDictionary(ctx), nullptr,
-                                               {}, types)))
+  if (!infer ||
+      failed(infer->inferReturnTypes(ctx, state.location, state.operands,
+                                     state.attributes.getDictionary(ctx), nullptr, {}, types)))
     return nullptr;
   state.addTypes(types);
   return builder.create(state);

@@ -2,8 +2,8 @@
 #ifndef KILN_DIALECTS_TF_TFOPS_H
 #define KILN_DIALECTS_TF_TFOPS_H
 
-#include "dialects/TF/TFDialect.h"
 #include "dialects/TF/Ops/Infer.h"
+#include "dialects/TF/TFDialect.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"
@@ -33,8 +33,7 @@ mlir::Operation *createInferred(mlir::OpBuilder &builder, mlir::OperationState &
 /// Creates the tf op `name` ("MatMul") with its first result type inferred; null if
 /// inference fails (createInferred).
 mlir::Value createTF(mlir::OpBuilder &builder, mlir::Location loc, llvm::StringRef name,
-                     mlir::ValueRange operands,
-                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+                     mlir::ValueRange operands, llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
 
 /// Replaces `op` by the ops it is made of: Sum and Transpose for one input; for two,
 /// Transposes and Reshapes around a MatMul (no batch dimension) or BatchMatMulV2, the

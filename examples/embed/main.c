@@ -1,7 +1,8 @@
 /* Runs a model compiled with `kiln compile ... --emit obj -o mlp` from C.
  *
  *   kiln compile examples/mlp/mlp.pbtxt --feed x=f32[2,8] --fetch probs --emit obj -o mlp
- *   cc -I runtime/include -I . examples/embed/main.c mlp.o -L build/lib -lkiln_kernels -lkiln_runtime -lm -o mlp_c
+ *   cc -I runtime/include -I . examples/embed/main.c mlp.o -L build/lib -lkiln_kernels
+ * -lkiln_runtime -lm -o mlp_c
  *   ./mlp_c examples/mlp/x.npy probs.npy
  *
  * It reads the input with the runtime's .npy reader, checks it against the constants of
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
   if (status)
     return fail(status);
   printf("%s: %s [%lld,%lld] written to %s\n", mlp_info.outputs[0].name,
-         kiln_dtype_name(mlp_info.outputs[0].dtype), (long long)out_dims[0],
-         (long long)out_dims[1], argv[2]);
+         kiln_dtype_name(mlp_info.outputs[0].dtype), (long long)out_dims[0], (long long)out_dims[1],
+         argv[2]);
   return 0;
 }

@@ -1,6 +1,6 @@
 //===- CSE.cpp - merge identical tf ops -----------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"

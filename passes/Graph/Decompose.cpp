@@ -1,6 +1,6 @@
 //===- Decompose.cpp - composite ops as the ops Kiln has kernels for ----------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,9 +38,9 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
         Value axis = kiln::tf::ConstOp::create(rewriter, gather.getLoc(), i32,
                                                DenseIntElementsAttr::get(i32, {int32_t(0)}),
                                                TypeAttr::get(rewriter.getI32Type()), ValueRange{});
-        Value replacement = kiln::tf::createTF(
-            rewriter, gather.getLoc(), "GatherV2",
-            {gather.getInputHandle(), gather.getIndices(), axis});
+        Value replacement =
+            kiln::tf::createTF(rewriter, gather.getLoc(), "GatherV2",
+                               {gather.getInputHandle(), gather.getIndices(), axis});
         if (!replacement) {
           failed = true;
           continue;

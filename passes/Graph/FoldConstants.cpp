@@ -1,6 +1,6 @@
 //===- FoldConstants.cpp - compile-time values become tf.Const ----------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 namespace kiln::graph {
 #define GEN_PASS_DEF_FOLDCONSTANTSPASS
@@ -142,8 +142,8 @@ std::optional<SmallVector<Value>> kiln::graph::foldConstantOp(Operation *op) {
       continue;
     }
     // A tf.Const (TFDialect::materializeConstant), if the value is a tensor's elements.
-    Operation *constant = op->getDialect()->materializeConstant(
-        b, cast<Attribute>(folded), result.getType(), op->getLoc());
+    Operation *constant = op->getDialect()->materializeConstant(b, cast<Attribute>(folded),
+                                                                result.getType(), op->getLoc());
     if (!constant)
       break;
     constants.push_back(constant);

@@ -4,8 +4,8 @@
 // in one walk.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"

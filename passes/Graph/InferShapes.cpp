@@ -50,8 +50,8 @@ bool inferOp(InferTypeOpInterface op) {
   for (auto [res, type] : llvm::zip(raw->getResults(), inferred)) {
     Type refined = refine(res.getType(), type);
     if (!refined) {
-      raw->emitOpError() << "result type " << res.getType()
-                         << " conflicts with the inferred type " << type;
+      raw->emitOpError() << "result type " << res.getType() << " conflicts with the inferred type "
+                         << type;
       return false;
     }
     res.setType(refined);
@@ -117,8 +117,7 @@ std::optional<SmallVector<Value>> inlineRegion(Region &region, ValueRange args, 
     std::optional<SmallVector<Value>> values = inferOperation(*copy, budget);
     if (!values)
       return std::nullopt;
-    if (values->size() == copy->getNumResults() &&
-        llvm::equal(*values, copy->getResults()))
+    if (values->size() == copy->getNumResults() && llvm::equal(*values, copy->getResults()))
       if (std::optional<SmallVector<Value>> folded = kiln::graph::foldConstantOp(copy))
         values = folded;
     map.map(op.getResults(), *values);
@@ -157,9 +156,9 @@ std::optional<SmallVector<Value>> unrollLoop(kiln::tf::WhileOp loop, unsigned va
   Type before = loop.getInputs()[variable].getType();
   Type after = loop.getBody().front().getTerminator()->getOperand(variable).getType();
   auto fail = [&](const Twine &why) {
-    loop->emitError() << "loop variable " << variable << " is "
-                      << kiln::tf::describeType(before) << " before the loop but the body makes it "
-                      << kiln::tf::describeType(after) << ", and " << why
+    loop->emitError() << "loop variable " << variable << " is " << kiln::tf::describeType(before)
+                      << " before the loop but the body makes it " << kiln::tf::describeType(after)
+                      << ", and " << why
                       << ": Kiln compiles loops whose variables keep their dtypes and shapes, "
                          "or that it can unroll";
     return std::nullopt;
@@ -175,11 +174,11 @@ std::optional<SmallVector<Value>> unrollLoop(kiln::tf::WhileOp loop, unsigned va
       return std::nullopt;
     std::optional<bool> holds = constantTruth(cond->front());
     if (!holds)
-      return fail(n == 0 ? Twine("its condition is not known at compile time, so it cannot be "
-                                 "unrolled")
-                         : "its condition is not known at compile time after " + Twine(n) +
-                               (n == 1 ? " iteration" : " iterations") +
-                               ", so it cannot be unrolled");
+      return fail(n == 0
+                      ? Twine("its condition is not known at compile time, so it cannot be "
+                              "unrolled")
+                      : "its condition is not known at compile time after " + Twine(n) +
+                            (n == 1 ? " iteration" : " iterations") + ", so it cannot be unrolled");
     if (!*holds)
       break;
     std::optional<SmallVector<Value>> next = inlineRegion(loop.getBody(), values, b, budget);
@@ -197,7 +196,8 @@ std::optional<SmallVector<Value>> unrollLoop(kiln::tf::WhileOp loop, unsigned va
 /// Infers `op` (its regions first): the values its results became (its own, or the
 /// unrolled iterations' of a loop that changes shapes), or none after an error.
 std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget) {
-  if (auto ifOp = dyn_cast<kiln::tf::IfOp>(op); ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
+  if (auto ifOp = dyn_cast<kiln::tf::IfOp>(op);
+      ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
     return std::nullopt;
   if (auto caseOp = dyn_cast<kiln::tf::CaseOp>(op);
       caseOp && !refineRegionArguments(caseOp, caseOp.getInputs()))
@@ -211,8 +211,8 @@ std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget)
         return std::nullopt;
   if (whileOp) {
     Operation *yield = whileOp.getBody().front().getTerminator();
-    for (auto [i, pair] : llvm::enumerate(
-             llvm::zip(whileOp.getInputs().getTypes(), yield->getOperandTypes())))
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(whileOp.getInputs().getTypes(), yield->getOperandTypes())))
       if (!refine(std::get<0>(pair), std::get<1>(pair)))
         return unrollLoop(whileOp, i, budget);
   }
@@ -230,8 +230,8 @@ struct InferShapesPass : kiln::graph::impl::InferShapesPassBase<InferShapesPass>
     if (!inferBlock(func.getBody().front(), budget))
       return signalPassFailure();
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-    func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                   ret.getOperandTypes()));
+    func.setType(
+        FunctionType::get(func.getContext(), func.getArgumentTypes(), ret.getOperandTypes()));
   }
 };
 

@@ -1,8 +1,8 @@
 //===- InsertChecks.cpp - check input values as TensorFlow's kernels do --------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,8 +29,8 @@ std::string messagePrefix(Operation *op) {
 }
 
 /// Whether `v` meets `check`'s condition at row-major position `position`.
-bool meets(const kiln::tf::RuntimeCheck &check, const APInt &v, bool isUnsigned,
-           int64_t position, int64_t lastDim) {
+bool meets(const kiln::tf::RuntimeCheck &check, const APInt &v, bool isUnsigned, int64_t position,
+           int64_t lastDim) {
   if (check.kind == "nonzero")
     return !v.isZero();
   if (check.kind == "nonnegative")
@@ -68,7 +68,7 @@ struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPa
             if (!meets(check, v, isUnsigned, position, last)) {
               int64_t bits = isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
               op->emitError() << abi::formatCheckMessage(message, type.getShape(), isUnsigned,
-                                                             position, bits);
+                                                         position, bits);
               ok = false;
               break;
             }
@@ -81,8 +81,8 @@ struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPa
         if (constantsOnly || (device && kiln::dialect::isGpuDevice(device.getValue())))
           continue;
         OpBuilder b(op);
-        auto created = kiln::dialect::CheckOp::create(
-            b, op->getLoc(), check.kind, check.subject, check.bounds, message);
+        auto created = kiln::dialect::CheckOp::create(b, op->getLoc(), check.kind, check.subject,
+                                                      check.bounds, message);
         if (isUnsigned)
           created.setUnsignedValues(true);
         ++numChecks;

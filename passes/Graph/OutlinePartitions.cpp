@@ -6,9 +6,9 @@
 // kiln.partition per device, which run concurrently.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -40,8 +40,7 @@ std::string shortName(StringRef device) {
   return text.empty() ? "device" : text;
 }
 
-struct OutlinePartitionsPass
-    : kiln::graph::impl::OutlinePartitionsPassBase<OutlinePartitionsPass> {
+struct OutlinePartitionsPass : kiln::graph::impl::OutlinePartitionsPassBase<OutlinePartitionsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -90,9 +89,8 @@ struct OutlinePartitionsPass
         for (Value v : op->getOperands())
           if (Operation *def = v.getDefiningOp(); def && deviceOf(def) != device)
             return op->emitError()
-                   << "node '" << kiln::graph::nodeName(op) << "' on " << device
-                   << " reads node '" << kiln::graph::nodeName(def) << "' on "
-                   << deviceOf(def)
+                   << "node '" << kiln::graph::nodeName(op) << "' on " << device << " reads node '"
+                   << kiln::graph::nodeName(def) << "' on " << deviceOf(def)
                    << " without a _Recv; run kiln-graph-partition before outlining";
       }
 

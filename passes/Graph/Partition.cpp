@@ -8,8 +8,8 @@
 // marked to cross as bfloat16 by truncation (section 5.5; tf-to-linalg does the conversion).
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -23,7 +23,6 @@ using namespace mlir;
 namespace {
 
 using kiln::graph::deviceOf;
-
 
 struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
   using PartitionPassBase::PartitionPassBase;
@@ -86,13 +85,12 @@ struct PartitionPass : kiln::graph::impl::PartitionPassBase<PartitionPass> {
             sb.setInsertionPointAfter(producer);
             auto send = kiln::tf::SendOp::create(
                 sb, producer->getLoc(), result, nameAttr, fromAttr, toAttr, IntegerAttr(),
-                BoolAttr(), TypeAttr::get(getElementTypeOrSelf(result.getType())),
-                ValueRange{});
+                BoolAttr(), TypeAttr::get(getElementTypeOrSelf(result.getType())), ValueRange{});
             send->setAttr("device", fromAttr);
             auto recv = kiln::tf::RecvOp::create(
                 b, first->getLoc(), result.getType(), nameAttr, fromAttr, toAttr,
-                TypeAttr::get(getElementTypeOrSelf(result.getType())), IntegerAttr(),
-                BoolAttr(), ValueRange{});
+                TypeAttr::get(getElementTypeOrSelf(result.getType())), IntegerAttr(), BoolAttr(),
+                ValueRange{});
             recv->setAttr("device", toAttr);
             if (compressTransfers && getElementTypeOrSelf(result.getType()).isF32()) {
               send->setAttr(kiln::tf::kCompressedAttr, UnitAttr::get(ctx));

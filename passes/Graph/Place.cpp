@@ -7,8 +7,8 @@
 // device speed and transfer time for inputs produced on another device.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -128,8 +128,8 @@ double estimateFlops(Operation *op) {
   if (isa<tf::Conv2DOp, tf::FusedConv2DOp, tf::Conv2DBackpropInputOp>(op)) {
     auto f = operandShape(1);
     double window = f.size() == 4 ? static_cast<double>(f[0] * f[1] * f[2]) : 1.0;
-    return 2.0 * (isa<tf::Conv2DBackpropInputOp>(op) ? elements(op->getOperand(2).getType())
-                                                      : out) *
+    return 2.0 *
+           (isa<tf::Conv2DBackpropInputOp>(op) ? elements(op->getOperand(2).getType()) : out) *
            window;
   }
   if (isa<tf::DepthwiseConv2dNativeOp>(op)) {
@@ -291,9 +291,8 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
         DeviceName host = available.front();
         host.type = "CPU";
         host.id = 0;
-        auto it = llvm::find_if(available, [&](const DeviceName &d) {
-          return d.str() == host.str();
-        });
+        auto it =
+            llvm::find_if(available, [&](const DeviceName &d) { return d.str() == host.str(); });
         if (it == available.end()) {
           available.push_back(host);
           it = available.end() - 1;
@@ -389,15 +388,15 @@ struct PlacePass : kiln::graph::impl::PlacePassBase<PlacePass> {
           Operation *def = v.getDefiningOp();
           if (!def || !placed.count(def))
             continue;
-          double ready = finish[def] +
-                         transferSeconds(available[placed[def]], available[d], bytesToMove(v));
+          double ready =
+              finish[def] + transferSeconds(available[placed[def]], available[d], bytesToMove(v));
           start = std::max(start, ready);
         }
         DeviceKind k = kindOf(available[d]);
         double end = start + k.launchSeconds + compute / k.flopsPerSecond;
         double score =
-            end + (home && *home != d ? transferSeconds(available[d], available[*home], outBytes)
-                                      : 0.0);
+            end +
+            (home && *home != d ? transferSeconds(available[d], available[*home], outBytes) : 0.0);
         if (score < best) {
           best = score;
           bestEnd = end;

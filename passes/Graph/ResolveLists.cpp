@@ -9,8 +9,8 @@
 // the merged type. kiln-graph-infer-shapes then carries it on.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -53,9 +53,8 @@ struct Knowledge {
       if (ShapedType::isDynamic(d))
         continue;
       if (!ShapedType::isDynamic(known) && known != d)
-        return op->emitError() << "this TensorList's elements are "
-                               << tf::describeDims(dims) << " here but "
-                               << tf::describeDims(*element) << " elsewhere";
+        return op->emitError() << "this TensorList's elements are " << tf::describeDims(dims)
+                               << " here but " << tf::describeDims(*element) << " elsewhere";
       known = d;
     }
     return success();
@@ -183,9 +182,8 @@ struct ResolveListsPass : kiln::graph::impl::ResolveListsPassBase<ResolveListsPa
                            << (ShapedType::isDynamic(k.length) ? "length" : "element shape")
                            << " of this TensorList is not known at compile time: nothing "
                               "that makes, sets, reads or stacks it gives "
-                           << (ShapedType::isDynamic(k.length)
-                                   ? "a constant length"
-                                   : "a static element shape")
+                           << (ShapedType::isDynamic(k.length) ? "a constant length"
+                                                               : "a static element shape")
                            << (k.element ? " (elements " + tf::describeDims(*k.element) + ")"
                                          : std::string());
         return signalPassFailure();
@@ -202,8 +200,8 @@ struct ResolveListsPass : kiln::graph::impl::ResolveListsPassBase<ResolveListsPa
     }
     // A list the function returns changed the function's result type.
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-    func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                   ret.getOperandTypes()));
+    func.setType(
+        FunctionType::get(func.getContext(), func.getArgumentTypes(), ret.getOperandTypes()));
   }
 
   /// Joins a control-flow op's inputs with its regions' arguments, and its results with

@@ -9,8 +9,8 @@
 // with side effects keep their relative order.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Graph/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Graph/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"

@@ -19,8 +19,7 @@ using namespace mlir;
 namespace {
 
 /// Replaces `op`, if it is a `From`, by the LLVM intrinsic `To` of the same operands.
-template <class From, class To>
-bool intrinsic(Operation *op) {
+template <class From, class To> bool intrinsic(Operation *op) {
   if (!isa<From>(op))
     return false;
   OpBuilder b(op);
@@ -32,8 +31,7 @@ bool intrinsic(Operation *op) {
   return true;
 }
 
-struct ApproximateMathPass
-    : kiln::lower::impl::ApproximateMathPassBase<ApproximateMathPass> {
+struct ApproximateMathPass : kiln::lower::impl::ApproximateMathPassBase<ApproximateMathPass> {
   using ApproximateMathPassBase::ApproximateMathPassBase;
 
   void runOnOperation() override {

@@ -124,14 +124,12 @@ void writeInPlace(func::FuncOp func) {
       bool readElsewhere = llvm::any_of(op->getOpOperands(), [&](OpOperand &other) {
         return &other != in && root(other.get()) == x;
       });
-      op.getRegion().walk([&](memref::LoadOp load) {
-        readElsewhere |= root(load.getMemRef()) == x;
-      });
+      op.getRegion().walk(
+          [&](memref::LoadOp load) { readElsewhere |= root(load.getMemRef()) == x; });
       if (readElsewhere)
         continue;
       // X's slot now holds Y's values too: it lives until Y's last use.
-      lifetimes[it->second].last = std::max(lifetimes[it->second].last,
-                                            lifetimes[slot[y]].last);
+      lifetimes[it->second].last = std::max(lifetimes[it->second].last, lifetimes[slot[y]].last);
       y.replaceAllUsesWith(x);
       yAlloc.erase();
       break;
@@ -236,8 +234,8 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
     for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
       OpBuilder b(alloc);
       Value off = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
-      Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), scratch, off,
-                                          ValueRange{});
+      Value view =
+          memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), scratch, off, ValueRange{});
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))
           user->erase();

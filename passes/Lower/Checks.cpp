@@ -30,8 +30,8 @@ Value meets(OpBuilder &b, Location loc, CheckOp check, Value x, Value last) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, constant(t, 0));
   if (kind == "nonnegative")
     return isUnsigned ? constant(b.getI1Type(), 1)
-                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x,
-                                              constant(t, 0)).getResult();
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, constant(t, 0))
+                            .getResult();
   // in_range: compared in 64 bits, where every bound fits.
   Type i64 = b.getI64Type();
   Value wide = x;
@@ -146,10 +146,10 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
         continue;
       // The entry point that runs the function gives it the status and reports failures
       // with the model's table of checks.
-      if (!model || !kiln::dialect::updateParts(module, func.getSymName(),
-                                                [](kiln::dialect::PartAttr part) {
-                                                  return part.withStatus();
-                                                })) {
+      if (!model ||
+          !kiln::dialect::updateParts(module, func.getSymName(), [](kiln::dialect::PartAttr part) {
+            return part.withStatus();
+          })) {
         func.emitError() << "has checks, but no part of a kiln.model entry point runs it "
                             "to report them; run kiln-lower-partitions first";
         ok = false;
@@ -172,9 +172,9 @@ struct ChecksPass : kiln::lower::impl::ChecksPassBase<ChecksPass> {
       func.setType(FunctionType::get(ctx, inputs, func.getResultTypes()));
       for (CheckOp check : checks) {
         auto type = cast<MemRefType>(check.getSubject().getType());
-        table.push_back(kiln::dialect::CheckAttr::get(
-            ctx, check.getMessageAttr(), DenseI64ArrayAttr::get(ctx, type.getShape()),
-            check.getUnsignedValues()));
+        table.push_back(kiln::dialect::CheckAttr::get(ctx, check.getMessageAttr(),
+                                                      DenseI64ArrayAttr::get(ctx, type.getShape()),
+                                                      check.getUnsignedValues()));
         lowerCheck(check, static_cast<int64_t>(table.size()), status);
       }
     }

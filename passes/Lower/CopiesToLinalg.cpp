@@ -26,9 +26,8 @@ int64_t denseTrailingDims(MemRefType type) {
 
 /// Whether a memref.copy of `type` becomes a memcpy (finalize-memref-to-llvm's test).
 bool isDense(MemRefType type) {
-  return type.getLayout().isIdentity() ||
-         (type.hasStaticShape() && type.getNumElements() > 0 &&
-          memref::isStaticShapeAndContiguousRowMajor(type));
+  return type.getLayout().isIdentity() || (type.hasStaticShape() && type.getNumElements() > 0 &&
+                                           memref::isStaticShapeAndContiguousRowMajor(type));
 }
 
 // Blocks of fewer elements are copied by loops (a memcpy call per element or two costs more).
@@ -40,7 +39,8 @@ constexpr int64_t kMinBlock = 8;
 void copyRows(OpBuilder &b, Location loc, Value source, Value target, int64_t inner) {
   auto type = cast<MemRefType>(source.getType());
   int64_t rank = type.getRank(), outer = rank - inner;
-  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes, strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+      strides(rank, b.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d)
     sizes.push_back(b.getIndexAttr(d < outer ? 1 : type.getDimSize(d)));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -60,10 +60,9 @@ void copyRows(OpBuilder &b, Location loc, Value source, Value target, int64_t in
   }
   auto row = [&](Value v) -> Value {
     auto t = cast<MemRefType>(v.getType());
-    auto rowType = memref::SubViewOp::inferRankReducedResultType(
-        type.getShape().drop_front(outer), t, offsets, sizes, strides);
-    return memref::SubViewOp::create(b, loc, cast<MemRefType>(rowType), v, offsets, sizes,
-                                     strides);
+    auto rowType = memref::SubViewOp::inferRankReducedResultType(type.getShape().drop_front(outer),
+                                                                 t, offsets, sizes, strides);
+    return memref::SubViewOp::create(b, loc, cast<MemRefType>(rowType), v, offsets, sizes, strides);
   };
   Value from = row(source);
   Value to = row(target);

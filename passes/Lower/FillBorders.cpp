@@ -56,8 +56,7 @@ memref::CopyOp interiorCopy(Operation *fill, Value buffer) {
     if (!view || view.getSource() != buffer || !view.hasUnitStride() ||
         !view.getSourceType().hasStaticShape() ||
         llvm::any_of(view.getStaticOffsets(), ShapedType::isDynamic) ||
-        llvm::any_of(view.getStaticSizes(), ShapedType::isDynamic) ||
-        view.getDroppedDims().any() ||
+        llvm::any_of(view.getStaticSizes(), ShapedType::isDynamic) || view.getDroppedDims().any() ||
         kiln::lower::buffersMayOverlap(copy.getSource(), buffer, /*distinctArguments=*/true))
       return {};
     return copy;

@@ -23,8 +23,8 @@ struct FlattenEmptyArgumentsPass
       bool changed = false;
       for (BlockArgument arg : entry.getArguments()) {
         auto type = dyn_cast<MemRefType>(arg.getType());
-        if (!type || type.getRank() < 2 || !type.hasStaticShape() ||
-            type.getNumElements() != 0 || !type.getLayout().isIdentity())
+        if (!type || type.getRank() < 2 || !type.hasStaticShape() || type.getNumElements() != 0 ||
+            !type.getLayout().isIdentity())
           continue;
         auto flat = MemRefType::get({0}, type.getElementType(), MemRefLayoutAttrInterface(),
                                     type.getMemorySpace());
@@ -38,8 +38,8 @@ struct FlattenEmptyArgumentsPass
         changed = true;
       }
       if (changed)
-        func.setType(FunctionType::get(&getContext(), entry.getArgumentTypes(),
-                                       func.getResultTypes()));
+        func.setType(
+            FunctionType::get(&getContext(), entry.getArgumentTypes(), func.getResultTypes()));
     }
   }
 };

@@ -1,8 +1,8 @@
 //===- FreezeInterface.cpp - the model's interface gets its static types ------===//
-#include "passes/Lower/Passes.h"
 #include "dialects/Kiln/ABI.h"
 #include "dialects/Kiln/Model.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -104,8 +104,7 @@ struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfac
     for (unsigned i = 0; i < main.getNumResults(); ++i)
       fetches.push_back(defaultTensor(main, false, i));
     dialect::createSingleEntryModel(module, module.getLoc(), "main",
-                                    FlatSymbolRefAttr::get(main.getSymNameAttr()), feeds,
-                                    fetches);
+                                    FlatSymbolRefAttr::get(main.getSymNameAttr()), feeds, fetches);
     return success();
   }
 
@@ -127,21 +126,19 @@ struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfac
                                   << "; give it a static shape (--feed NAME=DTYPE[DIMS])";
         if (!dialect::abi::dtypeOf(tensor.getElementType()))
           return func.emitError() << what << " '" << attr.getName()
-                                  << "' has unsupported element type "
-                                  << tensor.getElementType();
+                                  << "' has unsupported element type " << tensor.getElementType();
         if (tensor.getRank() > dialect::abi::maxRank())
           return func.emitError() << what << " '" << attr.getName() << "' has rank "
-                                  << tensor.getRank() << "; at most "
-                                  << dialect::abi::maxRank() << " is supported";
-        result.push_back(dialect::TensorAttr::get(attr.getContext(), attr.getName(),
-                                                  attr.getAlias(), tensor));
+                                  << tensor.getRank() << "; at most " << dialect::abi::maxRank()
+                                  << " is supported";
+        result.push_back(
+            dialect::TensorAttr::get(attr.getContext(), attr.getName(), attr.getAlias(), tensor));
       }
       out = ArrayAttr::get(entry.getContext(), result);
       return success();
     };
     ArrayAttr feeds, fetches;
-    if (failed(frozen(entry.getFeeds(), func.getArgumentTypes().take_front(
-                                            entry.getFeeds().size()),
+    if (failed(frozen(entry.getFeeds(), func.getArgumentTypes().take_front(entry.getFeeds().size()),
                       "input", feeds)) ||
         failed(frozen(entry.getFetches(), func.getResultTypes(), "output", fetches)))
       return failure();

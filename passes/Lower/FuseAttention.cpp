@@ -1,6 +1,6 @@
 //===- FuseAttention.cpp - softmax(scale * q k^T) v becomes one kiln.attention --===//
-#include "passes/Lower/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -34,8 +34,8 @@ std::optional<Product> product(Operation *op) {
 /// ops, which sequential code does not need.
 bool isControlUse(OpOperand &use) {
   auto op = dyn_cast<tf::GraphOpInterface>(use.getOwner());
-  return op && use.getOperandNumber() >=
-                   use.getOwner()->getNumOperands() - op.getControlInputs().size();
+  return op &&
+         use.getOperandNumber() >= use.getOwner()->getNumOperands() - op.getControlInputs().size();
 }
 
 /// The one op that reads `v` as data (control inputs aside), if there is exactly one.
@@ -84,7 +84,7 @@ Value seqMajorSource(Value v) {
 
 struct Match {
   Product scores, values;
-  Operation *mask = nullptr;  // the AddV2 or Add of a mask, if any
+  Operation *mask = nullptr; // the AddV2 or Add of a mask, if any
   Value maskValue;
   Operation *scale = nullptr; // the Mul or RealDiv, if any
   Operation *softmax;
@@ -97,8 +97,8 @@ struct Match {
 std::optional<Match> match(Operation *op) {
   Match m;
   std::optional<Product> values = product(op);
-  if (!values || values->adjX || values->adjY || !isOperand(values->x) ||
-      !isOperand(values->y) || !isOperand(op->getResult(0)))
+  if (!values || values->adjX || values->adjY || !isOperand(values->x) || !isOperand(values->y) ||
+      !isOperand(op->getResult(0)))
     return std::nullopt;
   m.values = *values;
   auto softmax = values->x.getDefiningOp<tf::SoftmaxOp>();
@@ -159,9 +159,9 @@ std::optional<Match> match(Operation *op) {
   // dimensions (no broadcasting), all of rank 3 or all of rank 4.
   auto shape = [](Value v) { return cast<RankedTensorType>(v.getType()).getShape(); };
   auto q = shape(scores->x), k = shape(scores->y), v = shape(values->y);
-  if (q.size() != k.size() || q.size() != v.size() ||
-      q.drop_back(2) != k.drop_back(2) || q.drop_back(2) != v.drop_back(2) ||
-      q.back() != k.back() || k[k.size() - 2] != v[v.size() - 2])
+  if (q.size() != k.size() || q.size() != v.size() || q.drop_back(2) != k.drop_back(2) ||
+      q.drop_back(2) != v.drop_back(2) || q.back() != k.back() ||
+      k[k.size() - 2] != v[v.size() - 2])
     return std::nullopt;
   // The mask broadcasts to the scores NumPy-style, but along the keys (the kernel reads a
   // row of it in place).
@@ -207,8 +207,7 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
         for (int64_t d = first; d <= last; ++d)
           groups[i].push_back(d);
       }
-      return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(target, f32), v,
-                                           groups);
+      return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(target, f32), v, groups);
     };
     // Rank 3 operands get a heads dimension of 1.
     auto rank4 = [&](Value v) { return expand(v, {0, 2, 3}); };
@@ -220,8 +219,7 @@ struct FuseAttentionPass : kiln::lower::impl::FuseAttentionPassBase<FuseAttentio
       return rank4(v);
     };
     bool qs = false, ks = false, vs = false, os = false;
-    Value q = operand(m.scores.x, qs), k = operand(m.scores.y, ks),
-          v = operand(m.values.y, vs);
+    Value q = operand(m.scores.x, qs), k = operand(m.scores.y, ks), v = operand(m.values.y, vs);
     // The result: [batch, sq, heads, dv] when a Transpose to that layout alone reads it.
     Value result = root->getResult(0);
     Operation *replaced = root;

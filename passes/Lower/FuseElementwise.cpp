@@ -2,8 +2,8 @@
 #include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln::lower {
@@ -34,9 +34,8 @@ bool repeatsCostlyWork(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   return llvm::any_of(producer.getRegion().front(), [](Operation &op) {
     return isa<math::MathDialect>(op.getDialect()) &&
-           !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp, math::FloorOp,
-                math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp,
-                math::CopySignOp>(op);
+           !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp, math::FloorOp, math::CeilOp,
+                math::RoundOp, math::RoundEvenOp, math::TruncOp, math::CopySignOp>(op);
   });
 }
 

@@ -59,9 +59,8 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
     auto p = [&](StringRef name) { return dw.getInt(name); };
     // The shapes the fused kernel computes fast (as depthwiseFastPath in the runtime).
     ArrayRef<int64_t> dilations = dw.getPair("dilations"), strides = dw.getPair("strides");
-    if (p("m") != 1 || p("kh") != p("kw") || (p("kh") != 3 && p("kh") != 5) ||
-        dilations[0] != 1 || dilations[1] != 1 || (strides[1] != 1 && strides[1] != 2) ||
-        !dw.hasFlag("overwrite"))
+    if (p("m") != 1 || p("kh") != p("kw") || (p("kh") != 3 && p("kh") != 5) || dilations[0] != 1 ||
+        dilations[1] != 1 || (strides[1] != 1 && strides[1] != 2) || !dw.hasFlag("overwrite"))
       return KernelCallOp();
     mid = viewedBuffer(dw.getInput("input"));
     auto midType = cast<MemRefType>(mid.getType());
@@ -112,8 +111,8 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
       EpilogueAttr e = call.getEpilogue(from);
       if (!e)
         return;
-      int64_t offset = static_cast<int64_t>(inputs.size()) -
-                       static_cast<int64_t>(call.getInfo().inputs.size());
+      int64_t offset =
+          static_cast<int64_t>(inputs.size()) - static_cast<int64_t>(call.getInfo().inputs.size());
       llvm::append_range(inputs, call.getInputs().drop_front(call.getInfo().inputs.size()));
       params.set(to, e.withInputsShifted(offset));
     };
@@ -121,8 +120,7 @@ struct FuseKernelCallsPass : kiln::lower::impl::FuseKernelCallsPassBase<FuseKern
     moveEpilogue(dw, "epilogue", "epilogue");
     // The depthwise output, as the fused kernel's rank-5 output (n, oh, ow, c, 1).
     KernelCallOp::create(b, dw.getLoc(), b.getStringAttr("pointwise_depthwise_f32"), inputs,
-                         ValueRange{dw.getOutput("output")},
-                         params.getDictionary(b.getContext()));
+                         ValueRange{dw.getOutput("output")}, params.getDictionary(b.getContext()));
     mm.erase();
     dw.erase();
     for (Operation *view : llvm::reverse(views))

@@ -83,8 +83,8 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op,
     broadcast = batchLoops > 0 && !loopsInOrder;
     return loopsInOrder || zeros;
   };
-  MatmulMatch match{op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0], 0, 0, 0,
-                    false, false};
+  MatmulMatch match{
+      op.getDpsInputs()[0], op.getDpsInputs()[1], op.getDpsInits()[0], 0, 0, 0, false, false};
   bool outBroadcast = true;
   match.transposeA = reads(maps[0], match.a, k, m, match.broadcastA);
   match.transposeB = reads(maps[1], match.b, n, k, match.broadcastB);
@@ -101,8 +101,8 @@ std::optional<MatmulMatch> matchMatmul(linalg::GenericOp op,
   if (!mul || !add)
     return std::nullopt;
   Value in0 = body.getArgument(0), in1 = body.getArgument(1), out = body.getArgument(2);
-  bool mulOk = (mul.getLhs() == in0 && mul.getRhs() == in1) ||
-               (mul.getLhs() == in1 && mul.getRhs() == in0);
+  bool mulOk =
+      (mul.getLhs() == in0 && mul.getRhs() == in1) || (mul.getLhs() == in1 && mul.getRhs() == in0);
   bool addOk = (add.getLhs() == out && add.getRhs() == mul.getResult()) ||
                (add.getRhs() == out && add.getLhs() == mul.getResult());
   if (!mulOk || !addOk)
@@ -142,8 +142,7 @@ std::optional<WindowMatch> matchWindow(linalg::GenericOp op, StringRef attr, siz
       return std::nullopt;
     match.input = load.getMemRef();
   }
-  if (!match.input || !isKernelInput(match.input, 4) ||
-      !isKernelInput(match.filter, filterRank) ||
+  if (!match.input || !isKernelInput(match.input, 4) || !isKernelInput(match.filter, filterRank) ||
       !isKernelOutput(match.output, outRank))
     return std::nullopt;
   return match;
@@ -175,9 +174,9 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
 /// and residual a tensor of the output's type (kiln_kernel_matmul_residual_f32).
 struct EpilogueMatch {
   linalg::GenericOp op;
-  Value output;                  // where the result goes instead of the kernel's buffer
-  Value scale, bias;             // per-channel buffers, or null
-  Value residual;                // the output's type, or null
+  Value output;      // where the result goes instead of the kernel's buffer
+  Value scale, bias; // per-channel buffers, or null
+  Value residual;    // the output's type, or null
   float scaleValue = 1.0f, biasValue = 0.0f;
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
@@ -198,16 +197,16 @@ std::optional<float> constantF32(Value v) {
 /// norm's parameters broadcast to NHWC are), its leading indices 0 or loops of size 1.
 bool isChannelVector(Value buffer, AffineMap map, ArrayRef<int64_t> loops) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !isKernelInput(buffer, type.getRank()) ||
-      map.getNumResults() != type.getRank() || type.getShape().back() != loops.back() ||
+  if (!type || !isKernelInput(buffer, type.getRank()) || map.getNumResults() != type.getRank() ||
+      type.getShape().back() != loops.back() ||
       map.getResults().back() != getAffineDimExpr(loops.size() - 1, map.getContext()))
     return false;
   for (int64_t i = 0; i + 1 < type.getRank(); ++i) {
     AffineExpr index = map.getResult(i);
     auto constant = dyn_cast<AffineConstantExpr>(index);
     auto dim = dyn_cast<AffineDimExpr>(index);
-    if (type.getShape()[i] != 1 || !((constant && constant.getValue() == 0) ||
-                                     (dim && loops[dim.getPosition()] == 1)))
+    if (type.getShape()[i] != 1 ||
+        !((constant && constant.getValue() == 0) || (dim && loops[dim.getPosition()] == 1)))
       return false;
   }
   return true;
@@ -237,8 +236,8 @@ Operation *matchSwish(Value x) {
     return nullptr;
   if (div.getLhs() == x)
     return div == last ? div.getOperation() : nullptr;
-  auto mul = constantF32(div.getLhs()) == 1.0f ? dyn_cast_or_null<arith::MulFOp>(only(div))
-                                                : nullptr;
+  auto mul =
+      constantF32(div.getLhs()) == 1.0f ? dyn_cast_or_null<arith::MulFOp>(only(div)) : nullptr;
   return mul && mul == last ? mul.getOperation() : nullptr;
 }
 
@@ -251,9 +250,9 @@ Value rootBuffer(Value v) {
 
 /// What a kernel's epilogue may add as a residual connection (matchEpilogue).
 enum class Residual {
-  None,       // no residual
-  Separate,   // a buffer that does not overlap the output
-  OrInPlace,  // that, or the output itself (the kernel stores each element once)
+  None,      // no residual
+  Separate,  // a buffer that does not overlap the output
+  OrInPlace, // that, or the output itself (the kernel stores each element once)
 };
 
 /// Finds the epilogue that follows the kernel writing `result` (a fresh buffer, written
@@ -261,9 +260,8 @@ enum class Residual {
 /// generic of the form above writing a separate buffer of the same size, with nothing in
 /// between using that buffer. With `residual`, the generic may also add a tensor of the
 /// output's type after the bias (a residual connection), itself untouched in between.
-std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value result,
-                                           int64_t channels, bool swish,
-                                           Residual residual = Residual::None) {
+std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value result, int64_t channels,
+                                           bool swish, Residual residual = Residual::None) {
   if (!result.getDefiningOp<memref::AllocOp>())
     return std::nullopt;
   EpilogueMatch match;
@@ -285,16 +283,14 @@ std::optional<EpilogueMatch> matchEpilogue(linalg::GenericOp kernel, Value resul
     break;
   }
   linalg::GenericOp g = match.op;
-  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
-      g.getNumDpsInputs() < 1 || g.getNumParallelLoops() != g.getNumLoops() ||
-      g->getBlock() != kernel->getBlock())
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 || g.getNumDpsInputs() < 1 ||
+      g.getNumParallelLoops() != g.getNumLoops() || g->getBlock() != kernel->getBlock())
     return std::nullopt;
   // The kernel's result: input 0, or with a residual, any one input.
   unsigned resultInput = 0;
   while (resultInput < g.getNumDpsInputs() && g.getDpsInputs()[resultInput] != read)
     ++resultInput;
-  if (resultInput == g.getNumDpsInputs() ||
-      (resultInput != 0 && residual == Residual::None))
+  if (resultInput == g.getNumDpsInputs() || (resultInput != 0 && residual == Residual::None))
     return std::nullopt;
   match.output = g.getDpsInits()[0];
   auto outType = dyn_cast<MemRefType>(match.output.getType());
@@ -439,9 +435,8 @@ std::optional<PoolMatch> matchPoolAfter(Operation *kernel, Operation *epilogue, 
     return std::nullopt;
   Value output = pool.getDpsInits()[0];
   auto in = cast<MemRefType>(result.getType()).getShape();
-  if (!isKernelInput(output, 4) ||
-      cast<MemRefType>(output.getType()).getShape() !=
-          ArrayRef<int64_t>{in[0], in[1] / 2, in[2] / 2, in[3]})
+  if (!isKernelInput(output, 4) || cast<MemRefType>(output.getType()).getShape() !=
+                                       ArrayRef<int64_t>{in[0], in[1] / 2, in[2] / 2, in[3]})
     return std::nullopt;
   // The pool's output must be free from the kernel on: defined before it (or an allocation
   // that can move there) and untouched until the pool, but for its fill.
@@ -477,7 +472,10 @@ struct Params {
   Params &product(const MatmulMatch &m) {
     if (m.batch)
       i64("batch", m.batch).flag("broadcast_a", m.broadcastA).flag("broadcast_b", m.broadcastB);
-    return i64("m", m.m).i64("n", m.n).i64("k", m.k).flag("transpose_a", m.transposeA)
+    return i64("m", m.m)
+        .i64("n", m.n)
+        .i64("k", m.k)
+        .flag("transpose_a", m.transposeA)
         .flag("transpose_b", m.transposeB);
   }
 };
@@ -527,8 +525,8 @@ struct WindowKernel {
   int64_t outRank;    // of the generic's init
   int64_t filterRank; // of its input (a max pool's window buffer: rank 2)
   StringLiteral kernel;
-  void (*params)(Params &, ArrayRef<int64_t> in, ArrayRef<int64_t> filter,
-                 ArrayRef<int64_t> out, ArrayRef<int64_t> window);
+  void (*params)(Params &, ArrayRef<int64_t> in, ArrayRef<int64_t> filter, ArrayRef<int64_t> out,
+                 ArrayRef<int64_t> window);
 };
 
 /// The parameters of the general convolution kernels (direct and windows-times-filter).
@@ -616,16 +614,15 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       Params params{b, {}};
       bool overwrite = foldZeroFill(op, m.c, params);
       // cuBLASLt takes 1x1 convolutions too when both libraries' epilogues are on.
-      if (overwrite && !f16 && gpuEpilogues && !cublasltEpilogues &&
-          lowerGpuPointwiseConv(op, m))
+      if (overwrite && !f16 && gpuEpilogues && !cublasltEpilogues && lowerGpuPointwiseConv(op, m))
         continue;
       if (allowTf32 && !f16)
         params.flag("tf32");
       if (overwrite && !f16 && !m.batch && cublasltEpilogues && lowerBlasLtProduct(op, m, params))
         continue;
       params.product(m);
-      std::string name = std::string(m.batch ? "gpu_batch_matmul_" : "gpu_matmul_") +
-                         (f16 ? "f16" : "f32");
+      std::string name =
+          std::string(m.batch ? "gpu_batch_matmul_" : "gpu_matmul_") + (f16 ? "f16" : "f32");
       call(op, name, {m.a, m.b}, m.c, params);
     }
     for (auto &[op, w, conv] : convs)
@@ -677,9 +674,9 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   /// contents, or null.
   memref::GlobalOp constantFilter(Value filter) {
     auto get = filter.getDefiningOp<memref::GetGlobalOp>();
-    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-                            get, get.getNameAttr())
-                      : nullptr;
+    auto global =
+        get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(get, get.getNameAttr())
+            : nullptr;
     if (!global || !global.getConstant() || !global.getInitialValue())
       return nullptr;
     auto data = dyn_cast<DenseElementsAttr>(*global.getInitialValue());
@@ -701,8 +698,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
                          [&](DenseElementsAttr data, RankedTensorType type) {
                            if (data.isSplat() && !scale)
                              return DenseElementsAttr::get(type, data.getSplatValue<Attribute>());
-                           SmallVector<float> in = floatValues(data),
-                                              out(kh * kw * depth * f);
+                           SmallVector<float> in = floatValues(data), out(kh * kw * depth * f);
                            for (int64_t y = 0; y < kh; ++y)
                              for (int64_t x = 0; x < kw; ++x)
                                for (int64_t c = 0; c < depth; ++c)
@@ -716,9 +712,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
 
   /// The f32 values of `data`, a splat's repeated.
   static SmallVector<float> floatValues(DenseElementsAttr data) {
-    return data.isSplat()
-               ? SmallVector<float>(data.getNumElements(), data.getSplatValue<float>())
-               : SmallVector<float>(data.getValues<float>());
+    return data.isSplat() ? SmallVector<float>(data.getNumElements(), data.getSplatValue<float>())
+                          : SmallVector<float>(data.getValues<float>());
   }
 
   /// A private constant global `name` of f32 `shape` (a unique name: SymbolTable renames a
@@ -733,10 +728,10 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       auto data = cast<DenseElementsAttr>(*source.getInitialValue());
       auto type = MemRefType::get(shape, b.getF32Type());
       OpBuilder gb(source);
-      auto made = memref::GlobalOp::create(
-          gb, source.getLoc(), name, gb.getStringAttr("private"), type,
-          values(data, RankedTensorType::get(shape, b.getF32Type())), /*constant=*/true,
-          source.getAlignmentAttr());
+      auto made =
+          memref::GlobalOp::create(gb, source.getLoc(), name, gb.getStringAttr("private"), type,
+                                   values(data, RankedTensorType::get(shape, b.getF32Type())),
+                                   /*constant=*/true, source.getAlignmentAttr());
       SymbolTable(getOperation()).insert(made); // unique name
       it->second = made;
       replacedFilters.push_back(source.getSymName());
@@ -811,20 +806,19 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       // what the last window needs below (none where VALID leaves rows unread).
       int64_t below = std::max<int64_t>(0, (oh - 1) * conv.sh + extentH - h - conv.pt);
       int64_t right = std::max<int64_t>(0, (ow - 1) * conv.sw + extentW - wd - conv.pl);
-      auto padded = MemRefType::get({n, conv.pt + h + below, conv.pl + wd + right, c},
-                                    b.getF32Type());
+      auto padded =
+          MemRefType::get({n, conv.pt + h + below, conv.pl + wd + right, c}, b.getF32Type());
       input = memref::AllocOp::create(b, loc, padded);
       Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
       linalg::FillOp::create(b, loc, zero, input);
-      Value interior = memref::SubViewOp::create(
-          b, loc, input, ArrayRef<int64_t>{0, conv.pt, conv.pl, 0}, in,
-          ArrayRef<int64_t>{1, 1, 1, 1});
+      Value interior =
+          memref::SubViewOp::create(b, loc, input, ArrayRef<int64_t>{0, conv.pt, conv.pl, 0}, in,
+                                    ArrayRef<int64_t>{1, 1, 1, 1});
       memref::CopyOp::create(b, loc, w.input, interior);
       h = padded.getShape()[1], wd = padded.getShape()[2];
       padH = padW = 0;
     }
-    Value filter =
-        cudnnFilter(b, loc, w.filter, shape(w.filter), epilogue ? &*epilogue : nullptr);
+    Value filter = cudnnFilter(b, loc, w.filter, shape(w.filter), epilogue ? &*epilogue : nullptr);
     int64_t f = shape(filter)[0]; // f x kh x kw x c
     params.i64("n", n).i64("h", h).i64("w", wd).i64("c", c).i64("f", f);
     params.i64("kh", conv.kh).i64("kw", conv.kw).i64("oh", oh).i64("ow", ow);
@@ -836,8 +830,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (!epilogue) {
       call(op, "gpu_conv2d_f32", {input, filter}, w.output, params);
     } else {
-      callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter},
-                       *epilogue, params, w.output);
+      callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter}, *epilogue,
+                       params, w.output);
     }
     if (auto get = oldFilter.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
@@ -846,9 +840,10 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   /// Replaces the product `op` (its zero fill folded away) by a 1x1 convolution of cuDNN
   /// with the epilogue after it, where the product is one (a 1x1 Conv2D's: constant
   /// weights, k x n, not transposed, the rows an NHWC image collapsed) and the epilogue
-  /// ends in a Relu cuDNN applies in the same call (gpu_conv2d_f32 or gpu_conv2d_residual_f32; a ResNet's 1x1 convolutions
-  /// with their batch norms, shortcuts and Relus, as TensorFlow and PyTorch run them);
-  /// whether it did. Other products stay cuBLAS calls and their epilogues kernels.
+  /// ends in a Relu cuDNN applies in the same call (gpu_conv2d_f32 or gpu_conv2d_residual_f32; a
+  /// ResNet's 1x1 convolutions with their batch norms, shortcuts and Relus, as TensorFlow and
+  /// PyTorch run them); whether it did. Other products stay cuBLAS calls and their epilogues
+  /// kernels.
   bool lowerGpuPointwiseConv(linalg::GenericOp op, const MatmulMatch &m) {
     if (m.batch || m.transposeA || m.transposeB || !constantFilter(m.b))
       return false;
@@ -886,8 +881,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     if (allowTf32)
       params.flag("tf32");
     Value weights = m.b;
-    callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter},
-                     *epilogue, params, m.c);
+    callWithEpilogue(op, "gpu_conv2d_f32", "gpu_conv2d_residual_f32", {input, filter}, *epilogue,
+                     params, m.c);
     if (auto get = weights.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
     if (collapse->use_empty())
@@ -936,8 +931,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     }
     params.product(m);
     Value old = m.b;
-    callWithEpilogue(op, "gpu_matmul_epilogue_f32", "gpu_matmul_residual_f32", {m.a, weights},
-                     *e, params, m.c);
+    callWithEpilogue(op, "gpu_matmul_epilogue_f32", "gpu_matmul_residual_f32", {m.a, weights}, *e,
+                     params, m.c);
     if (auto get = old.getDefiningOp<memref::GetGlobalOp>(); get && get->use_empty())
       get.erase();
     return true;
@@ -950,15 +945,15 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
                       memref::GlobalOp scale, ArrayRef<float> values) {
     memref::GlobalOp global = constantFilter(weights);
     ArrayRef<int64_t> shape = cast<MemRefType>(weights.getType()).getShape();
-    return derivedGlobal(
-        b, loc, global, global.getSymName().str() + "_x_" + scale.getSymName().str(), shape,
-        [&](DenseElementsAttr data, RankedTensorType type) {
-          SmallVector<float> w = floatValues(data);
-          for (int64_t r = 0; r < shape[0]; ++r)
-            for (int64_t c = 0; c < shape[1]; ++c)
-              w[r * shape[1] + c] *= values[transposed ? r : c];
-          return DenseElementsAttr::get(type, ArrayRef<float>(w));
-        });
+    return derivedGlobal(b, loc, global,
+                         global.getSymName().str() + "_x_" + scale.getSymName().str(), shape,
+                         [&](DenseElementsAttr data, RankedTensorType type) {
+                           SmallVector<float> w = floatValues(data);
+                           for (int64_t r = 0; r < shape[0]; ++r)
+                             for (int64_t c = 0; c < shape[1]; ++c)
+                               w[r * shape[1] + c] *= values[transposed ? r : c];
+                           return DenseElementsAttr::get(type, ArrayRef<float>(w));
+                         });
   }
 
   llvm::StringMap<memref::GlobalOp> transposedGlobals;
@@ -977,8 +972,8 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
         return;
       }
       for (auto [i, kernel] : llvm::enumerate(windowKernels))
-        if (auto w = matchWindow(op, kernel.marker, kernel.values, kernel.outRank,
-                                 kernel.filterRank)) {
+        if (auto w =
+                matchWindow(op, kernel.marker, kernel.values, kernel.outRank, kernel.filterRank)) {
           windows[i].push_back({op, *w});
           return;
         }
@@ -1003,14 +998,13 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     Value target = output;
     auto type = cast<MemRefType>(output.getType());
     if (!type.getLayout().isIdentity()) {
-      target = memref::AllocOp::create(
-          b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+      target =
+          memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(), type.getElementType()));
       const kiln::dialect::KernelInfo *info = kiln::dialect::lookupKernel(kernel);
       if (!info->overwriteFlag.empty() && !params.list.get(info->overwriteFlag))
         memref::CopyOp::create(b, loc, output, target);
     }
-    kiln::dialect::KernelCallOp::create(b, loc, b.getStringAttr(kernel), inputs,
-                                        ValueRange{target},
+    kiln::dialect::KernelCallOp::create(b, loc, b.getStringAttr(kernel), inputs, ValueRange{target},
                                         params.list.getDictionary(b.getContext()));
     if (target != output)
       memref::CopyOp::create(b, loc, target, output);
@@ -1028,8 +1022,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
   /// epilogue adds a residual, which becomes the call's input after `inputs`) writing the
   /// epilogue's output; `buffer`, the kernel's own result, goes if nothing else reads it.
   void callWithEpilogue(linalg::GenericOp op, StringRef kernel, StringRef residualKernel,
-                        SmallVector<Value> inputs, EpilogueMatch &e, Params &params,
-                        Value buffer) {
+                        SmallVector<Value> inputs, EpilogueMatch &e, Params &params, Value buffer) {
     if (e.residual)
       inputs.push_back(e.residual);
     params.list.set("epilogue", epilogueOf(e, op, inputs));
@@ -1054,7 +1047,7 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       // one depth slice (kiln_kernel_matmul_residual_f32).
       epilogue = matchEpilogue(op, m.c, m.n, /*swish=*/!strictFloat,
                                m.k <= kiln::dialect::matmulDepthSlice() ? Residual::OrInPlace
-                                                             : Residual::Separate);
+                                                                        : Residual::Separate);
     }
     if (!epilogue) {
       call(op, "matmul_f32", {m.a, m.b}, m.c, params);

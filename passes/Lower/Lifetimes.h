@@ -21,9 +21,7 @@ namespace kiln::lower {
 /// Live range of a buffer as indices of top-level ops of the function body, inclusive.
 struct Lifetime {
   int64_t first = 0, last = 0;
-  bool overlaps(const Lifetime &other) const {
-    return first <= other.last && other.first <= last;
-  }
+  bool overlaps(const Lifetime &other) const { return first <= other.last && other.first <= last; }
 };
 
 /// Bytes of a static buffer of `type` (the planner's slot size before alignment).

@@ -15,8 +15,8 @@ bool isBarePointer(Type type) {
   SmallVector<int64_t> strides;
   int64_t offset;
   return memref && memref.hasStaticShape() &&
-         succeeded(memref.getStridesAndOffset(strides, offset)) &&
-         !ShapedType::isDynamic(offset) && llvm::none_of(strides, ShapedType::isDynamic);
+         succeeded(memref.getStridesAndOffset(strides, offset)) && !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 namespace {
@@ -235,15 +235,15 @@ void reassociateReductions(linalg::GenericOp op) {
       if (isa<arith::AddFOp, arith::MulFOp>(user)) {
         auto flags = cast<arith::ArithFastMathInterface>(user);
         arith::FastMathFlags fm = flags.getFastMathFlagsAttr().getValue();
-        user->setAttr(flags.getFastMathAttrName(),
-                      arith::FastMathFlagsAttr::get(op.getContext(),
-                                                    fm | arith::FastMathFlags::reassoc));
+        user->setAttr(
+            flags.getFastMathAttrName(),
+            arith::FastMathFlagsAttr::get(op.getContext(), fm | arith::FastMathFlags::reassoc));
       }
 }
 
-func::FuncOp createOutlinedFunction(OpBuilder &b, Operation *after, Location loc,
-                                    StringRef name, TypeRange leading,
-                                    const OutlinedOperands &operands, IRMapping &map) {
+func::FuncOp createOutlinedFunction(OpBuilder &b, Operation *after, Location loc, StringRef name,
+                                    TypeRange leading, const OutlinedOperands &operands,
+                                    IRMapping &map) {
   SmallVector<Type> types(leading);
   for (Value v : operands.arguments)
     types.push_back(v.getType());
@@ -253,8 +253,7 @@ func::FuncOp createOutlinedFunction(OpBuilder &b, Operation *after, Location loc
   func->setAttr(kOutlinedAttr, b.getUnitAttr());
   for (auto [i, noalias] : llvm::enumerate(operands.noalias))
     if (noalias)
-      func.setArgAttr(leading.size() + i, LLVM::LLVMDialect::getNoAliasAttrName(),
-                      b.getUnitAttr());
+      func.setArgAttr(leading.size() + i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   for (Operation *c : operands.constants)

@@ -49,8 +49,7 @@ mlir::FailureOr<OutlinedOperands> collectOutlinedOperands(llvm::ArrayRef<mlir::V
 /// the builder is left at the end of the entry block, which has no terminator yet.
 mlir::func::FuncOp createOutlinedFunction(mlir::OpBuilder &builder, mlir::Operation *after,
                                           mlir::Location loc, llvm::StringRef name,
-                                          mlir::TypeRange leading,
-                                          const OutlinedOperands &operands,
+                                          mlir::TypeRange leading, const OutlinedOperands &operands,
                                           mlir::IRMapping &map);
 
 /// Whether two buffers may share bytes: false only when both extents are known (views of

@@ -41,8 +41,7 @@ struct OutlineLoopsPass : kiln::lower::impl::OutlineLoopsPassBase<OutlineLoopsPa
   }
 
   /// Moves `op` into a function of its own, created after `last` (then the new one).
-  LogicalResult outline(func::FuncOp func, linalg::LinalgOp op, unsigned &count,
-                        Operation *&last) {
+  LogicalResult outline(func::FuncOp func, linalg::LinalgOp op, unsigned &count, Operation *&last) {
     llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
     for (Region &region : op->getRegions())
       getUsedValuesDefinedAbove(region, used);
@@ -53,8 +52,8 @@ struct OutlineLoopsPass : kiln::lower::impl::OutlineLoopsPassBase<OutlineLoopsPa
     OpBuilder b(op.getContext());
     std::string name = (func.getName() + ".loop" + Twine(count++)).str();
     IRMapping map;
-    func::FuncOp body = kiln::lower::createOutlinedFunction(b, last, op.getLoc(), name, {},
-                                                            *operands, map);
+    func::FuncOp body =
+        kiln::lower::createOutlinedFunction(b, last, op.getLoc(), name, {}, *operands, map);
     last = body;
     b.clone(*op, map);
     func::ReturnOp::create(b, op.getLoc());

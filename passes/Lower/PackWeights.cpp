@@ -63,15 +63,14 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
         symbols.insert(cache);
       }
       b.setInsertionPoint(call);
-      Value slot = memref::GetGlobalOp::create(b, call.getLoc(), cache.getType(),
-                                               cache.getSymName());
+      Value slot =
+          memref::GetGlobalOp::create(b, call.getLoc(), cache.getType(), cache.getSymName());
       // The slot goes after the filter, before the epilogue's buffers, which move up one.
       SmallVector<Value> inputs(call.getInputs());
       inputs.insert(inputs.begin() + 2, slot);
       NamedAttrList params(call.getParams());
       if (auto epilogue = params.get("epilogue"))
-        params.set("epilogue",
-                   cast<kiln::dialect::EpilogueAttr>(epilogue).withInputsShifted(1));
+        params.set("epilogue", cast<kiln::dialect::EpilogueAttr>(epilogue).withInputsShifted(1));
       KernelCallOp::create(b, call.getLoc(), b.getStringAttr("conv2d_3x3_cached_f32"), inputs,
                            call.getOutputs(), params.getDictionary(b.getContext()));
       call.erase();
@@ -82,13 +81,13 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
       bool conv = call.getKernel() == "conv2d_gemm_f32";
       StringRef role = conv ? "filter" : "b", flag = conv ? "packed_filter" : "packed_b";
       int64_t n = call.getInt(conv ? "f" : "n");
-      int64_t k = conv ? call.getInt("kh") * call.getInt("kw") * call.getInt("c")
-                       : call.getInt("k");
+      int64_t k =
+          conv ? call.getInt("kh") * call.getInt("kw") * call.getInt("c") : call.getInt("k");
       // B itself or a reshape of it comes from a constant global.
       Value buffer = call.getInput(role);
       memref::GlobalOp global = call.hasFlag(flag) ? nullptr : constantGlobal(symbols, buffer);
-      auto values = global ? dyn_cast<DenseFPElementsAttr>(*global.getInitialValue())
-                           : DenseFPElementsAttr();
+      auto values =
+          global ? dyn_cast<DenseFPElementsAttr>(*global.getInitialValue()) : DenseFPElementsAttr();
       if (!values || !values.getElementType().isF32() || values.getNumElements() != k * n)
         continue;
       bool transposed = !conv && call.hasFlag("transpose_b");
@@ -107,13 +106,12 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
                                            ArrayRef<float>(data));
         b.setInsertionPoint(global);
         packed = memref::GlobalOp::create(b, global.getLoc(), name, b.getStringAttr("private"),
-                                          type, init, /*constant=*/true,
-                                          b.getI64IntegerAttr(64));
+                                          type, init, /*constant=*/true, b.getI64IntegerAttr(64));
         symbols.insert(packed);
       }
       b.setInsertionPoint(call);
-      Value packedBuffer = memref::GetGlobalOp::create(b, call.getLoc(), packed.getType(),
-                                                       packed.getSymName());
+      Value packedBuffer =
+          memref::GetGlobalOp::create(b, call.getLoc(), packed.getType(), packed.getSymName());
       int bIndex = call.getInfo().inputIndex(role);
       call.getInputsMutable()[bIndex].set(packedBuffer);
       NamedAttrList params(call.getParams());
@@ -122,8 +120,7 @@ struct PackWeightsPass : kiln::lower::impl::PackWeightsPassBase<PackWeightsPass>
       call.setParamsAttr(params.getDictionary(b.getContext()));
       // The unpacked operand's views and global read, if nothing else uses them.
       for (Operation *def = buffer.getDefiningOp(); def && def->use_empty();) {
-        Operation *next = def->getNumOperands() == 1 ? def->getOperand(0).getDefiningOp()
-                                                     : nullptr;
+        Operation *next = def->getNumOperands() == 1 ? def->getOperand(0).getDefiningOp() : nullptr;
         def->erase();
         def = next;
       }

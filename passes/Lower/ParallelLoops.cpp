@@ -100,8 +100,7 @@ private:
   /// either untouched or accessed slice by slice, iteration i of the split loop touching
   /// only the bytes that iteration i of `writer` writes (for the op itself: an input that
   /// is its output is read through the same map).
-  static bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader,
-                                 unsigned loop) {
+  static bool writesConsistently(linalg::LinalgOp writer, linalg::LinalgOp reader, unsigned loop) {
     // Buffers the reader's body loads from directly (a window op's unpadded input, read at
     // computed positions) are read anywhere: none may be one the writer writes.
     llvm::SetVector<Value> captured;
@@ -169,8 +168,7 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
             llvm::append_range(current.between, pending);
             pending.clear();
             current.add(linalgOp, *plan);
-          } else if (!current.ops.empty() && op.getNumRegions() == 0 &&
-                     isMemoryEffectFree(&op)) {
+          } else if (!current.ops.empty() && op.getNumRegions() == 0 && isMemoryEffectFree(&op)) {
             pending.push_back(&op);
           } else {
             close();
@@ -239,9 +237,8 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     FailureOr<kiln::lower::OutlinedOperands> operands =
         kiln::lower::collectOutlinedOperands(used.getArrayRef());
     // The launcher passes buffers only (pointers, in an array of them).
-    if (failed(operands) || llvm::any_of(operands->arguments, [](Value v) {
-          return !isa<MemRefType>(v.getType());
-        }))
+    if (failed(operands) ||
+        llvm::any_of(operands->arguments, [](Value v) { return !isa<MemRefType>(v.getType()); }))
       return failure();
     Location loc = parallel.getLoc();
     OpBuilder b(parallel.getContext());
@@ -263,8 +260,8 @@ struct ParallelLoopsPass : kiln::lower::impl::ParallelLoopsPassBase<ParallelLoop
     SmallVector<Type> launchTypes = {b.getI64Type(), b.getI64Type()};
     llvm::append_range(launchTypes, body.getArgumentTypes().drop_front(2));
     b.setInsertionPointAfter(body);
-    auto launcher = func::FuncOp::create(b, loc, name + ".launch",
-                                         b.getFunctionType(launchTypes, {}));
+    auto launcher =
+        func::FuncOp::create(b, loc, name + ".launch", b.getFunctionType(launchTypes, {}));
     launcher.setPrivate();
     b.setInsertionPoint(parallel);
     int64_t grain = (minChunk + elementsPerItem - 1) / elementsPerItem;

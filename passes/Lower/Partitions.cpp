@@ -15,13 +15,12 @@ namespace {
 
 /// The part of an entry that runs its whole function: every feed, every fetch, on the
 /// device the graph was not placed on ("").
-Attribute wholePart(MLIRContext *ctx, FlatSymbolRefAttr function, int64_t feeds,
-                    int64_t fetches) {
+Attribute wholePart(MLIRContext *ctx, FlatSymbolRefAttr function, int64_t feeds, int64_t fetches) {
   auto positions = [&](int64_t n) {
     return DenseI64ArrayAttr::get(ctx, llvm::to_vector(llvm::seq<int64_t>(0, n)));
   };
-  return kiln::dialect::PartAttr::get(ctx, function, StringAttr::get(ctx, ""),
-                                      positions(feeds), positions(fetches), 0, 0, 0, false);
+  return kiln::dialect::PartAttr::get(ctx, function, StringAttr::get(ctx, ""), positions(feeds),
+                                      positions(fetches), 0, 0, 0, false);
 }
 
 struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
@@ -38,9 +37,9 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
     module.walk([&](kiln::dialect::EntryOp op) {
       if (!op.getFunctionAttr())
         return;
-      op.setPartsAttr(ArrayAttr::get(
-          &getContext(), wholePart(&getContext(), op.getFunctionAttr(), op.getFeeds().size(),
-                                   op.getFetches().size())));
+      op.setPartsAttr(
+          ArrayAttr::get(&getContext(), wholePart(&getContext(), op.getFunctionAttr(),
+                                                  op.getFeeds().size(), op.getFetches().size())));
       op.removeFunctionAttr();
     });
   }
@@ -63,14 +62,14 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
       auto partition = cast<kiln::dialect::PartitionOp>(op);
       auto callee = symbols.lookup<func::FuncOp>(partition.getCallee());
       if (!callee || callee.isExternal())
-        return partition.emitOpError() << "calls '" << partition.getCallee()
-                                       << "', which is not a function with a body";
+        return partition.emitOpError()
+               << "calls '" << partition.getCallee() << "', which is not a function with a body";
       SmallVector<int64_t> inputs, outputs;
       for (Value v : partition.getInputs()) {
         auto arg = dyn_cast<BlockArgument>(v);
         if (!arg || arg.getOwner() != &body)
-          return partition.emitOpError() << "takes a value that is not an input of '"
-                                         << entry.getSymName() << "'";
+          return partition.emitOpError()
+                 << "takes a value that is not an input of '" << entry.getSymName() << "'";
         inputs.push_back(arg.getArgNumber());
       }
       for (Value v : partition.getOutputs()) {
@@ -79,8 +78,8 @@ struct PartitionsPass : kiln::lower::impl::PartitionsPassBase<PartitionsPass> {
           if (use.getOwner() == ret)
             at.push_back(use.getOperandNumber());
         if (at.size() != 1 || !v.hasOneUse())
-          return partition.emitOpError() << "has a result that is not exactly one output of '"
-                                         << entry.getSymName() << "'";
+          return partition.emitOpError()
+                 << "has a result that is not exactly one output of '" << entry.getSymName() << "'";
         outputs.push_back(at.front());
         written[at.front()] = true;
       }

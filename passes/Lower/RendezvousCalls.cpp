@@ -67,8 +67,7 @@ LogicalResult checkPairs(ArrayRef<Operation *> ops) {
   return success(ok);
 }
 
-struct RendezvousCallsPass
-    : kiln::lower::impl::RendezvousCallsPassBase<RendezvousCallsPass> {
+struct RendezvousCallsPass : kiln::lower::impl::RendezvousCallsPassBase<RendezvousCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::set<std::string> names;
@@ -117,8 +116,8 @@ struct RendezvousCallsPass
       // The runtime moves contiguous bytes: a view goes through a dense copy.
       Value dense = buffer;
       if (!type.getLayout().isIdentity()) {
-        dense = memref::AllocOp::create(
-            b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+        dense = memref::AllocOp::create(b, loc,
+                                        MemRefType::get(type.getShape(), type.getElementType()));
         if (send)
           memref::CopyOp::create(b, loc, buffer, dense);
       }
@@ -130,9 +129,8 @@ struct RendezvousCallsPass
       StringRef kernel = send ? (gpu ? "gpu_partition_send" : "partition_send")
                               : (gpu ? "gpu_partition_recv" : "partition_recv");
       kiln::dialect::KernelCallOp::create(
-          b, loc, b.getStringAttr(kernel),
-          send ? ValueRange{dense} : ValueRange{}, send ? ValueRange{} : ValueRange{dense},
-          params.getDictionary(ctx));
+          b, loc, b.getStringAttr(kernel), send ? ValueRange{dense} : ValueRange{},
+          send ? ValueRange{} : ValueRange{dense}, params.getDictionary(ctx));
       if (!send && dense != buffer)
         memref::CopyOp::create(b, loc, dense, buffer);
       op->erase();

@@ -1,7 +1,7 @@
 //===- TFToLinalg.cpp - lower the tf dialect to upstream dialects -------------===//
+#include "dialects/TF/TFOps.h"
 #include "passes/Lower/Passes.h"
 #include "passes/Lower/Patterns/Patterns.h"
-#include "dialects/TF/TFOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -39,8 +39,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     // with one here was not given to it.
     bool frozen = true;
     module.walk([&](Operation *op) {
-      if (isa<tf::TFDialect>(op->getDialect()) &&
-          llvm::any_of(op->getResultTypes(), [](Type t) {
+      if (isa<tf::TFDialect>(op->getDialect()) && llvm::any_of(op->getResultTypes(), [](Type t) {
             auto shaped = dyn_cast<ShapedType>(t);
             return shaped && !shaped.hasStaticShape();
           })) {
@@ -72,11 +71,9 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     target.addLegalOp<ModuleOp>();
     target.addIllegalDialect<tf::TFDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-                           scf::SCFDialect, tensor::TensorDialect,
-                           kiln::dialect::KilnDialect>();
+                           scf::SCFDialect, tensor::TensorDialect, kiln::dialect::KilnDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
-      return converter.isSignatureLegal(f.getFunctionType()) &&
-             converter.isLegal(&f.getBody());
+      return converter.isSignatureLegal(f.getFunctionType()) && converter.isLegal(&f.getBody());
     });
     target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp, kiln::dialect::CheckOp>(
         [&](Operation *op) { return converter.isLegal(op); });

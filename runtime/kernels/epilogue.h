@@ -16,7 +16,9 @@ namespace kiln::kernels {
 template <class T> struct UIntLanes {
   typedef uint32_t Type __attribute__((vector_size(sizeof(T))));
 };
-template <> struct UIntLanes<float> { using Type = uint32_t; };
+template <> struct UIntLanes<float> {
+  using Type = uint32_t;
+};
 
 // max(lo, t) and min(hi, t) lane by lane as x86's max and min instructions compute them:
 // t where either is NaN, so a NaN stays NaN. The vector types use the instructions
@@ -86,9 +88,12 @@ struct Epilogue {
   bool swishes() const { return activation == KILN_ACTIVATION_SWISH; }
   // `at` is where the value goes (read only with a residual).
   float apply(float v, int64_t j, const float *at = nullptr) const {
-    if (scales()) v *= scale ? scale[j] : scaleValue;
-    if (biases()) v += bias ? bias[j] : biasValue;
-    if (residual) v += at[residualOffset];
+    if (scales())
+      v *= scale ? scale[j] : scaleValue;
+    if (biases())
+      v += bias ? bias[j] : biasValue;
+    if (residual)
+      v += at[residualOffset];
     v = v < lo ? lo : v; // NaN stays NaN, as with arith.maximumf
     v = v > hi ? hi : v;
     return swishes() ? swish(v) : v;

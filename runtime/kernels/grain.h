@@ -13,8 +13,7 @@ constexpr int64_t kMinRowParallelWork = int64_t(1) << 18;
 // Rows per chunk of kiln_parallel_for for rows of `rowWork` multiply-adds each: one when a
 // row is enough work alone, else as many as make kMinRowParallelWork.
 inline int64_t rowGrain(int64_t rowWork) {
-  return rowWork >= kMinRowParallelWork ? 1
-                                        : kMinRowParallelWork / (rowWork > 0 ? rowWork : 1);
+  return rowWork >= kMinRowParallelWork ? 1 : kMinRowParallelWork / (rowWork > 0 ? rowWork : 1);
 }
 
 } // namespace kiln::kernels

@@ -70,8 +70,8 @@ struct Avx512 {
 // As Epilogue::apply: max/min return their second operand when either is NaN, so a NaN
 // stays NaN.
 template <class V>
-inline typename V::Vec finish(typename V::Vec v, const Epilogue &e, int64_t col,
-                              typename V::Mask m, const float *at = nullptr) {
+inline typename V::Vec finish(typename V::Vec v, const Epilogue &e, int64_t col, typename V::Mask m,
+                              const float *at = nullptr) {
   if (e.scales())
     v = V::mul(v, e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue));
   if (e.biases())

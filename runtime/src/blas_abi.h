@@ -52,7 +52,7 @@ enum {
   KILN_LT_EPILOGUE_BIAS = 4,
   KILN_LT_EPILOGUE_RELU_BIAS = 6,
   /* cublasLtMatmulPreferenceAttributes_t */
-  KILN_LT_PREF_MAX_WORKSPACE_BYTES = 1, /* uint64_t */
+  KILN_LT_PREF_MAX_WORKSPACE_BYTES = 1,   /* uint64_t */
   KILN_LT_PREF_MIN_ALIGNMENT_A_BYTES = 5, /* uint32_t each, default 256 */
   KILN_LT_PREF_MIN_ALIGNMENT_B_BYTES = 6,
   KILN_LT_PREF_MIN_ALIGNMENT_C_BYTES = 7,

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void* kiln_library_open(const char* env, const char* const* candidates, size_t count,
-                        const char* fallback_name, const char** path, char* error,
+void *kiln_library_open(const char *env, const char *const *candidates, size_t count,
+                        const char *fallback_name, const char **path, char *error,
                         size_t error_size) {
-  const char* named = getenv(env);
-  void* library = NULL;
+  const char *named = getenv(env);
+  void *library = NULL;
   *path = NULL;
   if (named != NULL && named[0] != '\0') {
     *path = named;
@@ -22,7 +22,7 @@ void* kiln_library_open(const char* env, const char* const* candidates, size_t c
     }
   }
   if (library == NULL) {
-    const char* why = dlerror();
+    const char *why = dlerror();
     snprintf(error, error_size, "cannot load %s: %s",
              named != NULL && named[0] != '\0' ? named : fallback_name,
              why != NULL ? why : (*path != NULL ? *path : "no candidate"));
@@ -30,8 +30,8 @@ void* kiln_library_open(const char* env, const char* const* candidates, size_t c
   return library;
 }
 
-int kiln_library_bind(void* library, const char* name, const char* const* symbols,
-                      void** const* slots, size_t count, const char* hint, char* error,
+int kiln_library_bind(void *library, const char *name, const char *const *symbols,
+                      void **const *slots, size_t count, const char *hint, char *error,
                       size_t error_size) {
   for (size_t i = 0; i < count; ++i) {
     *slots[i] = dlsym(library, symbols[i]);

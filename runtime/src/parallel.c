@@ -5,8 +5,8 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <stddef.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -19,23 +19,27 @@ static _Thread_local int32_t kiln_thread_setting = 0; /* <= 0: all cores */
 int32_t kiln_parallel_cores(void) {
   static atomic_int cached = 0;
   int cores = atomic_load_explicit(&cached, memory_order_relaxed);
-  if (cores > 0) return cores;
+  if (cores > 0)
+    return cores;
 #ifdef CPU_COUNT
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) cores = CPU_COUNT(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    cores = CPU_COUNT(&set);
 #endif
   if (cores <= 0) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     cores = online > 0 ? (int)online : 1;
   }
-  if (cores > KILN_PARALLEL_MAX_THREADS) cores = KILN_PARALLEL_MAX_THREADS;
+  if (cores > KILN_PARALLEL_MAX_THREADS)
+    cores = KILN_PARALLEL_MAX_THREADS;
   atomic_store_explicit(&cached, cores, memory_order_relaxed);
   return cores;
 }
 
 int32_t kiln_parallel_threads(void) {
   int32_t setting = kiln_thread_setting;
-  if (setting <= 0) return kiln_parallel_cores();
+  if (setting <= 0)
+    return kiln_parallel_cores();
   return setting > KILN_PARALLEL_MAX_THREADS ? KILN_PARALLEL_MAX_THREADS : setting;
 }
 
@@ -45,7 +49,7 @@ int32_t kiln_parallel_set_threads(int32_t threads) {
   return previous;
 }
 
-int32_t kiln_parallel_enter(const kiln_run_options_t* options) {
+int32_t kiln_parallel_enter(const kiln_run_options_t *options) {
   int32_t threads = 0;
   if (options != NULL &&
       options->struct_size >= offsetof(kiln_run_options_t, num_threads) + sizeof(int32_t))
@@ -59,7 +63,7 @@ void kiln_parallel_exit(int32_t previous) { kiln_parallel_set_threads(previous);
 
 typedef struct kiln_parallel_job {
   kiln_parallel_fn_t fn;
-  void* ctx;
+  void *ctx;
   int64_t count;
   int64_t chunks;
   atomic_llong next; /* next chunk to hand out */
@@ -68,14 +72,14 @@ typedef struct kiln_parallel_job {
 } kiln_parallel_job;
 
 static struct {
-  pthread_mutex_t mutex;   /* guards everything below (generation is also read unlocked) */
-  pthread_cond_t work;     /* a new job was posted */
-  pthread_cond_t idle;     /* a worker left a job */
+  pthread_mutex_t mutex; /* guards everything below (generation is also read unlocked) */
+  pthread_cond_t work;   /* a new job was posted */
+  pthread_cond_t idle;   /* a worker left a job */
   int workers;
   atomic_ullong generation;
-  kiln_parallel_job* job;
-} kiln_pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-               0, 0, NULL};
+  kiln_parallel_job *job;
+} kiln_pool = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL};
 
 /* Kernels come back to back, and waking a sleeping thread through a condition variable
  * costs tens of microseconds (more when a co-tenant holds the core): a worker that sleeps
@@ -98,10 +102,11 @@ static uint64_t kiln_pool_generation(void) {
 /* Held by the thread whose job is on the pool. */
 static pthread_mutex_t kiln_pool_submit = PTHREAD_MUTEX_INITIALIZER;
 
-static void kiln_parallel_run_chunks(kiln_parallel_job* job) {
+static void kiln_parallel_run_chunks(kiln_parallel_job *job) {
   for (;;) {
     int64_t chunk = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-    if (chunk >= job->chunks) return;
+    if (chunk >= job->chunks)
+      return;
     /* Chunk boundaries depend only on count and chunks. */
     int64_t begin = job->count * chunk / job->chunks;
     int64_t end = job->count * (chunk + 1) / job->chunks;
@@ -112,7 +117,7 @@ static void kiln_parallel_run_chunks(kiln_parallel_job* job) {
 
 /* `arg` is the generation current when the worker was created: jobs posted after it are
  * the worker's to join, including the one whose submission started the worker. */
-static void* kiln_parallel_worker(void* arg) {
+static void *kiln_parallel_worker(void *arg) {
   uint64_t seen = (uint64_t)(uintptr_t)arg;
   pthread_mutex_lock(&kiln_pool.mutex);
   for (;;) {
@@ -122,10 +127,12 @@ static void* kiln_parallel_worker(void* arg) {
         kiln_parallel_pause();
       pthread_mutex_lock(&kiln_pool.mutex);
     }
-    while (kiln_pool_generation() == seen) pthread_cond_wait(&kiln_pool.work, &kiln_pool.mutex);
+    while (kiln_pool_generation() == seen)
+      pthread_cond_wait(&kiln_pool.work, &kiln_pool.mutex);
     seen = kiln_pool_generation();
-    kiln_parallel_job* job = kiln_pool.job;
-    if (job == NULL) continue;
+    kiln_parallel_job *job = kiln_pool.job;
+    if (job == NULL)
+      continue;
     job->users++;
     pthread_mutex_unlock(&kiln_pool.mutex);
     kiln_parallel_run_chunks(job);
@@ -140,29 +147,33 @@ static void* kiln_parallel_worker(void* arg) {
 static void kiln_parallel_grow(int wanted) {
   while (kiln_pool.workers < wanted) {
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return;
+    if (pthread_attr_init(&attr) != 0)
+      return;
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t thread;
     int failed = pthread_create(&thread, &attr, kiln_parallel_worker,
-                                (void*)(uintptr_t)kiln_pool_generation());
+                                (void *)(uintptr_t)kiln_pool_generation());
     pthread_attr_destroy(&attr);
-    if (failed) return;
+    if (failed)
+      return;
     kiln_pool.workers++;
   }
 }
 
-static void kiln_parallel_inline(kiln_parallel_fn_t fn, void* ctx, int64_t count,
-                                 int64_t chunks) {
+static void kiln_parallel_inline(kiln_parallel_fn_t fn, void *ctx, int64_t count, int64_t chunks) {
   for (int64_t chunk = 0; chunk < chunks; ++chunk)
     fn(ctx, count * chunk / chunks, count * (chunk + 1) / chunks);
 }
 
-void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void* ctx) {
-  if (count <= 0) return;
-  if (grain < 1) grain = 1;
+void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void *ctx) {
+  if (count <= 0)
+    return;
+  if (grain < 1)
+    grain = 1;
   int64_t chunks = kiln_parallel_threads();
   int64_t most = (count + grain - 1) / grain;
-  if (chunks > most) chunks = most;
+  if (chunks > most)
+    chunks = most;
   if (chunks <= 1) {
     fn(ctx, 0, count);
     return;
@@ -207,22 +218,25 @@ void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void
 /* One key per workspace, whose destructor frees the thread's buffer when it exits. */
 static pthread_key_t kiln_workspace_key[KILN_PARALLEL_WORKSPACES];
 static pthread_once_t kiln_workspace_once = PTHREAD_ONCE_INIT;
-static _Thread_local void* kiln_workspace[KILN_PARALLEL_WORKSPACES];
+static _Thread_local void *kiln_workspace[KILN_PARALLEL_WORKSPACES];
 static _Thread_local int64_t kiln_workspace_bytes[KILN_PARALLEL_WORKSPACES];
 
-static void kiln_workspace_release(void* ptr) { kiln_aligned_free(ptr); }
+static void kiln_workspace_release(void *ptr) { kiln_aligned_free(ptr); }
 
 static void kiln_workspace_init(void) {
   for (int i = 0; i < KILN_PARALLEL_WORKSPACES; ++i)
     pthread_key_create(&kiln_workspace_key[i], kiln_workspace_release);
 }
 
-void* kiln_parallel_workspace_n(int32_t which, int64_t bytes) {
-  if (which < 0 || which >= KILN_PARALLEL_WORKSPACES) return NULL;
-  if (bytes <= kiln_workspace_bytes[which]) return kiln_workspace[which];
+void *kiln_parallel_workspace_n(int32_t which, int64_t bytes) {
+  if (which < 0 || which >= KILN_PARALLEL_WORKSPACES)
+    return NULL;
+  if (bytes <= kiln_workspace_bytes[which])
+    return kiln_workspace[which];
   pthread_once(&kiln_workspace_once, kiln_workspace_init);
-  void* fresh = kiln_aligned_alloc(bytes, 64);
-  if (fresh == NULL) return NULL;
+  void *fresh = kiln_aligned_alloc(bytes, 64);
+  if (fresh == NULL)
+    return NULL;
   kiln_aligned_free(kiln_workspace[which]);
   kiln_workspace[which] = fresh;
   kiln_workspace_bytes[which] = bytes;
@@ -230,4 +244,4 @@ void* kiln_parallel_workspace_n(int32_t which, int64_t bytes) {
   return fresh;
 }
 
-void* kiln_parallel_workspace(int64_t bytes) { return kiln_parallel_workspace_n(0, bytes); }
+void *kiln_parallel_workspace(int64_t bytes) { return kiln_parallel_workspace_n(0, bytes); }

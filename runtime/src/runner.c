@@ -33,43 +33,43 @@
 
 typedef struct kiln_runner {
   /* The model as the chosen entry point sees it (its inputs, outputs and scratch). */
-  const kiln_model_info_t* model;
+  const kiln_model_info_t *model;
   kiln_model_info_t entry_view;
   /* ABI 3: the entry point, when it is called with the model's state. */
   kiln_state_entry_fn_t state_entry;
   int32_t entry_index;            /* the entry point chosen, in whole->entries */
-  const kiln_model_info_t* whole; /* the model as compiled */
-  void* state;
-  const char* prog;
+  const kiln_model_info_t *whole; /* the model as compiled */
+  void *state;
+  const char *prog;
   /* Per input: the file given for it (NULL if none) and its data (read or generated). */
-  const char** input_paths;
-  kiln_npy_array_t* input_arrays;
-  const void** input_buffers;
+  const char **input_paths;
+  kiln_npy_array_t *input_arrays;
+  const void **input_buffers;
   /* Positional files, in order. */
-  const char** positional;
+  const char **positional;
   int num_positional;
-  void** output_buffers;
-  void* scratch;
-  double* times_ms;
-  char* output_path;
-  const char* output_dir;
+  void **output_buffers;
+  void *scratch;
+  double *times_ms;
+  char *output_path;
+  const char *output_dir;
   int64_t bench_runs; /* 0: no benchmark */
   int32_t num_threads;
   /* --resident: the inputs and outputs a GPU partition alone reads or writes are in that
    * GPU's memory (device_inputs, device_outputs: 0 for those in host memory), and the calls
    * take call_inputs and call_outputs, which point to them. */
   int resident;
-  kiln_gpu_t* gpus[KILN_RUNNER_MAX_GPUS];
-  kiln_gpu_ptr_t* device_inputs;
-  kiln_gpu_ptr_t* device_outputs;
-  const void** call_inputs;
-  void** call_outputs;
+  kiln_gpu_t *gpus[KILN_RUNNER_MAX_GPUS];
+  kiln_gpu_ptr_t *device_inputs;
+  kiln_gpu_ptr_t *device_outputs;
+  const void **call_inputs;
+  void **call_outputs;
   char error_message[1024]; /* what a failed call reported */
 } kiln_runner;
 
-static void kiln_runner_error(const char* fmt, ...) KILN_PRINTF_FORMAT(1, 2);
+static void kiln_runner_error(const char *fmt, ...) KILN_PRINTF_FORMAT(1, 2);
 
-static void kiln_runner_error(const char* fmt, ...) {
+static void kiln_runner_error(const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
   fputs("error: ", stderr);
@@ -78,21 +78,23 @@ static void kiln_runner_error(const char* fmt, ...) {
   va_end(args);
 }
 
-static const char* kiln_runner_model_name(const kiln_model_info_t* model) {
+static const char *kiln_runner_model_name(const kiln_model_info_t *model) {
   return model->name != NULL ? model->name : "(unnamed)";
 }
 
 /* Formats dims as "[d0,d1,...]" ("[]" for a scalar). */
-static const char* kiln_runner_format_dims(int32_t rank, const int64_t* dims, char* buf,
+static const char *kiln_runner_format_dims(int32_t rank, const int64_t *dims, char *buf,
                                            size_t size) {
   size_t used = 0;
   buf[used++] = '[';
   for (int32_t i = 0; i < rank && used < size; ++i) {
     int n = snprintf(buf + used, size - used, "%s%lld", i == 0 ? "" : ",", (long long)dims[i]);
-    if (n < 0) break;
+    if (n < 0)
+      break;
     used += (size_t)n;
   }
-  if (used + 2 > size) used = size - 2;
+  if (used + 2 > size)
+    used = size - 2;
   buf[used++] = ']';
   buf[used] = '\0';
   return buf;
@@ -100,9 +102,9 @@ static const char* kiln_runner_format_dims(int32_t rank, const int64_t* dims, ch
 
 /* ---- model validation ------------------------------------------------------------------ */
 
-static int kiln_runner_check_tensor(const kiln_model_info_t* model, const char* kind, int index,
-                                    const kiln_tensor_info_t* tensor) {
-  const char* problem = NULL;
+static int kiln_runner_check_tensor(const kiln_model_info_t *model, const char *kind, int index,
+                                    const kiln_tensor_info_t *tensor) {
+  const char *problem = NULL;
   if (tensor->name == NULL) {
     problem = "has no name";
   } else if (kiln_dtype_size(tensor->dtype) == 0) {
@@ -121,20 +123,22 @@ static int kiln_runner_check_tensor(const kiln_model_info_t* model, const char* 
         size *= dim;
       }
     }
-    if (problem == NULL && size != tensor->byte_size) problem = "has a wrong byte_size";
+    if (problem == NULL && size != tensor->byte_size)
+      problem = "has a wrong byte_size";
   }
-  if (problem == NULL) return 1;
-  kiln_runner_error("model '%s' is malformed: %s %d ('%s') %s", kiln_runner_model_name(model),
-                    kind, index, tensor->name != NULL ? tensor->name : "", problem);
+  if (problem == NULL)
+    return 1;
+  kiln_runner_error("model '%s' is malformed: %s %d ('%s') %s", kiln_runner_model_name(model), kind,
+                    index, tensor->name != NULL ? tensor->name : "", problem);
   return 0;
 }
 
-static int kiln_runner_check_model(const kiln_model_info_t* model, int has_state_entry) {
+static int kiln_runner_check_model(const kiln_model_info_t *model, int has_state_entry) {
   if (model == NULL || (model->entry == NULL && !has_state_entry)) {
     kiln_runner_error("no model to run (the model info or its entry point is NULL)");
     return 0;
   }
-  const char* name = kiln_runner_model_name(model);
+  const char *name = kiln_runner_model_name(model);
   if (model->num_inputs < 0 || model->num_outputs < 0 ||
       (model->num_inputs > 0 && model->inputs == NULL) ||
       (model->num_outputs > 0 && model->outputs == NULL)) {
@@ -148,32 +152,35 @@ static int kiln_runner_check_model(const kiln_model_info_t* model, int has_state
     return 0;
   }
   for (int i = 0; i < model->num_inputs; ++i) {
-    if (!kiln_runner_check_tensor(model, "input", i, &model->inputs[i])) return 0;
+    if (!kiln_runner_check_tensor(model, "input", i, &model->inputs[i]))
+      return 0;
   }
   for (int i = 0; i < model->num_outputs; ++i) {
-    if (!kiln_runner_check_tensor(model, "output", i, &model->outputs[i])) return 0;
+    if (!kiln_runner_check_tensor(model, "output", i, &model->outputs[i]))
+      return 0;
   }
   return 1;
 }
 
 /* ---- command line ---------------------------------------------------------------------- */
 
-static void kiln_runner_print_tensor(const kiln_tensor_info_t* tensor) {
+static void kiln_runner_print_tensor(const kiln_tensor_info_t *tensor) {
   char dims[KILN_RUNNER_DIMS_BUFFER_SIZE];
   printf("  %s", tensor->name);
-  if (tensor->alias != NULL && tensor->alias[0] != '\0') printf(" (alias '%s')", tensor->alias);
+  if (tensor->alias != NULL && tensor->alias[0] != '\0')
+    printf(" (alias '%s')", tensor->alias);
   printf(" %s %s\n", kiln_dtype_name(tensor->dtype),
          kiln_runner_format_dims(tensor->rank, tensor->dims, dims, sizeof(dims)));
 }
 
 /* The entry points of an ABI 3 model, or 0 for one of ABI 1 and 2 (its entry is "run"). */
-static int32_t kiln_runner_num_entries(const kiln_model_info_t* model) {
+static int32_t kiln_runner_num_entries(const kiln_model_info_t *model) {
   return model->abi_version >= 3 && model->entries != NULL ? model->num_entries : 0;
 }
 
-static void kiln_runner_print_help(const kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const kiln_model_info_t* whole = runner->whole;
+static void kiln_runner_print_help(const kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_model_info_t *whole = runner->whole;
   printf("usage: %s [--entry NAME] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR]"
          " [--bench N] [--threads N] [--resident] [--help]\n\n",
          runner->prog);
@@ -199,44 +206,57 @@ static void kiln_runner_print_help(const kiln_runner* runner) {
          "                         before the first call and read back after the last, so\n"
          "                         that the calls (and --bench) leave out those copies\n"
          "  --help                 print this help and exit\n\n");
-  const char* of = "";
+  const char *of = "";
   if (kiln_runner_num_entries(whole) > 1) {
     printf("entry points:\n");
     for (int32_t e = 0; e < whole->num_entries; ++e) {
-      const kiln_entry_info_t* entry = &whole->entries[e];
+      const kiln_entry_info_t *entry = &whole->entries[e];
       printf("  %s (%d inputs, %d outputs", entry->name, (int)entry->num_inputs,
              (int)entry->num_outputs);
-      if (entry->num_reads > 0) printf(", reads %d state", (int)entry->num_reads);
-      if (entry->num_writes > 0) printf(", writes %d state", (int)entry->num_writes);
+      if (entry->num_reads > 0)
+        printf(", reads %d state", (int)entry->num_reads);
+      if (entry->num_writes > 0)
+        printf(", writes %d state", (int)entry->num_writes);
       printf(")\n");
     }
     if (whole->entries[runner->entry_index].name != NULL) {
       of = whole->entries[runner->entry_index].name;
     }
   }
-  if (of[0] != '\0') printf("inputs of '%s':\n", of); else printf("inputs:\n");
-  if (model->num_inputs == 0) printf("  (none)\n");
-  for (int i = 0; i < model->num_inputs; ++i) kiln_runner_print_tensor(&model->inputs[i]);
-  if (of[0] != '\0') printf("outputs of '%s':\n", of); else printf("outputs:\n");
-  if (model->num_outputs == 0) printf("  (none)\n");
-  for (int i = 0; i < model->num_outputs; ++i) kiln_runner_print_tensor(&model->outputs[i]);
+  if (of[0] != '\0')
+    printf("inputs of '%s':\n", of);
+  else
+    printf("inputs:\n");
+  if (model->num_inputs == 0)
+    printf("  (none)\n");
+  for (int i = 0; i < model->num_inputs; ++i)
+    kiln_runner_print_tensor(&model->inputs[i]);
+  if (of[0] != '\0')
+    printf("outputs of '%s':\n", of);
+  else
+    printf("outputs:\n");
+  if (model->num_outputs == 0)
+    printf("  (none)\n");
+  for (int i = 0; i < model->num_outputs; ++i)
+    kiln_runner_print_tensor(&model->outputs[i]);
 }
 
 /* Index of the input called `name` (by name, name without ":0", or alias), or -1. */
-static int kiln_runner_find_input(const kiln_model_info_t* model, const char* name) {
+static int kiln_runner_find_input(const kiln_model_info_t *model, const char *name) {
   size_t length = strlen(name);
   for (int i = 0; i < model->num_inputs; ++i) {
-    const kiln_tensor_info_t* input = &model->inputs[i];
-    if (strcmp(input->name, name) == 0) return i;
+    const kiln_tensor_info_t *input = &model->inputs[i];
+    if (strcmp(input->name, name) == 0)
+      return i;
   }
   for (int i = 0; i < model->num_inputs; ++i) {
-    const kiln_tensor_info_t* input = &model->inputs[i];
+    const kiln_tensor_info_t *input = &model->inputs[i];
     if (strncmp(input->name, name, length) == 0 && strcmp(input->name + length, ":0") == 0) {
       return i;
     }
   }
   for (int i = 0; i < model->num_inputs; ++i) {
-    const kiln_tensor_info_t* input = &model->inputs[i];
+    const kiln_tensor_info_t *input = &model->inputs[i];
     if (input->alias != NULL && input->alias[0] != '\0' && strcmp(input->alias, name) == 0) {
       return i;
     }
@@ -249,16 +269,18 @@ static int kiln_runner_find_input(const kiln_model_info_t* model, const char* na
  * argument) in *out_value and returns 1; returns 0 if it is another argument and -1 (after
  * printing an error) if the value is missing.
  */
-static int kiln_runner_match_option(int argc, char** argv, int* index, const char* name,
-                                    const char** out_value) {
-  const char* arg = argv[*index];
+static int kiln_runner_match_option(int argc, char **argv, int *index, const char *name,
+                                    const char **out_value) {
+  const char *arg = argv[*index];
   size_t length = strlen(name);
-  if (strncmp(arg, name, length) != 0) return 0;
+  if (strncmp(arg, name, length) != 0)
+    return 0;
   if (arg[length] == '=') {
     *out_value = arg + length + 1;
     return 1;
   }
-  if (arg[length] != '\0') return 0;
+  if (arg[length] != '\0')
+    return 0;
   if (*index + 1 >= argc || argv[*index + 1] == NULL) {
     kiln_runner_error("option %s needs a value", name);
     return -1;
@@ -269,25 +291,27 @@ static int kiln_runner_match_option(int argc, char** argv, int* index, const cha
 }
 
 /* Parses a positive integer no larger than `max`; returns 0 if `text` is not one. */
-static int kiln_runner_parse_count(const char* text, int64_t max, int64_t* out_value) {
-  if (text[0] < '0' || text[0] > '9') return 0;
+static int kiln_runner_parse_count(const char *text, int64_t max, int64_t *out_value) {
+  if (text[0] < '0' || text[0] > '9')
+    return 0;
   errno = 0;
-  char* end = NULL;
+  char *end = NULL;
   long long value = strtoll(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || value < 1 || value > max) return 0;
+  if (errno != 0 || end == text || *end != '\0' || value < 1 || value > max)
+    return 0;
   *out_value = value;
   return 1;
 }
 
-static int kiln_runner_set_input(kiln_runner* runner, const char* spec) {
-  const kiln_model_info_t* model = runner->model;
-  const char* equals = strchr(spec, '=');
+static int kiln_runner_set_input(kiln_runner *runner, const char *spec) {
+  const kiln_model_info_t *model = runner->model;
+  const char *equals = strchr(spec, '=');
   if (equals == NULL || equals == spec || equals[1] == '\0') {
     kiln_runner_error("--input expects NAME=FILE.npy, got '%s'", spec);
     return 0;
   }
   size_t name_length = (size_t)(equals - spec);
-  char* name = (char*)malloc(name_length + 1);
+  char *name = (char *)malloc(name_length + 1);
   if (name == NULL) {
     kiln_runner_error("out of memory");
     return 0;
@@ -311,11 +335,12 @@ static int kiln_runner_set_input(kiln_runner* runner, const char* spec) {
 }
 
 /* Parses the command line. Returns -1 to continue, or an exit code. */
-static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
+static int kiln_runner_parse_args(kiln_runner *runner, int argc, char **argv) {
   int options_done = 0;
   for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    if (arg == NULL) continue;
+    const char *arg = argv[i];
+    if (arg == NULL)
+      continue;
     if (options_done || arg[0] != '-' || arg[1] == '\0') {
       runner->positional[runner->num_positional++] = arg;
       continue;
@@ -328,23 +353,26 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
       kiln_runner_print_help(runner);
       return KILN_RUNNER_EXIT_OK;
     }
-    const char* value = NULL;
+    const char *value = NULL;
     int matched;
     if ((matched = kiln_runner_match_option(argc, argv, &i, "--entry", &value)) != 0) {
       /* Chosen before parsing (kiln_runner_choose_entry). */
-      if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+      if (matched < 0)
+        return KILN_RUNNER_EXIT_USAGE;
     } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--input", &value)) != 0) {
-      if (matched < 0 || !kiln_runner_set_input(runner, value)) return KILN_RUNNER_EXIT_USAGE;
-    } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--output-dir", &value)) !=
-               0) {
-      if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+      if (matched < 0 || !kiln_runner_set_input(runner, value))
+        return KILN_RUNNER_EXIT_USAGE;
+    } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--output-dir", &value)) != 0) {
+      if (matched < 0)
+        return KILN_RUNNER_EXIT_USAGE;
       if (value[0] == '\0') {
         kiln_runner_error("--output-dir needs a non-empty directory name");
         return KILN_RUNNER_EXIT_USAGE;
       }
       runner->output_dir = value;
     } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--bench", &value)) != 0) {
-      if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+      if (matched < 0)
+        return KILN_RUNNER_EXIT_USAGE;
       if (!kiln_runner_parse_count(value, INT32_MAX, &runner->bench_runs)) {
         kiln_runner_error("--bench expects a positive integer, got '%s'", value);
         return KILN_RUNNER_EXIT_USAGE;
@@ -352,7 +380,8 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
     } else if (strcmp(arg, "--resident") == 0) {
       runner->resident = 1;
     } else if ((matched = kiln_runner_match_option(argc, argv, &i, "--threads", &value)) != 0) {
-      if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
+      if (matched < 0)
+        return KILN_RUNNER_EXIT_USAGE;
       int64_t threads = 0;
       if (!kiln_runner_parse_count(value, INT32_MAX, &threads)) {
         kiln_runner_error("--threads expects a positive integer, got '%s'", value);
@@ -366,10 +395,11 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
   }
 
   /* Positional files fill the inputs not given by name, in order. */
-  const kiln_model_info_t* model = runner->model;
+  const kiln_model_info_t *model = runner->model;
   int next = 0;
   for (int p = 0; p < runner->num_positional; ++p) {
-    while (next < model->num_inputs && runner->input_paths[next] != NULL) ++next;
+    while (next < model->num_inputs && runner->input_paths[next] != NULL)
+      ++next;
     if (next >= model->num_inputs) {
       kiln_runner_error("too many input files: no input of model '%s' is left for '%s' (it has "
                         "%d input%s)",
@@ -384,7 +414,7 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
     for (int i = 0; i < model->num_inputs; ++i) {
       if (runner->input_paths[i] == NULL) {
         char dims[KILN_RUNNER_DIMS_BUFFER_SIZE];
-        const kiln_tensor_info_t* input = &model->inputs[i];
+        const kiln_tensor_info_t *input = &model->inputs[i];
         kiln_runner_error("missing input '%s' (%s %s): give it with --input %s=FILE.npy or as "
                           "a positional file",
                           input->name, kiln_dtype_name(input->dtype),
@@ -399,10 +429,10 @@ static int kiln_runner_parse_args(kiln_runner* runner, int argc, char** argv) {
 
 /* ---- inputs ---------------------------------------------------------------------------- */
 
-static int kiln_runner_load_input(kiln_runner* runner, int index) {
-  const kiln_tensor_info_t* input = &runner->model->inputs[index];
-  const char* path = runner->input_paths[index];
-  kiln_npy_array_t* array = &runner->input_arrays[index];
+static int kiln_runner_load_input(kiln_runner *runner, int index) {
+  const kiln_tensor_info_t *input = &runner->model->inputs[index];
+  const char *path = runner->input_paths[index];
+  kiln_npy_array_t *array = &runner->input_arrays[index];
   kiln_status_t status = kiln_npy_read(path, array);
   if (status != NULL) {
     kiln_runner_error("input '%s': %s", input->name, kiln_status_message(status));
@@ -414,9 +444,8 @@ static int kiln_runner_load_input(kiln_runner* runner, int index) {
     array->dtype = KILN_DTYPE_BF16;
   }
   if (array->dtype != input->dtype) {
-    kiln_runner_error("input '%s' from '%s': dtype %s does not match the model's %s",
-                      input->name, path, kiln_dtype_name(array->dtype),
-                      kiln_dtype_name(input->dtype));
+    kiln_runner_error("input '%s' from '%s': dtype %s does not match the model's %s", input->name,
+                      path, kiln_dtype_name(array->dtype), kiln_dtype_name(input->dtype));
     return 0;
   }
   int same_shape = array->rank == input->rank;
@@ -425,16 +454,15 @@ static int kiln_runner_load_input(kiln_runner* runner, int index) {
   }
   if (!same_shape) {
     char got[KILN_RUNNER_DIMS_BUFFER_SIZE], want[KILN_RUNNER_DIMS_BUFFER_SIZE];
-    kiln_runner_error("input '%s' from '%s': shape %s does not match the model's %s",
-                      input->name, path,
-                      kiln_runner_format_dims(array->rank, array->dims, got, sizeof(got)),
+    kiln_runner_error("input '%s' from '%s': shape %s does not match the model's %s", input->name,
+                      path, kiln_runner_format_dims(array->rank, array->dims, got, sizeof(got)),
                       kiln_runner_format_dims(input->rank, input->dims, want, sizeof(want)));
     return 0;
   }
   return 1;
 }
 
-static uint64_t kiln_runner_next_random(uint64_t* state) {
+static uint64_t kiln_runner_next_random(uint64_t *state) {
   uint64_t x = *state;
   x ^= x << 13;
   x ^= x >> 7;
@@ -450,22 +478,27 @@ static uint16_t kiln_runner_f32_to_f16(float value) {
   uint32_t sign = (bits >> 16) & 0x8000u;
   uint32_t exponent = (bits >> 23) & 0xffu;
   uint32_t mantissa = bits & 0x7fffffu;
-  if (exponent == 0xffu) return (uint16_t)(sign | 0x7c00u | (mantissa != 0 ? 0x200u : 0u));
+  if (exponent == 0xffu)
+    return (uint16_t)(sign | 0x7c00u | (mantissa != 0 ? 0x200u : 0u));
   int32_t half_exponent = (int32_t)exponent - 127 + 15;
-  if (half_exponent >= 31) return (uint16_t)(sign | 0x7c00u);
+  if (half_exponent >= 31)
+    return (uint16_t)(sign | 0x7c00u);
   if (half_exponent <= 0) {
-    if (half_exponent < -10) return (uint16_t)sign;
+    if (half_exponent < -10)
+      return (uint16_t)sign;
     mantissa |= 0x800000u;
     uint32_t shift = (uint32_t)(14 - half_exponent);
     uint32_t half = mantissa >> shift;
     uint32_t rest = mantissa & ((1u << shift) - 1u);
     uint32_t halfway = 1u << (shift - 1u);
-    if (rest > halfway || (rest == halfway && (half & 1u) != 0)) ++half;
+    if (rest > halfway || (rest == halfway && (half & 1u) != 0))
+      ++half;
     return (uint16_t)(sign | half);
   }
   uint32_t half = ((uint32_t)half_exponent << 10) | (mantissa >> 13);
   uint32_t rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u) != 0)) ++half; /* may carry: fine */
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u) != 0))
+    ++half; /* may carry: fine */
   return (uint16_t)(sign | half);
 }
 
@@ -473,66 +506,74 @@ static uint16_t kiln_runner_f32_to_f16(float value) {
 static uint16_t kiln_runner_f32_to_bf16(float value) {
   uint32_t bits;
   memcpy(&bits, &value, sizeof(bits));
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((bits >> 16) | 0x40u); /* NaN */
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return (uint16_t)((bits >> 16) | 0x40u); /* NaN */
   bits += 0x7fffu + ((bits >> 16) & 1u);
   return (uint16_t)(bits >> 16);
 }
 
 /* Uniform in [-1, 1) with `bits` bits of precision, so that the value is exact in the type. */
-static double kiln_runner_random_unit(uint64_t* state, int bits) {
+static double kiln_runner_random_unit(uint64_t *state, int bits) {
   uint64_t k = kiln_runner_next_random(state) >> (64 - bits);
   return (double)k / (double)(UINT64_C(1) << (bits - 1)) - 1.0;
 }
 
-static void kiln_runner_fill_random(void* data, int32_t dtype, int64_t count, uint64_t* state) {
+static void kiln_runner_fill_random(void *data, int32_t dtype, int64_t count, uint64_t *state) {
   for (int64_t i = 0; i < count; ++i) {
     uint64_t r;
     switch (dtype) {
-    case KILN_DTYPE_F32: ((float*)data)[i] = (float)kiln_runner_random_unit(state, 24); break;
-    case KILN_DTYPE_F64: ((double*)data)[i] = kiln_runner_random_unit(state, 53); break;
+    case KILN_DTYPE_F32:
+      ((float *)data)[i] = (float)kiln_runner_random_unit(state, 24);
+      break;
+    case KILN_DTYPE_F64:
+      ((double *)data)[i] = kiln_runner_random_unit(state, 53);
+      break;
     case KILN_DTYPE_F16:
-      ((uint16_t*)data)[i] = kiln_runner_f32_to_f16((float)kiln_runner_random_unit(state, 11));
+      ((uint16_t *)data)[i] = kiln_runner_f32_to_f16((float)kiln_runner_random_unit(state, 11));
       break;
     case KILN_DTYPE_BF16:
-      ((uint16_t*)data)[i] = kiln_runner_f32_to_bf16((float)kiln_runner_random_unit(state, 8));
+      ((uint16_t *)data)[i] = kiln_runner_f32_to_bf16((float)kiln_runner_random_unit(state, 8));
       break;
     case KILN_DTYPE_BOOL:
-      ((uint8_t*)data)[i] = (uint8_t)(kiln_runner_next_random(state) >> 63);
+      ((uint8_t *)data)[i] = (uint8_t)(kiln_runner_next_random(state) >> 63);
       break;
     case KILN_DTYPE_I8:
-      ((int8_t*)data)[i] = (int8_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
+      ((int8_t *)data)[i] = (int8_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
       break;
     case KILN_DTYPE_I16:
-      ((int16_t*)data)[i] = (int16_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
+      ((int16_t *)data)[i] = (int16_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
       break;
     case KILN_DTYPE_I32:
-      ((int32_t*)data)[i] = (int32_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
+      ((int32_t *)data)[i] = (int32_t)((int64_t)(kiln_runner_next_random(state) % 20) - 10);
       break;
     case KILN_DTYPE_I64:
-      ((int64_t*)data)[i] = (int64_t)(kiln_runner_next_random(state) % 20) - 10;
+      ((int64_t *)data)[i] = (int64_t)(kiln_runner_next_random(state) % 20) - 10;
       break;
     /* Unsigned types get [0, 10): negative values would wrap around. */
     case KILN_DTYPE_U8:
       r = kiln_runner_next_random(state) % 10;
-      ((uint8_t*)data)[i] = (uint8_t)r;
+      ((uint8_t *)data)[i] = (uint8_t)r;
       break;
     case KILN_DTYPE_U16:
       r = kiln_runner_next_random(state) % 10;
-      ((uint16_t*)data)[i] = (uint16_t)r;
+      ((uint16_t *)data)[i] = (uint16_t)r;
       break;
     case KILN_DTYPE_U32:
       r = kiln_runner_next_random(state) % 10;
-      ((uint32_t*)data)[i] = (uint32_t)r;
+      ((uint32_t *)data)[i] = (uint32_t)r;
       break;
-    case KILN_DTYPE_U64: ((uint64_t*)data)[i] = kiln_runner_next_random(state) % 10; break;
-    default: return;
+    case KILN_DTYPE_U64:
+      ((uint64_t *)data)[i] = kiln_runner_next_random(state) % 10;
+      break;
+    default:
+      return;
     }
   }
 }
 
-static int kiln_runner_generate_input(kiln_runner* runner, int index, uint64_t* state) {
-  const kiln_tensor_info_t* input = &runner->model->inputs[index];
-  kiln_npy_array_t* array = &runner->input_arrays[index];
+static int kiln_runner_generate_input(kiln_runner *runner, int index, uint64_t *state) {
+  const kiln_tensor_info_t *input = &runner->model->inputs[index];
+  kiln_npy_array_t *array = &runner->input_arrays[index];
   array->data = kiln_aligned_alloc(input->byte_size, KILN_RUNNER_BUFFER_ALIGNMENT);
   if (array->data == NULL) {
     kiln_runner_error("cannot allocate %lld bytes for input '%s'", (long long)input->byte_size,
@@ -541,25 +582,27 @@ static int kiln_runner_generate_input(kiln_runner* runner, int index, uint64_t* 
   }
   array->dtype = input->dtype;
   array->rank = input->rank;
-  for (int32_t d = 0; d < input->rank; ++d) array->dims[d] = input->dims[d];
+  for (int32_t d = 0; d < input->rank; ++d)
+    array->dims[d] = input->dims[d];
   array->byte_size = input->byte_size;
-  kiln_runner_fill_random(array->data, input->dtype, input->byte_size / kiln_dtype_size(input->dtype),
-                          state);
+  kiln_runner_fill_random(array->data, input->dtype,
+                          input->byte_size / kiln_dtype_size(input->dtype), state);
   return 1;
 }
 
 /* ---- running --------------------------------------------------------------------------- */
 
 /* Creates `dir` and any missing parent directories, as `mkdir -p` does. */
-static int kiln_runner_prepare_output_dir(const char* dir) {
+static int kiln_runner_prepare_output_dir(const char *dir) {
   struct stat info;
   if (stat(dir, &info) == 0) {
-    if (S_ISDIR(info.st_mode)) return 1;
+    if (S_ISDIR(info.st_mode))
+      return 1;
     kiln_runner_error("output directory '%s' exists and is not a directory", dir);
     return 0;
   }
   size_t length = strlen(dir);
-  char* path = (char*)malloc(length + 1);
+  char *path = (char *)malloc(length + 1);
   if (path == NULL) {
     kiln_runner_error("out of memory");
     return 0;
@@ -567,7 +610,8 @@ static int kiln_runner_prepare_output_dir(const char* dir) {
   memcpy(path, dir, length + 1);
   /* Each prefix ending before a '/' (but the leading one), then the whole path. */
   for (size_t end = 1; end <= length; ++end) {
-    if (end < length && path[end] != '/') continue;
+    if (end < length && path[end] != '/')
+      continue;
     char saved = path[end];
     path[end] = '\0';
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
@@ -579,14 +623,13 @@ static int kiln_runner_prepare_output_dir(const char* dir) {
   }
   free(path);
   if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
-    kiln_runner_error("cannot create output directory '%s': a part of it is not a directory",
-                      dir);
+    kiln_runner_error("cannot create output directory '%s': a part of it is not a directory", dir);
     return 0;
   }
   return 1;
 }
 
-static int32_t kiln_runner_call(kiln_runner* runner) {
+static int32_t kiln_runner_call(kiln_runner *runner) {
   kiln_run_options_t options;
   memset(&options, 0, sizeof(options));
   options.struct_size = (uint32_t)sizeof(options);
@@ -594,8 +637,8 @@ static int32_t kiln_runner_call(kiln_runner* runner) {
   runner->error_message[0] = '\0';
   options.error_message = runner->error_message;
   options.error_message_size = (int64_t)sizeof(runner->error_message);
-  const void* const* inputs = runner->resident ? runner->call_inputs : runner->input_buffers;
-  void* const* outputs = runner->resident ? runner->call_outputs : runner->output_buffers;
+  const void *const *inputs = runner->resident ? runner->call_inputs : runner->input_buffers;
+  void *const *outputs = runner->resident ? runner->call_outputs : runner->output_buffers;
   if (runner->state_entry != NULL) {
     return runner->state_entry(inputs, outputs, runner->state, runner->scratch, &options);
   }
@@ -604,20 +647,22 @@ static int32_t kiln_runner_call(kiln_runner* runner) {
 
 /* The GPU each input and output of the chosen entry point may be on (-1: host memory), or
  * NULL for a model compiled before ABI 4. */
-static const kiln_entry_buffers_t* kiln_runner_buffers(const kiln_runner* runner) {
-  const kiln_model_info_t* whole = runner->whole;
-  if (whole->abi_version < 4 || whole->buffers == NULL) return NULL;
+static const kiln_entry_buffers_t *kiln_runner_buffers(const kiln_runner *runner) {
+  const kiln_model_info_t *whole = runner->whole;
+  if (whole->abi_version < 4 || whole->buffers == NULL)
+    return NULL;
   return &whole->buffers[runner->entry_index];
 }
 
 /* The runner's handle on GPU `gpu`, opened on first use; NULL after printing an error. */
-static kiln_gpu_t* kiln_runner_gpu(kiln_runner* runner, int32_t gpu) {
+static kiln_gpu_t *kiln_runner_gpu(kiln_runner *runner, int32_t gpu) {
   if (gpu >= KILN_RUNNER_MAX_GPUS) {
     kiln_runner_error("--resident: /gpu:%d is past the GPUs Kiln handles (/gpu:0 to /gpu:%d)",
                       (int)gpu, KILN_RUNNER_MAX_GPUS - 1);
     return NULL;
   }
-  if (runner->gpus[gpu] != NULL) return runner->gpus[gpu];
+  if (runner->gpus[gpu] != NULL)
+    return runner->gpus[gpu];
   kiln_status_t status = kiln_gpu_open(gpu, &runner->gpus[gpu]);
   if (status != NULL) {
     kiln_runner_error("--resident: %s", kiln_status_message(status));
@@ -629,16 +674,17 @@ static kiln_gpu_t* kiln_runner_gpu(kiln_runner* runner, int32_t gpu) {
 
 /* Device memory of `bytes` (at least 1) on GPU `gpu`, holding `host`'s bytes when it is not
  * NULL; 0 after printing an error naming `kind` `name`. */
-static kiln_gpu_ptr_t kiln_runner_device_buffer(kiln_runner* runner, int32_t gpu,
-                                                const char* kind, const char* name,
-                                                const void* host, int64_t bytes) {
-  kiln_gpu_t* device = kiln_runner_gpu(runner, gpu);
-  if (device == NULL) return 0;
+static kiln_gpu_ptr_t kiln_runner_device_buffer(kiln_runner *runner, int32_t gpu, const char *kind,
+                                                const char *name, const void *host, int64_t bytes) {
+  kiln_gpu_t *device = kiln_runner_gpu(runner, gpu);
+  if (device == NULL)
+    return 0;
   kiln_gpu_ptr_t buffer = 0;
   kiln_status_t status = kiln_gpu_alloc(device, bytes > 0 ? (size_t)bytes : 1, &buffer);
   if (status == NULL && host != NULL) {
     status = kiln_gpu_copy_to_device(device, buffer, host, (size_t)bytes, NULL);
-    if (status == NULL) status = kiln_gpu_synchronize(device);
+    if (status == NULL)
+      status = kiln_gpu_synchronize(device);
   }
   if (status != NULL) {
     kiln_runner_error("--resident: %s '%s' on /gpu:%d: %s", kind, name, (int)gpu,
@@ -652,13 +698,15 @@ static kiln_gpu_ptr_t kiln_runner_device_buffer(kiln_runner* runner, int32_t gpu
 
 /* --resident on a model that reads and writes all its inputs and outputs on the host is a
  * usage error, found before any device work. */
-static int kiln_runner_may_be_resident(const kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+static int kiln_runner_may_be_resident(const kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_entry_buffers_t *buffers = kiln_runner_buffers(runner);
   for (int i = 0; buffers != NULL && i < model->num_inputs; ++i)
-    if (buffers->input_gpus != NULL && buffers->input_gpus[i] >= 0) return 1;
+    if (buffers->input_gpus != NULL && buffers->input_gpus[i] >= 0)
+      return 1;
   for (int i = 0; buffers != NULL && i < model->num_outputs; ++i)
-    if (buffers->output_gpus != NULL && buffers->output_gpus[i] >= 0) return 1;
+    if (buffers->output_gpus != NULL && buffers->output_gpus[i] >= 0)
+      return 1;
   kiln_runner_error("--resident: model '%s' reads and writes all its inputs and outputs on "
                     "the host (no GPU partition alone uses one)%s",
                     kiln_runner_model_name(model),
@@ -667,43 +715,49 @@ static int kiln_runner_may_be_resident(const kiln_runner* runner) {
 }
 
 /* --resident: puts the inputs and outputs the model allows on its GPU. */
-static int kiln_runner_place_on_gpus(kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+static int kiln_runner_place_on_gpus(kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_entry_buffers_t *buffers = kiln_runner_buffers(runner);
   for (int i = 0; buffers != NULL && i < model->num_inputs; ++i) {
     runner->call_inputs[i] = runner->input_buffers[i];
     int32_t gpu = buffers->input_gpus != NULL ? buffers->input_gpus[i] : -1;
-    if (gpu < 0) continue;
-    const kiln_tensor_info_t* input = &model->inputs[i];
+    if (gpu < 0)
+      continue;
+    const kiln_tensor_info_t *input = &model->inputs[i];
     runner->device_inputs[i] = kiln_runner_device_buffer(
         runner, gpu, "input", input->name, runner->input_buffers[i], input->byte_size);
-    if (runner->device_inputs[i] == 0) return 0;
-    runner->call_inputs[i] = (const void*)(uintptr_t)runner->device_inputs[i];
+    if (runner->device_inputs[i] == 0)
+      return 0;
+    runner->call_inputs[i] = (const void *)(uintptr_t)runner->device_inputs[i];
   }
   for (int i = 0; buffers != NULL && i < model->num_outputs; ++i) {
     runner->call_outputs[i] = runner->output_buffers[i];
     int32_t gpu = buffers->output_gpus != NULL ? buffers->output_gpus[i] : -1;
-    if (gpu < 0) continue;
-    const kiln_tensor_info_t* output = &model->outputs[i];
+    if (gpu < 0)
+      continue;
+    const kiln_tensor_info_t *output = &model->outputs[i];
     runner->device_outputs[i] =
         kiln_runner_device_buffer(runner, gpu, "output", output->name, NULL, output->byte_size);
-    if (runner->device_outputs[i] == 0) return 0;
-    runner->call_outputs[i] = (void*)(uintptr_t)runner->device_outputs[i];
+    if (runner->device_outputs[i] == 0)
+      return 0;
+    runner->call_outputs[i] = (void *)(uintptr_t)runner->device_outputs[i];
   }
   return 1;
 }
 
 /* --resident: reads the outputs on a GPU back into their host buffers. */
-static int kiln_runner_read_from_gpus(kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+static int kiln_runner_read_from_gpus(kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_entry_buffers_t *buffers = kiln_runner_buffers(runner);
   for (int i = 0; i < model->num_outputs; ++i) {
-    if (runner->device_outputs[i] == 0) continue;
-    kiln_gpu_t* device = runner->gpus[buffers->output_gpus[i]];
+    if (runner->device_outputs[i] == 0)
+      continue;
+    kiln_gpu_t *device = runner->gpus[buffers->output_gpus[i]];
     kiln_status_t status =
         kiln_gpu_copy_to_host(device, runner->output_buffers[i], runner->device_outputs[i],
                               (size_t)model->outputs[i].byte_size, NULL);
-    if (status == NULL) status = kiln_gpu_synchronize(device);
+    if (status == NULL)
+      status = kiln_gpu_synchronize(device);
     if (status != NULL) {
       kiln_runner_error("--resident: output '%s': %s", model->outputs[i].name,
                         kiln_status_message(status));
@@ -715,26 +769,28 @@ static int kiln_runner_read_from_gpus(kiln_runner* runner) {
 }
 
 /* Frees the device buffers of --resident and closes the runner's GPUs. */
-static void kiln_runner_release_gpus(kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const kiln_entry_buffers_t* buffers = kiln_runner_buffers(runner);
+static void kiln_runner_release_gpus(kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_entry_buffers_t *buffers = kiln_runner_buffers(runner);
   for (int i = 0; runner->device_inputs != NULL && i < model->num_inputs; ++i)
     if (runner->device_inputs[i] != 0)
       kiln_gpu_free(runner->gpus[buffers->input_gpus[i]], runner->device_inputs[i]);
   for (int i = 0; runner->device_outputs != NULL && i < model->num_outputs; ++i)
     if (runner->device_outputs[i] != 0)
       kiln_gpu_free(runner->gpus[buffers->output_gpus[i]], runner->device_outputs[i]);
-  for (int g = 0; g < KILN_RUNNER_MAX_GPUS; ++g) kiln_gpu_close(runner->gpus[g]);
+  for (int g = 0; g < KILN_RUNNER_MAX_GPUS; ++g)
+    kiln_gpu_close(runner->gpus[g]);
   free(runner->device_inputs);
   free(runner->device_outputs);
-  free((void*)runner->call_inputs);
+  free((void *)runner->call_inputs);
   free(runner->call_outputs);
 }
 
-static int kiln_runner_check_call(const kiln_runner* runner, int32_t code) {
-  if (code == KILN_STATUS_OK) return 1;
-  const char* name = kiln_status_code_string((kiln_status_code_t)code);
-  const char* model = kiln_runner_model_name(runner->model);
+static int kiln_runner_check_call(const kiln_runner *runner, int32_t code) {
+  if (code == KILN_STATUS_OK)
+    return 1;
+  const char *name = kiln_status_code_string((kiln_status_code_t)code);
+  const char *model = kiln_runner_model_name(runner->model);
   if (strcmp(name, "UNKNOWN") == 0) {
     kiln_runner_error("model '%s' failed: UNKNOWN (%d)", model, (int)code);
   } else if (runner->error_message[0] != '\0') {
@@ -751,30 +807,31 @@ static double kiln_runner_now_ms(void) {
   return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
 }
 
-static int kiln_runner_compare_doubles(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
+static int kiln_runner_compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
 /* Writes every output to runner->output_dir. */
-static int kiln_runner_write_outputs(kiln_runner* runner) {
-  const kiln_model_info_t* model = runner->model;
-  const char* dir = runner->output_dir;
+static int kiln_runner_write_outputs(kiln_runner *runner) {
+  const kiln_model_info_t *model = runner->model;
+  const char *dir = runner->output_dir;
   size_t dir_length = strlen(dir);
   int need_slash = dir[dir_length - 1] != '/';
   for (int i = 0; i < model->num_outputs; ++i) {
-    const kiln_tensor_info_t* output = &model->outputs[i];
+    const kiln_tensor_info_t *output = &model->outputs[i];
     size_t name_length = strlen(output->name);
     free(runner->output_path);
-    runner->output_path = (char*)malloc(dir_length + 1 + name_length + sizeof(".npy"));
+    runner->output_path = (char *)malloc(dir_length + 1 + name_length + sizeof(".npy"));
     if (runner->output_path == NULL) {
       kiln_runner_error("out of memory");
       return KILN_RUNNER_EXIT_FAILURE;
     }
-    char* p = runner->output_path;
+    char *p = runner->output_path;
     memcpy(p, dir, dir_length);
     p += dir_length;
-    if (need_slash) *p++ = '/';
+    if (need_slash)
+      *p++ = '/';
     for (size_t c = 0; c < name_length; ++c) {
       char ch = output->name[c];
       *p++ = (ch == '/' || ch == ':') ? '_' : ch;
@@ -791,18 +848,18 @@ static int kiln_runner_write_outputs(kiln_runner* runner) {
   return KILN_RUNNER_EXIT_OK;
 }
 
-static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
-  const kiln_model_info_t* model = runner->model;
+static int kiln_runner_run(kiln_runner *runner, int argc, char **argv) {
+  const kiln_model_info_t *model = runner->model;
   int num_inputs = model->num_inputs, num_outputs = model->num_outputs;
 
   /* +1: never ask calloc for 0 bytes. */
-  runner->input_paths = (const char**)calloc((size_t)num_inputs + 1, sizeof(const char*));
-  runner->input_arrays = (kiln_npy_array_t*)calloc((size_t)num_inputs + 1,
-                                                   sizeof(kiln_npy_array_t));
-  runner->input_buffers = (const void**)calloc((size_t)num_inputs + 1, sizeof(const void*));
-  runner->positional = (const char**)calloc((size_t)(argc > 0 ? argc : 0) + 1,
-                                            sizeof(const char*));
-  runner->output_buffers = (void**)calloc((size_t)num_outputs + 1, sizeof(void*));
+  runner->input_paths = (const char **)calloc((size_t)num_inputs + 1, sizeof(const char *));
+  runner->input_arrays =
+      (kiln_npy_array_t *)calloc((size_t)num_inputs + 1, sizeof(kiln_npy_array_t));
+  runner->input_buffers = (const void **)calloc((size_t)num_inputs + 1, sizeof(const void *));
+  runner->positional =
+      (const char **)calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof(const char *));
+  runner->output_buffers = (void **)calloc((size_t)num_outputs + 1, sizeof(void *));
   if (runner->input_paths == NULL || runner->input_arrays == NULL ||
       runner->input_buffers == NULL || runner->positional == NULL ||
       runner->output_buffers == NULL) {
@@ -811,12 +868,14 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   }
 
   int exit_code = kiln_runner_parse_args(runner, argc, argv);
-  if (exit_code >= 0) return exit_code;
+  if (exit_code >= 0)
+    return exit_code;
 
   uint64_t random_state = KILN_RUNNER_SEED;
   for (int i = 0; i < num_inputs; ++i) {
     if (runner->input_paths[i] != NULL) {
-      if (!kiln_runner_load_input(runner, i)) return KILN_RUNNER_EXIT_USAGE;
+      if (!kiln_runner_load_input(runner, i))
+        return KILN_RUNNER_EXIT_USAGE;
     } else if (!kiln_runner_generate_input(runner, i, &random_state)) {
       return KILN_RUNNER_EXIT_FAILURE;
     }
@@ -824,12 +883,11 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   }
 
   for (int i = 0; i < num_outputs; ++i) {
-    const kiln_tensor_info_t* output = &model->outputs[i];
-    runner->output_buffers[i] = kiln_aligned_alloc(output->byte_size,
-                                                   KILN_RUNNER_BUFFER_ALIGNMENT);
+    const kiln_tensor_info_t *output = &model->outputs[i];
+    runner->output_buffers[i] = kiln_aligned_alloc(output->byte_size, KILN_RUNNER_BUFFER_ALIGNMENT);
     if (runner->output_buffers[i] == NULL) {
-      kiln_runner_error("cannot allocate %lld bytes for output '%s'",
-                        (long long)output->byte_size, output->name);
+      kiln_runner_error("cannot allocate %lld bytes for output '%s'", (long long)output->byte_size,
+                        output->name);
       return KILN_RUNNER_EXIT_FAILURE;
     }
     memset(runner->output_buffers[i], 0, (size_t)output->byte_size);
@@ -844,7 +902,7 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   }
   if (runner->state_entry != NULL) {
     /* The state starts zeroed, as the ABI asks of a new state buffer. */
-    const kiln_model_info_t* whole = runner->whole;
+    const kiln_model_info_t *whole = runner->whole;
     int64_t alignment =
         whole->state_alignment > 0 ? whole->state_alignment : KILN_SCRATCH_ALIGNMENT;
     runner->state = kiln_aligned_alloc(whole->state_bytes, alignment);
@@ -852,10 +910,11 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
       kiln_runner_error("cannot allocate %lld bytes of state", (long long)whole->state_bytes);
       return KILN_RUNNER_EXIT_FAILURE;
     }
-    if (whole->state_bytes > 0) memset(runner->state, 0, (size_t)whole->state_bytes);
+    if (whole->state_bytes > 0)
+      memset(runner->state, 0, (size_t)whole->state_bytes);
   }
   if (runner->bench_runs > 0) {
-    runner->times_ms = (double*)malloc((size_t)runner->bench_runs * sizeof(double));
+    runner->times_ms = (double *)malloc((size_t)runner->bench_runs * sizeof(double));
     if (runner->times_ms == NULL) {
       kiln_runner_error("out of memory for %lld benchmark runs", (long long)runner->bench_runs);
       return KILN_RUNNER_EXIT_FAILURE;
@@ -865,37 +924,44 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
   if (runner->output_dir != NULL && !kiln_runner_prepare_output_dir(runner->output_dir)) {
     return KILN_RUNNER_EXIT_USAGE;
   }
-  if (runner->resident && !kiln_runner_may_be_resident(runner)) return KILN_RUNNER_EXIT_USAGE;
+  if (runner->resident && !kiln_runner_may_be_resident(runner))
+    return KILN_RUNNER_EXIT_USAGE;
   if (runner->resident) {
-    runner->device_inputs = (kiln_gpu_ptr_t*)calloc((size_t)num_inputs + 1, sizeof(kiln_gpu_ptr_t));
+    runner->device_inputs =
+        (kiln_gpu_ptr_t *)calloc((size_t)num_inputs + 1, sizeof(kiln_gpu_ptr_t));
     runner->device_outputs =
-        (kiln_gpu_ptr_t*)calloc((size_t)num_outputs + 1, sizeof(kiln_gpu_ptr_t));
-    runner->call_inputs = (const void**)calloc((size_t)num_inputs + 1, sizeof(const void*));
-    runner->call_outputs = (void**)calloc((size_t)num_outputs + 1, sizeof(void*));
+        (kiln_gpu_ptr_t *)calloc((size_t)num_outputs + 1, sizeof(kiln_gpu_ptr_t));
+    runner->call_inputs = (const void **)calloc((size_t)num_inputs + 1, sizeof(const void *));
+    runner->call_outputs = (void **)calloc((size_t)num_outputs + 1, sizeof(void *));
     if (runner->device_inputs == NULL || runner->device_outputs == NULL ||
         runner->call_inputs == NULL || runner->call_outputs == NULL) {
       kiln_runner_error("out of memory");
       return KILN_RUNNER_EXIT_FAILURE;
     }
-    if (!kiln_runner_place_on_gpus(runner)) return KILN_RUNNER_EXIT_FAILURE;
+    if (!kiln_runner_place_on_gpus(runner))
+      return KILN_RUNNER_EXIT_FAILURE;
   }
 
   /* The first call is the result in normal mode and the warm-up in benchmark mode. */
-  if (!kiln_runner_check_call(runner, kiln_runner_call(runner))) return KILN_RUNNER_EXIT_FAILURE;
+  if (!kiln_runner_check_call(runner, kiln_runner_call(runner)))
+    return KILN_RUNNER_EXIT_FAILURE;
   for (int64_t r = 0; r < runner->bench_runs; ++r) {
     double start = kiln_runner_now_ms();
     int32_t code = kiln_runner_call(runner);
     runner->times_ms[r] = kiln_runner_now_ms() - start;
-    if (!kiln_runner_check_call(runner, code)) return KILN_RUNNER_EXIT_FAILURE;
+    if (!kiln_runner_check_call(runner, code))
+      return KILN_RUNNER_EXIT_FAILURE;
   }
-  if (runner->resident && !kiln_runner_read_from_gpus(runner)) return KILN_RUNNER_EXIT_FAILURE;
+  if (runner->resident && !kiln_runner_read_from_gpus(runner))
+    return KILN_RUNNER_EXIT_FAILURE;
 
   if (runner->output_dir != NULL) {
     exit_code = kiln_runner_write_outputs(runner);
-    if (exit_code != KILN_RUNNER_EXIT_OK) return exit_code;
+    if (exit_code != KILN_RUNNER_EXIT_OK)
+      return exit_code;
   }
   for (int i = 0; i < num_outputs; ++i) {
-    const kiln_tensor_info_t* output = &model->outputs[i];
+    const kiln_tensor_info_t *output = &model->outputs[i];
     char dims[KILN_RUNNER_DIMS_BUFFER_SIZE];
     printf("%s %s %s\n", output->name, kiln_dtype_name(output->dtype),
            kiln_runner_format_dims(output->rank, output->dims, dims, sizeof(dims)));
@@ -913,16 +979,20 @@ static int kiln_runner_run(kiln_runner* runner, int argc, char** argv) {
 
 /* Finds the --entry option before the others are parsed (it decides what the inputs are)
  * and points the runner at that entry point. Returns -1 to continue, or an exit code. */
-static int kiln_runner_choose_entry(kiln_runner* runner, int argc, char** argv) {
-  const kiln_model_info_t* whole = runner->whole;
-  const char* name = NULL;
+static int kiln_runner_choose_entry(kiln_runner *runner, int argc, char **argv) {
+  const kiln_model_info_t *whole = runner->whole;
+  const char *name = NULL;
   for (int i = 1; i < argc; ++i) {
-    if (argv[i] == NULL) continue;
-    if (strcmp(argv[i], "--") == 0) break;
-    const char* value = NULL;
+    if (argv[i] == NULL)
+      continue;
+    if (strcmp(argv[i], "--") == 0)
+      break;
+    const char *value = NULL;
     int matched = kiln_runner_match_option(argc, argv, &i, "--entry", &value);
-    if (matched < 0) return KILN_RUNNER_EXIT_USAGE;
-    if (matched > 0) name = value;
+    if (matched < 0)
+      return KILN_RUNNER_EXIT_USAGE;
+    if (matched > 0)
+      name = value;
   }
   int32_t num_entries = kiln_runner_num_entries(whole);
   if (num_entries <= 0) {
@@ -948,7 +1018,8 @@ static int kiln_runner_choose_entry(kiln_runner* runner, int argc, char** argv) 
       for (int32_t e = 0; e < num_entries && used < sizeof(names); ++e) {
         int n = snprintf(names + used, sizeof(names) - used, "%s'%s'", e > 0 ? ", " : "",
                          whole->entries[e].name != NULL ? whole->entries[e].name : "");
-        if (n < 0) break;
+        if (n < 0)
+          break;
         used += (size_t)n;
       }
       kiln_runner_error("model '%s' has no entry point '%s'; it has %s",
@@ -956,10 +1027,11 @@ static int kiln_runner_choose_entry(kiln_runner* runner, int argc, char** argv) 
       return KILN_RUNNER_EXIT_USAGE;
     }
   }
-  const kiln_entry_info_t* entry = &whole->entries[chosen];
+  const kiln_entry_info_t *entry = &whole->entries[chosen];
   runner->entry_index = chosen;
   /* The first entry point of ABI 1's fields runs as before. */
-  if (chosen == 0 && whole->entry != NULL) return -1;
+  if (chosen == 0 && whole->entry != NULL)
+    return -1;
   if (entry->run == NULL || entry->num_reads < 0 || entry->num_writes < 0 ||
       whole->state_bytes < 0) {
     kiln_runner_error("model '%s' is malformed: bad entry point '%s'",
@@ -978,7 +1050,7 @@ static int kiln_runner_choose_entry(kiln_runner* runner, int argc, char** argv) 
   return -1;
 }
 
-int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model) {
+int kiln_runner_main(int argc, char **argv, const kiln_model_info_t *model) {
   int exit_code = -1;
   kiln_runner runner;
   memset(&runner, 0, sizeof(runner));
@@ -994,20 +1066,22 @@ int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model) {
     exit_code = KILN_RUNNER_EXIT_FAILURE;
   } else if (exit_code < 0) {
     model = runner.model;
-    runner.prog = (argc > 0 && argv != NULL && argv[0] != NULL) ? argv[0]
-                                                                 : kiln_runner_model_name(model);
+    runner.prog =
+        (argc > 0 && argv != NULL && argv[0] != NULL) ? argv[0] : kiln_runner_model_name(model);
     exit_code = kiln_runner_run(&runner, argv != NULL ? argc : 0, argv);
     kiln_runner_release_gpus(&runner);
 
     if (runner.input_arrays != NULL) {
-      for (int i = 0; i < model->num_inputs; ++i) kiln_npy_array_free(&runner.input_arrays[i]);
+      for (int i = 0; i < model->num_inputs; ++i)
+        kiln_npy_array_free(&runner.input_arrays[i]);
     }
     free(runner.input_arrays);
     free(runner.input_paths);
-    free((void*)runner.input_buffers);
-    free((void*)runner.positional);
+    free((void *)runner.input_buffers);
+    free((void *)runner.positional);
     if (runner.output_buffers != NULL) {
-      for (int i = 0; i < model->num_outputs; ++i) kiln_aligned_free(runner.output_buffers[i]);
+      for (int i = 0; i < model->num_outputs; ++i)
+        kiln_aligned_free(runner.output_buffers[i]);
     }
     free(runner.output_buffers);
     kiln_aligned_free(runner.scratch);

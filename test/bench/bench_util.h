@@ -21,7 +21,8 @@ static inline int compare_doubles(const void *a, const void *b) {
 /* n floats uniform in [-0.5, 0.5] from rand() (the caller frees them). */
 static inline float *random_floats(long n) {
   float *p = malloc((size_t)n * sizeof(float));
-  for (long i = 0; i < n; i++) p[i] = (float)rand() / (float)RAND_MAX - 0.5f;
+  for (long i = 0; i < n; i++)
+    p[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   return p;
 }
 

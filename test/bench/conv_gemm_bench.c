@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "kiln/kernels/conv2d.h"
 #include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
-#include "bench_util.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc < 11) {
     fprintf(stderr, "usage: %s N H W C F KH KW STRIDE PAD_BEFORE PAD_AFTER [THREADS]\n", argv[0]);
     return 2;
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   long oh = (hp - kh) / s + 1, ow = (wp - kw) / s + 1, m = n * oh * ow, k = kh * kw * c;
   float *in = random_floats(n * h * w * c), *filter = random_floats(k * f);
   float *bias = random_floats(f);
-  float* packed = malloc(sizeof(float) * (size_t)k * kiln_matmul_packed_b_width(f));
+  float *packed = malloc(sizeof(float) * (size_t)k * kiln_matmul_packed_b_width(f));
   kiln_kernel_matmul_pack_b_f32((uintptr_t)filter, k, f, 0, (uintptr_t)packed);
   float *padded = calloc((size_t)(n * hp * wp * c), sizeof(float));
   float *patches = malloc(sizeof(float) * (size_t)(m * k));
@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
     for (long row = 0; row < m; row++) {
       long x = row % ow, y = row / ow % oh, b = row / (ow * oh);
       for (long i = 0; i < kh; i++)
-        memcpy(patches + row * k + i * kw * c,
-               padded + ((b * hp + y * s + i) * wp + x * s) * c, sizeof(float) * (size_t)(kw * c));
+        memcpy(patches + row * k + i * kw * c, padded + ((b * hp + y * s + i) * wp + x * s) * c,
+               sizeof(float) * (size_t)(kw * c));
     }
     kiln_kernel_matmul_f32((uintptr_t)patches, (uintptr_t)packed, (uintptr_t)out, m, f, k,
                            KILN_MATMUL_OVERWRITE | KILN_MATMUL_PACKED_B);
@@ -65,11 +65,10 @@ int main(int argc, char** argv) {
     }
     old_ms[r] = (now() - t) * 1e3;
     t = now();
-    kiln_kernel_conv2d_gemm_f32((uintptr_t)in, (uintptr_t)packed, (uintptr_t)out, n, h, w, c,
-                                f, kh, kw, oh, ow, s, s, 1, 1, pt, pb,
-                                KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE |
-                                    KILN_CONV2D_PACKED_FILTER,
-                                0, 1.0f, (uintptr_t)bias, 0.0f, 0.0f, 3.4e38f, 0);
+    kiln_kernel_conv2d_gemm_f32(
+        (uintptr_t)in, (uintptr_t)packed, (uintptr_t)out, n, h, w, c, f, kh, kw, oh, ow, s, s, 1, 1,
+        pt, pb, KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE | KILN_CONV2D_PACKED_FILTER, 0, 1.0f,
+        (uintptr_t)bias, 0.0f, 0.0f, 3.4e38f, 0);
     new_ms[r] = (now() - t) * 1e3;
     ratio[r] = old_ms[r] / new_ms[r];
     if (winograd) {

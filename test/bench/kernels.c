@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "kiln/kernels/conv2d.h"
 #include "kiln/kernels/depthwise.h"
 #include "kiln/kernels/matmul.h"
 #include "kiln/kernels/pool.h"
 #include "kiln/runtime/parallel.h"
-#include "bench_util.h"
 
 #include "fma_vec.h"
 
@@ -57,9 +57,18 @@ static void fma_chains(void *ctx) {
       a5 = SET1(1.5f), a6 = SET1(1.6f), a7 = SET1(1.7f), a8 = SET1(1.8f), a9 = SET1(1.9f),
       a10 = SET1(2.0f), a11 = SET1(2.1f), x = SET1(0.999999f), y = SET1(1e-7f);
   for (long i = 0; i < iterations; i++) {
-    a0 = FMA(a0, x, y); a1 = FMA(a1, x, y); a2 = FMA(a2, x, y); a3 = FMA(a3, x, y);
-    a4 = FMA(a4, x, y); a5 = FMA(a5, x, y); a6 = FMA(a6, x, y); a7 = FMA(a7, x, y);
-    a8 = FMA(a8, x, y); a9 = FMA(a9, x, y); a10 = FMA(a10, x, y); a11 = FMA(a11, x, y);
+    a0 = FMA(a0, x, y);
+    a1 = FMA(a1, x, y);
+    a2 = FMA(a2, x, y);
+    a3 = FMA(a3, x, y);
+    a4 = FMA(a4, x, y);
+    a5 = FMA(a5, x, y);
+    a6 = FMA(a6, x, y);
+    a7 = FMA(a7, x, y);
+    a8 = FMA(a8, x, y);
+    a9 = FMA(a9, x, y);
+    a10 = FMA(a10, x, y);
+    a11 = FMA(a11, x, y);
   }
   vec s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
   float lanes[LANES];
@@ -121,20 +130,20 @@ static void run_case(void *ctx) {
                            k->n_cols, k->k_depth, KILN_MATMUL_OVERWRITE | KILN_MATMUL_PACKED_B);
     break;
   case 's': /* the bias: the output's first row, any n floats (the values do not matter) */
-    kiln_kernel_matmul_epilogue_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out,
-                                    k->m_rows, k->n_cols, k->k_depth,
+    kiln_kernel_matmul_epilogue_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->m_rows,
+                                    k->n_cols, k->k_depth,
                                     KILN_MATMUL_OVERWRITE | KILN_MATMUL_PACKED_B, 0, 1.0f,
                                     (uintptr_t)k->a, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_SWISH);
     break;
   case 'w':
     kiln_kernel_conv2d_3x3_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n, k->h,
-                               k->w, k->c, k->f, k->h, k->w, 1, 1, KILN_CONV2D_OVERWRITE, 0,
-                               1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
+                               k->w, k->c, k->f, k->h, k->w, 1, 1, KILN_CONV2D_OVERWRITE, 0, 1.0f,
+                               0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
   case 'c':
-    kiln_kernel_conv2d_direct_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n,
-                                  k->h, k->w, k->c, k->f, k->kh, k->kw, oh, ow, k->stride,
-                                  k->stride, 1, 1, pad_before(k->h, k->kh, k->stride),
+    kiln_kernel_conv2d_direct_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n, k->h,
+                                  k->w, k->c, k->f, k->kh, k->kw, oh, ow, k->stride, k->stride, 1,
+                                  1, pad_before(k->h, k->kh, k->stride),
                                   pad_before(k->w, k->kw, k->stride), KILN_CONV2D_OVERWRITE, 0,
                                   1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
@@ -142,15 +151,13 @@ static void run_case(void *ctx) {
     kiln_kernel_depthwise_conv2d_f32((uintptr_t)k->a, (uintptr_t)k->b, (uintptr_t)k->out, k->n,
                                      k->h, k->w, k->c, 1, k->kh, k->kw, oh, ow, k->stride,
                                      k->stride, 1, 1, pad_before(k->h, k->kh, k->stride),
-                                     pad_before(k->w, k->kw, k->stride),
-                                     KILN_DEPTHWISE_OVERWRITE, 0, 1.0f, 0, 0.0f, -1e30f, 1e30f,
-                                     KILN_ACTIVATION_NONE);
+                                     pad_before(k->w, k->kw, k->stride), KILN_DEPTHWISE_OVERWRITE,
+                                     0, 1.0f, 0, 0.0f, -1e30f, 1e30f, KILN_ACTIVATION_NONE);
     break;
   case 'p':
-    kiln_kernel_max_pool2d_f32((uintptr_t)k->a, (uintptr_t)k->out, k->n, k->h, k->w, k->c, oh,
-                               ow, k->kh, k->kw, k->stride, k->stride,
-                               pad_before(k->h, k->kh, k->stride),
-                               pad_before(k->w, k->kw, k->stride));
+    kiln_kernel_max_pool2d_f32(
+        (uintptr_t)k->a, (uintptr_t)k->out, k->n, k->h, k->w, k->c, oh, ow, k->kh, k->kw, k->stride,
+        k->stride, pad_before(k->h, k->kh, k->stride), pad_before(k->w, k->kw, k->stride));
     break;
   }
 }
@@ -217,42 +224,39 @@ static void measure(Case *k, double peak, double bandwidth) {
 int main(int argc, char **argv) {
   runs = argc > 1 ? atoi(argv[1]) : 20;
   int threads = argc > 2 ? atoi(argv[2]) : 1;
-  if (runs < 1) runs = 1;
+  if (runs < 1)
+    runs = 1;
   kiln_parallel_set_threads(threads);
   Case cases[] = {
       /* kernel, model, shape, kind, n, h, w, c, f, kh, kw, stride, m, n, k */
-      {"GEMM", "ResNet50 1x1 (conv2 block)", "3136 x 64 x 256", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       3136, 64, 256},
-      {"GEMM", "ResNet50 1x1 (conv4 block)", "196 x 1024 x 256", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       196, 1024, 256},
-      {"GEMM", "ResNet50 1x1 (conv5 block)", "49 x 2048 x 512", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       49, 2048, 512},
-      {"GEMM", "Xception 1x1 (middle flow)", "361 x 728 x 728", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       361, 728, 728},
-      {"GEMM", "BERT-base projection", "128 x 768 x 768", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 128,
-       768, 768},
-      {"GEMM", "BERT-base FFN", "128 x 3072 x 768", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 128, 3072,
+      {"GEMM", "ResNet50 1x1 (conv2 block)", "3136 x 64 x 256", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 3136,
+       64, 256},
+      {"GEMM", "ResNet50 1x1 (conv4 block)", "196 x 1024 x 256", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 196,
+       1024, 256},
+      {"GEMM", "ResNet50 1x1 (conv5 block)", "49 x 2048 x 512", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 49,
+       2048, 512},
+      {"GEMM", "Xception 1x1 (middle flow)", "361 x 728 x 728", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 361,
+       728, 728},
+      {"GEMM", "BERT-base projection", "128 x 768 x 768", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 128, 768,
        768},
-      {"GEMM", "MobileNetV2 1x1 (expand)", "3136 x 144 x 24", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       3136, 144, 24},
-      {"GEMM", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       12544, 96, 16},
-      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 's', 0, 0, 0,
-       0, 0, 0, 0, 1, 12544, 96, 16},
-      {"GEMM", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 'g', 0, 0, 0, 0, 0, 0, 0, 1,
-       784, 240, 40},
-      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 's', 0, 0, 0, 0,
-       0, 0, 0, 1, 784, 240, 40},
-      {"Winograd 3x3", "ResNet50 (conv2 block)", "56x56x64 -> 64", 'w', 1, 56, 56, 64, 64, 3,
-       3, 1},
-      {"Winograd 3x3", "ResNet50 (conv3 block)", "28x28x128 -> 128", 'w', 1, 28, 28, 128, 128,
-       3, 3, 1},
-      {"Winograd 3x3", "VGG16 (block 1)", "224x224x64 -> 64", 'w', 1, 224, 224, 64, 64, 3, 3,
+      {"GEMM", "BERT-base FFN", "128 x 3072 x 768", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 128, 3072, 768},
+      {"GEMM", "MobileNetV2 1x1 (expand)", "3136 x 144 x 24", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 3136,
+       144, 24},
+      {"GEMM", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 12544,
+       96, 16},
+      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "12544 x 96 x 16", 's', 0, 0, 0, 0, 0,
+       0, 0, 1, 12544, 96, 16},
+      {"GEMM", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 'g', 0, 0, 0, 0, 0, 0, 0, 1, 784,
+       240, 40},
+      {"GEMM + bias, Swish", "EfficientNetB0 1x1 (expand)", "784 x 240 x 40", 's', 0, 0, 0, 0, 0, 0,
+       0, 1, 784, 240, 40},
+      {"Winograd 3x3", "ResNet50 (conv2 block)", "56x56x64 -> 64", 'w', 1, 56, 56, 64, 64, 3, 3, 1},
+      {"Winograd 3x3", "ResNet50 (conv3 block)", "28x28x128 -> 128", 'w', 1, 28, 28, 128, 128, 3, 3,
        1},
-      {"direct conv", "ResNet50 stem 7x7/2", "224x224x3 -> 64", 'c', 1, 224, 224, 3, 64, 7, 7,
+      {"Winograd 3x3", "VGG16 (block 1)", "224x224x64 -> 64", 'w', 1, 224, 224, 64, 64, 3, 3, 1},
+      {"direct conv", "ResNet50 stem 7x7/2", "224x224x3 -> 64", 'c', 1, 224, 224, 3, 64, 7, 7, 2},
+      {"direct conv", "MobileNetV2 stem 3x3/2", "224x224x3 -> 32", 'c', 1, 224, 224, 3, 32, 3, 3,
        2},
-      {"direct conv", "MobileNetV2 stem 3x3/2", "224x224x3 -> 32", 'c', 1, 224, 224, 3, 32, 3,
-       3, 2},
       {"depthwise 3x3", "MobileNetV2", "56x56x144", 'd', 1, 56, 56, 144, 0, 3, 3, 1},
       {"depthwise 3x3/2", "MobileNetV2", "112x112x96", 'd', 1, 112, 112, 96, 0, 3, 3, 2},
       {"depthwise 7x7", "ConvNeXtTiny", "56x56x96", 'd', 1, 56, 56, 96, 0, 7, 7, 1},
@@ -271,7 +275,7 @@ int main(int argc, char **argv) {
     }
     measure(&cases[i], peak, bandwidth);
   }
-  printf("\npeak %.1f GFLOP/s (%d thread%s), memcpy %.1f GB/s (read + written)\n", peak,
-         threads, threads == 1 ? "" : "s", bandwidth);
+  printf("\npeak %.1f GFLOP/s (%d thread%s), memcpy %.1f GB/s (read + written)\n", peak, threads,
+         threads == 1 ? "" : "s", bandwidth);
   return 0;
 }

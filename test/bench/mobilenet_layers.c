@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_util.h"
 #include "kiln/kernels/depthwise.h"
 #include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
-#include "bench_util.h"
 
 /* 'p': pointwise, an m x k by k x n product; 'd': depthwise 3x3 on h x h x c, stride s. */
 typedef struct {
@@ -28,7 +28,8 @@ typedef struct {
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 50;
   int threads = argc > 2 ? atoi(argv[2]) : 1;
-  if (runs < 1) runs = 1;
+  if (runs < 1)
+    runs = 1;
   kiln_parallel_set_threads(threads);
   /* The inverted residual blocks: expansion t, output channels c, repeats n, stride s. */
   static const int t[7] = {1, 6, 6, 6, 6, 6, 6}, cs[7] = {16, 24, 32, 64, 96, 160, 320},
@@ -39,7 +40,8 @@ int main(int argc, char **argv) {
   for (int b = 0; b < 7; b++)
     for (int r = 0; r < ns[b]; r++) {
       long s = r == 0 ? ss[b] : 1, expanded = cin * t[b];
-      if (t[b] != 1) layers[count++] = (Layer){'p', hw * hw, cin, expanded, 0, 0, 0, 0, 0};
+      if (t[b] != 1)
+        layers[count++] = (Layer){'p', hw * hw, cin, expanded, 0, 0, 0, 0, 0};
       layers[count++] = (Layer){'d', 0, 0, 0, hw, expanded, s, 0, 0};
       hw /= s;
       layers[count++] = (Layer){'p', hw * hw, expanded, cs[b], 0, 0, 0, 0, 0};
@@ -59,19 +61,18 @@ int main(int argc, char **argv) {
       float *in = i % 2 ? pong : ping, *out = i % 2 ? ping : pong;
       double t0 = now();
       if (l->kind == 'p')
-        kiln_kernel_matmul_epilogue_f32((uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out,
-                                        l->m, l->n, l->k, KILN_MATMUL_OVERWRITE, 0, 1.0f,
-                                        (uintptr_t)l->bias, 0.0f, 0.0f, 6.0f,
-                                        KILN_ACTIVATION_NONE);
+        kiln_kernel_matmul_epilogue_f32((uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out, l->m,
+                                        l->n, l->k, KILN_MATMUL_OVERWRITE, 0, 1.0f,
+                                        (uintptr_t)l->bias, 0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
       else {
         long o = l->h / l->s, pad = l->s == 1 ? 1 : 0; /* SAME: (0, 1) for stride 2 */
         kiln_kernel_depthwise_conv2d_f32(
-            (uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out, 1, l->h, l->h, l->c, 1, 3,
-            3, o, o, l->s, l->s, 1, 1, pad, pad,
-            KILN_DEPTHWISE_OVERWRITE | KILN_DEPTHWISE_EPILOGUE, 0, 1.0f, (uintptr_t)l->bias,
-            0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
+            (uintptr_t)in, (uintptr_t)l->weights, (uintptr_t)out, 1, l->h, l->h, l->c, 1, 3, 3, o,
+            o, l->s, l->s, 1, 1, pad, pad, KILN_DEPTHWISE_OVERWRITE | KILN_DEPTHWISE_EPILOGUE, 0,
+            1.0f, (uintptr_t)l->bias, 0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
       }
-      if (r >= 0) times[(long)i * runs + r] = now() - t0;
+      if (r >= 0)
+        times[(long)i * runs + r] = now() - t0;
     }
   double total = 0, pointwise = 0, depthwise = 0;
   for (int i = 0; i < count; i++) {
@@ -81,13 +82,13 @@ int main(int argc, char **argv) {
     double ms = s[runs / 2] * 1e3;
     if (l->kind == 'p') {
       pointwise += ms;
-      printf("%2d pointwise %5ld x %4ld x %4ld  %7.3f ms %6.1f GFLOP/s\n", i, l->m, l->k, l->n,
-             ms, 2.0 * l->m * l->k * l->n / ms / 1e6);
+      printf("%2d pointwise %5ld x %4ld x %4ld  %7.3f ms %6.1f GFLOP/s\n", i, l->m, l->k, l->n, ms,
+             2.0 * l->m * l->k * l->n / ms / 1e6);
     } else {
       long o = l->h / l->s;
       depthwise += ms;
-      printf("%2d depthwise %3ldx%3ldx%4ld s%ld    %7.3f ms %6.1f GFLOP/s\n", i, l->h, l->h,
-             l->c, l->s, ms, 18.0 * o * o * l->c / ms / 1e6);
+      printf("%2d depthwise %3ldx%3ldx%4ld s%ld    %7.3f ms %6.1f GFLOP/s\n", i, l->h, l->h, l->c,
+             l->s, ms, 18.0 * o * o * l->c / ms / 1e6);
     }
     total += ms;
   }

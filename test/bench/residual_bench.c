@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "kiln/kernels/matmul.h"
 #include "kiln/runtime/parallel.h"
-#include "bench_util.h"
 
 enum { kPairs = 21 };
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s M N K [THREADS]\n", argv[0]);
     return 2;
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   for (int t = -1; t < kPairs; t++) {
     memcpy(r, shortcut, sizeof(float) * m * n);
     double start = now();
-    kiln_kernel_matmul_epilogue_f32((uintptr_t)a, (uintptr_t)packed, (uintptr_t)y, m, n, k,
-                                    flags, (uintptr_t)scale, 1.0f, (uintptr_t)shift, 0.0f,
+    kiln_kernel_matmul_epilogue_f32((uintptr_t)a, (uintptr_t)packed, (uintptr_t)y, m, n, k, flags,
+                                    (uintptr_t)scale, 1.0f, (uintptr_t)shift, 0.0f,
                                     -__builtin_inff(), __builtin_inff(), KILN_ACTIVATION_NONE);
     for (long i = 0; i < m * n; i++) {
       float v = r[i] + y[i];
@@ -58,15 +58,16 @@ int main(int argc, char** argv) {
     float check = r[m * n / 2];
     memcpy(r, shortcut, sizeof(float) * m * n);
     start = now();
-    kiln_kernel_matmul_residual_f32((uintptr_t)a, (uintptr_t)packed, (uintptr_t)r, m, n, k,
-                                    flags, (uintptr_t)scale, 1.0f, (uintptr_t)shift, 0.0f, 0.0f,
+    kiln_kernel_matmul_residual_f32((uintptr_t)a, (uintptr_t)packed, (uintptr_t)r, m, n, k, flags,
+                                    (uintptr_t)scale, 1.0f, (uintptr_t)shift, 0.0f, 0.0f,
                                     __builtin_inff(), KILN_ACTIVATION_NONE, (uintptr_t)r);
     double new_t = (now() - start) * 1e3;
     if (r[m * n / 2] != check) {
       fprintf(stderr, "the two paths disagree: %g against %g\n", r[m * n / 2], check);
       return 1;
     }
-    if (t < 0) continue;
+    if (t < 0)
+      continue;
     old_ms[t] = old_t;
     new_ms[t] = new_t;
     ratio[t] = old_t / new_t;

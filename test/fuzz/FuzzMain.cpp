@@ -11,16 +11,16 @@
 //
 //===----------------------------------------------------------------------------===//
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
-#include <csignal>
-#include <fcntl.h>
 #include <random>
 #include <string>
 #include <sys/stat.h>
@@ -29,8 +29,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern "C" __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
-                                                                 size_t maxSize,
-                                                                 unsigned int seed);
+                                                                size_t maxSize, unsigned int seed);
 
 namespace {
 
@@ -49,8 +48,7 @@ char currentName[512] = "";
 void writeString(const char *s) { (void)!::write(2, s, std::strlen(s)); }
 
 void writeBase64(const uint8_t *data, size_t size) {
-  static const char digits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   char line[77];
   size_t n = 0;
   for (size_t i = 0; i < size; i += 3) {
@@ -223,8 +221,8 @@ int main(int argc, char **argv) {
     sigaction(s, &action, nullptr);
   rng.seed(seed);
   for (size_t i = 0; i < corpus.size(); ++i)
-    runOne("the corpus file " + corpusNames[i],
-           reinterpret_cast<const uint8_t *>(corpus[i].data()), corpus[i].size());
+    runOne("the corpus file " + corpusNames[i], reinterpret_cast<const uint8_t *>(corpus[i].data()),
+           corpus[i].size());
   std::vector<uint8_t> buffer;
   for (long i = 0; i < iterations; ++i) {
     size_t index = rng() % corpus.size();

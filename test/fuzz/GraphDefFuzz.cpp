@@ -88,14 +88,26 @@ void compileGraph(llvm::StringRef bytes) {
 namespace pb = google::protobuf;
 
 /// Values at the edges that decide: ports and dimensions, int32 and int64 limits.
-const int64_t kInterestingInts[] = {0,          1,          -1,          2,
-                                    3,          4,          16,          -2,
-                                    255,        256,        65535,       2147483647,
-                                    -2147483648LL, 2147483648LL, 4294967295LL, 4294967296LL,
+const int64_t kInterestingInts[] = {0,
+                                    1,
+                                    -1,
+                                    2,
+                                    3,
+                                    4,
+                                    16,
+                                    -2,
+                                    255,
+                                    256,
+                                    65535,
+                                    2147483647,
+                                    -2147483648LL,
+                                    2147483648LL,
+                                    4294967295LL,
+                                    4294967296LL,
                                     std::numeric_limits<int64_t>::max(),
                                     std::numeric_limits<int64_t>::min()};
-const double kInterestingFloats[] = {0.0,  -0.0, 1.0,  -1.0, 0.5,   1e-45, 1e30, -1e30, 3.4e38,
-                                     NAN,  INFINITY, -INFINITY, 6.0, 1e-3};
+const double kInterestingFloats[] = {0.0,   -0.0,   1.0, -1.0,     0.5,       1e-45, 1e30,
+                                     -1e30, 3.4e38, NAN, INFINITY, -INFINITY, 6.0,   1e-3};
 
 class GraphMutator {
 public:
@@ -107,20 +119,27 @@ public:
     int steps = 1 + static_cast<int>(rng() % 3);
     for (int i = 0; i < steps; ++i) {
       switch (rng() % 8) {
-      case 0: changeOp(); break;
-      case 1: rewire(); break;
-      case 2: copyNode(); break;
-      case 3: removeNode(); break;
-      default: mutateField(); break;
+      case 0:
+        changeOp();
+        break;
+      case 1:
+        rewire();
+        break;
+      case 2:
+        copyNode();
+        break;
+      case 3:
+        removeNode();
+        break;
+      default:
+        mutateField();
+        break;
       }
     }
   }
 
 private:
-  template <typename T>
-  const T &pick(const std::vector<T> &v) {
-    return v[rng() % v.size()];
-  }
+  template <typename T> const T &pick(const std::vector<T> &v) { return v[rng() % v.size()]; }
 
   /// Every message of the graph (for field mutations) and every string in it.
   void collect(pb::Message &m) {
@@ -163,11 +182,13 @@ private:
     if (!node || graph.node_size() < 2)
       return;
     std::string source = graph.node(rng() % graph.node_size()).name();
-    int64_t port = rng() % 4 == 0 ? pick(std::vector<int64_t>(std::begin(kInterestingInts),
-                                                              std::end(kInterestingInts)))
-                                  : int64_t(rng() % 3);
+    int64_t port =
+        rng() % 4 == 0
+            ? pick(std::vector<int64_t>(std::begin(kInterestingInts), std::end(kInterestingInts)))
+            : int64_t(rng() % 3);
     std::string input = rng() % 6 == 0 ? "^" + source
-                                       : port == 0 ? source : source + ":" + std::to_string(port);
+                        : port == 0    ? source
+                                       : source + ":" + std::to_string(port);
     if (node->input_size() && rng() % 2)
       node->set_input(rng() % node->input_size(), input);
     else
@@ -232,15 +253,33 @@ private:
         added->CopyFrom(r->GetRepeatedMessage(m, f, rng() % n));
       return;
     }
-    case pb::FieldDescriptor::CPPTYPE_STRING: r->AddString(&m, f, randomString()); return;
-    case pb::FieldDescriptor::CPPTYPE_INT32: r->AddInt32(&m, f, int32_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_INT64: r->AddInt64(&m, f, randomInt()); return;
-    case pb::FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(&m, f, uint32_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(&m, f, uint64_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(&m, f, float(randomFloat())); return;
-    case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(&m, f, randomFloat()); return;
-    case pb::FieldDescriptor::CPPTYPE_BOOL: r->AddBool(&m, f, rng() % 2); return;
-    case pb::FieldDescriptor::CPPTYPE_ENUM: r->AddEnumValue(&m, f, randomEnum(f)); return;
+    case pb::FieldDescriptor::CPPTYPE_STRING:
+      r->AddString(&m, f, randomString());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      r->AddInt32(&m, f, int32_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      r->AddInt64(&m, f, randomInt());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+      r->AddUInt32(&m, f, uint32_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+      r->AddUInt64(&m, f, uint64_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_FLOAT:
+      r->AddFloat(&m, f, float(randomFloat()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+      r->AddDouble(&m, f, randomFloat());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      r->AddBool(&m, f, rng() % 2);
+      return;
+    case pb::FieldDescriptor::CPPTYPE_ENUM:
+      r->AddEnumValue(&m, f, randomEnum(f));
+      return;
     }
   }
 
@@ -253,23 +292,44 @@ private:
       else
         r->MutableMessage(&m, f); // present and empty
       return;
-    case pb::FieldDescriptor::CPPTYPE_STRING: r->SetString(&m, f, randomString()); return;
-    case pb::FieldDescriptor::CPPTYPE_INT32: r->SetInt32(&m, f, int32_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_INT64: r->SetInt64(&m, f, randomInt()); return;
-    case pb::FieldDescriptor::CPPTYPE_UINT32: r->SetUInt32(&m, f, uint32_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_UINT64: r->SetUInt64(&m, f, uint64_t(randomInt())); return;
-    case pb::FieldDescriptor::CPPTYPE_FLOAT: r->SetFloat(&m, f, float(randomFloat())); return;
-    case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->SetDouble(&m, f, randomFloat()); return;
-    case pb::FieldDescriptor::CPPTYPE_BOOL: r->SetBool(&m, f, !r->GetBool(m, f)); return;
-    case pb::FieldDescriptor::CPPTYPE_ENUM: r->SetEnumValue(&m, f, randomEnum(f)); return;
+    case pb::FieldDescriptor::CPPTYPE_STRING:
+      r->SetString(&m, f, randomString());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      r->SetInt32(&m, f, int32_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      r->SetInt64(&m, f, randomInt());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+      r->SetUInt32(&m, f, uint32_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+      r->SetUInt64(&m, f, uint64_t(randomInt()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_FLOAT:
+      r->SetFloat(&m, f, float(randomFloat()));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+      r->SetDouble(&m, f, randomFloat());
+      return;
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      r->SetBool(&m, f, !r->GetBool(m, f));
+      return;
+    case pb::FieldDescriptor::CPPTYPE_ENUM:
+      r->SetEnumValue(&m, f, randomEnum(f));
+      return;
     }
   }
 
   int64_t randomInt() {
     switch (rng() % 3) {
-    case 0: return kInterestingInts[rng() % std::size(kInterestingInts)];
-    case 1: return int64_t(rng() % 9) - 2;
-    default: return static_cast<int64_t>(rng());
+    case 0:
+      return kInterestingInts[rng() % std::size(kInterestingInts)];
+    case 1:
+      return int64_t(rng() % 9) - 2;
+    default:
+      return static_cast<int64_t>(rng());
     }
   }
   double randomFloat() { return kInterestingFloats[rng() % std::size(kInterestingFloats)]; }
@@ -282,8 +342,8 @@ private:
       return pick(strings);
     if (rng() % 2)
       return pick(opNames());
-    static const char *words[] = {"", "x", "SAME", "VALID", "NCHW", "NHWC", "EXPLICIT", "T",
-                                  "\xff\x01", "a:b", "^x"};
+    static const char *words[] = {"",         "x", "SAME",     "VALID", "NCHW", "NHWC",
+                                  "EXPLICIT", "T", "\xff\x01", "a:b",   "^x"};
     return words[rng() % std::size(words)];
   }
 

@@ -4,9 +4,10 @@
 // kiln_runner_main (the main() of every executable Kiln compiles) for a model with two
 // entry points (ABI 3): "twice", the first, with one float32 [4] input "x" and one output "y"
 // (y = 2x), and "accumulate", which adds its input to a float32 [4] of state and returns
-// the sum. It must run or exit with a usage error, never crash. The process works in a fresh directory holding x.npy (float32 [4]),
-// bad.npy (int32 [4]) and garbage.npy; arguments that name a path outside it (holding '/')
-// are skipped, so the runner writes nowhere else, as are --bench counts over 1000.
+// the sum. It must run or exit with a usage error, never crash. The process works in a fresh
+// directory holding x.npy (float32 [4]), bad.npy (int32 [4]) and garbage.npy; arguments that name a
+// path outside it (holding '/') are skipped, so the runner writes nowhere else, as are --bench
+// counts over 1000.
 //
 //===----------------------------------------------------------------------------===//
 #include "kiln/runtime/abi.h"
@@ -27,8 +28,7 @@ const int64_t kDims[1] = {4};
 const kiln_tensor_info_t kInputs[1] = {{"x:0", "input", KILN_DTYPE_F32, 1, kDims, 16}};
 const kiln_tensor_info_t kOutputs[1] = {{"y:0", "", KILN_DTYPE_F32, 1, kDims, 16}};
 
-int32_t Twice(const void *const *inputs, void *const *outputs, void *,
-              const kiln_run_options_t *) {
+int32_t Twice(const void *const *inputs, void *const *outputs, void *, const kiln_run_options_t *) {
   const float *x = static_cast<const float *>(inputs[0]);
   float *y = static_cast<float *>(outputs[0]);
   for (int i = 0; i < 4; ++i)
@@ -36,8 +36,8 @@ int32_t Twice(const void *const *inputs, void *const *outputs, void *,
   return KILN_STATUS_OK;
 }
 
-int32_t TwiceWithState(const void *const *inputs, void *const *outputs, void *,
-                       void *scratch, const kiln_run_options_t *options) {
+int32_t TwiceWithState(const void *const *inputs, void *const *outputs, void *, void *scratch,
+                       const kiln_run_options_t *options) {
   return Twice(inputs, outputs, scratch, options);
 }
 
@@ -56,8 +56,9 @@ const kiln_entry_info_t kEntries[2] = {
     {"twice", 1, 1, kInputs, kOutputs, 0, 0, nullptr, nullptr, 0, TwiceWithState},
     {"accumulate", 1, 1, kInputs, kOutputs, 1, 1, kState, kState, 0, Accumulate}};
 
-const kiln_model_info_t kModel = {KILN_ABI_VERSION, "twice", 1, 1, kInputs, kOutputs, 0, 0,
-                                  Twice, 2, 1, kEntries, kStates, 64, 64};
+const kiln_model_info_t kModel = {
+    KILN_ABI_VERSION, "twice", 1,  1, kInputs, kOutputs, 0, 0, Twice, 2, 1,
+    kEntries,         kStates, 64, 64};
 
 void prepareDirectory() {
   static bool done = false;
@@ -123,9 +124,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // --bench N runs the model N times: keep N small enough for a fuzzer's pace.
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
-    std::string value = a.rfind("--bench=", 0) == 0 ? a.substr(8)
+    std::string value = a.rfind("--bench=", 0) == 0             ? a.substr(8)
                         : a == "--bench" && i + 1 < args.size() ? args[i + 1]
-                                                                 : "";
+                                                                : "";
     if (!value.empty() && std::strtoll(value.c_str(), nullptr, 10) > 1000)
       return 0;
   }

@@ -31,9 +31,12 @@ struct Problem {
     q.resize(s.batch * s.heads * s.sq * s.d);
     k.resize(s.batch * s.heads * s.sk * s.d);
     v.resize(s.batch * s.heads * s.sk * s.dv);
-    for (float &x : q) x = dist(gen);
-    for (float &x : k) x = dist(gen);
-    for (float &x : v) x = dist(gen);
+    for (float &x : q)
+      x = dist(gen);
+    for (float &x : k)
+      x = dist(gen);
+    for (float &x : v)
+      x = dist(gen);
   }
   // Element (b, h, row, col) of an operand of `seq` rows and `width` columns.
   int64_t Index(int32_t flag, int64_t b, int64_t h, int64_t row, int64_t col, int64_t seq,
@@ -47,15 +50,14 @@ struct Problem {
       kiln_kernel_attention_masked_f32(
           reinterpret_cast<uintptr_t>(q.data()), reinterpret_cast<uintptr_t>(k.data()),
           reinterpret_cast<uintptr_t>(v.data()), reinterpret_cast<uintptr_t>(mask.data()),
-          reinterpret_cast<uintptr_t>(out.data()), s.batch, s.heads, s.sq, s.sk, s.d, s.dv,
-          scale, maskStride[0], maskStride[1], maskStride[2], flags);
+          reinterpret_cast<uintptr_t>(out.data()), s.batch, s.heads, s.sq, s.sk, s.d, s.dv, scale,
+          maskStride[0], maskStride[1], maskStride[2], flags);
       return out;
     }
-    kiln_kernel_attention_f32(reinterpret_cast<uintptr_t>(q.data()),
-                              reinterpret_cast<uintptr_t>(k.data()),
-                              reinterpret_cast<uintptr_t>(v.data()),
-                              reinterpret_cast<uintptr_t>(out.data()), s.batch, s.heads, s.sq,
-                              s.sk, s.d, s.dv, scale, flags);
+    kiln_kernel_attention_f32(
+        reinterpret_cast<uintptr_t>(q.data()), reinterpret_cast<uintptr_t>(k.data()),
+        reinterpret_cast<uintptr_t>(v.data()), reinterpret_cast<uintptr_t>(out.data()), s.batch,
+        s.heads, s.sq, s.sk, s.d, s.dv, scale, flags);
     return out;
   }
   // Largest absolute difference from the double-precision result.
@@ -76,7 +78,8 @@ struct Problem {
               w[j] += mask[b * maskStride[0] + h * maskStride[1] + i * maskStride[2] + j];
             top = std::max(top, w[j]);
           }
-          for (int64_t j = 0; j < s.sk; ++j) sum += w[j] = std::exp(w[j] - top);
+          for (int64_t j = 0; j < s.sk; ++j)
+            sum += w[j] = std::exp(w[j] - top);
           for (int64_t c = 0; c < s.dv; ++c) {
             double r = 0;
             for (int64_t j = 0; j < s.sk; ++j)
@@ -90,7 +93,7 @@ struct Problem {
 };
 
 class AttentionTest : public ::testing::TestWithParam<int32_t> {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
@@ -100,8 +103,8 @@ TEST_P(AttentionTest, MatchesReference) {
                   Shape{2, 2, 33, 129, 8, 24}, Shape{1, 12, 128, 128, 64, 64},
                   Shape{1, 2, 300, 100, 17, 9}}) {
     Problem p(s, GetParam(), 0.125f);
-    EXPECT_LT(p.Error(p.Run()), 1e-5) << s.batch << "x" << s.heads << " " << s.sq << "x" << s.sk
-                                      << "x" << s.d << "x" << s.dv;
+    EXPECT_LT(p.Error(p.Run()), 1e-5)
+        << s.batch << "x" << s.heads << " " << s.sq << "x" << s.sk << "x" << s.d << "x" << s.dv;
   }
 }
 
@@ -119,10 +122,10 @@ TEST_P(AttentionTest, ResultsDoNotDependOnTheThreadCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, AttentionTest,
-                         ::testing::Values(0, KILN_ATTENTION_Q_SEQ_MAJOR |
-                                                  KILN_ATTENTION_K_SEQ_MAJOR |
-                                                  KILN_ATTENTION_V_SEQ_MAJOR |
-                                                  KILN_ATTENTION_OUT_SEQ_MAJOR,
+                         ::testing::Values(0,
+                                           KILN_ATTENTION_Q_SEQ_MAJOR | KILN_ATTENTION_K_SEQ_MAJOR |
+                                               KILN_ATTENTION_V_SEQ_MAJOR |
+                                               KILN_ATTENTION_OUT_SEQ_MAJOR,
                                            KILN_ATTENTION_K_SEQ_MAJOR |
                                                KILN_ATTENTION_OUT_SEQ_MAJOR));
 
@@ -131,7 +134,8 @@ TEST(AttentionMask, BroadcastAndFullMasks) {
   // BERT's [batch, 1, 1, sk]: keys masked with -1e9 per batch, every head and row alike.
   Problem bert({2, 3, 17, 21, 8, 5}, KILN_ATTENTION_Q_SEQ_MAJOR, 0.3f);
   bert.mask.assign(2 * 21, 0.0f);
-  for (int64_t j = 0; j < 2 * 21; j += 3) bert.mask[j] = -1e9f;
+  for (int64_t j = 0; j < 2 * 21; j += 3)
+    bert.mask[j] = -1e9f;
   bert.maskStride[0] = 21;
   EXPECT_LT(bert.Error(bert.Run()), 1e-5);
   // A full [batch, heads, sq, sk] mask of small values, on two threads (same bits as one).
@@ -139,7 +143,8 @@ TEST(AttentionMask, BroadcastAndFullMasks) {
   std::mt19937 gen(7);
   std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
   full.mask.resize(2 * 2 * 40 * 33);
-  for (float &x : full.mask) x = dist(gen);
+  for (float &x : full.mask)
+    x = dist(gen);
   full.maskStride[0] = 2 * 40 * 33;
   full.maskStride[1] = 40 * 33;
   full.maskStride[2] = 33;
@@ -151,11 +156,14 @@ TEST(AttentionMask, BroadcastAndFullMasks) {
   // A row masked whole with -inf is NaN, as TensorFlow's Softmax makes it.
   Problem dead({1, 1, 2, 9, 3, 2}, 0, 1.0f);
   dead.mask.assign(2 * 9, 0.0f);
-  for (int64_t j = 0; j < 9; ++j) dead.mask[j] = -INFINITY;
+  for (int64_t j = 0; j < 9; ++j)
+    dead.mask[j] = -INFINITY;
   dead.maskStride[2] = 9;
   std::vector<float> out = dead.Run();
-  for (int64_t c = 0; c < 2; ++c) EXPECT_TRUE(std::isnan(out[c]));
-  for (int64_t c = 2; c < 4; ++c) EXPECT_FALSE(std::isnan(out[c]));
+  for (int64_t c = 0; c < 2; ++c)
+    EXPECT_TRUE(std::isnan(out[c]));
+  for (int64_t c = 2; c < 4; ++c)
+    EXPECT_FALSE(std::isnan(out[c]));
 }
 
 TEST(AttentionEdges, LongKeysLargeScoresAndNoKeys) {
@@ -168,11 +176,13 @@ TEST(AttentionEdges, LongKeysLargeScoresAndNoKeys) {
   EXPECT_LT(big.Error(big.Run()), 1e-5);
   // No keys: a weighted sum over nothing.
   Problem none({1, 2, 3, 0, 4, 5}, 0, 1.0f);
-  for (float x : none.Run()) EXPECT_EQ(0.0f, x);
+  for (float x : none.Run())
+    EXPECT_EQ(0.0f, x);
   // A NaN score makes its row NaN, as TensorFlow's Softmax does.
   Problem nan({1, 1, 2, 9, 3, 2}, 0, 1.0f);
   nan.k[3] = NAN; // key 1 of head 0, so both query rows meet it
-  for (float x : nan.Run()) EXPECT_TRUE(std::isnan(x));
+  for (float x : nan.Run())
+    EXPECT_TRUE(std::isnan(x));
 }
 
 } // namespace

@@ -10,9 +10,9 @@
 
 #include <thread>
 
+#include "conv_reference.h"
 #include "kiln/runtime/arena.h"
 #include "kiln/runtime/parallel.h"
-#include "conv_reference.h"
 
 namespace {
 
@@ -29,24 +29,24 @@ struct Problem : kiln_test::ConvProblem {
   // With `cache`, through kiln_kernel_conv2d_3x3_cached_f32 with that slot.
   std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false,
                          bool swish = false, uintptr_t *cache = nullptr) const {
-    std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
-    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
-                    (pool ? KILN_CONV2D_MAX_POOL : 0);
+    std::vector<float> got =
+        pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
+    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) |
+                    (epilogue ? KILN_CONV2D_EPILOGUE : 0) | (pool ? KILN_CONV2D_MAX_POOL : 0);
     if (cache) {
       kiln_kernel_conv2d_3x3_cached_f32(
           reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
-          reinterpret_cast<uintptr_t>(cache), reinterpret_cast<uintptr_t>(got.data()), s.n,
-          s.h, s.w, s.c, s.f, s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
+          reinterpret_cast<uintptr_t>(cache), reinterpret_cast<uintptr_t>(got.data()), s.n, s.h,
+          s.w, s.c, s.f, s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
           reinterpret_cast<uintptr_t>(bias.data()), 0.0f, swish ? -6.0f : 0.0f, 6.0f,
           swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
       return got;
     }
-    kiln_kernel_conv2d_3x3_f32(reinterpret_cast<uintptr_t>(in.data()),
-                               reinterpret_cast<uintptr_t>(filter.data()),
-                               reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f,
-                               s.oh(), s.ow(), s.pt, s.pl, flags, 0, 2.0f,
-                               reinterpret_cast<uintptr_t>(bias.data()), 0.0f,
-                               swish ? -6.0f : 0.0f, 6.0f, swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
+    kiln_kernel_conv2d_3x3_f32(
+        reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
+        reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f, s.oh(), s.ow(), s.pt,
+        s.pl, flags, 0, 2.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, swish ? -6.0f : 0.0f,
+        6.0f, swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     return got;
   }
 };
@@ -57,17 +57,17 @@ struct Problem : kiln_test::ConvProblem {
 constexpr double kTolerance = 1e-5;
 
 class Conv2dTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
 TEST_F(Conv2dTest, MatchesTheDirectSum) {
   kiln_parallel_set_threads(1);
   const Shape shapes[] = {
-      {1, 4, 4, 1, 1, 1, 1, 1, 1},    {2, 7, 5, 3, 5, 1, 1, 1, 1},   // SAME, odd sizes
-      {1, 6, 9, 8, 16, 0, 0, 0, 0},   {1, 5, 5, 4, 3, 0, 0, 0, 0},   // VALID
+      {1, 4, 4, 1, 1, 1, 1, 1, 1},     {2, 7, 5, 3, 5, 1, 1, 1, 1},   // SAME, odd sizes
+      {1, 6, 9, 8, 16, 0, 0, 0, 0},    {1, 5, 5, 4, 3, 0, 0, 0, 0},   // VALID
       {3, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 9, 8, 17, 33, 2, 0, 1, 2}, // explicit, uneven
-      {1, 3, 3, 16, 16, 1, 1, 1, 1},  {1, 16, 1, 24, 8, 1, 1, 1, 1},
+      {1, 3, 3, 16, 16, 1, 1, 1, 1},   {1, 16, 1, 24, 8, 1, 1, 1, 1},
   };
   for (const Shape &s : shapes) {
     Problem p(s);
@@ -94,9 +94,9 @@ TEST_F(Conv2dTest, ResultsDoNotDependOnTheThreadCount) {
 
 // A deep layer's few tiles (one block) and many output channels: with more threads than
 // blocks, each block's channels are split among them (96 and 80 channels at 2 threads;
-// 64, 64 and 48 at 3). The results must equal the direct sum, accumulated or not, with the epilogue and
-// pooled, and be bitwise those of one thread; a NaN pixel's tiles (the direct sum, done
-// once for all channels) too.
+// 64, 64 and 48 at 3). The results must equal the direct sum, accumulated or not, with the epilogue
+// and pooled, and be bitwise those of one thread; a NaN pixel's tiles (the direct sum, done once
+// for all channels) too.
 TEST_F(Conv2dTest, ChannelSplitsOfFewTilesMatchOneThread) {
   Problem p({1, 8, 8, 24, 176, 1, 1, 1, 1});
   for (int32_t threads : {1, 2, 3})
@@ -109,7 +109,8 @@ TEST_F(Conv2dTest, ChannelSplitsOfFewTilesMatchOneThread) {
   nan.in[(3 * 8 + 5) * 24 + 7] = NAN;
   for (bool pool : {false, true})
     for (bool overwrite : {true, false}) {
-      if (pool && !overwrite) continue; // pooling overwrites
+      if (pool && !overwrite)
+        continue; // pooling overwrites
       kiln_parallel_set_threads(1);
       std::vector<float> one = nan.Run(overwrite, true, pool);
       for (int32_t threads : {2, 3, 4}) {
@@ -137,7 +138,8 @@ TEST_F(Conv2dTest, NanInTheInputReachesOnlyItsOutputs) {
 TEST_F(Conv2dTest, InfinitiesGiveTheDirectSumsInfinities) {
   // inf - inf inside the transforms would make NaN of outputs whose direct sum is +-inf.
   Problem p({1, 8, 8, 4, 4, 1, 1, 1, 1});
-  for (float &v : p.filter) v = std::fabs(v) + 0.1f; // positive taps: inf stays +inf
+  for (float &v : p.filter)
+    v = std::fabs(v) + 0.1f; // positive taps: inf stays +inf
   p.in[((0 * 8 + 2) * 8 + 3) * 4 + 1] = INFINITY;
   std::vector<float> got = p.Run(true);
   for (int64_t y = 0; y < 8; ++y)
@@ -150,7 +152,8 @@ TEST_F(Conv2dTest, InfinitiesGiveTheDirectSumsInfinities) {
   // An infinite tap (top-left, input channel 1, output channel 1): channel 1 is infinite
   // where that tap reads the image (not the padding), every other output is finite.
   Problem q({1, 6, 6, 4, 4, 1, 1, 1, 1});
-  for (float &v : q.in) v = std::fabs(v) + 0.1f;
+  for (float &v : q.in)
+    v = std::fabs(v) + 0.1f;
   q.filter[(0 * 4 + 1) * 4 + 1] = INFINITY;
   std::vector<float> all = q.Run(true);
   for (int64_t y = 0; y < 6; ++y)
@@ -176,8 +179,10 @@ TEST_F(Conv2dTest, FilterTransformSplitsMatchOneThread) {
   ASSERT_EQ(0, std::memcmp(one.data(), three.data(), one.size() * sizeof(float)));
   // An infinite tap (centre, input channel 250, output channel 5): only output channel 5
   // becomes infinite, wherever the tap reads the image.
-  for (float &v : p.in) v = std::fabs(v) + 0.1f;
-  for (float &v : p.filter) v = std::fabs(v);
+  for (float &v : p.in)
+    v = std::fabs(v) + 0.1f;
+  for (float &v : p.filter)
+    v = std::fabs(v);
   p.filter[(4 * 256 + 250) * 16 + 5] = INFINITY;
   for (int32_t threads : {1, 3}) {
     kiln_parallel_set_threads(threads);
@@ -191,15 +196,17 @@ TEST_F(Conv2dTest, FilterTransformSplitsMatchOneThread) {
 
 TEST_F(Conv2dTest, MaxPoolIsThePoolOfTheResult) {
   // Even and odd sizes (the last row and column dropped), a NaN, tiles split across blocks.
-  const Shape shapes[] = {{2, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 9, 11, 16, 24, 1, 1, 1, 1},
-                          {3, 14, 14, 32, 64, 1, 1, 1, 1}, {1, 7, 6, 17, 33, 0, 0, 0, 0}};
+  const Shape shapes[] = {{2, 14, 14, 32, 64, 1, 1, 1, 1},
+                          {1, 9, 11, 16, 24, 1, 1, 1, 1},
+                          {3, 14, 14, 32, 64, 1, 1, 1, 1},
+                          {1, 7, 6, 17, 33, 0, 0, 0, 0}};
   for (const Shape &t : shapes) {
     Problem p(t);
     p.in[5 * p.s.c + 1] = NAN; // pixel (0, 5): its tiles take the direct sum
     for (int32_t threads : {1, 3}) {
       kiln_parallel_set_threads(threads);
-      std::vector<float> want = kiln_test::MaxPool2x2(p.Run(true, true), p.s.n, p.s.oh(),
-                                                      p.s.ow(), p.s.f);
+      std::vector<float> want =
+          kiln_test::MaxPool2x2(p.Run(true, true), p.s.n, p.s.oh(), p.s.ow(), p.s.f);
       std::vector<float> got = p.Run(true, true, true);
       ASSERT_EQ(got.size(), want.size());
       EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)))
@@ -213,7 +220,8 @@ TEST_F(Conv2dTest, MaxPoolIsThePoolOfTheResult) {
 struct Cache {
   uintptr_t slot = 0;
   ~Cache() {
-    if (slot > 1) kiln_aligned_free(reinterpret_cast<void *>(slot));
+    if (slot > 1)
+      kiln_aligned_free(reinterpret_cast<void *>(slot));
   }
 };
 
@@ -241,7 +249,8 @@ TEST_F(Conv2dTest, CachedFilterIsTransformedOnTheFirstCallOnly) {
   Cache cache;
   std::vector<float> first = p.Run(true, false, false, false, &cache.slot);
   uintptr_t kept = cache.slot;
-  for (float &v : p.filter) v = -v;
+  for (float &v : p.filter)
+    v = -v;
   EXPECT_EQ(p.Run(true, false, false, false, &cache.slot), first);
   EXPECT_EQ(cache.slot, kept);
   EXPECT_NE(p.Run(true), first);
@@ -265,8 +274,10 @@ TEST_F(Conv2dTest, ConcurrentFirstCallsAgreeOnOneTransform) {
   std::vector<std::thread> threads;
   for (auto &g : got)
     threads.emplace_back([&p, &cache, &g] { g = p.Run(true, false, false, false, &cache.slot); });
-  for (auto &t : threads) t.join();
-  for (const auto &g : got) EXPECT_EQ(g, want);
+  for (auto &t : threads)
+    t.join();
+  for (const auto &g : got)
+    EXPECT_EQ(g, want);
   EXPECT_GT(cache.slot, uintptr_t(1));
 }
 

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kiln/runtime/parallel.h"
 #include "conv_reference.h"
+#include "kiln/runtime/parallel.h"
 
 namespace {
 
@@ -38,9 +38,9 @@ struct Problem : kiln_test::ConvProblem {
                     (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
                     (packed ? KILN_CONV2D_PACKED_FILTER : 0);
     kiln_kernel_conv2d_gemm_f32(Address(in), packed ? Address(packedFilter) : Address(filter),
-                                Address(got), s.n, s.h, s.w, s.c, s.f, s.kh, s.kw, s.oh(),
-                                s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, 0, 2.0f,
-                                Address(bias), 0.0f, swish ? -6.0f : 0.0f, 6.0f,
+                                Address(got), s.n, s.h, s.w, s.c, s.f, s.kh, s.kw, s.oh(), s.ow(),
+                                s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, 0, 2.0f, Address(bias),
+                                0.0f, swish ? -6.0f : 0.0f, 6.0f,
                                 swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     return got;
   }
@@ -65,7 +65,7 @@ struct Problem : kiln_test::ConvProblem {
 constexpr double kTolerance = 1e-6;
 
 class ConvGemmTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 

@@ -29,10 +29,14 @@ struct ConvProblem {
         out(s.n * s.oh() * s.ow() * s.f), bias(s.f) {
     std::mt19937 gen(static_cast<uint32_t>(s.c * 97 + s.h * 13 + s.f + s.pt + s.kh * 3 + s.sw));
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float &v : in) v = dist(gen);
-    for (float &v : filter) v = dist(gen);
-    for (float &v : out) v = dist(gen);
-    for (float &v : bias) v = dist(gen);
+    for (float &v : in)
+      v = dist(gen);
+    for (float &v : filter)
+      v = dist(gen);
+    for (float &v : out)
+      v = dist(gen);
+    for (float &v : bias)
+      v = dist(gen);
   }
   // Max error of `got` against the convolution (plus the old output unless `overwrite`) in
   // double with the padding as zeros, then, with `epilogue`, min(max(2v + bias, 0), 6), or
@@ -52,7 +56,8 @@ struct ConvProblem {
             for (int64_t i = 0; i < s.kh; ++i)
               for (int64_t k = 0; k < s.kw; ++k) {
                 int64_t iy = y * s.sh + i * s.dh - s.pt, ix = x * s.sw + k * s.dw - s.pl;
-                if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
+                if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
+                  continue;
                 for (int64_t ch = 0; ch < s.c; ++ch) {
                   double p = double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
                              filter[((i * s.kw + k) * s.c + ch) * s.f + j];
@@ -75,8 +80,8 @@ struct ConvProblem {
 
 // TensorFlow's 2x2, stride 2 VALID max pool of y (n x oh x ow x f): from the lowest float,
 // each greater value in row-major window order replacing the maximum (NaNs passed over).
-inline std::vector<float> MaxPool2x2(const std::vector<float> &y, int64_t n, int64_t oh,
-                                     int64_t ow, int64_t f) {
+inline std::vector<float> MaxPool2x2(const std::vector<float> &y, int64_t n, int64_t oh, int64_t ow,
+                                     int64_t f) {
   int64_t ph = oh / 2, pw = ow / 2;
   std::vector<float> out(n * ph * pw * f);
   for (int64_t b = 0; b < n; ++b)

@@ -28,21 +28,24 @@ struct Problem {
         out(s.n * s.oh() * s.ow() * s.c * s.m) {
     std::mt19937 gen(static_cast<uint32_t>(s.c * 97 + s.h * 13 + s.kh + s.m));
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float &v : in) v = dist(gen);
-    for (float &v : filter) v = dist(gen);
-    for (float &v : out) v = dist(gen);
+    for (float &v : in)
+      v = dist(gen);
+    for (float &v : filter)
+      v = dist(gen);
+    for (float &v : out)
+      v = dist(gen);
   }
   std::vector<float> Run(bool overwrite, const float *scale = nullptr, float bias = 0.0f,
                          float lo = 0.0f, float hi = 0.0f,
                          int32_t activation = KILN_ACTIVATION_NONE) const {
     std::vector<float> got = out;
-    int32_t flags = (overwrite ? KILN_DEPTHWISE_OVERWRITE : 0) |
-                    (scale ? KILN_DEPTHWISE_EPILOGUE : 0);
+    int32_t flags =
+        (overwrite ? KILN_DEPTHWISE_OVERWRITE : 0) | (scale ? KILN_DEPTHWISE_EPILOGUE : 0);
     kiln_kernel_depthwise_conv2d_f32(
         reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
         reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.m, s.kh, s.kw, s.oh(),
-        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, reinterpret_cast<uintptr_t>(scale),
-        1.0f, 0, bias, lo, hi, activation);
+        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, reinterpret_cast<uintptr_t>(scale), 1.0f,
+        0, bias, lo, hi, activation);
     return got;
   }
   // Max abs error of `got` against the convolution (plus the old output unless
@@ -63,7 +66,8 @@ struct Problem {
               for (int64_t i = 0; i < s.kh; ++i)
                 for (int64_t k = 0; k < s.kw; ++k) {
                   int64_t iy = y * s.sh + i * s.dh - s.pt, ix = x * s.sw + k * s.dw - s.pl;
-                  if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;
+                  if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
+                    continue;
                   sum += double(in[((b * s.h + iy) * s.w + ix) * s.c + ch]) *
                          double(filter[((i * s.kw + k) * s.c + ch) * s.m + j]);
                 }
@@ -94,7 +98,8 @@ TEST_P(DepthwiseTest, MatchesReference) {
 TEST_P(DepthwiseTest, Epilogue) {
   Problem p(GetParam());
   std::vector<float> scale(p.s.c * p.s.m);
-  for (size_t i = 0; i < scale.size(); ++i) scale[i] = 0.25f + 0.125f * float(i % 7);
+  for (size_t i = 0; i < scale.size(); ++i)
+    scale[i] = 0.25f + 0.125f * float(i % 7);
   kiln_parallel_set_threads(2);
   // A Relu6 after a per-channel scale and a bias, as a fused batch norm gives.
   std::vector<float> got = p.Run(true, scale.data(), 0.1f, 0.0f, 6.0f);
@@ -161,12 +166,13 @@ TEST_P(PointwiseDepthwiseTest, EqualsTheTwoKernels) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   auto random = [&](int64_t count) {
     std::vector<float> v(count);
-    for (float &x : v) x = dist(gen);
+    for (float &x : v)
+      x = dist(gen);
     return v;
   };
   std::vector<float> input = random(s.n * s.h * s.w * cin), weights = random(cin * s.c),
-                     filter = random(s.kh * s.kw * s.c), scale1 = random(s.c),
-                     bias1 = random(s.c), bias2 = random(s.c);
+                     filter = random(s.kh * s.kw * s.c), scale1 = random(s.c), bias1 = random(s.c),
+                     bias2 = random(s.c);
   auto addr = [](const std::vector<float> &v) { return reinterpret_cast<uintptr_t>(v.data()); };
   int64_t oh = s.oh(), ow = s.ow();
   for (int variant = 0; variant < 4; ++variant) {
@@ -175,20 +181,20 @@ TEST_P(PointwiseDepthwiseTest, EqualsTheTwoKernels) {
     int32_t act = variant & 2 ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
     kiln_parallel_set_threads(1);
     std::vector<float> mid(s.n * s.h * s.w * s.c), expected(s.n * oh * ow * s.c);
-    kiln_kernel_matmul_epilogue_f32(addr(input), addr(weights), addr(mid), s.n * s.h * s.w,
-                                    s.c, cin, KILN_MATMUL_OVERWRITE, addr(scale1), 1.0f,
-                                    addr(bias1), 0.0f, 0.0f, 6.0f, act);
-    kiln_kernel_depthwise_conv2d_f32(addr(mid), addr(filter), addr(expected), s.n, s.h, s.w,
-                                     s.c, 1, s.kh, s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt,
-                                     s.pl, KILN_DEPTHWISE_OVERWRITE | flags, 0, 0.5f,
-                                     addr(bias2), 0.0f, -1.0f, 1.0f, act);
+    kiln_kernel_matmul_epilogue_f32(addr(input), addr(weights), addr(mid), s.n * s.h * s.w, s.c,
+                                    cin, KILN_MATMUL_OVERWRITE, addr(scale1), 1.0f, addr(bias1),
+                                    0.0f, 0.0f, 6.0f, act);
+    kiln_kernel_depthwise_conv2d_f32(addr(mid), addr(filter), addr(expected), s.n, s.h, s.w, s.c, 1,
+                                     s.kh, s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl,
+                                     KILN_DEPTHWISE_OVERWRITE | flags, 0, 0.5f, addr(bias2), 0.0f,
+                                     -1.0f, 1.0f, act);
     for (int threads : {1, 2, 3}) {
       kiln_parallel_set_threads(threads);
       std::vector<float> got(expected.size(), NAN);
       kiln_kernel_pointwise_depthwise_f32(
-          addr(input), addr(weights), addr(filter), addr(got), s.n, s.h, s.w, cin, s.c, s.kh,
-          s.kw, oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, addr(scale1), 1.0f,
-          addr(bias1), 0.0f, 0.0f, 6.0f, act, 0, 0.5f, addr(bias2), 0.0f, -1.0f, 1.0f, act);
+          addr(input), addr(weights), addr(filter), addr(got), s.n, s.h, s.w, cin, s.c, s.kh, s.kw,
+          oh, ow, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, addr(scale1), 1.0f, addr(bias1), 0.0f,
+          0.0f, 6.0f, act, 0, 0.5f, addr(bias2), 0.0f, -1.0f, 1.0f, act);
       EXPECT_EQ(got, expected) << threads << " threads, second epilogue " << second
                                << ", activation " << act;
     }

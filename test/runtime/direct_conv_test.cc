@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kiln/runtime/parallel.h"
 #include "conv_reference.h"
+#include "kiln/runtime/parallel.h"
 
 namespace {
 
@@ -20,16 +20,16 @@ struct Problem : kiln_test::ConvProblem {
   // that size. With `swish`, the epilogue's bounds are -6 and 6 and Swish follows them.
   std::vector<float> Run(bool overwrite, bool epilogue = false, bool pool = false,
                          bool swish = false) const {
-    std::vector<float> got = pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
-    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) | (epilogue ? KILN_CONV2D_EPILOGUE : 0) |
-                    (pool ? KILN_CONV2D_MAX_POOL : 0);
-    kiln_kernel_conv2d_direct_f32(reinterpret_cast<uintptr_t>(in.data()),
-                                  reinterpret_cast<uintptr_t>(filter.data()),
-                                  reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c,
-                                  s.f, s.kh, s.kw, s.oh(), s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt,
-                                  s.pl, flags, 0, 2.0f, reinterpret_cast<uintptr_t>(bias.data()),
-                                  0.0f, swish ? -6.0f : 0.0f, 6.0f,
-                                  swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
+    std::vector<float> got =
+        pool ? std::vector<float>(s.n * (s.oh() / 2) * (s.ow() / 2) * s.f, NAN) : out;
+    int32_t flags = (overwrite ? KILN_CONV2D_OVERWRITE : 0) |
+                    (epilogue ? KILN_CONV2D_EPILOGUE : 0) | (pool ? KILN_CONV2D_MAX_POOL : 0);
+    kiln_kernel_conv2d_direct_f32(
+        reinterpret_cast<uintptr_t>(in.data()), reinterpret_cast<uintptr_t>(filter.data()),
+        reinterpret_cast<uintptr_t>(got.data()), s.n, s.h, s.w, s.c, s.f, s.kh, s.kw, s.oh(),
+        s.ow(), s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, flags, 0, 2.0f,
+        reinterpret_cast<uintptr_t>(bias.data()), 0.0f, swish ? -6.0f : 0.0f, 6.0f,
+        swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     return got;
   }
 };
@@ -38,7 +38,7 @@ struct Problem : kiln_test::ConvProblem {
 constexpr double kTolerance = 1e-6;
 
 class DirectConvTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
@@ -46,13 +46,13 @@ TEST_F(DirectConvTest, MatchesTheDirectSum) {
   kiln_parallel_set_threads(1);
   const Shape shapes[] = {
       // n, h, w, c, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr
-      {2, 28, 28, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // the small CNN's first layer
-      {1, 17, 15, 3, 32, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},   // MobileNetV2's, stride 2
-      {1, 9, 11, 2, 37, 5, 3, 1, 2, 1, 1, 2, 1, 2, 1},    // channel tails, tall window
-      {1, 7, 7, 4, 8, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},      // dilated, 8 channels
-      {1, 12, 12, 1, 5, 9, 9, 1, 1, 1, 1, 4, 4, 4, 4},    // 81 taps: two parts
-      {1, 4, 30, 3, 16, 1, 7, 1, 3, 1, 1, 0, 3, 0, 3},    // a row of windows
-      {1, 3, 3, 2, 16, 3, 3, 1, 1, 1, 1, 5, 5, 5, 5},     // windows wholly in the padding
+      {2, 28, 28, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // the small CNN's first layer
+      {1, 17, 15, 3, 32, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, // MobileNetV2's, stride 2
+      {1, 9, 11, 2, 37, 5, 3, 1, 2, 1, 1, 2, 1, 2, 1},  // channel tails, tall window
+      {1, 7, 7, 4, 8, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},    // dilated, 8 channels
+      {1, 12, 12, 1, 5, 9, 9, 1, 1, 1, 1, 4, 4, 4, 4},  // 81 taps: two parts
+      {1, 4, 30, 3, 16, 1, 7, 1, 3, 1, 1, 0, 3, 0, 3},  // a row of windows
+      {1, 3, 3, 2, 16, 3, 3, 1, 1, 1, 1, 5, 5, 5, 5},   // windows wholly in the padding
   };
   for (const Shape &s : shapes) {
     Problem p(s);
@@ -62,8 +62,8 @@ TEST_F(DirectConvTest, MatchesTheDirectSum) {
           << " overwrite " << overwrite;
     EXPECT_LT(p.Error(p.Run(true, true), true, true), kTolerance) << "epilogue";
     EXPECT_LT(p.Error(p.Run(true, true, false, true), true, true, true), kTolerance)
-        << "swish " << s.h << "x" << s.w << "x" << s.c << "->" << s.f << " window " << s.kh
-        << "x" << s.kw;
+        << "swish " << s.h << "x" << s.w << "x" << s.c << "->" << s.f << " window " << s.kh << "x"
+        << s.kw;
   }
 }
 
@@ -92,9 +92,9 @@ TEST_F(DirectConvTest, NanInTheInputReachesOnlyItsOutputs) {
 
 TEST_F(DirectConvTest, MaxPoolIsThePoolOfTheResult) {
   const Shape shapes[] = {
-      {2, 28, 28, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // the small CNN's first layer
-      {1, 13, 11, 3, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // odd sizes, a channel tail
-      {1, 15, 15, 3, 16, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},  // stride 2
+      {2, 28, 28, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // the small CNN's first layer
+      {1, 13, 11, 3, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // odd sizes, a channel tail
+      {1, 15, 15, 3, 16, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, // stride 2
   };
   for (const Shape &s : shapes) {
     Problem p(s);

@@ -9,7 +9,8 @@
 static inline float to_tf32(float f) {
   uint32_t bits;
   memcpy(&bits, &f, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
+  if ((bits & 0x7f800000u) != 0x7f800000u)
+    bits = (bits + 0xfffu + ((bits >> 13) & 1)) & ~0x1fffu;
   memcpy(&f, &bits, 4);
   return f;
 }

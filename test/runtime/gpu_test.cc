@@ -39,42 +39,42 @@ struct Exchange {
   std::vector<float> seen = std::vector<float>(8, -1.0f);
 };
 
-void gpuSide(void* const* args) {
-  auto* x = static_cast<Exchange*>(args[0]);
+void gpuSide(void *const *args) {
+  auto *x = static_cast<Exchange *>(args[0]);
   kiln_mgpu_partition_send(0, x->device, 8 * sizeof(float));
   kiln_mgpu_partition_recv(1, x->device, 8 * sizeof(float));
   kiln_mgpu_partition_status();
 }
 
-void cpuSide(void* const* args) {
-  auto* x = static_cast<Exchange*>(args[0]);
+void cpuSide(void *const *args) {
+  auto *x = static_cast<Exchange *>(args[0]);
   std::vector<float> v(8);
   kiln_partition_recv(0, reinterpret_cast<uintptr_t>(v.data()), 8 * sizeof(float));
   x->seen = v;
-  for (float& f : v)
+  for (float &f : v)
     f += 1.0f;
   kiln_partition_send(1, reinterpret_cast<uintptr_t>(v.data()), 8 * sizeof(float));
 }
 
 /// An exchange of the device buffer `device`, which `values` are copied into first.
-Exchange exchangeOf(void* device, const std::vector<float>& values) {
-  mgpuMemcpy(device, const_cast<float*>(values.data()), values.size() * sizeof(float), nullptr);
+Exchange exchangeOf(void *device, const std::vector<float> &values) {
+  mgpuMemcpy(device, const_cast<float *>(values.data()), values.size() * sizeof(float), nullptr);
   Exchange x;
   x.device = reinterpret_cast<uintptr_t>(device);
   return x;
 }
 
-kiln_status_t runExchange(Exchange& x) {
-  void* args[] = {&x};
+kiln_status_t runExchange(Exchange &x) {
+  void *args[] = {&x};
   kiln_partition_t parts[] = {{gpuSide, args}, {cpuSide, args}};
-  const char* keys[] = {"t:0;cpu", "u:0;gpu"};
+  const char *keys[] = {"t:0;cpu", "u:0;gpu"};
   return kiln_partitions_run(2, parts, 2, keys);
 }
 
 TEST(GpuNoDriver, OpenSaysWhy) {
-  const char* path = std::getenv("KILN_LIBCUDA");
+  const char *path = std::getenv("KILN_LIBCUDA");
   ASSERT_NE(path, nullptr);
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   kiln_status_t status = kiln_gpu_open(0, &gpu);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
   std::string text = message(status);
@@ -90,9 +90,9 @@ TEST(GpuNoDriver, OpenSaysWhy) {
 // A library that opens but lacks a function the runtime needs (ctest points KILN_LIBCUDA
 // and KILN_LIBCUBLASLT at the fake cuBLAS): the error names the file and the function.
 TEST(GpuWrongLibrary, NamesTheMissingFunction) {
-  const char* path = std::getenv("KILN_LIBCUDA");
+  const char *path = std::getenv("KILN_LIBCUDA");
   ASSERT_NE(path, nullptr);
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   kiln_status_t status = kiln_gpu_open(0, &gpu);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
   EXPECT_EQ(message(status), std::string("no CUDA device: the driver ") + path +
@@ -104,7 +104,7 @@ TEST(GpuWrongLibrary, NamesTheMissingFunction) {
 }
 
 TEST(GpuNoDevice, OpenGivesTheDriversError) {
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   kiln_status_t status = kiln_gpu_open(0, &gpu);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
   EXPECT_EQ(message(status),
@@ -115,7 +115,7 @@ TEST(GpuNoDevice, OpenGivesTheDriversError) {
 // Compiled code's calls keep the error for the model's status and do nothing after it.
 TEST(MgpuNoDevice, ErrorsWaitForTheModel) {
   // Loading a module does not touch the driver (it runs in a constructor at start-up).
-  void* module = mgpuModuleLoadJIT(const_cast<char*>("// PTX"), 2);
+  void *module = mgpuModuleLoadJIT(const_cast<char *>("// PTX"), 2);
   ASSERT_NE(module, nullptr);
   EXPECT_EQ(kiln_mgpu_take_error(), nullptr);
   EXPECT_EQ(mgpuModuleGetFunction(module, "add"), nullptr);
@@ -163,7 +163,7 @@ TEST(MgpuNoDevice, PartitionTransfersStillHappen) {
 
 /// The fake driver's own functions, looked up in the library the runtime loaded.
 struct Fake {
-  int (*lastLaunch)(char*, unsigned*, unsigned*, unsigned*, uint64_t*);
+  int (*lastLaunch)(char *, unsigned *, unsigned *, unsigned *, uint64_t *);
   long long (*liveAllocations)();
   int (*contexts)();
 };
@@ -171,12 +171,12 @@ struct Fake {
 class GpuFake : public ::testing::Test {
 protected:
   void SetUp() override {
-    const char* path = std::getenv("KILN_LIBCUDA");
+    const char *path = std::getenv("KILN_LIBCUDA");
     ASSERT_NE(path, nullptr);
     library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(library, nullptr) << dlerror();
-    fake.lastLaunch = reinterpret_cast<decltype(fake.lastLaunch)>(
-        dlsym(library, "fake_cuda_last_launch"));
+    fake.lastLaunch =
+        reinterpret_cast<decltype(fake.lastLaunch)>(dlsym(library, "fake_cuda_last_launch"));
     fake.liveAllocations = reinterpret_cast<decltype(fake.liveAllocations)>(
         dlsym(library, "fake_cuda_live_allocations"));
     fake.contexts = reinterpret_cast<decltype(fake.contexts)>(dlsym(library, "fake_cuda_contexts"));
@@ -213,7 +213,7 @@ TEST_F(GpuFake, DeviceNameAndArchitecture) {
 }
 
 TEST_F(GpuFake, OrdinalOutOfRange) {
-  kiln_gpu_t* other = nullptr;
+  kiln_gpu_t *other = nullptr;
   kiln_status_t status = kiln_gpu_open(1, &other);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);
   EXPECT_EQ(message(status), "no CUDA device: /gpu:1 asked for, the driver sees 1 device");
@@ -251,8 +251,9 @@ TEST_F(GpuFake, AnyCopyAndFills) {
   std::vector<uint32_t> host(100, 7), back(100);
   kiln_gpu_ptr_t a = 0;
   ASSERT_EQ(kiln_gpu_alloc(gpu, 400, &a), nullptr);
-  const auto address = [](const void* p) { return static_cast<kiln_gpu_ptr_t>(
-                                                reinterpret_cast<uintptr_t>(p)); };
+  const auto address = [](const void *p) {
+    return static_cast<kiln_gpu_ptr_t>(reinterpret_cast<uintptr_t>(p));
+  };
   ASSERT_EQ(kiln_gpu_copy(gpu, a, address(host.data()), 400, nullptr), nullptr);
   ASSERT_EQ(kiln_gpu_fill32(gpu, a + 8, 0x3f800000u, 3, nullptr), nullptr);
   ASSERT_EQ(kiln_gpu_fill16(gpu, a + 40, 0xbeefu, 2, nullptr), nullptr);
@@ -276,7 +277,7 @@ TEST_F(GpuFake, OutOfDeviceMemory) {
 }
 
 TEST_F(GpuFake, ModulesKernelsAndLaunches) {
-  kiln_gpu_module_t* module = nullptr;
+  kiln_gpu_module_t *module = nullptr;
   ASSERT_EQ(kiln_gpu_module_load(gpu, kPtx, &module), nullptr);
   kiln_gpu_kernel_t scale = nullptr, add = nullptr, none = nullptr;
   ASSERT_EQ(kiln_gpu_kernel(module, "scale", &scale), nullptr);
@@ -289,7 +290,7 @@ TEST_F(GpuFake, ModulesKernelsAndLaunches) {
   kiln_gpu_ptr_t buffer = 0;
   ASSERT_EQ(kiln_gpu_alloc(gpu, 256, &buffer), nullptr);
   uint32_t n = 64;
-  void* args[] = {&buffer, &n};
+  void *args[] = {&buffer, &n};
   const uint32_t grid[3] = {4, 2, 1}, block[3] = {128, 1, 1};
   kiln_gpu_event_t start = nullptr, end = nullptr;
   ASSERT_EQ(kiln_gpu_event_create(gpu, &start), nullptr);
@@ -327,7 +328,7 @@ TEST_F(GpuFake, ModulesKernelsAndLaunches) {
 }
 
 TEST_F(GpuFake, InvalidImage) {
-  kiln_gpu_module_t* module = nullptr;
+  kiln_gpu_module_t *module = nullptr;
   kiln_status_t status = kiln_gpu_module_load(gpu, "not a module", &module);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INTERNAL);
   EXPECT_EQ(message(status),
@@ -356,8 +357,8 @@ protected:
     library = dlopen(std::getenv("KILN_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(library, nullptr) << dlerror();
     lastLaunch = reinterpret_cast<decltype(lastLaunch)>(dlsym(library, "fake_cuda_last_launch"));
-    liveAllocations = reinterpret_cast<decltype(liveAllocations)>(
-        dlsym(library, "fake_cuda_live_allocations"));
+    liveAllocations =
+        reinterpret_cast<decltype(liveAllocations)>(dlsym(library, "fake_cuda_live_allocations"));
     ASSERT_TRUE(lastLaunch && liveAllocations);
     liveBefore = liveAllocations();
   }
@@ -374,23 +375,23 @@ protected:
     return lastLaunch(name, g, b, &shared, &first);
   }
   void *library = nullptr;
-  int (*lastLaunch)(char*, unsigned*, unsigned*, unsigned*, uint64_t*) = nullptr;
+  int (*lastLaunch)(char *, unsigned *, unsigned *, unsigned *, uint64_t *) = nullptr;
   long long (*liveAllocations)() = nullptr;
   long long liveBefore = 0;
 };
 
 TEST_F(MgpuFake, WhatCompiledCodeDoes) {
-  void* module = mgpuModuleLoadJIT(const_cast<char*>(kPtx), 2);
+  void *module = mgpuModuleLoadJIT(const_cast<char *>(kPtx), 2);
   ASSERT_NE(module, nullptr);
-  void* stream = mgpuStreamCreate();
+  void *stream = mgpuStreamCreate();
   ASSERT_NE(stream, nullptr);
   std::vector<float> host(256), back(256, -1.0f);
   for (size_t i = 0; i < host.size(); ++i)
     host[i] = static_cast<float>(i);
-  void* device = mgpuMemAlloc(1024, stream, false);
+  void *device = mgpuMemAlloc(1024, stream, false);
   ASSERT_NE(device, nullptr);
   mgpuMemcpy(device, host.data(), 1024, stream);
-  mgpuMemset32(static_cast<char*>(device) + 16, 0x40000000u, 2, stream); // 2.0f
+  mgpuMemset32(static_cast<char *>(device) + 16, 0x40000000u, 2, stream); // 2.0f
   mgpuMemcpy(back.data(), device, 1024, stream);
   mgpuStreamSynchronize(stream);
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
@@ -403,7 +404,7 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   // the driver is asked once, the module already loaded.
   static const char kScale[] = "scale";
   long long asked = lookups();
-  void* scale = mgpuModuleGetFunction(module, kScale);
+  void *scale = mgpuModuleGetFunction(module, kScale);
   ASSERT_NE(scale, nullptr);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(mgpuModuleGetFunction(module, kScale), scale);
@@ -421,7 +422,7 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
   EXPECT_EQ(mgpuModuleGetFunction(module, reused), scale);
   int before = launches();
   uint32_t n = 256;
-  void* params[] = {&device, &n};
+  void *params[] = {&device, &n};
   mgpuLaunchKernel(scale, 2, 1, 1, 128, 1, 1, 0, stream, params, nullptr, 2);
   EXPECT_EQ(launches(), before + 1);
   char name[128];
@@ -456,13 +457,13 @@ TEST_F(MgpuFake, WhatCompiledCodeDoes) {
 // More than 48 KiB of dynamic shared memory is asked of the driver for the kernel first
 // (the fake refuses a launch that did not, as the real driver does), up to its limit.
 TEST_F(GpuFake, LargeDynamicSharedMemory) {
-  kiln_gpu_module_t* module = nullptr;
+  kiln_gpu_module_t *module = nullptr;
   ASSERT_EQ(kiln_gpu_module_load(gpu, kPtx, &module), nullptr);
   kiln_gpu_kernel_t scale = nullptr;
   ASSERT_EQ(kiln_gpu_kernel(module, "scale", &scale), nullptr);
   kiln_gpu_ptr_t buffer = 0;
   uint32_t n = 1;
-  void* args[] = {&buffer, &n};
+  void *args[] = {&buffer, &n};
   const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
   EXPECT_EQ(kiln_gpu_launch(gpu, scale, grid, block, 99 * 1024, nullptr, args), nullptr);
   char name[128];
@@ -495,13 +496,13 @@ struct Descriptor2 {
 // strides in bytes, the box reversed too; the same tensor again gives the same map, a
 // different one another; the driver's refusal (a misaligned view) is the pending error.
 TEST_F(MgpuFake, TensorMaps) {
-  void* stream = mgpuStreamCreate();
-  void* device = mgpuMemAlloc(1 << 16, stream, false);
+  void *stream = mgpuStreamCreate();
+  void *device = mgpuMemAlloc(1 << 16, stream, false);
   ASSERT_NE(device, nullptr);
   // A 100 x 72 view at row 8 of a 256 x 96 f16 matrix, read in boxes of 64 x 128.
   Descriptor2 a{device, device, 8 * 96, {100, 72}, {96, 1}};
   int64_t box[2] = {128, 64};
-  void* map = mgpuTensorMapEncodeTiledMemref(2, &a, /*f16*/ 6, 0, /*128B*/ 3, 0, 0, box);
+  void *map = mgpuTensorMapEncodeTiledMemref(2, &a, /*f16*/ 6, 0, /*128B*/ 3, 0, 0, box);
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(map) % 64, 0u);
@@ -520,7 +521,7 @@ TEST_F(MgpuFake, TensorMaps) {
   EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box), map);
   Descriptor2 b = a;
   b.offset = 0;
-  void* other = mgpuTensorMapEncodeTiledMemref(2, &b, 6, 0, 3, 0, 0, box);
+  void *other = mgpuTensorMapEncodeTiledMemref(2, &b, 6, 0, 3, 0, 0, box);
   EXPECT_NE(other, nullptr);
   EXPECT_NE(other, map);
   // Rows 8 bytes apart: not a multiple of 16.
@@ -540,10 +541,10 @@ TEST_F(MgpuFake, TensorMaps) {
 // The cache holds 2048 tensor maps (each distinct tensor and box of a process's models
 // once); one more is refused with the reason, and the ones it has are still found.
 TEST_F(MgpuFake, TensorMapsRunOut) {
-  void* device = mgpuMemAlloc(1 << 20, nullptr, false);
+  void *device = mgpuMemAlloc(1 << 20, nullptr, false);
   ASSERT_NE(device, nullptr);
   int64_t box[2] = {64, 64};
-  std::vector<void*> maps;
+  std::vector<void *> maps;
   for (int64_t i = 0; i <= 2048; ++i) {
     Descriptor2 a{device, device, 8 * i, {64, 64}, {64, 1}};
     maps.push_back(mgpuTensorMapEncodeTiledMemref(2, &a, 6, 0, 3, 0, 0, box));
@@ -562,8 +563,8 @@ TEST_F(MgpuFake, TensorMapsRunOut) {
 // for on two devices give two maps (the cache is keyed by the device too).
 TEST(MgpuTwoDevices, TensorMapsPerDevice) {
   int64_t box[2] = {64, 64};
-  void* maps[2] = {};
-  void* memory[2] = {};
+  void *maps[2] = {};
+  void *memory[2] = {};
   for (int d = 0; d < 2; ++d) {
     kiln_mgpu_set_device(d);
     memory[d] = mgpuMemAlloc(1 << 16, nullptr, false);
@@ -601,17 +602,17 @@ TEST(GpuNoTma, TensorMapSaysWhy) {
 
 // A stream given back is the next one taken; kiln_mgpu_release_cached destroys the pool's.
 TEST_F(MgpuFake, StreamPool) {
-  void* first = mgpuStreamCreate();
+  void *first = mgpuStreamCreate();
   ASSERT_NE(first, nullptr);
   long long live = liveAllocations();
-  void* second = mgpuStreamCreate();
+  void *second = mgpuStreamCreate();
   ASSERT_NE(second, nullptr);
   EXPECT_NE(second, first);
   EXPECT_EQ(liveAllocations(), live + 1);
   mgpuStreamDestroy(second);
   mgpuStreamDestroy(first);
   EXPECT_EQ(liveAllocations(), live + 1); // both kept
-  void* again = mgpuStreamCreate();
+  void *again = mgpuStreamCreate();
   EXPECT_TRUE(again == first || again == second);
   mgpuStreamDestroy(again);
   kiln_mgpu_release_cached();
@@ -631,7 +632,7 @@ TEST_F(MgpuFake, StagedCopies) {
   std::vector<unsigned char> host(bytes), back(bytes, 0);
   for (size_t i = 0; i < bytes; ++i)
     host[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
-  void* device = mgpuMemAlloc(bytes, nullptr, false);
+  void *device = mgpuMemAlloc(bytes, nullptr, false);
   ASSERT_NE(device, nullptr);
   mgpuMemcpy(device, host.data(), 1000, nullptr); // small: the driver's copy
   EXPECT_EQ(pinned(), pinnedBefore);
@@ -658,7 +659,7 @@ TEST_F(MgpuFake, StagedCopies) {
 
 TEST_F(MgpuFake, PartitionArena) {
   int64_t slot[2] = {0, 0};
-  void* first = kiln_mgpu_part_begin(slot, 1000);
+  void *first = kiln_mgpu_part_begin(slot, 1000);
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(slot[1], 1); // fresh: the caller uploads its weights
   long long live = liveAllocations();
@@ -673,7 +674,7 @@ TEST_F(MgpuFake, PartitionArena) {
   slot[0] = 0;
 
   // A call that fails after allocating leaves nothing behind, and reports the error.
-  void* module = mgpuModuleLoadJIT(const_cast<char*>(kPtx), 2);
+  void *module = mgpuModuleLoadJIT(const_cast<char *>(kPtx), 2);
   ASSERT_NE(kiln_mgpu_part_begin(slot, 64), nullptr);
   EXPECT_EQ(mgpuModuleGetFunction(module, "nope"), nullptr);
   kiln_mgpu_part_end(slot);
@@ -707,7 +708,7 @@ TEST_F(MgpuFake, DeviceErrors) {
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_RESOURCE_EXHAUSTED);
   EXPECT_EQ(message(status), "cuMemAlloc: out of device memory for 8192 bytes on Fake GPU");
   // A module the driver rejects.
-  void* module = mgpuModuleLoad(const_cast<char*>("not a module"), 12);
+  void *module = mgpuModuleLoad(const_cast<char *>("not a module"), 12);
   EXPECT_EQ(mgpuModuleGetFunction(module, "add"), nullptr);
   status = kiln_mgpu_take_error();
   EXPECT_EQ(message(status),
@@ -719,7 +720,7 @@ TEST_F(MgpuFake, DeviceErrors) {
 // memory (the fake driver's device memory is host memory, so the round trip is visible).
 TEST_F(MgpuFake, PartitionTransfers) {
   std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8}, back(8, 0.0f);
-  void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
+  void *device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
   ASSERT_NE(device, nullptr);
   Exchange x = exchangeOf(device, host);
   EXPECT_EQ(runExchange(x), nullptr);
@@ -736,7 +737,7 @@ TEST_F(MgpuFake, PartitionTransfers) {
 // exchanges the values.
 TEST_F(MgpuFake, PartitionTransferFailure) {
   std::vector<float> host = {1, 2, 3, 4, 5, 6, 7, 8};
-  void* device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
+  void *device = mgpuMemAlloc(host.size() * sizeof(float), nullptr, false);
   ASSERT_NE(device, nullptr);
   Exchange x = exchangeOf(device, host);
   EXPECT_EQ(runExchange(x), nullptr);
@@ -760,16 +761,16 @@ TEST_F(MgpuFake, PartitionTransferFailure) {
 constexpr int kManySends = 70;
 constexpr size_t kManyFloats = 16 * 1024 + 4;
 
-void manyGpuSide(void* const* args) {
-  auto device = *static_cast<const uintptr_t*>(args[0]);
+void manyGpuSide(void *const *args) {
+  auto device = *static_cast<const uintptr_t *>(args[0]);
   for (int key = 0; key < kManySends; ++key)
     kiln_mgpu_partition_send(key, device + key * kManyFloats * sizeof(float),
                              kManyFloats * sizeof(float));
   kiln_mgpu_partition_status();
 }
 
-void manyCpuSide(void* const* args) {
-  auto* got = static_cast<std::vector<std::vector<float>>*>(args[1]);
+void manyCpuSide(void *const *args) {
+  auto *got = static_cast<std::vector<std::vector<float>> *>(args[1]);
   for (int key = kManySends - 1; key >= 0; --key) {
     (*got)[key].resize(kManyFloats);
     kiln_partition_recv(key, reinterpret_cast<uintptr_t>((*got)[key].data()),
@@ -779,30 +780,29 @@ void manyCpuSide(void* const* args) {
 
 TEST_F(MgpuFake, PartitionManyTransfers) {
   std::vector<float> small = {1, 2, 3, 4, 5, 6, 7, 8};
-  void* first = mgpuMemAlloc(small.size() * sizeof(float), nullptr, false);
+  void *first = mgpuMemAlloc(small.size() * sizeof(float), nullptr, false);
   ASSERT_NE(first, nullptr);
   Exchange x = exchangeOf(first, small);
   ASSERT_EQ(runExchange(x), nullptr);
   std::vector<float> values(kManySends * kManyFloats);
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = static_cast<float>(i % 9973) - 17.0f;
-  void* device = mgpuMemAlloc(values.size() * sizeof(float), nullptr, false);
+  void *device = mgpuMemAlloc(values.size() * sizeof(float), nullptr, false);
   ASSERT_NE(device, nullptr);
   mgpuMemcpy(device, values.data(), values.size() * sizeof(float), nullptr);
   uintptr_t address = reinterpret_cast<uintptr_t>(device);
   std::vector<std::vector<float>> got(kManySends);
-  void* args[] = {&address, &got};
+  void *args[] = {&address, &got};
   kiln_partition_t parts[] = {{manyGpuSide, args}, {manyCpuSide, args}};
   std::vector<std::string> names;
   for (int key = 0; key < kManySends; ++key)
     names.push_back("t" + std::to_string(key) + ":0;cpu");
-  std::vector<const char*> keys;
-  for (const std::string& name : names)
+  std::vector<const char *> keys;
+  for (const std::string &name : names)
     keys.push_back(name.c_str());
   EXPECT_EQ(kiln_partitions_run(2, parts, kManySends, keys.data()), nullptr);
   for (int key = 0; key < kManySends; ++key)
-    ASSERT_TRUE(std::equal(got[key].begin(), got[key].end(),
-                           values.begin() + key * kManyFloats))
+    ASSERT_TRUE(std::equal(got[key].begin(), got[key].end(), values.begin() + key * kManyFloats))
         << "tensor " << key;
   mgpuMemFree(device, nullptr);
   mgpuMemFree(first, nullptr);
@@ -827,9 +827,9 @@ TEST_F(MgpuFake, MatmulByCublas) {
       auto bt = [&](int64_t l, int64_t j) {
         return (flags & KILN_MATMUL_TRANSPOSE_B) ? b[j * k + l] : b[l * n + j];
       };
-      void* da = mgpuMemAlloc(a.size() * 4, nullptr, false);
-      void* db = mgpuMemAlloc(b.size() * 4, nullptr, false);
-      void* dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
+      void *da = mgpuMemAlloc(a.size() * 4, nullptr, false);
+      void *db = mgpuMemAlloc(b.size() * 4, nullptr, false);
+      void *dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
       mgpuMemcpy(da, a.data(), a.size() * 4, nullptr);
       mgpuMemcpy(db, b.data(), b.size() * 4, nullptr);
       mgpuMemcpy(dc, c.data(), c.size() * 4, nullptr);
@@ -852,7 +852,7 @@ TEST_F(MgpuFake, MatmulByCublas) {
   }
   // No depth: written as zeros, or left as it is.
   std::vector<float> c(6, 3.0f);
-  void* dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
+  void *dc = mgpuMemAlloc(c.size() * 4, nullptr, false);
   mgpuMemcpy(dc, c.data(), c.size() * 4, nullptr);
   kiln_mgpu_matmul_f32(0, 0, reinterpret_cast<uintptr_t>(dc), 2, 3, 0, 0);
   mgpuMemcpy(c.data(), dc, c.size() * 4, nullptr);
@@ -880,9 +880,9 @@ TEST_F(MgpuFake, BatchMatmulByCublas) {
       a[i] = static_cast<float>(i % 5) - 1.5f;
     for (size_t i = 0; i < b.size(); ++i)
       b[i] = static_cast<float>(i % 7) * 0.5f - 1.0f;
-    void* da = mgpuMemAlloc(a.size() * 4, nullptr, false);
-    void* db = mgpuMemAlloc(b.size() * 4, nullptr, false);
-    void* dc = mgpuMemAlloc(out.size() * 4, nullptr, false);
+    void *da = mgpuMemAlloc(a.size() * 4, nullptr, false);
+    void *db = mgpuMemAlloc(b.size() * 4, nullptr, false);
+    void *dc = mgpuMemAlloc(out.size() * 4, nullptr, false);
     mgpuMemcpy(da, a.data(), a.size() * 4, nullptr);
     mgpuMemcpy(db, b.data(), b.size() * 4, nullptr);
     kiln_mgpu_batch_matmul_f32(reinterpret_cast<uintptr_t>(da), reinterpret_cast<uintptr_t>(db),
@@ -893,8 +893,8 @@ TEST_F(MgpuFake, BatchMatmulByCublas) {
     for (int64_t p = 0; p < batch; ++p)
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
-          const float* ap = a.data() + (aCount == 1 ? 0 : p * m * k);
-          const float* bp = b.data() + (bCount == 1 ? 0 : p * k * n);
+          const float *ap = a.data() + (aCount == 1 ? 0 : p * m * k);
+          const float *bp = b.data() + (bCount == 1 ? 0 : p * k * n);
           double want = 0.0;
           for (int64_t l = 0; l < k; ++l)
             want += double(ap[i * k + l]) * double(bp[l * n + j]);
@@ -926,9 +926,9 @@ TEST_F(MgpuFake, HalfAndTf32Products) {
     a[i] = h[i % 8], af[i] = v[i % 8];
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = h[(3 * i + 1) % 8], bf[i] = v[(3 * i + 1) % 8];
-  void* da = mgpuMemAlloc(a.size() * 2, nullptr, false);
-  void* db = mgpuMemAlloc(b.size() * 2, nullptr, false);
-  void* dc = mgpuMemAlloc(c.size() * 2, nullptr, false);
+  void *da = mgpuMemAlloc(a.size() * 2, nullptr, false);
+  void *db = mgpuMemAlloc(b.size() * 2, nullptr, false);
+  void *dc = mgpuMemAlloc(c.size() * 2, nullptr, false);
   mgpuMemcpy(da, a.data(), a.size() * 2, nullptr);
   mgpuMemcpy(db, b.data(), b.size() * 2, nullptr);
   for (bool overwrite : {true, false}) {
@@ -955,9 +955,9 @@ TEST_F(MgpuFake, HalfAndTf32Products) {
 
   const float one = 1.0f + std::ldexp(1.0f, -20);
   std::vector<float> x(4, one), y(4, 1.0f), z(1);
-  void* dx = mgpuMemAlloc(16, nullptr, false);
-  void* dy = mgpuMemAlloc(16, nullptr, false);
-  void* dz = mgpuMemAlloc(4, nullptr, false);
+  void *dx = mgpuMemAlloc(16, nullptr, false);
+  void *dy = mgpuMemAlloc(16, nullptr, false);
+  void *dz = mgpuMemAlloc(4, nullptr, false);
   mgpuMemcpy(dx, x.data(), 16, nullptr);
   mgpuMemcpy(dy, y.data(), 16, nullptr);
   for (int32_t tf32 : {0, KILN_MGPU_MATMUL_TF32}) {
@@ -971,8 +971,8 @@ TEST_F(MgpuFake, HalfAndTf32Products) {
   mgpuMemFree(dy, nullptr);
   mgpuMemFree(dz, nullptr);
   // An arithmetic cuBLAS is not asked for.
-  kiln_status_t status = kiln_gpu_gemm_batched(nullptr, static_cast<kiln_gpu_gemm_type_t>(7), 0,
-                                               0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, nullptr);
+  kiln_status_t status = kiln_gpu_gemm_batched(nullptr, static_cast<kiln_gpu_gemm_type_t>(7), 0, 0,
+                                               1, 0, 0, 1, 1, 1, 1, 0, 0, 0, nullptr);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status), "no cuBLAS product of type 7");
 }
@@ -987,15 +987,15 @@ TEST_F(GpuFake, Conv2dByCudnn) {
   struct Case {
     int64_t n, h, w, c, f, kh, kw, sh, sw, dh, dw, ph, pw, groups;
   };
-  for (const Case& t : {Case{2, 5, 6, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1},
+  for (const Case &t : {Case{2, 5, 6, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1},
                         Case{1, 7, 6, 2, 3, 3, 2, 2, 2, 1, 1, 1, 0, 1},
                         Case{1, 6, 6, 2, 2, 2, 2, 1, 1, 2, 2, 0, 0, 1},
                         Case{2, 5, 5, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4}}) {
     int64_t oh = (t.h + 2 * t.ph - ((t.kh - 1) * t.dh + 1)) / t.sh + 1;
     int64_t ow = (t.w + 2 * t.pw - ((t.kw - 1) * t.dw + 1)) / t.sw + 1;
     int64_t depth = t.c / t.groups;
-    const kiln_gpu_conv2d_t conv = {t.n,  t.h,  t.w,  t.c,  t.f,  t.kh, t.kw, oh,
-                                    ow,   t.sh, t.sw, t.dh, t.dw, t.ph, t.pw, t.groups};
+    const kiln_gpu_conv2d_t conv = {t.n, t.h,  t.w,  t.c,  t.f,  t.kh, t.kw, oh,
+                                    ow,  t.sh, t.sw, t.dh, t.dw, t.ph, t.pw, t.groups};
     std::vector<float> x(t.n * t.h * t.w * t.c), f(t.f * t.kh * t.kw * depth);
     std::vector<float> y(t.n * oh * ow * t.f, 0.5f), out(y.size());
     for (size_t i = 0; i < x.size(); ++i)
@@ -1047,9 +1047,9 @@ TEST_F(GpuFake, Conv2dByCudnn) {
 // where cuDNN says the fused call is not supported (FAKE_CUDNN_FUSED=0), the convolution
 // and then cudnnAddTensor and cudnnActivationForward. The values are the same either way.
 TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
-  const char* path = std::getenv("KILN_LIBCUDNN");
+  const char *path = std::getenv("KILN_LIBCUDNN");
   ASSERT_NE(path, nullptr);
-  void* dnn = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *dnn = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(dnn, nullptr) << dlerror();
   auto fused = reinterpret_cast<long long (*)()>(dlsym(dnn, "fake_cudnn_fused_calls"));
   auto separate = reinterpret_cast<long long (*)()>(dlsym(dnn, "fake_cudnn_epilogue_calls"));
@@ -1082,7 +1082,7 @@ TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
   };
   for (bool supported : {true, false}) {
     setenv("FAKE_CUDNN_FUSED", supported ? "1" : "0", 1);
-    for (const Case& t : {Case{1.0f, true, false, true}, Case{0.5f, true, true, true},
+    for (const Case &t : {Case{1.0f, true, false, true}, Case{0.5f, true, true, true},
                           Case{1.0f, true, false, false}, Case{2.0f, false, true, true}}) {
       const kiln_gpu_conv_epilogue_t epilogue = {t.alpha, t.bias ? db : 0, t.residual ? dr : 0,
                                                  t.relu ? 1 : 0};
@@ -1109,8 +1109,8 @@ TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
                            double(filter[((k * 3 + r) * 3 + s) * c + q]);
                 }
               int64_t at = ((b * oh + i) * ow + j) * f + k;
-              double want = t.alpha * sum + (t.residual ? residual[at] : 0.0) +
-                            (t.bias ? bias[k] : 0.0);
+              double want =
+                  t.alpha * sum + (t.residual ? residual[at] : 0.0) + (t.bias ? bias[k] : 0.0);
               if (t.relu && want < 0.0)
                 want = 0.0;
               EXPECT_NEAR(out[at], want, 1e-4)
@@ -1137,19 +1137,18 @@ TEST_F(GpuFake, Conv2dWithEpilogueByCudnn) {
 // Through compiled code's entry point, errors are pending for the model: sizes cuDNN cannot
 // take, named, and an output size that is not the convolution's, which cuDNN refuses.
 TEST_F(MgpuFake, Conv2dErrors) {
-  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 3, 4, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 0, 0, 1.0f, 0,
-                       0.0f, -kInf, kInf, 0);
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 3, 4, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 0, 0, 1.0f, 0, 0.0f,
+                       -kInf, kInf, 0);
   kiln_status_t status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status),
             "a convolution of 1 x 4 x 4 x 3 by 4 x 3 x 3 x 1 (groups 2, strides 1,1, dilations "
             "1,1, padding 0,0) to 2 x 2 is not one cuDNN takes");
-  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1.0f, 0,
-                       0.0f, -kInf, kInf, 0);
+  kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1.0f, 0, 0.0f,
+                       -kInf, kInf, 0);
   status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(message(status),
-            "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
+  EXPECT_EQ(message(status), "cuDNN's convolution gives 1 x 2 x 2 x 2, not 1 x 2 x 3 x 3 (NCHW)");
   // An epilogue cuDNN cannot apply in the call: named, nothing run.
   kiln_mgpu_conv2d_f32(0, 0, 0, 1, 4, 4, 2, 2, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1,
                        KILN_MGPU_CONV2D_OVERWRITE | KILN_MGPU_CONV2D_EPILOGUE, 0, 1.0f, 0, 0.0f,
@@ -1174,7 +1173,7 @@ TEST_F(MgpuFake, Conv2dErrors) {
 // own (the fake refuses a pointer less aligned than the plan's algorithm assumed, as the
 // library does). Epilogues cuBLASLt cannot apply, and k = 0, are errors naming what.
 TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
-  void* lt = dlopen(std::getenv("KILN_LIBCUBLASLT"), RTLD_NOW | RTLD_LOCAL);
+  void *lt = dlopen(std::getenv("KILN_LIBCUBLASLT"), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(lt, nullptr) << dlerror();
   auto live = reinterpret_cast<long long (*)()>(dlsym(lt, "fake_cublaslt_live"));
   ASSERT_NE(live, nullptr);
@@ -1188,9 +1187,9 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
     bias[i] = 0.75f - static_cast<float>(i);
   for (size_t i = 0; i < residual.size(); ++i)
     residual[i] = static_cast<float>(i % 4) - 1.5f;
-  auto upload = [](const std::vector<float>& v) {
-    void* d = mgpuMemAlloc(v.size() * 4, nullptr, false);
-    mgpuMemcpy(d, const_cast<float*>(v.data()), v.size() * 4, nullptr);
+  auto upload = [](const std::vector<float> &v) {
+    void *d = mgpuMemAlloc(v.size() * 4, nullptr, false);
+    mgpuMemcpy(d, const_cast<float *>(v.data()), v.size() * 4, nullptr);
     return reinterpret_cast<uintptr_t>(d);
   };
   uintptr_t da = upload(a), db = upload(b), dbias = upload(bias), dres = upload(residual);
@@ -1203,8 +1202,8 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
       for (bool withBias : {false, true})
         for (bool relu : {false, true})
           for (int res : {0, 1, 2}) { // none, apart, in place
-            const float* av = a.data() + skew;
-            const float* bv = b.data() + skew;
+            const float *av = a.data() + skew;
+            const float *bv = b.data() + skew;
             auto at = [&](int64_t i, int64_t l) {
               return (transpose & KILN_MATMUL_TRANSPOSE_A) ? av[l * m + i] : av[i * k + l];
             };
@@ -1213,18 +1212,17 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
             };
             uintptr_t c = dc + 4 * skew, r = res == 1 ? dres + 4 * skew : res == 2 ? c : 0;
             // The in-place residual is the output's earlier contents: the residual's values.
-            mgpuMemcpy(reinterpret_cast<void*>(c), residual.data() + skew, m * n * 4, nullptr);
+            mgpuMemcpy(reinterpret_cast<void *>(c), residual.data() + skew, m * n * 4, nullptr);
             std::string what = "skew " + std::to_string(skew) + " flags " +
                                std::to_string(transpose) + " bias " + std::to_string(withBias) +
-                               " relu " + std::to_string(relu) + " residual " +
-                               std::to_string(res);
+                               " relu " + std::to_string(relu) + " residual " + std::to_string(res);
             kiln_mgpu_matmul_residual_f32(da + 4 * skew, db + 4 * skew, c, m, n, k,
                                           transpose | KILN_MATMUL_OVERWRITE, 0, alpha,
                                           withBias ? dbias + 4 * skew : 0, 0.0f,
                                           relu ? 0.0f : -kInf, kInf, KILN_ACTIVATION_NONE, r);
             ASSERT_EQ(kiln_mgpu_take_error(), nullptr) << what;
             std::vector<float> out(m * n);
-            mgpuMemcpy(out.data(), reinterpret_cast<void*>(c), out.size() * 4, nullptr);
+            mgpuMemcpy(out.data(), reinterpret_cast<void *>(c), out.size() * 4, nullptr);
             for (int64_t i = 0; i < m; ++i)
               for (int64_t j = 0; j < n; ++j) {
                 double want = 0.0;
@@ -1244,16 +1242,16 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
                                 KILN_MATMUL_OVERWRITE | KILN_MGPU_MATMUL_TF32, 0, 1.0f, 0, 0.0f,
                                 -kInf, kInf, KILN_ACTIVATION_NONE);
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
-  mgpuMemcpy(out.data(), reinterpret_cast<void*>(dc), out.size() * 4, nullptr);
+  mgpuMemcpy(out.data(), reinterpret_cast<void *>(dc), out.size() * 4, nullptr);
   EXPECT_EQ(out, std::vector<float>(m * n, 4.0f));
-  kiln_mgpu_matmul_epilogue_f32(dones, dunit, dc, m, n, k, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0,
-                                0.0f, -kInf, kInf, KILN_ACTIVATION_NONE);
+  kiln_mgpu_matmul_epilogue_f32(dones, dunit, dc, m, n, k, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f,
+                                -kInf, kInf, KILN_ACTIVATION_NONE);
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
-  mgpuMemcpy(out.data(), reinterpret_cast<void*>(dc), out.size() * 4, nullptr);
+  mgpuMemcpy(out.data(), reinterpret_cast<void *>(dc), out.size() * 4, nullptr);
   EXPECT_EQ(out, std::vector<float>(m * n, 4.0f + 4.0f / 4096.0f));
   // Epilogues cuBLASLt does not apply: named, nothing run.
-  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, k, KILN_MATMUL_OVERWRITE, dbias, 1.0f, 0,
-                                0.0f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
+  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, k, KILN_MATMUL_OVERWRITE, dbias, 1.0f, 0, 0.0f,
+                                0.0f, 6.0f, KILN_ACTIVATION_NONE);
   kiln_status_t status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status), "an epilogue cuBLASLt cannot apply to a product: scale per "
@@ -1263,13 +1261,13 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
   status = kiln_mgpu_take_error();
   EXPECT_EQ(message(status), "an epilogue cuBLASLt cannot apply to a product: scale scalar, "
                              "bias scalar 0.5, clamp to [-inf, inf], activation 1, accumulating");
-  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, 0, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f,
-                                -kInf, kInf, KILN_ACTIVATION_NONE);
+  kiln_mgpu_matmul_epilogue_f32(da, db, dc, m, n, 0, KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f, -kInf,
+                                kInf, KILN_ACTIVATION_NONE);
   status = kiln_mgpu_take_error();
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(message(status), "a 5 x 3 x 0 product does not fit cuBLASLt's sizes (k from 1)");
   for (uintptr_t d : {da, db, dbias, dres, dc, dones, dunit})
-    mgpuMemFree(reinterpret_cast<void*>(d), nullptr);
+    mgpuMemFree(reinterpret_cast<void *>(d), nullptr);
   // The handle, plans and workspace go with the cached objects (TearDown checks the driver's).
   EXPECT_GT(live(), 0);
   kiln_mgpu_release_cached();
@@ -1281,7 +1279,7 @@ TEST_F(MgpuFake, MatmulEpilogueByCublasLt) {
 TEST_F(MgpuFake, MatmulEpilogueWithoutAlgorithm) {
   setenv("FAKE_CUBLASLT_NO_ALGO", "1", 1);
   std::vector<float> zeros(64, 0.0f);
-  void* d = mgpuMemAlloc(zeros.size() * 4, nullptr, false);
+  void *d = mgpuMemAlloc(zeros.size() * 4, nullptr, false);
   mgpuMemcpy(d, zeros.data(), zeros.size() * 4, nullptr);
   uintptr_t p = reinterpret_cast<uintptr_t>(d);
   kiln_mgpu_matmul_residual_f32(p, p, p, 4, 4, 2, KILN_MATMUL_OVERWRITE | KILN_MATMUL_TRANSPOSE_B,
@@ -1300,25 +1298,25 @@ TEST_F(MgpuFake, MatmulEpilogueWithoutAlgorithm) {
 // process: read once) that stream is the default one: mgpuStreamCreate makes none. A call
 // outside any stream, as built, waits for the default stream before it returns.
 TEST(MgpuStreams, LibraryCallsOnTheCurrentStream) {
-  const char* libcuda = std::getenv("KILN_LIBCUDA");
-  const char* libcublas = std::getenv("KILN_LIBCUBLAS");
+  const char *libcuda = std::getenv("KILN_LIBCUDA");
+  const char *libcublas = std::getenv("KILN_LIBCUBLAS");
   ASSERT_TRUE(libcuda && libcublas);
-  void* library = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
+  void *library = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(library, nullptr) << dlerror();
-  void* blas = dlopen(libcublas, RTLD_NOW | RTLD_LOCAL);
+  void *blas = dlopen(libcublas, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(blas, nullptr) << dlerror();
   auto waits = reinterpret_cast<long long (*)()>(dlsym(library, "fake_cuda_default_stream_waits"));
-  auto lastStream = reinterpret_cast<void* (*)()>(dlsym(blas, "fake_cublas_last_stream"));
+  auto lastStream = reinterpret_cast<void *(*)()>(dlsym(blas, "fake_cublas_last_stream"));
   ASSERT_TRUE(waits && lastStream);
-  const char* mode = std::getenv("KILN_GPU_STREAM");
+  const char *mode = std::getenv("KILN_GPU_STREAM");
   bool one = mode != nullptr && std::string(mode) == "default";
-  void* stream = mgpuStreamCreate();
+  void *stream = mgpuStreamCreate();
   ASSERT_EQ(kiln_mgpu_take_error(), nullptr);
   EXPECT_EQ(stream == nullptr, one);
   std::vector<float> a = {1, 2, 3, 4}, b = {5, 6, 7, 8}, c(4, 0.0f);
-  void* da = mgpuMemAlloc(16, stream, false);
-  void* db = mgpuMemAlloc(16, stream, false);
-  void* dc = mgpuMemAlloc(16, stream, false);
+  void *da = mgpuMemAlloc(16, stream, false);
+  void *db = mgpuMemAlloc(16, stream, false);
+  void *dc = mgpuMemAlloc(16, stream, false);
   mgpuMemcpy(da, a.data(), 16, stream);
   mgpuMemcpy(db, b.data(), 16, stream);
   auto product = [&] {
@@ -1349,7 +1347,7 @@ TEST(MgpuStreams, LibraryCallsOnTheCurrentStream) {
 }
 
 TEST(GpuNoCudnn, ConvolutionSaysWhy) {
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
   const kiln_gpu_conv2d_t conv = {1, 3, 3, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 0, 0, 1};
   kiln_status_t status = kiln_gpu_conv2d_f32(gpu, &conv, 1, 0, 0, 0, nullptr);
@@ -1370,7 +1368,7 @@ TEST(BlasLtLibrary, DescriptorsTheLibraryAccepts) {
 }
 
 TEST(GpuNoCublasLt, ProductWithEpilogueSaysWhy) {
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
   const kiln_gpu_gemm_epilogue_t epilogue = {1.0f, 0, 0, 1};
   kiln_status_t status =
@@ -1384,7 +1382,7 @@ TEST(GpuNoCublasLt, ProductWithEpilogueSaysWhy) {
 }
 
 TEST(GpuNoCublas, ProductSaysWhy) {
-  kiln_gpu_t* gpu = nullptr;
+  kiln_gpu_t *gpu = nullptr;
   ASSERT_EQ(kiln_gpu_open(0, &gpu), nullptr);
   kiln_status_t status = kiln_gpu_sgemm(gpu, 0, 0, 1, 2, 2, 2, 0, 0, 0, nullptr);
   EXPECT_EQ(kiln_status_code(status), KILN_STATUS_NOT_FOUND);

@@ -29,7 +29,8 @@ std::vector<float> Random(int64_t count, uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> v(static_cast<size_t>(count));
-  for (float &x : v) x = dist(gen);
+  for (float &x : v)
+    x = dist(gen);
   return v;
 }
 
@@ -41,7 +42,8 @@ template <class Call>
 void ExpectOnlyOperandsTouched(std::vector<std::vector<float>> operands, Call call,
                                const std::string &what) {
   std::vector<uintptr_t> plain;
-  for (const auto &v : operands) plain.push_back(Address(v));
+  for (const auto &v : operands)
+    plain.push_back(Address(v));
   std::vector<float> &out = operands.back();
   std::vector<float> initial = out;
   call(plain);
@@ -49,21 +51,20 @@ void ExpectOnlyOperandsTouched(std::vector<std::vector<float>> operands, Call ca
     std::vector<std::unique_ptr<Guarded>> guarded;
     std::vector<uintptr_t> addresses;
     for (size_t i = 0; i < operands.size(); ++i) {
-      guarded.push_back(std::make_unique<Guarded>(
-          i + 1 == operands.size() ? initial : operands[i], side));
+      guarded.push_back(
+          std::make_unique<Guarded>(i + 1 == operands.size() ? initial : operands[i], side));
       addresses.push_back(guarded.back()->address());
     }
     call(addresses);
     std::vector<float> got = guarded.back()->values();
-    ASSERT_TRUE(out.empty() ||
-                std::memcmp(got.data(), out.data(), out.size() * sizeof(float)) == 0)
+    ASSERT_TRUE(out.empty() || std::memcmp(got.data(), out.data(), out.size() * sizeof(float)) == 0)
         << what << (side == Side::kEnd ? ", operands ending" : ", operands starting")
         << " at a guard page";
   }
 }
 
 class GuardTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override { kiln_parallel_set_threads(1); }
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
@@ -76,8 +77,8 @@ TEST_F(GuardTest, Matmul) {
       for (int64_t k : {1, 7, 64, 513})
         for (int32_t flags : {0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
                               KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B}) {
-          std::string what = std::to_string(m) + "x" + std::to_string(n) + "x" +
-                             std::to_string(k) + " flags " + std::to_string(flags);
+          std::string what = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                             " flags " + std::to_string(flags);
           std::vector<float> a = Random(m * k, 1), b = Random(k * n, 2), c = Random(m * n, 3);
           ExpectOnlyOperandsTouched(
               {a, b, c},
@@ -90,8 +91,8 @@ TEST_F(GuardTest, Matmul) {
               {a, b, bias, c},
               [&](const std::vector<uintptr_t> &p) {
                 kiln_kernel_matmul_epilogue_f32(p[0], p[1], p[3], m, n, k,
-                                                flags | KILN_MATMUL_OVERWRITE, 0, 1.0f, p[2],
-                                                0.0f, -0.5f, 0.5f, KILN_ACTIVATION_SWISH);
+                                                flags | KILN_MATMUL_OVERWRITE, 0, 1.0f, p[2], 0.0f,
+                                                -0.5f, 0.5f, KILN_ACTIVATION_SWISH);
               },
               what + ", epilogue");
           std::vector<float> packed(k * kiln_matmul_packed_b_width(n));
@@ -105,8 +106,7 @@ TEST_F(GuardTest, Matmul) {
           ExpectOnlyOperandsTouched(
               {a, packed, c},
               [&](const std::vector<uintptr_t> &p) {
-                kiln_kernel_matmul_f32(p[0], p[1], p[2], m, n, k,
-                                       flags | KILN_MATMUL_PACKED_B);
+                kiln_kernel_matmul_f32(p[0], p[1], p[2], m, n, k, flags | KILN_MATMUL_PACKED_B);
               },
               what + ", B packed");
         }
@@ -140,10 +140,9 @@ TEST_F(GuardTest, DepthwiseAndPointwiseDepthwise) {
           {Random(s.n * s.h * s.w * s.c, 1), Random(s.kh * s.kw * s.c, 2), Random(s.c, 3),
            Random(s.n * oh * ow * s.c, 4)},
           [&](const std::vector<uintptr_t> &p) {
-            kiln_kernel_depthwise_conv2d_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, 1, s.kh,
-                                             s.kw, oh, ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags,
-                                             0, 1.0f, p[2], 0.0f, -0.5f, 0.5f,
-                                             KILN_ACTIVATION_SWISH);
+            kiln_kernel_depthwise_conv2d_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, 1, s.kh, s.kw,
+                                             oh, ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags, 0, 1.0f,
+                                             p[2], 0.0f, -0.5f, 0.5f, KILN_ACTIVATION_SWISH);
           },
           "depthwise " + s.str() + " flags " + std::to_string(flags));
       int64_t cin = s.f;
@@ -152,9 +151,9 @@ TEST_F(GuardTest, DepthwiseAndPointwiseDepthwise) {
            Random(s.c, 4), Random(s.c, 5), Random(s.n * oh * ow * s.c, 6)},
           [&](const std::vector<uintptr_t> &p) {
             kiln_kernel_pointwise_depthwise_f32(
-                p[0], p[1], p[2], p[5], s.n, s.h, s.w, cin, s.c, s.kh, s.kw, oh, ow, s.sh,
-                s.sw, 1, 1, s.pt, s.pl, flags, p[3], 1.0f, 0, 0.0f, 0.0f, 6.0f,
-                KILN_ACTIVATION_SWISH, 0, 1.0f, p[4], 0.0f, -1.0f, 1.0f, KILN_ACTIVATION_SWISH);
+                p[0], p[1], p[2], p[5], s.n, s.h, s.w, cin, s.c, s.kh, s.kw, oh, ow, s.sh, s.sw, 1,
+                1, s.pt, s.pl, flags, p[3], 1.0f, 0, 0.0f, 0.0f, 6.0f, KILN_ACTIVATION_SWISH, 0,
+                1.0f, p[4], 0.0f, -1.0f, 1.0f, KILN_ACTIVATION_SWISH);
           },
           "pointwise + depthwise " + s.str() + " flags " + std::to_string(flags));
     }
@@ -164,9 +163,8 @@ TEST_F(GuardTest, DepthwiseAndPointwiseDepthwise) {
 TEST_F(GuardTest, Convolutions) {
   for (const Window &s : kWindows) {
     int64_t oh = s.oh(), ow = s.ow();
-    for (int32_t flags :
-         {0, KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE,
-          KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE | KILN_CONV2D_MAX_POOL}) {
+    for (int32_t flags : {0, KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE,
+                          KILN_CONV2D_OVERWRITE | KILN_CONV2D_EPILOGUE | KILN_CONV2D_MAX_POOL}) {
       bool pool = flags & KILN_CONV2D_MAX_POOL;
       int64_t outs = pool ? s.n * (oh / 2) * (ow / 2) * s.f : s.n * oh * ow * s.f;
       std::string what = s.str() + " flags " + std::to_string(flags);
@@ -175,19 +173,18 @@ TEST_F(GuardTest, Convolutions) {
             {Random(s.n * s.h * s.w * s.c, 1), Random(9 * s.c * s.f, 2), Random(s.f, 3),
              Random(outs, 4)},
             [&](const std::vector<uintptr_t> &p) {
-              kiln_kernel_conv2d_3x3_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, oh, ow,
-                                         s.pt, s.pl, flags, 0, 1.0f, p[2], 0.0f, 0.0f, 6.0f,
+              kiln_kernel_conv2d_3x3_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, oh, ow, s.pt,
+                                         s.pl, flags, 0, 1.0f, p[2], 0.0f, 0.0f, 6.0f,
                                          KILN_ACTIVATION_SWISH);
             },
             "3x3 " + what);
       ExpectOnlyOperandsTouched(
-          {Random(s.n * s.h * s.w * s.c, 1), Random(s.kh * s.kw * s.c * s.f, 2),
-           Random(s.f, 3), Random(outs, 4)},
+          {Random(s.n * s.h * s.w * s.c, 1), Random(s.kh * s.kw * s.c * s.f, 2), Random(s.f, 3),
+           Random(outs, 4)},
           [&](const std::vector<uintptr_t> &p) {
-            kiln_kernel_conv2d_direct_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, s.kh,
-                                          s.kw, oh, ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags,
-                                          0, 1.0f, p[2], 0.0f, 0.0f, 6.0f,
-                                          KILN_ACTIVATION_SWISH);
+            kiln_kernel_conv2d_direct_f32(p[0], p[1], p[3], s.n, s.h, s.w, s.c, s.f, s.kh, s.kw, oh,
+                                          ow, s.sh, s.sw, 1, 1, s.pt, s.pl, flags, 0, 1.0f, p[2],
+                                          0.0f, 0.0f, 6.0f, KILN_ACTIVATION_SWISH);
           },
           "direct " + what);
     }
@@ -196,13 +193,14 @@ TEST_F(GuardTest, Convolutions) {
 
 TEST_F(GuardTest, MaxPool) {
   for (const Window &s : kWindows) {
-    if (s.pt >= s.kh || s.pl >= s.kw) continue;
+    if (s.pt >= s.kh || s.pl >= s.kw)
+      continue;
     int64_t oh = s.oh(), ow = s.ow();
     ExpectOnlyOperandsTouched(
         {Random(s.n * s.h * s.w * s.c, 1), Random(s.n * oh * ow * s.c, 2)},
         [&](const std::vector<uintptr_t> &p) {
-          kiln_kernel_max_pool2d_f32(p[0], p[1], s.n, s.h, s.w, s.c, oh, ow, s.kh, s.kw, s.sh,
-                                     s.sw, s.pt, s.pl);
+          kiln_kernel_max_pool2d_f32(p[0], p[1], s.n, s.h, s.w, s.c, oh, ow, s.kh, s.kw, s.sh, s.sw,
+                                     s.pt, s.pl);
         },
         "max pool " + s.str());
   }

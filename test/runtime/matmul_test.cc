@@ -3,13 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
-#include <tuple>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "../../runtime/kernels/matmul/gemm.h"
@@ -25,9 +25,12 @@ struct Problem {
       : m(m_), n(n_), k(k_), flags(flags_), a(m * k), b(k * n), c(m * n) {
     std::mt19937 gen(static_cast<uint32_t>(m * 131 + n * 7 + k + flags));
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float& v : a) v = dist(gen);
-    for (float& v : b) v = dist(gen);
-    for (float& v : c) v = dist(gen);
+    for (float &v : a)
+      v = dist(gen);
+    for (float &v : b)
+      v = dist(gen);
+    for (float &v : c)
+      v = dist(gen);
   }
   float A(int64_t i, int64_t q) const {
     return flags & KILN_MATMUL_TRANSPOSE_A ? a[q * m + i] : a[i * k + q];
@@ -36,17 +39,18 @@ struct Problem {
     return flags & KILN_MATMUL_TRANSPOSE_B ? b[j * k + q] : b[q * n + j];
   }
   // Max abs error of `got` against c + op(a) op(b) computed in double.
-  double Error(const std::vector<float>& got) const {
+  double Error(const std::vector<float> &got) const {
     double worst = 0;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         double sum = c[i * n + j];
-        for (int64_t q = 0; q < k; ++q) sum += double(A(i, q)) * double(B(q, j));
+        for (int64_t q = 0; q < k; ++q)
+          sum += double(A(i, q)) * double(B(q, j));
         worst = std::max(worst, std::fabs(sum - got[i * n + j]));
       }
     return worst;
   }
-  kiln::kernels::GemmArgs Args(std::vector<float>& out) const {
+  kiln::kernels::GemmArgs Args(std::vector<float> &out) const {
     kiln::kernels::GemmArgs g{};
     g.a = a.data();
     g.b = b.data();
@@ -76,7 +80,7 @@ double Tolerance(int64_t k) { return 2e-6 * double(k) + 1e-5; }
 const int64_t kSizes[] = {1, 2, 3, 4, 5, 6, 7, 13, 14, 15, 16, 17, 31, 32, 33, 57, 100, 257};
 
 class MatmulTest : public ::testing::TestWithParam<int32_t> {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
@@ -99,7 +103,8 @@ TEST_P(MatmulTest, BothIsasMatchTheReferenceAndEachOther) {
         std::vector<float> two = p.c;
         kiln::kernels::gemmAvx2(p.Args(two), 0, m, 0, n);
         ASSERT_LT(p.Error(two), Tolerance(k)) << m << "x" << n << "x" << k;
-        if (!avx512) continue;
+        if (!avx512)
+          continue;
         std::vector<float> wide = p.c;
         kiln::kernels::gemmAvx512(p.Args(wide), 0, m, 0, n);
         ASSERT_EQ(0, std::memcmp(two.data(), wide.data(), two.size() * sizeof(float)))
@@ -112,9 +117,9 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
                          {2, 1000, 700},
                          {1000, 3, 500},
                          {129, 129, 1029},
-                         {300, 600, 100},  // direct, B packed in two column blocks
-                         {49, 1280, 320},  // direct, few rows, B packed (MobileNetV2)
-                         {700, 96, 64},    // 3 column tiles: rows on 2 threads, columns on 3
+                         {300, 600, 100},    // direct, B packed in two column blocks
+                         {49, 1280, 320},    // direct, few rows, B packed (MobileNetV2)
+                         {700, 96, 64},      // 3 column tiles: rows on 2 threads, columns on 3
                          {28, 700, 1024}}) { // A's rows 4 KiB apart: A and B packed
     Problem p(m, n, k, GetParam());
     kiln_parallel_set_threads(1);
@@ -130,9 +135,8 @@ TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
 }
 
 TEST_P(MatmulTest, OverwriteIgnoresTheOldC) {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 40, 300},
-                         {70, 33, 600},
-                         {300, 200, 30}}) {
+  for (auto [m, n, k] :
+       {std::tuple<int64_t, int64_t, int64_t>{3, 40, 300}, {70, 33, 600}, {300, 200, 30}}) {
     Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
     std::vector<float> out(p.c.size(), std::nanf(""));
     kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(p.a.data()),
@@ -164,15 +168,15 @@ TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
     const float lo = swish ? -INFINITY : 0.0f, hi = swish ? INFINITY : 6.0f;
     Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
     std::vector<float> scale(n);
-    for (int64_t j = 0; j < n; ++j) scale[j] = j == 5 ? std::nanf("") : 0.5f + 0.25f * (j % 5);
+    for (int64_t j = 0; j < n; ++j)
+      scale[j] = j == 5 ? std::nanf("") : 0.5f + 0.25f * (j % 5);
     std::vector<float> out(p.c.size(), std::nanf(""));
     kiln_parallel_set_threads(2);
     kiln_kernel_matmul_epilogue_f32(reinterpret_cast<uintptr_t>(p.a.data()),
                                     reinterpret_cast<uintptr_t>(p.b.data()),
                                     reinterpret_cast<uintptr_t>(out.data()), m, n, k, p.flags,
-                                    reinterpret_cast<uintptr_t>(scale.data()), 1.0f, 0, 0.25f,
-                                    lo, hi,
-                                    swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
+                                    reinterpret_cast<uintptr_t>(scale.data()), 1.0f, 0, 0.25f, lo,
+                                    hi, swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE);
     std::fill(p.c.begin(), p.c.end(), 0.0f);
     double worst = 0;
     for (int64_t i = 0; i < m; ++i)
@@ -183,7 +187,8 @@ TEST_P(MatmulTest, EpilogueAppliesPerColumn) {
           continue;
         }
         double sum = 0;
-        for (int64_t q = 0; q < k; ++q) sum += double(p.A(i, q)) * double(p.B(q, j));
+        for (int64_t q = 0; q < k; ++q)
+          sum += double(p.A(i, q)) * double(p.B(q, j));
         double want = std::min(std::max(sum * scale[j] + 0.25, double(lo)), double(hi));
         if (swish)
           want = want / (1.0 + std::exp(-want));
@@ -207,20 +212,22 @@ TEST_P(MatmulTest, ResidualIsAddedAfterTheBias) {
                                   {49, 130, 600, true}}) {
     Problem p(m, n, k, GetParam() | KILN_MATMUL_OVERWRITE);
     std::vector<float> scale(n), residual(p.c.size());
-    for (int64_t j = 0; j < n; ++j) scale[j] = 0.5f + 0.25f * (j % 5);
+    for (int64_t j = 0; j < n; ++j)
+      scale[j] = 0.5f + 0.25f * (j % 5);
     std::mt19937 gen(static_cast<uint32_t>(m + n + k));
     std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-    for (float& v : residual) v = dist(gen);
+    for (float &v : residual)
+      v = dist(gen);
     residual[n + 3] = std::nanf("");
     const float lo = swishes ? -INFINITY : 0.0f, hi = swishes ? INFINITY : 6.0f;
     const int32_t act = swishes ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
-    auto addr = [](const float* v) { return reinterpret_cast<uintptr_t>(v); };
+    auto addr = [](const float *v) { return reinterpret_cast<uintptr_t>(v); };
     // The product and its scale and bias alone, then the rest as the elementwise loop did.
     std::vector<float> want(p.c.size());
     kiln_parallel_set_threads(1);
-    kiln_kernel_matmul_epilogue_f32(addr(p.a.data()), addr(p.b.data()), addr(want.data()), m,
-                                    n, k, p.flags, addr(scale.data()), 1.0f, 0, 0.25f,
-                                    -INFINITY, INFINITY, KILN_ACTIVATION_NONE);
+    kiln_kernel_matmul_epilogue_f32(addr(p.a.data()), addr(p.b.data()), addr(want.data()), m, n, k,
+                                    p.flags, addr(scale.data()), 1.0f, 0, 0.25f, -INFINITY,
+                                    INFINITY, KILN_ACTIVATION_NONE);
     for (size_t i = 0; i < want.size(); ++i) {
       float v = want[i] + residual[i];
       v = v < lo ? lo : v;
@@ -235,9 +242,9 @@ TEST_P(MatmulTest, ResidualIsAddedAfterTheBias) {
           kiln_parallel_set_threads(threads);
           std::vector<float> out = inPlace ? residual : std::vector<float>(p.c.size(), 7.0f);
           kiln_kernel_matmul_residual_f32(
-              addr(p.a.data()), addr(pack ? packed.data() : p.b.data()), addr(out.data()), m,
-              n, k, p.flags | (pack ? KILN_MATMUL_PACKED_B : 0), addr(scale.data()), 1.0f, 0,
-              0.25f, lo, hi, act, addr(inPlace ? out.data() : residual.data()));
+              addr(p.a.data()), addr(pack ? packed.data() : p.b.data()), addr(out.data()), m, n, k,
+              p.flags | (pack ? KILN_MATMUL_PACKED_B : 0), addr(scale.data()), 1.0f, 0, 0.25f, lo,
+              hi, act, addr(inPlace ? out.data() : residual.data()));
           ASSERT_TRUE(std::isnan(out[n + 3]));
           out[n + 3] = want[n + 3] = 0.0f;
           if (swishes) { // the kernel's vector Swish may contract into FMAs: a few ulp
@@ -259,19 +266,19 @@ TEST_P(MatmulTest, ResidualIsAddedAfterTheBias) {
 // kernel clamps exp's argument), and NaN for -inf (-inf * sigmoid(-inf), as TensorFlow
 // computes it); NaN stays NaN, +inf stays +inf.
 TEST_P(MatmulTest, SwishEpilogueIsAccurate) {
-  std::vector<float> values = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-7f, 0.5f, -0.5f, 1.0f, -1.0f,
-                               2.5f, -2.5f, 6.0f, -6.0f, 10.0f, -10.0f, 17.3f, -17.3f, 30.0f,
-                               -30.0f, 80.0f, -80.0f, 87.0f, -87.0f, 88.5f, -88.5f, 100.0f,
-                               -100.0f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN};
-  for (float x = -20.0f; x <= 20.0f; x += 0.37f) values.push_back(x);
+  std::vector<float> values = {0.0f,   -0.0f,  1e-30f,  -1e-30f, 1e-7f,  0.5f,     -0.5f,     1.0f,
+                               -1.0f,  2.5f,   -2.5f,   6.0f,    -6.0f,  10.0f,    -10.0f,    17.3f,
+                               -17.3f, 30.0f,  -30.0f,  80.0f,   -80.0f, 87.0f,    -87.0f,    88.5f,
+                               -88.5f, 100.0f, -100.0f, 1e30f,   -1e30f, INFINITY, -INFINITY, NAN};
+  for (float x = -20.0f; x <= 20.0f; x += 0.37f)
+    values.push_back(x);
   const int64_t m = int64_t(values.size()), n = 37; // a partial tile for both ISAs
   std::vector<float> ones(n, 1.0f), out(m * n, 0.0f);
   kiln_parallel_set_threads(1);
-  kiln_kernel_matmul_epilogue_f32(reinterpret_cast<uintptr_t>(values.data()),
-                                  reinterpret_cast<uintptr_t>(ones.data()),
-                                  reinterpret_cast<uintptr_t>(out.data()), m, n, 1,
-                                  GetParam() | KILN_MATMUL_OVERWRITE, 0, 1.0f, 0, 0.0f,
-                                  -INFINITY, INFINITY, KILN_ACTIVATION_SWISH);
+  kiln_kernel_matmul_epilogue_f32(
+      reinterpret_cast<uintptr_t>(values.data()), reinterpret_cast<uintptr_t>(ones.data()),
+      reinterpret_cast<uintptr_t>(out.data()), m, n, 1, GetParam() | KILN_MATMUL_OVERWRITE, 0, 1.0f,
+      0, 0.0f, -INFINITY, INFINITY, KILN_ACTIVATION_SWISH);
   for (int64_t i = 0; i < m; ++i) {
     double x = values[i], want = x / (1.0 + std::exp(-x));
     for (int64_t j = 0; j < n; ++j) {
@@ -320,21 +327,21 @@ TEST_P(MatmulTest, PackedBGivesTheSameBits) {
     for (int32_t threads : {1, 3}) {
       kiln_parallel_set_threads(threads);
       std::vector<float> expected = p.Run(), got = p.c;
-      kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(p.a.data()),
-                             reinterpret_cast<uintptr_t>(packed.data()),
-                             reinterpret_cast<uintptr_t>(got.data()), m, n, k,
-                             p.flags | KILN_MATMUL_PACKED_B);
+      kiln_kernel_matmul_f32(
+          reinterpret_cast<uintptr_t>(p.a.data()), reinterpret_cast<uintptr_t>(packed.data()),
+          reinterpret_cast<uintptr_t>(got.data()), m, n, k, p.flags | KILN_MATMUL_PACKED_B);
       ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
           << m << "x" << n << "x" << k << " threads " << threads;
       // With an epilogue (a per-column bias, then a clamp), as compiled layers call it.
       std::vector<float> bias(n);
-      for (int64_t j = 0; j < n; ++j) bias[j] = 0.125f * float(j % 7) - 0.25f;
-      auto withEpilogue = [&](const float* b, int32_t flags) {
+      for (int64_t j = 0; j < n; ++j)
+        bias[j] = 0.125f * float(j % 7) - 0.25f;
+      auto withEpilogue = [&](const float *b, int32_t flags) {
         std::vector<float> out(p.c.size(), std::nanf(""));
         kiln_kernel_matmul_epilogue_f32(
             reinterpret_cast<uintptr_t>(p.a.data()), reinterpret_cast<uintptr_t>(b),
-            reinterpret_cast<uintptr_t>(out.data()), m, n, k, flags | KILN_MATMUL_OVERWRITE,
-            0, 1.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, -1.0f, 1.0f,
+            reinterpret_cast<uintptr_t>(out.data()), m, n, k, flags | KILN_MATMUL_OVERWRITE, 0,
+            1.0f, reinterpret_cast<uintptr_t>(bias.data()), 0.0f, -1.0f, 1.0f,
             KILN_ACTIVATION_SWISH);
         return out;
       };
@@ -363,25 +370,27 @@ TEST_P(MatmulTest, BatchesMatchOneProductAtATime) {
         std::mt19937 gen(static_cast<uint32_t>(batch * 31 + m + n + k + flags));
         std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
         std::vector<float> a(as * m * k), b(bs * k * n), c(batch * m * n + 5);
-        for (float& v : a) v = dist(gen);
-        for (float& v : b) v = dist(gen);
-        for (float& v : c) v = dist(gen);
+        for (float &v : a)
+          v = dist(gen);
+        for (float &v : b)
+          v = dist(gen);
+        for (float &v : c)
+          v = dist(gen);
         std::vector<float> expected = c;
         for (int64_t i = 0; i < batch; ++i)
           kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(a.data() + (as > 1 ? i * m * k : 0)),
                                  reinterpret_cast<uintptr_t>(b.data() + (bs > 1 ? i * k * n : 0)),
-                                 reinterpret_cast<uintptr_t>(expected.data() + i * m * n), m, n,
-                                 k, flags & ~broadcast);
+                                 reinterpret_cast<uintptr_t>(expected.data() + i * m * n), m, n, k,
+                                 flags & ~broadcast);
         for (int32_t threads : {1, 2, 3, 5}) {
           kiln_parallel_set_threads(threads);
           std::vector<float> got = c;
-          kiln_kernel_batch_matmul_f32(reinterpret_cast<uintptr_t>(a.data()),
-                                       reinterpret_cast<uintptr_t>(b.data()),
-                                       reinterpret_cast<uintptr_t>(got.data()), batch, m, n, k,
-                                       flags);
+          kiln_kernel_batch_matmul_f32(
+              reinterpret_cast<uintptr_t>(a.data()), reinterpret_cast<uintptr_t>(b.data()),
+              reinterpret_cast<uintptr_t>(got.data()), batch, m, n, k, flags);
           ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
-              << batch << " x " << m << "x" << n << "x" << k << " flags " << flags
-              << " threads " << threads;
+              << batch << " x " << m << "x" << n << "x" << k << " flags " << flags << " threads "
+              << threads;
         }
       }
   }
@@ -390,10 +399,9 @@ TEST_P(MatmulTest, BatchesMatchOneProductAtATime) {
   std::vector<float> a2 = p.a, b2 = p.b, c2(2 * p.c.size());
   a2.insert(a2.end(), p.a.begin(), p.a.end());
   b2.insert(b2.end(), p.b.begin(), p.b.end());
-  kiln_kernel_batch_matmul_f32(reinterpret_cast<uintptr_t>(a2.data()),
-                               reinterpret_cast<uintptr_t>(b2.data()),
-                               reinterpret_cast<uintptr_t>(c2.data()), 2, p.m, p.n, p.k,
-                               p.flags | KILN_MATMUL_OVERWRITE);
+  kiln_kernel_batch_matmul_f32(
+      reinterpret_cast<uintptr_t>(a2.data()), reinterpret_cast<uintptr_t>(b2.data()),
+      reinterpret_cast<uintptr_t>(c2.data()), 2, p.m, p.n, p.k, p.flags | KILN_MATMUL_OVERWRITE);
   Problem zero = p;
   std::fill(zero.c.begin(), zero.c.end(), 0.0f);
   EXPECT_LT(zero.Error(std::vector<float>(c2.begin() + p.c.size(), c2.end())), Tolerance(p.k));
@@ -403,4 +411,4 @@ INSTANTIATE_TEST_SUITE_P(Flags, MatmulTest,
                          ::testing::Values(0, KILN_MATMUL_TRANSPOSE_A, KILN_MATMUL_TRANSPOSE_B,
                                            KILN_MATMUL_TRANSPOSE_A | KILN_MATMUL_TRANSPOSE_B));
 
-}  // namespace
+} // namespace

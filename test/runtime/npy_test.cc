@@ -17,7 +17,7 @@ using kiln_test::WriteFileBytes;
 
 // Builds a .npy file by hand: magic, version, little-endian header length (2 bytes for 1.0,
 // 4 otherwise), `dict` padded with spaces and a '\n' to a multiple of 64 bytes, then `data`.
-std::string MakeNpy(int major, const std::string& dict, const std::string& data) {
+std::string MakeNpy(int major, const std::string &dict, const std::string &data) {
   size_t length_size = major == 1 ? 2 : 4;
   size_t preamble = 8 + length_size;
   size_t total = preamble + dict.size() + 1;
@@ -32,16 +32,16 @@ std::string MakeNpy(int major, const std::string& dict, const std::string& data)
   return out + header + data;
 }
 
-std::string Bytes(const void* data, size_t size) {
-  return std::string(static_cast<const char*>(data), size);
+std::string Bytes(const void *data, size_t size) {
+  return std::string(static_cast<const char *>(data), size);
 }
 
 class NpyTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_npy_array_free(&array_); }
 
   // Reads `path`, expecting an error with `code` whose message contains `path` and `what`.
-  void ExpectReadError(const std::string& path, kiln_status_code_t code, const std::string& what) {
+  void ExpectReadError(const std::string &path, kiln_status_code_t code, const std::string &what) {
     kiln_status_t status = kiln_npy_read(path.c_str(), &array_);
     ASSERT_NE(status, nullptr) << "reading " << path << " should fail";
     std::string message = kiln_status_message(status);
@@ -59,38 +59,43 @@ class NpyTest : public ::testing::Test {
 
 struct DtypeCase {
   int32_t dtype;
-  int32_t read_dtype;  // what the file reads back as
-  const char* descr;
+  int32_t read_dtype; // what the file reads back as
+  const char *descr;
 };
 
 const DtypeCase kDtypeCases[] = {
-    {KILN_DTYPE_F32, KILN_DTYPE_F32, "'<f4'"},   {KILN_DTYPE_F64, KILN_DTYPE_F64, "'<f8'"},
-    {KILN_DTYPE_F16, KILN_DTYPE_F16, "'<f2'"},   {KILN_DTYPE_I8, KILN_DTYPE_I8, "'|i1'"},
-    {KILN_DTYPE_I16, KILN_DTYPE_I16, "'<i2'"},   {KILN_DTYPE_I32, KILN_DTYPE_I32, "'<i4'"},
-    {KILN_DTYPE_I64, KILN_DTYPE_I64, "'<i8'"},   {KILN_DTYPE_U8, KILN_DTYPE_U8, "'|u1'"},
-    {KILN_DTYPE_U16, KILN_DTYPE_U16, "'<u2'"},   {KILN_DTYPE_U32, KILN_DTYPE_U32, "'<u4'"},
-    {KILN_DTYPE_U64, KILN_DTYPE_U64, "'<u8'"},   {KILN_DTYPE_BOOL, KILN_DTYPE_BOOL, "'|b1'"},
+    {KILN_DTYPE_F32, KILN_DTYPE_F32, "'<f4'"},
+    {KILN_DTYPE_F64, KILN_DTYPE_F64, "'<f8'"},
+    {KILN_DTYPE_F16, KILN_DTYPE_F16, "'<f2'"},
+    {KILN_DTYPE_I8, KILN_DTYPE_I8, "'|i1'"},
+    {KILN_DTYPE_I16, KILN_DTYPE_I16, "'<i2'"},
+    {KILN_DTYPE_I32, KILN_DTYPE_I32, "'<i4'"},
+    {KILN_DTYPE_I64, KILN_DTYPE_I64, "'<i8'"},
+    {KILN_DTYPE_U8, KILN_DTYPE_U8, "'|u1'"},
+    {KILN_DTYPE_U16, KILN_DTYPE_U16, "'<u2'"},
+    {KILN_DTYPE_U32, KILN_DTYPE_U32, "'<u4'"},
+    {KILN_DTYPE_U64, KILN_DTYPE_U64, "'<u8'"},
+    {KILN_DTYPE_BOOL, KILN_DTYPE_BOOL, "'|b1'"},
     // bfloat16 is not a NumPy dtype: it is stored as raw uint16 and reads back as such.
     {KILN_DTYPE_BF16, KILN_DTYPE_U16, "'<u2'"},
 };
 
 TEST_F(NpyTest, RoundTripEveryDtypeAndShape) {
   const std::vector<std::vector<int64_t>> shapes = {{}, {5}, {2, 3, 4}, {3, 0}};
-  for (const DtypeCase& c : kDtypeCases) {
-    for (const std::vector<int64_t>& shape : shapes) {
-      SCOPED_TRACE(std::string(kiln_dtype_name(c.dtype)) + " rank " +
-                   std::to_string(shape.size()));
+  for (const DtypeCase &c : kDtypeCases) {
+    for (const std::vector<int64_t> &shape : shapes) {
+      SCOPED_TRACE(std::string(kiln_dtype_name(c.dtype)) + " rank " + std::to_string(shape.size()));
       int64_t count = 1;
-      for (int64_t d : shape) count *= d;
+      for (int64_t d : shape)
+        count *= d;
       std::vector<unsigned char> data(static_cast<size_t>(count * kiln_dtype_size(c.dtype)));
       for (size_t i = 0; i < data.size(); ++i) {
         data[i] = c.dtype == KILN_DTYPE_BOOL ? static_cast<unsigned char>(i % 3 == 0)
                                              : static_cast<unsigned char>(i * 37 + c.dtype);
       }
       std::string path = dir_.Join("a.npy");
-      kiln_status_t status = kiln_npy_write(path.c_str(), c.dtype,
-                                            static_cast<int32_t>(shape.size()), shape.data(),
-                                            data.data());
+      kiln_status_t status = kiln_npy_write(
+          path.c_str(), c.dtype, static_cast<int32_t>(shape.size()), shape.data(), data.data());
       ASSERT_EQ(status, nullptr) << kiln_status_message(status);
 
       std::string file = ReadFileBytes(path);
@@ -108,7 +113,8 @@ TEST_F(NpyTest, RoundTripEveryDtypeAndShape) {
       ASSERT_EQ(status, nullptr) << kiln_status_message(status);
       EXPECT_EQ(array_.dtype, c.read_dtype);
       ASSERT_EQ(array_.rank, static_cast<int32_t>(shape.size()));
-      for (size_t d = 0; d < shape.size(); ++d) EXPECT_EQ(array_.dims[d], shape[d]);
+      for (size_t d = 0; d < shape.size(); ++d)
+        EXPECT_EQ(array_.dims[d], shape[d]);
       EXPECT_EQ(array_.byte_size, static_cast<int64_t>(data.size()));
       ASSERT_NE(array_.data, nullptr);
       EXPECT_EQ(reinterpret_cast<uintptr_t>(array_.data) % KILN_NPY_DATA_ALIGNMENT, 0u);
@@ -127,7 +133,7 @@ TEST_F(NpyTest, HeaderMatchesNumpyExactly) {
 
   const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
   std::string expected("\x93NUMPY\x01\x00", 8);
-  expected += static_cast<char>(118);  // header length 118 = 128 - 10, little-endian
+  expected += static_cast<char>(118); // header length 118 = 128 - 10, little-endian
   expected += '\0';
   expected += dict;
   expected += std::string(128 - 1 - expected.size(), ' ');
@@ -165,7 +171,8 @@ TEST_F(NpyTest, HeaderKeepsNumpysSpareSpace) {
   std::string path = dir_.Join("r16.npy");
   ASSERT_EQ(kiln_npy_write(path.c_str(), KILN_DTYPE_F32, 16, dims.data(), &value), nullptr);
   std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1";
-  for (int i = 1; i < 16; ++i) dict += ", 1";
+  for (int i = 1; i < 16; ++i)
+    dict += ", 1";
   dict += "), }";
   ASSERT_EQ(dict.size(), 101u);
   std::string file = ReadFileBytes(path);
@@ -194,8 +201,9 @@ TEST_F(NpyTest, ReadsVersion3AndLenientHeaders) {
   // Keys in another order, double quotes, no trailing comma, and an old-style 'L' suffix.
   const uint8_t values[4] = {1, 0, 0, 1};
   std::string path = dir_.Join("v3.npy");
-  WriteFileBytes(path, MakeNpy(3, "{\"shape\": (2L, 2), \"fortran_order\": False, "
-                                  "\"descr\": \"|b1\"}",
+  WriteFileBytes(path, MakeNpy(3,
+                               "{\"shape\": (2L, 2), \"fortran_order\": False, "
+                               "\"descr\": \"|b1\"}",
                                Bytes(values, sizeof(values))));
   kiln_status_t status = kiln_npy_read(path.c_str(), &array_);
   ASSERT_EQ(status, nullptr) << kiln_status_message(status);
@@ -222,7 +230,7 @@ TEST_F(NpyTest, IgnoresTrailingData) {
                                Bytes(values, sizeof(values))));
   ASSERT_EQ(kiln_npy_read(path.c_str(), &array_), nullptr);
   EXPECT_EQ(array_.byte_size, 4);
-  EXPECT_EQ(static_cast<const float*>(array_.data)[0], 1.0f);
+  EXPECT_EQ(static_cast<const float *>(array_.data)[0], 1.0f);
 }
 
 TEST_F(NpyTest, MissingFile) {
@@ -306,7 +314,7 @@ TEST_F(NpyTest, BigEndianIsRejected) {
 }
 
 TEST_F(NpyTest, UnsupportedDescrs) {
-  for (const char* descr : {"<c8", "|f4", "<U10", "f4", "=i4"}) {
+  for (const char *descr : {"<c8", "|f4", "<U10", "f4", "=i4"}) {
     std::string path = dir_.Join("descr.npy");
     WriteFileBytes(path, MakeNpy(1,
                                  std::string("{'descr': '") + descr +
@@ -324,8 +332,8 @@ TEST_F(NpyTest, UnsupportedDescrs) {
 }
 
 TEST_F(NpyTest, UnsupportedVersion) {
-  std::string file = MakeNpy(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }",
-                             std::string(4, '\0'));
+  std::string file =
+      MakeNpy(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", std::string(4, '\0'));
   file[6] = 4;
   std::string path = dir_.Join("v4.npy");
   WriteFileBytes(path, file);
@@ -333,7 +341,7 @@ TEST_F(NpyTest, UnsupportedVersion) {
 }
 
 TEST_F(NpyTest, MalformedHeaders) {
-  const char* headers[] = {
+  const char *headers[] = {
       "{'descr': '<f4', 'fortran_order': False}",
       "{'descr': '<f4', 'shape': (2,)}",
       "{'fortran_order': False, 'shape': (2,)}",
@@ -344,7 +352,7 @@ TEST_F(NpyTest, MalformedHeaders) {
       "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } junk",
       "{'descr': '<f4', 'fortran_order': False, 'shape': (2,",
   };
-  for (const char* header : headers) {
+  for (const char *header : headers) {
     SCOPED_TRACE(header);
     std::string path = dir_.Join("malformed.npy");
     WriteFileBytes(path, MakeNpy(1, header, std::string(8, '\0')));
@@ -355,12 +363,14 @@ TEST_F(NpyTest, MalformedHeaders) {
 // NumPy refuses a header whose strings hold control characters (its literal_eval: "source
 // code string cannot contain null bytes"); a NUL after the type must not end it early.
 TEST_F(NpyTest, ControlCharactersInDescr) {
-  for (const std::string& descr : {std::string("<f4\0", 4), std::string("<f4\n"),
-                                   std::string("<\tf4")}) {
+  for (const std::string &descr :
+       {std::string("<f4\0", 4), std::string("<f4\n"), std::string("<\tf4")}) {
     SCOPED_TRACE(descr);
     std::string path = dir_.Join("nul.npy");
-    WriteFileBytes(path, MakeNpy(1, "{'descr': '" + descr + "', 'fortran_order': False, "
-                                    "'shape': (2,), }",
+    WriteFileBytes(path, MakeNpy(1,
+                                 "{'descr': '" + descr +
+                                     "', 'fortran_order': False, "
+                                     "'shape': (2,), }",
                                  std::string(8, '\0')));
     ExpectReadError(path, KILN_STATUS_INVALID_ARGUMENT,
                     "'descr' is not a short string of printable characters");
@@ -369,12 +379,13 @@ TEST_F(NpyTest, ControlCharactersInDescr) {
 
 TEST_F(NpyTest, TooManyDimensions) {
   std::string shape = "(1";
-  for (int i = 1; i < 17; ++i) shape += ", 1";
+  for (int i = 1; i < 17; ++i)
+    shape += ", 1";
   shape += ")";
   std::string path = dir_.Join("rank17.npy");
-  WriteFileBytes(path, MakeNpy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape +
-                                      ", }",
-                               std::string(4, '\0')));
+  WriteFileBytes(path,
+                 MakeNpy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }",
+                         std::string(4, '\0')));
   ExpectReadError(path, KILN_STATUS_UNIMPLEMENTED, "more than 16 dimensions");
 }
 
@@ -430,4 +441,4 @@ TEST(DtypeNameTest, Names) {
   EXPECT_STREQ(kiln_dtype_name(1234), "invalid");
 }
 
-}  // namespace
+} // namespace

@@ -19,9 +19,10 @@ struct Recorder {
   std::set<std::thread::id> threads;
   std::vector<std::atomic<int>> hits;
   explicit Recorder(int64_t count) : hits(count) {}
-  static void Fn(void* ctx, int64_t begin, int64_t end) {
-    auto* self = static_cast<Recorder*>(ctx);
-    for (int64_t i = begin; i < end; ++i) self->hits[i]++;
+  static void Fn(void *ctx, int64_t begin, int64_t end) {
+    auto *self = static_cast<Recorder *>(ctx);
+    for (int64_t i = begin; i < end; ++i)
+      self->hits[i]++;
     std::lock_guard<std::mutex> lock(self->mutex);
     self->chunks.emplace_back(begin, end);
     self->threads.insert(std::this_thread::get_id());
@@ -29,7 +30,7 @@ struct Recorder {
 };
 
 class ParallelTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
@@ -39,7 +40,8 @@ TEST_F(ParallelTest, EveryItemRunsExactlyOnce) {
     for (int64_t count : {1, 2, 5, 64, 1000}) {
       Recorder rec(count);
       kiln_parallel_for(count, 1, Recorder::Fn, &rec);
-      for (int64_t i = 0; i < count; ++i) ASSERT_EQ(rec.hits[i], 1) << threads << " " << i;
+      for (int64_t i = 0; i < count; ++i)
+        ASSERT_EQ(rec.hits[i], 1) << threads << " " << i;
       EXPECT_LE(static_cast<int64_t>(rec.chunks.size()), threads);
       EXPECT_LE(static_cast<int64_t>(rec.threads.size()), threads);
     }
@@ -76,10 +78,11 @@ TEST_F(ParallelTest, UsesWorkerThreads) {
   } meet;
   kiln_parallel_for(
       2, 1,
-      [](void* ctx, int64_t, int64_t) {
-        auto* m = static_cast<Meet*>(ctx);
+      [](void *ctx, int64_t, int64_t) {
+        auto *m = static_cast<Meet *>(ctx);
         m->started++;
-        while (m->started < 2) std::this_thread::yield();
+        while (m->started < 2)
+          std::this_thread::yield();
         std::lock_guard<std::mutex> lock(m->mutex);
         m->threads.insert(std::this_thread::get_id());
       },
@@ -94,13 +97,10 @@ TEST_F(ParallelTest, NestedCallsRunInline) {
   } outer;
   kiln_parallel_for(
       3, 1,
-      [](void* ctx, int64_t, int64_t) {
-        auto* o = static_cast<Outer*>(ctx);
+      [](void *ctx, int64_t, int64_t) {
+        auto *o = static_cast<Outer *>(ctx);
         kiln_parallel_for(
-            5, 1,
-            [](void* c, int64_t b, int64_t e) {
-              static_cast<Outer*>(c)->inner += e - b;
-            },
+            5, 1, [](void *c, int64_t b, int64_t e) { static_cast<Outer *>(c)->inner += e - b; },
             o);
       },
       &outer);
@@ -116,13 +116,14 @@ TEST_F(ParallelTest, ConcurrentCallersAllFinish) {
       for (int r = 0; r < 50; ++r)
         kiln_parallel_for(
             8, 1,
-            [](void* ctx, int64_t b, int64_t e) {
-              *static_cast<std::atomic<int64_t>*>(ctx) += e - b;
+            [](void *ctx, int64_t b, int64_t e) {
+              *static_cast<std::atomic<int64_t> *>(ctx) += e - b;
             },
             &total);
     });
   }
-  for (auto& c : callers) c.join();
+  for (auto &c : callers)
+    c.join();
   EXPECT_EQ(total, 4 * 50 * 8);
 }
 
@@ -149,26 +150,26 @@ TEST_F(ParallelTest, BudgetFollowsTheRunOptions) {
 }
 
 TEST_F(ParallelTest, WorkspaceIsPerThreadAlignedAndGrows) {
-  auto* small = static_cast<char*>(kiln_parallel_workspace(100));
+  auto *small = static_cast<char *>(kiln_parallel_workspace(100));
   ASSERT_NE(small, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(small) % 64, 0u);
   std::memset(small, 1, 100);
   EXPECT_EQ(kiln_parallel_workspace(50), small);
-  auto* big = static_cast<char*>(kiln_parallel_workspace(1 << 20));
+  auto *big = static_cast<char *>(kiln_parallel_workspace(1 << 20));
   ASSERT_NE(big, nullptr);
   std::memset(big, 2, 1 << 20);
-  void* other = nullptr;
+  void *other = nullptr;
   std::thread([&other] { other = kiln_parallel_workspace(100); }).join();
   EXPECT_NE(other, nullptr);
-  EXPECT_NE(other, static_cast<void*>(big));
+  EXPECT_NE(other, static_cast<void *>(big));
 }
 
 TEST_F(ParallelTest, NumberedWorkspacesAreApart) {
-  void* first = kiln_parallel_workspace(4096);
+  void *first = kiln_parallel_workspace(4096);
   EXPECT_EQ(kiln_parallel_workspace_n(0, 4096), first);
-  auto* filter = static_cast<char*>(kiln_parallel_workspace_n(KILN_WORKSPACE_FILTER, 4096));
+  auto *filter = static_cast<char *>(kiln_parallel_workspace_n(KILN_WORKSPACE_FILTER, 4096));
   ASSERT_NE(filter, nullptr);
-  EXPECT_NE(static_cast<void*>(filter), first);
+  EXPECT_NE(static_cast<void *>(filter), first);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(filter) % 64, 0u);
   std::memset(filter, 3, 4096);
   EXPECT_EQ(kiln_parallel_workspace_n(KILN_WORKSPACE_FILTER, 100), filter); // kept
@@ -176,4 +177,4 @@ TEST_F(ParallelTest, NumberedWorkspacesAreApart) {
   EXPECT_EQ(kiln_parallel_workspace_n(KILN_PARALLEL_WORKSPACES, 100), nullptr);
 }
 
-}  // namespace
+} // namespace

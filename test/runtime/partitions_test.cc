@@ -30,7 +30,8 @@ void Partition0(void *const *args) {
   s->threads[0] = std::this_thread::get_id();
   kiln_partition_send(0, Address(s->x), sizeof(s->x));
   kiln_partition_recv(1, Address(s->y), sizeof(s->y));
-  for (int i = 0; i < 4; ++i) s->z[i] = s->y[i] + 1;
+  for (int i = 0; i < 4; ++i)
+    s->z[i] = s->y[i] + 1;
   kiln_partition_send(2, Address(s->z), sizeof(s->z));
 }
 
@@ -39,7 +40,8 @@ void Partition1(void *const *args) {
   s->threads[1] = std::this_thread::get_id();
   float x[4];
   kiln_partition_recv(0, Address(x), sizeof(x));
-  for (int i = 0; i < 4; ++i) s->yOn1[i] = 2 * x[i];
+  for (int i = 0; i < 4; ++i)
+    s->yOn1[i] = 2 * x[i];
   kiln_partition_send(1, Address(s->yOn1), sizeof(s->yOn1));
   kiln_partition_recv(2, Address(s->zOn1), sizeof(s->zOn1));
 }

@@ -37,7 +37,8 @@ std::vector<float> Reference(const Pool &p, const std::vector<float> &in) {
           for (int64_t i = 0; i < p.kh; ++i)
             for (int64_t k = 0; k < p.kw; ++k) {
               int64_t iy = y * p.sh + i - p.pt, ix = x * p.sw + k - p.pl;
-              if (iy < 0 || iy >= p.h || ix < 0 || ix >= p.w) continue;
+              if (iy < 0 || iy >= p.h || ix < 0 || ix >= p.w)
+                continue;
               float v = in[((b * p.h + iy) * p.w + ix) * p.c + ch];
               if (v > m)
                 m = v;
@@ -51,7 +52,8 @@ std::vector<float> Input(const Pool &p) {
   std::vector<float> in(p.n * p.h * p.w * p.c);
   std::mt19937 gen(static_cast<uint32_t>(p.c * 31 + p.h * 7 + p.kh));
   std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
-  for (float &v : in) v = dist(gen);
+  for (float &v : in)
+    v = dist(gen);
   return in;
 }
 
@@ -64,22 +66,22 @@ void ExpectSame(const std::vector<float> &got, const std::vector<float> &want) {
 }
 
 class MaxPoolTest : public ::testing::Test {
- protected:
+protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
 TEST_F(MaxPoolTest, MatchesTheWindowMaximum) {
   const Pool shapes[] = {
-      {2, 28, 28, 32, 2, 2, 2, 2, 0, 0, 14, 14},  // the small CNN's pool: 4 vectors wide
-      {1, 7, 9, 5, 3, 3, 2, 2, 1, 1, 4, 5},       // SAME 3x3/2, 5 channels (masked lanes)
-      {1, 6, 6, 37, 3, 3, 1, 1, 1, 1, 6, 6},      // SAME 3x3/1, 4 vectors and a masked tail
-      {2, 5, 4, 8, 5, 4, 1, 1, 0, 0, 1, 1},       // a window the size of the image
-      {1, 9, 9, 3, 9, 9, 1, 1, 4, 4, 9, 9},       // 81-pixel windows: taken in parts
-      {1, 3, 3, 4, 2, 2, 2, 2, 3, 3, 3, 3},       // windows wholly outside: the lowest float
+      {2, 28, 28, 32, 2, 2, 2, 2, 0, 0, 14, 14}, // the small CNN's pool: 4 vectors wide
+      {1, 7, 9, 5, 3, 3, 2, 2, 1, 1, 4, 5},      // SAME 3x3/2, 5 channels (masked lanes)
+      {1, 6, 6, 37, 3, 3, 1, 1, 1, 1, 6, 6},     // SAME 3x3/1, 4 vectors and a masked tail
+      {2, 5, 4, 8, 5, 4, 1, 1, 0, 0, 1, 1},      // a window the size of the image
+      {1, 9, 9, 3, 9, 9, 1, 1, 4, 4, 9, 9},      // 81-pixel windows: taken in parts
+      {1, 3, 3, 4, 2, 2, 2, 2, 3, 3, 3, 3},      // windows wholly outside: the lowest float
   };
   for (const Pool &p : shapes) {
-    SCOPED_TRACE(testing::Message() << p.h << "x" << p.w << "x" << p.c << " window " << p.kh
-                                    << "x" << p.kw);
+    SCOPED_TRACE(testing::Message()
+                 << p.h << "x" << p.w << "x" << p.c << " window " << p.kh << "x" << p.kw);
     std::vector<float> in = Input(p);
     ExpectSame(MaxPool(p, in), Reference(p, in));
   }
@@ -91,12 +93,16 @@ TEST_F(MaxPoolTest, NansArePassedOverAsInTensorFlow) {
   Pool p{1, 8, 8, 20, 2, 2, 2, 2, 0, 0, 4, 4};
   std::vector<float> in = Input(p);
   auto at = [&](int y, int x, int ch) -> float & { return in[(y * 8 + x) * 20 + ch]; };
-  auto out = [](const std::vector<float> &o, int y, int x, int ch) { return o[(y * 4 + x) * 20 + ch]; };
-  at(0, 0, 3) = nan, at(0, 1, 3) = 2.5f, at(1, 0, 3) = nan, at(1, 1, 3) = nan;  // NaN first
-  for (int i = 0; i < 4; ++i) at(2 + i / 2, 2 + i % 2, 17) = nan;              // all NaN, tail lane
+  auto out = [](const std::vector<float> &o, int y, int x, int ch) {
+    return o[(y * 4 + x) * 20 + ch];
+  };
+  at(0, 0, 3) = nan, at(0, 1, 3) = 2.5f, at(1, 0, 3) = nan, at(1, 1, 3) = nan; // NaN first
+  for (int i = 0; i < 4; ++i)
+    at(2 + i / 2, 2 + i % 2, 17) = nan; // all NaN, tail lane
   at(4, 4, 0) = inf;
-  for (int i = 0; i < 4; ++i) at(6 + i / 2, 6 + i % 2, 8) = -inf;              // all -inf
-  at(0, 4, 5) = -0.0f, at(0, 5, 5) = 0.0f, at(1, 4, 5) = -1, at(1, 5, 5) = -1;  // equal zeros
+  for (int i = 0; i < 4; ++i)
+    at(6 + i / 2, 6 + i % 2, 8) = -inf;                                        // all -inf
+  at(0, 4, 5) = -0.0f, at(0, 5, 5) = 0.0f, at(1, 4, 5) = -1, at(1, 5, 5) = -1; // equal zeros
   std::vector<float> got = MaxPool(p, in);
   ExpectSame(got, Reference(p, in));
   EXPECT_EQ(out(got, 0, 0, 3), 2.5f);

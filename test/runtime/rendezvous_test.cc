@@ -40,7 +40,8 @@ TEST(Rendezvous, ReceiverWaitsForTheSenderOnAnotherThread) {
     status = r.t->recv(r.t, "big:0;/cpu:0", got.data(), int64_t(got.size() * sizeof(int32_t)));
   });
   std::vector<int32_t> sent(1000);
-  for (int i = 0; i < 1000; ++i) sent[i] = i * 7;
+  for (int i = 0; i < 1000; ++i)
+    sent[i] = i * 7;
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_EQ(r.t->send(r.t, "big:0;/cpu:0", sent.data(), int64_t(sent.size() * sizeof(int32_t))),
             nullptr);

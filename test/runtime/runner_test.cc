@@ -45,8 +45,8 @@ int32_t g_last_num_threads = -1;
 constexpr int64_t kScratchBytes = 96;
 constexpr int64_t kScratchAlignment = 128;
 
-int32_t AddEntry(const void* const* inputs, void* const* outputs, void* scratch,
-                 const kiln_run_options_t* options) {
+int32_t AddEntry(const void *const *inputs, void *const *outputs, void *scratch,
+                 const kiln_run_options_t *options) {
   ++g_calls;
   if (options == nullptr || options->struct_size != sizeof(kiln_run_options_t)) {
     return KILN_STATUS_INVALID_ARGUMENT;
@@ -55,25 +55,26 @@ int32_t AddEntry(const void* const* inputs, void* const* outputs, void* scratch,
   if (scratch == nullptr || reinterpret_cast<uintptr_t>(scratch) % kScratchAlignment != 0) {
     return KILN_STATUS_INTERNAL;
   }
-  std::memset(scratch, 0x5a, kScratchBytes);  // must be writable
-  const int32_t* x = static_cast<const int32_t*>(inputs[0]);
-  const int32_t* y = static_cast<const int32_t*>(inputs[1]);
-  int32_t* sum = static_cast<int32_t*>(outputs[0]);
-  for (int i = 0; i < 2; ++i) sum[i] = x[i] + y[i];
-  *static_cast<int64_t*>(outputs[1]) = static_cast<int64_t>(x[0]) * 1000 + y[0];
+  std::memset(scratch, 0x5a, kScratchBytes); // must be writable
+  const int32_t *x = static_cast<const int32_t *>(inputs[0]);
+  const int32_t *y = static_cast<const int32_t *>(inputs[1]);
+  int32_t *sum = static_cast<int32_t *>(outputs[0]);
+  for (int i = 0; i < 2; ++i)
+    sum[i] = x[i] + y[i];
+  *static_cast<int64_t *>(outputs[1]) = static_cast<int64_t>(x[0]) * 1000 + y[0];
   return KILN_STATUS_OK;
 }
 
 const kiln_model_info_t kAddModel = {
-    KILN_ABI_VERSION, "add", 2, 2, kAddInputs, kAddOutputs, kScratchBytes, kScratchAlignment,
-    AddEntry};
+    KILN_ABI_VERSION,  "add",   2, 2, kAddInputs, kAddOutputs, kScratchBytes,
+    kScratchAlignment, AddEntry};
 
-int32_t FailingEntry(const void* const*, void* const*, void*, const kiln_run_options_t*) {
+int32_t FailingEntry(const void *const *, void *const *, void *, const kiln_run_options_t *) {
   return KILN_STATUS_INTERNAL;
 }
 
-const kiln_model_info_t kFailingModel = {
-    KILN_ABI_VERSION, "broken", 2, 2, kAddInputs, kAddOutputs, 0, 0, FailingEntry};
+const kiln_model_info_t kFailingModel = {KILN_ABI_VERSION, "broken", 2, 2,           kAddInputs,
+                                         kAddOutputs,      0,        0, FailingEntry};
 
 // ---- a fake model "identity": one [64] input per dtype, copied to an output ----------------
 
@@ -97,11 +98,11 @@ struct IdentityModel {
       inputs.push_back({input_names[i].c_str(), "", kAllDtypes[i], 1, kIdentityDims, bytes});
       outputs.push_back({output_names[i].c_str(), "", kAllDtypes[i], 1, kIdentityDims, bytes});
     }
-    info = {KILN_ABI_VERSION, "identity", kNumDtypes, kNumDtypes, inputs.data(), outputs.data(),
-            0, 0, &Entry};
+    info = {KILN_ABI_VERSION, "identity", kNumDtypes, kNumDtypes, inputs.data(),
+            outputs.data(),   0,          0,          &Entry};
   }
-  static int32_t Entry(const void* const* in, void* const* out, void*,
-                       const kiln_run_options_t*) {
+  static int32_t Entry(const void *const *in, void *const *out, void *,
+                       const kiln_run_options_t *) {
     for (int i = 0; i < kNumDtypes; ++i) {
       std::memcpy(out[i], in[i],
                   static_cast<size_t>(kIdentityLength * kiln_dtype_size(kAllDtypes[i])));
@@ -134,7 +135,7 @@ struct RunResult {
 };
 
 class RunnerTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     g_calls = 0;
     g_last_num_threads = -1;
@@ -142,23 +143,24 @@ class RunnerTest : public ::testing::Test {
     y_path_ = WriteI32("y.npy", {2}, {10, 20});
   }
 
-  std::string WriteI32(const std::string& name, std::vector<int64_t> dims,
+  std::string WriteI32(const std::string &name, std::vector<int64_t> dims,
                        std::vector<int32_t> values) {
     std::string path = dir_.Join(name);
-    kiln_status_t status = kiln_npy_write(path.c_str(), KILN_DTYPE_I32,
-                                          static_cast<int32_t>(dims.size()), dims.data(),
-                                          values.data());
+    kiln_status_t status =
+        kiln_npy_write(path.c_str(), KILN_DTYPE_I32, static_cast<int32_t>(dims.size()), dims.data(),
+                       values.data());
     EXPECT_EQ(status, nullptr) << kiln_status_message(status);
     kiln_status_free(status);
     return path;
   }
 
   // Runs kiln_runner_main with stdout and stderr captured in files.
-  RunResult Run(const kiln_model_info_t* model, const std::vector<std::string>& args) {
+  RunResult Run(const kiln_model_info_t *model, const std::vector<std::string> &args) {
     std::vector<std::string> storage = {"model_prog"};
     storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& arg : storage) argv.push_back(arg.data());
+    std::vector<char *> argv;
+    for (std::string &arg : storage)
+      argv.push_back(arg.data());
     argv.push_back(nullptr);
 
     std::string out_path = dir_.Join("captured_stdout.txt");
@@ -185,7 +187,7 @@ class RunnerTest : public ::testing::Test {
   }
 
   // Reads an output file, expecting `dtype` and `dims`.
-  std::vector<unsigned char> ReadOutput(const std::string& path, int32_t dtype,
+  std::vector<unsigned char> ReadOutput(const std::string &path, int32_t dtype,
                                         std::vector<int64_t> dims) {
     kiln_npy_array_t array{};
     kiln_status_t status = kiln_npy_read(path.c_str(), &array);
@@ -193,15 +195,14 @@ class RunnerTest : public ::testing::Test {
     kiln_status_free(status);
     EXPECT_EQ(array.dtype, dtype) << path;
     EXPECT_EQ(std::vector<int64_t>(array.dims, array.dims + array.rank), dims) << path;
-    const unsigned char* data = static_cast<const unsigned char*>(array.data);
+    const unsigned char *data = static_cast<const unsigned char *>(array.data);
     std::vector<unsigned char> bytes(data, data + array.byte_size);
     kiln_npy_array_free(&array);
     return bytes;
   }
 
-  void ExpectAddOutputs(const std::string& out_dir, std::vector<int32_t> sum, int64_t mix) {
-    std::vector<unsigned char> bytes =
-        ReadOutput(out_dir + "/x_y_sum_0.npy", KILN_DTYPE_I32, {2});
+  void ExpectAddOutputs(const std::string &out_dir, std::vector<int32_t> sum, int64_t mix) {
+    std::vector<unsigned char> bytes = ReadOutput(out_dir + "/x_y_sum_0.npy", KILN_DTYPE_I32, {2});
     ASSERT_EQ(bytes.size(), 8u);
     std::vector<int32_t> got(2);
     std::memcpy(got.data(), bytes.data(), 8);
@@ -220,7 +221,7 @@ class RunnerTest : public ::testing::Test {
 const char kAddOutputLines[] = "x_y_sum:0 int32 [2]\nwhile/Exit_1:0 int64 []\n";
 
 TEST_F(RunnerTest, NamedInputsWriteOutputs) {
-  std::string out_dir = dir_.Join("out");  // does not exist yet
+  std::string out_dir = dir_.Join("out"); // does not exist yet
   RunResult r = Run(&kAddModel, {"--input", "x:0=" + x_path_, "--input", "y:0=" + y_path_,
                                  "--output-dir", out_dir});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -276,15 +277,15 @@ TEST_F(RunnerTest, ShapeMismatch) {
   std::string path = WriteI32("y23.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
   RunResult r = Run(&kAddModel, {x_path_, path});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: input 'y:0' from '" + path +
-                       "': shape [2,3] does not match the model's [2]\n");
+  EXPECT_EQ(r.err,
+            "error: input 'y:0' from '" + path + "': shape [2,3] does not match the model's [2]\n");
   EXPECT_EQ(g_calls, 0);
 
   std::string scalar = WriteI32("scalar.npy", {}, {5});
   r = Run(&kAddModel, {scalar, y_path_});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: input 'x:0' from '" + scalar +
-                       "': shape [] does not match the model's [2]\n");
+  EXPECT_EQ(r.err,
+            "error: input 'x:0' from '" + scalar + "': shape [] does not match the model's [2]\n");
 }
 
 TEST_F(RunnerTest, UnknownInput) {
@@ -312,8 +313,7 @@ TEST_F(RunnerTest, TooManyInputFiles) {
 }
 
 TEST_F(RunnerTest, InputGivenTwice) {
-  RunResult r = Run(&kAddModel, {"--input", "x=" + x_path_, "--input", "lhs=" + x_path_,
-                                 y_path_});
+  RunResult r = Run(&kAddModel, {"--input", "x=" + x_path_, "--input", "lhs=" + x_path_, y_path_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "error: input 'x:0' is given more than once\n");
 }
@@ -322,8 +322,8 @@ TEST_F(RunnerTest, UnreadableInputFile) {
   std::string missing = dir_.Join("missing.npy");
   RunResult r = Run(&kAddModel, {x_path_, missing});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: input 'y:0': cannot open '" + missing +
-                       "': No such file or directory\n");
+  EXPECT_EQ(r.err,
+            "error: input 'y:0': cannot open '" + missing + "': No such file or directory\n");
 
   std::string garbage = dir_.Join("garbage.npy");
   WriteFileBytes(garbage, "garbage");
@@ -350,7 +350,7 @@ TEST_F(RunnerTest, BadFlags) {
       {"--output-dir"},
       {"--output-dir="},
   };
-  for (const std::vector<std::string>& args : cases) {
+  for (const std::vector<std::string> &args : cases) {
     std::vector<std::string> full = args;
     full.push_back(x_path_);
     full.push_back(y_path_);
@@ -416,7 +416,8 @@ TEST_F(RunnerTest, Bench) {
   EXPECT_EQ(g_calls, 6) << "one warm-up run and five timed runs";
   std::vector<std::string> lines;
   std::istringstream stream(r.out);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  for (std::string line; std::getline(stream, line);)
+    lines.push_back(line);
   ASSERT_EQ(lines.size(), 3u) << r.out;
   EXPECT_EQ(lines[0], "x_y_sum:0 int32 [2]");
   EXPECT_EQ(lines[1], "while/Exit_1:0 int64 []");
@@ -424,8 +425,7 @@ TEST_F(RunnerTest, Bench) {
       lines[2], std::regex(R"(bench: runs=5 median_ms=[0-9]+\.[0-9]{4} min_ms=[0-9]+\.[0-9]{4})")))
       << lines[2];
   double median = 0, min = 0;
-  ASSERT_EQ(std::sscanf(lines[2].c_str(), "bench: runs=5 median_ms=%lf min_ms=%lf", &median,
-                        &min),
+  ASSERT_EQ(std::sscanf(lines[2].c_str(), "bench: runs=5 median_ms=%lf min_ms=%lf", &median, &min),
             2);
   EXPECT_LE(min, median);
 }
@@ -466,30 +466,85 @@ TEST_F(RunnerTest, BenchRandomValuesForEveryDtype) {
     ASSERT_EQ(bytes.size(), static_cast<size_t>(kIdentityLength * kiln_dtype_size(dtype)));
     std::vector<double> values;
     for (int64_t k = 0; k < kIdentityLength; ++k) {
-      const unsigned char* p = bytes.data() + k * kiln_dtype_size(dtype);
+      const unsigned char *p = bytes.data() + k * kiln_dtype_size(dtype);
       double v = 0;
       switch (dtype) {
-        case KILN_DTYPE_F32: { float f; std::memcpy(&f, p, 4); v = f; break; }
-        case KILN_DTYPE_F64: std::memcpy(&v, p, 8); break;
-        case KILN_DTYPE_F16: { uint16_t h; std::memcpy(&h, p, 2); v = HalfToFloat(h); break; }
-        case KILN_DTYPE_BF16: { uint16_t h; std::memcpy(&h, p, 2); v = Bfloat16ToFloat(h); break; }
-        case KILN_DTYPE_I8: { int8_t x; std::memcpy(&x, p, 1); v = x; break; }
-        case KILN_DTYPE_I16: { int16_t x; std::memcpy(&x, p, 2); v = x; break; }
-        case KILN_DTYPE_I32: { int32_t x; std::memcpy(&x, p, 4); v = x; break; }
-        case KILN_DTYPE_I64: { int64_t x; std::memcpy(&x, p, 8); v = static_cast<double>(x); break; }
-        case KILN_DTYPE_U8: case KILN_DTYPE_BOOL: v = *p; break;
-        case KILN_DTYPE_U16: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
-        case KILN_DTYPE_U32: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
-        case KILN_DTYPE_U64: { uint64_t x; std::memcpy(&x, p, 8); v = static_cast<double>(x); break; }
+      case KILN_DTYPE_F32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        v = f;
+        break;
+      }
+      case KILN_DTYPE_F64:
+        std::memcpy(&v, p, 8);
+        break;
+      case KILN_DTYPE_F16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        v = HalfToFloat(h);
+        break;
+      }
+      case KILN_DTYPE_BF16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        v = Bfloat16ToFloat(h);
+        break;
+      }
+      case KILN_DTYPE_I8: {
+        int8_t x;
+        std::memcpy(&x, p, 1);
+        v = x;
+        break;
+      }
+      case KILN_DTYPE_I16: {
+        int16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+      }
+      case KILN_DTYPE_I32: {
+        int32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+      }
+      case KILN_DTYPE_I64: {
+        int64_t x;
+        std::memcpy(&x, p, 8);
+        v = static_cast<double>(x);
+        break;
+      }
+      case KILN_DTYPE_U8:
+      case KILN_DTYPE_BOOL:
+        v = *p;
+        break;
+      case KILN_DTYPE_U16: {
+        uint16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+      }
+      case KILN_DTYPE_U32: {
+        uint32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+      }
+      case KILN_DTYPE_U64: {
+        uint64_t x;
+        std::memcpy(&x, p, 8);
+        v = static_cast<double>(x);
+        break;
+      }
       }
       values.push_back(v);
     }
-    bool is_float = dtype == KILN_DTYPE_F32 || dtype == KILN_DTYPE_F64 ||
-                    dtype == KILN_DTYPE_F16 || dtype == KILN_DTYPE_BF16;
+    bool is_float = dtype == KILN_DTYPE_F32 || dtype == KILN_DTYPE_F64 || dtype == KILN_DTYPE_F16 ||
+                    dtype == KILN_DTYPE_BF16;
     bool is_unsigned = dtype == KILN_DTYPE_U8 || dtype == KILN_DTYPE_U16 ||
                        dtype == KILN_DTYPE_U32 || dtype == KILN_DTYPE_U64;
     double low = is_float ? -1.0 : dtype == KILN_DTYPE_BOOL ? 0.0 : is_unsigned ? 0.0 : -10.0;
-    double high = is_float ? 1.0 : dtype == KILN_DTYPE_BOOL ? 2.0 : 10.0;  // exclusive
+    double high = is_float ? 1.0 : dtype == KILN_DTYPE_BOOL ? 2.0 : 10.0; // exclusive
     bool varied = false;
     for (double v : values) {
       EXPECT_GE(v, low);
@@ -526,9 +581,7 @@ TEST_F(RunnerTest, UnwritableOutputDir) {
 
   r = Run(&kAddModel, {x_path_, y_path_, "--output-dir", file});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'" + file + "' exists and is not a directory"), std::string::npos)
-      << r.err;
-
+  EXPECT_NE(r.err.find("'" + file + "' exists and is not a directory"), std::string::npos) << r.err;
 }
 
 TEST_F(RunnerTest, OutputDirIsCreatedWithItsParents) {
@@ -546,8 +599,7 @@ TEST_F(RunnerTest, UnwritableOutputFile) {
   ASSERT_EQ(mkdir((out_dir + "/x_y_sum_0.npy").c_str(), 0777), 0);
   RunResult r = Run(&kAddModel, {x_path_, y_path_, "--output-dir", out_dir});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("error: output 'x_y_sum:0': cannot write '" + out_dir +
-                       "/x_y_sum_0.npy'"),
+  EXPECT_NE(r.err.find("error: output 'x_y_sum:0': cannot write '" + out_dir + "/x_y_sum_0.npy'"),
             std::string::npos)
       << r.err;
 }
@@ -557,38 +609,36 @@ TEST_F(RunnerTest, UnwritableOutputFile) {
 const int64_t kOneDims[1] = {1};
 const kiln_tensor_info_t kBumpInputs[1] = {{"by:0", "", KILN_DTYPE_I32, 1, kOneDims, 4}};
 const kiln_tensor_info_t kCountOutputs[1] = {{"count:0", "", KILN_DTYPE_I32, 1, kOneDims, 4}};
-const kiln_state_info_t kCounterStates[1] = {
-    {{"count", "", KILN_DTYPE_I32, 1, kOneDims, 4}, 0}};
+const kiln_state_info_t kCounterStates[1] = {{{"count", "", KILN_DTYPE_I32, 1, kOneDims, 4}, 0}};
 const int32_t kCounterState[1] = {0};
 
 // bump: count += by, returning the count before; peek: returns the count.
-int32_t BumpEntry(const void* const* inputs, void* const* outputs, void* state, void* scratch,
-                  const kiln_run_options_t*) {
+int32_t BumpEntry(const void *const *inputs, void *const *outputs, void *state, void *scratch,
+                  const kiln_run_options_t *) {
   if (state == nullptr || reinterpret_cast<uintptr_t>(state) % 64 != 0 || scratch == nullptr) {
     return KILN_STATUS_INTERNAL;
   }
-  int32_t* count = static_cast<int32_t*>(state);
-  *static_cast<int32_t*>(outputs[0]) = *count;
-  *count += *static_cast<const int32_t*>(inputs[0]);
+  int32_t *count = static_cast<int32_t *>(state);
+  *static_cast<int32_t *>(outputs[0]) = *count;
+  *count += *static_cast<const int32_t *>(inputs[0]);
   return KILN_STATUS_OK;
 }
 
-int32_t PeekEntry(const void* const*, void* const* outputs, void* state, void*,
-                  const kiln_run_options_t*) {
-  *static_cast<int32_t*>(outputs[0]) = *static_cast<const int32_t*>(state);
+int32_t PeekEntry(const void *const *, void *const *outputs, void *state, void *,
+                  const kiln_run_options_t *) {
+  *static_cast<int32_t *>(outputs[0]) = *static_cast<const int32_t *>(state);
   return KILN_STATUS_OK;
 }
 
 const kiln_entry_info_t kCounterEntries[2] = {
-    {"bump", 1, 1, kBumpInputs, kCountOutputs, 1, 1, kCounterState, kCounterState, 32,
-     BumpEntry},
+    {"bump", 1, 1, kBumpInputs, kCountOutputs, 1, 1, kCounterState, kCounterState, 32, BumpEntry},
     {"peek", 0, 1, nullptr, kCountOutputs, 1, 0, kCounterState, nullptr, 0, PeekEntry},
 };
 
 // The first entry point uses state, so ABI 1's `entry` is NULL.
 const kiln_model_info_t kCounterModel = {
-    KILN_ABI_VERSION, "counter", 1, 1, kBumpInputs, kCountOutputs, 32, 64, nullptr,
-    2, 1, kCounterEntries, kCounterStates, 64, 64};
+    KILN_ABI_VERSION, "counter",      1,  1, kBumpInputs, kCountOutputs, 32, 64, nullptr, 2, 1,
+    kCounterEntries,  kCounterStates, 64, 64};
 
 TEST_F(RunnerTest, EntryPointsWithState) {
   std::string by = WriteI32("by.npy", {1}, {5});
@@ -659,4 +709,4 @@ TEST_F(RunnerTest, MalformedEntryPoint) {
   EXPECT_EQ(r.err, "error: model 'counter' is malformed: bad entry point 'peek'\n");
 }
 
-}  // namespace
+} // namespace

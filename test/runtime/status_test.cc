@@ -13,7 +13,7 @@ namespace {
 TEST(StatusTest, NullIsOk) {
   EXPECT_EQ(kiln_status_code(nullptr), KILN_STATUS_OK);
   EXPECT_STREQ(kiln_status_message(nullptr), "");
-  kiln_status_free(nullptr);  // must be a no-op
+  kiln_status_free(nullptr); // must be a no-op
 }
 
 TEST(StatusTest, CreateFormatsMessage) {
@@ -26,10 +26,10 @@ TEST(StatusTest, CreateFormatsMessage) {
 }
 
 TEST(StatusTest, KeepsEveryCode) {
-  const kiln_status_code_t codes[] = {
-      KILN_STATUS_INVALID_ARGUMENT, KILN_STATUS_NOT_FOUND,     KILN_STATUS_OUT_OF_RANGE,
-      KILN_STATUS_RESOURCE_EXHAUSTED, KILN_STATUS_IO_ERROR, KILN_STATUS_UNIMPLEMENTED,
-      KILN_STATUS_INTERNAL};
+  const kiln_status_code_t codes[] = {KILN_STATUS_INVALID_ARGUMENT, KILN_STATUS_NOT_FOUND,
+                                      KILN_STATUS_OUT_OF_RANGE,     KILN_STATUS_RESOURCE_EXHAUSTED,
+                                      KILN_STATUS_IO_ERROR,         KILN_STATUS_UNIMPLEMENTED,
+                                      KILN_STATUS_INTERNAL};
   for (kiln_status_code_t code : codes) {
     kiln_status_t status = kiln_status_create(code, "code %d", static_cast<int>(code));
     ASSERT_NE(status, nullptr);
@@ -73,13 +73,13 @@ TEST(StatusTest, CodeStrings) {
 
 // kiln_check_format fills {index} with the row-major coordinates of `position` and
 // {value} with the value, signed or unsigned, and truncates to the buffer it is given.
-std::string FormatCheck(const char* message, std::vector<int64_t> dims, int32_t is_unsigned,
+std::string FormatCheck(const char *message, std::vector<int64_t> dims, int32_t is_unsigned,
                         int64_t position, int64_t value, int64_t size = 256) {
   kiln_check_info_t info{message, static_cast<int32_t>(dims.size()), is_unsigned, dims.data()};
   std::string out(static_cast<size_t>(size), '#');
   int64_t length = kiln_check_format(&info, position, value, out.data(), size);
-  EXPECT_EQ(length, static_cast<int64_t>(strlen(out.c_str())) +
-                        (length >= size ? length - size + 1 : 0));
+  EXPECT_EQ(length,
+            static_cast<int64_t>(strlen(out.c_str())) + (length >= size ? length - size + 1 : 0));
   return out.c_str();
 }
 
@@ -142,4 +142,4 @@ TEST(StatusReportTest, GivesTheCodeAndTheMessage) {
             KILN_STATUS_INTERNAL);
 }
 
-}  // namespace
+} // namespace

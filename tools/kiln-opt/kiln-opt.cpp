@@ -8,6 +8,5 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "Kiln optimizer driver\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "Kiln optimizer driver\n", registry));
 }

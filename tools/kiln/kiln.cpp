@@ -36,7 +36,8 @@ static void outOfMemory(void *, const char *reason, bool) {
 /// fetch a node called "--emit". "-" (standard output) and negative numbers are values.
 static const CLI::Validator kNotAnOption(
     [](std::string &value) -> std::string {
-      if (value.size() > 1 && value[0] == '-' && !std::isdigit(static_cast<unsigned char>(value[1])))
+      if (value.size() > 1 && value[0] == '-' &&
+          !std::isdigit(static_cast<unsigned char>(value[1])))
         return "'" + value + "' is an option, not a value; give the value first";
       return "";
     },
@@ -80,9 +81,10 @@ int main(int argc, char **argv) {
   std::string emit = "exe", stage = "graph";
   CLI::App *compile = app.add_subcommand(
       "compile", "Compile a GraphDef (.pb binary or .pbtxt text) to native code");
-  compile->add_option("graph", options.graphPath,
-                      "The graph file (.pb or .pbtxt), a SavedModel directory (holding "
-                      "saved_model.pb and variables/), or a model written as MLIR (.mlir)")
+  compile
+      ->add_option("graph", options.graphPath,
+                   "The graph file (.pb or .pbtxt), a SavedModel directory (holding "
+                   "saved_model.pb and variables/), or a model written as MLIR (.mlir)")
       ->required();
   std::string tags;
   compile->add_option("--tag", tags,
@@ -113,14 +115,15 @@ int main(int argc, char **argv) {
                    "arena), llvm (LLVM dialect)")
       ->check(kNotAnOption & CLI::IsMember({"import", "graph", "lowered", "llvm"}))
       ->capture_default_str();
-  compile->add_option("--feed", options.feeds,
-                      "A tensor to feed, NAME[:PORT]=DTYPE[DIMS], e.g. X=f32[4,784] or "
-                      "x:0=int32[] (repeatable). DTYPE: f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 "
-                      "bool, or TensorFlow's float32 / DT_FLOAT; DTYPE or [DIMS] may be left "
-                      "out to take them from the graph. Without feeds, every needed "
-                      "Placeholder is fed with its declared shape. Feeding a Const turns it "
-                      "into an input. For a SavedModel, KEY=DTYPE[DIMS] gives the shape of a signature "
-                      "input whose dimensions are unknown");
+  compile->add_option(
+      "--feed", options.feeds,
+      "A tensor to feed, NAME[:PORT]=DTYPE[DIMS], e.g. X=f32[4,784] or "
+      "x:0=int32[] (repeatable). DTYPE: f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 "
+      "bool, or TensorFlow's float32 / DT_FLOAT; DTYPE or [DIMS] may be left "
+      "out to take them from the graph. Without feeds, every needed "
+      "Placeholder is fed with its declared shape. Feeding a Const turns it "
+      "into an input. For a SavedModel, KEY=DTYPE[DIMS] gives the shape of a signature "
+      "input whose dimensions are unknown");
   compile->add_option("--fetch", options.fetches,
                       "A tensor to compute, NAME[:PORT] (repeatable). Only what the fetches "
                       "need is compiled. Without fetches, the graph's unconsumed outputs are "
@@ -139,11 +142,12 @@ int main(int argc, char **argv) {
   compile->add_option("-O", options.optLevel, "LLVM optimisation level, 0 to 3")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
-  compile->add_option("-j,--jobs", options.jobs,
-                      "Threads for compiling: MLIR's passes, and LLVM's optimisation and "
-                      "code generation of an executable, in parts linked together (default: "
-                      "one per core; LLVM's only for a large model, at most 8). --emit obj "
-                      "and --dump-ir keep one part")
+  compile
+      ->add_option("-j,--jobs", options.jobs,
+                   "Threads for compiling: MLIR's passes, and LLVM's optimisation and "
+                   "code generation of an executable, in parts linked together (default: "
+                   "one per core; LLVM's only for a large model, at most 8). --emit obj "
+                   "and --dump-ir keep one part")
       ->check(CLI::Range(1, 256));
   compile->add_option("--dump-ir", options.dumpIrDir,
                       "Write the IR after every pass and at every stage into this directory");
@@ -167,13 +171,14 @@ int main(int argc, char **argv) {
                     "(bfloat16 by truncation, as the TensorFlow paper's lossy compression: "
                     "each value's relative error below 2^-7, NaNs stay NaNs), restored with "
                     "zeros on receipt; half the bytes. Other types cross whole");
-  compile->add_option("--gpu-arch", options.gpuArch,
-                      "GPU architecture of the kernels, sm_XX (default sm_80: PTX every "
-                      "later GPU's driver compiles). Given, the kernels are also assembled "
-                      "with ptxas from the CUDA toolkit ($CUDA_HOME or /usr/local/cuda) into "
-                      "a fatbin, so the driver does not compile them when the model loads. "
-                      "sm_90a (H100/H200 only) also computes large f16 products Kiln "
-                      "generates (--no-kernels) with Hopper's wgmma, fed by TMA")
+  compile
+      ->add_option("--gpu-arch", options.gpuArch,
+                   "GPU architecture of the kernels, sm_XX (default sm_80: PTX every "
+                   "later GPU's driver compiles). Given, the kernels are also assembled "
+                   "with ptxas from the CUDA toolkit ($CUDA_HOME or /usr/local/cuda) into "
+                   "a fatbin, so the driver does not compile them when the model loads. "
+                   "sm_90a (H100/H200 only) also computes large f16 products Kiln "
+                   "generates (--no-kernels) with Hopper's wgmma, fed by TMA")
       ->check(kNotAnOption);
   bool noRuntimeChecks = false;
   compile->add_flag("--no-runtime-checks", noRuntimeChecks,

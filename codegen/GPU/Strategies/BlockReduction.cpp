@@ -14,8 +14,8 @@ namespace {
 
 /// A reduction's combining op, `combine(value, accumulator)`, as gpu.all_reduce takes it.
 struct Combiner {
-  Operation *op;              // in the generic op's body, yielded
-  Value value;                // its operand that is not the accumulator
+  Operation *op; // in the generic op's body, yielded
+  Value value;   // its operand that is not the accumulator
   mlir::gpu::AllReduceOperation kind;
   TypedAttr identity;
 };
@@ -61,8 +61,7 @@ static std::optional<Combiner> combinerOf(linalg::GenericOp op) {
           .Default([](Operation *) { return std::nullopt; });
   if (!kind)
     return std::nullopt;
-  return Combiner{combine, lhs == acc ? rhs : lhs, kind->first,
-                  FloatAttr::get(type, kind->second)};
+  return Combiner{combine, lhs == acc ? rhs : lhs, kind->first, FloatAttr::get(type, kind->second)};
 }
 
 /// `op` as a reduction buildBlockReduction takes, or nothing.
@@ -131,18 +130,17 @@ void buildBlockReduction(IRRewriter &rewriter, linalg::GenericOp op) {
                                  ValueRange{identity});
   {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    ivs.append(splitIndex(lb, loc, loop.getInductionVar(),
-                          ranges.drop_front(parallel)));
+    ivs.append(splitIndex(lb, loc, loop.getInductionVar(), ranges.drop_front(parallel)));
     IRMapping map;
     cloneBody(lb, loc, op, ivs, loop.getRegionIterArgs()[0], map, combiner.op);
     Value next = lb.clone(*combiner.op, map)->getResult(0);
     scf::YieldOp::create(lb, loc, next);
   }
-  Value total = mlir::gpu::AllReduceOp::create(
-                    b, loc, loop.getResult(0),
-                    mlir::gpu::AllReduceOperationAttr::get(b.getContext(), combiner.kind),
-                    b.getUnitAttr())
-                    .getResult();
+  Value total =
+      mlir::gpu::AllReduceOp::create(
+          b, loc, loop.getResult(0),
+          mlir::gpu::AllReduceOperationAttr::get(b.getContext(), combiner.kind), b.getUnitAttr())
+          .getResult();
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(b, 0));
   auto write = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   mlir::gpu::TerminatorOp::create(b, loc);

@@ -44,8 +44,8 @@ SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map, ValueRang
   return indices;
 }
 
-void cloneBody(OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value> ivs,
-               Value output, IRMapping &map, Operation *skip) {
+void cloneBody(OpBuilder &b, Location loc, linalg::GenericOp op, ArrayRef<Value> ivs, Value output,
+               IRMapping &map, Operation *skip) {
   Block &region = op.getRegion().front();
   for (OpOperand *input : op.getDpsInputOperands())
     map.map(region.getArgument(input->getOperandNumber()),
@@ -72,8 +72,8 @@ Value halfProductStep(OpBuilder &b, Location loc, Value lhs, Value rhs, Value ac
       b, loc, acc, arith::MulFOp::create(b, loc, widen(b, loc, lhs), widen(b, loc, rhs)));
 }
 
-SmallVector<Value> tileIndices(OpBuilder &b, Location loc, AffineMap map,
-                               ArrayRef<Value> batchIvs, Value row, Value col, Value depth) {
+SmallVector<Value> tileIndices(OpBuilder &b, Location loc, AffineMap map, ArrayRef<Value> batchIvs,
+                               Value row, Value col, Value depth) {
   SmallVector<Value> ivs(batchIvs);
   ivs.append({row, col, depth});
   return applyMap(b, loc, map, ivs);
@@ -93,8 +93,7 @@ scf::ParallelOp parallelLoop(OpBuilder &b, Location loc, ArrayRef<int64_t> count
 Value alignedVectorLoad(OpBuilder &b, Location loc, Value memref, ValueRange indices,
                         int64_t width) {
   Type element = getElementTypeOrSelf(memref.getType());
-  auto load =
-      vector::LoadOp::create(b, loc, VectorType::get({width}, element), memref, indices);
+  auto load = vector::LoadOp::create(b, loc, VectorType::get({width}, element), memref, indices);
   load.setAlignment(width * element.getIntOrFloatBitWidth() / 8);
   return load;
 }
@@ -105,10 +104,9 @@ void alignedVectorStore(OpBuilder &b, Location loc, Value v, Value memref, Value
       .setAlignment(type.getNumElements() * type.getElementTypeBitWidth() / 8);
 }
 
-mlir::gpu::LaunchOp launchTiles(IRRewriter &rewriter, const IndexMath &im, int64_t m,
-                                int64_t n, ArrayRef<int64_t> batchRanges, int64_t tile,
-                                int64_t threads, TypeRange shared,
-                                SmallVector<Value> &batchIvs) {
+mlir::gpu::LaunchOp launchTiles(IRRewriter &rewriter, const IndexMath &im, int64_t m, int64_t n,
+                                ArrayRef<int64_t> batchRanges, int64_t tile, int64_t threads,
+                                TypeRange shared, SmallVector<Value> &batchIvs) {
   int64_t batch = 1;
   for (int64_t r : batchRanges)
     batch *= r;

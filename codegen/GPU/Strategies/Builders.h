@@ -28,12 +28,12 @@ mlir::gpu::LaunchOp launch1d(mlir::OpBuilder &b, mlir::Location loc, int64_t blo
 
 /// The indices, row-major (the last varying fastest), of the flat position `id` in a nest
 /// of loops with `counts` iterations each.
-llvm::SmallVector<mlir::Value> splitIndex(mlir::OpBuilder &b, mlir::Location loc,
-                                          mlir::Value id, llvm::ArrayRef<int64_t> counts);
+llvm::SmallVector<mlir::Value> splitIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,
+                                          llvm::ArrayRef<int64_t> counts);
 
 /// The results of `map` at the loop indices `ivs` (an operand's indices in a linalg op).
-llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc,
-                                        mlir::AffineMap map, mlir::ValueRange ivs);
+llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc, mlir::AffineMap map,
+                                        mlir::ValueRange ivs);
 
 /// Clones `op`'s body at `b` for the loop indices `ivs`: each input loaded through its
 /// indexing map, `linalg.index` the index itself, the output's argument `output`; every op
@@ -73,13 +73,13 @@ struct IndexMath {
 /// The indices `map` gives at the loops (batch..., row, column, depth).
 llvm::SmallVector<mlir::Value> tileIndices(mlir::OpBuilder &b, mlir::Location loc,
                                            mlir::AffineMap map,
-                                           llvm::ArrayRef<mlir::Value> batchIvs,
-                                           mlir::Value row, mlir::Value col, mlir::Value depth);
+                                           llvm::ArrayRef<mlir::Value> batchIvs, mlir::Value row,
+                                           mlir::Value col, mlir::Value depth);
 
 /// An scf.parallel over `counts` (each from 0, step 1), its body made by `build`.
-mlir::scf::ParallelOp parallelLoop(
-    mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> counts,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> build);
+mlir::scf::ParallelOp
+parallelLoop(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> counts,
+             llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> build);
 
 /// `width` consecutive elements of `memref` at `indices` as one vector load, aligned to
 /// their size: they start a row's aligned group (vectorRows).
@@ -87,8 +87,8 @@ mlir::Value alignedVectorLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Valu
                               mlir::ValueRange indices, int64_t width);
 
 /// The vector `v` stored to `memref` at `indices`, aligned to its size (alignedVectorLoad).
-void alignedVectorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
-                        mlir::Value memref, mlir::ValueRange indices);
+void alignedVectorStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value memref,
+                        mlir::ValueRange indices);
 
 /// A launch of one block of `threads` per `tile` x `tile` tile of an m x n output (grid x
 /// the columns' tiles, y the rows', z the batch, of sizes `batchRanges`), with the
@@ -107,8 +107,7 @@ mlir::gpu::LaunchOp launchTiles(mlir::IRRewriter &rewriter, const IndexMath &im,
 /// `steps` (from depth k0) and waits again before the next iteration overwrites the tiles.
 /// The accumulators' final values.
 llvm::SmallVector<mlir::Value> stagedLoop(
-    mlir::OpBuilder &b, const IndexMath &im, int64_t stages, int64_t depth,
-    mlir::ValueRange acc,
+    mlir::OpBuilder &b, const IndexMath &im, int64_t stages, int64_t depth, mlir::ValueRange acc,
     llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Value k0)> fetch,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> put,
     llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Value k0,

@@ -23,13 +23,12 @@ static std::optional<SmallVector<bool>> varyingOperands(linalg::GenericOp op) {
   SmallVector<bool> varies;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    bool uses = llvm::any_of(map.getResults(),
-                             [&](AffineExpr e) { return e.isFunctionOfDim(last); });
-    bool contiguous = map.getNumResults() &&
-                      map.getResults().back() == getAffineDimExpr(last, op.getContext()) &&
-                      llvm::count_if(map.getResults(), [&](AffineExpr e) {
-                        return e.isFunctionOfDim(last);
-                      }) == 1;
+    bool uses =
+        llvm::any_of(map.getResults(), [&](AffineExpr e) { return e.isFunctionOfDim(last); });
+    bool contiguous =
+        map.getNumResults() && map.getResults().back() == getAffineDimExpr(last, op.getContext()) &&
+        llvm::count_if(map.getResults(), [&](AffineExpr e) { return e.isFunctionOfDim(last); }) ==
+            1;
     if (uses && (!contiguous || !vectorRows(operand.get().getType(), kVector)))
       return std::nullopt;
     if (!uses && op.isDpsInit(&operand))
@@ -79,8 +78,8 @@ scf::ParallelOp buildVectorisedElementwise(IRRewriter &rewriter, linalg::Generic
   rewriter.setInsertionPoint(op);
   SmallVector<int64_t> counts(ranges);
   counts.back() /= kVector;
-  auto loop = parallelLoop(
-      rewriter, loc, counts, [&](OpBuilder &b, Location, ValueRange parallelIvs) {
+  auto loop =
+      parallelLoop(rewriter, loc, counts, [&](OpBuilder &b, Location, ValueRange parallelIvs) {
         SmallVector<Value> ivs(parallelIvs);
         ivs.back() = arith::MulIOp::create(b, loc, ivs.back(), indexConstant(b, loc, kVector));
         IRMapping map; // body values to their vectors

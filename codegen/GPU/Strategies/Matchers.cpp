@@ -14,15 +14,15 @@ FloatType plainProductType(linalg::GenericOp op) {
   if (!llvm::hasNItems(body.without_terminator(), 2))
     return nullptr;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
-                                         : nullptr;
+  auto add =
+      yield.getNumOperands() == 1 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>() : nullptr;
   if (!add)
     return nullptr;
   Value out = body.getArgument(2), a = body.getArgument(0), b = body.getArgument(1);
   Value other = add.getLhs() == out ? add.getRhs() : add.getRhs() == out ? add.getLhs() : nullptr;
   auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
-  bool product = mul && ((mul.getLhs() == a && mul.getRhs() == b) ||
-                         (mul.getLhs() == b && mul.getRhs() == a));
+  bool product =
+      mul && ((mul.getLhs() == a && mul.getRhs() == b) || (mul.getLhs() == b && mul.getRhs() == a));
   return product ? dyn_cast<FloatType>(add.getType()) : nullptr;
 }
 
@@ -50,9 +50,8 @@ bool vectorRows(Type type, int64_t elements) {
 }
 
 std::optional<ProductMatch> matchProduct(linalg::GenericOp op, int64_t least, int64_t tile) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 || op.getNumParallelLoops() < 2 ||
-      !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      op.getNumParallelLoops() < 2 || !op.getRegion().front().getOps<linalg::IndexOp>().empty())
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t loops = int64_t(iterators.size()), di = loops - 3, dj = loops - 2, dk = loops - 1;
@@ -64,8 +63,8 @@ std::optional<ProductMatch> matchProduct(linalg::GenericOp op, int64_t least, in
   int64_t m = ranges[di], n = ranges[dj], k = ranges[dk], batch = 1;
   for (int64_t d = 0; d < di; ++d)
     batch *= ranges[d];
-  if (m < least || n < least || k < least || batch > 65535 ||
-      (m + tile - 1) / tile > 65535 || (n + tile - 1) / tile > INT32_MAX)
+  if (m < least || n < least || k < least || batch > 65535 || (m + tile - 1) / tile > 65535 ||
+      (n + tile - 1) / tile > INT32_MAX)
     return std::nullopt;
   auto uses = [](AffineMap map, int64_t d) {
     return llvm::any_of(map.getResults(),
@@ -78,8 +77,7 @@ std::optional<ProductMatch> matchProduct(linalg::GenericOp op, int64_t least, in
   AffineMap mapA = op.getMatchingIndexingMap(a), mapB = op.getMatchingIndexingMap(b);
   OpOperand *c = op.getDpsInitOperand(0);
   AffineMap mapC = op.getMatchingIndexingMap(c);
-  if (uses(mapA, dj) || !uses(mapA, dk) || uses(mapB, di) || !uses(mapB, dk) ||
-      uses(mapC, dk))
+  if (uses(mapA, dj) || !uses(mapA, dk) || uses(mapB, di) || !uses(mapB, dk) || uses(mapC, dk))
     return std::nullopt;
   return ProductMatch{a, b, c, mapA, mapB, mapC, std::move(ranges), m, n, k, di};
 }

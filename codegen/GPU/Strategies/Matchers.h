@@ -43,8 +43,7 @@ struct ProductMatch {
 /// (i, k), one at (k, j), the output at (i, j), static sizes), each of m, n and k at
 /// least `least`, in a grid of `tile` x `tile` output tiles that CUDA can launch (the
 /// batch and the rows' tiles in grid z and y: at most 65535 each); nothing otherwise.
-std::optional<ProductMatch> matchProduct(mlir::linalg::GenericOp op, int64_t least,
-                                         int64_t tile);
+std::optional<ProductMatch> matchProduct(mlir::linalg::GenericOp op, int64_t least, int64_t tile);
 
 } // namespace kiln::codegen::gpu
 

@@ -55,12 +55,12 @@ scf::ParallelOp buildRegisterReduction(IRRewriter &rewriter, linalg::GenericOp o
         if (wide)
           acc = widen(b, loc, acc);
         // The reduction loops, outermost first, the value carried through them.
-        std::function<Value(OpBuilder &, int64_t, Value)> nest =
-            [&](OpBuilder &nb, int64_t d, Value carried) -> Value {
+        std::function<Value(OpBuilder &, int64_t, Value)> nest = [&](OpBuilder &nb, int64_t d,
+                                                                     Value carried) -> Value {
           if (d == int64_t(ranges.size()) && wide) {
             auto load = [&](OpOperand *in) {
-              return memref::LoadOp::create(
-                  nb, loc, in->get(), applyMap(nb, loc, op.getMatchingIndexingMap(in), ivs));
+              return memref::LoadOp::create(nb, loc, in->get(),
+                                            applyMap(nb, loc, op.getMatchingIndexingMap(in), ivs));
             };
             return halfProductStep(nb, loc, load(op.getDpsInputOperand(0)),
                                    load(op.getDpsInputOperand(1)), carried);
@@ -70,8 +70,8 @@ scf::ParallelOp buildRegisterReduction(IRRewriter &rewriter, linalg::GenericOp o
             cloneBody(nb, loc, op, ivs, carried, map);
             return map.lookupOrDefault(region.getTerminator()->getOperand(0));
           }
-          auto forOp = scf::ForOp::create(nb, loc, index(nb, 0), index(nb, ranges[d]),
-                                          index(nb, 1), ValueRange{carried});
+          auto forOp = scf::ForOp::create(nb, loc, index(nb, 0), index(nb, ranges[d]), index(nb, 1),
+                                          ValueRange{carried});
           OpBuilder inner = OpBuilder::atBlockBegin(forOp.getBody());
           ivs[d] = forOp.getInductionVar();
           Value next = nest(inner, d + 1, forOp.getRegionIterArgs()[0]);
@@ -80,8 +80,8 @@ scf::ParallelOp buildRegisterReduction(IRRewriter &rewriter, linalg::GenericOp o
         };
         Value result = nest(b, parallel, acc);
         if (wide)
-          result = arith::TruncFOp::create(b, loc, getElementTypeOrSelf(init->get().getType()),
-                                           result);
+          result =
+              arith::TruncFOp::create(b, loc, getElementTypeOrSelf(init->get().getType()), result);
         memref::StoreOp::create(b, loc, result, init->get(), at);
         scf::ReduceOp::create(b, loc);
       });

@@ -40,8 +40,7 @@ void buildWarpgroupProduct(mlir::IRRewriter &rewriter, mlir::linalg::GenericOp o
 bool fitsTensorCoreProduct(mlir::linalg::GenericOp op, bool allowTf32);
 
 /// Replaces `op` (fitsTensorCoreProduct) with a kernel on the tensor cores (wmma).
-void buildTensorCoreProduct(mlir::IRRewriter &rewriter, mlir::linalg::GenericOp op,
-                            bool vectorise);
+void buildTensorCoreProduct(mlir::IRRewriter &rewriter, mlir::linalg::GenericOp op, bool vectorise);
 
 //===----------------------------------------------------------------------------===//
 // TiledProduct.cpp
@@ -90,8 +89,8 @@ bool fitsRegisterReduction(mlir::linalg::GenericOp op);
 /// Replaces `op` (fitsRegisterReduction) with an scf.parallel of one iteration per output
 /// element, its reductions carried in a register, starting from `initValue` where that is
 /// set; mapParallel makes the loop the kernel.
-mlir::scf::ParallelOp buildRegisterReduction(mlir::IRRewriter &rewriter,
-                                             mlir::linalg::GenericOp op, mlir::Value initValue);
+mlir::scf::ParallelOp buildRegisterReduction(mlir::IRRewriter &rewriter, mlir::linalg::GenericOp op,
+                                             mlir::Value initValue);
 
 } // namespace kiln::codegen::gpu
 

@@ -12,8 +12,7 @@ namespace kiln::codegen::gpu {
 
 /// A block's tile of the output, a stage's depth, a fragment's side (wmma's 16 x 16), a
 /// block's warps and threads, and the rows of the f32 tile of the output (padded by 8).
-static constexpr int64_t kTile = 64, kDepth = 32, kFrag = 16, kWarps = 4,
-                         kThreads = 32 * kWarps;
+static constexpr int64_t kTile = 64, kDepth = 32, kFrag = 16, kWarps = 4, kThreads = 32 * kWarps;
 static constexpr int64_t kLeadC = kTile + 8;
 
 bool fitsTensorCoreProduct(linalg::GenericOp op, bool allowTf32) {
@@ -55,9 +54,8 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
   auto lastIs = [&](AffineMap map, int64_t loop) {
     return map.getNumResults() &&
            map.getResults().back() == getAffineDimExpr(unsigned(loop), op.getContext()) &&
-           llvm::count_if(map.getResults(), [&](AffineExpr e) {
-             return e.isFunctionOfDim(unsigned(loop));
-           }) == 1;
+           llvm::count_if(map.getResults(),
+                          [&](AffineExpr e) { return e.isFunctionOfDim(unsigned(loop)); }) == 1;
   };
   int64_t dk = product->di + 2, dj = product->di + 1;
   int64_t va = vectorise && lastIs(product->mapA, dk) && k % width == 0 &&
@@ -79,9 +77,9 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
   rewriter.setInsertionPoint(op);
   IndexMath im{loc};
   SmallVector<Value> batchIvs;
-  auto kernel = launchTiles(rewriter, im, m, n,
-                            ArrayRef<int64_t>(product->ranges).take_front(product->di), kTile,
-                            kThreads, {tileA, tileB, tileC}, batchIvs);
+  auto kernel =
+      launchTiles(rewriter, im, m, n, ArrayRef<int64_t>(product->ranges).take_front(product->di),
+                  kTile, kThreads, {tileA, tileB, tileC}, batchIvs);
   Value sharedA = kernel.getWorkgroupAttributions()[0];
   Value sharedB = kernel.getWorkgroupAttributions()[1];
   Value sharedC = kernel.getWorkgroupAttributions()[2];
@@ -112,10 +110,10 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
   // The output's old values into the f32 tile (outside rows and columns clamped: not
   // stored), then into the accumulators.
   forShare(kb, kTile, kTile, [&](OpBuilder &at, Value r, Value col) {
-    Value v = memref::LoadOp::create(
-        at, loc, c->get(),
-        indices(at, product->mapC, im.atMost(at, im.add(at, row0, r), m - 1),
-                im.atMost(at, im.add(at, col0, col), n - 1), zero));
+    Value v =
+        memref::LoadOp::create(at, loc, c->get(),
+                               indices(at, product->mapC, im.atMost(at, im.add(at, row0, r), m - 1),
+                                       im.atMost(at, im.add(at, col0, col), n - 1), zero));
     memref::StoreOp::create(at, loc, widen(at, loc, v), sharedC, ValueRange{r, col});
   });
   mlir::gpu::BarrierOp::create(kb, loc);
@@ -158,10 +156,9 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
     forShare(at, kTile, kDepth / va, [&](OpBuilder &bt, Value r, Value dv) {
       Value depth = im.add(bt, k0, im.mul(bt, dv, va));
       Value v = load(bt, a, va,
-                     indices(bt, product->mapA, im.atMost(bt, im.add(bt, row0, r), m - 1),
-                             zero, im.atMost(bt, depth, k - va)));
-      values.push_back(
-          arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, va)));
+                     indices(bt, product->mapA, im.atMost(bt, im.add(bt, row0, r), m - 1), zero,
+                             im.atMost(bt, depth, k - va)));
+      values.push_back(arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, va)));
     });
     forShare(at, kDepth, kTile / vb, [&](OpBuilder &bt, Value d, Value cv) {
       Value depth = im.add(bt, k0, d);
@@ -169,8 +166,7 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
                      indices(bt, product->mapB, zero,
                              im.atMost(bt, im.add(bt, col0, im.mul(bt, cv, vb)), n - vb),
                              im.atMost(bt, depth, k - 1)));
-      values.push_back(
-          arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, vb)));
+      values.push_back(arith::SelectOp::create(bt, loc, im.below(bt, depth, k), v, zeros(bt, vb)));
     });
     return values;
   };
@@ -211,7 +207,7 @@ void buildTensorCoreProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vec
                   tb, loc, fragment(f32, "COp"), as[i], bs[j], acc[i * 2 + j],
                   /*a_transpose=*/nullptr, /*b_transpose=*/nullptr);
         }
-    return acc;
+        return acc;
       });
   for (int64_t i = 0; i < 2; ++i)
     for (int64_t j = 0; j < 2; ++j)

@@ -65,8 +65,8 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
   rewriter.setInsertionPoint(op);
   IndexMath im{loc};
   SmallVector<Value> batchIvs;
-  auto kernel = launchTiles(rewriter, im, m, n, ranges.take_front(product->di), tile,
-                            kThreads, {tileA, tileB}, batchIvs);
+  auto kernel = launchTiles(rewriter, im, m, n, ranges.take_front(product->di), tile, kThreads,
+                            {tileA, tileB}, batchIvs);
   Value sharedA = kernel.getWorkgroupAttributions()[0];
   Value sharedB = kernel.getWorkgroupAttributions()[1];
   OpBuilder kb(rewriter);
@@ -81,8 +81,7 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
   Value col0 = im.mul(kb, kernel.getBlockIds().x, tile);
   // The tile's row (column) of a thread's r-th row (column) of outputs, from ty (tx).
   auto within = [&](OpBuilder &bld, Value t, int64_t r) {
-    return im.add(bld, im.mul(bld, t, kGroup),
-                  im.c(bld, r / kGroup * kSide * kGroup + r % kGroup));
+    return im.add(bld, im.mul(bld, t, kGroup), im.c(bld, r / kGroup * kSide * kGroup + r % kGroup));
   };
   // A thread's rows and columns, clamped into the output (what falls outside is computed
   // on repeated elements and not stored).
@@ -98,8 +97,7 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
   SmallVector<Value> carried;
   for (int64_t r = 0; r < per; ++r)
     for (int64_t q = 0; q < per; ++q) {
-      Value v = memref::LoadOp::create(kb, loc, c->get(),
-                                       at(kb, mapC, rowsIn[r], colsIn[q], zero));
+      Value v = memref::LoadOp::create(kb, loc, c->get(), at(kb, mapC, rowsIn[r], colsIn[q], zero));
       carried.push_back(wide ? widen(kb, loc, v) : v);
     }
   // Each thread stages tile * kDepth / kThreads elements of each operand: element e =
@@ -161,14 +159,12 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
       SmallVector<Value> values;
       for (int64_t g = 0; g < per / kGroup; ++g) {
         Value start = within(bld, t, g * kGroup);
-        Value group = vectorise ? alignedVectorLoad(bld, loc, shared, ValueRange{kk, start},
-                                                    kGroup)
+        Value group = vectorise ? alignedVectorLoad(bld, loc, shared, ValueRange{kk, start}, kGroup)
                                 : nullptr;
         for (int64_t i = 0; i < kGroup; ++i) {
           Value v = group ? vector::ExtractOp::create(bld, loc, group, ArrayRef<int64_t>{i})
-                          : memref::LoadOp::create(
-                                bld, loc, shared,
-                                ValueRange{kk, im.add(bld, start, im.c(bld, i))})
+                          : memref::LoadOp::create(bld, loc, shared,
+                                                   ValueRange{kk, im.add(bld, start, im.c(bld, i))})
                                 .getResult();
           // Each operand widened once, not once per output it meets.
           values.push_back(wide ? widen(bld, loc, v) : v);
@@ -211,13 +207,13 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
         kb, im, 2, kDepth, carried,
         [&](OpBuilder &fb, Value k0) { return fetch(fb, k0, /*clampEach=*/true); }, put,
         [&](OpBuilder &tb, Value k0, ValueRange init) {
-          Value depth = arith::MinUIOp::create(
-              tb, loc, im.c(tb, kDepth),
-              arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
+          Value depth =
+              arith::MinUIOp::create(tb, loc, im.c(tb, kDepth),
+                                     arith::SubIOp::create(tb, loc, im.c(tb, k), k0).getResult());
           auto inner = scf::ForOp::create(tb, loc, zero, depth, im.c(tb, 1), init);
           OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-          scf::YieldOp::create(
-              ib, loc, step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
+          scf::YieldOp::create(ib, loc,
+                               step(ib, inner.getInductionVar(), inner.getRegionIterArgs()));
           return SmallVector<Value>(inner.getResults());
         });
   } else {
@@ -240,8 +236,8 @@ void buildTiledProduct(IRRewriter &rewriter, linalg::GenericOp op, bool vectoris
   }
   for (int64_t r = 0; r < per; ++r)
     for (int64_t q = 0; q < per; ++q) {
-      Value inside = arith::AndIOp::create(kb, loc, im.below(kb, rows[r], m),
-                                           im.below(kb, cols[q], n));
+      Value inside =
+          arith::AndIOp::create(kb, loc, im.below(kb, rows[r], m), im.below(kb, cols[q], n));
       auto store = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
       OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
       Value v = results[r * per + q];

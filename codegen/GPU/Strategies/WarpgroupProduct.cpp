@@ -76,9 +76,8 @@ static std::optional<WarpgroupMatch> warpgroupMatch(linalg::GenericOp op) {
       op.getMatchingIndexingMap(c) != dims(di, dj) || ShapedType::isDynamic(m) ||
       ShapedType::isDynamic(n) || ShapedType::isDynamic(k) || m < kWarpgroupTile ||
       n < kWarpgroupTile || k < kWarpgroupDepth ||
-      (m + kWarpgroupTile - 1) / kWarpgroupTile > 65535 ||
-      !tmaMatrix(a->get().getType()) || !tmaMatrix(b->get().getType()) ||
-      !getElementTypeOrSelf(c->get().getType()).isF16())
+      (m + kWarpgroupTile - 1) / kWarpgroupTile > 65535 || !tmaMatrix(a->get().getType()) ||
+      !tmaMatrix(b->get().getType()) || !getElementTypeOrSelf(c->get().getType()).isF16())
     return std::nullopt;
   return WarpgroupMatch{a, b, c, m, n, k};
 }
@@ -140,19 +139,18 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
   // On the host: the operands' tensor maps, A read in boxes of 128 x 64, B of 64 x 64.
   rewriter.setInsertionPoint(op);
   auto tensorMap = [&](Value matrix, int64_t rows, int64_t cols) -> Value {
-    Value unranked = memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(f16, Attribute()), matrix);
-    return nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, mapType(rows, cols), unranked,
-                                                ValueRange{im.c(rewriter, rows),
-                                                           im.c(rewriter, cols)});
+    Value unranked =
+        memref::CastOp::create(rewriter, loc, UnrankedMemRefType::get(f16, Attribute()), matrix);
+    return nvgpu::TmaCreateDescriptorOp::create(
+        rewriter, loc, mapType(rows, cols), unranked,
+        ValueRange{im.c(rewriter, rows), im.c(rewriter, cols)});
   };
   Value mapA = tensorMap(a->get(), kM, kK), mapB = tensorMap(b->get(), kK, kBox);
   int64_t bytes = kStages * (kTileA + kTileB) + kSwizzleSpan;
   Value one = im.c(rewriter, 1);
   auto kernel = mlir::gpu::LaunchOp::create(
       rewriter, loc, im.c(rewriter, (n + kN - 1) / kN), im.c(rewriter, (m + kM - 1) / kM), one,
-      im.c(rewriter, kThreads), one, one,
-      arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
+      im.c(rewriter, kThreads), one, one, arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange{});
   Block &body = kernel.getBody().front();
   OpBuilder kb = OpBuilder::atBlockBegin(&body);
@@ -171,8 +169,7 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(kb, loc, dynamic);
   Value span = im.c(kb, kSwizzleSpan);
   Value skip = arith::RemUIOp::create(
-      kb, loc,
-      arith::SubIOp::create(kb, loc, span, arith::RemUIOp::create(kb, loc, address, span)),
+      kb, loc, arith::SubIOp::create(kb, loc, span, arith::RemUIOp::create(kb, loc, address, span)),
       span);
   auto view = [&](OpBuilder &at, Value byteOffset, MemRefType viewType) -> Value {
     return memref::ViewOp::create(at, loc, viewType, dynamic, im.add(at, skip, byteOffset),
@@ -206,8 +203,8 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
     Value depth = im.mul(at, step, kK);
     nvgpu::MBarrierArriveExpectTxOp::create(at, loc, barrier, im.c(at, kTileA + kTileB), slot,
                                             when);
-    nvgpu::TmaAsyncLoadOp::create(at, loc, stageA(at, slot), barrier, mapA,
-                                  ValueRange{depth, row0}, slot, nullptr, when);
+    nvgpu::TmaAsyncLoadOp::create(at, loc, stageA(at, slot), barrier, mapA, ValueRange{depth, row0},
+                                  slot, nullptr, when);
     for (int64_t box = 0; box < kBoxes; ++box)
       nvgpu::TmaAsyncLoadOp::create(
           at, loc, stageB(at, slot, box, shared({kK, kBox}, f16)), barrier, mapB,
@@ -216,12 +213,11 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
   for (int64_t s = 0; s < std::min(kStages - 1, steps); ++s)
     load(kb, im.c(kb, s), im.c(kb, s), primary);
   // Each warpgroup's sums: its 64 rows of the tile.
-  auto accumulator =
-      nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({kRows, kN}, f32));
+  auto accumulator = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({kRows, kN}, f32));
   Value zeros = nvgpu::WarpgroupMmaInitAccumulatorOp::create(kb, loc, accumulator);
   Value even = arith::ConstantIntOp::create(kb, loc, 0, 1);
-  auto loop = scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, steps), one,
-                                 ValueRange{zeros, even});
+  auto loop =
+      scf::ForOp::create(kb, loc, im.c(kb, 0), im.c(kb, steps), one, ValueRange{zeros, even});
   {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     Value step = loop.getInductionVar(), parity = loop.getRegionIterArgs()[1];
@@ -232,8 +228,8 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
         rowsA(lb, slot), mapA);
     MemRefType typeB = shared({kK, kN}, f16);
     Value tileB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, typeB),
-        stageB(lb, slot, 0, typeB), mapB);
+        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, typeB), stageB(lb, slot, 0, typeB),
+        mapB);
     Value sums = nvgpu::WarpgroupMmaOp::create(lb, loc, accumulator, tileA, tileB,
                                                /*waitGroup=*/uint64_t(1),
                                                /*transposeA=*/nullptr, lb.getUnitAttr(),
@@ -244,10 +240,10 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
     Value next = im.add(lb, step, im.c(lb, kStages - 1));
     Value more = arith::AndIOp::create(lb, loc, primary, im.below(lb, next, steps));
     load(lb, arith::RemUIOp::create(lb, loc, next, im.c(lb, kStages)), next, more);
-    Value last = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, slot,
-                                       im.c(lb, kStages - 1));
-    Value flipped = arith::XOrIOp::create(lb, loc, parity,
-                                          arith::ConstantIntOp::create(lb, loc, 1, 1));
+    Value last =
+        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, slot, im.c(lb, kStages - 1));
+    Value flipped =
+        arith::XOrIOp::create(lb, loc, parity, arith::ConstantIntOp::create(lb, loc, 1, 1));
     Value phase = arith::SelectOp::create(lb, loc, last, flipped, parity);
     scf::YieldOp::create(lb, loc, ValueRange{sums, phase});
   }
@@ -294,8 +290,7 @@ void buildWarpgroupProduct(IRRewriter &rewriter, linalg::GenericOp op, Value ini
                      arith::DivUIOp::create(rb, loc, thread, im.c(rb, perRow)));
     Value col = im.mul(rb, arith::RemUIOp::create(rb, loc, thread, im.c(rb, perRow)), width);
     Value row = im.add(rb, row0, r), column = im.add(rb, col0, col);
-    Value inside =
-        arith::AndIOp::create(rb, loc, im.below(rb, row, m), im.below(rb, column, n));
+    Value inside = arith::AndIOp::create(rb, loc, im.below(rb, row, m), im.below(rb, column, n));
     auto store = scf::IfOp::create(rb, loc, inside, /*withElseRegion=*/false);
     OpBuilder sb = OpBuilder::atBlockBegin(&store.getThenRegion().front());
     Value sum = width == 1 ? Value(memref::LoadOp::create(sb, loc, tileC, ValueRange{r, col}))

@@ -43,19 +43,18 @@ YieldOp yieldOf(Region &region) {
 }
 
 /// Checks that `region`'s block takes one argument per input, each compatible with it.
-LogicalResult checkArguments(Operation *op, Region &region, StringRef name,
-                             OperandRange inputs) {
+LogicalResult checkArguments(Operation *op, Region &region, StringRef name, OperandRange inputs) {
   if (region.empty())
     return op->emitOpError() << "has an empty " << name;
   Block &block = region.front();
   if (block.getNumArguments() != inputs.size())
-    return op->emitOpError() << name << " takes " << block.getNumArguments()
-                             << " arguments for " << inputs.size() << " inputs";
+    return op->emitOpError() << name << " takes " << block.getNumArguments() << " arguments for "
+                             << inputs.size() << " inputs";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(block.getArgumentTypes(), inputs.getTypes())))
     if (!compatible(std::get<0>(pair), std::get<1>(pair)))
       return op->emitOpError() << name << " argument " << i << " of type "
-                               << describeType(std::get<0>(pair)) << " does not match input "
-                               << i << " of type " << describeType(std::get<1>(pair));
+                               << describeType(std::get<0>(pair)) << " does not match input " << i
+                               << " of type " << describeType(std::get<1>(pair));
   if (!yieldOf(region))
     return op->emitOpError() << name << " does not end with tf.Yield";
   return success();
@@ -95,31 +94,29 @@ LogicalResult inferBranchResults(std::optional<Location> location, StringRef op,
 }
 
 /// Checks the branches of an If or Case against its inputs and results.
-LogicalResult verifyBranches(Operation *op, MutableArrayRef<Region> regions,
-                             OperandRange inputs) {
+LogicalResult verifyBranches(Operation *op, MutableArrayRef<Region> regions, OperandRange inputs) {
   for (auto [i, region] : llvm::enumerate(regions)) {
     std::string name = "branch " + std::to_string(i);
     if (failed(checkArguments(op, region, name, inputs)))
       return failure();
     YieldOp yield = yieldOf(region);
     if (yield.getNumOperands() != op->getNumResults())
-      return op->emitOpError() << name << " yields " << yield.getNumOperands()
-                               << " values for " << op->getNumResults() << " results";
-    for (auto [j, pair] :
-         llvm::enumerate(llvm::zip(yield.getOperandTypes(), op->getResultTypes())))
+      return op->emitOpError() << name << " yields " << yield.getNumOperands() << " values for "
+                               << op->getNumResults() << " results";
+    for (auto [j, pair] : llvm::enumerate(llvm::zip(yield.getOperandTypes(), op->getResultTypes())))
       if (!compatible(std::get<0>(pair), std::get<1>(pair)))
-        return op->emitOpError() << "result " << j << " of type "
-                                 << describeType(std::get<1>(pair)) << " does not match "
-                                 << name << "'s " << describeType(std::get<0>(pair));
+        return op->emitOpError() << "result " << j << " of type " << describeType(std::get<1>(pair))
+                                 << " does not match " << name << "'s "
+                                 << describeType(std::get<0>(pair));
   }
   return success();
 }
 
 } // namespace
 
-LogicalResult IfOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
-                                     ValueRange, DictionaryAttr, OpaqueProperties,
-                                     RegionRange regions, SmallVectorImpl<Type> &inferred) {
+LogicalResult IfOp::inferReturnTypes(MLIRContext *, std::optional<Location> location, ValueRange,
+                                     DictionaryAttr, OpaqueProperties, RegionRange regions,
+                                     SmallVectorImpl<Type> &inferred) {
   if (regions.size() != 2)
     return emitOptionalError(location, "tf.If needs two branches");
   return inferBranchResults(location, "If", regions, inferred);
@@ -131,9 +128,9 @@ LogicalResult IfOp::verify() {
   return verifyBranches(*this, getOperation()->getRegions(), getInputs());
 }
 
-LogicalResult CaseOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
-                                       ValueRange, DictionaryAttr, OpaqueProperties,
-                                       RegionRange regions, SmallVectorImpl<Type> &inferred) {
+LogicalResult CaseOp::inferReturnTypes(MLIRContext *, std::optional<Location> location, ValueRange,
+                                       DictionaryAttr, OpaqueProperties, RegionRange regions,
+                                       SmallVectorImpl<Type> &inferred) {
   return inferBranchResults(location, "Case", regions, inferred);
 }
 
@@ -184,8 +181,8 @@ LogicalResult WhileOp::verify() {
                          << getNumInputs() << " loop variables";
   // A body that changes a variable's shape is the graph pipeline's to unroll or reject
   // (kiln-graph-infer-shapes); its dtype it must keep.
-  for (auto [i, pair] : llvm::enumerate(
-           llvm::zip(getInputs().getTypes(), bodyYield.getOperandTypes()))) {
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getInputs().getTypes(), bodyYield.getOperandTypes()))) {
     auto [before, after] = pair;
     if (getElementTypeOrSelf(before) != getElementTypeOrSelf(after) || !isa<TensorType>(after))
       return emitOpError() << "loop variable " << i << " is " << describeType(before)

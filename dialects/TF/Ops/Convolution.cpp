@@ -13,18 +13,17 @@ FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64
                                    int64_t stride, int64_t dilation, StringRef padding,
                                    int64_t explicitBefore, int64_t explicitAfter) {
   if (stride < 1 || dilation < 1 || size < 1)
-    return ctx.error("window size, stride and dilation must be positive, got ", size, ", ",
-                     stride, " and ", dilation);
+    return ctx.error("window size, stride and dilation must be positive, got ", size, ", ", stride,
+                     " and ", dilation);
   // TensorFlow's are int32 in practice; larger ones would overflow the arithmetic below.
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   if (stride > kMax || dilation > kMax || size > kMax || explicitBefore > kMax ||
       explicitAfter > kMax)
-    return ctx.error("window size, stride, dilation and paddings must be at most ", kMax,
-                     ", got ", size, ", ", stride, ", ", dilation, " and ", explicitBefore,
-                     "/", explicitAfter);
+    return ctx.error("window size, stride, dilation and paddings must be at most ", kMax, ", got ",
+                     size, ", ", stride, ", ", dilation, " and ", explicitBefore, "/",
+                     explicitAfter);
   if (padding != "SAME" && padding != "VALID" && padding != "EXPLICIT")
-    return ctx.error("padding must be \"SAME\", \"VALID\" or \"EXPLICIT\", got \"", padding,
-                     "\"");
+    return ctx.error("padding must be \"SAME\", \"VALID\" or \"EXPLICIT\", got \"", padding, "\"");
   if (ShapedType::isDynamic(input))
     return WindowDim{ShapedType::kDynamic, 0, 0};
   if (input < 0 || input > kMaxTensorElements)
@@ -100,8 +99,8 @@ FailureOr<Window2D> readWindowAttrs(const InferContext &ctx) {
 
 /// Output type of a 2-D window op over `input` with a window of kh x kw and `channels`
 /// output channels (dynamic if unknown).
-LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorType input,
-                           int64_t kh, int64_t kw, int64_t channels, InferResult &out) {
+LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorType input, int64_t kh,
+                           int64_t kw, int64_t channels, InferResult &out) {
   if (!input.hasRank()) {
     out.push_back(UnrankedTensorType::get(input.getElementType()));
     return success();
@@ -116,8 +115,7 @@ LogicalResult windowOutput(const InferContext &ctx, const Window2D &w, TensorTyp
   if (failed(h))
     return failure();
   auto wd = computeWindow(ctx, input.getDimSize(l.w), kw, w.strides[l.w], w.dilations[l.w],
-                          w.padding, w.explicitPaddings[2 * l.w],
-                          w.explicitPaddings[2 * l.w + 1]);
+                          w.padding, w.explicitPaddings[2 * l.w], w.explicitPaddings[2 * l.w + 1]);
   if (failed(wd))
     return failure();
   shape[l.h] = h->output;
@@ -141,9 +139,8 @@ LogicalResult inferConvolution(const InferContext &ctx, InferResult &out, bool d
   }
   if (filter.getRank() != 4)
     return ctx.error("filter must be 4-D, got ", filter);
-  int64_t inChannels = input.hasRank() && input.getRank() == 4
-                           ? input.getDimSize(w->layout.c)
-                           : ShapedType::kDynamic;
+  int64_t inChannels = input.hasRank() && input.getRank() == 4 ? input.getDimSize(w->layout.c)
+                                                               : ShapedType::kDynamic;
   int64_t fc = filter.getDimSize(2);
   int64_t channels = filter.getDimSize(3);
   if (!ShapedType::isDynamic(inChannels) && !ShapedType::isDynamic(fc) && inChannels != fc) {
@@ -203,8 +200,8 @@ LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out
                             filter.getDimSize(3), forward)))
       return failure();
     if (grad.hasRank() && failed(verifyCompatibleShape(forward[0], grad)))
-      return ctx.error("out_backprop ", grad, " is not the shape of the Conv2D output ",
-                       forward[0], " for input_sizes ", input);
+      return ctx.error("out_backprop ", grad, " is not the shape of the Conv2D output ", forward[0],
+                       " for input_sizes ", input);
   }
   out.push_back(input);
   return success();
@@ -229,8 +226,8 @@ FailureOr<StringRef> fusedActivation(const InferContext &ctx, bool allowBatchNor
     return text + "]";
   };
   // The epilogues TensorFlow's CPU kernels implement: Tanh and Sigmoid only after MatMul.
-  static constexpr StringRef kActivations[] = {"Relu", "Relu6", "Elu", "LeakyRelu", "Tanh",
-                                               "Sigmoid"};
+  static constexpr StringRef kActivations[] = {"Relu",      "Relu6", "Elu",
+                                               "LeakyRelu", "Tanh",  "Sigmoid"};
   ArrayRef<StringRef> activations(kActivations, allowBatchNorm ? 4 : 6);
   bool known = !names.empty() && names.size() <= 2 &&
                (names[0] == "BiasAdd" || (allowBatchNorm && names[0] == "FusedBatchNorm")) &&
@@ -264,9 +261,9 @@ static LogicalResult checkFusedArgs(const InferContext &ctx, Type result, int64_
                        mlir::getElementTypeOrSelf(result));
     if (!arg.hasRank())
       continue;
-    if (arg.getRank() != 1 || (!ShapedType::isDynamic(channels) &&
-                               !ShapedType::isDynamic(arg.getDimSize(0)) &&
-                               arg.getDimSize(0) != channels))
+    if (arg.getRank() != 1 ||
+        (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(arg.getDimSize(0)) &&
+         arg.getDimSize(0) != channels))
       return ctx.error("epilogue argument ", i, " must be a vector of ", channels,
                        " values (one per output channel), got ", arg);
   }
@@ -313,12 +310,10 @@ LogicalResult inferPool(const InferContext &ctx, InferResult &out) {
     return ctx.error("pooling windows along the batch and channel dimensions must be 1");
   int64_t channels = input.hasRank() && input.getRank() == 4 ? input.getDimSize(w->layout.c)
                                                              : ShapedType::kDynamic;
-  return windowOutput(ctx, *w, input, (*ksize)[w->layout.h], (*ksize)[w->layout.w], channels,
-                      out);
+  return windowOutput(ctx, *w, input, (*ksize)[w->layout.h], (*ksize)[w->layout.w], channels, out);
 }
 
-static LogicalResult inferBatchNorm(const InferContext &ctx, InferResult &out,
-                                    int statistics) {
+static LogicalResult inferBatchNorm(const InferContext &ctx, InferResult &out, int statistics) {
   if (failed(ctx.requireTensorOperands(5)))
     return failure();
   auto x = cast<TensorType>(ctx.operandType(0));
@@ -392,8 +387,7 @@ namespace {
 /// conv(pad(x, zeros)) -> conv(x) with the padding added to its explicit padding, when
 /// the convolution's padding is VALID or EXPLICIT and the pad touches neither the batch nor
 /// the channel dimension. The Pad goes when nothing else uses it.
-template <typename ConvOp>
-struct FoldZeroPadIntoConvolution : OpRewritePattern<ConvOp> {
+template <typename ConvOp> struct FoldZeroPadIntoConvolution : OpRewritePattern<ConvOp> {
   using OpRewritePattern<ConvOp>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConvOp conv, PatternRewriter &rewriter) const override {
@@ -438,8 +432,7 @@ void DepthwiseConv2dNativeOp::getCanonicalizationPatterns(RewritePatternSet &res
                                                           MLIRContext *context) {
   results.add<FoldZeroPadIntoConvolution<DepthwiseConv2dNativeOp>>(context);
 }
-void FusedConv2DOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                                MLIRContext *context) {
+void FusedConv2DOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<FoldZeroPadIntoConvolution<FusedConv2DOp>>(context);
 }
 

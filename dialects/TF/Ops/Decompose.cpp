@@ -79,8 +79,8 @@ struct Builder {
     if (axes.empty())
       return x;
     labels = kept;
-    return create("Sum", {x, constInts(axes)}, {rewriter.getNamedAttr(
-                                                    "keep_dims", rewriter.getBoolAttr(false))});
+    return create("Sum", {x, constInts(axes)},
+                  {rewriter.getNamedAttr("keep_dims", rewriter.getBoolAttr(false))});
   }
 };
 
@@ -135,10 +135,10 @@ LogicalResult decomposeEinsum(RewriterBase &rewriter, EinsumOp op) {
     SmallVector<int> x = labels->inputs[0], y = labels->inputs[1];
     // Labels in one input only and not in the output are summed there first.
     SmallVector<int> x0 = x, y0 = y;
-    Value xv = b.sumExcept(values[0], x,
-                           [&](int l) { return inOutput(l) || llvm::is_contained(y0, l); });
-    Value yv = b.sumExcept(values[1], y,
-                           [&](int l) { return inOutput(l) || llvm::is_contained(x0, l); });
+    Value xv =
+        b.sumExcept(values[0], x, [&](int l) { return inOutput(l) || llvm::is_contained(y0, l); });
+    Value yv =
+        b.sumExcept(values[1], y, [&](int l) { return inOutput(l) || llvm::is_contained(x0, l); });
     SmallVector<int> batch, contract, freeX, freeY;
     for (int label : out) {
       bool inX = llvm::is_contained(x, label), inY = llvm::is_contained(y, label);
@@ -174,8 +174,8 @@ LogicalResult decomposeEinsum(RewriterBase &rewriter, EinsumOp op) {
       return adj;
     };
     SmallVector<int> xOrder, yOrder;
-    bool adjX = orient(x, concat({batch, freeX, contract}), concat({batch, contract, freeX}),
-                       freeX, xOrder);
+    bool adjX = orient(x, concat({batch, freeX, contract}), concat({batch, contract, freeX}), freeX,
+                       xOrder);
     bool adjY = orient(y, concat({batch, contract, freeY}), concat({batch, freeY, contract}),
                        contract, yOrder);
     SmallVector<int64_t> batchDims;
@@ -236,8 +236,8 @@ LogicalResult decomposeGroupedConv2D(RewriterBase &rewriter, Conv2DOp op) {
   if (perGroup == 1) {
     // One input channel per group: output channel g * (outputs / groups) + m reads input
     // channel g alone, as a depthwise convolution's channel g, multiplier m, does.
-    Value filter = b.reshape(op.getFilter(), {f.getDimSize(0), f.getDimSize(1), channels,
-                                              outputs / channels});
+    Value filter =
+        b.reshape(op.getFilter(), {f.getDimSize(0), f.getDimSize(1), channels, outputs / channels});
     y = b.create("DepthwiseConv2dNative", {op.getInput(), filter}, window);
   } else {
     SmallVector<Value> xs = b.split(op.getInput(), axis, groups);
@@ -246,7 +246,8 @@ LogicalResult decomposeGroupedConv2D(RewriterBase &rewriter, Conv2DOp op) {
     for (int64_t g = 0; g < groups; ++g)
       parts.push_back(b.create("Conv2D", {xs[g], fs[g]}, window));
     parts.push_back(b.constScalar(axis));
-    y = b.create("ConcatV2", parts, {rewriter.getNamedAttr("N", rewriter.getI64IntegerAttr(groups))});
+    y = b.create("ConcatV2", parts,
+                 {rewriter.getNamedAttr("N", rewriter.getI64IntegerAttr(groups))});
   }
   if (b.failed || y.getType() != result)
     return failure();
@@ -276,10 +277,10 @@ LogicalResult flattenBatchMatMul(RewriterBase &rewriter, Operation *op) {
   Builder b{rewriter, op->getLoc()};
   Value lhs = b.reshape(op->getOperand(0), {rows, x.getShape().back()});
   Value rhs = b.reshape(op->getOperand(1), y.getShape().take_back(2));
-  Value product = b.create("MatMul", {lhs, rhs},
-                           {rewriter.getNamedAttr("transpose_a", rewriter.getBoolAttr(false)),
-                            rewriter.getNamedAttr("transpose_b",
-                                                  rewriter.getBoolAttr(flag("adj_y")))});
+  Value product =
+      b.create("MatMul", {lhs, rhs},
+               {rewriter.getNamedAttr("transpose_a", rewriter.getBoolAttr(false)),
+                rewriter.getNamedAttr("transpose_b", rewriter.getBoolAttr(flag("adj_y")))});
   Value reshaped = b.reshape(product, result.getShape());
   if (b.failed || reshaped.getType() != result)
     return failure();

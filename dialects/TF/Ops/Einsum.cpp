@@ -83,11 +83,11 @@ FailureOr<EinsumLabels> parseEinsum(const InferContext &ctx, StringRef equation,
       return failure();
     int64_t letters = term->letters.size();
     if (!term->ellipsisAt && ranks[i] != letters)
-      return ctx.error("equation '", equation, "' labels ", letters, " dimensions of input ",
-                       i, ", which has rank ", ranks[i]);
+      return ctx.error("equation '", equation, "' labels ", letters, " dimensions of input ", i,
+                       ", which has rank ", ranks[i]);
     if (term->ellipsisAt && ranks[i] < letters)
-      return ctx.error("equation '", equation, "' labels ", letters, " dimensions of input ",
-                       i, ", which has rank ", ranks[i]);
+      return ctx.error("equation '", equation, "' labels ", letters, " dimensions of input ", i,
+                       ", which has rank ", ranks[i]);
     if (term->ellipsisAt)
       ellipsisRank = std::max(ellipsisRank, ranks[i] - letters);
     parsed.push_back(std::move(*term));
@@ -108,8 +108,7 @@ FailureOr<EinsumLabels> parseEinsum(const InferContext &ctx, StringRef equation,
       for (size_t b = a + 1; b < labels.size(); ++b)
         if (labels[a] == labels[b])
           return ctx.error("equation '", equation, "': label ", einsumLabelName(labels[a]),
-                           " repeats in input ", i,
-                           " (a diagonal), which is not supported");
+                           " repeats in input ", i, " (a diagonal), which is not supported");
     result.inputs.push_back(std::move(labels));
   }
 

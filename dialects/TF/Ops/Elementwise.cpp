@@ -75,8 +75,8 @@ LogicalResult inferSelect(const InferContext &ctx, InferResult &out) {
   if (t.hasRank() && e.hasRank() && failed(verifyCompatibleShape(t, e)))
     return ctx.error("t and e must have the same shape, got ", t, " and ", e);
   if (c.hasRank() && t.hasRank()) {
-    bool sameShape = c.getRank() == t.getRank() &&
-                     succeeded(verifyCompatibleShape(c.getShape(), t.getShape()));
+    bool sameShape =
+        c.getRank() == t.getRank() && succeeded(verifyCompatibleShape(c.getShape(), t.getShape()));
     bool rowVector = c.getRank() == 1 && t.getRank() >= 1 &&
                      succeeded(verifyCompatibleShape(c.getShape(), t.getShape().take_front()));
     if (!sameShape && !rowVector)
@@ -115,7 +115,9 @@ void FloorModOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) { checkDivis
 void PowOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
   auto element = cast<TensorType>(getY().getType()).getElementType();
   if (isa<IntegerType>(element) && !element.isUnsignedInteger())
-    checks.push_back({getY(), "nonnegative", {},
+    checks.push_back({getY(),
+                      "nonnegative",
+                      {},
                       "integers to negative integer powers are not allowed (y{index} = "
                       "{value})"});
 }
@@ -171,10 +173,10 @@ static void forEachElement(RankedTensorType type, ArrayRef<DenseElementsAttr> in
 /// is not constant, the op has control inputs or the result is over the folding budget.
 /// Frozen graphs compute a batch normalisation's statistics so, with Rsqrt, Mul and Sub on
 /// constants, and loops their counters with Add on integers.
-static OpFoldResult foldElementwise(
-    Operation *op, ArrayRef<Attribute> operands, size_t arity,
-    llvm::function_ref<double(double, double)> fn,
-    llvm::function_ref<APInt(const APInt &, const APInt &, bool)> intFn = nullptr) {
+static OpFoldResult
+foldElementwise(Operation *op, ArrayRef<Attribute> operands, size_t arity,
+                llvm::function_ref<double(double, double)> fn,
+                llvm::function_ref<APInt(const APInt &, const APInt &, bool)> intFn = nullptr) {
   RankedTensorType type;
   SmallVector<DenseElementsAttr, 2> inputs;
   if (!foldableInputs(op, operands, arity, type, inputs) ||
@@ -238,7 +240,8 @@ static OpFoldResult foldCompare(Operation *op, ArrayRef<Attribute> operands,
       const APInt &a = x[at[0]], &b = y[at[1]];
       bool less = isUnsigned ? a.ult(b) : a.slt(b);
       result.push_back(holds(a == b ? APFloat::cmpEqual
-                                    : less ? APFloat::cmpLessThan : APFloat::cmpGreaterThan));
+                             : less ? APFloat::cmpLessThan
+                                    : APFloat::cmpGreaterThan));
     });
   } else {
     return {};
@@ -247,13 +250,16 @@ static OpFoldResult foldCompare(Operation *op, ArrayRef<Attribute> operands,
 }
 
 OpFoldResult EqualOp::fold(FoldAdaptor a) {
-  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpEqual; });
+  return foldCompare(*this, a.getOperands(),
+                     [](APFloat::cmpResult r) { return r == APFloat::cmpEqual; });
 }
 OpFoldResult NotEqualOp::fold(FoldAdaptor a) {
-  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r != APFloat::cmpEqual; });
+  return foldCompare(*this, a.getOperands(),
+                     [](APFloat::cmpResult r) { return r != APFloat::cmpEqual; });
 }
 OpFoldResult LessOp::fold(FoldAdaptor a) {
-  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpLessThan; });
+  return foldCompare(*this, a.getOperands(),
+                     [](APFloat::cmpResult r) { return r == APFloat::cmpLessThan; });
 }
 OpFoldResult LessEqualOp::fold(FoldAdaptor a) {
   return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) {
@@ -261,7 +267,8 @@ OpFoldResult LessEqualOp::fold(FoldAdaptor a) {
   });
 }
 OpFoldResult GreaterOp::fold(FoldAdaptor a) {
-  return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) { return r == APFloat::cmpGreaterThan; });
+  return foldCompare(*this, a.getOperands(),
+                     [](APFloat::cmpResult r) { return r == APFloat::cmpGreaterThan; });
 }
 OpFoldResult GreaterEqualOp::fold(FoldAdaptor a) {
   return foldCompare(*this, a.getOperands(), [](APFloat::cmpResult r) {
@@ -317,20 +324,24 @@ OpFoldResult Relu6Op::fold(FoldAdaptor a) {
   return unary(*this, a.getOperands(), [](double x) { return x < 0 ? 0.0 : x > 6 ? 6.0 : x; });
 }
 OpFoldResult AddOp::fold(FoldAdaptor a) {
-  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x + y; },
-                         [](const APInt &x, const APInt &y, bool) { return x + y; });
+  return foldElementwise(
+      *this, a.getOperands(), 2, [](double x, double y) { return x + y; },
+      [](const APInt &x, const APInt &y, bool) { return x + y; });
 }
 OpFoldResult AddV2Op::fold(FoldAdaptor a) {
-  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x + y; },
-                         [](const APInt &x, const APInt &y, bool) { return x + y; });
+  return foldElementwise(
+      *this, a.getOperands(), 2, [](double x, double y) { return x + y; },
+      [](const APInt &x, const APInt &y, bool) { return x + y; });
 }
 OpFoldResult SubOp::fold(FoldAdaptor a) {
-  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x - y; },
-                         [](const APInt &x, const APInt &y, bool) { return x - y; });
+  return foldElementwise(
+      *this, a.getOperands(), 2, [](double x, double y) { return x - y; },
+      [](const APInt &x, const APInt &y, bool) { return x - y; });
 }
 OpFoldResult MulOp::fold(FoldAdaptor a) {
-  return foldElementwise(*this, a.getOperands(), 2, [](double x, double y) { return x * y; },
-                         [](const APInt &x, const APInt &y, bool) { return x * y; });
+  return foldElementwise(
+      *this, a.getOperands(), 2, [](double x, double y) { return x * y; },
+      [](const APInt &x, const APInt &y, bool) { return x * y; });
 }
 OpFoldResult RealDivOp::fold(FoldAdaptor a) {
   return binary(*this, a.getOperands(), [](double x, double y) { return x / y; });

@@ -37,9 +37,8 @@ static FailureOr<int64_t> rangeSize(const InferContext &ctx, double start, doubl
                      : std::ceil(std::abs((limit - start) / delta));
   // NaN fails this too; the cast below is then exact.
   if (!(n <= double(kMaxTensorElements)))
-    return ctx.error("start ", shortNumber(start), ", limit ", shortNumber(limit),
-                     " and delta ", shortNumber(delta), " make ", shortNumber(n),
-                     " elements, more than 2^48");
+    return ctx.error("start ", shortNumber(start), ", limit ", shortNumber(limit), " and delta ",
+                     shortNumber(delta), " make ", shortNumber(n), " elements, more than 2^48");
   return static_cast<int64_t>(n);
 }
 
@@ -225,10 +224,9 @@ ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixel
     axis.lower.push_back(std::max<int64_t>(static_cast<int64_t>(floorX), 0));
     axis.upper.push_back(std::min<int64_t>(static_cast<int64_t>(std::ceil(x)), in - 1));
     axis.lerp.push_back(x - floorX);
-    int64_t nearest = alignCorners ? static_cast<int64_t>(std::round(o * scale))
-                      : halfPixelCenters
-                          ? static_cast<int64_t>(std::floor((o + 0.5f) * scale))
-                          : static_cast<int64_t>(std::floor(o * scale));
+    int64_t nearest = alignCorners       ? static_cast<int64_t>(std::round(o * scale))
+                      : halfPixelCenters ? static_cast<int64_t>(std::floor((o + 0.5f) * scale))
+                                         : static_cast<int64_t>(std::floor(o * scale));
     axis.nearest.push_back(std::clamp<int64_t>(nearest, 0, in - 1));
   }
   return axis;

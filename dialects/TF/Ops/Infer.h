@@ -32,8 +32,7 @@ std::string describeType(mlir::Type type);
 std::string describeAttribute(mlir::Attribute attr);
 
 /// A message argument in those terms: types and attributes described, anything else as is.
-template <typename T>
-decltype(auto) presentable(T &&value) {
+template <typename T> decltype(auto) presentable(T &&value) {
   using D = std::decay_t<T>;
   if constexpr (std::is_convertible_v<D, mlir::Type>)
     return describeType(value);
@@ -55,8 +54,7 @@ struct InferContext {
   /// Reports an error at the node, "node 'NAME' (Relu): ..." when the location names the
   /// node: types and attributes among `args` are described in TensorFlow's terms
   /// (presentable), not MLIR's.
-  template <typename... Args>
-  mlir::LogicalResult error(Args &&...args) const {
+  template <typename... Args> mlir::LogicalResult error(Args &&...args) const {
     return mlir::emitOptionalError(location, nodePrefix(),
                                    presentable(std::forward<Args>(args))...);
   }
@@ -80,8 +78,7 @@ struct InferContext {
       return typed;
     return error("attribute '", name, "' must be ", kind, ", got ", raw);
   }
-  template <typename AttrT>
-  AttrT attr(llvm::StringRef name) const {
+  template <typename AttrT> AttrT attr(llvm::StringRef name) const {
     return attributes ? llvm::dyn_cast_or_null<AttrT>(attributes.get(name)) : AttrT();
   }
   /// The `index`th operand's type, or null if there are not that many operands.
@@ -126,17 +123,15 @@ std::optional<llvm::SmallVector<int64_t>> constantIntsOf(mlir::Value value);
 struct SliceSpec {
   llvm::SmallVector<int64_t> outputShape;
   llvm::SmallVector<int64_t> inputDim, begin, stride; // per output dimension
-  llvm::SmallVector<int64_t> fixedIndex;             // per input dimension, -1 if read
+  llvm::SmallVector<int64_t> fixedIndex;              // per input dimension, -1 if read
 };
 
 /// TensorFlow's StridedSlice canonicalisation (masks, negative indices, clamping).
-mlir::FailureOr<SliceSpec> computeStridedSlice(const InferContext &ctx,
-                                               llvm::ArrayRef<int64_t> shape,
-                                               llvm::ArrayRef<int64_t> begin,
-                                               llvm::ArrayRef<int64_t> end,
-                                               llvm::ArrayRef<int64_t> strides, int64_t beginMask,
-                                               int64_t endMask, int64_t ellipsisMask,
-                                               int64_t newAxisMask, int64_t shrinkMask);
+mlir::FailureOr<SliceSpec>
+computeStridedSlice(const InferContext &ctx, llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
+                    llvm::ArrayRef<int64_t> strides, int64_t beginMask, int64_t endMask,
+                    int64_t ellipsisMask, int64_t newAxisMask, int64_t shrinkMask);
 /// Slice's begin/size (size -1 means to the end).
 mlir::FailureOr<SliceSpec> computeSlice(const InferContext &ctx, llvm::ArrayRef<int64_t> shape,
                                         llvm::ArrayRef<int64_t> begin,
@@ -164,9 +159,9 @@ mlir::LogicalResult checkInferredTypes(const InferContext &ctx, llvm::ArrayRef<m
 /// and the message template are those of kiln.check.
 struct RuntimeCheck {
   mlir::Value subject;
-  std::string kind;                 // "nonzero", "nonnegative" or "in_range"
+  std::string kind;                  // "nonzero", "nonnegative" or "in_range"
   llvm::SmallVector<int64_t> bounds; // in_range: one, or one per position of the last dim
-  std::string message;              // the problem, with {index} and {value}
+  std::string message;               // the problem, with {index} and {value}
 };
 
 /// True if `lhs` and `rhs` have the same element types and compatible shapes (a dynamic
@@ -185,17 +180,16 @@ struct Layout {
 
 /// One spatial dimension of a convolution or pooling window, as TensorFlow computes it.
 struct WindowDim {
-  int64_t output;                 // ShapedType::kDynamic when the input size is unknown
-  int64_t padBefore, padAfter;    // zero for VALID
+  int64_t output;              // ShapedType::kDynamic when the input size is unknown
+  int64_t padBefore, padAfter; // zero for VALID
 };
 
 /// The output size and padding of a window of `size` elements (dilated by `dilation`)
 /// moved by `stride` over `input` elements with TensorFlow's "SAME", "VALID" or "EXPLICIT"
 /// padding (the last using `explicitBefore`/`explicitAfter`). Fails on bad arguments.
 mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input, int64_t size,
-                                         int64_t stride, int64_t dilation,
-                                         llvm::StringRef padding, int64_t explicitBefore,
-                                         int64_t explicitAfter);
+                                         int64_t stride, int64_t dilation, llvm::StringRef padding,
+                                         int64_t explicitBefore, int64_t explicitAfter);
 
 // Structure.cpp
 mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
@@ -256,9 +250,8 @@ mlir::LogicalResult inferSplit(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSplitV(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferUnpack(const InferContext &ctx, InferResult &out);
 /// The sizes of the parts of a SplitV of `total` elements (one -1 takes the rest).
-mlir::FailureOr<llvm::SmallVector<int64_t>> splitSizes(const InferContext &ctx,
-                                                       llvm::ArrayRef<int64_t> sizes,
-                                                       int64_t total);
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+splitSizes(const InferContext &ctx, llvm::ArrayRef<int64_t> sizes, int64_t total);
 mlir::LogicalResult inferConcat(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPack(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferAddN(const InferContext &ctx, InferResult &out);
@@ -286,9 +279,8 @@ mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out);
 /// The axes of a reduction, in [0, rank), sorted and unique; fails on out-of-range axes.
-mlir::FailureOr<llvm::SmallVector<int64_t>> normalizeAxes(const InferContext &ctx,
-                                                          llvm::ArrayRef<int64_t> axes,
-                                                          int64_t rank);
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+normalizeAxes(const InferContext &ctx, llvm::ArrayRef<int64_t> axes, int64_t rank);
 // Convolution.cpp
 mlir::LogicalResult inferConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out);

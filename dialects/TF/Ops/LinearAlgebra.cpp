@@ -57,8 +57,8 @@ LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out) {
       return ctx.error("value must have rank 2 or more, got ", value);
     int64_t channelDim = (format == "NCHW" && value.getRank() > 2) ? 1 : value.getRank() - 1;
     if (bias.hasRank() && dimsConflict(value.getDimSize(channelDim), bias.getDimSize(0)))
-      return ctx.error("bias of ", bias.getDimSize(0), " elements does not match channel dimension ",
-                       channelDim, " of ", value);
+      return ctx.error("bias of ", bias.getDimSize(0),
+                       " elements does not match channel dimension ", channelDim, " of ", value);
   }
   out.push_back(value);
   return success();

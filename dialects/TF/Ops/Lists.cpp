@@ -97,13 +97,14 @@ LogicalResult inferTensorListSetItem(const InferContext &ctx, InferResult &out) 
   auto item = cast<TensorType>(ctx.operandType(2));
   if (list.getElementType() != item.getElementType())
     return ctx.error("the item is ", item, " but the list holds ", list.getElementType());
-  if (auto resize = ctx.attr<BoolAttr>("resize_if_index_out_of_bounds"); resize && resize.getValue())
+  if (auto resize = ctx.attr<BoolAttr>("resize_if_index_out_of_bounds");
+      resize && resize.getValue())
     return ctx.error("resize_if_index_out_of_bounds is not supported: lists keep their length");
   std::optional<SmallVector<int64_t>> element;
   if (auto ranked = dyn_cast<RankedTensorType>(item))
     element = SmallVector<int64_t>(ranked.getShape());
-  if (auto ranked = dyn_cast<RankedTensorType>(list); ranked && element &&
-                                                      ranked.getRank() != int64_t(element->size()) + 1)
+  if (auto ranked = dyn_cast<RankedTensorType>(list);
+      ranked && element && ranked.getRank() != int64_t(element->size()) + 1)
     return ctx.error("the item is ", item, " but the list's elements have rank ",
                      ranked.getRank() - 1);
   out.push_back(refineList(list, element));
@@ -127,8 +128,7 @@ LogicalResult inferTensorListGather(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
-LogicalResult inferTensorListScatterIntoExistingList(const InferContext &ctx,
-                                                     InferResult &out) {
+LogicalResult inferTensorListScatterIntoExistingList(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(3)))
     return failure();
   auto list = cast<TensorType>(ctx.operandType(0));
@@ -144,8 +144,8 @@ LogicalResult inferTensorListScatterIntoExistingList(const InferContext &ctx,
       return ctx.error("the tensor must have a dimension for the indices");
     if (indices && !indices.isDynamicDim(0) && !ranked.isDynamicDim(0) &&
         indices.getDimSize(0) != ranked.getDimSize(0))
-      return ctx.error("the tensor has ", ranked.getDimSize(0), " rows for ",
-                       indices.getDimSize(0), " indices");
+      return ctx.error("the tensor has ", ranked.getDimSize(0), " rows for ", indices.getDimSize(0),
+                       " indices");
     element = SmallVector<int64_t>(ranked.getShape().drop_front());
   }
   out.push_back(refineList(list, element));
@@ -156,8 +156,8 @@ LogicalResult inferTensorListStack(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(2)))
     return failure();
   auto n = ctx.attr<IntegerAttr>("num_elements");
-  out.push_back(refineList(ctx.operandType(0), listElementShape(ctx.operands[1]),
-                           n ? n.getInt() : -1));
+  out.push_back(
+      refineList(ctx.operandType(0), listElementShape(ctx.operands[1]), n ? n.getInt() : -1));
   return success();
 }
 
@@ -189,8 +189,7 @@ OpFoldResult TensorListLengthOp::fold(FoldAdaptor) {
 OpFoldResult TensorListElementShapeOp::fold(FoldAdaptor) {
   auto list = dyn_cast<RankedTensorType>(getInputHandle().getType());
   auto type = dyn_cast<RankedTensorType>(getElementShape().getType());
-  if (!list || !type || !type.hasStaticShape() || list.getRank() == 0 ||
-      !list.hasStaticShape())
+  if (!list || !type || !type.hasStaticShape() || list.getRank() == 0 || !list.hasStaticShape())
     return {};
   return intConstant(type, list.getShape().drop_front());
 }
@@ -201,7 +200,9 @@ static void checkIndex(Value list, Value index, SmallVectorImpl<RuntimeCheck> &c
   if (!type || type.getRank() == 0 || type.isDynamicDim(0))
     return;
   int64_t n = type.getDimSize(0);
-  checks.push_back({index, "in_range", {n},
+  checks.push_back({index,
+                    "in_range",
+                    {n},
                     "index {value} is not in [0, " + std::to_string(n) + "): the list has " +
                         std::to_string(n) + " elements"});
 }

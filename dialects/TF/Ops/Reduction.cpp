@@ -34,8 +34,8 @@ LogicalResult inferReduction(const InferContext &ctx, InferResult &out) {
   auto axes = ctx.constantInts(1);
   if (!x.hasRank() || !axes) {
     if (x.hasRank() && keep)
-      out.push_back(RankedTensorType::get(
-          SmallVector<int64_t>(x.getRank(), ShapedType::kDynamic), x.getElementType()));
+      out.push_back(RankedTensorType::get(SmallVector<int64_t>(x.getRank(), ShapedType::kDynamic),
+                                          x.getElementType()));
     else
       out.push_back(UnrankedTensorType::get(x.getElementType()));
     return success();

@@ -21,8 +21,8 @@ LogicalResult inferReshape(const InferContext &ctx, InferResult &out) {
     return ctx.error("shape must be 1-D, got ", shapeType);
 
   auto shapeConst = ctx.operands[1].getDefiningOp<ConstOp>();
-  auto shapeValue = shapeConst ? dyn_cast<DenseIntElementsAttr>(shapeConst.getValue())
-                               : DenseIntElementsAttr();
+  auto shapeValue =
+      shapeConst ? dyn_cast<DenseIntElementsAttr>(shapeConst.getValue()) : DenseIntElementsAttr();
   if (!shapeValue) {
     if (shapeType.hasStaticShape())
       out.push_back(RankedTensorType::get(
@@ -56,8 +56,8 @@ LogicalResult inferReshape(const InferContext &ctx, InferResult &out) {
         return ctx.error("cannot reshape ", input, " (", count, " elements) to ", shapeValue);
       dims[inferredIndex] = count / known;
     } else if (known != count) {
-      return ctx.error("cannot reshape ", input, " (", count, " elements) to ", shapeValue,
-                       " (", known, " elements)");
+      return ctx.error("cannot reshape ", input, " (", count, " elements) to ", shapeValue, " (",
+                       known, " elements)");
     }
   }
   out.push_back(RankedTensorType::get(dims, element));
@@ -236,10 +236,11 @@ LogicalResult inferConcat(const InferContext &ctx, InferResult &out) {
     return failure();
   auto axis = constantIntsOf(ctx.operands[values.size()]);
   if (!first->hasRank() || !axis) {
-    out.push_back(first->hasRank() ? Type(RankedTensorType::get(
-                                         SmallVector<int64_t>(first->getRank(), ShapedType::kDynamic),
-                                         first->getElementType()))
-                                   : Type(*first));
+    out.push_back(first->hasRank()
+                      ? Type(RankedTensorType::get(
+                            SmallVector<int64_t>(first->getRank(), ShapedType::kDynamic),
+                            first->getElementType()))
+                      : Type(*first));
     return success();
   }
   int64_t rank = first->getRank();
@@ -259,8 +260,9 @@ LogicalResult inferConcat(const InferContext &ctx, InferResult &out) {
     for (int64_t i = 0; i < rank; ++i) {
       int64_t d = t.getDimSize(i);
       if (i == a) {
-        shape[a] = ShapedType::isDynamic(d) || ShapedType::isDynamic(shape[a]) ? ShapedType::kDynamic
-                                                                              : shape[a] + d;
+        shape[a] = ShapedType::isDynamic(d) || ShapedType::isDynamic(shape[a])
+                       ? ShapedType::kDynamic
+                       : shape[a] + d;
       } else if (ShapedType::isDynamic(shape[i])) {
         shape[i] = d;
       } else if (!ShapedType::isDynamic(d) && d != shape[i]) {
@@ -379,8 +381,8 @@ LogicalResult inferGatherNd(const InferContext &ctx, InferResult &out) {
     return ctx.error("indices must have at least one dimension");
   int64_t depth = indices.getDimSize(indices.getRank() - 1);
   if (depth > params.getRank())
-    return ctx.error("index tuples have ", depth, " entries but params ", params,
-                     " has rank ", params.getRank());
+    return ctx.error("index tuples have ", depth, " entries but params ", params, " has rank ",
+                     params.getRank());
   SmallVector<int64_t> shape(indices.getShape().drop_back());
   llvm::append_range(shape, params.getShape().drop_front(depth));
   out.push_back(RankedTensorType::get(shape, params.getElementType()));
@@ -398,7 +400,9 @@ void GatherV2Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
   if (a < 0 || a >= params.getRank() || params.isDynamicDim(a))
     return;
   int64_t size = params.getDimSize(a);
-  checks.push_back({getIndices(), "in_range", {size},
+  checks.push_back({getIndices(),
+                    "in_range",
+                    {size},
                     "indices{index} = {value} is not in [0, " + std::to_string(size) + ")"});
 }
 
@@ -406,8 +410,7 @@ void GatherV2Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
 void GatherNdOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
   auto params = dyn_cast<RankedTensorType>(getParams().getType());
   auto indices = dyn_cast<RankedTensorType>(getIndices().getType());
-  if (!params || !indices || indices.getRank() == 0 ||
-      indices.isDynamicDim(indices.getRank() - 1))
+  if (!params || !indices || indices.getRank() == 0 || indices.isDynamicDim(indices.getRank() - 1))
     return;
   int64_t depth = indices.getDimSize(indices.getRank() - 1);
   if (depth == 0 || depth > params.getRank())
@@ -442,8 +445,8 @@ LogicalResult inferFill(const InferContext &ctx, InferResult &out) {
 
 /// The axes `axis` names for a tensor of rank `rank`, normalized; an error for an axis out
 /// of range or named twice.
-static FailureOr<SmallVector<int64_t>> reverseAxes(const InferContext *ctx,
-                                                   ArrayRef<int64_t> axis, int64_t rank) {
+static FailureOr<SmallVector<int64_t>> reverseAxes(const InferContext *ctx, ArrayRef<int64_t> axis,
+                                                   int64_t rank) {
   SmallVector<int64_t> axes;
   for (int64_t a : axis) {
     int64_t normalized = a < 0 ? a + rank : a;
@@ -526,8 +529,7 @@ LogicalResult inferShapeOf(const InferContext &ctx, InferResult &out) {
       if (!ShapedType::isDynamic(d) && d > std::numeric_limits<int32_t>::max())
         return ctx.error("Shape output type is 32-bit but dimension ", i, " is ", d,
                          " (use out_type int64)");
-  out.push_back(RankedTensorType::get({x.hasRank() ? x.getRank() : ShapedType::kDynamic},
-                                      element));
+  out.push_back(RankedTensorType::get({x.hasRank() ? x.getRank() : ShapedType::kDynamic}, element));
   return success();
 }
 

@@ -8,8 +8,8 @@ namespace kiln::tf {
 FailureOr<SliceSpec> computeStridedSlice(const InferContext &ctx, ArrayRef<int64_t> shape,
                                          ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
                                          ArrayRef<int64_t> strides, int64_t beginMask,
-                                         int64_t endMask, int64_t ellipsisMask,
-                                         int64_t newAxisMask, int64_t shrinkMask) {
+                                         int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask,
+                                         int64_t shrinkMask) {
   int64_t n = begin.size(), rank = shape.size();
   if (static_cast<int64_t>(end.size()) != n || static_cast<int64_t>(strides.size()) != n)
     return ctx.error("begin, end and strides must have the same length");
@@ -43,8 +43,12 @@ FailureOr<SliceSpec> computeStridedSlice(const InferContext &ctx, ArrayRef<int64
     }
     if (full >= rank)
       return ctx.error("the slice has more dimensions than the input's ", rank);
-    dense[full] = Dense{begin[i], end[i], strides[i], static_cast<bool>(bit(beginMask, i)),
-                        static_cast<bool>(bit(endMask, i)), static_cast<bool>(bit(shrinkMask, i))};
+    dense[full] = Dense{begin[i],
+                        end[i],
+                        strides[i],
+                        static_cast<bool>(bit(beginMask, i)),
+                        static_cast<bool>(bit(endMask, i)),
+                        static_cast<bool>(bit(shrinkMask, i))};
     order.push_back(full);
     ++full;
   }
@@ -104,8 +108,8 @@ FailureOr<SliceSpec> computeSlice(const InferContext &ctx, ArrayRef<int64_t> sha
   for (int64_t k = 0; k < rank; ++k) {
     int64_t s = size[k] == -1 ? shape[k] - begin[k] : size[k];
     if (begin[k] < 0 || s < 0 || begin[k] + s > shape[k])
-      return ctx.error("slice [", begin[k], ", +", size[k], ") is out of range for dimension ",
-                       k, " of size ", shape[k]);
+      return ctx.error("slice [", begin[k], ", +", size[k], ") is out of range for dimension ", k,
+                       " of size ", shape[k]);
     spec.outputShape.push_back(s);
     spec.inputDim.push_back(k);
     spec.begin.push_back(begin[k]);
@@ -153,8 +157,7 @@ LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out) {
   if (failed(input))
     return failure();
   TensorType x = *input;
-  if (!x.hasStaticShape() || !ctx.constantInts(1) || !ctx.constantInts(2) ||
-      !ctx.constantInts(3)) {
+  if (!x.hasStaticShape() || !ctx.constantInts(1) || !ctx.constantInts(2) || !ctx.constantInts(3)) {
     out.push_back(UnrankedTensorType::get(x.getElementType()));
     return success();
   }
@@ -180,13 +183,12 @@ static void pushParts(TensorType input, int64_t axis, ArrayRef<int64_t> sizes, b
 }
 
 /// `count` results of unknown shape (ranked with `rank` unknown dimensions if rank >= 0).
-static LogicalResult unknownParts(TensorType input, int64_t count, int64_t rank,
-                                  InferResult &out) {
+static LogicalResult unknownParts(TensorType input, int64_t count, int64_t rank, InferResult &out) {
   for (int64_t i = 0; i < count; ++i)
-    out.push_back(rank < 0 ? Type(UnrankedTensorType::get(input.getElementType()))
-                           : Type(RankedTensorType::get(
-                                 SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                                 input.getElementType())));
+    out.push_back(rank < 0
+                      ? Type(UnrankedTensorType::get(input.getElementType()))
+                      : Type(RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                                                   input.getElementType())));
   return success();
 }
 
@@ -211,8 +213,8 @@ LogicalResult inferSplit(const InferContext &ctx, InferResult &out) {
   if (failed(axis))
     return failure();
   if (x.getDimSize(*axis) % n.getInt() != 0)
-    return ctx.error("dimension ", *axis, " of size ", x.getDimSize(*axis),
-                     " does not split into ", n.getInt(), " equal parts");
+    return ctx.error("dimension ", *axis, " of size ", x.getDimSize(*axis), " does not split into ",
+                     n.getInt(), " equal parts");
   pushParts(x, *axis, SmallVector<int64_t>(n.getInt(), x.getDimSize(*axis) / n.getInt()), false,
             out);
   return success();

@@ -87,8 +87,7 @@ std::optional<SmallVector<int64_t>> InferContext::intList(StringRef name) const 
   return result;
 }
 
-LogicalResult InferContext::checkSameElementType(TensorType a, TensorType b,
-                                                StringRef what) const {
+LogicalResult InferContext::checkSameElementType(TensorType a, TensorType b, StringRef what) const {
   if (a.getElementType() != b.getElementType())
     return error(what, " have different element types: ", a.getElementType(), " and ",
                  b.getElementType());
@@ -113,7 +112,8 @@ LogicalResult checkInferredTypes(const InferContext &ctx, ArrayRef<Type> types) 
     if (!tensor)
       continue;
     ArrayRef<int64_t> shape = tensor.getShape();
-    bool negative = llvm::any_of(shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); });
+    bool negative =
+        llvm::any_of(shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); });
     bool empty = llvm::is_contained(shape, 0);
     if (!negative && (empty || boundedElementCount(shape)))
       continue;
@@ -150,15 +150,22 @@ std::string describeType(Type type) {
   llvm::raw_string_ostream os(text);
   auto tensor = dyn_cast<TensorType>(type);
   Type element = tensor ? tensor.getElementType() : type;
-  if (element.isF32()) os << "float32";
-  else if (element.isF64()) os << "float64";
-  else if (element.isF16()) os << "float16";
-  else if (element.isBF16()) os << "bfloat16";
-  else if (element.isInteger(1)) os << "bool";
+  if (element.isF32())
+    os << "float32";
+  else if (element.isF64())
+    os << "float64";
+  else if (element.isF16())
+    os << "float16";
+  else if (element.isBF16())
+    os << "bfloat16";
+  else if (element.isInteger(1))
+    os << "bool";
   else if (auto i = dyn_cast<IntegerType>(element))
     os << (i.isUnsigned() ? "uint" : "int") << i.getWidth();
-  else if (isa<ControlType>(element)) os << "a control edge";
-  else element.print(os);
+  else if (isa<ControlType>(element))
+    os << "a control edge";
+  else
+    element.print(os);
   if (!tensor)
     return text;
   os << (tensor.hasRank() ? " " + describeDims(tensor.getShape()) : " (unknown shape)");
@@ -181,8 +188,7 @@ std::string describeAttribute(Attribute attr) {
   else if (auto t = dyn_cast<TypeAttr>(attr))
     os << "a dtype (" << describeType(t.getValue()) << ")";
   else if (auto shape = dyn_cast<ShapeAttr>(attr))
-    os << "a shape (" << (shape.hasRank() ? describeDims(shape.getDims()) : "unknown rank")
-       << ")";
+    os << "a shape (" << (shape.hasRank() ? describeDims(shape.getDims()) : "unknown rank") << ")";
   else if (auto list = dyn_cast<ArrayAttr>(attr))
     os << "a list of " << list.size() << " value" << (list.size() == 1 ? "" : "s");
   else if (auto values = dyn_cast<DenseElementsAttr>(attr);
@@ -298,8 +304,8 @@ LogicalResult inferIdentityN(const InferContext &ctx, InferResult &out) {
     if (!tensor || !declared)
       return ctx.error("input ", i, " must be a tensor with its type in T");
     if (declared.getValue() != tensor.getElementType())
-      return ctx.error("T[", i, "] = ", declared.getValue(), " does not match input ", i, " of type ",
-                       tensor);
+      return ctx.error("T[", i, "] = ", declared.getValue(), " does not match input ", i,
+                       " of type ", tensor);
     out.push_back(tensor);
   }
   return success();

@@ -29,9 +29,8 @@ static Type signlessElement(Type t) {
 TFTypeConverter::TFTypeConverter() {
   addConversion([](Type t) { return t; });
   addConversion([](IntegerType t) -> Type { return signlessElement(t); });
-  addConversion([](RankedTensorType t) -> Type {
-    return t.clone(signlessElement(t.getElementType()));
-  });
+  addConversion(
+      [](RankedTensorType t) -> Type { return t.clone(signlessElement(t.getElementType())); });
   addConversion([](UnrankedTensorType t) -> Type {
     return UnrankedTensorType::get(signlessElement(t.getElementType()));
   });
@@ -61,19 +60,18 @@ Value buildParallelGeneric(OpBuilder &b, Location loc, RankedTensorType resultTy
   Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType());
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
-  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value v = body(nb, nloc, args.drop_back());
-        linalg::YieldOp::create(nb, nloc, v);
-      });
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(), utils::IteratorType::parallel);
+  auto generic =
+      linalg::GenericOp::create(b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+                                iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                                  Value v = body(nb, nloc, args.drop_back());
+                                  linalg::YieldOp::create(nb, nloc, v);
+                                });
   return generic.getResult(0);
 }
 
-Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, BodyBuilder body) {
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
+                       BodyBuilder body) {
   SmallVector<AffineMap> maps;
   for (Value in : inputs)
     maps.push_back(broadcastMap(cast<RankedTensorType>(in.getType()), resultType));

@@ -1,14 +1,14 @@
 //===- ControlFlow.cpp - If and While to scf ----------------------------------===//
 //
-// tf.If becomes scf.if, tf.Case scf.index_switch and tf.While scf.while, their regions moved over as they are; the
-// tf ops inside are lowered in turn by the other patterns, and tf.Yield becomes scf.yield,
-// or scf.condition at the end of a loop's condition. One-shot bufferization then gives the
-// loop variables buffers, and their allocations inside the loop get arena slots that stay
+// tf.If becomes scf.if, tf.Case scf.index_switch and tf.While scf.while, their regions moved over
+// as they are; the tf ops inside are lowered in turn by the other patterns, and tf.Yield becomes
+// scf.yield, or scf.condition at the end of a loop's condition. One-shot bufferization then gives
+// the loop variables buffers, and their allocations inside the loop get arena slots that stay
 // reserved for the whole loop (Lifetimes.h).
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,8 +49,7 @@ LogicalResult convertResults(const TypeConverter *converter, Operation *op,
 }
 
 /// Moves a branch's block into `to` (an scf region), its arguments replaced by `inputs`.
-void moveBranch(ConversionPatternRewriter &rewriter, Region &from, Region &to,
-                ValueRange inputs) {
+void moveBranch(ConversionPatternRewriter &rewriter, Region &from, Region &to, ValueRange inputs) {
   if (to.empty())
     rewriter.createBlock(&to);
   Block *block = &to.front();
@@ -153,7 +152,8 @@ struct YieldLowering : OpConversionPattern<tf::YieldOp> {
 } // namespace
 
 void populateControlFlowPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<IfLowering, CaseLowering, WhileLowering, YieldLowering>(converter, patterns.getContext());
+  patterns.add<IfLowering, CaseLowering, WhileLowering, YieldLowering>(converter,
+                                                                       patterns.getContext());
 }
 
 } // namespace kiln::lower

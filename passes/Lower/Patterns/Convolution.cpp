@@ -7,9 +7,9 @@
 // upstream linalg's named ops or generics.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
-#include "passes/Lower/Passes.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Passes.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -41,8 +41,8 @@ FailureOr<SmallVector<int64_t>> intList(Operation *op, StringRef name, size_t si
       if (auto i = dyn_cast<IntegerAttr>(a))
         values.push_back(i.getInt());
   if (!list || values.size() != list.size() || values.size() != size)
-    return op->emitError() << "attribute '" << name << "' must be a list of " << size
-                           << " integers" << (attr ? "" : "; it is missing");
+    return op->emitError() << "attribute '" << name << "' must be a list of " << size << " integers"
+                           << (attr ? "" : "; it is missing");
   return values;
 }
 
@@ -86,9 +86,9 @@ FailureOr<Geometry> geometry(Operation *op, RankedTensorType input, int64_t kh, 
     g.stride[i] = strides[spatial[i]];
     g.dilation[i] = dilations[spatial[i]];
     g.window[i] = sizes[i];
-    auto d = tf::computeWindow(ctx, input.getDimSize(1 + i), sizes[i], g.stride[i], g.dilation[i],
-                               padding, explicitPads[2 * spatial[i]],
-                               explicitPads[2 * spatial[i] + 1]);
+    auto d =
+        tf::computeWindow(ctx, input.getDimSize(1 + i), sizes[i], g.stride[i], g.dilation[i],
+                          padding, explicitPads[2 * spatial[i]], explicitPads[2 * spatial[i] + 1]);
     if (failed(d))
       return failure();
     g.dims[i] = *d;
@@ -117,8 +117,7 @@ Value padSpatial(OpBuilder &b, Location loc, Value input, const Geometry &g, Val
 SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, const Geometry &g) {
   auto t = RankedTensorType::get({2}, b.getI64Type());
   return {b.getNamedAttr("strides", DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.stride))),
-          b.getNamedAttr("dilations",
-                         DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.dilation)))};
+          b.getNamedAttr("dilations", DenseIntElementsAttr::get(t, ArrayRef<int64_t>(g.dilation)))};
 }
 
 /// A 1x1 Conv2D with unit strides and no padding (isPlainProduct) as one matrix product:
@@ -146,12 +145,12 @@ Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value in
   MLIRContext *ctx = b.getContext();
   AffineExpr n, oh, ow, kh, kw, c, m;
   bindDims(ctx, n, oh, ow, kh, kw, c, m);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(7, 0,
-                     {n, oh * g.stride[0] + kh * g.dilation[0],
-                      ow * g.stride[1] + kw * g.dilation[1], c},
-                     ctx),
-      AffineMap::get(7, 0, {kh, kw, c, m}, ctx), AffineMap::get(7, 0, {n, oh, ow, c, m}, ctx)};
+  SmallVector<AffineMap> maps = {AffineMap::get(7, 0,
+                                                {n, oh * g.stride[0] + kh * g.dilation[0],
+                                                 ow * g.stride[1] + kw * g.dilation[1], c},
+                                                ctx),
+                                 AffineMap::get(7, 0, {kh, kw, c, m}, ctx),
+                                 AffineMap::get(7, 0, {n, oh, ow, c, m}, ctx)};
   using utils::IteratorType;
   SmallVector<IteratorType> iterators = {IteratorType::parallel,  IteratorType::parallel,
                                          IteratorType::parallel,  IteratorType::reduction,
@@ -159,11 +158,10 @@ Value depthwise(OpBuilder &b, Location loc, Value padded, Value filter, Value in
                                          IteratorType::parallel};
   ElementKind kind = kindOf(getElementTypeOrSelf(init.getType()));
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{padded, filter}, ValueRange{init},
-             maps, iterators,
+             b, loc, TypeRange{init.getType()}, ValueRange{padded, filter}, ValueRange{init}, maps,
+             iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l,
-                                       multiplyAdd(nb, l, kind, args[0], args[1], args[2]));
+               linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, kind, args[0], args[1], args[2]));
              })
       .getResult(0);
 }
@@ -225,8 +223,8 @@ Value windowElement(OpBuilder &b, Location l, Value input, const Geometry &g, Va
 
 /// A window op over the unpadded NHWC `input` as one generic over loops (n, oh, ow, kh, kw,
 /// c, j): the filter is read at (kh, kw, c, j), the result written through `outMap`, and the
-/// body reads the input through windowElement, taking zero outside it. The op carries `attr` = `window`, from which
-/// kiln-lower-kernel-calls calls a runtime kernel instead.
+/// body reads the input through windowElement, taking zero outside it. The op carries `attr` =
+/// `window`, from which kiln-lower-kernel-calls calls a runtime kernel instead.
 Value windowUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Value init,
                      const Geometry &g, AffineMap outMap, StringRef attr,
                      ArrayRef<int64_t> window) {
@@ -246,8 +244,7 @@ Value windowUnpadded(OpBuilder &b, Location loc, Value input, Value filter, Valu
       b, loc, TypeRange{init.getType()}, ValueRange{filter}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value v = windowElement(nb, l, input, g, scalarConstant(nb, l, element, 0));
-        linalg::YieldOp::create(nb, l,
-                                multiplyAdd(nb, l, ElementKind::Float, v, args[0], args[1]));
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, ElementKind::Float, v, args[0], args[1]));
       });
   generic->setAttr(attr, b.getDenseI64ArrayAttr(window));
   return generic.getResult(0);
@@ -287,9 +284,10 @@ bool useConv3x3Kernel(const Geometry &g, RankedTensorType filter, int64_t output
       kPositions * filter.getDimSize(2) * filter.getDimSize(3) <= kMaxCachedTransform;
   return filter.getElementType().isF32() && filter.getDimSize(0) == 3 &&
          filter.getDimSize(1) == 3 && filter.getDimSize(2) >= 16 && filter.getDimSize(3) >= 16 &&
-         outputPixels >= (smallTransform ? 64 : constantFilter ? 128 : 256) &&
-         g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 &&
-         g.dilation[1] == 1;
+         outputPixels >= (smallTransform   ? 64
+                          : constantFilter ? 128
+                                           : 256) &&
+         g.stride[0] == 1 && g.stride[1] == 1 && g.dilation[0] == 1 && g.dilation[1] == 1;
 }
 
 /// Whether an f32 Conv2D goes to the runtime's direct convolution kernel: a window of small
@@ -320,8 +318,7 @@ Value convUnpadded(OpBuilder &b, Location loc, Value input, Value filter, const 
                         AffineMap::get(7, 0, {d(0), d(1), d(2), d(6)}, ctx), attr, window);
 }
 
-template <typename OpT, bool Depthwise>
-struct ConvLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool Depthwise> struct ConvLowering : OpConversionPattern<OpT> {
   /// `winograd`: 3x3 convolutions may go to the Winograd kernel (not with --strict-float:
   /// its transforms round differently from the direct sum).
   ConvLowering(const TypeConverter &converter, MLIRContext *ctx, bool winograd)
@@ -331,8 +328,7 @@ struct ConvLowering : OpConversionPattern<OpT> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
     auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
-    if (!resultType || !filterType ||
-        !filterType.hasStaticShape())
+    if (!resultType || !filterType || !filterType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
@@ -351,38 +347,34 @@ struct ConvLowering : OpConversionPattern<OpT> {
     Value zero = scalarConstant(rewriter, loc, element, 0);
     bool conv3x3 = !Depthwise && winograd &&
                    useConv3x3Kernel(*g, filterType,
-                                    inputType.getDimSize(0) * g->dims[0].output *
-                                        g->dims[1].output,
+                                    inputType.getDimSize(0) * g->dims[0].output * g->dims[1].output,
                                     isa_and_nonnull<tf::ConstOp>(op.getFilter().getDefiningOp()));
     bool direct = !Depthwise && !conv3x3 && useDirectConvKernel(filterType);
-    bool gemm = !Depthwise && !conv3x3 && !direct && element.isF32() &&
-                !isPlainProduct(*g, filterType);
+    bool gemm =
+        !Depthwise && !conv3x3 && !direct && element.isF32() && !isPlainProduct(*g, filterType);
     bool unpadded = Depthwise ? element.isF32() : conv3x3 || direct || gemm;
     Value padded = unpadded ? input : padSpatial(rewriter, loc, input, *g, zero);
-    SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output,
-                                     g->dims[1].output};
+    SmallVector<int64_t> outShape = {inputType.getDimSize(0), g->dims[0].output, g->dims[1].output};
     Value result;
     if (Depthwise) {
       outShape.append({filterType.getDimSize(2), filterType.getDimSize(3)});
       auto outType = RankedTensorType::get(outShape, element);
       Value init = filledTensor(rewriter, loc, outType, zero);
-      Value conv = unpadded
-                       ? depthwiseUnpadded(rewriter, loc, input, adaptor.getFilter(), init, *g)
-                       : depthwise(rewriter, loc, padded, adaptor.getFilter(), init, *g);
+      Value conv = unpadded ? depthwiseUnpadded(rewriter, loc, input, adaptor.getFilter(), init, *g)
+                            : depthwise(rewriter, loc, padded, adaptor.getFilter(), init, *g);
       outShape.pop_back();
       outShape.back() = filterType.getDimSize(2) * filterType.getDimSize(3);
       result = reshapeTo(rewriter, loc, conv, RankedTensorType::get(outShape, element));
     } else if (conv3x3) {
-      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
-                            kConv3x3Attr, {g->dims[0].padBefore, g->dims[1].padBefore});
+      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape, kConv3x3Attr,
+                            {g->dims[0].padBefore, g->dims[1].padBefore});
     } else if (direct) {
-      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
-                            kConvDirectAttr,
-                            {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
-                             g->dims[0].padBefore, g->dims[1].padBefore});
+      result =
+          convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape, kConvDirectAttr,
+                       {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
+                        g->dims[0].padBefore, g->dims[1].padBefore});
     } else if (gemm) {
-      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape,
-                            kConvGemmAttr,
+      result = convUnpadded(rewriter, loc, input, adaptor.getFilter(), *g, outShape, kConvGemmAttr,
                             {g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
                              g->dims[0].padBefore, g->dims[1].padBefore});
     } else {
@@ -464,8 +456,7 @@ struct ConvBackpropInputLowering : OpConversionPattern<tf::Conv2DBackpropInputOp
                                    inputType.getDimSize(2)};
     // f32: the windows-times-filter kernel on the spread gradient (no patches matrix).
     Value result = element.isF32()
-                       ? convUnpadded(rewriter, loc, padded, flipped, unit, outNHW,
-                                      kConvGemmAttr,
+                       ? convUnpadded(rewriter, loc, padded, flipped, unit, outNHW, kConvGemmAttr,
                                       {1, 1, unit.dilation[0], unit.dilation[1], 0, 0})
                        : conv2d(rewriter, loc, padded, flipped, unit, outNHW);
     if (nchw)
@@ -478,8 +469,7 @@ struct ConvBackpropInputLowering : OpConversionPattern<tf::Conv2DBackpropInputOp
 /// _FusedConv2D and _FusedMatMul become the tf ops they fuse (the convolution or product,
 /// BiasAdd or inference FusedBatchNormV3, then the activation), which the other patterns
 /// lower; kiln-lower-fuse-elementwise then merges the epilogue into one loop nest.
-template <typename OpT>
-struct FusedOpLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct FusedOpLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -499,10 +489,10 @@ struct FusedOpLowering : OpConversionPattern<OpT> {
       return attrs;
     };
     Value value = conv ? tf::createTF(rewriter, loc, "Conv2D", operands.take_front(2),
-                                  copy({"strides", "padding", "explicit_paddings", "data_format",
-                                        "dilations"}))
+                                      copy({"strides", "padding", "explicit_paddings",
+                                            "data_format", "dilations"}))
                        : tf::createTF(rewriter, loc, "MatMul", operands.take_front(2),
-                                  copy({"transpose_a", "transpose_b"}));
+                                      copy({"transpose_a", "transpose_b"}));
     if (value && batchNorm) {
       SmallVector<Value> args = {value};
       llvm::append_range(args, operands.slice(2, 4));
@@ -558,11 +548,11 @@ Value windowSum(OpBuilder &b, Location loc, Value padded, Value window, Value in
                                                 ctx)};
   llvm::append_range(maps, PoolLoops::windowAndOutputMaps(ctx));
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{padded, window}, ValueRange{init},
-             maps, PoolLoops::iterators(),
+             b, loc, TypeRange{init.getType()}, ValueRange{padded, window}, ValueRange{init}, maps,
+             PoolLoops::iterators(),
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, args[2], args[0]).getResult());
+               linalg::YieldOp::create(nb, l,
+                                       arith::AddFOp::create(nb, l, args[2], args[0]).getResult());
              })
       .getResult(0);
 }
@@ -593,8 +583,7 @@ Value maxPoolUnpadded(OpBuilder &b, Location loc, Value input, Value window, Val
   return generic.getResult(0);
 }
 
-template <typename OpT, bool Max>
-struct PoolLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool Max> struct PoolLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -632,12 +621,12 @@ struct PoolLowering : OpConversionPattern<OpT> {
           IntegerAttr::get(element, kind == ElementKind::Unsigned ? APInt::getMinValue(w)
                                                                   : APInt::getSignedMinValue(w)));
     }
-    auto outType = RankedTensorType::get({inputType.getDimSize(0), g->dims[0].output,
-                                          g->dims[1].output, inputType.getDimSize(3)},
-                                         element);
+    auto outType = RankedTensorType::get(
+        {inputType.getDimSize(0), g->dims[0].output, g->dims[1].output, inputType.getDimSize(3)},
+        element);
     Value init = filledTensor(rewriter, loc, outType, initValue);
-    Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{g->window[0], g->window[1]},
-                                           element);
+    Value window = tensor::EmptyOp::create(rewriter, loc,
+                                           ArrayRef<int64_t>{g->window[0], g->window[1]}, element);
     auto pool = [&]() -> Value {
       if (Max && isa<FloatType>(element))
         return maxPoolUnpadded(rewriter, loc, input, window, init, initValue, *g);
@@ -665,8 +654,8 @@ struct PoolLowering : OpConversionPattern<OpT> {
 
   /// TensorFlow averages over the elements inside the input only: each output position
   /// divides by its own count, known at compile time.
-  static Value divideByWindowCounts(OpBuilder &b, Location loc, Value sums,
-                                    RankedTensorType input, const Geometry &g) {
+  static Value divideByWindowCounts(OpBuilder &b, Location loc, Value sums, RankedTensorType input,
+                                    const Geometry &g) {
     auto type = cast<RankedTensorType>(sums.getType());
     SmallVector<double> counts;
     for (int64_t oh = 0; oh < g.dims[0].output; ++oh) {
@@ -682,8 +671,8 @@ struct PoolLowering : OpConversionPattern<OpT> {
         counts.push_back(static_cast<double>(n));
       }
     }
-    auto countType = RankedTensorType::get({g.dims[0].output, g.dims[1].output},
-                                           type.getElementType());
+    auto countType =
+        RankedTensorType::get({g.dims[0].output, g.dims[1].output}, type.getElementType());
     SmallVector<Attribute> values;
     for (double c : counts)
       values.push_back(b.getFloatAttr(type.getElementType(), c));
@@ -701,8 +690,7 @@ struct PoolLowering : OpConversionPattern<OpT> {
 
 /// Inference batch normalisation, per channel, computed in the statistics' type (U):
 /// y = (x - mean) * scale * rsqrt(variance + epsilon) + offset.
-template <typename OpT>
-struct FusedBatchNormLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct FusedBatchNormLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -738,8 +726,8 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
           Value inv = arith::DivFOp::create(
               b, l, one, math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, args[4], eps)));
           Value centered = arith::SubFOp::create(b, l, x, args[3]);
-          Value scaled = arith::MulFOp::create(b, l, centered,
-                                               arith::MulFOp::create(b, l, args[1], inv));
+          Value scaled =
+              arith::MulFOp::create(b, l, centered, arith::MulFOp::create(b, l, args[1], inv));
           Value r = arith::AddFOp::create(b, l, scaled, args[2]);
           return t != u ? Value(arith::TruncFOp::create(b, l, t, r)) : r;
         });
@@ -761,8 +749,7 @@ struct FusedBatchNormLowering : OpConversionPattern<OpT> {
   /// s = scale / sqrt(variance + epsilon) and b = offset - mean * s computed here in double.
   /// That is the form the kernels apply as an epilogue; null otherwise.
   static Value foldedBatchNorm(OpBuilder &b, Location loc, typename OpT::Adaptor adaptor,
-                               RankedTensorType xType, AffineMap id, AffineMap c,
-                               double epsilon) {
+                               RankedTensorType xType, AffineMap id, AffineMap c, double epsilon) {
     // A constant operand: an arith.constant, or a tf.Const the conversion has not reached.
     auto constant = [](Value v, DenseFPElementsAttr &attr) {
       if (auto c = v.getDefiningOp<UnrealizedConversionCastOp>(); c && c->getNumOperands() == 1)
@@ -811,8 +798,8 @@ void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternS
   patterns.add<ConvLowering<tf::Conv2DOp, false>, ConvLowering<tf::DepthwiseConv2dNativeOp, true>>(
       converter, patterns.getContext(), winograd);
   patterns.add<FusedOpLowering<tf::FusedConv2DOp>, FusedOpLowering<tf::FusedMatMulOp>,
-               ConvBackpropInputLowering, PoolLowering<tf::MaxPoolOp, true>, PoolLowering<tf::AvgPoolOp, false>,
-               FusedBatchNormLowering<tf::FusedBatchNormOp>,
+               ConvBackpropInputLowering, PoolLowering<tf::MaxPoolOp, true>,
+               PoolLowering<tf::AvgPoolOp, false>, FusedBatchNormLowering<tf::FusedBatchNormOp>,
                FusedBatchNormLowering<tf::FusedBatchNormV2Op>,
                FusedBatchNormLowering<tf::FusedBatchNormV3Op>>(converter, patterns.getContext());
 }

@@ -1,6 +1,6 @@
 //===- Elementwise.cpp - arithmetic, activations, Softmax, Cast ---------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,8 +44,8 @@ struct IntegerDivision {
     isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
     Value bad = isZero;
     if (kind != ElementKind::Unsigned) {
-      isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
-                                         scalarConstant(b, loc, t, -1));
+      isMinusOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, scalarConstant(b, loc, t, -1));
       bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
     }
     safe = arith::SelectOp::create(b, loc, bad, one, y);
@@ -94,20 +94,19 @@ Value truncatedModulo(OpBuilder &b, Location loc, ElementKind kind, ValueRange a
   if (kind == ElementKind::Float)
     return arith::RemFOp::create(b, loc, args[0], args[1]);
   IntegerDivision d(b, loc, kind, args[1]);
-  Value r = kind == ElementKind::Unsigned
-                ? Value(arith::RemUIOp::create(b, loc, args[0], d.safe))
-                : Value(arith::RemSIOp::create(b, loc, args[0], d.safe));
+  Value r = kind == ElementKind::Unsigned ? Value(arith::RemUIOp::create(b, loc, args[0], d.safe))
+                                          : Value(arith::RemSIOp::create(b, loc, args[0], d.safe));
   return d.finish(b, loc, r, d.zero);
 }
 
 Value maximumWith(OpBuilder &b, Location loc, ElementKind kind, Value x, Value bound) {
   return signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>(b, loc, kind,
-                                                                            {x, bound});
+                                                                             {x, bound});
 }
 
 Value minimumWith(OpBuilder &b, Location loc, ElementKind kind, Value x, Value bound) {
   return signedArithmetic<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>(b, loc, kind,
-                                                                            {x, bound});
+                                                                             {x, bound});
 }
 
 Value relu(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
@@ -202,8 +201,10 @@ Value elu(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
 Value softplus(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   Value x = args[0];
   Type t = x.getType();
-  double epsilon = t.isF64() ? 2.220446049250313e-16 : t.isF16() ? 9.765625e-4
-                   : t.isBF16() ? 7.8125e-3 : 1.1920928955078125e-7;
+  double epsilon = t.isF64()    ? 2.220446049250313e-16
+                   : t.isF16()  ? 9.765625e-4
+                   : t.isBF16() ? 7.8125e-3
+                                : 1.1920928955078125e-7;
   double threshold = std::log(epsilon) + 2.0;
   Value large = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
                                       scalarConstant(b, loc, t, -threshold));
@@ -238,8 +239,7 @@ Value floorModulo(OpBuilder &b, Location loc, ElementKind kind, ValueRange args)
     Value rNonZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
     Value rNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
     Value yNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero);
-    Value fix = arith::AndIOp::create(b, loc, rNonZero,
-                                      arith::XOrIOp::create(b, loc, rNeg, yNeg));
+    Value fix = arith::AndIOp::create(b, loc, rNonZero, arith::XOrIOp::create(b, loc, rNeg, yNeg));
     return arith::SelectOp::create(b, loc, fix, arith::AddFOp::create(b, loc, r, y), r);
   }
   IntegerDivision d(b, loc, kind, y);
@@ -263,8 +263,7 @@ Value compare(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   return arith::CmpIOp::create(b, loc, kind == ElementKind::Signed ? S : U, args[0], args[1]);
 }
 
-template <typename IntOp>
-Value logical(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+template <typename IntOp> Value logical(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return IntOp::create(b, loc, args[0], args[1]);
 }
 
@@ -276,15 +275,13 @@ Value select(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
 }
 
-template <int V>
-Value fill(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+template <int V> Value fill(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return scalarConstant(b, loc, args[0].getType(), V);
 }
 
 Value identity(OpBuilder &, Location, ElementKind, ValueRange args) { return args[0]; }
 
-template <typename OpT>
-struct ElementwiseLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct ElementwiseLowering : OpConversionPattern<OpT> {
   ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx, ScalarFn fn)
       : OpConversionPattern<OpT>(converter, ctx), fn(fn) {}
 
@@ -319,7 +316,8 @@ struct LeakyReluLowering : OpConversionPattern<tf::LeakyReluOp> {
           Value x = args[0];
           Value zero = scalarConstant(b, loc, x.getType(), 0);
           Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
-          Value scaled = arith::MulFOp::create(b, loc, x, scalarConstant(b, loc, x.getType(), alpha));
+          Value scaled =
+              arith::MulFOp::create(b, loc, x, scalarConstant(b, loc, x.getType(), alpha));
           return arith::SelectOp::create(b, loc, positive, x, scaled);
         });
     rewriter.replaceOp(op, result);
@@ -404,11 +402,11 @@ struct CastLowering : OpConversionPattern<tf::CastOp> {
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
     Type srcTf = getElementTypeOrSelf(op.getX().getType());
     Type dstTf = getElementTypeOrSelf(op.getY().getType());
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), resultType, adaptor.getX(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return castElement(b, loc, args[0], srcTf, dstTf, resultType.getElementType());
-        });
+    Value result = buildElementwise(rewriter, op.getLoc(), resultType, adaptor.getX(),
+                                    [&](OpBuilder &b, Location loc, ValueRange args) {
+                                      return castElement(b, loc, args[0], srcTf, dstTf,
+                                                         resultType.getElementType());
+                                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -424,19 +422,18 @@ Value reduceLastDim(OpBuilder &b, Location loc, Value input, Value init,
   AffineMap out = in.dropResult(rank - 1);
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   iterators.back() = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, input, init, ArrayRef<AffineMap>{in, out},
-             iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args[0], args[1]));
-             })
+  return linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, input, init,
+                                   ArrayRef<AffineMap>{in, out}, iterators,
+                                   [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                                     linalg::YieldOp::create(nb, nloc,
+                                                             combine(nb, nloc, args[0], args[1]));
+                                   })
       .getResult(0);
 }
 
 /// Softmax and LogSoftmax over the last dimension, both stable: m = max(x);
 /// e = exp(x - m); s = sum(e); softmax = e / s, log-softmax = (x - m) - log(s).
-template <typename OpT, bool Log>
-struct SoftmaxLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool Log> struct SoftmaxLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -452,17 +449,16 @@ struct SoftmaxLowering : OpConversionPattern<OpT> {
     AffineMap dropLast = identity.dropResult(rank - 1);
 
     Value negInf = arith::ConstantOp::create(
-        rewriter, loc,
-        rewriter.getFloatAttr(element, -std::numeric_limits<double>::infinity()));
+        rewriter, loc, rewriter.getFloatAttr(element, -std::numeric_limits<double>::infinity()));
     Value max = reduceLastDim(rewriter, loc, x, filledTensor(rewriter, loc, reducedType, negInf),
                               [](OpBuilder &b, Location l, Value v, Value acc) -> Value {
                                 return arith::MaximumFOp::create(b, l, v, acc);
                               });
-    Value exps = buildParallelGeneric(
-        rewriter, loc, type, {x, max}, {identity, dropLast},
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-        });
+    Value exps = buildParallelGeneric(rewriter, loc, type, {x, max}, {identity, dropLast},
+                                      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                                        return math::ExpOp::create(
+                                            b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+                                      });
     Value zero = scalarConstant(rewriter, loc, element, 0);
     Value sum = reduceLastDim(rewriter, loc, exps, filledTensor(rewriter, loc, reducedType, zero),
                               [](OpBuilder &b, Location l, Value v, Value acc) -> Value {
@@ -477,11 +473,10 @@ struct SoftmaxLowering : OpConversionPattern<OpT> {
             return arith::SubFOp::create(b, l, shifted, math::LogOp::create(b, l, args[2]));
           });
     else
-      result = buildParallelGeneric(
-          rewriter, loc, type, {exps, sum}, {identity, dropLast},
-          [](OpBuilder &b, Location l, ValueRange args) -> Value {
-            return arith::DivFOp::create(b, l, args[0], args[1]);
-          });
+      result = buildParallelGeneric(rewriter, loc, type, {exps, sum}, {identity, dropLast},
+                                    [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                                      return arith::DivFOp::create(b, l, args[0], args[1]);
+                                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -490,8 +485,7 @@ struct SoftmaxLowering : OpConversionPattern<OpT> {
 } // namespace
 
 namespace {
-template <typename T>
-struct Tag {
+template <typename T> struct Tag {
   using type = T;
 };
 } // namespace
@@ -513,10 +507,8 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::TruncateDivOp>{}, truncatedDivide);
   addOp(Tag<tf::TruncateModOp>{}, truncatedModulo);
   addOp(Tag<tf::ModOp>{}, truncatedModulo);
-  addOp(Tag<tf::MaximumOp>{}, 
-      signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>);
-  addOp(Tag<tf::MinimumOp>{}, 
-      signedArithmetic<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>);
+  addOp(Tag<tf::MaximumOp>{}, signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>);
+  addOp(Tag<tf::MinimumOp>{}, signedArithmetic<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>);
   addOp(Tag<tf::ReluOp>{}, relu);
   addOp(Tag<tf::Relu6Op>{}, relu6);
   addOp(Tag<tf::SigmoidOp>{}, sigmoid);

@@ -5,8 +5,8 @@
 // the generated gather reads.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,8 +33,7 @@ Value lookup(OpBuilder &b, Location loc, Value table, Value i) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
-template <typename OpT, bool Bilinear>
-struct ResizeLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {

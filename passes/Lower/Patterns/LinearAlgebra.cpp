@@ -1,6 +1,6 @@
 //===- LinearAlgebra.cpp - MatMul and BiasAdd ---------------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,8 +24,7 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs, RankedTensor
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
       ArrayRef<AffineMap>{aMap, bMap, cMap},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                    utils::IteratorType::reduction,
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel, utils::IteratorType::reduction,
                                     utils::IteratorType::parallel},
       [&](OpBuilder &nb, Location l, ValueRange args) {
         linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, kind, args[0], args[1], args[2]));
@@ -77,8 +76,7 @@ struct BiasAddLowering : OpConversionPattern<tf::BiasAddOp> {
 
 /// Batched matmul: one contraction generic over (batch..., m, k, n); each input's batch
 /// dimensions broadcast NumPy-style (aligned at the end, size 1 repeats).
-template <typename OpT>
-struct BatchMatMulLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct BatchMatMulLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -130,8 +128,7 @@ struct BatchMatMulLowering : OpConversionPattern<OpT> {
 
 } // namespace
 
-void populateLinearAlgebraPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns) {
+void populateLinearAlgebraPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MatMulLowering, BiasAddLowering, BatchMatMulLowering<tf::BatchMatMulOp>,
                BatchMatMulLowering<tf::BatchMatMulV2Op>>(converter, patterns.getContext());
 }

@@ -7,8 +7,8 @@
 // scatter writes its rows one by one in a loop.
 //
 //===----------------------------------------------------------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -55,8 +55,7 @@ struct ReserveLowering : OpConversionPattern<tf::TensorListReserveOp> {
 };
 
 /// A list made from a tensor, or stacked into one, is that tensor.
-template <typename Op>
-struct PassThroughLowering : OpConversionPattern<Op> {
+template <typename Op> struct PassThroughLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -96,9 +95,8 @@ struct SetItemLowering : OpConversionPattern<tf::TensorListSetItemOp> {
     Value index = clampedIndex(rewriter, loc, adaptor.getIndex(), list.getDimSize(0));
     SmallVector<OpFoldResult> offsets, sizes, strides;
     elementSlice(rewriter, list, index, offsets, sizes, strides);
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(op, adaptor.getItem(),
-                                                       adaptor.getInputHandle(), offsets, sizes,
-                                                       strides);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, adaptor.getItem(), adaptor.getInputHandle(), offsets, sizes, strides);
     return success();
   }
 };
@@ -117,10 +115,10 @@ struct ScatterLowering : OpConversionPattern<tf::TensorListScatterIntoExistingLi
       return rewriter.notifyMatchFailure(op, "needs a static, non-empty list");
     Location loc = op.getLoc();
     int64_t n = list.getDimSize(0);
-    auto loop = scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
-                                   indexConstant(rewriter, loc, rows.getDimSize(0)),
-                                   indexConstant(rewriter, loc, 1),
-                                   ValueRange{adaptor.getInputHandle()});
+    auto loop =
+        scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
+                           indexConstant(rewriter, loc, rows.getDimSize(0)),
+                           indexConstant(rewriter, loc, 1), ValueRange{adaptor.getInputHandle()});
     OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
     Value k = loop.getInductionVar();
     Value i = clampedIndex(b, loc, adaptor.getIndices(), n, k);
@@ -128,14 +126,14 @@ struct ScatterLowering : OpConversionPattern<tf::TensorListScatterIntoExistingLi
     elementSlice(b, rows, k, from, sizes, strides);
     SmallVector<int64_t> rowDims(rows.getShape());
     rowDims[0] = 1;
-    auto row = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get(rowDims, rows.getElementType()), adaptor.getTensor(), from,
-        sizes, strides);
+    auto row = tensor::ExtractSliceOp::create(b, loc,
+                                              RankedTensorType::get(rowDims, rows.getElementType()),
+                                              adaptor.getTensor(), from, sizes, strides);
     sizes.clear();
     strides.clear();
     elementSlice(b, list, i, to, sizes, strides);
-    Value updated = tensor::InsertSliceOp::create(b, loc, row, loop.getRegionIterArgs()[0], to,
-                                                  sizes, strides);
+    Value updated =
+        tensor::InsertSliceOp::create(b, loc, row, loop.getRegionIterArgs()[0], to, sizes, strides);
     scf::YieldOp::create(b, loc, updated);
     rewriter.replaceOp(op, loop.getResults());
     return success();
@@ -143,8 +141,7 @@ struct ScatterLowering : OpConversionPattern<tf::TensorListScatterIntoExistingLi
 };
 
 /// Length and ElementShape of a static list, if kiln-graph-fold-constants left any.
-template <typename Op>
-struct ListConstantLowering : OpConversionPattern<Op> {
+template <typename Op> struct ListConstantLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -163,10 +160,9 @@ struct ListConstantLowering : OpConversionPattern<Op> {
 void populateListPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ReserveLowering, PassThroughLowering<tf::TensorListFromTensorOp>,
                PassThroughLowering<tf::TensorListStackOp>, GetItemLowering, SetItemLowering,
-               ScatterLowering,
-               ListConstantLowering<tf::TensorListLengthOp>,
+               ScatterLowering, ListConstantLowering<tf::TensorListLengthOp>,
                ListConstantLowering<tf::TensorListElementShapeOp>>(converter,
-                                                                    patterns.getContext());
+                                                                   patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -29,8 +29,7 @@ using BodyBuilder =
 
 /// The indexing map that reads an input of `inputType` for a result of rank `resultRank`
 /// with NumPy broadcasting: trailing dimensions align, size-1 dimensions repeat.
-mlir::AffineMap broadcastMap(mlir::RankedTensorType inputType,
-                             mlir::RankedTensorType resultType);
+mlir::AffineMap broadcastMap(mlir::RankedTensorType inputType, mlir::RankedTensorType resultType);
 
 /// A parallel linalg.generic over `resultType` reading `inputs` through `inputMaps`.
 mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,
@@ -48,20 +47,18 @@ using IndexMapFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
 
 /// A generic over `resultType` whose element at each index is `input` read at
 /// `inputIndex(index)` with tensor.extract.
-mlir::Value buildGather(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::RankedTensorType resultType, mlir::Value input,
-                        IndexMapFn inputIndex);
+mlir::Value buildGather(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
+                        mlir::Value input, IndexMapFn inputIndex);
 
 /// An index constant.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
 /// A scalar constant of `type` (integer, index or float) holding `value`.
-mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
-                           double value);
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type, double value);
 
 /// tensor.empty + linalg.fill with `value`.
-mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::RankedTensorType type, mlir::Value value);
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+                         mlir::Value value);
 
 /// The integers of a converted constant operand (an arith.constant), if it is one.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
@@ -77,13 +74,12 @@ mlir::Value multiplyAdd(mlir::OpBuilder &b, mlir::Location loc, ElementKind kind
 
 /// C = op(lhs) x op(rhs) (2-D, static), as the linalg.generic contraction over loops
 /// (m, k, n) that kiln-lower-kernel-calls turns into a kernel call.
-mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
-                        mlir::Value rhs, mlir::RankedTensorType resultType, bool transposeA,
-                        bool transposeB, ElementKind kind);
+mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs,
+                        mlir::RankedTensorType resultType, bool transposeA, bool transposeB,
+                        ElementKind kind);
 
 /// TensorList ops on their dense tensors (after kiln-graph-resolve-lists).
-void populateListPatterns(const mlir::TypeConverter &converter,
-                          mlir::RewritePatternSet &patterns);
+void populateListPatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 /// tf.If, tf.Case, tf.While and tf.Yield to scf.if, scf.index_switch and scf.while.
 void populateControlFlowPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
@@ -93,12 +89,10 @@ void populateElementwisePatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateLinearAlgebraPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
-void populateShapePatterns(const mlir::TypeConverter &converter,
-                           mlir::RewritePatternSet &patterns);
+void populateShapePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
-void populateImagePatterns(const mlir::TypeConverter &converter,
-                           mlir::RewritePatternSet &patterns);
+void populateImagePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 /// `winograd`: f32 3x3 convolutions may use the Winograd kernel.
 void populateConvolutionPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns, bool winograd = true);

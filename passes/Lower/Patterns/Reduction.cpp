@@ -1,6 +1,6 @@
 //===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, TopKV2 ------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,12 +33,13 @@ Value initialValue(OpBuilder &b, Location loc, Type type, ElementKind kind, Comb
     bool max = c == Combine::Max;
     if (auto f = dyn_cast<FloatType>(type))
       return arith::ConstantOp::create(
-          b, loc, b.getFloatAttr(f, max ? -std::numeric_limits<double>::infinity()
-                                        : std::numeric_limits<double>::infinity()));
+          b, loc,
+          b.getFloatAttr(f, max ? -std::numeric_limits<double>::infinity()
+                                : std::numeric_limits<double>::infinity()));
     unsigned w = type.getIntOrFloatBitWidth();
-    APInt v = kind == ElementKind::Unsigned ? (max ? APInt::getMinValue(w) : APInt::getMaxValue(w))
-                                            : (max ? APInt::getSignedMinValue(w)
-                                                   : APInt::getSignedMaxValue(w));
+    APInt v = kind == ElementKind::Unsigned
+                  ? (max ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                  : (max ? APInt::getSignedMinValue(w) : APInt::getSignedMaxValue(w));
     return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
   }
   }
@@ -50,15 +51,21 @@ Value combine(OpBuilder &b, Location loc, ElementKind kind, Combine c, Value x, 
   switch (c) {
   case Combine::Sum:
   case Combine::Mean:
-    return f ? Value(arith::AddFOp::create(b, loc, x, acc)) : Value(arith::AddIOp::create(b, loc, x, acc));
+    return f ? Value(arith::AddFOp::create(b, loc, x, acc))
+             : Value(arith::AddIOp::create(b, loc, x, acc));
   case Combine::Prod:
-    return f ? Value(arith::MulFOp::create(b, loc, x, acc)) : Value(arith::MulIOp::create(b, loc, x, acc));
+    return f ? Value(arith::MulFOp::create(b, loc, x, acc))
+             : Value(arith::MulIOp::create(b, loc, x, acc));
   case Combine::Max:
-    if (f) return arith::MaximumFOp::create(b, loc, x, acc);
-    return u ? Value(arith::MaxUIOp::create(b, loc, x, acc)) : Value(arith::MaxSIOp::create(b, loc, x, acc));
+    if (f)
+      return arith::MaximumFOp::create(b, loc, x, acc);
+    return u ? Value(arith::MaxUIOp::create(b, loc, x, acc))
+             : Value(arith::MaxSIOp::create(b, loc, x, acc));
   case Combine::Min:
-    if (f) return arith::MinimumFOp::create(b, loc, x, acc);
-    return u ? Value(arith::MinUIOp::create(b, loc, x, acc)) : Value(arith::MinSIOp::create(b, loc, x, acc));
+    if (f)
+      return arith::MinimumFOp::create(b, loc, x, acc);
+    return u ? Value(arith::MinUIOp::create(b, loc, x, acc))
+             : Value(arith::MinSIOp::create(b, loc, x, acc));
   case Combine::All:
     return arith::AndIOp::create(b, loc, x, acc);
   case Combine::Any:
@@ -77,8 +84,7 @@ SmallVector<int64_t> normalize(ArrayRef<int64_t> axes, int64_t rank) {
   return result;
 }
 
-template <typename OpT, Combine C>
-struct ReductionLowering : OpConversionPattern<OpT> {
+template <typename OpT, Combine C> struct ReductionLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -108,8 +114,8 @@ struct ReductionLowering : OpConversionPattern<OpT> {
       }
     }
     auto keptType = RankedTensorType::get(keptShape, element);
-    Value init = filledTensor(rewriter, loc, keptType,
-                              initialValue(rewriter, loc, element, kind, C));
+    Value init =
+        filledTensor(rewriter, loc, keptType, initialValue(rewriter, loc, element, kind, C));
     Value acc = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{keptType}, x, init,
                     ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
@@ -138,8 +144,7 @@ struct ReductionLowering : OpConversionPattern<OpT> {
   }
 };
 
-template <typename OpT, bool Max>
-struct ArgReductionLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool Max> struct ArgReductionLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -167,10 +172,11 @@ struct ArgReductionLowering : OpConversionPattern<OpT> {
         keptExprs.push_back(getAffineDimExpr(i, ctx));
     }
     auto valueType = resultType.clone(element);
-    Value best = filledTensor(rewriter, loc, valueType,
-                              initialValue(rewriter, loc, element, kind,
-                                           Max ? Combine::Max : Combine::Min));
-    Value index = filledTensor(rewriter, loc, resultType, scalarConstant(rewriter, loc, indexType, 0));
+    Value best =
+        filledTensor(rewriter, loc, valueType,
+                     initialValue(rewriter, loc, element, kind, Max ? Combine::Max : Combine::Min));
+    Value index =
+        filledTensor(rewriter, loc, resultType, scalarConstant(rewriter, loc, indexType, 0));
     AffineMap kept = AffineMap::get(rank, 0, keptExprs, ctx);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valueType, resultType}, x, ValueRange{best, index},
@@ -180,18 +186,20 @@ struct ArgReductionLowering : OpConversionPattern<OpT> {
           Value better;
           // Strict comparison keeps the first index on ties.
           if (kind == ElementKind::Float)
-            better = arith::CmpFOp::create(b, l, Max ? arith::CmpFPredicate::OGT
-                                                     : arith::CmpFPredicate::OLT, v, current);
+            better = arith::CmpFOp::create(
+                b, l, Max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v, current);
           else if (kind == ElementKind::Unsigned)
-            better = arith::CmpIOp::create(b, l, Max ? arith::CmpIPredicate::ugt
-                                                     : arith::CmpIPredicate::ult, v, current);
+            better = arith::CmpIOp::create(
+                b, l, Max ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult, v, current);
           else
-            better = arith::CmpIOp::create(b, l, Max ? arith::CmpIPredicate::sgt
-                                                     : arith::CmpIPredicate::slt, v, current);
-          Value i = arith::IndexCastOp::create(b, l, indexType, linalg::IndexOp::create(b, l, axis));
-          linalg::YieldOp::create(b, l,
-                                  ValueRange{arith::SelectOp::create(b, l, better, v, current),
-                                             arith::SelectOp::create(b, l, better, i, currentIndex)});
+            better = arith::CmpIOp::create(
+                b, l, Max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, v, current);
+          Value i =
+              arith::IndexCastOp::create(b, l, indexType, linalg::IndexOp::create(b, l, axis));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, better, v, current),
+                         arith::SelectOp::create(b, l, better, i, currentIndex)});
         });
     rewriter.replaceOp(op, generic.getResult(1));
     return success();
@@ -241,8 +249,8 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
     int64_t rows = inputType.getNumElements() / std::max<int64_t>(n, 1);
     if (n == 0)
       rows = valuesType.getNumElements() / std::max<int64_t>(k, 1);
-    Value x = reshapeTo(rewriter, loc, adaptor.getInput(),
-                        RankedTensorType::get({rows, n}, element));
+    Value x =
+        reshapeTo(rewriter, loc, adaptor.getInput(), RankedTensorType::get({rows, n}, element));
     Value values = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, element);
     Value indices = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, indexType);
     Value zero = indexConstant(rewriter, loc, 0), one = indexConstant(rewriter, loc, 1);
@@ -274,8 +282,7 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
                                      arith::SelectOp::create(b, l, take, i, best[1])});
                     });
                 Value bestV = scan.getResult(0), bestI = scan.getResult(1);
-                Value newValues =
-                    tensor::InsertOp::create(b, l, bestV, acc[0], ValueRange{r, j});
+                Value newValues = tensor::InsertOp::create(b, l, bestV, acc[0], ValueRange{r, j});
                 Value newIndices = tensor::InsertOp::create(
                     b, l, arith::IndexCastOp::create(b, l, indexType, bestI), acc[1],
                     ValueRange{r, j});
@@ -292,15 +299,13 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
 } // namespace
 
 void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReductionLowering<tf::SumOp, Combine::Sum>,
-               ReductionLowering<tf::MeanOp, Combine::Mean>,
-               ReductionLowering<tf::ProdOp, Combine::Prod>,
-               ReductionLowering<tf::MaxOp, Combine::Max>,
-               ReductionLowering<tf::MinOp, Combine::Min>,
-               ReductionLowering<tf::AllOp, Combine::All>,
-               ReductionLowering<tf::AnyOp, Combine::Any>,
-               ArgReductionLowering<tf::ArgMaxOp, true>,
-               ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering>(converter, patterns.getContext());
+  patterns
+      .add<ReductionLowering<tf::SumOp, Combine::Sum>, ReductionLowering<tf::MeanOp, Combine::Mean>,
+           ReductionLowering<tf::ProdOp, Combine::Prod>, ReductionLowering<tf::MaxOp, Combine::Max>,
+           ReductionLowering<tf::MinOp, Combine::Min>, ReductionLowering<tf::AllOp, Combine::All>,
+           ReductionLowering<tf::AnyOp, Combine::Any>, ArgReductionLowering<tf::ArgMaxOp, true>,
+           ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering>(converter,
+                                                                    patterns.getContext());
 }
 
 } // namespace kiln::lower

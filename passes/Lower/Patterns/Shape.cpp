@@ -1,6 +1,6 @@
 //===- Shape.cpp - Reshape, Squeeze, ExpandDims, Transpose, Pad, Shape ... ----===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -37,8 +37,7 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value, RankedTensorType type) 
 namespace {
 
 /// Ops that only change the shape of their first operand: Reshape, Squeeze, ExpandDims.
-template <typename OpT>
-struct ReshapeLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct ReshapeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -61,17 +60,16 @@ struct TransposeLowering : OpConversionPattern<tf::TransposeOp> {
     if (!resultType || !perm)
       return rewriter.notifyMatchFailure(op, "needs a static shape and a constant perm");
     Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, adaptor.getX(), init, *perm)
-                               .getResult()[0]);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), resultType.getElementType());
+    rewriter.replaceOp(
+        op, linalg::TransposeOp::create(rewriter, loc, adaptor.getX(), init, *perm).getResult()[0]);
     return success();
   }
 };
 
 /// Pad and PadV2: tensor.pad with a constant (zero, or PadV2's scalar).
-template <typename OpT>
-struct PadLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct PadLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -94,8 +92,8 @@ struct PadLowering : OpConversionPattern<OpT> {
     } else {
       padValue = scalarConstant(rewriter, loc, resultType.getElementType(), 0);
     }
-    rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, resultType, adaptor.getInput(),
-                                                 low, high, padValue)
+    rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, resultType, adaptor.getInput(), low,
+                                                 high, padValue)
                                .getResult());
     return success();
   }
@@ -103,8 +101,7 @@ struct PadLowering : OpConversionPattern<OpT> {
 
 /// Slice and StridedSlice: a generic over the result that reads the input at begin + stride
 /// * index (strides may be negative) and at fixed indices for dropped dimensions.
-template <typename OpT>
-struct SliceLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct SliceLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -132,22 +129,21 @@ struct SliceLowering : OpConversionPattern<OpT> {
       return failure();
     // A gather: each output element reads the input at begin + stride * index (affine maps
     // cannot say this, since linalg would take the input's extent as the loop bound).
-    Value result = buildGather(
-        rewriter, op.getLoc(), resultType, adaptor.getInput(),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-          SmallVector<Value> source;
-          for (int64_t k = 0; k < inputType.getRank(); ++k)
-            source.push_back(indexConstant(b, l, spec->fixedIndex[k]));
-          for (int64_t j = 0; j < resultType.getRank(); ++j) {
-            if (spec->inputDim[j] < 0)
-              continue;
-            Value scaled = arith::MulIOp::create(b, l, index[j],
-                                                 indexConstant(b, l, spec->stride[j]));
-            source[spec->inputDim[j]] =
-                arith::AddIOp::create(b, l, scaled, indexConstant(b, l, spec->begin[j]));
-          }
-          return source;
-        });
+    Value result = buildGather(rewriter, op.getLoc(), resultType, adaptor.getInput(),
+                               [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                                 SmallVector<Value> source;
+                                 for (int64_t k = 0; k < inputType.getRank(); ++k)
+                                   source.push_back(indexConstant(b, l, spec->fixedIndex[k]));
+                                 for (int64_t j = 0; j < resultType.getRank(); ++j) {
+                                   if (spec->inputDim[j] < 0)
+                                     continue;
+                                   Value scaled = arith::MulIOp::create(
+                                       b, l, index[j], indexConstant(b, l, spec->stride[j]));
+                                   source[spec->inputDim[j]] = arith::AddIOp::create(
+                                       b, l, scaled, indexConstant(b, l, spec->begin[j]));
+                                 }
+                                 return source;
+                               });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -246,15 +242,15 @@ struct TileLowering : OpConversionPattern<tf::TileOp> {
     auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     if (!resultType || !inputType || !inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    Value result = buildGather(
-        rewriter, op.getLoc(), resultType, adaptor.getInput(),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-          SmallVector<Value> source;
-          for (int64_t k = 0; k < inputType.getRank(); ++k)
-            source.push_back(arith::RemUIOp::create(
-                b, l, index[k], indexConstant(b, l, inputType.getDimSize(k))));
-          return source;
-        });
+    Value result =
+        buildGather(rewriter, op.getLoc(), resultType, adaptor.getInput(),
+                    [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                      SmallVector<Value> source;
+                      for (int64_t k = 0; k < inputType.getRank(); ++k)
+                        source.push_back(arith::RemUIOp::create(
+                            b, l, index[k], indexConstant(b, l, inputType.getDimSize(k))));
+                      return source;
+                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -269,15 +265,15 @@ struct ReverseLowering : OpConversionPattern<tf::ReverseV2Op> {
     std::optional<SmallVector<int64_t>> axes = op.getReversedAxes();
     if (!resultType || !axes)
       return rewriter.notifyMatchFailure(op, "needs a static shape and constant axes");
-    Value result = buildGather(
-        rewriter, op.getLoc(), resultType, adaptor.getTensor(),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-          SmallVector<Value> source(index);
-          for (int64_t a : *axes)
-            source[a] = arith::SubIOp::create(
-                b, l, indexConstant(b, l, resultType.getDimSize(a) - 1), index[a]);
-          return source;
-        });
+    Value result =
+        buildGather(rewriter, op.getLoc(), resultType, adaptor.getTensor(),
+                    [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                      SmallVector<Value> source(index);
+                      for (int64_t a : *axes)
+                        source[a] = arith::SubIOp::create(
+                            b, l, indexConstant(b, l, resultType.getDimSize(a) - 1), index[a]);
+                      return source;
+                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -285,8 +281,7 @@ struct ReverseLowering : OpConversionPattern<tf::ReverseV2Op> {
 
 /// DepthToSpace (NHWC): output (n, h, w, c) reads input (n, h / b, w / b,
 /// ((h % b) * b + w % b) * C + c); SpaceToDepth is the inverse.
-template <typename OpT, bool ToSpace>
-struct SpaceDepthLowering : OpConversionPattern<OpT> {
+template <typename OpT, bool ToSpace> struct SpaceDepthLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -335,30 +330,31 @@ struct MirrorPadLowering : OpConversionPattern<tf::MirrorPadOp> {
     if (!resultType || !inputType || !pads)
       return rewriter.notifyMatchFailure(op, "needs static shapes and constant paddings");
     bool reflect = op.getMode() == "REFLECT";
-    Value result = buildGather(
-        rewriter, op.getLoc(), resultType, adaptor.getInput(),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-          SmallVector<Value> source;
-          for (int64_t k = 0; k < inputType.getRank(); ++k) {
-            int64_t n = inputType.getDimSize(k), before = (*pads)[2 * k];
-            // i = o - before; i < 0 -> -i - (symmetric); i >= n -> 2n - i - 2 (+1 symmetric).
-            Type i64 = b.getI64Type();
-            Value o = arith::IndexCastOp::create(b, l, i64, index[k]);
-            Value i = arith::SubIOp::create(b, l, o, scalarConstant(b, l, i64, before));
-            Value zero = scalarConstant(b, l, i64, 0);
-            Value low = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
-            Value mirroredLow = arith::SubIOp::create(
-                b, l, scalarConstant(b, l, i64, reflect ? 0 : -1), i);
-            Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
-                                               scalarConstant(b, l, i64, n));
-            Value mirroredHigh = arith::SubIOp::create(
-                b, l, scalarConstant(b, l, i64, reflect ? 2 * n - 2 : 2 * n - 1), i);
-            Value v = arith::SelectOp::create(b, l, low, mirroredLow, i);
-            v = arith::SelectOp::create(b, l, high, mirroredHigh, v);
-            source.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
-          }
-          return source;
-        });
+    Value result =
+        buildGather(rewriter, op.getLoc(), resultType, adaptor.getInput(),
+                    [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                      SmallVector<Value> source;
+                      for (int64_t k = 0; k < inputType.getRank(); ++k) {
+                        int64_t n = inputType.getDimSize(k), before = (*pads)[2 * k];
+                        // i = o - before; i < 0 -> -i - (symmetric); i >= n -> 2n - i - 2 (+1
+                        // symmetric).
+                        Type i64 = b.getI64Type();
+                        Value o = arith::IndexCastOp::create(b, l, i64, index[k]);
+                        Value i = arith::SubIOp::create(b, l, o, scalarConstant(b, l, i64, before));
+                        Value zero = scalarConstant(b, l, i64, 0);
+                        Value low = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
+                        Value mirroredLow = arith::SubIOp::create(
+                            b, l, scalarConstant(b, l, i64, reflect ? 0 : -1), i);
+                        Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
+                                                           scalarConstant(b, l, i64, n));
+                        Value mirroredHigh = arith::SubIOp::create(
+                            b, l, scalarConstant(b, l, i64, reflect ? 2 * n - 2 : 2 * n - 1), i);
+                        Value v = arith::SelectOp::create(b, l, low, mirroredLow, i);
+                        v = arith::SelectOp::create(b, l, high, mirroredHigh, v);
+                        source.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
+                      }
+                      return source;
+                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -401,7 +397,8 @@ struct FillLowering : OpConversionPattern<tf::FillOp> {
     auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
-    Value value = tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getValue(), ValueRange{});
+    Value value =
+        tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getValue(), ValueRange{});
     rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), resultType, value));
     return success();
   }
@@ -418,8 +415,7 @@ struct PlaceholderWithDefaultLowering : OpConversionPattern<tf::PlaceholderWithD
 
 /// Split, SplitV and Unpack: each result is a static slice of the input along one axis
 /// (Unpack's then loses that dimension).
-template <typename OpT>
-struct SplitLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct SplitLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -442,8 +438,7 @@ struct SplitLowering : OpConversionPattern<OpT> {
     SmallVector<Value> results;
     int64_t offset = 0;
     for (Value r : op->getResults()) {
-      auto resultType =
-          cast<RankedTensorType>(this->getTypeConverter()->convertType(r.getType()));
+      auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(r.getType()));
       bool drop = std::is_same_v<OpT, tf::UnpackOp>;
       int64_t size = drop ? 1 : resultType.getDimSize(axis);
       SmallVector<OpFoldResult> offsets(inputType.getRank(), rewriter.getIndexAttr(0)), sizes,
@@ -455,8 +450,8 @@ struct SplitLowering : OpConversionPattern<OpT> {
       SmallVector<int64_t> sliceShape(inputType.getShape());
       sliceShape[axis] = size;
       auto sliceType = RankedTensorType::get(sliceShape, inputType.getElementType());
-      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, input, offsets,
-                                                   sizes, strides);
+      Value slice =
+          tensor::ExtractSliceOp::create(rewriter, loc, sliceType, input, offsets, sizes, strides);
       results.push_back(reshapeTo(rewriter, loc, slice, resultType));
       offset += size;
     }
@@ -468,8 +463,8 @@ struct SplitLowering : OpConversionPattern<OpT> {
 /// Joins static tensors along `axis` by inserting each into its slice of the result.
 Value concatenate(OpBuilder &b, Location loc, ValueRange values, int64_t axis,
                   RankedTensorType resultType) {
-  Value result = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                         resultType.getElementType());
+  Value result =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType());
   int64_t offset = 0;
   for (Value v : values) {
     auto type = cast<RankedTensorType>(v.getType());
@@ -539,15 +534,14 @@ struct AddNLowering : OpConversionPattern<tf::AddNOp> {
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     bool isFloat = kindOf(getElementTypeOrSelf(op.getSum().getType())) == ElementKind::Float;
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), resultType, values,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value sum = args[0];
-          for (Value v : args.drop_front())
-            sum = isFloat ? Value(arith::AddFOp::create(b, l, sum, v))
-                          : Value(arith::AddIOp::create(b, l, sum, v));
-          return sum;
-        });
+    Value result = buildElementwise(rewriter, op.getLoc(), resultType, values,
+                                    [&](OpBuilder &b, Location l, ValueRange args) {
+                                      Value sum = args[0];
+                                      for (Value v : args.drop_front())
+                                        sum = isFloat ? Value(arith::AddFOp::create(b, l, sum, v))
+                                                      : Value(arith::AddIOp::create(b, l, sum, v));
+                                      return sum;
+                                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -571,8 +565,8 @@ struct RangeLowering : OpConversionPattern<tf::RangeOp> {
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
           Value i = linalg::IndexOp::create(b, l, 0);
           if (isa<FloatType>(element)) {
-            Value x = arith::SIToFPOp::create(
-                b, l, element, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+            Value x = arith::SIToFPOp::create(b, l, element,
+                                              arith::IndexCastOp::create(b, l, b.getI64Type(), i));
             return arith::AddFOp::create(b, l, start, arith::MulFOp::create(b, l, x, delta));
           }
           Value x = arith::IndexCastOp::create(b, l, element, i);
@@ -584,8 +578,7 @@ struct RangeLowering : OpConversionPattern<tf::RangeOp> {
 };
 
 /// Shape, Size and Rank of a static tensor are constants (usually folded earlier).
-template <typename OpT>
-struct ShapeQueryLowering : OpConversionPattern<OpT> {
+template <typename OpT> struct ShapeQueryLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -601,18 +594,16 @@ struct ShapeQueryLowering : OpConversionPattern<OpT> {
 } // namespace
 
 void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
-               ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
-               PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
-               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
-               PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
-               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering, ReverseLowering, FillLowering,
-               PlaceholderWithDefaultLowering, SplitLowering<tf::SplitOp>,
-               SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
-               SpaceDepthLowering<tf::DepthToSpaceOp, true>,
-               SpaceDepthLowering<tf::SpaceToDepthOp, false>, MirrorPadLowering, OneHotLowering,
-               RangeLowering>(
-      converter, patterns.getContext());
+  patterns.add<
+      ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
+      ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
+      PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>, ShapeQueryLowering<tf::SizeOp>,
+      ShapeQueryLowering<tf::RankOp>, ConcatLowering, PackLowering, AddNLowering,
+      SliceLowering<tf::SliceOp>, SliceLowering<tf::StridedSliceOp>, GatherLowering,
+      GatherNdLowering, TileLowering, ReverseLowering, FillLowering, PlaceholderWithDefaultLowering,
+      SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
+      SpaceDepthLowering<tf::DepthToSpaceOp, true>, SpaceDepthLowering<tf::SpaceToDepthOp, false>,
+      MirrorPadLowering, OneHotLowering, RangeLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

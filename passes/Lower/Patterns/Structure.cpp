@@ -1,7 +1,7 @@
 //===- Structure.cpp - Const, Identity and IdentityN --------------------------===//
-#include "passes/Lower/Patterns/Patterns.h"
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
+#include "passes/Lower/Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -71,8 +71,7 @@ Value truncateToUpperHalves(OpBuilder &b, Location loc, Value value) {
     Value upper = arith::TruncIOp::create(
         b, loc, b.getI16Type(),
         arith::ShRUIOp::create(b, loc, bits, scalarConstant(b, loc, b.getI32Type(), 16)));
-    Value quiet = arith::OrIOp::create(b, loc, upper,
-                                       scalarConstant(b, loc, b.getI16Type(), 0x40));
+    Value quiet = arith::OrIOp::create(b, loc, upper, scalarConstant(b, loc, b.getI16Type(), 0x40));
     Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0], x[0]);
     return arith::SelectOp::create(b, loc, nan, quiet, upper).getResult();
   });
@@ -82,8 +81,7 @@ Value truncateToUpperHalves(OpBuilder &b, Location loc, Value value) {
 Value widenUpperHalves(OpBuilder &b, Location loc, Value value) {
   auto type = withElement(cast<RankedTensorType>(value.getType()), b.getF32Type());
   return buildElementwise(b, loc, type, value, [](OpBuilder &b, Location loc, ValueRange x) {
-    Value bits = arith::ShLIOp::create(b, loc,
-                                       arith::ExtUIOp::create(b, loc, b.getI32Type(), x[0]),
+    Value bits = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), x[0]),
                                        scalarConstant(b, loc, b.getI32Type(), 16));
     return arith::BitcastOp::create(b, loc, b.getF32Type(), bits).getResult();
   });
@@ -120,13 +118,12 @@ struct RecvLowering : OpConversionPattern<tf::RecvOp> {
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     bool compress = compressed(op, type.getElementType());
     RankedTensorType wire = compress ? withElement(type, rewriter.getI16Type()) : type;
-    Value dest = tensor::EmptyOp::create(rewriter, op.getLoc(), wire.getShape(),
-                                         wire.getElementType());
-    Value received = kiln::dialect::RecvOp::create(rewriter, op.getLoc(), wire,
-                                                   op.getTensorNameAttr(), dest)
-                         .getResult();
-    rewriter.replaceOp(op, compress ? widenUpperHalves(rewriter, op.getLoc(), received)
-                                    : received);
+    Value dest =
+        tensor::EmptyOp::create(rewriter, op.getLoc(), wire.getShape(), wire.getElementType());
+    Value received =
+        kiln::dialect::RecvOp::create(rewriter, op.getLoc(), wire, op.getTensorNameAttr(), dest)
+            .getResult();
+    rewriter.replaceOp(op, compress ? widenUpperHalves(rewriter, op.getLoc(), received) : received);
     return success();
   }
 };

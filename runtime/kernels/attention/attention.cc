@@ -41,7 +41,8 @@ inline __m256 expNonPositive(__m256 x) {
   p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
   // 2^n for n in [-126, 0]: n + 127 in the exponent field (NaN's n converts to garbage,
   // but p is NaN then).
-  __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  __m256i e =
+      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
   __m256 y = _mm256_mul_ps(p, _mm256_castsi256_ps(e));
   return _mm256_andnot_ps(under, y);
 }
@@ -58,13 +59,15 @@ void softmaxRow(float *s, int64_t n, float scale, const float *mask) {
   __m256 vmax = _mm256_set1_ps(-__builtin_inff());
   for (int64_t j = 0; j < full; j += 8) {
     __m256 x = _mm256_mul_ps(_mm256_loadu_ps(s + j), vscale);
-    if (mask) x = _mm256_add_ps(x, _mm256_loadu_ps(mask + j));
+    if (mask)
+      x = _mm256_add_ps(x, _mm256_loadu_ps(mask + j));
     _mm256_storeu_ps(s + j, x);
     vmax = _mm256_max_ps(x, vmax); // a NaN score stays NaN below
   }
   if (tail) {
     __m256 x = _mm256_mul_ps(_mm256_maskload_ps(s + full, tailMask), vscale);
-    if (mask) x = _mm256_add_ps(x, _mm256_maskload_ps(mask + full, tailMask));
+    if (mask)
+      x = _mm256_add_ps(x, _mm256_maskload_ps(mask + full, tailMask));
     _mm256_maskstore_ps(s + full, tailMask, x);
     x = _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()), x, _mm256_castsi256_ps(tailMask));
     vmax = _mm256_max_ps(x, vmax);
@@ -72,7 +75,8 @@ void softmaxRow(float *s, int64_t n, float scale, const float *mask) {
   float lanes[8];
   _mm256_storeu_ps(lanes, vmax);
   float m = lanes[0];
-  for (int i = 1; i < 8; ++i) m = lanes[i] > m ? lanes[i] : m;
+  for (int i = 1; i < 8; ++i)
+    m = lanes[i] > m ? lanes[i] : m;
   const __m256 vm = _mm256_set1_ps(m);
   __m256 vsum = _mm256_setzero_ps();
   for (int64_t j = 0; j < full; j += 8) {
@@ -102,10 +106,8 @@ struct Operand {
   const float *base;
   int64_t batchStride, headStride, rowStride;
   Operand(uintptr_t p, bool seqMajor, int64_t heads, int64_t seq, int64_t width)
-      : base(reinterpret_cast<const float *>(p)),
-        batchStride(heads * seq * width),
-        headStride(seqMajor ? width : seq * width),
-        rowStride(seqMajor ? heads * width : width) {}
+      : base(reinterpret_cast<const float *>(p)), batchStride(heads * seq * width),
+        headStride(seqMajor ? width : seq * width), rowStride(seqMajor ? heads * width : width) {}
   const float *at(int64_t b, int64_t h, int64_t row) const {
     return base + b * batchStride + h * headStride + row * rowStride;
   }
@@ -127,7 +129,8 @@ void runItems(void *ctx, int64_t begin, int64_t end) {
       int64_t head = item / a.blocks, r0 = item % a.blocks * a.rows;
       for (int64_t i = r0; i < r0 + a.rows && i < a.sq; ++i) {
         float *row = const_cast<float *>(a.out.at(head / a.heads, head % a.heads, i));
-        for (int64_t j = 0; j < a.dv; ++j) row[j] = __builtin_nanf("");
+        for (int64_t j = 0; j < a.dv; ++j)
+          row[j] = __builtin_nanf("");
       }
     }
     return;
@@ -185,9 +188,10 @@ using namespace kiln::kernels;
 namespace {
 
 void attention(uintptr_t q, uintptr_t k, uintptr_t v, const float *mask,
-               const int64_t maskStride[3], uintptr_t out, int64_t batch, int64_t heads,
-               int64_t sq, int64_t sk, int64_t d, int64_t dv, float scale, int32_t flags) {
-  if (batch <= 0 || heads <= 0 || sq <= 0 || dv <= 0) return;
+               const int64_t maskStride[3], uintptr_t out, int64_t batch, int64_t heads, int64_t sq,
+               int64_t sk, int64_t d, int64_t dv, float scale, int32_t flags) {
+  if (batch <= 0 || heads <= 0 || sq <= 0 || dv <= 0)
+    return;
   Operand o(out, flags & KILN_ATTENTION_OUT_SEQ_MAJOR, heads, sq, dv);
   if (sk <= 0) { // a weighted sum over no keys
     for (int64_t b = 0; b < batch; ++b)
@@ -202,8 +206,17 @@ void attention(uintptr_t q, uintptr_t k, uintptr_t v, const float *mask,
   Attention a{Operand(q, flags & KILN_ATTENTION_Q_SEQ_MAJOR, heads, sq, d),
               Operand(k, flags & KILN_ATTENTION_K_SEQ_MAJOR, heads, sk, d),
               Operand(v, flags & KILN_ATTENTION_V_SEQ_MAJOR, heads, sk, dv),
-              o, mask, {maskStride[0], maskStride[1], maskStride[2]},
-              heads, sq, sk, d, dv, rows, blocks, scale};
+              o,
+              mask,
+              {maskStride[0], maskStride[1], maskStride[2]},
+              heads,
+              sq,
+              sk,
+              d,
+              dv,
+              rows,
+              blocks,
+              scale};
   int64_t work = rows * sk * (d + dv);
   kiln_parallel_for(batch * heads * blocks, (kMinParallelWork + work - 1) / work, runItems, &a);
 }
@@ -219,12 +232,11 @@ extern "C" void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v,
 
 extern "C" void kiln_kernel_attention_masked_f32(uintptr_t q, uintptr_t k, uintptr_t v,
                                                  uintptr_t mask, uintptr_t out, int64_t batch,
-                                                 int64_t heads, int64_t sq, int64_t sk,
-                                                 int64_t d, int64_t dv, float scale,
-                                                 int64_t mask_batch_stride,
-                                                 int64_t mask_head_stride,
-                                                 int64_t mask_row_stride, int32_t flags) {
+                                                 int64_t heads, int64_t sq, int64_t sk, int64_t d,
+                                                 int64_t dv, float scale, int64_t mask_batch_stride,
+                                                 int64_t mask_head_stride, int64_t mask_row_stride,
+                                                 int32_t flags) {
   const int64_t strides[3] = {mask_batch_stride, mask_head_stride, mask_row_stride};
-  attention(q, k, v, reinterpret_cast<const float *>(mask), strides, out, batch, heads, sq, sk,
-            d, dv, scale, flags);
+  attention(q, k, v, reinterpret_cast<const float *>(mask), strides, out, batch, heads, sq, sk, d,
+            dv, scale, flags);
 }

@@ -9,7 +9,7 @@ void depthwiseRowsAvx512(const DepthwiseArgs &a, int64_t begin, int64_t end) {
 }
 
 void depthwiseRowAvx512(const DepthwiseArgs &a, const float *const *rows, int64_t row, int y0,
-                    int y1) {
+                        int y1) {
   Depthwise<simd::Avx512>::rowFromRows(a, rows, row, y0, y1);
 }
 

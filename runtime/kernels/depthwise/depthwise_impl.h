@@ -64,13 +64,14 @@ namespace {
 inline void clipTaps(int64_t origin, int64_t dilation, int64_t taps, int64_t size, int &lo,
                      int &hi) {
   lo = 0;
-  while (lo < taps && origin + lo * dilation < 0) ++lo;
+  while (lo < taps && origin + lo * dilation < 0)
+    ++lo;
   hi = int(taps);
-  while (hi > lo && origin + (hi - 1) * dilation >= size) --hi;
+  while (hi > lo && origin + (hi - 1) * dilation >= size)
+    --hi;
 }
 
-template <class V>
-struct Depthwise {
+template <class V> struct Depthwise {
   using Vec = typename V::Vec;
   using Mask = typename V::Mask;
   static constexpr int L = V::kLanes;
@@ -78,12 +79,10 @@ struct Depthwise {
   // window's nine filter vectors fit the ISA's registers (16 ymm, 32 zmm).
   static constexpr int kPixels = L == 16 ? 8 : 4;
 
-  template <bool Full>
-  static Vec load(const float *p, Mask m) {
+  template <bool Full> static Vec load(const float *p, Mask m) {
     return Full ? V::load(p) : V::loadMasked(p, m);
   }
-  template <bool Full>
-  static void store(float *p, Vec v, Mask m) {
+  template <bool Full> static void store(float *p, Vec v, Mask m) {
     if (Full)
       V::store(p, v);
     else
@@ -96,11 +95,9 @@ struct Depthwise {
   // input column. With NP == 1 only the window columns [x0, x1) are inside the input;
   // with more pixels all are.
   template <int K, int S, int NP, bool Full>
-  static inline __attribute__((always_inline)) void block(const DepthwiseArgs &a,
-                                                          const float *const *rows,
-                                                          const Vec (&f)[K][K], float *out,
-                                                          int64_t ix, int y0, int y1, int x0,
-                                                          int x1, int64_t c0, Mask m) {
+  static inline __attribute__((always_inline)) void
+  block(const DepthwiseArgs &a, const float *const *rows, const Vec (&f)[K][K], float *out,
+        int64_t ix, int y0, int y1, int x0, int x1, int64_t c0, Mask m) {
     const int64_t c = a.c;
     Vec acc[NP];
 #pragma GCC unroll 16
@@ -108,17 +105,20 @@ struct Depthwise {
       acc[p] = a.overwrite ? V::zero() : load<Full>(out + p * c, m);
 #pragma GCC unroll 8
     for (int i = 0; i < K; ++i) {
-      if (i < y0 || i >= y1) continue;
+      if (i < y0 || i >= y1)
+        continue;
       const float *r = rows[i] + ix * c + c0;
       constexpr int kColumns = (NP - 1) * S + K; // input columns the NP windows cover
 #pragma GCC unroll 32
       for (int q = 0; q < kColumns; ++q) {
-        if (NP == 1 && (q < x0 || q >= x1)) continue;
+        if (NP == 1 && (q < x0 || q >= x1))
+          continue;
         Vec in = load<Full>(r + q * c, m);
 #pragma GCC unroll 16
         for (int p = 0; p < NP; ++p) {
           int k = q - p * S; // this column is tap k of pixel p's window
-          if (k >= 0 && k < K) acc[p] = V::fma(in, f[i][k], acc[p]);
+          if (k >= 0 && k < K)
+            acc[p] = V::fma(in, f[i][k], acc[p]);
         }
       }
     }
@@ -129,18 +129,17 @@ struct Depthwise {
 
   // The window's filter taps for channels [c0, c0 + L) (those in `m` unless Full).
   template <int K, bool Full>
-  static inline __attribute__((always_inline)) void loadTaps(const DepthwiseArgs &a,
-                                                             int64_t c0, Mask m,
-                                                             Vec (&f)[K][K]) {
+  static inline __attribute__((always_inline)) void loadTaps(const DepthwiseArgs &a, int64_t c0,
+                                                             Mask m, Vec (&f)[K][K]) {
 #pragma GCC unroll 8
     for (int i = 0; i < K; ++i)
 #pragma GCC unroll 8
-      for (int k = 0; k < K; ++k) f[i][k] = load<Full>(a.filter + (i * K + k) * a.c + c0, m);
+      for (int k = 0; k < K; ++k)
+        f[i][k] = load<Full>(a.filter + (i * K + k) * a.c + c0, m);
   }
 
   // A number of pixels as a type, for the callables walkRow calls.
-  template <int N>
-  struct Pixels {
+  template <int N> struct Pixels {
     static constexpr int value = N;
   };
 
@@ -149,35 +148,39 @@ struct Depthwise {
   // kPixels at a time, then one at a time. Calls run(Pixels<NP>(), x, x0, x1) for pixels
   // x .. x + NP - 1, whose window columns [x0, x1) are inside the input.
   template <int K, int S, class Run>
-  static inline __attribute__((always_inline)) void walkRow(const DepthwiseArgs &a,
-                                                            int64_t xa, int64_t xb, Run run) {
+  static inline __attribute__((always_inline)) void walkRow(const DepthwiseArgs &a, int64_t xa,
+                                                            int64_t xb, Run run) {
     auto edge = [&](int64_t x) {
       int x0, x1;
       clipTaps(x * S - a.pl, 1, K, a.w, x0, x1);
       run(Pixels<1>(), x, x0, x1);
     };
     int64_t x = 0;
-    for (; x < xa; ++x) edge(x);
-    for (; x + kPixels <= xb; x += kPixels) run(Pixels<kPixels>(), x, 0, K);
-    for (; x < xb; ++x) run(Pixels<1>(), x, 0, K);
-    for (; x < a.ow; ++x) edge(x);
+    for (; x < xa; ++x)
+      edge(x);
+    for (; x + kPixels <= xb; x += kPixels)
+      run(Pixels<kPixels>(), x, 0, K);
+    for (; x < xb; ++x)
+      run(Pixels<1>(), x, 0, K);
+    for (; x < a.ow; ++x)
+      edge(x);
   }
 
   // Channels [c0, c0 + L) of one output row on the fast path, the taps loaded once.
   template <int K, int S, bool Full>
-  static void rowFast(const DepthwiseArgs &a, const float *const *rows, float *outRow,
-                      int y0, int y1, int64_t xa, int64_t xb, int64_t c0, Mask m) {
+  static void rowFast(const DepthwiseArgs &a, const float *const *rows, float *outRow, int y0,
+                      int y1, int64_t xa, int64_t xb, int64_t c0, Mask m) {
     Vec f[K][K];
     loadTaps<K, Full>(a, c0, m, f);
     walkRow<K, S>(a, xa, xb, [&](auto np, int64_t x, int x0, int x1) {
-      block<K, S, decltype(np)::value, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl,
-                                             y0, y1, x0, x1, c0, m);
+      block<K, S, decltype(np)::value, Full>(a, rows, f, outRow + x * a.c + c0, x * S - a.pl, y0,
+                                             y1, x0, x1, c0, m);
     });
   }
 
   template <int K, int S>
-  static void rowFastChannels(const DepthwiseArgs &a, const float *const *rows,
-                              float *outRow, int y0, int y1, int64_t xa, int64_t xb) {
+  static void rowFastChannels(const DepthwiseArgs &a, const float *const *rows, float *outRow,
+                              int y0, int y1, int64_t xa, int64_t xb) {
     int64_t c0 = 0;
     for (; c0 + L <= a.c; c0 += L)
       rowFast<K, S, true>(a, rows, outRow, y0, y1, xa, xb, c0, V::mask(L));
@@ -191,8 +194,8 @@ struct Depthwise {
   // (MobileNetV2's 112- and 56-wide layers: 10-18% faster); on short rows reloading the
   // taps costs more (7x7x960: 1.7 times slower).
   template <int K, int S, int NP>
-  static inline void pixels(const DepthwiseArgs &a, const float *const *rows, float *outRow,
-                            int y0, int y1, int64_t x, int x0, int x1) {
+  static inline void pixels(const DepthwiseArgs &a, const float *const *rows, float *outRow, int y0,
+                            int y1, int64_t x, int x0, int x1) {
     int64_t ix = x * S - a.pl;
     float *out = outRow + x * a.c;
     Vec f[K][K];
@@ -209,8 +212,8 @@ struct Depthwise {
   }
 
   template <int K, int S>
-  static void rowFastPixels(const DepthwiseArgs &a, const float *const *rows, float *outRow,
-                            int y0, int y1, int64_t xa, int64_t xb) {
+  static void rowFastPixels(const DepthwiseArgs &a, const float *const *rows, float *outRow, int y0,
+                            int y1, int64_t xa, int64_t xb) {
     walkRow<K, S>(a, xa, xb, [&](auto np, int64_t x, int x0, int x1) {
       pixels<K, S, decltype(np)::value>(a, rows, outRow, y0, y1, x, x0, x1);
     });
@@ -220,8 +223,8 @@ struct Depthwise {
   static constexpr int64_t kLongRow = 16;
 
   template <int K, int S>
-  static void rowFastAny(const DepthwiseArgs &a, const float *const *rows, float *outRow,
-                         int y0, int y1, int64_t xa, int64_t xb) {
+  static void rowFastAny(const DepthwiseArgs &a, const float *const *rows, float *outRow, int y0,
+                         int y1, int64_t xa, int64_t xb) {
     if (a.ow >= kLongRow)
       rowFastPixels<K, S>(a, rows, outRow, y0, y1, xa, xb);
     else
@@ -265,14 +268,18 @@ struct Depthwise {
 
   // Output row `row` (image * oh + y) on the fast path, from the window's input rows:
   // rows[i] is input row y * sh - pt + i, or null outside the input ([y0, y1) are not).
-  static void rowFromRows(const DepthwiseArgs &a, const float *const *rows, int64_t row,
-                          int y0, int y1) {
+  static void rowFromRows(const DepthwiseArgs &a, const float *const *rows, int64_t row, int y0,
+                          int y1) {
     // The output columns whose window lies inside the input along x.
     int64_t xa = (a.pl + a.sw - 1) / a.sw, xb = 0;
-    if (xa > a.ow) xa = a.ow;
-    if (a.w - a.kw + a.pl >= 0) xb = (a.w - a.kw + a.pl) / a.sw + 1;
-    if (xb > a.ow) xb = a.ow;
-    if (xb < xa) xb = xa;
+    if (xa > a.ow)
+      xa = a.ow;
+    if (a.w - a.kw + a.pl >= 0)
+      xb = (a.w - a.kw + a.pl) / a.sw + 1;
+    if (xb > a.ow)
+      xb = a.ow;
+    if (xb < xa)
+      xb = xa;
     float *outRow = a.out + row * a.ow * a.c;
     if (a.kh == 3)
       a.sw == 1 ? rowFastAny<3, 1>(a, rows, outRow, y0, y1, xa, xb)

@@ -9,10 +9,10 @@
 
 #include <math.h>
 
-#include "kiln/runtime/parallel.h"
+#include "../grain.h"
 #include "../matmul/gemm.h"
 #include "depthwise_impl.h"
-#include "../grain.h"
+#include "kiln/runtime/parallel.h"
 
 namespace {
 
@@ -35,7 +35,8 @@ float pointwise(const Fused &f, int64_t b, int64_t r, int64_t x, int64_t ch) {
   for (int64_t pc = 0; pc < f.cin; pc += kiln::kernels::kGemmDepth) {
     int64_t end = f.cin - pc < kiln::kernels::kGemmDepth ? f.cin : pc + kiln::kernels::kGemmDepth;
     float acc = 0.0f;
-    for (int64_t j = pc; j < end; ++j) acc = fmaf(in[j], f.weights[j * a.c + ch], acc);
+    for (int64_t j = pc; j < end; ++j)
+      acc = fmaf(in[j], f.weights[j * a.c + ch], acc);
     out = pc == 0 ? acc : out + acc;
   }
   return f.first.apply(out, ch);
@@ -53,10 +54,12 @@ void slowRows(const Fused &f, int64_t begin, int64_t end) {
         float acc = 0.0f;
         for (int64_t i = 0; i < a.kh; ++i) {
           int64_t r = iy + i * a.dh;
-          if (r < 0 || r >= a.h) continue;
+          if (r < 0 || r >= a.h)
+            continue;
           for (int64_t k = 0; k < a.kw; ++k) {
             int64_t col = ix + k * a.dw;
-            if (col < 0 || col >= a.w) continue;
+            if (col < 0 || col >= a.w)
+              continue;
             acc = fmaf(pointwise(f, b, r, col, ch), a.filter[(i * a.kw + k) * a.c + ch], acc);
           }
         }
@@ -72,14 +75,15 @@ void rows(void *ctx, int64_t begin, int64_t end) {
   int64_t slots = (a.kh - 1) * a.dh + 1, rowFloats = a.w * a.c;
   float *ring = nullptr;
   if (kiln::kernels::depthwiseFastPath(a) && f.cin > 0)
-    ring = static_cast<float *>(
-        kiln_parallel_workspace(slots * rowFloats * int64_t(sizeof(float))));
+    ring =
+        static_cast<float *>(kiln_parallel_workspace(slots * rowFloats * int64_t(sizeof(float))));
   if (ring == nullptr) {
     slowRows(f, begin, end);
     return;
   }
   int64_t held[kiln::kernels::kMaxFastWindow]; // the image row in each slot (b * h + r)
-  for (int64_t &r : held) r = -1;
+  for (int64_t &r : held)
+    r = -1;
   bool avx512 = kiln::kernels::simd::useAvx512();
   for (int64_t row = begin; row < end; ++row) {
     int64_t b = row / a.oh, iy = (row % a.oh) * a.sh - a.pt;
@@ -124,28 +128,51 @@ constexpr int64_t kMinRows = 4;
 } // namespace
 
 extern "C" void kiln_kernel_pointwise_depthwise_f32(
-    uintptr_t input, uintptr_t weights, uintptr_t filter, uintptr_t output, int64_t n,
-    int64_t h, int64_t w, int64_t cin, int64_t c, int64_t kh, int64_t kw, int64_t oh,
-    int64_t ow, int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
-    int64_t pad_top, int64_t pad_left, int32_t flags, uintptr_t scale1, float scale1_value,
-    uintptr_t bias1, float bias1_value, float lo1, float hi1, int32_t activation1,
-    uintptr_t scale2, float scale2_value, uintptr_t bias2, float bias2_value, float lo2,
-    float hi2, int32_t activation2) {
+    uintptr_t input, uintptr_t weights, uintptr_t filter, uintptr_t output, int64_t n, int64_t h,
+    int64_t w, int64_t cin, int64_t c, int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+    int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
+    int64_t pad_left, int32_t flags, uintptr_t scale1, float scale1_value, uintptr_t bias1,
+    float bias1_value, float lo1, float hi1, int32_t activation1, uintptr_t scale2,
+    float scale2_value, uintptr_t bias2, float bias2_value, float lo2, float hi2,
+    int32_t activation2) {
   Epilogue second{reinterpret_cast<const float *>(scale2),
-                  reinterpret_cast<const float *>(bias2), scale2_value, bias2_value, lo2, hi2,
+                  reinterpret_cast<const float *>(bias2),
+                  scale2_value,
+                  bias2_value,
+                  lo2,
+                  hi2,
                   activation2};
-  Fused f{{nullptr, reinterpret_cast<const float *>(filter), reinterpret_cast<float *>(output),
-           n, h, w, c, 1, kh, kw, oh, ow, stride_h, stride_w, dilation_h, dilation_w, pad_top,
-           pad_left, /*overwrite=*/true, (flags & KILN_DEPTHWISE_EPILOGUE) ? &second : nullptr},
+  Fused f{{nullptr,
+           reinterpret_cast<const float *>(filter),
+           reinterpret_cast<float *>(output),
+           n,
+           h,
+           w,
+           c,
+           1,
+           kh,
+           kw,
+           oh,
+           ow,
+           stride_h,
+           stride_w,
+           dilation_h,
+           dilation_w,
+           pad_top,
+           pad_left,
+           /*overwrite=*/true,
+           (flags & KILN_DEPTHWISE_EPILOGUE) ? &second : nullptr},
           reinterpret_cast<const float *>(input),
           reinterpret_cast<const float *>(weights),
           cin,
           {reinterpret_cast<const float *>(scale1), reinterpret_cast<const float *>(bias1),
            scale1_value, bias1_value, lo1, hi1, activation1}};
   int64_t rowCount = n * oh;
-  if (rowCount <= 0 || ow <= 0 || c <= 0) return;
+  if (rowCount <= 0 || ow <= 0 || c <= 0)
+    return;
   int64_t rowWork = ow * c * kh * kw + stride_h * w * c * cin;
   int64_t grain = kiln::kernels::rowGrain(rowWork);
-  if (grain < kMinRows) grain = kMinRows;
+  if (grain < kMinRows)
+    grain = kMinRows;
   kiln_parallel_for(rowCount, grain, rows, &f);
 }

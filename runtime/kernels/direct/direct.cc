@@ -3,9 +3,9 @@
 // direct_impl.h.
 #include "kiln/kernels/conv2d.h"
 
-#include "kiln/runtime/parallel.h"
-#include "direct_impl.h"
 #include "../grain.h"
+#include "direct_impl.h"
+#include "kiln/runtime/parallel.h"
 
 namespace kiln::kernels {
 
@@ -24,7 +24,8 @@ float directOutput(const DirectArgs &a, int64_t b, int64_t y, int64_t x, int64_t
         continue;
       const float *in = a.in + ((b * a.h + iy) * a.w + ix) * a.c;
       const float *g = a.filter + (i * a.kw + k) * a.c * a.f + j;
-      for (int64_t ch = 0; ch < a.c; ++ch) acc = __builtin_fmaf(in[ch], g[ch * a.f], acc);
+      for (int64_t ch = 0; ch < a.c; ++ch)
+        acc = __builtin_fmaf(in[ch], g[ch * a.f], acc);
     }
   return a.epi ? a.epi->apply(acc, j) : acc;
 }
@@ -75,23 +76,42 @@ void rows(void *ctx, int64_t begin, int64_t end) {
 } // namespace
 
 extern "C" void kiln_kernel_conv2d_direct_f32(
-    uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n, int64_t h, int64_t w,
-    int64_t c, int64_t f, int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
-    int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
-    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
-    float lo, float hi, int32_t activation) {
+    uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n, int64_t h, int64_t w, int64_t c,
+    int64_t f, int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left, int32_t flags,
+    uintptr_t scale, float scale_value, uintptr_t bias, float bias_value, float lo, float hi,
+    int32_t activation) {
   bool pool = flags & KILN_CONV2D_MAX_POOL; // implies overwriting
   int64_t rowCount = pool ? n * (oh / 2) : n * oh;
   if (rowCount <= 0 || ow <= 0 || f <= 0)
     return;
   kiln::kernels::Epilogue e{reinterpret_cast<const float *>(scale),
-                            reinterpret_cast<const float *>(bias), scale_value, bias_value, lo,
-                            hi, activation};
+                            reinterpret_cast<const float *>(bias),
+                            scale_value,
+                            bias_value,
+                            lo,
+                            hi,
+                            activation};
   DirectArgs a{reinterpret_cast<const float *>(input),
                reinterpret_cast<const float *>(filter),
                reinterpret_cast<float *>(output),
-               n, h, w, c, f, kh, kw, oh, ow, stride_h, stride_w, dilation_h, dilation_w,
-               pad_top, pad_left, pool || (flags & KILN_CONV2D_OVERWRITE) != 0, pool,
+               n,
+               h,
+               w,
+               c,
+               f,
+               kh,
+               kw,
+               oh,
+               ow,
+               stride_h,
+               stride_w,
+               dilation_h,
+               dilation_w,
+               pad_top,
+               pad_left,
+               pool || (flags & KILN_CONV2D_OVERWRITE) != 0,
+               pool,
                (flags & KILN_CONV2D_EPILOGUE) ? &e : nullptr};
   int64_t rowWork = (pool ? 2 : 1) * ow * f * kh * kw * c;
   int64_t grain = kiln::kernels::rowGrain(rowWork);

@@ -9,9 +9,9 @@
 #ifndef KILN_KERNELS_DIRECT_DIRECT_IMPL_H
 #define KILN_KERNELS_DIRECT_DIRECT_IMPL_H
 
+#include "../simd.h"
 #include "direct.h"
 #include "kiln/runtime/parallel.h"
-#include "../simd.h"
 
 namespace kiln::kernels {
 namespace {
@@ -39,8 +39,12 @@ template <class V> struct Direct {
       for (int h = 0; h < 2; ++h) {
         Mask m = h == 0 ? m0 : m1;
         int64_t col = j + h * V::kLanes;
-        scale[h] = !scales ? V::zero() : e.scale ? V::loadMasked(e.scale + col, m) : V::set1(e.scaleValue);
-        bias[h] = !biases ? V::zero() : e.bias ? V::loadMasked(e.bias + col, m) : V::set1(e.biasValue);
+        scale[h] = !scales   ? V::zero()
+                   : e.scale ? V::loadMasked(e.scale + col, m)
+                             : V::set1(e.scaleValue);
+        bias[h] = !biases  ? V::zero()
+                  : e.bias ? V::loadMasked(e.bias + col, m)
+                           : V::set1(e.biasValue);
       }
       lo = V::set1(e.lo), hi = V::set1(e.hi);
     }
@@ -91,7 +95,8 @@ template <class V> struct Direct {
       Finish fin(*a.epi, j, m0, m1);
 #pragma GCC unroll 16
       for (int q = 0; q < Count; ++q)
-        for (int h = 0; h < 2; ++h) acc[q][h] = fin(acc[q][h], h);
+        for (int h = 0; h < 2; ++h)
+          acc[q][h] = fin(acc[q][h], h);
     }
 #pragma GCC unroll 16
     for (int q = 0; q < Count; ++q)
@@ -151,7 +156,8 @@ template <class V> struct Direct {
         return;
       zeros = padded + rowFloats * a.kh;
       result = zeros + rowFloats;
-      for (int64_t e = 0; e < rowFloats; ++e) zeros[e] = 0.0f;
+      for (int64_t e = 0; e < rowFloats; ++e)
+        zeros[e] = 0.0f;
       rowOf = reinterpret_cast<const float **>(padded + floats);
       int64_t *row = reinterpret_cast<int64_t *>(rowOf + a.kh), *col = row + taps;
       for (int64_t t = 0; t < taps; ++t)
@@ -214,13 +220,15 @@ template <class V> struct Direct {
         for (; j + V::kLanes <= f; j += V::kLanes) {
           // max_ps(v, m): m unless v > m, as TensorFlow's pool (NaNs passed over).
           Vec m = V::set1(-__FLT_MAX__);
-          for (const float *p : w) m = V::max(V::load(p + j), m);
+          for (const float *p : w)
+            m = V::max(V::load(p + j), m);
           V::store(out + x * f + j, m);
         }
         if (j < f) {
           Mask mk = V::mask(int(f - j));
           Vec m = V::set1(-__FLT_MAX__);
-          for (const float *p : w) m = V::max(V::loadMasked(p + j, mk), m);
+          for (const float *p : w)
+            m = V::max(V::loadMasked(p + j, mk), m);
           V::storeMasked(out + x * f + j, m, mk);
         }
       }

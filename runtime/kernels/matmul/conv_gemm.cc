@@ -29,12 +29,17 @@ void gatherWindows(const ConvWindows &win, int64_t row, int64_t p0, int64_t coun
       if (!inside) {
         hi = 0;
       } else {
-        if (from < 0) lo = -from < run ? -from : run;
-        if (from + hi > lineFloats) hi = lineFloats - from > lo ? lineFloats - from : lo;
+        if (from < 0)
+          lo = -from < run ? -from : run;
+        if (from + hi > lineFloats)
+          hi = lineFloats - from > lo ? lineFloats - from : lo;
       }
-      if (lo > 0) memset(dst, 0, sizeof(float) * lo);
-      if (hi > lo) memcpy(dst + lo, line + from + lo, sizeof(float) * (hi - lo));
-      if (run > hi) memset(dst + hi, 0, sizeof(float) * (run - hi));
+      if (lo > 0)
+        memset(dst, 0, sizeof(float) * lo);
+      if (hi > lo)
+        memcpy(dst + lo, line + from + lo, sizeof(float) * (hi - lo));
+      if (run > hi)
+        memset(dst + hi, 0, sizeof(float) * (run - hi));
     } else {
       // One tap: its channels [ch, c) at input column ix.
       const int64_t k = rem / win.c, ch = rem - k * win.c;
@@ -52,15 +57,22 @@ void gatherWindows(const ConvWindows &win, int64_t row, int64_t p0, int64_t coun
 
 } // namespace kiln::kernels
 
-extern "C" void kiln_kernel_conv2d_gemm_f32(
-    uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n, int64_t h, int64_t w,
-    int64_t c, int64_t f, int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
-    int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
-    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
-    float lo, float hi, int32_t activation) {
+extern "C" void kiln_kernel_conv2d_gemm_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
+                                            int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                            int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                                            int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                                            int64_t dilation_w, int64_t pad_top, int64_t pad_left,
+                                            int32_t flags, uintptr_t scale, float scale_value,
+                                            uintptr_t bias, float bias_value, float lo, float hi,
+                                            int32_t activation) {
   using namespace kiln::kernels;
-  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi, activation};
+  Epilogue e{reinterpret_cast<const float *>(scale),
+             reinterpret_cast<const float *>(bias),
+             scale_value,
+             bias_value,
+             lo,
+             hi,
+             activation};
   ConvWindows win;
   win.in = reinterpret_cast<const float *>(input);
   win.h = h, win.w = w, win.c = c, win.kh = kh, win.kw = kw, win.oh = oh, win.ow = ow;

@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
+#include "../epilogue.h"
 #include "kiln/runtime/abi.h"
 #include "kiln/runtime/parallel.h"
-#include "../epilogue.h"
 
 namespace kiln::kernels {
 
@@ -37,7 +37,7 @@ struct GemmArgs {
   int64_t ars = 0, aks = 0;
   int64_t bks = 0, bcs = 0;
   int64_t ldc = 0;
-  bool overwrite = false; // C = op(a) op(b): C's old values are never read
+  bool overwrite = false;             // C = op(a) op(b): C's old values are never read
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
   bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says
@@ -55,8 +55,7 @@ inline float aAt(const GemmArgs &g, int64_t i, int64_t kk) {
 
 // op(b)(kk, j), from b as it is stored or packed.
 inline float bAt(const GemmArgs &g, int64_t kk, int64_t j) {
-  return g.bPacked ? g.b[kiln_matmul_packed_b_index(kk, j, g.k, g.n)]
-                   : g.b[kk * g.bks + j * g.bcs];
+  return g.bPacked ? g.b[kiln_matmul_packed_b_index(kk, j, g.k, g.n)] : g.b[kk * g.bks + j * g.bcs];
 }
 
 // Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
@@ -148,8 +147,8 @@ void gemmAvx2(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
 void gemmSerial(const GemmArgs &g);
 
 // The operands of c = op(a) op(b) (m x n, depth k) as KILN_MATMUL_* `flags` describe them.
-GemmArgs describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
-                         int64_t k, int32_t flags, const Epilogue *epilogue);
+GemmArgs describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+                         int32_t flags, const Epilogue *epilogue);
 
 // The whole product split over the calling thread's budget as kiln_kernel_matmul_f32
 // splits it (an empty sum, k <= 0, overwrites with zeros and applies the epilogue).

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "gemm.h"
 #include "../simd.h"
+#include "gemm.h"
 
 // A function called as is: not inlined, nor (GCC) specialized for its callers' constants.
 #if defined(__clang__)
@@ -30,8 +30,7 @@
 namespace kiln::kernels {
 namespace {
 
-template <class V>
-struct Gemm {
+template <class V> struct Gemm {
   using Vec = typename V::Vec;
   using Mask = typename V::Mask;
   static constexpr int L = V::kLanes;
@@ -58,13 +57,10 @@ struct Gemm {
   // B's rows from `kcFull` on are read under the columns' mask: B read in place ends with
   // its last row, and a full vector from a narrow tile's last rows would read past it.
   template <int R, bool Packed, bool Half = false>
-  static inline __attribute__((always_inline)) void micro(int64_t kc, const float *a,
-                                                          int64_t ars, int64_t aks,
-                                                          const float *b, int64_t bks,
-                                                          float *c, int64_t ldc, int rows,
-                                                          int cols, bool overwrite,
-                                                          const Epilogue *epi, int64_t col,
-                                                          int64_t kcFull) {
+  static inline __attribute__((always_inline)) void
+  micro(int64_t kc, const float *a, int64_t ars, int64_t aks, const float *b, int64_t bks, float *c,
+        int64_t ldc, int rows, int cols, bool overwrite, const Epilogue *epi, int64_t col,
+        int64_t kcFull) {
     if (Packed) { // A packed; B packed too, panels NR wide unless bks gives their width
       ars = 1;
       aks = MR;
@@ -123,7 +119,8 @@ struct Gemm {
     }
 #pragma GCC unroll 16
     for (int i = 0; i < R; ++i) {
-      if (i >= rows) break;
+      if (i >= rows)
+        break;
       float *row = c + i * ldc;
       Vec v0 = overwrite ? acc[i][0] : V::add(V::loadMasked(row, m0), acc[i][0]);
       if (epi)
@@ -145,12 +142,11 @@ struct Gemm {
                          bool overwrite, const Epilogue *epi, int64_t col, int64_t kcFull) {
     if constexpr (R > 1) {
       if (rows < R)
-        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi,
-                                 col, kcFull);
+        return directRows<R - 1>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi, col,
+                                 kcFull);
     }
     if (cols <= L)
-      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col,
-                            kcFull);
+      micro<R, false, true>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col, kcFull);
     else
       micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col, kcFull);
   }
@@ -194,8 +190,7 @@ struct Gemm {
   // `bp` first (kGemmDepth x NC floats), so that a panel is contiguous and stays in L1
   // while the row tiles stream past it (B's rows in place, a power-of-two stride apart,
   // map onto a fraction of L1's sets).
-  static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
-                     float *bp) {
+  static void direct(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1, float *bp) {
     if (bp) {
       for (int64_t jc = n0; jc < n1; jc += NC) {
         int64_t nc = n1 - jc < NC ? n1 - jc : NC;
@@ -203,7 +198,7 @@ struct Gemm {
           int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
           packB(g, pc, kc, jc, nc, bp);
           sliceTiles<false>(g, m0, m1, jc, jc + nc, pc, kc, NR,
-                     [&](int64_t j) { return bp + (j - jc) / NR * kc * NR; });
+                            [&](int64_t j) { return bp + (j - jc) / NR * kc * NR; });
         }
       }
       return;
@@ -211,7 +206,7 @@ struct Gemm {
     for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
       int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
       sliceTiles<true>(g, m0, m1, n0, n1, pc, kc, g.bks,
-                 [&](int64_t j) { return g.b + pc * g.bks + j; });
+                       [&](int64_t j) { return g.b + pc * g.bks + j; });
     }
   }
 
@@ -233,14 +228,13 @@ struct Gemm {
         int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
         const float *slice = g.b + pc * width;
         sliceTiles<false>(g, m0, m1, jc, jend, pc, kc, P,
-                   [&](int64_t j) { return slice + j / P * kc * P + j % P; });
+                          [&](int64_t j) { return slice + j / P * kc * P + j % P; });
       }
     }
   }
 
   // Packs rows [i0, i0 + mc) x depth [p0, p0 + kc) of op(a) into MR-row panels.
-  static void packA(const GemmArgs &g, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
-                    float *out) {
+  static void packA(const GemmArgs &g, int64_t i0, int64_t mc, int64_t p0, int64_t kc, float *out) {
     if (g.windows) {
       packWindows(*g.windows, i0, mc, p0, kc, out);
       return;
@@ -254,16 +248,18 @@ struct Gemm {
         out += kk * MR;
       }
       for (; kk < kc; ++kk, out += MR) {
-        for (int i = 0; i < rows; ++i) out[i] = src[i * g.ars + kk * g.aks];
-        for (int i = rows; i < MR; ++i) out[i] = 0.0f;
+        for (int i = 0; i < rows; ++i)
+          out[i] = src[i * g.ars + kk * g.aks];
+        for (int i = rows; i < MR; ++i)
+          out[i] = 0.0f;
       }
     }
   }
 
   // packA for a convolution's windows: each panel's rows gathered into a row-major block
   // (in L1: MR x kGemmDepth floats), then packed from it as a full panel of A is.
-  static void packWindows(const ConvWindows &win, int64_t i0, int64_t mc, int64_t p0,
-                          int64_t kc, float *out) {
+  static void packWindows(const ConvWindows &win, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+                          float *out) {
     alignas(64) float rowsOf[MR * kGemmDepth];
     for (int64_t q = 0; q < mc; q += MR) {
       int rows = mc - q < MR ? int(mc - q) : MR;
@@ -275,15 +271,16 @@ struct Gemm {
         out += kk * MR;
       }
       for (; kk < kc; ++kk, out += MR) {
-        for (int i = 0; i < rows; ++i) out[i] = rowsOf[i * kc + kk];
-        for (int i = rows; i < MR; ++i) out[i] = 0.0f;
+        for (int i = 0; i < rows; ++i)
+          out[i] = rowsOf[i * kc + kk];
+        for (int i = rows; i < MR; ++i)
+          out[i] = 0.0f;
       }
     }
   }
 
   // Packs depth [p0, p0 + kc) x columns [j0, j0 + nc) of op(b) into NR-column panels.
-  static void packB(const GemmArgs &g, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
-                    float *out) {
+  static void packB(const GemmArgs &g, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float *out) {
     if (g.bcs == 1) {
       // Row by row, so that B is read front to back (a panel at a time would read
       // 2 * L floats of every row, a row stride apart, which defeats the prefetchers).
@@ -308,10 +305,12 @@ struct Gemm {
       // b stored transposed (n x k): column j of op(b) is contiguous in depth.
       for (int j = 0; j < cols; ++j) {
         const float *src = g.b + (j0 + q + j) * g.bcs + p0 * g.bks;
-        for (int64_t kk = 0; kk < kc; ++kk) out[kk * NR + j] = src[kk * g.bks];
+        for (int64_t kk = 0; kk < kc; ++kk)
+          out[kk * NR + j] = src[kk * g.bks];
       }
       for (int64_t kk = 0; kk < kc; ++kk)
-        for (int j = cols; j < NR; ++j) out[kk * NR + j] = 0.0f;
+        for (int j = cols; j < NR; ++j)
+          out[kk * NR + j] = 0.0f;
       out += kc * NR;
     }
   }
@@ -322,8 +321,8 @@ struct Gemm {
   // it for the caller's constant arguments: either copies its chain of kernels (70 KiB).
   static KILN_GEMM_OPAQUE void lastRows(int rows, int64_t kc, const float *a, int64_t ars,
                                         int64_t aks, const float *b, int64_t bks, float *c,
-                                        int64_t ldc, int cols, bool overwrite,
-                                        const Epilogue *epi, int64_t col) {
+                                        int64_t ldc, int cols, bool overwrite, const Epilogue *epi,
+                                        int64_t col) {
     directRows<MR>(rows, kc, a, ars, aks, b, bks, c, ldc, cols, overwrite, epi, col, kc);
   }
 
@@ -335,8 +334,7 @@ struct Gemm {
   // kernel of their own height rather than a full tile of zeros (1024 rows with AVX-512:
   // 73 tiles of 14 and one of 2, not 74 of 14).
   static void block(const GemmArgs &g, const float *ap, int64_t ic, int64_t mc, int64_t j0,
-                    int64_t j1, int64_t pc, int64_t kc, const float *bp, int64_t b0,
-                    int64_t w) {
+                    int64_t j1, int64_t pc, int64_t kc, const float *bp, int64_t b0, int64_t w) {
     const bool first = g.overwrite && pc == 0;
     const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
     for (int64_t jw = j0; jw < j1; jw += W) {
@@ -351,19 +349,18 @@ struct Gemm {
           if (rows < MR)
             lastRows(rows, kc, apanel, 1, MR, btile, w, ctile, g.ldc, cols, first, epi, j);
           else if (cols <= L)
-            micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols,
-                                  first, epi, j, kc);
+            micro<MR, true, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first, epi,
+                                  j, kc);
           else
-            micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first,
-                            epi, j, kc);
+            micro<MR, true>(kc, apanel, 0, 0, btile, w, ctile, g.ldc, rows, cols, first, epi, j,
+                            kc);
         }
       }
     }
   }
 
   // C[m0:m1, n0:n1] += op(a) op(b) over the whole depth, packing into `ws`.
-  static void packed(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
-                     float *ws) {
+  static void packed(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1, float *ws) {
     float *bp = ws, *ap = ws + kGemmDepth * NC;
     if (g.bPacked) {
       // B packed ahead of time, its panels read where they are (KILN_MATMUL_PACK_COLS
@@ -417,16 +414,16 @@ struct Gemm {
   // lose more to packing A than they gain (see kGemmPackARows); ConvNeXt's 2x2 stride-2
   // convolutions (784 x 192 x 384 at batch 1) took 1-3% longer packed. Returns false,
   // doing nothing, without memory for the block.
-  static bool gatheredRows(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
-                           int64_t n1) {
+  static bool gatheredRows(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     // Rows a multiple of 4 KiB apart would share a set of L1 (aliasedTiles): one more
     // vector between them.
     const int64_t stride = g.k % kGemmAliasStride == 0 ? g.k + 16 : g.k;
     int64_t rows = (int64_t(1) << 16) / stride / MR * MR;
     rows = rows < MR ? MR : rows > 256 / MR * MR ? 256 / MR * MR : rows;
-    float *block = static_cast<float *>(
-        kiln_parallel_workspace(rows * stride * int64_t(sizeof(float))));
-    if (block == nullptr) return false;
+    float *block =
+        static_cast<float *>(kiln_parallel_workspace(rows * stride * int64_t(sizeof(float))));
+    if (block == nullptr)
+      return false;
     for (int64_t i = m0; i < m1; i += rows) {
       const int64_t count = m1 - i < rows ? m1 - i : rows;
       for (int64_t r = 0; r < count; ++r)
@@ -479,15 +476,15 @@ struct Gemm {
                        (g.k <= kGemmDirectDepth && !aliased &&
                         (cols <= kGemmDirectCols || rows <= kGemmDirectFewRows)))) {
       float *bp = nullptr;
-      if (!g.inPlace && (rows > kGemmDirectPackBRows ||
-                         (rows > MR && g.k * cols > kGemmDirectPackBFloats)))
-        bp = static_cast<float *>(
-            kiln_parallel_workspace(kGemmDepth * NC * int64_t(sizeof(float))));
+      if (!g.inPlace &&
+          (rows > kGemmDirectPackBRows || (rows > MR && g.k * cols > kGemmDirectPackBFloats)))
+        bp =
+            static_cast<float *>(kiln_parallel_workspace(kGemmDepth * NC * int64_t(sizeof(float))));
       direct(g, m0, m1, n0, n1, bp);
       return;
     }
-    float *ws = static_cast<float *>(
-        kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))));
+    float *ws =
+        static_cast<float *>(kiln_parallel_workspace(workspaceFloats() * int64_t(sizeof(float))));
     if (ws == nullptr) { // out of memory: the unpacked path needs none
       referenceGemm(g, m0, m1, n0, n1);
       return;

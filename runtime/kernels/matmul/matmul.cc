@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm.h"
 #include "../simd.h"
+#include "gemm.h"
 
 namespace kiln::kernels {
 namespace {
@@ -59,13 +59,16 @@ void runBlock(void *ctx, int64_t begin, int64_t end) {
 void gemmSerial(const GemmArgs &g) { chosenImpl().gemm(g, 0, g.m, 0, g.n); }
 
 void gemmParallel(const GemmArgs &g) {
-  if (g.m <= 0 || g.n <= 0) return;
+  if (g.m <= 0 || g.n <= 0)
+    return;
   if (g.k <= 0) { // an empty sum
     for (int64_t i = 0; i < g.m; ++i)
       for (int64_t j = 0; j < g.n; ++j) {
         float &out = g.c[i * g.ldc + j];
-        if (g.overwrite) out = 0.0f;
-        if (g.epilogue) out = g.epilogue->apply(out, j, &out);
+        if (g.overwrite)
+          out = 0.0f;
+        if (g.epilogue)
+          out = g.epilogue->apply(out, j, &out);
       }
     return;
   }
@@ -74,10 +77,9 @@ void gemmParallel(const GemmArgs &g) {
   s.impl = &chosenImpl();
   int64_t tileRows = s.impl->tileRows, tileCols = s.impl->tileCols;
   int64_t colTiles = (g.n + tileCols - 1) / tileCols, rowTiles = (g.m + tileRows - 1) / tileRows;
-  s.byColumns = colTiles >= rowTiles ||
-                (colTiles >= kiln_parallel_threads() &&
-                 balance(colTiles, kiln_parallel_threads()) >=
-                     balance(rowTiles, kiln_parallel_threads()));
+  s.byColumns = colTiles >= rowTiles || (colTiles >= kiln_parallel_threads() &&
+                                         balance(colTiles, kiln_parallel_threads()) >=
+                                             balance(rowTiles, kiln_parallel_threads()));
   s.unit = s.byColumns ? tileCols : tileRows;
   int64_t count = s.byColumns ? colTiles : rowTiles;
   int64_t workPerItem = (s.byColumns ? g.m : g.n) * g.k * s.unit;
@@ -89,9 +91,8 @@ void gemmParallel(const GemmArgs &g) {
 
 using namespace kiln::kernels;
 
-GemmArgs kiln::kernels::describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                        int64_t n, int64_t k, int32_t flags,
-                                        const Epilogue *epilogue) {
+GemmArgs kiln::kernels::describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                        int64_t k, int32_t flags, const Epilogue *epilogue) {
   GemmArgs g;
   g.epilogue = epilogue;
   g.a = reinterpret_cast<const float *>(a);
@@ -125,14 +126,14 @@ GemmArgs kiln::kernels::describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, i
 
 namespace {
 
-void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
-            int32_t flags, const Epilogue *epilogue) {
+void matmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k, int32_t flags,
+            const Epilogue *epilogue) {
   gemmParallel(describeProduct(a, b, c, m, n, k, flags, epilogue));
 }
 
 // A batch split one product per work item: each item's product on its thread alone.
 struct BatchSplit {
-  GemmArgs args;             // the first product
+  GemmArgs args;               // the first product
   int64_t aStep, bStep, cStep; // floats from one product's operand to the next
 };
 
@@ -152,7 +153,8 @@ void batchMatmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m
   flags &= ~KILN_MATMUL_PACKED_B;
   int64_t aStep = flags & KILN_MATMUL_BROADCAST_A ? 0 : m * k;
   int64_t bStep = flags & KILN_MATMUL_BROADCAST_B ? 0 : k * n;
-  if (batch <= 0 || m <= 0 || n <= 0) return;
+  if (batch <= 0 || m <= 0 || n <= 0)
+    return;
   if (k <= 0 || batch < kiln_parallel_threads()) {
     for (int64_t i = 0; i < batch; ++i)
       matmul(a + uintptr_t(i * aStep) * sizeof(float), b + uintptr_t(i * bStep) * sizeof(float),
@@ -166,40 +168,49 @@ void batchMatmul(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m
 
 } // namespace
 
-extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                       int64_t n, int64_t k, int32_t flags) {
+extern "C" void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                       int64_t k, int32_t flags) {
   matmul(a, b, c, m, n, k, flags, nullptr);
 }
 
-extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c,
-                                                int64_t m, int64_t n, int64_t k, int32_t flags,
-                                                uintptr_t scale, float scale_value,
-                                                uintptr_t bias, float bias_value, float lo,
-                                                float hi, int32_t activation) {
-  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi, activation};
+extern "C" void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                                int64_t n, int64_t k, int32_t flags,
+                                                uintptr_t scale, float scale_value, uintptr_t bias,
+                                                float bias_value, float lo, float hi,
+                                                int32_t activation) {
+  Epilogue e{reinterpret_cast<const float *>(scale),
+             reinterpret_cast<const float *>(bias),
+             scale_value,
+             bias_value,
+             lo,
+             hi,
+             activation};
   matmul(a, b, c, m, n, k, flags, &e);
 }
 
-extern "C" void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c,
-                                                int64_t m, int64_t n, int64_t k, int32_t flags,
-                                                uintptr_t scale, float scale_value,
-                                                uintptr_t bias, float bias_value, float lo,
-                                                float hi, int32_t activation,
-                                                uintptr_t residual) {
-  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi, activation};
+extern "C" void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
+                                                int64_t n, int64_t k, int32_t flags,
+                                                uintptr_t scale, float scale_value, uintptr_t bias,
+                                                float bias_value, float lo, float hi,
+                                                int32_t activation, uintptr_t residual) {
+  Epilogue e{reinterpret_cast<const float *>(scale),
+             reinterpret_cast<const float *>(bias),
+             scale_value,
+             bias_value,
+             lo,
+             hi,
+             activation};
   e.residual = true;
   // The residual read in place is c itself only while c holds no partial sums: one depth
   // slice, overwritten. Otherwise the product reads a copy of it (kiln-lower-kernel-calls
   // does not fuse such a residual; a caller may).
   float *copy = nullptr;
-  if (residual == c && !((flags & KILN_MATMUL_OVERWRITE) && k <= kGemmDepth) && m > 0 &&
-      n > 0) {
+  if (residual == c && !((flags & KILN_MATMUL_OVERWRITE) && k <= kGemmDepth) && m > 0 && n > 0) {
     copy = static_cast<float *>(malloc(sizeof(float) * m * n));
     float *out = reinterpret_cast<float *>(c);
     if (copy == nullptr) { // out of memory: NaN rather than a silent wrong answer
-      for (int64_t i = 0; i < m * n; ++i) out[i] = __builtin_nanf("");
+      for (int64_t i = 0; i < m * n; ++i)
+        out[i] = __builtin_nanf("");
       return;
     }
     memcpy(copy, out, sizeof(float) * m * n);
@@ -211,9 +222,8 @@ extern "C" void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintpt
   free(copy);
 }
 
-extern "C" void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c,
-                                             int64_t batch, int64_t m, int64_t n, int64_t k,
-                                             int32_t flags) {
+extern "C" void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
+                                             int64_t m, int64_t n, int64_t k, int32_t flags) {
   batchMatmul(a, b, c, batch, m, n, k, flags);
 }
 
@@ -222,7 +232,8 @@ extern "C" void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n,
   const float *in = reinterpret_cast<const float *>(b);
   float *packed = reinterpret_cast<float *>(out);
   int64_t width = kiln_matmul_packed_b_width(n);
-  for (int64_t i = 0; i < k * width; ++i) packed[i] = 0.0f;
+  for (int64_t i = 0; i < k * width; ++i)
+    packed[i] = 0.0f;
   for (int64_t kk = 0; kk < k; ++kk)
     for (int64_t j = 0; j < n; ++j)
       packed[kiln_matmul_packed_b_index(kk, j, k, n)] =

@@ -5,8 +5,8 @@
 // the last few masked. Output rows are split across the thread budget.
 #include "kiln/kernels/pool.h"
 
-#include "kiln/runtime/parallel.h"
 #include "../simd.h"
+#include "kiln/runtime/parallel.h"
 
 namespace {
 
@@ -82,14 +82,26 @@ void poolRows(void *ctx, int64_t begin, int64_t end) {
 
 } // namespace
 
-extern "C" void kiln_kernel_max_pool2d_f32(uintptr_t input, uintptr_t output, int64_t n,
-                                           int64_t h, int64_t w, int64_t c, int64_t oh,
-                                           int64_t ow, int64_t kh, int64_t kw, int64_t stride_h,
-                                           int64_t stride_w, int64_t pad_top, int64_t pad_left) {
+extern "C" void kiln_kernel_max_pool2d_f32(uintptr_t input, uintptr_t output, int64_t n, int64_t h,
+                                           int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh,
+                                           int64_t kw, int64_t stride_h, int64_t stride_w,
+                                           int64_t pad_top, int64_t pad_left) {
   if (n <= 0 || oh <= 0 || ow <= 0 || c <= 0)
     return;
-  Pool v{reinterpret_cast<const float *>(input), reinterpret_cast<float *>(output),
-         n, h, w, c, oh, ow, kh, kw, stride_h, stride_w, pad_top, pad_left};
+  Pool v{reinterpret_cast<const float *>(input),
+         reinterpret_cast<float *>(output),
+         n,
+         h,
+         w,
+         c,
+         oh,
+         ow,
+         kh,
+         kw,
+         stride_h,
+         stride_w,
+         pad_top,
+         pad_left};
   // About 64 KiB of input per chunk of rows.
   int64_t perRow = ow * kh * kw * c;
   int64_t grain = perRow > 0 ? (int64_t(16384) + perRow - 1) / perRow : 1;

@@ -10,15 +10,16 @@
 // the 36 positions, a matrix product (tiles x c) * (c x f): the filter is transformed once
 // per call (U, 36 x c x f; once per process for a constant filter, into its cache), then
 // blocks of tiles are transformed (V, 36 x tiles x c), multiplied by the GEMM into M
-// (36 x tiles x f) and transformed back, all in the calling thread's workspace. Transforms run over channels, innermost and contiguous, in vectors of
-// 8 (AVX2) or 16 (AVX-512) lanes (winograd_impl.h). Tiles are split across the thread
-// budget; each tile's arithmetic is the same whatever the split.
+// (36 x tiles x f) and transformed back, all in the calling thread's workspace. Transforms run over
+// channels, innermost and contiguous, in vectors of 8 (AVX2) or 16 (AVX-512) lanes
+// (winograd_impl.h). Tiles are split across the thread budget; each tile's arithmetic is the same
+// whatever the split.
 #include "kiln/kernels/conv2d.h"
 
 #include <stdlib.h>
 
-#include "kiln/runtime/arena.h"
 #include "../simd.h"
+#include "kiln/runtime/arena.h"
 #include "winograd_impl.h"
 
 namespace kiln::kernels::winograd {
@@ -44,12 +45,14 @@ template <class T> inline void filterLanes(const float *g, float *u, int64_t pla
               load<T>(g + (2 * 3 + k) * plane)};
     T y[kIn];
     filterStep<T>(x, y);
-    for (int i = 0; i < kIn; ++i) s[i][k] = y[i];
+    for (int i = 0; i < kIn; ++i)
+      s[i][k] = y[i];
   }
   for (int i = 0; i < kIn; ++i) { // (G g) G^T, by rows
     T y[kIn];
     filterStep<T>(s[i], y);
-    for (int k = 0; k < kIn; ++k) store(u + (i * kIn + k) * plane, y[k]);
+    for (int k = 0; k < kIn; ++k)
+      store(u + (i * kIn + k) * plane, y[k]);
   }
 }
 
@@ -77,7 +80,8 @@ void transformChannels(void *ctx, int64_t begin, int64_t end) {
     int64_t j = 0;
     for (; j + 8 <= f; j += 8)
       filterLanes<V8>(v.filter + ch * f + j, job.u + ch * f + j, plane);
-    for (; j < f; ++j) filterLanes<float>(v.filter + ch * f + j, job.u + ch * f + j, plane);
+    for (; j < f; ++j)
+      filterLanes<float>(v.filter + ch * f + j, job.u + ch * f + j, plane);
   }
 }
 
@@ -87,15 +91,16 @@ void transformChannels(void *ctx, int64_t begin, int64_t end) {
 bool transformFilter(const Conv &v, float *u) {
   FilterJob job{&v, u, 0};
   const int64_t perChannel = (9 + kPositions) * v.f; // floats read and written
-  kiln_parallel_for(v.c, ((int64_t(1) << 16) + perChannel - 1) / perChannel,
-                    transformChannels, &job);
+  kiln_parallel_for(v.c, ((int64_t(1) << 16) + perChannel - 1) / perChannel, transformChannels,
+                    &job);
   return __atomic_load_n(&job.bad, __ATOMIC_RELAXED) == 0;
 }
 
 // Whether c floats at p are all finite.
 inline bool allFinite(const float *p, int64_t c) {
   int bad = 0; // an integer or-reduction, which vectorizes (a float sum would not)
-  for (int64_t ch = 0; ch < c; ++ch) bad |= !(__builtin_fabsf(p[ch]) <= 3.40282347e38f);
+  for (int64_t ch = 0; ch < c; ++ch)
+    bad |= !(__builtin_fabsf(p[ch]) <= 3.40282347e38f);
   return bad == 0;
 }
 
@@ -114,10 +119,12 @@ float directSum(const Conv &v, int64_t b, int64_t y, int64_t x, int64_t j) {
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k) {
       int64_t iy = y + i - v.pt, ix = x + k - v.pl;
-      if (iy < 0 || iy >= v.h || ix < 0 || ix >= v.w) continue;
+      if (iy < 0 || iy >= v.h || ix < 0 || ix >= v.w)
+        continue;
       const float *p = v.in + ((b * v.h + iy) * v.w + ix) * v.c;
       const float *g = v.filter + (i * 3 + k) * v.c * v.f + j;
-      for (int64_t ch = 0; ch < v.c; ++ch) acc = __builtin_fmaf(p[ch], g[ch * v.f], acc);
+      for (int64_t ch = 0; ch < v.c; ++ch)
+        acc = __builtin_fmaf(p[ch], g[ch * v.f], acc);
     }
   return acc;
 }
@@ -158,7 +165,8 @@ void directTiles(const Conv &v, int64_t t0, int64_t count) {
       continue;
     }
     for (int64_t y = y0; y < y0 + kOut && y < v.oh; ++y)
-      for (int64_t x = x0; x < x0 + kOut && x < v.ow; ++x) directPixel(v, b, y, x);
+      for (int64_t x = x0; x < x0 + kOut && x < v.ow; ++x)
+        directPixel(v, b, y, x);
   }
 }
 
@@ -183,7 +191,8 @@ const float *cachedFilter(const Conv &v, uintptr_t *slot, bool *nonFinite) {
   if (have == 0) {
     float *u = static_cast<float *>(
         kiln_aligned_alloc(int64_t(sizeof(float)) * kPositions * v.c * v.f, 64));
-    if (u == nullptr) return nullptr;
+    if (u == nullptr)
+      return nullptr;
     uintptr_t value = reinterpret_cast<uintptr_t>(u);
     if (!transformFilter(v, u)) {
       kiln_aligned_free(u);
@@ -192,7 +201,8 @@ const float *cachedFilter(const Conv &v, uintptr_t *slot, bool *nonFinite) {
     uintptr_t expected = 0;
     if (!__atomic_compare_exchange_n(slot, &expected, value, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
-      if (value != kNonFiniteFilter) kiln_aligned_free(reinterpret_cast<void *>(value));
+      if (value != kNonFiniteFilter)
+        kiln_aligned_free(reinterpret_cast<void *>(value));
       value = expected;
     }
     have = value;
@@ -202,13 +212,18 @@ const float *cachedFilter(const Conv &v, uintptr_t *slot, bool *nonFinite) {
 }
 
 void conv3x3(uintptr_t input, uintptr_t filter, uintptr_t *cache, uintptr_t output, int64_t n,
-             int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow,
-             int64_t pad_top, int64_t pad_left, int32_t flags, uintptr_t scale,
-             float scale_value, uintptr_t bias, float bias_value, float lo, float hi,
-             int32_t activation) {
-  if (n <= 0 || oh <= 0 || ow <= 0 || f <= 0) return;
-  Epilogue e{reinterpret_cast<const float *>(scale), reinterpret_cast<const float *>(bias),
-             scale_value, bias_value, lo, hi, activation};
+             int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
+             int64_t pad_left, int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias,
+             float bias_value, float lo, float hi, int32_t activation) {
+  if (n <= 0 || oh <= 0 || ow <= 0 || f <= 0)
+    return;
+  Epilogue e{reinterpret_cast<const float *>(scale),
+             reinterpret_cast<const float *>(bias),
+             scale_value,
+             bias_value,
+             lo,
+             hi,
+             activation};
   Conv v;
   v.in = reinterpret_cast<const float *>(input);
   v.filter = reinterpret_cast<const float *>(filter);
@@ -274,20 +289,20 @@ void conv3x3(uintptr_t input, uintptr_t filter, uintptr_t *cache, uintptr_t outp
 } // namespace
 
 extern "C" void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                           int64_t n, int64_t h, int64_t w, int64_t c,
-                                           int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
+                                           int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
+                                           int64_t oh, int64_t ow, int64_t pad_top,
                                            int64_t pad_left, int32_t flags, uintptr_t scale,
                                            float scale_value, uintptr_t bias, float bias_value,
                                            float lo, float hi, int32_t activation) {
-  conv3x3(input, filter, nullptr, output, n, h, w, c, f, oh, ow, pad_top, pad_left, flags,
-          scale, scale_value, bias, bias_value, lo, hi, activation);
+  conv3x3(input, filter, nullptr, output, n, h, w, c, f, oh, ow, pad_top, pad_left, flags, scale,
+          scale_value, bias, bias_value, lo, hi, activation);
 }
 
 extern "C" void kiln_kernel_conv2d_3x3_cached_f32(
     uintptr_t input, uintptr_t filter, uintptr_t cache, uintptr_t output, int64_t n, int64_t h,
     int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow, int64_t pad_top, int64_t pad_left,
-    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value,
-    float lo, float hi, int32_t activation) {
+    int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias, float bias_value, float lo,
+    float hi, int32_t activation) {
   conv3x3(input, filter, reinterpret_cast<uintptr_t *>(cache), output, n, h, w, c, f, oh, ow,
           pad_top, pad_left, flags, scale, scale_value, bias, bias_value, lo, hi, activation);
 }

@@ -9,9 +9,9 @@
 
 namespace kiln::kernels::winograd {
 
-constexpr int64_t kMaxBlock = 126; // tiles per block, at most
-constexpr int kOut = 4;             // F(4x4, 3x3): output tiles of 4x4 pixels,
-constexpr int kIn = kOut + 2;       // computed from 6x6 input blocks,
+constexpr int64_t kMaxBlock = 126;    // tiles per block, at most
+constexpr int kOut = 4;               // F(4x4, 3x3): output tiles of 4x4 pixels,
+constexpr int kIn = kOut + 2;         // computed from 6x6 input blocks,
 constexpr int kPositions = kIn * kIn; // by 36 products, one per position in the block
 
 struct Conv {
@@ -19,11 +19,11 @@ struct Conv {
   float *out;
   int64_t n, h, w, c, f, oh, ow, pt, pl;
   bool overwrite;
-  bool pool;           // write the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL)
-  const Epilogue *epi; // null: none
+  bool pool;                     // write the 2x2/2 max pool of the result (KILN_CONV2D_MAX_POOL)
+  const Epilogue *epi;           // null: none
   int64_t tilesH, tilesW, tiles; // 4x4 output tiles
   int64_t block;                 // tiles per block
-  int64_t fParts, fStep; // work items split each block's output channels in fParts of fStep
+  int64_t fParts, fStep;         // work items split each block's output channels in fParts of fStep
   const float *u;                // transformed filter, 36 x c x f
   const uint8_t *bad;            // per input pixel (n x h x w): 1 if it holds an inf or NaN
 };

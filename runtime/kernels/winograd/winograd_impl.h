@@ -7,8 +7,8 @@
 
 #include "winograd.h"
 
-#include "kiln/runtime/parallel.h"
 #include "../matmul/gemm.h"
+#include "kiln/runtime/parallel.h"
 
 namespace kiln::kernels::winograd {
 namespace {
@@ -44,14 +44,17 @@ inline void inputLanes(const float *const (&p)[kIn][kIn], int64_t ch, float *o, 
   T s[kIn][kIn]; // B^T d, by columns
   for (int k = 0; k < kIn; ++k) {
     T d[kIn], y[kIn];
-    for (int i = 0; i < kIn; ++i) d[i] = load<T>(p[i][k] + ch);
+    for (int i = 0; i < kIn; ++i)
+      d[i] = load<T>(p[i][k] + ch);
     inputStep<T>(d, y);
-    for (int i = 0; i < kIn; ++i) s[i][k] = y[i];
+    for (int i = 0; i < kIn; ++i)
+      s[i][k] = y[i];
   }
   for (int i = 0; i < kIn; ++i) { // (B^T d) B, by rows
     T y[kIn];
     inputStep<T>(s[i], y);
-    for (int k = 0; k < kIn; ++k) store(o + (i * kIn + k) * plane + ch, y[k]);
+    for (int k = 0; k < kIn; ++k)
+      store(o + (i * kIn + k) * plane + ch, y[k]);
   }
 }
 
@@ -81,9 +84,12 @@ void transformInput(const Conv &v, int64_t t0, int64_t count, const float *zeros
     float *o = out + t * c;
     int64_t ch = 0;
     if constexpr (kWide<W> > 8)
-      for (; ch + kWide<W> <= c; ch += kWide<W>) inputLanes<W>(p, ch, o, plane);
-    for (; ch + 8 <= c; ch += 8) inputLanes<V8>(p, ch, o, plane);
-    for (; ch < c; ++ch) inputLanes<float>(p, ch, o, plane);
+      for (; ch + kWide<W> <= c; ch += kWide<W>)
+        inputLanes<W>(p, ch, o, plane);
+    for (; ch + 8 <= c; ch += 8)
+      inputLanes<V8>(p, ch, o, plane);
+    for (; ch < c; ++ch)
+      inputLanes<float>(p, ch, o, plane);
   }
 }
 
@@ -97,16 +103,18 @@ template <class T> inline void outputStep(const T (&x)[kIn], T (&y)[kOut]) {
 }
 
 // Lanes [j, j + |T|) of the output transform A^T m A of one tile: y[i][k], 4 x 4.
-template <class T>
-inline void outputTransform(const float *m, int64_t plane, T (&y)[kOut][kOut]) {
+template <class T> inline void outputTransform(const float *m, int64_t plane, T (&y)[kOut][kOut]) {
   T s[kOut][kIn]; // A^T m, by columns
   for (int k = 0; k < kIn; ++k) {
     T x[kIn], r[kOut];
-    for (int i = 0; i < kIn; ++i) x[i] = load<T>(m + (i * kIn + k) * plane);
+    for (int i = 0; i < kIn; ++i)
+      x[i] = load<T>(m + (i * kIn + k) * plane);
     outputStep<T>(x, r);
-    for (int i = 0; i < kOut; ++i) s[i][k] = r[i];
+    for (int i = 0; i < kOut; ++i)
+      s[i][k] = r[i];
   }
-  for (int i = 0; i < kOut; ++i) outputStep<T>(s[i], y[i]); // (A^T m) A, by rows
+  for (int i = 0; i < kOut; ++i)
+    outputStep<T>(s[i], y[i]); // (A^T m) A, by rows
 }
 
 // The epilogue on the lanes of T from channel j: as Epilogue::apply (a NaN stays NaN).
@@ -126,14 +134,15 @@ template <> inline float finish(float x, const Epilogue &e, int64_t j) { return 
 // the output) with the epilogue; with v.pool, q[i][k] for i, k < 2 are the pooled outputs of
 // the tile's four 2x2 windows.
 template <class T>
-inline void outputLanes(const Conv &v, const float *m, int64_t plane,
-                        float *const (&q)[kOut][kOut], int64_t j) {
+inline void outputLanes(const Conv &v, const float *m, int64_t plane, float *const (&q)[kOut][kOut],
+                        int64_t j) {
   T y[kOut][kOut];
   outputTransform<T>(m, plane, y);
   if (v.pool) {
     for (int i = 0; i < kOut / 2; ++i)
       for (int k = 0; k < kOut / 2; ++k) {
-        if (!q[i][k]) continue;
+        if (!q[i][k])
+          continue;
         T r = splat<T>(-__FLT_MAX__);
         for (int di = 0; di < 2; ++di)
           for (int dk = 0; dk < 2; ++dk) {
@@ -146,7 +155,8 @@ inline void outputLanes(const Conv &v, const float *m, int64_t plane,
   }
   for (int i = 0; i < kOut; ++i)
     for (int k = 0; k < kOut; ++k) {
-      if (!q[i][k]) continue;
+      if (!q[i][k])
+        continue;
       T r = v.overwrite ? y[i][k] : load<T>(q[i][k] + j) + y[i][k];
       store<T>(q[i][k] + j, v.epi ? finish<T>(r, *v.epi, j) : r);
     }
@@ -156,8 +166,8 @@ inline void outputLanes(const Conv &v, const float *m, int64_t plane,
 // M[k][t][j - f0], stored (or added) with the epilogue, clipped to the output; tiles with
 // non-finite inputs are left out.
 template <class W>
-void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
-                     const bool *finite, int64_t f0, int64_t fw) {
+void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m, const bool *finite,
+                     int64_t f0, int64_t fw) {
   const int64_t f = v.f, plane = count * fw;
   for (int64_t t = 0; t < count; ++t) {
     if (!finite[t])
@@ -183,9 +193,12 @@ void transformOutput(const Conv &v, int64_t t0, int64_t count, const float *m,
     const float *src = m + t * fw - f0; // src + j: channel j's value
     int64_t j = f0, end = f0 + fw;
     if constexpr (kWide<W> > 8)
-      for (; j + kWide<W> <= end; j += kWide<W>) outputLanes<W>(v, src + j, plane, q, j);
-    for (; j + 8 <= end; j += 8) outputLanes<V8>(v, src + j, plane, q, j);
-    for (; j < end; ++j) outputLanes<float>(v, src + j, plane, q, j);
+      for (; j + kWide<W> <= end; j += kWide<W>)
+        outputLanes<W>(v, src + j, plane, q, j);
+    for (; j + 8 <= end; j += 8)
+      outputLanes<V8>(v, src + j, plane, q, j);
+    for (; j < end; ++j)
+      outputLanes<float>(v, src + j, plane, q, j);
   }
 }
 
@@ -212,7 +225,8 @@ template <class W> void runTiles(void *ctx, int64_t begin, int64_t end) {
     return;
   }
   float *vbuf = ws, *mbuf = ws + kPositions * block * c, *zeros = mbuf + kPositions * block * f;
-  for (int64_t ch = 0; ch < c; ++ch) zeros[ch] = 0.0f;
+  for (int64_t ch = 0; ch < c; ++ch)
+    zeros[ch] = 0.0f;
   for (int64_t item = begin; item < end; ++item) {
     // Each part transforms its block's input again: 36 x count x c additions, against
     // 36 x count x c x fw multiply-adds of its products.

@@ -91,27 +91,27 @@ typedef struct kiln_run_options_t {
   int32_t num_threads;
   /* ABI 2: where a failed call writes what went wrong, NUL-terminated and truncated to
    * error_message_size bytes; NULL for none. */
-  char* error_message;
+  char *error_message;
   int64_t error_message_size;
 } kiln_run_options_t;
 
 /* One feed or fetch of a compiled model. */
 typedef struct kiln_tensor_info_t {
-  const char* name;  /* TensorFlow tensor name, "node:port" */
-  const char* alias; /* name given in a tfcompile config, or "" */
+  const char *name;  /* TensorFlow tensor name, "node:port" */
+  const char *alias; /* name given in a tfcompile config, or "" */
   int32_t dtype;     /* kiln_dtype_t */
   int32_t rank;
-  const int64_t* dims; /* rank entries, all static */
+  const int64_t *dims; /* rank entries, all static */
   int64_t byte_size;   /* product(dims) * element size */
 } kiln_tensor_info_t;
 
-typedef int32_t (*kiln_entry_fn_t)(const void* const* inputs, void* const* outputs,
-                                   void* scratch, const kiln_run_options_t* options);
+typedef int32_t (*kiln_entry_fn_t)(const void *const *inputs, void *const *outputs, void *scratch,
+                                   const kiln_run_options_t *options);
 
 /* ABI 3: an entry point that may read and write the model's state. */
-typedef int32_t (*kiln_state_entry_fn_t)(const void* const* inputs, void* const* outputs,
-                                         void* state, void* scratch,
-                                         const kiln_run_options_t* options);
+typedef int32_t (*kiln_state_entry_fn_t)(const void *const *inputs, void *const *outputs,
+                                         void *state, void *scratch,
+                                         const kiln_run_options_t *options);
 
 /* ABI 3: one tensor of a model's state, at `offset` bytes into the state buffer. */
 typedef struct kiln_state_info_t {
@@ -121,15 +121,15 @@ typedef struct kiln_state_info_t {
 
 /* ABI 3: one entry point of a model. */
 typedef struct kiln_entry_info_t {
-  const char* name; /* "run", "init", "predict" ...: the symbol is NAME_<name> */
+  const char *name; /* "run", "init", "predict" ...: the symbol is NAME_<name> */
   int32_t num_inputs;
   int32_t num_outputs;
-  const kiln_tensor_info_t* inputs;
-  const kiln_tensor_info_t* outputs;
-  int32_t num_reads;   /* the state it reads: positions in the model's states */
-  int32_t num_writes;  /* the state it writes (after every output is computed) */
-  const int32_t* reads;
-  const int32_t* writes;
+  const kiln_tensor_info_t *inputs;
+  const kiln_tensor_info_t *outputs;
+  int32_t num_reads;  /* the state it reads: positions in the model's states */
+  int32_t num_writes; /* the state it writes (after every output is computed) */
+  const int32_t *reads;
+  const int32_t *writes;
   int64_t scratch_bytes;
   kiln_state_entry_fn_t run;
 } kiln_entry_info_t;
@@ -140,18 +140,18 @@ typedef struct kiln_entry_info_t {
  * model's partition on GPU N reads the input or writes the output, by copies the driver
  * routes by address. Tensors kept in device memory cross no PCIe bus on a call. */
 typedef struct kiln_entry_buffers_t {
-  const int32_t* input_gpus;  /* num_inputs entries (NULL when there are none) */
-  const int32_t* output_gpus; /* num_outputs entries (NULL when there are none) */
+  const int32_t *input_gpus;  /* num_inputs entries (NULL when there are none) */
+  const int32_t *output_gpus; /* num_outputs entries (NULL when there are none) */
 } kiln_entry_buffers_t;
 
 /* Everything a caller needs to know about a compiled model, emitted beside its entry point. */
 typedef struct kiln_model_info_t {
   uint32_t abi_version; /* KILN_ABI_VERSION the model was compiled against */
-  const char* name;
+  const char *name;
   int32_t num_inputs;
   int32_t num_outputs;
-  const kiln_tensor_info_t* inputs;
-  const kiln_tensor_info_t* outputs;
+  const kiln_tensor_info_t *inputs;
+  const kiln_tensor_info_t *outputs;
   int64_t scratch_bytes;
   int64_t scratch_alignment;
   kiln_entry_fn_t entry;
@@ -159,12 +159,12 @@ typedef struct kiln_model_info_t {
    * state); scratch_bytes is enough for any entry point. */
   int32_t num_entries;
   int32_t num_states;
-  const kiln_entry_info_t* entries;
-  const kiln_state_info_t* states;
+  const kiln_entry_info_t *entries;
+  const kiln_state_info_t *states;
   int64_t state_bytes;
   int64_t state_alignment;
   /* ABI 4: num_entries of them, in the order of entries. */
-  const kiln_entry_buffers_t* buffers;
+  const kiln_entry_buffers_t *buffers;
 } kiln_model_info_t;
 
 /*
@@ -176,10 +176,10 @@ typedef struct kiln_check_info_t {
   /* "node 'g' (GatherV2): indices{index} = {value} is not in [0, 5)": {index} stands for
    * the failing element's coordinates in the checked tensor ("[1,2]", nothing for a
    * scalar), {value} for its value. */
-  const char* message;
+  const char *message;
   int32_t rank;        /* of the checked tensor */
   int32_t is_unsigned; /* its values are unsigned integers */
-  const int64_t* dims; /* rank entries */
+  const int64_t *dims; /* rank entries */
 } kiln_check_info_t;
 
 /* What a model's checks record during a call: the 1-based number of the first check that
@@ -191,21 +191,22 @@ typedef struct kiln_check_info_t {
  * `position` holding `value` into out (NUL-terminated, truncated to `size` bytes); returns
  * the length the whole message has. Shared by the compiler (a check that fails on constants
  * is a compile-time error) and the runtime. */
-static inline int64_t kiln_check_format(const kiln_check_info_t* check, int64_t position,
-                                        int64_t value, char* out, int64_t size) {
+static inline int64_t kiln_check_format(const kiln_check_info_t *check, int64_t position,
+                                        int64_t value, char *out, int64_t size) {
   int64_t length = 0;
-  const char* m = check->message;
-#define KILN_CHECK_PUT(c)                                                                      \
-  do {                                                                                         \
-    char kiln_check_char = (c); /* evaluated once, whether it fits or not */                   \
-    if (length + 1 < size) out[length] = kiln_check_char;                                      \
-    ++length;                                                                                  \
+  const char *m = check->message;
+#define KILN_CHECK_PUT(c)                                                                          \
+  do {                                                                                             \
+    char kiln_check_char = (c); /* evaluated once, whether it fits or not */                       \
+    if (length + 1 < size)                                                                         \
+      out[length] = kiln_check_char;                                                               \
+    ++length;                                                                                      \
   } while (0)
   while (*m != '\0') {
     char digits[24];
     int n = 0, i;
-    if (m[0] == '{' && m[1] == 'i' && m[2] == 'n' && m[3] == 'd' && m[4] == 'e' &&
-        m[5] == 'x' && m[6] == '}') {
+    if (m[0] == '{' && m[1] == 'i' && m[2] == 'n' && m[3] == 'd' && m[4] == 'e' && m[5] == 'x' &&
+        m[6] == '}') {
       int64_t coordinate[KILN_MAX_RANK];
       int64_t rest = position;
       int32_t rank = check->rank >= 0 && check->rank <= KILN_MAX_RANK ? check->rank : 0;
@@ -214,26 +215,36 @@ static inline int64_t kiln_check_format(const kiln_check_info_t* check, int64_t 
         coordinate[i] = rest % dim;
         rest /= dim;
       }
-      if (rank > 0) KILN_CHECK_PUT('[');
+      if (rank > 0)
+        KILN_CHECK_PUT('[');
       for (i = 0; i < rank; ++i) {
         uint64_t c = (uint64_t)coordinate[i];
-        if (i > 0) KILN_CHECK_PUT(',');
+        if (i > 0)
+          KILN_CHECK_PUT(',');
         n = 0;
-        do digits[n++] = (char)('0' + c % 10); while ((c /= 10) != 0);
-        while (n > 0) KILN_CHECK_PUT(digits[--n]);
+        do
+          digits[n++] = (char)('0' + c % 10);
+        while ((c /= 10) != 0);
+        while (n > 0)
+          KILN_CHECK_PUT(digits[--n]);
       }
-      if (rank > 0) KILN_CHECK_PUT(']');
+      if (rank > 0)
+        KILN_CHECK_PUT(']');
       m += 7;
       continue;
     }
-    if (m[0] == '{' && m[1] == 'v' && m[2] == 'a' && m[3] == 'l' && m[4] == 'u' &&
-        m[5] == 'e' && m[6] == '}') {
+    if (m[0] == '{' && m[1] == 'v' && m[2] == 'a' && m[3] == 'l' && m[4] == 'u' && m[5] == 'e' &&
+        m[6] == '}') {
       int negative = !check->is_unsigned && value < 0;
       /* The magnitude, computed without overflow for INT64_MIN. */
       uint64_t v = negative ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-      if (negative) KILN_CHECK_PUT('-');
-      do digits[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
-      while (n > 0) KILN_CHECK_PUT(digits[--n]);
+      if (negative)
+        KILN_CHECK_PUT('-');
+      do
+        digits[n++] = (char)('0' + v % 10);
+      while ((v /= 10) != 0);
+      while (n > 0)
+        KILN_CHECK_PUT(digits[--n]);
       m += 7;
       continue;
     }
@@ -241,18 +252,33 @@ static inline int64_t kiln_check_format(const kiln_check_info_t* check, int64_t 
     ++m;
   }
 #undef KILN_CHECK_PUT
-  if (size > 0) out[length < size ? length : size - 1] = '\0';
+  if (size > 0)
+    out[length < size ? length : size - 1] = '\0';
   return length;
 }
 
 /* Size in bytes of one element of `dtype`, or 0 for an unknown dtype. */
 static inline int64_t kiln_dtype_size(int32_t dtype) {
   switch (dtype) {
-  case KILN_DTYPE_BOOL: case KILN_DTYPE_I8: case KILN_DTYPE_U8: return 1;
-  case KILN_DTYPE_I16: case KILN_DTYPE_U16: case KILN_DTYPE_F16: case KILN_DTYPE_BF16: return 2;
-  case KILN_DTYPE_I32: case KILN_DTYPE_U32: case KILN_DTYPE_F32: return 4;
-  case KILN_DTYPE_I64: case KILN_DTYPE_U64: case KILN_DTYPE_F64: return 8;
-  default: return 0;
+  case KILN_DTYPE_BOOL:
+  case KILN_DTYPE_I8:
+  case KILN_DTYPE_U8:
+    return 1;
+  case KILN_DTYPE_I16:
+  case KILN_DTYPE_U16:
+  case KILN_DTYPE_F16:
+  case KILN_DTYPE_BF16:
+    return 2;
+  case KILN_DTYPE_I32:
+  case KILN_DTYPE_U32:
+  case KILN_DTYPE_F32:
+    return 4;
+  case KILN_DTYPE_I64:
+  case KILN_DTYPE_U64:
+  case KILN_DTYPE_F64:
+    return 8;
+  default:
+    return 0;
   }
 }
 
@@ -331,22 +357,36 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
 #define KILN_KERNEL_MAX_POOL2D_F32 "kiln_kernel_max_pool2d_f32"
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
-static inline const char* kiln_dtype_name(int32_t dtype) {
+static inline const char *kiln_dtype_name(int32_t dtype) {
   switch (dtype) {
-  case KILN_DTYPE_F32: return "float32";
-  case KILN_DTYPE_F64: return "float64";
-  case KILN_DTYPE_F16: return "float16";
-  case KILN_DTYPE_BF16: return "bfloat16";
-  case KILN_DTYPE_I8: return "int8";
-  case KILN_DTYPE_I16: return "int16";
-  case KILN_DTYPE_I32: return "int32";
-  case KILN_DTYPE_I64: return "int64";
-  case KILN_DTYPE_U8: return "uint8";
-  case KILN_DTYPE_U16: return "uint16";
-  case KILN_DTYPE_U32: return "uint32";
-  case KILN_DTYPE_U64: return "uint64";
-  case KILN_DTYPE_BOOL: return "bool";
-  default: return "invalid";
+  case KILN_DTYPE_F32:
+    return "float32";
+  case KILN_DTYPE_F64:
+    return "float64";
+  case KILN_DTYPE_F16:
+    return "float16";
+  case KILN_DTYPE_BF16:
+    return "bfloat16";
+  case KILN_DTYPE_I8:
+    return "int8";
+  case KILN_DTYPE_I16:
+    return "int16";
+  case KILN_DTYPE_I32:
+    return "int32";
+  case KILN_DTYPE_I64:
+    return "int64";
+  case KILN_DTYPE_U8:
+    return "uint8";
+  case KILN_DTYPE_U16:
+    return "uint16";
+  case KILN_DTYPE_U32:
+    return "uint32";
+  case KILN_DTYPE_U64:
+    return "uint64";
+  case KILN_DTYPE_BOOL:
+    return "bool";
+  default:
+    return "invalid";
   }
 }
 
@@ -376,8 +416,8 @@ static inline const char* kiln_dtype_name(int32_t dtype) {
  * cuDNN's NHWC filter layout (f x kh x kw x c/groups), output NHWC, on device memory. */
 #define KILN_MGPU_CONV2D_F32 "kiln_mgpu_conv2d_f32"
 #define KILN_MGPU_CONV2D_OVERWRITE 1 /* the output is written, its contents not read */
-#define KILN_MGPU_CONV2D_TF32 2 /* cuDNN may use TF32 tensor cores (--allow-tf32) */
-#define KILN_MGPU_CONV2D_EPILOGUE 4 /* apply the epilogue arguments (else they are ignored) */
+#define KILN_MGPU_CONV2D_TF32 2      /* cuDNN may use TF32 tensor cores (--allow-tf32) */
+#define KILN_MGPU_CONV2D_EPILOGUE 4  /* apply the epilogue arguments (else they are ignored) */
 /* The same with a residual connection's addition in its epilogue. */
 #define KILN_MGPU_CONV2D_RESIDUAL_F32 "kiln_mgpu_conv2d_residual_f32"
 

@@ -37,10 +37,10 @@ typedef struct kiln_arena kiln_arena_t;
  * that must not be dereferenced. Returns NULL when out of memory, or when `size` is
  * negative or `alignment` is not a power of two. The memory is uninitialised.
  */
-void* kiln_aligned_alloc(int64_t size, int64_t alignment);
+void *kiln_aligned_alloc(int64_t size, int64_t alignment);
 
 /* Releases memory from kiln_aligned_alloc(). NULL is ignored. */
-void kiln_aligned_free(void* ptr);
+void kiln_aligned_free(void *ptr);
 
 /*
  * Creates an arena with one block of `capacity` bytes (>= 0) aligned to `alignment` (a power
@@ -48,7 +48,7 @@ void kiln_aligned_free(void* ptr);
  * INVALID_ARGUMENT for a negative capacity, a bad alignment or a NULL out_arena;
  * RESOURCE_EXHAUSTED when the block cannot be allocated. *out_arena is set to NULL on error.
  */
-kiln_status_t kiln_arena_create(int64_t capacity, int64_t alignment, kiln_arena_t** out_arena);
+kiln_status_t kiln_arena_create(int64_t capacity, int64_t alignment, kiln_arena_t **out_arena);
 
 /*
  * Allocates `size` bytes (>= 0) aligned to `alignment` (a power of two; it may exceed the
@@ -58,20 +58,20 @@ kiln_status_t kiln_arena_create(int64_t capacity, int64_t alignment, kiln_arena_
  * used and total capacity, when the arena is full. *out_ptr is set to NULL on error and the
  * arena is left unchanged.
  */
-kiln_status_t kiln_arena_alloc(kiln_arena_t* arena, int64_t size, int64_t alignment,
-                               void** out_ptr);
+kiln_status_t kiln_arena_alloc(kiln_arena_t *arena, int64_t size, int64_t alignment,
+                               void **out_ptr);
 
 /* Forgets every allocation: the arena is empty again. The block is kept. NULL is ignored. */
-void kiln_arena_reset(kiln_arena_t* arena);
+void kiln_arena_reset(kiln_arena_t *arena);
 
 /* Bytes in use, including alignment padding; 0 for NULL. */
-int64_t kiln_arena_used(const kiln_arena_t* arena);
+int64_t kiln_arena_used(const kiln_arena_t *arena);
 
 /* Total bytes of the block; 0 for NULL. */
-int64_t kiln_arena_capacity(const kiln_arena_t* arena);
+int64_t kiln_arena_capacity(const kiln_arena_t *arena);
 
 /* Frees the arena and its block. NULL is ignored. */
-void kiln_arena_release(kiln_arena_t* arena);
+void kiln_arena_release(kiln_arena_t *arena);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,7 @@ extern "C" {
  * stream). Sizes of 0 do nothing (c is zeroed for k == 0 with `overwrite`); sizes that do
  * not fit cuBLAS's int are an error.
  */
-kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, int overwrite,
+kiln_status_t kiln_gpu_sgemm(kiln_gpu_t *gpu, int transpose_a, int transpose_b, int overwrite,
                              int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
                              kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
 
@@ -41,11 +41,10 @@ kiln_status_t kiln_gpu_sgemm(kiln_gpu_t* gpu, int transpose_a, int transpose_b, 
  * every product reads: kiln_kernel_batch_matmul_f32's contract, by
  * cublasSgemmStridedBatched (cublasSgemm for one product).
  */
-kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t* gpu, int transpose_a, int transpose_b,
-                                     int overwrite, int broadcast_a, int broadcast_b,
-                                     int64_t batch, int64_t m, int64_t n, int64_t k,
-                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
-                                     kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_sgemm_batched(kiln_gpu_t *gpu, int transpose_a, int transpose_b,
+                                     int overwrite, int broadcast_a, int broadcast_b, int64_t batch,
+                                     int64_t m, int64_t n, int64_t k, kiln_gpu_ptr_t a,
+                                     kiln_gpu_ptr_t b, kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
 
 /* The arithmetic of kiln_gpu_gemm_batched. */
 typedef enum {
@@ -60,11 +59,11 @@ typedef enum {
  * CUBLAS_COMPUTE_32F_FAST_TF32 for TF32) except for plain f32, which is
  * kiln_gpu_sgemm_batched's call.
  */
-kiln_status_t kiln_gpu_gemm_batched(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
-                                    int transpose_a, int transpose_b, int overwrite,
-                                    int broadcast_a, int broadcast_b, int64_t batch, int64_t m,
-                                    int64_t n, int64_t k, kiln_gpu_ptr_t a, kiln_gpu_ptr_t b,
-                                    kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_gemm_batched(kiln_gpu_t *gpu, kiln_gpu_gemm_type_t type, int transpose_a,
+                                    int transpose_b, int overwrite, int broadcast_a,
+                                    int broadcast_b, int64_t batch, int64_t m, int64_t n, int64_t k,
+                                    kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
+                                    kiln_gpu_stream_t stream);
 
 /*
  * What kiln_gpu_gemm_epilogue applies to a product before storing it:
@@ -91,15 +90,14 @@ typedef struct {
  * its first such product. Sizes of 0 rows or columns do nothing; k must be at least 1.
  */
 enum { KILN_GPU_BLASLT_MAX_PLANS = 256 };
-kiln_status_t kiln_gpu_gemm_epilogue(kiln_gpu_t* gpu, kiln_gpu_gemm_type_t type,
-                                     int transpose_a, int transpose_b, int64_t m, int64_t n,
-                                     int64_t k, const kiln_gpu_gemm_epilogue_t* epilogue,
-                                     kiln_gpu_ptr_t a, kiln_gpu_ptr_t b, kiln_gpu_ptr_t c,
-                                     kiln_gpu_stream_t stream);
+kiln_status_t kiln_gpu_gemm_epilogue(kiln_gpu_t *gpu, kiln_gpu_gemm_type_t type, int transpose_a,
+                                     int transpose_b, int64_t m, int64_t n, int64_t k,
+                                     const kiln_gpu_gemm_epilogue_t *epilogue, kiln_gpu_ptr_t a,
+                                     kiln_gpu_ptr_t b, kiln_gpu_ptr_t c, kiln_gpu_stream_t stream);
 
 /* Releases `gpu`'s cuBLASLt handle, plans and workspace (before closing the device; the
  * next product makes them again). NULL, or a device without them, is ignored. */
-void kiln_gpu_blaslt_release(kiln_gpu_t* gpu);
+void kiln_gpu_blaslt_release(kiln_gpu_t *gpu);
 
 #ifdef __cplusplus
 } /* extern "C" */

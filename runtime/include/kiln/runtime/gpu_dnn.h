@@ -47,7 +47,7 @@ typedef struct kiln_gpu_conv2d {
  * cudnnConvolutionForward on `stream` (NULL: the default stream). Sizes that are not
  * positive, do not fit cuDNN's int, or do not give oh x ow are an error naming them.
  */
-kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv, int overwrite,
+kiln_status_t kiln_gpu_conv2d_f32(kiln_gpu_t *gpu, const kiln_gpu_conv2d_t *conv, int overwrite,
                                   kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
                                   kiln_gpu_ptr_t output, kiln_gpu_stream_t stream);
 
@@ -72,8 +72,8 @@ typedef struct kiln_gpu_conv_epilogue {
  * and cudnnActivationForward for the Relu, all on `stream`. The result is the same up to
  * the order of the additions.
  */
-kiln_status_t kiln_gpu_conv2d_fused_f32(kiln_gpu_t* gpu, const kiln_gpu_conv2d_t* conv,
-                                        const kiln_gpu_conv_epilogue_t* epilogue,
+kiln_status_t kiln_gpu_conv2d_fused_f32(kiln_gpu_t *gpu, const kiln_gpu_conv2d_t *conv,
+                                        const kiln_gpu_conv_epilogue_t *epilogue,
                                         kiln_gpu_ptr_t input, kiln_gpu_ptr_t filter,
                                         kiln_gpu_ptr_t output, kiln_gpu_stream_t stream);
 
@@ -84,7 +84,7 @@ int kiln_gpu_dnn_last_fused(void);
 
 /* Releases `gpu`'s cuDNN handle, plans and workspace (before closing the device; the next
  * convolution makes them again). NULL, or a device without them, is ignored. */
-void kiln_gpu_dnn_release(kiln_gpu_t* gpu);
+void kiln_gpu_dnn_release(kiln_gpu_t *gpu);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -85,13 +85,13 @@ void kiln_mgpu_set_device(int ordinal);
  * that fails, the error pending. end waits for the device to finish the call's work and
  * releases the lock; if the call that allocated the
  * arena failed, it frees the arena, so the next call allocates and uploads again. */
-void* kiln_mgpu_part_begin(int64_t* slot, int64_t bytes);
-void kiln_mgpu_part_end(int64_t* slot);
+void *kiln_mgpu_part_begin(int64_t *slot, int64_t bytes);
+void kiln_mgpu_part_end(int64_t *slot);
 
 /* For the model's entry point after a GPU partition: KILN_STATUS_OK, or the code of the
  * thread's pending error, which it takes, with its message written to
  * options->error_message (when the caller gave a buffer). */
-int32_t kiln_mgpu_status(const kiln_run_options_t* options);
+int32_t kiln_mgpu_status(const kiln_run_options_t *options);
 
 /* A GPU partition running beside CPU partitions (kiln/runtime/partitions.h): the host code
  * of its kiln.send and kiln.recv, whose buffers are device memory. send queues the copy of
@@ -114,18 +114,18 @@ void kiln_mgpu_partition_recv(int32_t key, uintptr_t data, int64_t bytes);
  * _TRANSPOSE_B and _OVERWRITE in `flags`) on device memory, by cuBLAS
  * (kiln/runtime/gpu_blas.h), queued on the thread's current stream (see Streams above;
  * finished before it returns when the thread holds none). */
-void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
-                          int64_t k, int32_t flags);
+void kiln_mgpu_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+                          int32_t flags);
 /* kiln_kernel_batch_matmul_f32's contract (KILN_MATMUL_BROADCAST_A and _B too) the same way,
  * by cublasSgemmStridedBatched. With KILN_MGPU_MATMUL_TF32 in `flags` either rounds its
  * operands to TF32 for the tensor cores (cublasGemmStridedBatchedEx). */
-void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
-                                int64_t m, int64_t n, int64_t k, int32_t flags);
+void kiln_mgpu_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m,
+                                int64_t n, int64_t k, int32_t flags);
 /* The same two for f16 operands and results, summed in f32 (cublasGemmStridedBatchedEx). */
-void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
-                          int64_t k, int32_t flags);
-void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
-                                int64_t m, int64_t n, int64_t k, int32_t flags);
+void kiln_mgpu_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+                          int32_t flags);
+void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m,
+                                int64_t n, int64_t k, int32_t flags);
 
 /* kiln_kernel_matmul_epilogue_f32's contract (kiln/kernels/matmul.h) on device memory, by
  * cuBLASLt (kiln_gpu_gemm_epilogue in kiln/runtime/gpu_blas.h: one cublasLtMatmul with the
@@ -133,16 +133,16 @@ void kiln_mgpu_batch_matmul_f16(uintptr_t a, uintptr_t b, uintptr_t c, int64_t b
  * forms cuBLASLt applies in the same call: KILN_MATMUL_OVERWRITE, no scale buffer (a
  * scale_value), a bias buffer (or a bias_value of 0), lo -inf or 0, hi +inf and no
  * activation; other epilogues are an error. */
-void kiln_mgpu_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
-                                   float scale_value, uintptr_t bias, float bias_value,
-                                   float lo, float hi, int32_t activation);
+void kiln_mgpu_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                   int64_t k, int32_t flags, uintptr_t scale, float scale_value,
+                                   uintptr_t bias, float bias_value, float lo, float hi,
+                                   int32_t activation);
 /* The same with `residual` (m x n, dense; c itself or apart from it) added after the bias,
  * before lo (kiln_kernel_matmul_residual_f32's contract). */
-void kiln_mgpu_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                   int64_t n, int64_t k, int32_t flags, uintptr_t scale,
-                                   float scale_value, uintptr_t bias, float bias_value,
-                                   float lo, float hi, int32_t activation, uintptr_t residual);
+void kiln_mgpu_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                   int64_t k, int32_t flags, uintptr_t scale, float scale_value,
+                                   uintptr_t bias, float bias_value, float lo, float hi,
+                                   int32_t activation, uintptr_t residual);
 
 /* output = conv(input, filter) (+ output unless KILN_MGPU_CONV2D_OVERWRITE in `flags`), by
  * cuDNN (kiln/runtime/gpu_dnn.h: kiln_gpu_conv2d_t's layouts and sizes; padding pad_h,
@@ -152,23 +152,22 @@ void kiln_mgpu_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_
  * matmul.h) apply, in the forms cuDNN computes in the same call
  * (kiln_gpu_conv2d_fused_f32): no scale buffer (a scale_value), a bias buffer (or a
  * bias_value of 0), lo -inf or 0, hi +inf and no activation; other epilogues are an error. */
-void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
-                          int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
-                          int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
-                          int64_t dilation_h, int64_t dilation_w, int64_t pad_h, int64_t pad_w,
-                          int64_t groups, int32_t flags, uintptr_t scale, float scale_value,
-                          uintptr_t bias, float bias_value, float lo, float hi,
-                          int32_t activation);
+void kiln_mgpu_conv2d_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n, int64_t h,
+                          int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw, int64_t oh,
+                          int64_t ow, int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                          int64_t dilation_w, int64_t pad_h, int64_t pad_w, int64_t groups,
+                          int32_t flags, uintptr_t scale, float scale_value, uintptr_t bias,
+                          float bias_value, float lo, float hi, int32_t activation);
 /* The same with `residual` (n x oh x ow x f, apart from the output) added after the bias,
  * before lo (a ResNet block's shortcut and Relu); a residual implies the epilogue flag. */
-void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
-                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
-                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
-                                   int64_t dilation_w, int64_t pad_h, int64_t pad_w,
-                                   int64_t groups, int32_t flags, uintptr_t scale,
-                                   float scale_value, uintptr_t bias, float bias_value,
-                                   float lo, float hi, int32_t activation, uintptr_t residual);
+void kiln_mgpu_conv2d_residual_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
+                                   int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh,
+                                   int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
+                                   int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                   int64_t pad_h, int64_t pad_w, int64_t groups, int32_t flags,
+                                   uintptr_t scale, float scale_value, uintptr_t bias,
+                                   float bias_value, float lo, float hi, int32_t activation,
+                                   uintptr_t residual);
 
 /* After a GPU partition beside others: hands the thread's pending error, if any, to
  * kiln_partitions_run as the call's error (kiln_partition_fail). */
@@ -177,27 +176,26 @@ void kiln_mgpu_partition_status(void);
 /* MLIR's host ABI (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp's signatures). Modules,
  * kernels, streams and events are opaque pointers; device memory is a pointer-sized device
  * address. */
-void* mgpuModuleLoad(void* image, size_t bytes);
-void* mgpuModuleLoadJIT(void* ptx, int optimization_level);
-void mgpuModuleUnload(void* module);
-void* mgpuModuleGetFunction(void* module, const char* name);
-void mgpuLaunchKernel(void* function, intptr_t grid_x, intptr_t grid_y, intptr_t grid_z,
-                      intptr_t block_x, intptr_t block_y, intptr_t block_z,
-                      int32_t shared_bytes, void* stream, void** params, void** extra,
-                      size_t param_count);
-void* mgpuStreamCreate(void);
-void mgpuStreamDestroy(void* stream);
-void mgpuStreamSynchronize(void* stream);
-void mgpuStreamWaitEvent(void* stream, void* event);
-void* mgpuEventCreate(void);
-void mgpuEventDestroy(void* event);
-void mgpuEventSynchronize(void* event);
-void mgpuEventRecord(void* event, void* stream);
-void* mgpuMemAlloc(uint64_t bytes, void* stream, bool host_shared);
-void mgpuMemFree(void* ptr, void* stream);
-void mgpuMemcpy(void* dst, void* src, size_t bytes, void* stream);
-void mgpuMemset32(void* dst, uint32_t value, size_t count, void* stream);
-void mgpuMemset16(void* dst, uint16_t value, size_t count, void* stream);
+void *mgpuModuleLoad(void *image, size_t bytes);
+void *mgpuModuleLoadJIT(void *ptx, int optimization_level);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t grid_x, intptr_t grid_y, intptr_t grid_z,
+                      intptr_t block_x, intptr_t block_y, intptr_t block_z, int32_t shared_bytes,
+                      void *stream, void **params, void **extra, size_t param_count);
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool host_shared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream);
+void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream);
 void mgpuSetDefaultDevice(int32_t ordinal);
 /* nvgpu.tma.create.descriptor: a TMA tensor map of the memref `ranked_descriptor` points to
  * (MLIR's descriptor of a ranked memref of `rank` dimensions: allocated, aligned pointer,
@@ -206,9 +204,9 @@ void mgpuSetDefaultDevice(int32_t ordinal);
  * read it from; the enumerations are kiln_gpu_tensor_map_t's. Encoded and uploaded once:
  * the same tensor and box again (every later call of a model) gives the same map. NULL,
  * the error pending, when the driver refuses the tensor (a misaligned view). */
-void* mgpuTensorMapEncodeTiledMemref(int64_t rank, void* ranked_descriptor, int64_t data_type,
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *ranked_descriptor, int64_t data_type,
                                      int64_t interleave, int64_t swizzle, int64_t l2_promotion,
-                                     int64_t oob_fill, int64_t* box);
+                                     int64_t oob_fill, int64_t *box);
 
 #ifdef __cplusplus
 } /* extern "C" */

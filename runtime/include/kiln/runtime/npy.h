@@ -47,7 +47,7 @@ typedef struct kiln_npy_array_t {
   int32_t rank;                /* 0 for a scalar */
   int64_t dims[KILN_MAX_RANK]; /* the first `rank` entries are used, the rest are 0 */
   int64_t byte_size;           /* product(dims) * kiln_dtype_size(dtype) */
-  void* data;                  /* byte_size bytes, aligned to KILN_NPY_DATA_ALIGNMENT */
+  void *data;                  /* byte_size bytes, aligned to KILN_NPY_DATA_ALIGNMENT */
 } kiln_npy_array_t;
 
 /*
@@ -55,10 +55,10 @@ typedef struct kiln_npy_array_t {
  * the array's bytes is ignored. On error *out_array is zeroed, so kiln_npy_array_free() on it
  * is always safe.
  */
-kiln_status_t kiln_npy_read(const char* path, kiln_npy_array_t* out_array);
+kiln_status_t kiln_npy_read(const char *path, kiln_npy_array_t *out_array);
 
 /* Frees array->data and zeroes *array. Safe on a zeroed array; NULL is ignored. */
-void kiln_npy_array_free(kiln_npy_array_t* array);
+void kiln_npy_array_free(kiln_npy_array_t *array);
 
 /*
  * Writes a version 1.0 .npy file with exactly the bytes numpy.save() produces for a C-order
@@ -67,8 +67,8 @@ void kiln_npy_array_free(kiln_npy_array_t* array);
  * 0); `data` holds product(dims) * kiln_dtype_size(dtype) bytes (may be NULL when that is 0).
  * An existing file is replaced; a partly written file is removed on error.
  */
-kiln_status_t kiln_npy_write(const char* path, int32_t dtype, int32_t rank, const int64_t* dims,
-                             const void* data);
+kiln_status_t kiln_npy_write(const char *path, int32_t dtype, int32_t rank, const int64_t *dims,
+                             const void *data);
 
 /* kiln_dtype_name() (NumPy-style dtype names) is in abi.h. */
 

@@ -39,7 +39,7 @@ extern "C" {
 
 #define KILN_PARALLEL_MAX_THREADS 256
 
-typedef void (*kiln_parallel_fn_t)(void* ctx, int64_t begin, int64_t end);
+typedef void (*kiln_parallel_fn_t)(void *ctx, int64_t begin, int64_t end);
 
 /* Number of cores online (at least 1). */
 int32_t kiln_parallel_cores(void);
@@ -59,17 +59,17 @@ int32_t kiln_parallel_set_threads(int32_t threads);
  * (NULL, a struct_size too small to hold num_threads, or num_threads <= 0: all cores) and
  * returns the previous setting for kiln_parallel_exit().
  */
-int32_t kiln_parallel_enter(const kiln_run_options_t* options);
+int32_t kiln_parallel_enter(const kiln_run_options_t *options);
 void kiln_parallel_exit(int32_t previous);
 
 /* See the comment at the top of this file. `grain` < 1 counts as 1. */
-void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void* ctx);
+void kiln_parallel_for(int64_t count, int64_t grain, kiln_parallel_fn_t fn, void *ctx);
 
 /* See the comment at the top of this file. */
-void* kiln_parallel_workspace(int64_t bytes);
+void *kiln_parallel_workspace(int64_t bytes);
 #define KILN_PARALLEL_WORKSPACES 2
 #define KILN_WORKSPACE_FILTER 1
-void* kiln_parallel_workspace_n(int32_t which, int64_t bytes);
+void *kiln_parallel_workspace_n(int32_t which, int64_t bytes);
 
 #ifdef __cplusplus
 }

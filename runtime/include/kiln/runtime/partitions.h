@@ -32,8 +32,8 @@ extern "C" {
 
 /* One partition: a function and the argument array it is called with. */
 typedef struct kiln_partition_t {
-  void (*run)(void* const* args);
-  void* const* args;
+  void (*run)(void *const *args);
+  void *const *args;
 } kiln_partition_t;
 
 /*
@@ -42,8 +42,8 @@ typedef struct kiln_partition_t {
  * kiln_partition_send/recv refer to by number. All threads are started before any
  * partition runs: if one cannot be, no partition runs and RESOURCE_EXHAUSTED is returned.
  */
-kiln_status_t kiln_partitions_run(int32_t count, const kiln_partition_t* partitions,
-                                  int32_t num_keys, const char* const* keys);
+kiln_status_t kiln_partitions_run(int32_t count, const kiln_partition_t *partitions,
+                                  int32_t num_keys, const char *const *keys);
 
 /* Called by partitions: send or receive `bytes` bytes at address `data` as tensor `key`. */
 void kiln_partition_send(int32_t key, uintptr_t data, int64_t bytes);

@@ -31,18 +31,17 @@ extern "C" {
 typedef struct kiln_transport kiln_transport_t;
 
 struct kiln_transport {
-  kiln_status_t (*send)(kiln_transport_t* self, const char* key, const void* data,
-                        int64_t bytes);
-  kiln_status_t (*recv)(kiln_transport_t* self, const char* key, void* data, int64_t bytes);
-  void (*reset)(kiln_transport_t* self);
-  void (*destroy)(kiln_transport_t* self);
+  kiln_status_t (*send)(kiln_transport_t *self, const char *key, const void *data, int64_t bytes);
+  kiln_status_t (*recv)(kiln_transport_t *self, const char *key, void *data, int64_t bytes);
+  void (*reset)(kiln_transport_t *self);
+  void (*destroy)(kiln_transport_t *self);
 };
 
 /*
  * The in-process transport: a table of sent tensors under one mutex, receivers waiting on
  * a condition variable. Returns NULL when memory is exhausted.
  */
-kiln_transport_t* kiln_local_rendezvous_create(void);
+kiln_transport_t *kiln_local_rendezvous_create(void);
 
 #ifdef __cplusplus
 }

@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /* Runs `model` as described above and returns the process exit code. */
-int kiln_runner_main(int argc, char** argv, const kiln_model_info_t* model);
+int kiln_runner_main(int argc, char **argv, const kiln_model_info_t *model);
 
 #ifdef __cplusplus
 }

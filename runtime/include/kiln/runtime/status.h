@@ -26,14 +26,14 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define KILN_PRINTF_FORMAT(fmt_index, first_arg) \
+#define KILN_PRINTF_FORMAT(fmt_index, first_arg)                                                   \
   __attribute__((format(printf, fmt_index, first_arg)))
 #else
 #define KILN_PRINTF_FORMAT(fmt_index, first_arg)
 #endif
 
 /* Opaque status; NULL means OK. */
-typedef struct kiln_status* kiln_status_t;
+typedef struct kiln_status *kiln_status_t;
 
 /*
  * Creates a status with `code` and a printf-style message. Returns NULL when `code` is
@@ -41,14 +41,14 @@ typedef struct kiln_status* kiln_status_t;
  * Never returns NULL for a non-OK code: on allocation failure it returns the static
  * "out of memory" status described above.
  */
-kiln_status_t kiln_status_create(kiln_status_code_t code, const char* fmt, ...)
+kiln_status_t kiln_status_create(kiln_status_code_t code, const char *fmt, ...)
     KILN_PRINTF_FORMAT(2, 3);
 
 /* The code of `status`; KILN_STATUS_OK for NULL. */
 kiln_status_code_t kiln_status_code(kiln_status_t status);
 
 /* The message of `status`; "" for NULL. Owned by the status. */
-const char* kiln_status_message(kiln_status_t status);
+const char *kiln_status_message(kiln_status_t status);
 
 /* Releases `status`. NULL and the static out-of-memory status are ignored. */
 void kiln_status_free(kiln_status_t status);
@@ -58,7 +58,7 @@ void kiln_status_free(kiln_status_t status);
  * "RESOURCE_EXHAUSTED", "IO_ERROR", "UNIMPLEMENTED", "INTERNAL", or "UNKNOWN" for any
  * other value.
  */
-const char* kiln_status_code_string(kiln_status_code_t code);
+const char *kiln_status_code_string(kiln_status_code_t code);
 
 /*
  * Called by a compiled model's entry point when one of its checks failed: `status` is what
@@ -66,15 +66,15 @@ const char* kiln_status_code_string(kiln_status_code_t code);
  * failed check in `checks`). Writes the check's message into options->error_message when
  * the caller gave one, and returns KILN_STATUS_INVALID_ARGUMENT.
  */
-int32_t kiln_check_failed(const kiln_run_options_t* options, const kiln_check_info_t* checks,
-                          const int64_t* status);
+int32_t kiln_check_failed(const kiln_run_options_t *options, const kiln_check_info_t *checks,
+                          const int64_t *status);
 
 /*
  * Called by a compiled model's entry point with the error of its call (`status`, which it
  * frees; NULL when there is none): writes the message into options->error_message when the
  * caller gave one, and returns the code (KILN_STATUS_OK for NULL).
  */
-int32_t kiln_status_report(kiln_status_t status, const kiln_run_options_t* options);
+int32_t kiln_status_report(kiln_status_t status, const kiln_run_options_t *options);
 
 #ifdef __cplusplus
 }

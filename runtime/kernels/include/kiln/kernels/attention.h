@@ -28,9 +28,9 @@ extern "C" {
  * split over heads and blocks of query rows, across the calling thread's budget; the
  * result is the same, bit for bit, for every budget.
  */
-void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t out,
-                               int64_t batch, int64_t heads, int64_t sq, int64_t sk,
-                               int64_t d, int64_t dv, float scale, int32_t flags);
+void kiln_kernel_attention_f32(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t out, int64_t batch,
+                               int64_t heads, int64_t sq, int64_t sk, int64_t d, int64_t dv,
+                               float scale, int32_t flags);
 
 /*
  * The same with an additive mask: out = softmax(scale * q k^T + mask) v, where the mask's

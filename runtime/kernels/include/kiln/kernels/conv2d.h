@@ -39,10 +39,10 @@ extern "C" {
  * are summed directly, so infinities stay infinities.
  */
 void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
-                                int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh,
-                                int64_t ow, int64_t pad_top, int64_t pad_left, int32_t flags,
-                                uintptr_t scale, float scale_value, uintptr_t bias,
-                                float bias_value, float lo, float hi, int32_t activation);
+                                int64_t h, int64_t w, int64_t c, int64_t f, int64_t oh, int64_t ow,
+                                int64_t pad_top, int64_t pad_left, int32_t flags, uintptr_t scale,
+                                float scale_value, uintptr_t bias, float bias_value, float lo,
+                                float hi, int32_t activation);
 
 /*
  * kiln_kernel_conv2d_3x3_f32 for a filter that never changes (a model's constant weights):
@@ -54,35 +54,34 @@ void kiln_kernel_conv2d_3x3_f32(uintptr_t input, uintptr_t filter, uintptr_t out
  * slot may free a pointer other than 1 with kiln_aligned_free once no call can run).
  */
 void kiln_kernel_conv2d_3x3_cached_f32(uintptr_t input, uintptr_t filter, uintptr_t cache,
-                                       uintptr_t output, int64_t n, int64_t h, int64_t w,
-                                       int64_t c, int64_t f, int64_t oh, int64_t ow,
-                                       int64_t pad_top, int64_t pad_left, int32_t flags,
-                                       uintptr_t scale, float scale_value, uintptr_t bias,
-                                       float bias_value, float lo, float hi,
-                                       int32_t activation);
+                                       uintptr_t output, int64_t n, int64_t h, int64_t w, int64_t c,
+                                       int64_t f, int64_t oh, int64_t ow, int64_t pad_top,
+                                       int64_t pad_left, int32_t flags, uintptr_t scale,
+                                       float scale_value, uintptr_t bias, float bias_value,
+                                       float lo, float hi, int32_t activation);
 
 /*
  * output[b, y, x, j] (+)= sum over (i, k, ch) of
- *     input[b, y * stride_h + i * dilation_h - pad_top, x * stride_w + k * dilation_w - pad_left, ch]
+ *     input[b, y * stride_h + i * dilation_h - pad_top, x * stride_w + k * dilation_w - pad_left,
+ * ch]
  *     * filter[i, k, ch, j]
  * with input NHWC (n x h x w x c), filter kh x kw x c x f (HWIO), output n x oh x ow x f, all
  * dense; positions outside the input count as zeros. Flags (KILN_CONV2D_MAX_POOL too) and
- * epilogue as kiln_kernel_conv2d_3x3_f32. It computes directly, without a patches matrix: a register
- * tile of output pixels times output channels takes, for each window tap and input channel,
- * one load of the filter row and one broadcast of each pixel's input value, so it suits
+ * epilogue as kiln_kernel_conv2d_3x3_f32. It computes directly, without a patches matrix: a
+ * register tile of output pixels times output channels takes, for each window tap and input
+ * channel, one load of the filter row and one broadcast of each pixel's input value, so it suits
  * windows of small depth (kh * kw * c, the first convolution of an image model: 9 or 27),
  * where a patches matrix would be as large as the output and the GEMM's depth too short to
  * pay for its loads and stores. Each output element is summed in the order (i, k, ch) with
  * fused multiply-adds; the result does not depend on the thread budget.
  */
-void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                   int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
-                                   int64_t kh, int64_t kw, int64_t oh, int64_t ow,
-                                   int64_t stride_h, int64_t stride_w, int64_t dilation_h,
-                                   int64_t dilation_w, int64_t pad_top, int64_t pad_left,
-                                   int32_t flags, uintptr_t scale, float scale_value,
-                                   uintptr_t bias, float bias_value, float lo, float hi,
-                                   int32_t activation);
+void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
+                                   int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh,
+                                   int64_t kw, int64_t oh, int64_t ow, int64_t stride_h,
+                                   int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                   int64_t pad_top, int64_t pad_left, int32_t flags,
+                                   uintptr_t scale, float scale_value, uintptr_t bias,
+                                   float bias_value, float lo, float hi, int32_t activation);
 
 /*
  * The convolution kiln_kernel_conv2d_direct_f32 computes (any window, strides, dilations
@@ -96,14 +95,13 @@ void kiln_kernel_conv2d_direct_f32(uintptr_t input, uintptr_t filter, uintptr_t 
  * kiln_kernel_matmul_f32 sum of the patches matrix's row and the filter's column, bit for
  * bit, for every thread budget.
  */
-void kiln_kernel_conv2d_gemm_f32(uintptr_t input, uintptr_t filter, uintptr_t output,
-                                 int64_t n, int64_t h, int64_t w, int64_t c, int64_t f,
-                                 int64_t kh, int64_t kw, int64_t oh, int64_t ow,
-                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h,
-                                 int64_t dilation_w, int64_t pad_top, int64_t pad_left,
-                                 int32_t flags, uintptr_t scale, float scale_value,
-                                 uintptr_t bias, float bias_value, float lo, float hi,
-                                 int32_t activation);
+void kiln_kernel_conv2d_gemm_f32(uintptr_t input, uintptr_t filter, uintptr_t output, int64_t n,
+                                 int64_t h, int64_t w, int64_t c, int64_t f, int64_t kh, int64_t kw,
+                                 int64_t oh, int64_t ow, int64_t stride_h, int64_t stride_w,
+                                 int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
+                                 int64_t pad_left, int32_t flags, uintptr_t scale,
+                                 float scale_value, uintptr_t bias, float bias_value, float lo,
+                                 float hi, int32_t activation);
 
 #ifdef __cplusplus
 }

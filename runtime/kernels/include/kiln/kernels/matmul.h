@@ -28,8 +28,8 @@ extern "C" {
  * The pointers are passed as addresses (uintptr_t) because generated code holds them as
  * integers.
  */
-void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
-                            int64_t k, int32_t flags);
+void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n, int64_t k,
+                            int32_t flags);
 
 /*
  * The same product followed by an epilogue on each element of column j of c:
@@ -42,10 +42,10 @@ void kiln_kernel_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, in
  * while c is in registers, instead of another pass over memory (kiln-lower-kernel-calls
  * fuses them).
  */
-void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                     int64_t n, int64_t k, int32_t flags, uintptr_t scale,
-                                     float scale_value, uintptr_t bias, float bias_value,
-                                     float lo, float hi, int32_t activation);
+void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                     int64_t k, int32_t flags, uintptr_t scale, float scale_value,
+                                     uintptr_t bias, float bias_value, float lo, float hi,
+                                     int32_t activation);
 
 /*
  * The same product and epilogue with a residual connection's addition:
@@ -55,11 +55,10 @@ void kiln_kernel_matmul_epilogue_f32(uintptr_t a, uintptr_t b, uintptr_t c, int6
  * stored over it) or does not overlap c. This is a block's last batch normalisation, the
  * addition of its shortcut and the Relu after it (ResNet's), in one pass.
  */
-void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m,
-                                     int64_t n, int64_t k, int32_t flags, uintptr_t scale,
-                                     float scale_value, uintptr_t bias, float bias_value,
-                                     float lo, float hi, int32_t activation,
-                                     uintptr_t residual);
+void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t m, int64_t n,
+                                     int64_t k, int32_t flags, uintptr_t scale, float scale_value,
+                                     uintptr_t bias, float bias_value, float lo, float hi,
+                                     int32_t activation, uintptr_t residual);
 
 /*
  * `batch` products of the same shape, c[i] = op(a[i]) op(b[i]) (or c[i] += it without
@@ -70,15 +69,14 @@ void kiln_kernel_matmul_residual_f32(uintptr_t a, uintptr_t b, uintptr_t c, int6
  * smaller ones run each product across the threads. Each c[i] is the same, bit for bit, as
  * kiln_kernel_matmul_f32 of its operands, for every thread budget.
  */
-void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch,
-                                  int64_t m, int64_t n, int64_t k, int32_t flags);
+void kiln_kernel_batch_matmul_f32(uintptr_t a, uintptr_t b, uintptr_t c, int64_t batch, int64_t m,
+                                  int64_t n, int64_t k, int32_t flags);
 
 /*
  * Writes op(b) (b k x n, or n x k with KILN_MATMUL_TRANSPOSE_B in `flags`) into `out` in the
  * packed layout KILN_MATMUL_PACKED_B reads: k * kiln_matmul_packed_b_width(n) floats.
  */
-void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n, int32_t flags,
-                                   uintptr_t out);
+void kiln_kernel_matmul_pack_b_f32(uintptr_t b, int64_t k, int64_t n, int32_t flags, uintptr_t out);
 
 #ifdef __cplusplus
 }

@@ -26,9 +26,9 @@ extern "C" {
  * -FLT_MAX. The output is written; the result does not depend on the thread budget.
  * Pointers are addresses, as generated code holds them.
  */
-void kiln_kernel_max_pool2d_f32(uintptr_t input, uintptr_t output, int64_t n, int64_t h,
-                                int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh,
-                                int64_t kw, int64_t stride_h, int64_t stride_w, int64_t pad_top,
+void kiln_kernel_max_pool2d_f32(uintptr_t input, uintptr_t output, int64_t n, int64_t h, int64_t w,
+                                int64_t c, int64_t oh, int64_t ow, int64_t kh, int64_t kw,
+                                int64_t stride_h, int64_t stride_w, int64_t pad_top,
                                 int64_t pad_left);
 
 #ifdef __cplusplus
