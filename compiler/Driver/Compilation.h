@@ -1,10 +1,11 @@
 //===- Compilation.h - one `kiln compile`, as a sequence of stages -----*- C++ -*-===//
 //
-// A compilation runs named stages in order (Stages.cpp's table): each takes the module the
+// A compilation runs named stages in order (the table in Driver.cpp): each takes the module the
 // stage before left and changes it in place, and `--stage NAME` and `--dump-ir`'s
 // stage-NAME.mlir name them. After the last one, machine code is emitted and linked
 // (Emit.cpp, Link.cpp). Each stage is a method of Compilation in a file of its own;
-// adding one (a gradient stage, another front end) is a row of the table and that file.
+// adding one (a gradient stage, another front end) is a row of the table, the method's
+// declaration below and its file.
 //
 //===----------------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_DRIVER_COMPILATION_H
@@ -55,7 +56,7 @@ public:
   /// Runs the stages, then emits what was asked; returns the process exit code.
   int run();
 
-  // The stages (Stages.cpp lists them in order).
+  // The stages (Driver.cpp's table lists them in order).
   /// The graph file (GraphDef, SavedModel, MLIR) as a module of the tf dialect
   /// (ImportStage.cpp).
   mlir::LogicalResult importGraph();
