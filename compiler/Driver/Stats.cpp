@@ -20,8 +20,6 @@ using namespace mlir;
 
 namespace kiln::driver {
 
-/// The ops of the graph under `root`: functions, their terminators and the calls of
-/// partitions are structure, not ops.
 size_t countOps(Operation *root) {
   size_t n = 0;
   root->walk([&](Operation *op) {

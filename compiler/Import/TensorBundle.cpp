@@ -301,15 +301,17 @@ llvm::Expected<TensorBundle> TensorBundle::open(llvm::StringRef prefix) {
 }
 
 /// Tensor `key`'s bytes in shard `path` (`data`, the whole file), checked against its
-/// entry's crc32c.
+/// entry's crc32c with `verify`.
 static llvm::Expected<llvm::StringRef> checkedTensor(llvm::StringRef path, llvm::StringRef key,
                                                      const TensorBundle::Entry &e,
-                                                     llvm::StringRef data) {
+                                                     llvm::StringRef data, bool verify) {
   if (uint64_t(e.offset) > data.size() || uint64_t(e.size) > data.size() - uint64_t(e.offset))
     return fail(path, llvm::formatv("tensor '{0}' ({1} bytes at offset {2}) lies past the end "
                                     "of the shard ({3} bytes): truncated",
                                     key, e.size, e.offset, data.size()));
   llvm::StringRef bytes = data.substr(e.offset, e.size);
+  if (!verify)
+    return bytes;
   uint32_t actual;
   if (e.dtype == TensorBundle::kStringType) {
     // A string tensor's checksum covers its lengths as fixed-width numbers, not as the
@@ -351,13 +353,14 @@ llvm::Expected<std::string> TensorBundle::read(llvm::StringRef key) const {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readShard(path, key);
   if (!file)
     return file.takeError();
-  llvm::Expected<llvm::StringRef> bytes = checkedTensor(path, key, *e, (*file)->getBuffer());
+  llvm::Expected<llvm::StringRef> bytes =
+      checkedTensor(path, key, *e, (*file)->getBuffer(), /*verify=*/!checked);
   if (!bytes)
     return bytes.takeError();
   return bytes->str();
 }
 
-llvm::Error TensorBundle::checkAll() const {
+llvm::Error TensorBundle::checkAll() {
   for (int shard = 0; shard < shards; ++shard) {
     std::string path = shardPath(shard);
     std::unique_ptr<llvm::MemoryBuffer> file; // read for its first tensor
@@ -370,11 +373,13 @@ llvm::Error TensorBundle::checkAll() const {
           return read.takeError();
         file = std::move(*read);
       }
-      if (llvm::Expected<llvm::StringRef> bytes = checkedTensor(path, key, e, file->getBuffer());
+      if (llvm::Expected<llvm::StringRef> bytes =
+              checkedTensor(path, key, e, file->getBuffer(), /*verify=*/true);
           !bytes)
         return bytes.takeError();
     }
   }
+  checked = true;
   return llvm::Error::success();
 }
 

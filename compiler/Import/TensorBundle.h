@@ -58,13 +58,15 @@ public:
 
   /// The bytes of tensor `key` as the shard holds them (numbers little-endian, in row-major
   /// order; strings as TensorFlow writes them: varint64 lengths, a masked crc32c of those,
-  /// then the bytes), after checking them against the entry's crc32c.
+  /// then the bytes), after checking them against the entry's crc32c (unless checkAll has
+  /// checked every tensor).
   llvm::Expected<std::string> read(llvm::StringRef key) const;
 
   /// Checks every tensor's bytes against its crc32c (each shard read once), as TensorFlow
   /// does when it restores a checkpoint: a corrupt tensor is an error even where nothing
-  /// reads it. The first mismatch's error names the shard and the tensor.
-  llvm::Error checkAll() const;
+  /// reads it. The first mismatch's error names the shard and the tensor. Once it has
+  /// succeeded, read() takes the bytes without computing their checksums again.
+  llvm::Error checkAll();
 
   /// The elements of a string tensor of `count` elements whose bytes `read` returned.
   static llvm::Expected<std::vector<std::string>> decodeStrings(llvm::StringRef bytes,
@@ -79,6 +81,7 @@ public:
 private:
   std::string prefix;
   int shards = 0;
+  bool checked = false; // checkAll succeeded
   std::map<std::string, Entry> table;
 };
 
