@@ -139,3 +139,11 @@ void Compilation::nameModel() {
 int kiln::driver::compile(const CompileOptions &options, llvm::raw_ostream &err) {
   return Compilation(options, err).run();
 }
+
+int kiln::driver::listOps(llvm::raw_ostream &out) {
+  MLIRContext context(allDialects());
+  context.loadAllAvailableDialects();
+  for (const std::string &name : import::supportedOps(&context))
+    out << name << "\n";
+  return 0;
+}

@@ -68,6 +68,9 @@ bool parseSignatureFeed(llvm::StringRef text, mlir::MLIRContext *context, import
 /// success, 1 when the graph or the options are wrong).
 int compile(const CompileOptions &options, llvm::raw_ostream &err);
 
+/// Runs `kiln ops`: prints every TensorFlow op Kiln compiles, one name a line, sorted.
+int listOps(llvm::raw_ostream &out);
+
 } // namespace kiln::driver
 
 #endif // KILN_COMPILER_DRIVER_DRIVER_H

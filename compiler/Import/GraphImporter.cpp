@@ -1061,4 +1061,43 @@ OwningOpRef<ModuleOp> importGraphDefFile(StringRef path, const ImportOptions &op
   return importGraphDefBuffer(buffer->getBuffer(), path, options, ctx);
 }
 
+std::vector<std::string> supportedOps(MLIRContext *context) {
+  // Rewritten before the check for supported ops: TensorFlow 1 control flow made
+  // functional (Functionalize.cpp), calls inlined (Functions.cpp), TensorArrays made
+  // TensorLists (TensorArrays.cpp), a SavedModel's variables made constants (Variables.cpp).
+  static const char *const kRewritten[] = {"Enter",
+                                           "Exit",
+                                           "LoopCond",
+                                           "Merge",
+                                           "NextIteration",
+                                           "RefEnter",
+                                           "RefExit",
+                                           "RefMerge",
+                                           "RefNextIteration",
+                                           "RefSwitch",
+                                           "Switch",
+                                           "PartitionedCall",
+                                           "StatefulPartitionedCall",
+                                           "TensorArrayCloseV3",
+                                           "TensorArrayGatherV3",
+                                           "TensorArrayReadV3",
+                                           "TensorArrayScatterV3",
+                                           "TensorArraySizeV3",
+                                           "TensorArrayV3",
+                                           "TensorArrayWriteV3",
+                                           "ReadVariableOp",
+                                           "ResourceGather",
+                                           "VarHandleOp",
+                                           "Variable",
+                                           "VariableV2"};
+  std::set<std::string> names(std::begin(kRewritten), std::end(kRewritten));
+  for (StringRef op : {"If", "StatelessIf", "Case", "StatelessCase", "While", "StatelessWhile"})
+    if (!controlFlowOp(op).empty())
+      names.insert(op.str());
+  for (RegisteredOperationName info : context->getRegisteredOperations())
+    if (info.getDialectNamespace() == "tf" && info.hasInterface<tf::GraphOpInterface>())
+      names.insert(info.getStringRef().drop_front(3).str());
+  return {names.begin(), names.end()};
+}
+
 } // namespace kiln::import

@@ -67,6 +67,12 @@ mlir::Type parseDataType(llvm::StringRef name, mlir::MLIRContext *context);
 /// The short name of an element type (f32, i32, ui8, bool ...).
 std::string dataTypeName(mlir::Type type);
 
+/// Every TensorFlow op a graph may hold, sorted by name: the tf dialect's graph ops and
+/// the ops the importer rewrites into them (functional and TensorFlow 1 control flow,
+/// function calls, TensorArrays, a SavedModel's variables). `context` must have the tf
+/// dialect loaded. `kiln ops` prints this list.
+std::vector<std::string> supportedOps(mlir::MLIRContext *context);
+
 /// Imports a GraphDef from `path` (text if the extension is .pbtxt/.pbtext/.txt/
 /// .prototxt or if binary parsing fails on text-looking content). Errors are reported
 /// through the context's diagnostics, naming the file and the node.

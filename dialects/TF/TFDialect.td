@@ -55,6 +55,7 @@ def TF_Element : AnyTypeOf<[TF_NumberElement, I1]>;
 def TF_Tensor : TensorOf<[TF_Element]>;
 def TF_NumberTensor : TensorOf<[TF_NumberElement]>;
 def TF_FloatTensor : TensorOf<[TF_FloatElement]>;
+def TF_IntTensor : TensorOf<[TF_IntElement]>;
 def TF_IndexTensor : TensorOf<[I32, I64]>;
 
 #endif // KILN_TF_DIALECT_TD

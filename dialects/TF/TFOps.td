@@ -226,6 +226,53 @@ let hasFolder = 1 in {
 def TF_FloorDivOp : TF_DivisionOp<"FloorDiv", "floor(x / y) (integers round toward -inf)">;
 def TF_FloorModOp : TF_DivisionOp<"FloorMod",
     "x - floor(x / y) * y: the remainder with the sign of y">;
+def TF_Atan2Op : TF_BinaryOp<"Atan2",
+    "the angle of the point (x, y) in (-pi, pi]: TensorFlow's operands are (y, x), so `x` "
+    "here is its y", TF_FloatTensor>;
+def TF_XlogyOp : TF_BinaryOp<"Xlogy", "x * log(y), 0 where x is 0", TF_FloatTensor>;
+def TF_Xlog1pyOp : TF_BinaryOp<"Xlog1py", "x * log1p(y), 0 where x is 0", TF_FloatTensor>;
+def TF_XdivyOp : TF_BinaryOp<"Xdivy", "x / y, 0 where x is 0", TF_FloatTensor>;
+def TF_DivNoNanOp : TF_BinaryOp<"DivNoNan", "x / y, 0 where y is 0", TF_FloatTensor>;
+def TF_MulNoNanOp : TF_BinaryOp<"MulNoNan", "x * y, 0 where y is 0 (even for an infinite or NaN x)",
+    TF_FloatTensor>;
+def TF_NextAfterOp : TF_BinaryOp<"NextAfter",
+    "the next representable number after x in the direction of y", TensorOf<[F32, F64]>>;
+def TF_BitwiseAndOp : TF_BinaryOp<"BitwiseAnd", "x & y", TF_IntTensor>;
+def TF_BitwiseOrOp : TF_BinaryOp<"BitwiseOr", "x | y", TF_IntTensor>;
+def TF_BitwiseXorOp : TF_BinaryOp<"BitwiseXor", "x ^ y", TF_IntTensor>;
+def TF_LeftShiftOp : TF_BinaryOp<"LeftShift",
+    "x << y, y clamped to [0, bits - 1] as TensorFlow's kernels clamp it", TF_IntTensor>;
+def TF_RightShiftOp : TF_BinaryOp<"RightShift",
+    "x >> y (arithmetic for signed x), y clamped to [0, bits - 1]", TF_IntTensor>;
+
+def TF_ApproximateEqualOp : TF_Op<"ApproximateEqual"> {
+  let summary = "|x - y| < tolerance, elementwise (x and y of one shape)";
+  let description = [{
+    ```mlir
+    %z = "tf.ApproximateEqual"(%x, %y) {tolerance = 1.0e-05 : f32}
+        : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$x, TF_NumberTensor:$y,
+      DefaultValuedOptionalAttr<F32Attr, "1e-5f">:$tolerance, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I1]>:$z);
+  let inferFn = "inferApproximateEqual";
+}
+
+def TF_ClipByValueOp : TF_Op<"ClipByValue"> {
+  let summary = "max(min(t, clip_value_max), clip_value_min), elementwise";
+  let description = [{
+    The bounds are scalars or have the shape of `t` (`input` here: `t` would clash with the
+    type attribute `T`).
+    ```mlir
+    %y = "tf.ClipByValue"(%t, %lo, %hi) : (tensor<4x3xf32>, tensor<f32>, tensor<f32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$input, TF_NumberTensor:$clip_value_min,
+      TF_NumberTensor:$clip_value_max, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferClipByValue";
+}
 
 class TF_CompareOp<string mnemonic, string what>
     : TF_BinaryOp<mnemonic, what, TF_Tensor, TensorOf<[I1]>, "inferBroadcastCompare">;
@@ -318,6 +365,64 @@ def TF_SinOp : TF_ActivationOp<"Sin", "the sine of x (radians)", "x", "y", TF_Fl
 def TF_CosOp : TF_ActivationOp<"Cos", "the cosine of x (radians)", "x", "y", TF_FloatTensor>;
 def TF_SignOp : TF_ActivationOp<"Sign",
     "-1, 0 or 1 as x is negative, zero or positive (NaN for NaN)">;
+def TF_TanOp : TF_ActivationOp<"Tan", "the tangent of x (radians)", "x", "y", TF_FloatTensor>;
+def TF_AsinOp : TF_ActivationOp<"Asin", "the arcsine of x", "x", "y", TF_FloatTensor>;
+def TF_AcosOp : TF_ActivationOp<"Acos", "the arccosine of x", "x", "y", TF_FloatTensor>;
+def TF_AtanOp : TF_ActivationOp<"Atan", "the arctangent of x", "x", "y", TF_FloatTensor>;
+def TF_SinhOp : TF_ActivationOp<"Sinh", "the hyperbolic sine of x", "x", "y", TF_FloatTensor>;
+def TF_CoshOp : TF_ActivationOp<"Cosh", "the hyperbolic cosine of x", "x", "y", TF_FloatTensor>;
+def TF_AsinhOp : TF_ActivationOp<"Asinh", "the inverse hyperbolic sine of x", "x", "y",
+    TF_FloatTensor>;
+def TF_AcoshOp : TF_ActivationOp<"Acosh", "the inverse hyperbolic cosine of x", "x", "y",
+    TF_FloatTensor>;
+def TF_AtanhOp : TF_ActivationOp<"Atanh", "the inverse hyperbolic tangent of x", "x", "y",
+    TF_FloatTensor>;
+def TF_Expm1Op : TF_ActivationOp<"Expm1", "exp(x) - 1, computed without the cancellation near 0",
+    "x", "y", TF_FloatTensor>;
+def TF_Log1pOp : TF_ActivationOp<"Log1p", "log(1 + x), computed without the rounding near 0",
+    "x", "y", TF_FloatTensor>;
+def TF_CeilOp : TF_ActivationOp<"Ceil", "smallest integer not less than x", "x", "y",
+    TF_FloatTensor>;
+def TF_RintOp : TF_ActivationOp<"Rint", "x rounded to the nearest integer, halves to even",
+    "x", "y", TF_FloatTensor>;
+def TF_RoundOp : TF_ActivationOp<"Round",
+    "x rounded to the nearest integer, halves to even (integers unchanged)">;
+def TF_ReciprocalOp : TF_ActivationOp<"Reciprocal", "1 / x", "x", "y", TF_FloatTensor>;
+def TF_InvOp : TF_ActivationOp<"Inv", "1 / x (Reciprocal's old name)", "x", "y",
+    TF_FloatTensor>;
+def TF_SoftsignOp : TF_ActivationOp<"Softsign", "x / (1 + |x|)", "features", "activations",
+    TF_FloatTensor>;
+def TF_SeluOp : TF_ActivationOp<"Selu",
+    "scale * (x > 0 ? x : alpha * (exp(x) - 1)), with scale 1.0507... and alpha 1.6732...",
+    "features", "activations", TF_FloatTensor>;
+def TF_InvertOp : TF_ActivationOp<"Invert", "~x, every bit flipped", "x", "y", TF_IntTensor>;
+
+class TF_PredicateOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x) {T = f32} : (tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$x, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I1]>:$y);
+  let inferFn = "inferSameShapeBool";
+}
+def TF_IsNanOp : TF_PredicateOp<"IsNan", "whether x is NaN">;
+def TF_IsInfOp : TF_PredicateOp<"IsInf", "whether x is infinite (either sign)">;
+def TF_IsFiniteOp : TF_PredicateOp<"IsFinite", "whether x is neither infinite nor NaN">;
+
+def TF_PopulationCountOp : TF_Op<"PopulationCount"> {
+  let summary = "the number of bits set in each element, as uint8";
+  let description = [{
+    ```mlir
+    %y = "tf.PopulationCount"(%x) {T = i32} : (tensor<4xi32>) -> tensor<4xui8>
+    ```
+  }];
+  let dataArgs = (ins TF_IntTensor:$x, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[UI8]>:$y);
+  let inferFn = "inferPopulationCount";
+}
 def TF_StopGradientOp : TF_ActivationOp<"StopGradient",
     "returns its input (and stops gradients)", "input", "output", TF_Tensor>;
 def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape and type",

@@ -69,6 +69,10 @@ struct ApproximateMathPass : kiln::lower::impl::ApproximateMathPassBase<Approxim
     // Only f32 and f64: narrower floats are computed in f32 later
     // (math-extend-to-supported-types).
     getOperation().walk([](Operation *op) {
+      // convert-math-to-libm refuses math.ctpop (it has no libm function), whatever its
+      // width: LLVM's intrinsic is one instruction.
+      if (intrinsic<math::CtPopOp, LLVM::CtPopOp>(op))
+        return;
       if (op->getNumResults() != 1 ||
           !(op->getResult(0).getType().isF32() || op->getResult(0).getType().isF64()))
         return;

@@ -479,7 +479,8 @@ def ApproximateMathPass : Pass<"kiln-lower-approximate-math", "mlir::func::FuncO
     kernels use, accurate to a few ulp in f32. Functions not named keep going to libm. The
     exactly rounded operations on f32 and f64 (`fma`, which the approximations compute
     with, `floor`, which exp's range reduction uses, `ceil`, `trunc`, `round`, `roundeven`,
-    `sqrt`, `absf`) become LLVM intrinsics, one instruction each, with or without
+    `sqrt`, `absf`), and `ctpop` on integers of any width (convert-math-to-libm refuses it),
+    become LLVM intrinsics, one instruction each, with or without
     `functions`: convert-math-to-libm would call `fmaf`, `floorf` and so on, one call per
     element wherever LLVM does not vectorize the loop (a softmax's exp inside its sum). The
     intrinsics give libm's results bit for bit. The float-to-integer conversions the

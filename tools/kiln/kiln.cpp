@@ -65,12 +65,14 @@ int main(int argc, char **argv) {
   llvm::install_bad_alloc_error_handler(outOfMemory);
   // One subcommand; a mistyped one is named rather than reported as missing.
   if (argc < 2) {
-    llvm::errs() << "kiln: error: give a subcommand: kiln compile GRAPH ... (see kiln --help)\n";
+    llvm::errs() << "kiln: error: give a subcommand: kiln compile GRAPH ... or kiln ops (see "
+                    "kiln --help)\n";
     return 1;
   }
-  if (argv[1][0] != '-' && std::strcmp(argv[1], "compile") != 0) {
+  if (argv[1][0] != '-' && std::strcmp(argv[1], "compile") != 0 &&
+      std::strcmp(argv[1], "ops") != 0) {
     llvm::errs() << "kiln: error: unknown subcommand '" << argv[1]
-                 << "'; the subcommand is 'compile' (see kiln --help)\n";
+                 << "'; the subcommands are 'compile' and 'ops' (see kiln --help)\n";
     return 1;
   }
   CLI::App app{"Kiln: an ahead-of-time compiler for TensorFlow dataflow graphs"};
@@ -210,6 +212,10 @@ int main(int argc, char **argv) {
                     "Compute matrix products and convolutions in generated loops "
                     "instead of calling the runtime's kernels (for testing and comparison)");
 
+  CLI::App *ops = app.add_subcommand(
+      "ops", "Print every TensorFlow op Kiln compiles, one name a line (docs/ops.md says how "
+             "far each goes: dtypes, attributes, limits)");
+
   // Every option that takes a value refuses another option as its value.
   for (CLI::Option *option : compile->get_options())
     if (option->get_type_size() != 0 && !option->get_positional())
@@ -227,6 +233,11 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  if (ops->parsed()) {
+    kiln::driver::listOps(llvm::outs());
+    llvm::outs().flush();
+    return 0;
+  }
   if (!parseEmitKind(emit, options.emit) || !parseStage(stage, options.stage))
     return 2;
   options.runtimeChecks = !noRuntimeChecks;

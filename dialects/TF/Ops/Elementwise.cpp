@@ -34,6 +34,50 @@ LogicalResult inferBroadcastCompare(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// The first operand's shape with element type `element`.
+static LogicalResult sameShapeAs(const InferContext &ctx, InferResult &out, Type element) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  out.push_back(input->clone(element));
+  return success();
+}
+
+LogicalResult inferSameShapeBool(const InferContext &ctx, InferResult &out) {
+  return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 1));
+}
+
+LogicalResult inferPopulationCount(const InferContext &ctx, InferResult &out) {
+  return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 8, IntegerType::Unsigned));
+}
+
+LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out) {
+  auto inputs = ctx.twoInputs("x and y");
+  if (failed(inputs))
+    return failure();
+  auto [x, y] = *inputs;
+  if (x.hasRank() && y.hasRank() && failed(verifyCompatibleShape(x, y)))
+    return ctx.error("x and y must have the same shape, got ", x, " and ", y);
+  return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 1));
+}
+
+LogicalResult inferClipByValue(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto t = cast<TensorType>(ctx.operandType(0));
+  for (unsigned i : {1u, 2u}) {
+    auto bound = cast<TensorType>(ctx.operandType(i));
+    StringRef name = i == 1 ? "clip_value_min" : "clip_value_max";
+    if (failed(ctx.checkSameElementType(t, bound, ("t and " + name).str())))
+      return failure();
+    bool scalar = bound.hasRank() && bound.getRank() == 0;
+    if (!scalar && t.hasRank() && bound.hasRank() && failed(verifyCompatibleShape(t, bound)))
+      return ctx.error(name, " must be a scalar or have the shape of t ", t, ", got ", bound);
+  }
+  out.push_back(t);
+  return success();
+}
+
 /// The NumPy broadcast of `a` and `b`, or null (with an error) if they do not broadcast.
 static Type broadcast(const InferContext &ctx, TensorType a, TensorType b, Type element) {
   if (!a.hasRank() || !b.hasRank())

@@ -215,6 +215,10 @@ mlir::LogicalResult inferCast(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBroadcastCompare(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSelectV2(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSelect(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSameShapeBool(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPopulationCount(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferClipByValue(const InferContext &ctx, InferResult &out);
 // LinearAlgebra.cpp
 mlir::LogicalResult inferMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBiasAdd(const InferContext &ctx, InferResult &out);

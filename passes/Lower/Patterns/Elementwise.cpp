@@ -183,6 +183,147 @@ Value unaryMath(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return MathOp::create(b, loc, args[0]);
 }
 
+template <typename MathOp>
+Value binaryMath(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return MathOp::create(b, loc, args[0], args[1]);
+}
+
+/// Round and Rint: halves to even, as TensorFlow rounds; integers are already whole.
+Value roundHalfToEven(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  if (kind != ElementKind::Float)
+    return args[0];
+  return math::RoundEvenOp::create(b, loc, args[0]);
+}
+
+Value reciprocal(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return arith::DivFOp::create(b, loc, scalarConstant(b, loc, args[0].getType(), 1), args[0]);
+}
+
+Value softsign(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value one = scalarConstant(b, loc, args[0].getType(), 1);
+  Value denominator = arith::AddFOp::create(b, loc, one, math::AbsFOp::create(b, loc, args[0]));
+  return arith::DivFOp::create(b, loc, args[0], denominator);
+}
+
+/// TensorFlow's Selu: x < 0 ? scale * alpha * expm1(x) : scale * x.
+Value selu(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value x = args[0];
+  Type t = x.getType();
+  constexpr double scale = 1.0507009873554804934193349852946;
+  constexpr double alpha = 1.6732632423543772848170429916717;
+  Value zero = scalarConstant(b, loc, t, 0);
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  Value scaledAlpha = scalarConstant(b, loc, t, scale * alpha);
+  Value below = arith::MulFOp::create(b, loc, scaledAlpha, math::ExpM1Op::create(b, loc, x));
+  Value above = arith::MulFOp::create(b, loc, scalarConstant(b, loc, t, scale), x);
+  return arith::SelectOp::create(b, loc, negative, below, above);
+}
+
+Value isNaN(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, args[0], args[0]);
+}
+
+/// |x| compared with infinity: equal for IsInf, ordered-less for IsFinite (NaN is neither).
+template <arith::CmpFPredicate P>
+Value comparedWithInfinity(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value inf = scalarConstant(b, loc, args[0].getType(), std::numeric_limits<double>::infinity());
+  return arith::CmpFOp::create(b, loc, P, math::AbsFOp::create(b, loc, args[0]), inf);
+}
+
+Value invert(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return arith::XOrIOp::create(b, loc, args[0], scalarConstant(b, loc, args[0].getType(), -1));
+}
+
+/// The bits set, as PopulationCount's uint8.
+Value populationCount(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value count = math::CtPopOp::create(b, loc, args[0]);
+  if (count.getType().getIntOrFloatBitWidth() == 8)
+    return count;
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), count);
+}
+
+/// x << y or x >> y with y clamped to [0, bits - 1], as TensorFlow's CPU kernels clamp it
+/// (a shift by the width or more is poison in LLVM).
+template <bool Left> Value shift(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  Type t = args[0].getType();
+  Value amount = args[1];
+  if (kind == ElementKind::Signed)
+    amount = arith::MaxSIOp::create(b, loc, amount, scalarConstant(b, loc, t, 0));
+  amount = arith::MinUIOp::create(b, loc, amount,
+                                  scalarConstant(b, loc, t, t.getIntOrFloatBitWidth() - 1));
+  if (Left)
+    return arith::ShLIOp::create(b, loc, args[0], amount);
+  if (kind == ElementKind::Signed)
+    return arith::ShRSIOp::create(b, loc, args[0], amount);
+  return arith::ShRUIOp::create(b, loc, args[0], amount);
+}
+
+/// `value` where `test` (x or y, by `Operand`) is 0, and 0 elsewhere: Xlogy, Xlog1py and
+/// Xdivy are 0 where x is 0; DivNoNan and MulNoNan where y is.
+template <int Operand>
+Value zeroWhereZero(OpBuilder &b, Location loc, ValueRange args, Value value) {
+  Value zero = scalarConstant(b, loc, value.getType(), 0);
+  Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, args[Operand], zero);
+  return arith::SelectOp::create(b, loc, isZero, zero, value);
+}
+
+Value xlogy(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value log = math::LogOp::create(b, loc, args[1]);
+  return zeroWhereZero<0>(b, loc, args, arith::MulFOp::create(b, loc, args[0], log));
+}
+
+Value xlog1py(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value log = math::Log1pOp::create(b, loc, args[1]);
+  return zeroWhereZero<0>(b, loc, args, arith::MulFOp::create(b, loc, args[0], log));
+}
+
+Value xdivy(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return zeroWhereZero<0>(b, loc, args, arith::DivFOp::create(b, loc, args[0], args[1]));
+}
+
+Value divNoNan(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return zeroWhereZero<1>(b, loc, args, arith::DivFOp::create(b, loc, args[0], args[1]));
+}
+
+Value mulNoNan(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  return zeroWhereZero<1>(b, loc, args, arith::MulFOp::create(b, loc, args[0], args[1]));
+}
+
+/// C's nextafter on the bits: one step of the integer that holds a float's magnitude, away
+/// from zero when y lies that way; from 0 the smallest subnormal of y's sign.
+Value nextAfter(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value x = args[0], y = args[1];
+  Type t = x.getType();
+  Type bitsType = b.getIntegerType(t.getIntOrFloatBitWidth());
+  using P = arith::CmpFPredicate;
+  Value zero = scalarConstant(b, loc, t, 0);
+  Value bits = arith::BitcastOp::create(b, loc, bitsType, x);
+  Value one = scalarConstant(b, loc, bitsType, 1);
+  Value towardY = arith::CmpFOp::create(b, loc, P::OLT, x, y);
+  Value negative = arith::CmpFOp::create(b, loc, P::OLT, x, zero);
+  Value away = arith::XOrIOp::create(b, loc, towardY, negative);
+  Value up = arith::AddIOp::create(b, loc, bits, one);
+  Value down = arith::SubIOp::create(b, loc, bits, one);
+  Value stepped = arith::SelectOp::create(b, loc, away, up, down);
+  Value signMask = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(bitsType, APInt::getSignMask(t.getIntOrFloatBitWidth())));
+  Value signOfY =
+      arith::AndIOp::create(b, loc, arith::BitcastOp::create(b, loc, bitsType, y), signMask);
+  Value fromZero = arith::OrIOp::create(b, loc, signOfY, one);
+  Value result = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, P::OEQ, x, zero),
+                                         fromZero, stepped);
+  result = arith::BitcastOp::create(b, loc, t, result);
+  result = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, P::OEQ, x, y), y, result);
+  Value eitherNaN = arith::CmpFOp::create(b, loc, P::UNO, x, y);
+  return arith::SelectOp::create(b, loc, eitherNaN, arith::AddFOp::create(b, loc, x, y), result);
+}
+
+/// ClipByValue: min(t, max) first, then max with min, as TensorFlow's kernel (a minimum
+/// above the maximum gives the minimum).
+Value clip(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  return maximumWith(b, loc, kind, minimumWith(b, loc, kind, args[0], args[2]), args[1]);
+}
+
 /// 1 / sqrt(x): libm has no rsqrt, so math.rsqrt would become a call to nothing.
 Value reciprocalSqrt(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   Value one = scalarConstant(b, loc, args[0].getType(), 1);
@@ -319,6 +460,30 @@ struct LeakyReluLowering : OpConversionPattern<tf::LeakyReluOp> {
           Value scaled =
               arith::MulFOp::create(b, loc, x, scalarConstant(b, loc, x.getType(), alpha));
           return arith::SelectOp::create(b, loc, positive, x, scaled);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// |x - y| < tolerance.
+struct ApproximateEqualLowering : OpConversionPattern<tf::ApproximateEqualOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ApproximateEqualOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getZ().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getX().getType()));
+    double tolerance = op.getTolerance().convertToDouble();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, {adaptor.getX(), adaptor.getY()},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value d = arithmetic<arith::SubFOp, arith::SubIOp>(b, loc, kind, args);
+          Value distance = absolute(b, loc, kind, d);
+          Value bound = scalarConstant(b, loc, d.getType(), tolerance);
+          return compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt,
+                         arith::CmpIPredicate::ult>(b, loc, kind, {distance, bound});
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -547,7 +712,43 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::StopGradientOp>{}, identity);
   addOp(Tag<tf::ZerosLikeOp>{}, fill<0>);
   addOp(Tag<tf::OnesLikeOp>{}, fill<1>);
-  patterns.add<CastLowering, LeakyReluLowering, SelectLowering,
+  addOp(Tag<tf::TanOp>{}, unaryMath<math::TanOp>);
+  addOp(Tag<tf::AsinOp>{}, unaryMath<math::AsinOp>);
+  addOp(Tag<tf::AcosOp>{}, unaryMath<math::AcosOp>);
+  addOp(Tag<tf::AtanOp>{}, unaryMath<math::AtanOp>);
+  addOp(Tag<tf::SinhOp>{}, unaryMath<math::SinhOp>);
+  addOp(Tag<tf::CoshOp>{}, unaryMath<math::CoshOp>);
+  addOp(Tag<tf::AsinhOp>{}, unaryMath<math::AsinhOp>);
+  addOp(Tag<tf::AcoshOp>{}, unaryMath<math::AcoshOp>);
+  addOp(Tag<tf::AtanhOp>{}, unaryMath<math::AtanhOp>);
+  addOp(Tag<tf::Expm1Op>{}, unaryMath<math::ExpM1Op>);
+  addOp(Tag<tf::Log1pOp>{}, unaryMath<math::Log1pOp>);
+  addOp(Tag<tf::CeilOp>{}, unaryMath<math::CeilOp>);
+  addOp(Tag<tf::RintOp>{}, roundHalfToEven);
+  addOp(Tag<tf::RoundOp>{}, roundHalfToEven);
+  addOp(Tag<tf::ReciprocalOp>{}, reciprocal);
+  addOp(Tag<tf::InvOp>{}, reciprocal);
+  addOp(Tag<tf::SoftsignOp>{}, softsign);
+  addOp(Tag<tf::SeluOp>{}, selu);
+  addOp(Tag<tf::IsNanOp>{}, isNaN);
+  addOp(Tag<tf::IsInfOp>{}, comparedWithInfinity<P::OEQ>);
+  addOp(Tag<tf::IsFiniteOp>{}, comparedWithInfinity<P::OLT>);
+  addOp(Tag<tf::InvertOp>{}, invert);
+  addOp(Tag<tf::PopulationCountOp>{}, populationCount);
+  addOp(Tag<tf::Atan2Op>{}, binaryMath<math::Atan2Op>);
+  addOp(Tag<tf::XlogyOp>{}, xlogy);
+  addOp(Tag<tf::Xlog1pyOp>{}, xlog1py);
+  addOp(Tag<tf::XdivyOp>{}, xdivy);
+  addOp(Tag<tf::DivNoNanOp>{}, divNoNan);
+  addOp(Tag<tf::MulNoNanOp>{}, mulNoNan);
+  addOp(Tag<tf::NextAfterOp>{}, nextAfter);
+  addOp(Tag<tf::BitwiseAndOp>{}, logical<arith::AndIOp>);
+  addOp(Tag<tf::BitwiseOrOp>{}, logical<arith::OrIOp>);
+  addOp(Tag<tf::BitwiseXorOp>{}, logical<arith::XOrIOp>);
+  addOp(Tag<tf::LeftShiftOp>{}, shift<true>);
+  addOp(Tag<tf::RightShiftOp>{}, shift<false>);
+  addOp(Tag<tf::ClipByValueOp>{}, clip);
+  patterns.add<ApproximateEqualLowering, CastLowering, LeakyReluLowering, SelectLowering,
                SoftmaxLowering<tf::SoftmaxOp, false>, SoftmaxLowering<tf::LogSoftmaxOp, true>>(
       converter, ctx);
 }

@@ -1039,3 +1039,42 @@ func.func @list_resize(%l: tensor<5x3xf32>, %i: tensor<i32>, %v: tensor<3xf32>) 
   %0 = "tf.TensorListSetItem"(%l, %i, %v) {element_dtype = f32, resize_if_index_out_of_bounds = true} : (tensor<5x3xf32>, tensor<i32>, tensor<3xf32>) -> tensor<5x3xf32>
   return
 }
+
+// -----
+
+// Tests that ClipByValue's bounds are scalars or have the shape of t.
+func.func @clip_bound_shape(%t: tensor<4x3xf32>, %lo: tensor<3xf32>, %hi: tensor<f32>) {
+  // expected-error @+2 {{clip_value_min must be a scalar or have the shape of t float32 [4,3], got float32 [3]}}
+  // expected-error @+1 {{'tf.ClipByValue' op failed to infer returned types}}
+  %0 = "tf.ClipByValue"(%t, %lo, %hi) : (tensor<4x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that ClipByValue's bounds have t's element type.
+func.func @clip_bound_type(%t: tensor<4xf32>, %lo: tensor<f32>, %hi: tensor<i32>) {
+  // expected-error @+2 {{t and clip_value_max have different element types: float32 and int32}}
+  // expected-error @+1 {{'tf.ClipByValue' op failed to infer returned types}}
+  %0 = "tf.ClipByValue"(%t, %lo, %hi) : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that ApproximateEqual does not broadcast.
+func.func @approximate_equal_shapes(%x: tensor<4xf32>, %y: tensor<f32>) {
+  // expected-error @+2 {{x and y must have the same shape, got float32 [4] and float32 []}}
+  // expected-error @+1 {{'tf.ApproximateEqual' op failed to infer returned types}}
+  %0 = "tf.ApproximateEqual"(%x, %y) : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Tests that the bitwise ops take integers only.
+func.func @bitwise_float(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tf.BitwiseAnd' op operand #0 must be tensor of}}
+  %0 = "tf.BitwiseAnd"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}

@@ -57,6 +57,12 @@ FAMILIES = {
               "indices out of range, integers to negative powers): the compiled model fails "
               "with a message naming the node, where TensorFlow raises InvalidArgumentError",
     "logic": "comparisons, logical ops, Select and SelectV2",
+    "elementwise": "the rest of the elementwise math (Tan, Asin, Acos, Atan, Sinh, Cosh, "
+                   "Asinh, Acosh, Atanh, Expm1, Log1p, Softsign, Selu, Reciprocal, Inv, Ceil, "
+                   "Rint, Round, IsNan, IsInf, IsFinite, Atan2, Xlogy, Xlog1py, Xdivy, "
+                   "DivNoNan, MulNoNan, NextAfter, ApproximateEqual, ClipByValue) and the "
+                   "bitwise ops (BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, "
+                   "RightShift, PopulationCount)",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin) and TopKV2",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
@@ -331,6 +337,113 @@ def build_binary():
     qb = r.integers(0, 5, (6,)).astype(np.int32)
     case("pow_i32", "binary", "Pow on int32 with small non-negative exponents",
          lambda p: {"z": raw.Pow(x=p["a"], y=p["b"], name="z")}, [("a", qa), ("b", qb)], EXACT)
+
+
+def build_elementwise():
+    r = rng_for("elementwise")
+    x = f32(r, (3, 8), -0.95, 0.95)
+    x[0, :4] = [0, -1e-6, 1e-6, 0.5]
+    w = f32(r, (3, 8), 1, 10)
+    w[0, 0] = 1
+    unary = [raw.Tan, raw.Asin, raw.Acos, raw.Atan, raw.Sinh, raw.Cosh, raw.Asinh, raw.Atanh,
+             raw.Expm1, raw.Log1p, raw.Reciprocal, raw.Inv]
+
+    def transcendental(p):
+        outs = {op_name(fn).lower(): fn(x=p["x"], name=op_name(fn).lower()) for fn in unary}
+        outs["acosh"] = raw.Acosh(x=p["w"], name="acosh")
+        outs["sinh_wide"] = raw.Sinh(x=p["w"], name="sinh_wide")
+        return outs
+    case("transcendental_f32", "elementwise", "Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, "
+         "Atanh, Expm1, Log1p, Reciprocal and Inv on float32 in (-1, 1) with tiny values, "
+         "Acosh and Sinh on [1, 10)", transcendental, [("x", x), ("w", w)], APPROX)
+    v = f32(r, (4, 8), -6, 6)
+    v[0, :4] = [-100, -1e-4, 0, 30]
+    case("activations_f32", "elementwise", "Softsign and Selu on float32, large and tiny "
+         "values included",
+         lambda p: {"softsign": raw.Softsign(features=p["x"], name="softsign"),
+                    "selu": raw.Selu(features=p["x"], name="selu")}, [("x", v)], APPROX)
+    h = np.array([[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7, -3.2, 0.0, -0.0, 1e7 + 0.5, -7.49],
+                  [np.nan, np.inf, -np.inf, 1.0, -1.0, 3e38, 1e-30, -1e-30, 0.25, 2.5,
+                   -2.5, 6.5]], np.float32)
+    preds = [raw.Ceil, raw.Rint, raw.Round, raw.IsNan, raw.IsInf, raw.IsFinite]
+    case("rounding_f32", "elementwise", "Ceil, Rint and Round (halves to even), IsNan, IsInf "
+         "and IsFinite on float32 halves, zeros of both signs, tiny values, infinities and NaN",
+         lambda p: {op_name(fn).lower(): fn(x=p["x"], name=op_name(fn).lower())
+                    for fn in preds}, [("x", h)], EXACT)
+    hh = h.astype(np.float16)
+    case("rounding_f16", "elementwise", "Round, IsNan, IsInf and IsFinite on float16",
+         lambda p: {op_name(fn).lower(): fn(x=p["x"], name=op_name(fn).lower())
+                    for fn in [raw.Round, raw.IsNan, raw.IsInf, raw.IsFinite]},
+         [("x", hh)], EXACT)
+    ri = r.integers(-50, 50, (7,)).astype(np.int32)
+    # tf.math.round returns integers unchanged without running the op, whose CPU kernel
+    # gives 0 for every integer in TensorFlow 2.21: Kiln follows the documented meaning.
+    case("round_i32", "elementwise", "Round on int32: the integers themselves, as "
+         "tf.math.round returns them",
+         lambda p: {"y": raw.Round(x=p["x"], name="y")}, [("x", ri)], EXACT,
+         reference=lambda feeds: {"y": feeds["x"]})
+    a, b = f32(r, (4, 6), -3, 3), f32(r, (6,), -3, 3)
+    a[0, :3] = 0
+    b[:2] = 0
+    b[2] = 1e-30
+    a[1, 0] = np.inf
+    binary = [raw.Xdivy, raw.DivNoNan, raw.MulNoNan]
+    case("binary_nonan_f32", "elementwise", "Atan2 (zeros of both operands), Xlogy and "
+         "Xlog1py (0 where x is 0, for every y), Xdivy, DivNoNan and MulNoNan (0 where y is "
+         "0, x infinite too) on float32 with broadcasting",
+         lambda p: dict({op_name(fn).lower(): fn(x=p["a"], y=p["b"], name=op_name(fn).lower())
+                         for fn in binary},
+                        atan2=raw.Atan2(y=p["a"], x=p["b"], name="atan2"),
+                        xlogy=raw.Xlogy(x=p["a"], y=raw.Abs(x=p["b"]), name="xlogy"),
+                        xlog1py=raw.Xlog1py(x=p["a"], y=raw.Abs(x=p["b"]), name="xlog1py")),
+         [("a", a), ("b", b)], TRANSCENDENTAL)
+    na = np.array([0.0, -0.0, 1.0, 1.0, -1.0, 3.4e38, np.inf, np.nan, 1e-45, -2.5, 7.0, 1.0],
+                  np.float32)
+    nb = np.array([1.0, -1.0, 2.0, 0.0, -2.0, np.inf, 0.0, 1.0, 0.0, -2.5, np.nan, 1.0],
+                  np.float32)
+    for dt in [np.float32, np.float64]:
+        case("nextafter_%s" % NAME[dt], "elementwise", "NextAfter on %s: from zeros of both "
+             "signs, toward infinity and zero, at the largest finite value and the smallest "
+             "subnormal, NaN, equal operands" % NAME[dt],
+             lambda p: {"z": raw.NextAfter(x1=p["a"], x2=p["b"], name="z")},
+             [("a", na.astype(dt)), ("b", nb.astype(dt))], EXACT)
+    t = f32(r, (3, 5), -4, 4)
+    lo, hi = f32(r, (3, 5), -2, 0), np.float32(1.5)
+    case("clip_approx_f32", "elementwise", "ClipByValue with a bound of t's shape and a scalar "
+         "one, a minimum above the maximum, and ApproximateEqual with tolerance 0.5",
+         lambda p: {"clip": raw.ClipByValue(t=p["t"], clip_value_min=p["lo"],
+                                            clip_value_max=tf.constant(hi), name="clip"),
+                    "inverted": raw.ClipByValue(t=p["t"], clip_value_min=tf.constant(2.0),
+                                                clip_value_max=tf.constant(-1.0),
+                                                name="inverted"),
+                    "near": raw.ApproximateEqual(x=p["t"], y=p["lo"], tolerance=0.5,
+                                                 name="near")},
+         [("t", t), ("lo", lo)], EXACT)
+    ci = r.integers(-20, 20, (3, 5)).astype(np.int32)
+    case("clip_i32", "elementwise", "ClipByValue on int32 with scalar bounds",
+         lambda p: {"y": raw.ClipByValue(t=p["x"], clip_value_min=tf.constant(-5),
+                                         clip_value_max=tf.constant(7), name="y")},
+         [("x", ci)], EXACT)
+    for dt in [np.int32, np.int64, np.uint8, np.int8]:
+        info = np.iinfo(dt)
+        bx = r.integers(info.min, info.max, (12,), dtype=dt, endpoint=True)
+        bx[:3] = [info.min, info.max, 0]
+        bits = info.bits
+        amounts = [0, 1, 3, bits - 1, bits, bits + 5, 2, 7, 1, 0, 5, 4]
+        if info.min < 0:
+            amounts[-2:] = [-1, -bits]
+        by = np.array(amounts, dtype=dt)
+        case("bitwise_%s" % NAME[dt], "elementwise", "BitwiseAnd, BitwiseOr, BitwiseXor, "
+             "Invert, PopulationCount, and LeftShift and RightShift by amounts from 0 to past "
+             "the width (negative ones too) on %s, the extreme values included" % NAME[dt],
+             lambda p: {"and": raw.BitwiseAnd(x=p["x"], y=p["y"], name="and"),
+                        "or": raw.BitwiseOr(x=p["x"], y=p["y"], name="or"),
+                        "xor": raw.BitwiseXor(x=p["x"], y=p["y"], name="xor"),
+                        "invert": raw.Invert(x=p["x"], name="invert"),
+                        "popcount": raw.PopulationCount(x=p["x"], name="popcount"),
+                        "left": raw.LeftShift(x=p["x"], y=p["y"], name="left"),
+                        "right": raw.RightShift(x=p["x"], y=p["y"], name="right")},
+             [("x", bx), ("y", by)], EXACT)
 
 
 def build_empty():
@@ -1773,7 +1886,7 @@ def build_devices():
 
 
 def main(only):
-    for build in [build_math, build_binary, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
+    for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_fused,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:

@@ -70,3 +70,16 @@ func.func @nan_safe(%x: f32, %y: f32) -> (f32, i32) {
   %1 = arith.fptosi %y : f32 to i32
   return %0, %1 : f32, i32
 }
+
+// Tests that math.ctpop, which convert-math-to-libm refuses, becomes LLVM's intrinsic on
+// integers of every width, with or without functions to approximate.
+// CHECK-LABEL: func.func @population_count
+// CHECK: llvm.intr.ctpop(%arg0) : (i8) -> i8
+// CHECK: llvm.intr.ctpop(%arg1) : (i64) -> i64
+// NONE-LABEL: func.func @population_count
+// NONE: llvm.intr.ctpop(%arg0) : (i8) -> i8
+func.func @population_count(%b: i8, %w: i64) -> (i8, i64) {
+  %0 = math.ctpop %b : i8
+  %1 = math.ctpop %w : i64
+  return %0, %1 : i8, i64
+}

@@ -335,3 +335,172 @@ func.func @trig_and_sign(%x: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>
   %4 = "tf.Sign"(%u) : (tensor<4xui8>) -> tensor<4xui8>
   return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xui8>
 }
+
+// -----
+
+// Tests the unary math of the wider set: one math op each for the trigonometric and
+// hyperbolic functions, Expm1, Log1p and Ceil; Rint and Round as math.roundeven on floats
+// (halves to even) and the integer itself for Round of an integer.
+// CHECK-LABEL: func.func @unary_math
+// CHECK: math.tan %in : f32
+// CHECK: math.asin %in : f32
+// CHECK: math.acos %in : f32
+// CHECK: math.atan %in : f32
+// CHECK: math.sinh %in : f32
+// CHECK: math.cosh %in : f32
+// CHECK: math.asinh %in : f32
+// CHECK: math.acosh %in : f32
+// CHECK: math.atanh %in : f32
+// CHECK: math.expm1 %in : f32
+// CHECK: math.log1p %in : f32
+// CHECK: math.ceil %in : f32
+// CHECK: math.roundeven %in : f32
+// CHECK: math.roundeven %in : f32
+// CHECK: ^bb0(%in: i32, %out: i32):
+// CHECK-NEXT: linalg.yield %in : i32
+func.func @unary_math(%x: tensor<4xf32>, %i: tensor<4xi32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) {
+  %0 = "tf.Tan"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Asin"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Acos"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.Atan"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = "tf.Sinh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "tf.Cosh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "tf.Asinh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = "tf.Acosh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %8 = "tf.Atanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = "tf.Expm1"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %10 = "tf.Log1p"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %11 = "tf.Ceil"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %12 = "tf.Rint"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %13 = "tf.Round"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %14 = "tf.Round"(%i) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14
+      : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+        tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// Tests Reciprocal (1 / x), Softsign (x / (1 + |x|)), Selu (scale * alpha * expm1(x) below
+// 0, scale * x above), and IsNan (unordered with itself), IsInf (|x| == inf) and IsFinite
+// (|x| < inf, ordered: false for NaN).
+// CHECK-LABEL: func.func @activations_and_predicates
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: arith.divf %[[ONE]], %in : f32
+// CHECK: %[[ABS:.*]] = math.absf %in : f32
+// CHECK: %[[DEN:.*]] = arith.addf %{{.*}}, %[[ABS]] : f32
+// CHECK: arith.divf %in, %[[DEN]] : f32
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %in, %{{.*}} : f32
+// CHECK: %[[SA:.*]] = arith.constant 1.75809932 : f32
+// CHECK: %[[E:.*]] = math.expm1 %in : f32
+// CHECK: %[[BELOW:.*]] = arith.mulf %[[SA]], %[[E]] : f32
+// CHECK: %[[S:.*]] = arith.constant 1.05070102 : f32
+// CHECK: %[[ABOVE:.*]] = arith.mulf %[[S]], %in : f32
+// CHECK: arith.select %[[NEG]], %[[BELOW]], %[[ABOVE]] : f32
+// CHECK: ^bb0(%in: f32, %out: i1):
+// CHECK-NEXT: arith.cmpf uno, %in, %in : f32
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[A1:.*]] = math.absf %in : f32
+// CHECK: arith.cmpf oeq, %[[A1]], %[[INF]] : f32
+// CHECK: %[[A2:.*]] = math.absf %in : f32
+// CHECK: arith.cmpf olt, %[[A2]], %{{.*}} : f32
+func.func @activations_and_predicates(%x: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  %0 = "tf.Reciprocal"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Softsign"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Selu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.IsNan"(%x) : (tensor<4xf32>) -> tensor<4xi1>
+  %4 = "tf.IsInf"(%x) : (tensor<4xf32>) -> tensor<4xi1>
+  %5 = "tf.IsFinite"(%x) : (tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1, %2, %3, %4, %5
+      : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// Tests the bitwise ops: And, Or, Xor, Invert (xor with all ones), PopulationCount
+// (math.ctpop, narrowed to uint8), and shifts whose amount is clamped to [0, bits - 1]
+// (from below only for signed types), right shifts arithmetic for signed types only.
+// CHECK-LABEL: func.func @bitwise
+// CHECK: arith.andi %in, %in_{{.*}} : i32
+// CHECK: arith.ori %in, %in_{{.*}} : i32
+// CHECK: arith.xori %in, %in_{{.*}} : i32
+// CHECK: %[[ONES:.*]] = arith.constant -1 : i32
+// CHECK: arith.xori %in, %[[ONES]] : i32
+// CHECK: %[[POP:.*]] = math.ctpop %in : i32
+// CHECK: arith.trunci %[[POP]] : i32 to i8
+// CHECK: %[[LO:.*]] = arith.maxsi %in_{{.*}}, %{{.*}} : i32
+// CHECK: %[[C31:.*]] = arith.constant 31 : i32
+// CHECK: %[[AMT:.*]] = arith.minui %[[LO]], %[[C31]] : i32
+// CHECK: arith.shli %in, %[[AMT]] : i32
+// CHECK: arith.shrsi
+// CHECK: %[[C7:.*]] = arith.constant 7 : i8
+// CHECK: %[[UAMT:.*]] = arith.minui %in_{{.*}}, %[[C7]] : i8
+// CHECK: arith.shrui %in, %[[UAMT]] : i8
+func.func @bitwise(%x: tensor<4xi32>, %y: tensor<4xi32>, %u: tensor<4xui8>, %v: tensor<4xui8>)
+    -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xui8>, tensor<4xi32>,
+        tensor<4xi32>, tensor<4xui8>) {
+  %0 = "tf.BitwiseAnd"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = "tf.BitwiseOr"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = "tf.BitwiseXor"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = "tf.Invert"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  %4 = "tf.PopulationCount"(%x) : (tensor<4xi32>) -> tensor<4xui8>
+  %5 = "tf.LeftShift"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %6 = "tf.RightShift"(%x, %y) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %7 = "tf.RightShift"(%u, %v) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0, %1, %2, %3, %4, %5, %6, %7
+      : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xui8>, tensor<4xi32>,
+        tensor<4xi32>, tensor<4xui8>
+}
+
+// -----
+
+// Tests the binary ops that are 0 where an operand is 0 (Xlogy, Xdivy where x is; DivNoNan,
+// MulNoNan where y is), Atan2 (math.atan2 of TensorFlow's (y, x)), ClipByValue (min with the
+// maximum, then max with the minimum) and ApproximateEqual (|x - y| < tolerance).
+// CHECK-LABEL: func.func @binary_more
+// CHECK: %[[LOG:.*]] = math.log %in_{{.*}} : f32
+// CHECK: %[[P:.*]] = arith.mulf %in, %[[LOG]] : f32
+// CHECK: %[[XZ:.*]] = arith.cmpf oeq, %in, %{{.*}} : f32
+// CHECK: arith.select %[[XZ]], %{{.*}}, %[[P]] : f32
+// CHECK: %[[Q:.*]] = arith.divf %in, %in_{{.*}} : f32
+// CHECK: %[[YZ:.*]] = arith.cmpf oeq, %in_{{.*}}, %{{.*}} : f32
+// CHECK: arith.select %[[YZ]], %{{.*}}, %[[Q]] : f32
+// CHECK: math.atan2 %in, %in_{{.*}} : f32
+// CHECK: %[[LOW:.*]] = arith.minimumf %in, %in_{{.*}} : f32
+// CHECK: arith.maximumf %[[LOW]], %in_{{.*}} : f32
+// CHECK: %[[D:.*]] = arith.subf %in, %in_{{.*}} : f32
+// CHECK: %[[AD:.*]] = math.absf %[[D]] : f32
+// CHECK: %[[TOL:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: arith.cmpf olt, %[[AD]], %[[TOL]] : f32
+func.func @binary_more(%x: tensor<4xf32>, %y: tensor<4xf32>, %lo: tensor<f32>, %hi: tensor<f32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi1>) {
+  %0 = "tf.Xlogy"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.DivNoNan"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "tf.Atan2"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.ClipByValue"(%x, %lo, %hi) : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  %4 = "tf.ApproximateEqual"(%x, %y) {tolerance = 0.5 : f32}
+      : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1, %2, %3, %4
+      : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Tests NextAfter on the bits: one step up or down of the magnitude's integer, from zero
+// the smallest subnormal with y's sign, y itself where x == y, NaN where either is NaN.
+// CHECK-LABEL: func.func @next_after
+// CHECK: %[[BITS:.*]] = arith.bitcast %in : f32 to i32
+// CHECK: arith.addi %[[BITS]], %{{.*}} : i32
+// CHECK: arith.subi %[[BITS]], %{{.*}} : i32
+// CHECK: arith.constant -2147483648 : i32
+// CHECK: arith.cmpf oeq, %in, %in_{{.*}} : f32
+// CHECK: arith.cmpf uno, %in, %in_{{.*}} : f32
+func.func @next_after(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tf.NextAfter"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
