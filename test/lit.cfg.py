@@ -60,6 +60,7 @@ if config.kiln_sanitize:
 
 config.substitutions.append(("%python", config.numpy_python))
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 # Headers and archives for programs that link a compiled model.
 config.substitutions.append(("%kiln_include", os.path.join(config.kiln_src_root, "runtime", "include")))
 config.substitutions.append(("%kiln_libdir", config.kiln_lib_dir))
