@@ -540,6 +540,8 @@ def TF_CastOp : TF_Op<"Cast"> {
       DefaultValuedOptionalAttr<BoolAttr, "false">:$Truncate);
   let results = (outs TF_Tensor:$y);
   let inferFn = "inferCast";
+  // Folded on constants (kiln-graph-fold-constants): Keras's shape arithmetic casts.
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -769,6 +771,37 @@ def TF_TileOp : TF_Op<"Tile"> {
                   OptionalAttr<TypeAttr>:$Tmultiples);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferTile";
+}
+
+def TF_BroadcastToOp : TF_Op<"BroadcastTo"> {
+  let summary = "the input repeated NumPy-style to `shape`";
+  let description = [{
+    The input's dimensions align with the last of `shape`'s; each is 1 or the size `shape`
+    gives. The result shape is known when `shape` is a constant.
+    ```mlir
+    %y = "tf.BroadcastTo"(%x, %s) : (tensor<1x3xf32>, tensor<3xi32>) -> tensor<2x4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$shape, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferBroadcastTo";
+}
+
+def TF_MatrixBandPartOp : TF_Op<"MatrixBandPart"> {
+  let summary = "each innermost matrix with the elements outside a band set to zero";
+  let description = [{
+    Element [..., m, n] is kept where `num_lower` < 0 or m - n <= `num_lower`, and
+    `num_upper` < 0 or n - m <= `num_upper` (both scalars): (-1, 0) keeps the lower
+    triangle, a decoder's causal mask.
+    ```mlir
+    %y = "tf.MatrixBandPart"(%x, %l, %u) : (tensor<2x4x4xf32>, tensor<i64>, tensor<i64>) -> tensor<2x4x4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$num_lower, TF_IndexTensor:$num_upper,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tindex);
+  let results = (outs TF_Tensor:$band);
+  let inferFn = "inferMatrixBandPart";
 }
 
 def TF_ReverseV2Op : TF_Op<"ReverseV2"> {
@@ -1010,6 +1043,9 @@ def TF_ConcatV2Op : TF_ListOp<"ConcatV2", 1> {
   let attrArgs = (ins OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tidx);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferConcat";
+  // Folded on constants (kiln-graph-fold-constants): shapes and permutations built by
+  // concatenation.
+  let hasFolder = 1;
 }
 
 def TF_EinsumOp : TF_ListOp<"Einsum", 0> {

@@ -85,11 +85,49 @@ constexpr int64_t kMaxUnrolledOps = int64_t(1) << 20;
 
 std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget);
 
-/// Infers the ops of `block` in order, regions before the op that holds them.
+/// Whether `value` is a constant, or the control token of a NoOp that waits for constants
+/// alone: an ordering after it orders nothing.
+bool constantOrOrderedAfterConstants(Value value) {
+  if (value.getDefiningOp<kiln::tf::ConstOp>())
+    return true;
+  auto noOp = value.getDefiningOp<kiln::tf::NoOpOp>();
+  return noOp && llvm::all_of(noOp->getOperands(),
+                              [](Value v) { return v.getDefiningOp<kiln::tf::ConstOp>(); });
+}
+
+/// Whether `op` computes its results from constants alone: a tf op other than a constant
+/// or a control-flow op whose data inputs tf.Const defines and whose control inputs, if any,
+/// wait for constants only (a conditional's branch that was taken on a constant holds
+/// Identity ops ordered after the constant predicate). Those control inputs are dropped,
+/// so that its folder may run.
+bool onConstants(Operation &op) {
+  auto graphOp = dyn_cast<kiln::tf::GraphOpInterface>(op);
+  if (!graphOp || isa<kiln::tf::ConstOp>(op) || op.getNumRegions() != 0 ||
+      op.getNumOperands() == 0 ||
+      !llvm::all_of(graphOp.getDataInputs(),
+                    [](Value v) { return v.getDefiningOp<kiln::tf::ConstOp>(); }) ||
+      !llvm::all_of(graphOp.getControlInputs(), constantOrOrderedAfterConstants))
+    return false;
+  graphOp.getControlInputsMutable().clear();
+  return true;
+}
+
+/// Infers the ops of `block` in order, regions before the op that holds them. An op of
+/// constants is evaluated (its folder) as soon as its types are known, as grappler's
+/// shape folding does, so that the shape arithmetic Keras writes (Shape, StridedSlice,
+/// Cast, Pack, ConcatV2, Range ...) leaves constants its users' inference reads in the
+/// same walk.
 bool inferBlock(Block &block, int64_t &budget) {
-  for (Operation &op : llvm::make_early_inc_range(block))
-    if (!inferOperation(op, budget))
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    SmallVector<Value> results(op.getResults());
+    std::optional<SmallVector<Value>> values = inferOperation(op, budget);
+    if (!values)
       return false;
+    // (A loop unrolled or a conditional inlined is gone.)
+    if (llvm::equal(*values, results) &&
+        (isa<kiln::tf::ShapeOp, kiln::tf::SizeOp, kiln::tf::RankOp>(op) || onConstants(op)))
+      (void)kiln::graph::foldConstantOp(&op);
+  }
   return true;
 }
 
@@ -117,9 +155,11 @@ std::optional<SmallVector<Value>> inlineRegion(Region &region, ValueRange args, 
     std::optional<SmallVector<Value>> values = inferOperation(*copy, budget);
     if (!values)
       return std::nullopt;
-    if (values->size() == copy->getNumResults() && llvm::equal(*values, copy->getResults()))
+    if (values->size() == copy->getNumResults() && llvm::equal(*values, copy->getResults())) {
+      (void)onConstants(*copy); // its control inputs on constants go
       if (std::optional<SmallVector<Value>> folded = kiln::graph::foldConstantOp(copy))
         values = folded;
+    }
     map.map(op.getResults(), *values);
   }
   SmallVector<Value> yielded;
@@ -196,8 +236,21 @@ std::optional<SmallVector<Value>> unrollLoop(kiln::tf::WhileOp loop, unsigned va
 /// Infers `op` (its regions first): the values its results became (its own, or the
 /// unrolled iterations' of a loop that changes shapes), or none after an error.
 std::optional<SmallVector<Value>> inferOperation(Operation &op, int64_t &budget) {
-  if (auto ifOp = dyn_cast<kiln::tf::IfOp>(op);
-      ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
+  auto ifOp = dyn_cast<kiln::tf::IfOp>(op);
+  if (ifOp && ifOp.getControlInputs().empty())
+    if (std::optional<bool> holds = constantTruth(ifOp.getCond())) {
+      // A conditional on a constant is the branch it takes (Keras's resizing with
+      // pad_to_aspect_ratio tests sizes that static shapes decide).
+      OpBuilder b(ifOp);
+      std::optional<SmallVector<Value>> values = inlineRegion(
+          *holds ? ifOp.getThenBranch() : ifOp.getElseBranch(), ifOp.getInputs(), b, budget);
+      if (!values)
+        return std::nullopt;
+      ifOp->replaceAllUsesWith(*values);
+      ifOp->erase();
+      return values;
+    }
+  if (ifOp && !refineRegionArguments(ifOp, ifOp.getInputs()))
     return std::nullopt;
   if (auto caseOp = dyn_cast<kiln::tf::CaseOp>(op);
       caseOp && !refineRegionArguments(caseOp, caseOp.getInputs()))

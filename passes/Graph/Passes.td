@@ -100,6 +100,14 @@ def InferShapesPass : Pass<"kiln-graph-infer-shapes", "mlir::func::FuncOp"> {
     condition folds to a constant each time round, up to 4096 iterations; otherwise it is
     an error at the loop naming the variable.
 
+    As grappler's shape folding does, an op whose data inputs are all constants is
+    evaluated (its folder) as soon as its types are known, and so are Shape, Size and Rank
+    of static tensors: the shape arithmetic Keras writes (Shape, StridedSlice, Cast, Pack,
+    ConcatV2, Range, arithmetic) leaves a constant that the next op's inference reads in the
+    same walk (UpSampling, RepeatVector, Softmax over another axis, Conv1DTranspose's output
+    shape). Control inputs that only wait for constants (a NoOp of constants) are dropped
+    first. A tf.If whose condition is a constant becomes the branch it takes.
+
     Before:
     ```mlir
     func.func @main(%x: tensor<4x3xf32>) -> tensor<?x3xf32> {

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <cmath>
 
@@ -291,6 +292,60 @@ static OpFoldResult foldCompare(Operation *op, ArrayRef<Attribute> operands,
     return {};
   }
   return DenseElementsAttr::get(type, ArrayRef<bool>(result));
+}
+
+/// One constant element converted as Cast converts it, or none where the conversion is not
+/// exact enough to fold (a float that is NaN or outside the integer's range: TensorFlow's
+/// result there is the CPU's, not a rule).
+static std::optional<Attribute> castElement(Attribute value, Type to) {
+  auto toInt = dyn_cast<IntegerType>(to);
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    APFloat v = f.getValue();
+    if (toInt && toInt.getWidth() == 1)
+      return IntegerAttr::get(to, APInt(1, !v.isZero()));
+    if (toInt) {
+      APSInt result(toInt.getWidth(), toInt.isUnsignedInteger());
+      bool exact;
+      if (v.convertToInteger(result, APFloat::rmTowardZero, &exact) & APFloat::opInvalidOp)
+        return std::nullopt;
+      return IntegerAttr::get(to, result);
+    }
+    bool lost;
+    v.convert(cast<FloatType>(to).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return FloatAttr::get(to, v);
+  }
+  auto i = dyn_cast<IntegerAttr>(value);
+  if (!i)
+    return std::nullopt;
+  auto fromInt = cast<IntegerType>(i.getType());
+  bool isSigned = fromInt.getWidth() > 1 && !fromInt.isUnsignedInteger();
+  APInt v = i.getValue();
+  if (toInt && toInt.getWidth() == 1)
+    return IntegerAttr::get(to, APInt(1, !v.isZero()));
+  if (toInt)
+    return IntegerAttr::get(to, isSigned ? v.sextOrTrunc(toInt.getWidth())
+                                         : v.zextOrTrunc(toInt.getWidth()));
+  APFloat f(cast<FloatType>(to).getFloatSemantics());
+  f.convertFromAPInt(v, isSigned, APFloat::rmNearestTiesToEven);
+  return FloatAttr::get(to, f);
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  auto input = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX());
+  auto type = dyn_cast<RankedTensorType>(getY().getType());
+  if (!input || !type || !type.hasStaticShape() || !getControlInputs().empty() ||
+      type.getNumElements() > kMaxFoldedElements)
+    return {};
+  if (input.getType() == type)
+    return input;
+  SmallVector<Attribute> result;
+  for (Attribute element : input.getValues<Attribute>()) {
+    std::optional<Attribute> converted = castElement(element, type.getElementType());
+    if (!converted)
+      return {};
+    result.push_back(*converted);
+  }
+  return DenseElementsAttr::get(type, result);
 }
 
 OpFoldResult EqualOp::fold(FoldAdaptor a) {

@@ -248,6 +248,8 @@ mlir::LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferGatherNd(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFill(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTile(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBroadcastTo(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSplit(const InferContext &ctx, InferResult &out);

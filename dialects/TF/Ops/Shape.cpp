@@ -1,6 +1,7 @@
 //===- Shape.cpp - Reshape ----------------------------------------------------===//
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <limits>
@@ -324,6 +325,44 @@ OpFoldResult PackOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, elements);
 }
 
+OpFoldResult ConcatV2Op::fold(FoldAdaptor adaptor) {
+  // Constants joined (shapes, permutations): each row of the result, taken from the inputs
+  // in turn, is a contiguous run of every input's elements.
+  auto type = dyn_cast<RankedTensorType>(getOutput().getType());
+  if (!type || !type.hasStaticShape() || !getControlInputs().empty() ||
+      type.getNumElements() > kMaxFoldedElements)
+    return {};
+  ArrayRef<Attribute> operands = adaptor.getInputsAndControls();
+  auto axisAttr = dyn_cast_or_null<DenseIntElementsAttr>(operands[getN()]);
+  if (!axisAttr || axisAttr.getNumElements() != 1)
+    return {};
+  int64_t axis = (*axisAttr.value_begin<APInt>()).getSExtValue();
+  int64_t rank = type.getRank();
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return {};
+  int64_t rows = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    rows *= type.getDimSize(d);
+  SmallVector<SmallVector<Attribute>> inputs;
+  SmallVector<int64_t> runs;
+  for (Attribute a : operands.take_front(getN())) {
+    auto values = dyn_cast_or_null<DenseElementsAttr>(a);
+    if (!values || values.getType().getRank() != rank)
+      return {};
+    inputs.push_back(llvm::to_vector(values.getValues<Attribute>()));
+    runs.push_back(rows == 0 ? 0 : values.getNumElements() / rows);
+  }
+  SmallVector<Attribute> elements;
+  for (int64_t row = 0; row < rows; ++row)
+    for (size_t i = 0; i < inputs.size(); ++i)
+      llvm::append_range(elements, ArrayRef(inputs[i]).slice(row * runs[i], runs[i]));
+  if (static_cast<int64_t>(elements.size()) != type.getNumElements())
+    return {};
+  return DenseElementsAttr::get(type, elements);
+}
+
 LogicalResult inferAddN(const InferContext &ctx, InferResult &out) {
   auto list = ctx.listValues();
   if (failed(list))
@@ -508,6 +547,51 @@ LogicalResult inferTile(const InferContext &ctx, InferResult &out) {
     shape.push_back(ShapedType::isDynamic(d) ? d : d * m);
   }
   out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferBroadcastTo(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  TensorType x = *input;
+  auto shape = ctx.constantInts(1);
+  if (!shape) {
+    auto s = dyn_cast<RankedTensorType>(ctx.operandType(1));
+    if (s && s.getRank() == 1 && !s.isDynamicDim(0))
+      out.push_back(RankedTensorType::get(
+          SmallVector<int64_t>(s.getDimSize(0), ShapedType::kDynamic), x.getElementType()));
+    else
+      out.push_back(UnrankedTensorType::get(x.getElementType()));
+    return success();
+  }
+  // A negative dimension is reported by checkInferredTypes, as for every op.
+  bool negative = llvm::any_of(*shape, [](int64_t d) { return d < 0; });
+  if (x.hasRank() && !negative) {
+    SmallVector<int64_t> broadcast;
+    if (x.getRank() > static_cast<int64_t>(shape->size()) ||
+        !OpTrait::util::getBroadcastedShape(x.getShape(), *shape, broadcast) ||
+        llvm::any_of(llvm::zip(broadcast, *shape), [](auto p) {
+          return !ShapedType::isDynamic(std::get<0>(p)) && std::get<0>(p) != std::get<1>(p);
+        }))
+      return ctx.error("the input ", x, " does not broadcast to the shape ", describeDims(*shape));
+  }
+  out.push_back(RankedTensorType::get(*shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(3);
+  if (failed(input))
+    return failure();
+  if (input->hasRank() && input->getRank() < 2)
+    return ctx.error("the input must have rank 2 or more, got ", *input);
+  for (unsigned i : {1u, 2u}) {
+    auto bound = cast<TensorType>(ctx.operandType(i));
+    if (bound.hasRank() && bound.getRank() != 0)
+      return ctx.error(i == 1 ? "num_lower" : "num_upper", " must be a scalar, got ", bound);
+  }
+  out.push_back(*input);
   return success();
 }
 

@@ -256,6 +256,68 @@ struct TileLowering : OpConversionPattern<tf::TileOp> {
   }
 };
 
+/// BroadcastTo: the input read through NumPy's broadcasting map.
+struct BroadcastToLowering : OpConversionPattern<tf::BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::BroadcastToOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!resultType || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Value result = buildElementwise(rewriter, op.getLoc(), resultType, adaptor.getInput(),
+                                    [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MatrixBandPart: element [..., m, n] kept where (lower < 0 || m - n <= lower) and
+/// (upper < 0 || n - m <= upper), zero elsewhere; the bounds are read as i64.
+struct MatrixBandPartLowering : OpConversionPattern<tf::MatrixBandPartOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::MatrixBandPartOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getBand().getType());
+    if (!type || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "needs a static shape of rank 2 or more");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Value result = buildElementwise(
+        rewriter, loc, type, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          // Read inside the loop, so that a GPU kernel reads them from device memory.
+          auto bound = [&](Value scalar) -> Value {
+            Value v = tensor::ExtractOp::create(b, l, scalar, ValueRange{});
+            if (v.getType().isInteger(64))
+              return v;
+            return arith::ExtSIOp::create(b, l, b.getI64Type(), v);
+          };
+          Value lower = bound(adaptor.getNumLower());
+          Value upper = bound(adaptor.getNumUpper());
+          auto position = [&](int64_t dim) -> Value {
+            Value index = linalg::IndexOp::create(b, l, dim);
+            return arith::IndexCastOp::create(b, l, b.getI64Type(), index);
+          };
+          Value m = position(rank - 2), n = position(rank - 1);
+          Value zero = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0));
+          auto within = [&](Value from, Value to, Value limit) -> Value {
+            Value unlimited = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, limit, zero);
+            Value distance = arith::SubIOp::create(b, l, from, to);
+            Value near = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, distance, limit);
+            return arith::OrIOp::create(b, l, unlimited, near);
+          };
+          Value belowBand = within(m, n, lower);
+          Value aboveBand = within(n, m, upper);
+          Value keep = arith::AndIOp::create(b, l, belowBand, aboveBand);
+          Value zeroElement = arith::ConstantOp::create(b, l, b.getZeroAttr(args[0].getType()));
+          return arith::SelectOp::create(b, l, keep, args[0], zeroElement);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// ReverseV2: output index i reads input index d - 1 - i along each reversed axis.
 struct ReverseLowering : OpConversionPattern<tf::ReverseV2Op> {
   using OpConversionPattern::OpConversionPattern;
@@ -594,16 +656,18 @@ template <typename OpT> struct ShapeQueryLowering : OpConversionPattern<OpT> {
 } // namespace
 
 void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<
-      ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
-      ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
-      PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>, ShapeQueryLowering<tf::SizeOp>,
-      ShapeQueryLowering<tf::RankOp>, ConcatLowering, PackLowering, AddNLowering,
-      SliceLowering<tf::SliceOp>, SliceLowering<tf::StridedSliceOp>, GatherLowering,
-      GatherNdLowering, TileLowering, ReverseLowering, FillLowering, PlaceholderWithDefaultLowering,
-      SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
-      SpaceDepthLowering<tf::DepthToSpaceOp, true>, SpaceDepthLowering<tf::SpaceToDepthOp, false>,
-      MirrorPadLowering, OneHotLowering, RangeLowering>(converter, patterns.getContext());
+  patterns.add<ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
+               ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
+               PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
+               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
+               PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
+               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering,
+               ReverseLowering, FillLowering, PlaceholderWithDefaultLowering,
+               SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
+               SpaceDepthLowering<tf::DepthToSpaceOp, true>,
+               SpaceDepthLowering<tf::SpaceToDepthOp, false>, MirrorPadLowering, OneHotLowering,
+               RangeLowering, BroadcastToLowering, MatrixBandPartLowering>(converter,
+                                                                           patterns.getContext());
 }
 
 } // namespace kiln::lower

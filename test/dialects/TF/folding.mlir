@@ -155,3 +155,50 @@ func.func @integers_and_comparisons() -> (tensor<2xi32>, tensor<2xi32>, tensor<2
   return %0, %1, %2, %3, %4, %6, %7 : tensor<2xi32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi1>,
                                       tensor<3xi1>, tensor<3xi1>, tensor<2xui8>
 }
+
+// -----
+
+// Cast folds as TensorFlow casts: float to integer toward zero, integers sign- or
+// zero-extended or truncated, anything to bool as != 0; a NaN to an integer is left to run
+// time (the CPU decides it).
+// CHECK-LABEL: func.func @cast
+// GONE-LABEL: func.func @cast
+// CHECK-DAG: dense<[2, -2, 0, 7]> : tensor<4xi32>
+// CHECK-DAG: dense<[2.000000e+00, -3.000000e+00, 2.550000e+02, 0.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: dense<[true, true, false, true]> : tensor<4xi1>
+// CHECK-DAG: dense<[254, 255, 0, 1]> : tensor<4xui8>
+// CHECK: "tf.Cast"(%{{.*}}) {DstT = i32} : (tensor<1xf32>) -> tensor<1xi32>
+func.func @cast() -> (tensor<4xi32>, tensor<4xf32>, tensor<4xi1>, tensor<4xui8>, tensor<1xi32>) {
+  %f = "tf.Const"() {dtype = f32, value = dense<[2.7, -2.7, 0.0, 7.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %i = "tf.Const"() {dtype = i32, value = dense<[2, -3, 255, 0]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %u = "tf.Const"() {dtype = i32, value = dense<[-2, 511, 256, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %nan = "tf.Const"() {dtype = f32, value = dense<0x7FC00000> : tensor<1xf32>} : () -> tensor<1xf32>
+  %0 = "tf.Cast"(%f) {DstT = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "tf.Cast"(%i) {DstT = f32} : (tensor<4xi32>) -> tensor<4xf32>
+  %2 = "tf.Cast"(%f) {DstT = i1} : (tensor<4xf32>) -> tensor<4xi1>
+  %3 = "tf.Cast"(%u) {DstT = ui8} : (tensor<4xi32>) -> tensor<4xui8>
+  %4 = "tf.Cast"(%nan) {DstT = i32} : (tensor<1xf32>) -> tensor<1xi32>
+  return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xf32>, tensor<4xi1>, tensor<4xui8>, tensor<1xi32>
+}
+
+// -----
+
+// ConcatV2 of constants folds along any axis, empty inputs included (Keras builds a
+// transposition's permutation from ranges, one of them empty).
+// CHECK-LABEL: func.func @concat
+// GONE-LABEL: func.func @concat
+// GONE-NOT: tf.ConcatV2
+// CHECK-DAG: dense<[0, 2, 1]> : tensor<3xi32>
+// CHECK-DAG: dense<{{\[}}[1, 2, 5], [3, 4, 6]]> : tensor<2x3xi32>
+func.func @concat() -> (tensor<3xi32>, tensor<2x3xi32>) {
+  %a = "tf.Const"() {dtype = i32, value = dense<[0]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %b = "tf.Const"() {dtype = i32, value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {dtype = i32, value = dense<> : tensor<0xi32>} : () -> tensor<0xi32>
+  %zero = "tf.Const"() {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %m = "tf.Const"() {dtype = i32, value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %c = "tf.Const"() {dtype = i32, value = dense<[[5], [6]]> : tensor<2x1xi32>} : () -> tensor<2x1xi32>
+  %minus1 = "tf.Const"() {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ConcatV2"(%a, %e, %b, %zero) {N = 3 : i64} : (tensor<1xi32>, tensor<0xi32>, tensor<2xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = "tf.ConcatV2"(%m, %c, %minus1) {N = 2 : i64} : (tensor<2x2xi32>, tensor<2x1xi32>, tensor<i32>) -> tensor<2x3xi32>
+  return %0, %1 : tensor<3xi32>, tensor<2x3xi32>
+}

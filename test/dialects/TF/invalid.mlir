@@ -1078,3 +1078,33 @@ func.func @bitwise_float(%x: tensor<4xf32>) {
   %0 = "tf.BitwiseAnd"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Tests that BroadcastTo's input must broadcast to the shape.
+func.func @broadcast_to_mismatch(%x: tensor<2x3xf32>) {
+  %s = "tf.Const"() {dtype = i32, value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{the input float32 [2,3] does not broadcast to the shape [4,3]}}
+  // expected-error @+1 {{'tf.BroadcastTo' op failed to infer returned types}}
+  %0 = "tf.BroadcastTo"(%x, %s) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that MatrixBandPart needs matrices and scalar bounds.
+func.func @band_part_vector(%x: tensor<4xf32>, %b: tensor<i64>) {
+  // expected-error @+2 {{the input must have rank 2 or more, got float32 [4]}}
+  // expected-error @+1 {{'tf.MatrixBandPart' op failed to infer returned types}}
+  %0 = "tf.MatrixBandPart"(%x, %b, %b) : (tensor<4xf32>, tensor<i64>, tensor<i64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @band_part_bounds(%x: tensor<4x4xf32>, %b: tensor<i64>, %v: tensor<2xi64>) {
+  // expected-error @+2 {{num_upper must be a scalar, got int64 [2]}}
+  // expected-error @+1 {{'tf.MatrixBandPart' op failed to infer returned types}}
+  %0 = "tf.MatrixBandPart"(%x, %b, %v) : (tensor<4x4xf32>, tensor<i64>, tensor<2xi64>) -> tensor<4x4xf32>
+  return
+}

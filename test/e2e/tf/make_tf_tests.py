@@ -66,7 +66,7 @@ FAMILIES = {
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin) and TopKV2",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
-             "OneHot, Range, and "
+             "OneHot, Range, BroadcastTo, MatrixBandPart, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
             "and ResizeNearestNeighbor",
@@ -679,6 +679,26 @@ def build_shape():
                     "n": raw.Size(input=p["x"], name="n"),
                     "k": raw.Rank(input=p["w"], name="k")},
          [("x", z), ("w", w)], EXACT)
+    c = f32(r, (1, 3))
+    case("broadcast_to", "shape", "BroadcastTo of a row to [2, 4, 3] (a vision transformer's "
+         "class token) and of int32 to a shape of int64",
+         lambda p: {"a": raw.BroadcastTo(input=p["x"], shape=tf.constant([2, 4, 3]), name="a"),
+                    "b": raw.BroadcastTo(input=tf.constant([[1], [2]]),
+                                         shape=tf.constant([2, 5], tf.int64), name="b")},
+         [("x", c)], EXACT)
+    m = f32(r, (2, 4, 5))
+    case("matrix_band_part", "shape", "MatrixBandPart: the lower triangle (a causal mask, "
+         "-1 and 0), a band of 1 below and 2 above, the whole matrix (-1, -1), with bounds "
+         "fed as int64 too",
+         lambda p: {"lower": raw.MatrixBandPart(input=p["x"], num_lower=tf.constant(-1),
+                                                num_upper=tf.constant(0), name="lower"),
+                    "band": raw.MatrixBandPart(input=p["x"], num_lower=tf.constant(1),
+                                               num_upper=tf.constant(2), name="band"),
+                    "all": raw.MatrixBandPart(input=p["x"], num_lower=tf.constant(-1),
+                                              num_upper=tf.constant(-1), name="all"),
+                    "fed": raw.MatrixBandPart(input=p["x"], num_lower=p["lo"],
+                                              num_upper=p["hi"], name="fed")},
+         [("x", m), ("lo", np.array(2, np.int64)), ("hi", np.array(0, np.int64))], EXACT)
 
 
 def build_lists():

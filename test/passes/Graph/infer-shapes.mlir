@@ -144,3 +144,55 @@ func.func @grows_too_long(%x: tensor<2xf32>) -> tensor<*xf32> {
   }) {T = [i32, f32]} : (tensor<i32>, tensor<2xf32>) -> (tensor<*xi32>, tensor<*xf32>)
   return %0#1 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that ops of constants are evaluated as their types become known, so that shape
+// arithmetic (here Keras's Softmax over axis 1: a permutation from Range, Sub, Pack and
+// ConcatV2, one range empty) is a constant by the time its user is inferred.
+// CHECK-LABEL: func.func @shape_arithmetic
+// CHECK-SAME: -> tensor<2x6x4xf32>
+// CHECK: %[[PERM:.*]] = "tf.Const"() {{.*}}value = dense<[0, 2, 1]> : tensor<3xi32>
+// CHECK: "tf.Transpose"(%arg0, %[[PERM]]) {{.*}} -> tensor<2x6x4xf32>
+// CHECK-NOT: tf.ConcatV2
+func.func @shape_arithmetic(%x: tensor<2x4x6xf32>) -> tensor<?x?x?xf32> {
+  %zero = "tf.Const"() {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %one = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %two = "tf.Const"() {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %three = "tf.Const"() {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %last = "tf.Const"() {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %head = "tf.Range"(%zero, %one, %one) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  %n = "tf.Sub"(%three, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %mid = "tf.Pack"(%n) {N = 1 : i64, axis = 0 : i64} : (tensor<i32>) -> tensor<1xi32>
+  %tail = "tf.Range"(%two, %n, %one) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  %perm = "tf.ConcatV2"(%head, %mid, %tail, %last, %zero) {N = 4 : i64}
+      : (tensor<?xi32>, tensor<1xi32>, tensor<?xi32>, tensor<1xi32>, tensor<i32>) -> tensor<?xi32>
+  %y = "tf.Transpose"(%x, %perm) : (tensor<2x4x6xf32>, tensor<?xi32>) -> tensor<?x?x?xf32>
+  return %y : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Tests that a conditional on a constant is the branch it takes, and that control inputs
+// that only wait for constants (a NoOp of the predicate, as a TensorFlow 2 branch holds)
+// do not keep an op of constants from being evaluated: the Fill's shape becomes known.
+// CHECK-LABEL: func.func @constant_conditional
+// CHECK-SAME: -> tensor<2x3xf32>
+// CHECK-NOT: tf.If
+// CHECK: "tf.Fill"({{.*}}) -> tensor<2x3xf32>
+func.func @constant_conditional(%x: tensor<f32>) -> tensor<*xf32> {
+  %p = "tf.Const"() {dtype = i1, value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %dims = "tf.Const"() {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %r = "tf.If"(%p, %p, %dims, %x) ({
+  ^bb0(%c: tensor<i1>, %d: tensor<2xi32>, %v: tensor<f32>):
+    %ctl = "tf.NoOp"(%c) : (tensor<i1>) -> !tf.control
+    %d2 = "tf.Identity"(%d, %ctl) : (tensor<2xi32>, !tf.control) -> tensor<*xi32>
+    %f = "tf.Fill"(%d2, %v) : (tensor<*xi32>, tensor<f32>) -> tensor<*xf32>
+    "tf.Yield"(%f) : (tensor<*xf32>) -> ()
+  }, {
+  ^bb0(%c: tensor<i1>, %d: tensor<2xi32>, %v: tensor<f32>):
+    %f = "tf.Fill"(%d, %v) : (tensor<2xi32>, tensor<f32>) -> tensor<*xf32>
+    "tf.Yield"(%f) : (tensor<*xf32>) -> ()
+  }) {Tin = [i1, i32, f32]} : (tensor<i1>, tensor<i1>, tensor<2xi32>, tensor<f32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}

@@ -238,3 +238,41 @@ func.func @reverse(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %0 = "tf.ReverseV2"(%x, %a) : (tensor<4x3xf32>, tensor<1xi32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// Tests BroadcastTo: one generic reading the input through NumPy's broadcasting map (its
+// size-1 dimension and the missing leading one repeat).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (0, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @broadcast_to
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]]
+// CHECK-NEXT: ^bb0(%in: f32, %out: f32):
+// CHECK-NEXT: linalg.yield %in : f32
+func.func @broadcast_to(%x: tensor<1x3xf32>) -> tensor<2x4x3xf32> {
+  %s = "tf.Const"() {dtype = i32, value = dense<[2, 4, 3]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %0 = "tf.BroadcastTo"(%x, %s) : (tensor<1x3xf32>, tensor<3xi32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+// Tests MatrixBandPart: the bounds read in the loop (a GPU kernel reads them there) and
+// widened to i64; each element kept where (lower < 0 or m - n <= lower) and (upper < 0 or
+// n - m <= upper), with m and n the last two loop indices.
+// CHECK-LABEL: func.func @matrix_band_part
+// CHECK: linalg.generic
+// CHECK: %[[L:.*]] = tensor.extract %arg1[] : tensor<i32>
+// CHECK: %[[LOWER:.*]] = arith.extsi %[[L]] : i32 to i64
+// CHECK: %[[M:.*]] = linalg.index 1 : index
+// CHECK: %[[N:.*]] = linalg.index 2 : index
+// CHECK: %[[MN:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi sle, %[[MN]], %[[LOWER]] : i64
+// CHECK: %[[KEEP:.*]] = arith.andi
+// CHECK: arith.select %[[KEEP]], %in, %{{.*}} : f32
+func.func @matrix_band_part(%x: tensor<2x4x5xf32>, %l: tensor<i32>, %u: tensor<i32>)
+    -> tensor<2x4x5xf32> {
+  %0 = "tf.MatrixBandPart"(%x, %l, %u)
+      : (tensor<2x4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<2x4x5xf32>
+  return %0 : tensor<2x4x5xf32>
+}
