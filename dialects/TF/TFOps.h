@@ -48,6 +48,19 @@ mlir::LogicalResult decomposeEinsum(mlir::RewriterBase &rewriter, EinsumOp op);
 /// channel counts and the filter's shape; fails, changing nothing, otherwise.
 mlir::LogicalResult decomposeGroupedConv2D(mlir::RewriterBase &rewriter, Conv2DOp op);
 
+/// Replaces a SpaceToBatchND by Pad, Reshape, Transpose and Reshape, or a BatchToSpaceND by
+/// Reshape, Transpose, Reshape and Slice (TensorFlow's definition of the two). Needs static
+/// shapes and constant block shapes, paddings and crops; fails, changing nothing, otherwise.
+mlir::LogicalResult decomposeSpaceBatch(mlir::RewriterBase &rewriter, mlir::Operation *op);
+
+/// Replaces BatchToSpaceND(conv(SpaceToBatchND(x))), the dilated convolution TensorFlow
+/// writes (tf.nn.convolution and depthwise_conv2d with a rate above 1, Keras's dilated
+/// and causal layers), by one convolution with dilations and explicit padding: a
+/// stride-1 VALID Conv2D or DepthwiseConv2dNative (NHWC) on blocks of 2 dimensions, or the
+/// 1-D form, an ExpandDims before the Conv2D and a Squeeze after it. Fails, changing
+/// nothing, for any other pattern (crops larger than the paddings, say).
+mlir::LogicalResult fuseDilatedConvolution(mlir::RewriterBase &rewriter, BatchToSpaceNDOp op);
+
 /// Replaces a BatchMatMul or BatchMatMulV2 whose `y` has no batch of its own (rank 2, or
 /// every batch dimension 1) and whose `x` is not adjoint by one MatMul of x's rows (its
 /// batch and row dimensions flattened) with y, reshaped back: Keras's Dense on a sequence.

@@ -972,6 +972,33 @@ def TF_SpaceToDepthOp : TF_SpaceDepthOp<"SpaceToDepth",
   let inferFn = "inferSpaceToDepth";
 }
 
+class TF_SpaceBatchOp<string mnemonic, string what, string amounts> : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    `block_shape` (M entries) and `}] # amounts # [{` ([M, 2]) must be constants; they apply
+    to the M dimensions after the batch. `kiln-graph-decompose` writes the op as Pad or
+    Slice, Reshape and Transpose, and a SpaceToBatchND, a convolution and a BatchToSpaceND
+    (TensorFlow's dilated convolution) as one dilated convolution.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x, %block, %amounts)
+        : (tensor<1x4x4x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<...xf32>
+    ```
+  }];
+  let dataArgs = !dag(ins, [TF_Tensor, TF_IndexTensor, TF_IndexTensor, OptionalAttr<TypeAttr>,
+                            OptionalAttr<TypeAttr>, OptionalAttr<TypeAttr>],
+                      ["input", "block_shape", amounts, "T", "Tblock_shape", !if(!eq(amounts,
+                       "paddings"), "Tpaddings", "Tcrops")]);
+  let results = (outs TF_Tensor:$output);
+}
+def TF_SpaceToBatchNDOp : TF_SpaceBatchOp<"SpaceToBatchND",
+    "pads the block dimensions, then moves blocks of them into the batch", "paddings"> {
+  let inferFn = "inferSpaceToBatchND";
+}
+def TF_BatchToSpaceNDOp : TF_SpaceBatchOp<"BatchToSpaceND",
+    "moves blocks of the batch into the block dimensions, then crops them", "crops"> {
+  let inferFn = "inferBatchToSpaceND";
+}
+
 def TF_MirrorPadOp : TF_Op<"MirrorPad"> {
   let summary = "pads by mirroring the input (REFLECT excludes the edge, SYMMETRIC repeats it)";
   let description = [{

@@ -16,13 +16,20 @@ namespace {
 
 struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Dilated convolutions first: they take the SpaceToBatchND and BatchToSpaceND they fuse.
+    SmallVector<kiln::tf::BatchToSpaceNDOp> crops;
+    getOperation().walk([&](kiln::tf::BatchToSpaceNDOp op) { crops.push_back(op); });
+    for (kiln::tf::BatchToSpaceNDOp op : crops)
+      if (succeeded(kiln::tf::fuseDilatedConvolution(rewriter, op)))
+        ++numDilatedConvolutions;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op,
-              kiln::tf::Conv2DOp, kiln::tf::TensorListGatherOp>(op))
+              kiln::tf::Conv2DOp, kiln::tf::TensorListGatherOp, kiln::tf::SpaceToBatchNDOp,
+              kiln::tf::BatchToSpaceNDOp>(op))
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     bool failed = false;
     for (Operation *op : ops) {
       if (auto einsum = dyn_cast<kiln::tf::EinsumOp>(op)) {
@@ -47,6 +54,14 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
         }
         rewriter.replaceOp(gather, replacement);
         ++numDecomposed;
+      } else if (isa<kiln::tf::SpaceToBatchNDOp, kiln::tf::BatchToSpaceNDOp>(op)) {
+        if (mlir::failed(kiln::tf::decomposeSpaceBatch(rewriter, op))) {
+          op->emitError() << "needs static shapes and a constant block shape, paddings and "
+                             "crops";
+          failed = true;
+          continue;
+        }
+        ++numSpaceBatch;
       } else if (auto conv = dyn_cast<kiln::tf::Conv2DOp>(op)) {
         if (succeeded(kiln::tf::decomposeGroupedConv2D(rewriter, conv)))
           ++numGroupedConvolutions;

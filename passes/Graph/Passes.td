@@ -212,6 +212,17 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     A `tf.TensorListGather` is a `tf.GatherV2` of the list's tensor on axis 0 (with its
     check that each index is in range).
 
+    `tf.BatchToSpaceND(conv(tf.SpaceToBatchND(x)))`, TensorFlow's dilated convolution
+    (tf.nn.convolution and depthwise_conv2d with a rate above 1, so Keras's dilated and
+    causal layers), becomes one convolution with `dilations` the block shape and EXPLICIT
+    padding the paddings less the crops, as grappler and TFLite's converter fuse it: a
+    stride-1 VALID `tf.Conv2D` or `tf.DepthwiseConv2dNative` in NHWC on a block of two
+    dimensions, or the 1-D form (`tf.ExpandDims` of dimension 1, `tf.Conv2D`, `tf.Squeeze`)
+    on a block of one. Any other `tf.SpaceToBatchND` is a `tf.Pad`, `tf.Reshape`,
+    `tf.Transpose` and `tf.Reshape`, and any other `tf.BatchToSpaceND` a `tf.Reshape`,
+    `tf.Transpose`, `tf.Reshape` and `tf.Slice`; one whose shapes, block shape, paddings or
+    crops are not known is an error at its node.
+
     Before:
     ```mlir
     %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>
@@ -230,6 +241,11 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
               "Number of batched products made one MatMul">,
     Statistic<"numGroupedConvolutions", "grouped-convolutions",
               "Number of grouped convolutions written as depthwise or per-group ones">,
+    Statistic<"numDilatedConvolutions", "dilated-convolutions",
+              "Number of SpaceToBatchND-convolution-BatchToSpaceND chains made one "
+              "dilated convolution">,
+    Statistic<"numSpaceBatch", "space-batch-decomposed",
+              "Number of SpaceToBatchND and BatchToSpaceND written as data movement">,
   ];
 }
 

@@ -44,6 +44,13 @@ struct Builder {
     bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
     return identity ? x : create("Transpose", {x, constInts(perm)});
   }
+  /// A [rows, 2] i64 constant (paddings).
+  Value constPairs(ArrayRef<int64_t> values) {
+    auto type = RankedTensorType::get({int64_t(values.size()) / 2, 2}, rewriter.getI64Type());
+    auto elements = DenseIntElementsAttr::get(type, values);
+    return ConstOp::create(rewriter, loc, type, elements, TypeAttr::get(rewriter.getI64Type()),
+                           ValueRange{});
+  }
   Value constScalar(int32_t value) {
     auto type = RankedTensorType::get({}, rewriter.getI32Type());
     return ConstOp::create(rewriter, loc, type, DenseIntElementsAttr::get(type, {value}),
@@ -285,6 +292,186 @@ LogicalResult flattenBatchMatMul(RewriterBase &rewriter, Operation *op) {
   if (b.failed || reshaped.getType() != result)
     return failure();
   rewriter.replaceOp(op, reshaped);
+  return success();
+}
+
+namespace {
+
+/// The integers of a tf.Const operand.
+std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  auto c = value.getDefiningOp<ConstOp>();
+  auto dense = c ? dyn_cast<DenseIntElementsAttr>(c.getValueAttr()) : DenseIntElementsAttr();
+  if (!dense)
+    return std::nullopt;
+  return llvm::map_to_vector(dense.getValues<APInt>(),
+                             [](const APInt &v) { return v.getSExtValue(); });
+}
+
+/// An attribute's integers, or `fallback` when it is absent.
+SmallVector<int64_t> intsAttr(Operation *op, StringRef name, ArrayRef<int64_t> fallback) {
+  auto list = op->getAttrOfType<ArrayAttr>(name);
+  if (!list)
+    return SmallVector<int64_t>(fallback);
+  return llvm::map_to_vector(list, [](Attribute a) { return cast<IntegerAttr>(a).getInt(); });
+}
+
+} // namespace
+
+LogicalResult decomposeSpaceBatch(RewriterBase &rewriter, Operation *op) {
+  bool toBatch = isa<SpaceToBatchNDOp>(op);
+  if (op->getNumOperands() != 3)
+    return failure(); // control inputs stay with the op
+  auto x = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto block = constantInts(op->getOperand(1));
+  auto amounts = constantInts(op->getOperand(2));
+  if (!x || !result || !x.hasStaticShape() || !result.hasStaticShape() || !block || !amounts ||
+      block->empty() || amounts->size() != 2 * block->size())
+    return failure();
+  int64_t m = block->size(), rank = x.getRank();
+  ArrayRef<int64_t> rest = x.getShape().drop_front(1 + m);
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op->getLoc()};
+  Value v = op->getOperand(0);
+  bool anyAmount = llvm::any_of(*amounts, [](int64_t a) { return a != 0; });
+  SmallVector<int64_t> split, perm;
+  if (toBatch) {
+    // [B, P1, ..., PM, R] as [B, P1/b1, b1, ..., PM/bM, bM, R], the block offsets moved in
+    // front of the batch: the output's batch index is offset * B + b.
+    if (anyAmount) {
+      SmallVector<int64_t> pads(2 * rank, 0);
+      llvm::copy(*amounts, pads.begin() + 2);
+      v = b.create("Pad", {v, b.constPairs(pads)});
+    }
+    split.push_back(x.getDimSize(0));
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t padded = x.getDimSize(1 + i) + (*amounts)[2 * i] + (*amounts)[2 * i + 1];
+      split.append({padded / (*block)[i], (*block)[i]});
+    }
+    for (int64_t i = 0; i < m; ++i)
+      perm.push_back(2 + 2 * i);
+    perm.push_back(0);
+    for (int64_t i = 0; i < m; ++i)
+      perm.push_back(1 + 2 * i);
+  } else {
+    // [b1 ... bM * B, S1, ..., SM, R] as [b1, ..., bM, B, S1, ..., SM, R], then each block
+    // offset moved behind its dimension.
+    int64_t blocks = 1;
+    for (int64_t size : *block)
+      blocks *= size;
+    split.append(block->begin(), block->end());
+    split.push_back(x.getDimSize(0) / blocks);
+    llvm::append_range(split, x.getShape().slice(1, m));
+    perm.push_back(m);
+    for (int64_t i = 0; i < m; ++i)
+      perm.append({m + 1 + i, i});
+  }
+  split.append(rest.begin(), rest.end());
+  for (int64_t i = 0; i < static_cast<int64_t>(rest.size()); ++i)
+    perm.push_back(2 * m + 1 + i);
+  v = b.create("Transpose", {b.reshape(v, split), b.constInts(perm)});
+  if (toBatch) {
+    v = b.reshape(v, result.getShape());
+  } else {
+    SmallVector<int64_t> uncropped{result.getDimSize(0)};
+    for (int64_t i = 0; i < m; ++i)
+      uncropped.push_back(x.getDimSize(1 + i) * (*block)[i]);
+    uncropped.append(rest.begin(), rest.end());
+    v = b.reshape(v, uncropped);
+    if (anyAmount) {
+      SmallVector<int64_t> begin(rank, 0);
+      for (int64_t i = 0; i < m; ++i)
+        begin[1 + i] = (*amounts)[2 * i];
+      v = b.create("Slice", {v, b.constInts(begin), b.constInts(result.getShape())});
+    }
+  }
+  if (b.failed || v.getType() != result)
+    return failure();
+  rewriter.replaceOp(op, v);
+  return success();
+}
+
+LogicalResult fuseDilatedConvolution(RewriterBase &rewriter, BatchToSpaceNDOp op) {
+  if (!op.getControlInputs().empty())
+    return failure();
+  // The 1-D form: ExpandDims(H) -> Conv2D -> Squeeze(H) between the two.
+  Value convResult = op.getInput();
+  auto squeeze = convResult.getDefiningOp<SqueezeOp>();
+  if (squeeze) {
+    SmallVector<int64_t> dims = intsAttr(squeeze, "squeeze_dims", {});
+    if (!squeeze->hasOneUse() || !squeeze.getControlInputs().empty() || dims.size() != 1 ||
+        (dims[0] != 1 && dims[0] != -3))
+      return failure();
+    convResult = squeeze.getInput();
+  }
+  Operation *conv = convResult.getDefiningOp();
+  if (!conv || !isa<Conv2DOp, DepthwiseConv2dNativeOp>(conv) || !conv->hasOneUse() ||
+      conv->getNumOperands() != 2)
+    return failure();
+  auto format = conv->getAttrOfType<StringAttr>("data_format");
+  auto padding = conv->getAttrOfType<StringAttr>("padding");
+  SmallVector<int64_t> ones{1, 1, 1, 1};
+  if ((format && format.getValue() != "NHWC") || !padding || padding.getValue() != "VALID" ||
+      intsAttr(conv, "strides", ones) != ones || intsAttr(conv, "dilations", ones) != ones)
+    return failure();
+  Value convInput = conv->getOperand(0);
+  ExpandDimsOp expand;
+  if (squeeze) {
+    expand = convInput.getDefiningOp<ExpandDimsOp>();
+    auto axis = expand ? constantInts(expand.getDim()) : std::nullopt;
+    if (!expand || !expand->hasOneUse() || !expand.getControlInputs().empty() || !axis ||
+        axis->size() != 1 || ((*axis)[0] != 1 && (*axis)[0] != -3))
+      return failure();
+    convInput = expand.getInput();
+  }
+  auto s2b = convInput.getDefiningOp<SpaceToBatchNDOp>();
+  if (!s2b || !s2b->hasOneUse() || s2b->getNumOperands() != 3)
+    return failure();
+  auto block = constantInts(op->getOperand(1));
+  auto paddings = constantInts(s2b->getOperand(2));
+  auto crops = constantInts(op->getOperand(2));
+  size_t m = squeeze ? 1 : 2;
+  if (!block || block->size() != m || block != constantInts(s2b->getOperand(1)) || !paddings ||
+      !crops || paddings->size() != 2 * m || crops->size() != 2 * m)
+    return failure();
+  // Stride 1: cropping c output rows at an end is padding c fewer input rows there.
+  SmallVector<int64_t> explicitPaddings(8, 0), dilations(4, 1);
+  for (size_t i = 0; i < m; ++i) {
+    size_t dim = squeeze ? 2 : 1 + i;
+    for (size_t end = 0; end < 2; ++end) {
+      int64_t pad = (*paddings)[2 * i + end] - (*crops)[2 * i + end];
+      if (pad < 0)
+        return failure();
+      explicitPaddings[2 * dim + end] = pad;
+    }
+    dilations[dim] = (*block)[i];
+  }
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op.getLoc()};
+  Value x = s2b.getInput();
+  if (squeeze)
+    x = b.create("ExpandDims", {x, expand.getDim()});
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : conv->getAttrs())
+    if (!llvm::is_contained({"padding", "explicit_paddings", "dilations"}, attr.getName()))
+      attrs.push_back(attr);
+  attrs.push_back(rewriter.getNamedAttr("padding", rewriter.getStringAttr("EXPLICIT")));
+  attrs.push_back(
+      rewriter.getNamedAttr("explicit_paddings", rewriter.getI64ArrayAttr(explicitPaddings)));
+  attrs.push_back(rewriter.getNamedAttr("dilations", rewriter.getI64ArrayAttr(dilations)));
+  Value y = b.create(conv->getName().stripDialect(), {x, conv->getOperand(1)}, attrs);
+  if (squeeze)
+    y = b.create("Squeeze", {y},
+                 {rewriter.getNamedAttr("squeeze_dims", squeeze->getAttr("squeeze_dims"))});
+  if (b.failed || y.getType() != op.getOutput().getType())
+    return failure();
+  rewriter.replaceOp(op, y);
+  if (squeeze)
+    rewriter.eraseOp(squeeze);
+  rewriter.eraseOp(conv);
+  if (expand)
+    rewriter.eraseOp(expand);
+  rewriter.eraseOp(s2b);
   return success();
 }
 

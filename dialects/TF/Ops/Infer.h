@@ -269,6 +269,8 @@ mlir::LogicalResult inferRange(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferOneHot(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferResizeNearest(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferResizeBilinear(const InferContext &ctx, InferResult &out);

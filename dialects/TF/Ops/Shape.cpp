@@ -595,6 +595,75 @@ LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// SpaceToBatchND (`toBatch`), [B, S..., R...] to [B * prod(block), (S + pads) / block...,
+/// R...], and BatchToSpaceND, the other way with crops.
+static LogicalResult inferSpaceBatch(const InferContext &ctx, InferResult &out, bool toBatch) {
+  auto input = ctx.firstInput(3);
+  if (failed(input))
+    return failure();
+  TensorType x = *input;
+  auto block = ctx.constantInts(1);
+  auto amounts = ctx.constantInts(2);
+  StringRef what = toBatch ? "paddings" : "crops";
+  if (!x.hasRank() || !block || !amounts) {
+    out.push_back(x.hasRank() ? Type(RankedTensorType::get(
+                                    SmallVector<int64_t>(x.getRank(), ShapedType::kDynamic),
+                                    x.getElementType()))
+                              : Type(x));
+    return success();
+  }
+  int64_t m = static_cast<int64_t>(block->size());
+  if (m == 0 || x.getRank() < 1 + m)
+    return ctx.error("block_shape has ", m, " entries for an input of rank ", x.getRank(),
+                     " (from 1 to the rank - 1)");
+  if (static_cast<int64_t>(amounts->size()) != 2 * m)
+    return ctx.error(what, " must have the shape [", m, ", 2]");
+  SmallVector<int64_t> shape(x.getShape());
+  int64_t blocks = 1;
+  for (int64_t b : *block) {
+    if (b < 1 || b > kMaxTensorElements / blocks)
+      return ctx.error("block_shape ", describeDims(*block), " must hold positive sizes");
+    blocks *= b;
+  }
+  if (!ShapedType::isDynamic(shape[0])) {
+    if (toBatch && shape[0] > kMaxTensorElements / blocks)
+      return ctx.error("the batch ", shape[0], " times the block's ", blocks, " is more than 2^48");
+    if (!toBatch && shape[0] % blocks != 0)
+      return ctx.error("the batch ", shape[0], " is not a multiple of the block's ", blocks,
+                       " elements");
+    shape[0] = toBatch ? shape[0] * blocks : shape[0] / blocks;
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t before = (*amounts)[2 * i], after = (*amounts)[2 * i + 1], b = (*block)[i];
+    if (before < 0 || after < 0 || before > kMaxTensorElements || after > kMaxTensorElements)
+      return ctx.error(what, " ", describeDims(*amounts), " must be from 0 to 2^48");
+    int64_t &d = shape[1 + i];
+    if (ShapedType::isDynamic(d))
+      continue;
+    if (toBatch) {
+      if ((d + before + after) % b != 0)
+        return ctx.error("dimension ", 1 + i, " padded to ", d + before + after,
+                         " is not a multiple of its block size ", b);
+      d = (d + before + after) / b;
+    } else {
+      if (d > kMaxTensorElements / b || before + after > d * b)
+        return ctx.error("crops ", before, " and ", after, " do not fit dimension ", 1 + i, " of ",
+                         d, " times ", b);
+      d = d * b - before - after;
+    }
+  }
+  out.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &out) {
+  return inferSpaceBatch(ctx, out, true);
+}
+
+LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out) {
+  return inferSpaceBatch(ctx, out, false);
+}
+
 static Type indexElement(const InferContext &ctx, StringRef attrName, Type fallback) {
   if (auto t = ctx.attr<TypeAttr>(attrName))
     return t.getValue();

@@ -1108,3 +1108,38 @@ func.func @band_part_bounds(%x: tensor<4x4xf32>, %b: tensor<i64>, %v: tensor<2xi
   %0 = "tf.MatrixBandPart"(%x, %b, %v) : (tensor<4x4xf32>, tensor<i64>, tensor<2xi64>) -> tensor<4x4xf32>
   return
 }
+
+// -----
+
+// Tests that SpaceToBatchND's padded dimensions must be multiples of the block.
+func.func @space_to_batch_divisible(%x: tensor<1x5x4x3xf32>) {
+  %block = "tf.Const"() {dtype = i32, value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pads = "tf.Const"() {dtype = i32, value = dense<0> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  // expected-error @+2 {{dimension 1 padded to 5 is not a multiple of its block size 2}}
+  // expected-error @+1 {{'tf.SpaceToBatchND' op failed to infer returned types}}
+  %0 = "tf.SpaceToBatchND"(%x, %block, %pads) : (tensor<1x5x4x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Tests that BatchToSpaceND's batch must hold whole blocks and its crops must fit.
+func.func @batch_to_space_batch(%x: tensor<3x2x2x1xf32>) {
+  %block = "tf.Const"() {dtype = i32, value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %crops = "tf.Const"() {dtype = i32, value = dense<0> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  // expected-error @+2 {{the batch 3 is not a multiple of the block's 4 elements}}
+  // expected-error @+1 {{'tf.BatchToSpaceND' op failed to infer returned types}}
+  %0 = "tf.BatchToSpaceND"(%x, %block, %crops) : (tensor<3x2x2x1xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @batch_to_space_crops(%x: tensor<4x2x2x1xf32>) {
+  %block = "tf.Const"() {dtype = i32, value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %crops = "tf.Const"() {dtype = i32, value = dense<[[3, 2], [0, 0]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  // expected-error @+2 {{crops 3 and 2 do not fit dimension 1 of 2 times 2}}
+  // expected-error @+1 {{'tf.BatchToSpaceND' op failed to infer returned types}}
+  %0 = "tf.BatchToSpaceND"(%x, %block, %crops) : (tensor<4x2x2x1xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  return
+}

@@ -68,7 +68,7 @@ FAMILIES = {
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, BroadcastTo, MatrixBandPart, and "
              "shape subgraphs folded into constants",
-    "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, ResizeBilinear "
+    "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear "
             "and ResizeNearestNeighbor",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "attention": "scaled dot-product attention, softmax(scale * q k^T) v, in the forms "
@@ -1085,6 +1085,40 @@ def nhwc_to_nchw(a):
     return np.transpose(a, (0, 3, 1, 2))
 
 
+def build_space_batch():
+    r = rng_for("space_batch")
+    x = f32(r, (2, 5, 4, 3))
+    case("space_to_batch", "conv", "SpaceToBatchND with block [2, 3] and paddings [[1, 0], "
+         "[1, 1]] on NHWC, BatchToSpaceND back with crops [[1, 0], [0, 2]], and both on a "
+         "block of one dimension of a rank-3 tensor",
+         lambda p: {"s": raw.SpaceToBatchND(input=p["x"], block_shape=tf.constant([2, 3]),
+                                            paddings=tf.constant([[1, 0], [1, 1]]), name="s"),
+                    "b": raw.BatchToSpaceND(input=p["x"], block_shape=tf.constant([1, 2]),
+                                            crops=tf.constant([[1, 0], [0, 2]]), name="b"),
+                    "s1": raw.SpaceToBatchND(input=p["v"], block_shape=tf.constant([3]),
+                                             paddings=tf.constant([[2, 1]]), name="s1"),
+                    "b1": raw.BatchToSpaceND(input=p["v"], block_shape=tf.constant([2]),
+                                             crops=tf.constant([[0, 1]]), name="b1")},
+         [("x", x), ("v", f32(r, (4, 6, 2)))], EXACT)
+    img, w = f32(r, (1, 11, 10, 3)), f32(r, (3, 3, 3, 4))
+    dw, w1 = f32(r, (3, 3, 3, 2)), f32(r, (3, 3, 5))
+    seq = f32(r, (2, 13, 3))
+    case("dilated_space_to_batch", "conv", "dilated convolutions as TensorFlow writes them, "
+         "between SpaceToBatchND and BatchToSpaceND (tf.nn.convolution with dilation 2 and "
+         "SAME padding in 2-D, a rate of 3 on a 1-D causal sequence, tf.nn.depthwise_conv2d "
+         "with rate 2): kiln-graph-decompose makes each one dilated convolution",
+         lambda p: {"c": tf.identity(tf.nn.convolution(p["x"], tf.constant(w), padding="SAME",
+                                                       dilations=[2, 2]), name="c"),
+                    "d": tf.identity(tf.nn.depthwise_conv2d(p["x"], tf.constant(dw),
+                                                            strides=[1, 1, 1, 1],
+                                                            padding="SAME", dilations=[2, 2]),
+                                     name="d"),
+                    "q": tf.identity(tf.nn.convolution(
+                        tf.pad(p["s"], [[0, 0], [6, 0], [0, 0]]), tf.constant(w1),
+                        padding="VALID", dilations=[3]), name="q")},
+         [("x", img), ("s", seq)], SUMS)
+
+
 def build_conv():
     r = rng_for("conv")
     x = f32(r, (2, 9, 8, 3))
@@ -1908,7 +1942,7 @@ def build_devices():
 def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
-                  build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_fused,
+                  build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_space_batch, build_fused,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

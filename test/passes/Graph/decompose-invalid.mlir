@@ -17,3 +17,13 @@ func.func @broadcast(%a: tensor<1x4x5xf32>, %b: tensor<3x5x6xf32>) -> tensor<3x4
   %0 = "tf.Einsum"(%a, %b) {N = 2 : i64, equation = "...ij,...jk->...ik"} : (tensor<1x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32> loc("e")
   return %0 : tensor<3x4x6xf32>
 }
+
+// -----
+
+// Tests that a SpaceToBatchND whose paddings are not known is an error at its node.
+func.func @space_batch_fed(%x: tensor<2x4x4x3xf32>, %p: tensor<2x2xi32>) -> tensor<*xf32> {
+  %block = "tf.Const"() {dtype = i32, value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+1 {{needs static shapes and a constant block shape, paddings and crops}}
+  %0 = "tf.SpaceToBatchND"(%x, %block, %p) : (tensor<2x4x4x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -127,3 +127,67 @@ func.func @list_gather(%l: tensor<5x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32
   %g = "tf.TensorListGather"(%l, %i, %shape) {element_dtype = f32} : (tensor<5x3xf32>, tensor<2xi32>, tensor<1xi32>) -> tensor<2x3xf32>
   return %g : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that TensorFlow's dilated convolution (SpaceToBatchND, a VALID Conv2D, then
+// BatchToSpaceND) becomes one Conv2D with the block shape as its dilations and the paddings
+// less the crops as explicit padding.
+// CHECK-LABEL: func.func @dilated
+// CHECK: %[[Y:.*]] = "tf.Conv2D"(%arg0, %arg1) {data_format = "NHWC", dilations = [1, 2, 2, 1], explicit_paddings = [0, 0, 2, 1, 2, 2, 0, 0], padding = "EXPLICIT", strides = [1, 1, 1, 1]} : (tensor<1x9x10x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x10x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @dilated(%x: tensor<1x9x10x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x8x10x4xf32> {
+  %block = "tf.Const"() {dtype = i32, value = dense<2> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pads = "tf.Const"() {dtype = i32, value = dense<[[2, 3], [2, 2]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %crops = "tf.Const"() {dtype = i32, value = dense<[[0, 2], [0, 0]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %s = "tf.SpaceToBatchND"(%x, %block, %pads) : (tensor<1x9x10x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<4x7x7x3xf32>
+  %c = "tf.Conv2D"(%s, %w) {data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<4x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<4x5x5x4xf32>
+  %y = "tf.BatchToSpaceND"(%c, %block, %crops) : (tensor<4x5x5x4xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<1x8x10x4xf32>
+  return %y : tensor<1x8x10x4xf32>
+}
+
+// -----
+
+// Tests the 1-D form (tf.nn.convolution of a sequence): the ExpandDims and Squeeze around
+// the Conv2D stay, the dilation goes to the width.
+// CHECK-LABEL: func.func @dilated_1d
+// CHECK: %[[E:.*]] = "tf.ExpandDims"(%arg0, %{{.*}}) : (tensor<2x13x3xf32>, tensor<i32>) -> tensor<2x1x13x3xf32>
+// CHECK: %[[C:.*]] = "tf.Conv2D"(%[[E]], %arg1) {dilations = [1, 1, 3, 1], explicit_paddings = [0, 0, 0, 0, 0, 0, 0, 0], padding = "EXPLICIT", strides = [1, 1, 1, 1]}
+// CHECK: "tf.Squeeze"(%[[C]]) {squeeze_dims = [-3]} : (tensor<2x1x7x5xf32>) -> tensor<2x7x5xf32>
+// CHECK-NOT: SpaceToBatchND
+func.func @dilated_1d(%x: tensor<2x13x3xf32>, %w: tensor<1x3x3x5xf32>) -> tensor<2x7x5xf32> {
+  %block = "tf.Const"() {dtype = i32, value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+  %pads = "tf.Const"() {dtype = i32, value = dense<[[0, 2]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  %crops = "tf.Const"() {dtype = i32, value = dense<[[0, 2]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  %axis = "tf.Const"() {dtype = i32, value = dense<-3> : tensor<i32>} : () -> tensor<i32>
+  %s = "tf.SpaceToBatchND"(%x, %block, %pads) : (tensor<2x13x3xf32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<6x5x3xf32>
+  %e = "tf.ExpandDims"(%s, %axis) : (tensor<6x5x3xf32>, tensor<i32>) -> tensor<6x1x5x3xf32>
+  %c = "tf.Conv2D"(%e, %w) {dilations = [1, 1, 1, 1], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<6x1x5x3xf32>, tensor<1x3x3x5xf32>) -> tensor<6x1x3x5xf32>
+  %q = "tf.Squeeze"(%c) {squeeze_dims = [-3]} : (tensor<6x1x3x5xf32>) -> tensor<6x3x5xf32>
+  %y = "tf.BatchToSpaceND"(%q, %block, %crops) : (tensor<6x3x5xf32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<2x7x5xf32>
+  return %y : tensor<2x7x5xf32>
+}
+
+// -----
+
+// Tests SpaceToBatchND on its own: a Pad of the block dimensions, the blocks split out,
+// their offsets moved in front of the batch, and merged into it; and BatchToSpaceND: the
+// batch split into offsets and batch, each offset moved behind its dimension, and a Slice
+// for the crops.
+// CHECK-LABEL: func.func @space_batch
+// CHECK: %[[P:.*]] = "tf.Pad"(%arg0, %{{.*}}) : (tensor<2x5x4x3xf32>, tensor<4x2xi64>) -> tensor<2x6x6x3xf32>
+// CHECK: %[[R:.*]] = "tf.Reshape"(%[[P]], %{{.*}}) : (tensor<2x6x6x3xf32>, tensor<6xi64>) -> tensor<2x3x2x2x3x3xf32>
+// CHECK: %[[T:.*]] = "tf.Transpose"(%[[R]], %{{.*}}) : (tensor<2x3x2x2x3x3xf32>, tensor<6xi64>) -> tensor<2x3x2x3x2x3xf32>
+// CHECK: "tf.Reshape"(%[[T]], %{{.*}}) : (tensor<2x3x2x3x2x3xf32>, tensor<4xi64>) -> tensor<12x3x2x3xf32>
+// CHECK: %[[R2:.*]] = "tf.Reshape"(%arg1, %{{.*}}) : (tensor<12x3x2x3xf32>, tensor<6xi64>) -> tensor<2x3x2x3x2x3xf32>
+// CHECK: %[[T2:.*]] = "tf.Transpose"(%[[R2]], %{{.*}}) : (tensor<2x3x2x3x2x3xf32>, tensor<6xi64>) -> tensor<2x3x2x2x3x3xf32>
+// CHECK: %[[U:.*]] = "tf.Reshape"(%[[T2]], %{{.*}}) : (tensor<2x3x2x2x3x3xf32>, tensor<4xi64>) -> tensor<2x6x6x3xf32>
+// CHECK: "tf.Slice"(%[[U]], %{{.*}}, %{{.*}}) : (tensor<2x6x6x3xf32>, tensor<4xi64>, tensor<4xi64>) -> tensor<2x5x4x3xf32>
+func.func @space_batch(%x: tensor<2x5x4x3xf32>, %b: tensor<12x3x2x3xf32>)
+    -> (tensor<12x3x2x3xf32>, tensor<2x5x4x3xf32>) {
+  %block = "tf.Const"() {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pads = "tf.Const"() {dtype = i32, value = dense<[[1, 0], [1, 1]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %s = "tf.SpaceToBatchND"(%x, %block, %pads) : (tensor<2x5x4x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<12x3x2x3xf32>
+  %y = "tf.BatchToSpaceND"(%b, %block, %pads) : (tensor<12x3x2x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<2x5x4x3xf32>
+  return %s, %y : tensor<12x3x2x3xf32>, tensor<2x5x4x3xf32>
+}
