@@ -48,6 +48,11 @@ mlir::LogicalResult decomposeEinsum(mlir::RewriterBase &rewriter, EinsumOp op);
 /// channel counts and the filter's shape; fails, changing nothing, otherwise.
 mlir::LogicalResult decomposeGroupedConv2D(mlir::RewriterBase &rewriter, Conv2DOp op);
 
+/// Replaces a grouped Conv3D (the filter's input channels a proper divisor of the
+/// input's) by one Conv3D per group between Splits of the input and filter and a ConcatV2.
+/// Fails, changing nothing, otherwise.
+mlir::LogicalResult decomposeGroupedConv3D(mlir::RewriterBase &rewriter, Conv3DOp op);
+
 /// Replaces a SpaceToBatchND by Pad, Reshape, Transpose and Reshape, or a BatchToSpaceND by
 /// Reshape, Transpose, Reshape and Slice (TensorFlow's definition of the two). Needs static
 /// shapes and constant block shapes, paddings and crops; fails, changing nothing, otherwise.

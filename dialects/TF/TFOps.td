@@ -1260,6 +1260,42 @@ class TF_PoolOp<string mnemonic, string what> : TF_Op<mnemonic> {
 def TF_MaxPoolOp : TF_PoolOp<"MaxPool", "the maximum">;
 def TF_AvgPoolOp : TF_PoolOp<"AvgPool", "the mean of the elements inside the input">;
 
+def TF_Conv3DOp : TF_Op<"Conv3D"> {
+  let summary = "3-D convolution; the filter is [depth, height, width, in_channels, out_channels]";
+  let description = [{
+    NDHWC only (TensorFlow's CPU kernel has no other layout); `strides` and `dilations`
+    have 5 entries, 1 for the batch and the channels; padding SAME or VALID. A filter with
+    a proper divisor of the input's channels is a grouped convolution.
+    ```mlir
+    %y = "tf.Conv3D"(%x, %f) {padding = "SAME", strides = [1, 1, 1, 1, 1]}
+        : (tensor<1x4x8x8x3xf32>, tensor<3x3x3x3x8xf32>) -> tensor<1x4x8x8x8xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, TF_FloatTensor:$filter, I64ArrayAttr:$strides,
+      StrAttr:$padding, DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferConv3D";
+}
+
+class TF_Pool3DOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what # " over `ksize` windows of 3 dimensions";
+  let description = [{
+    NDHWC only; `ksize` and `strides` have 5 entries, 1 for the batch and the channels.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x) {ksize = [1, 2, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 2, 1]}
+        : (tensor<1x4x8x8x2xf32>) -> tensor<1x2x4x4x2xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, I64ArrayAttr:$ksize, I64ArrayAttr:$strides,
+      StrAttr:$padding, DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferPool3D";
+}
+def TF_MaxPool3DOp : TF_Pool3DOp<"MaxPool3D", "the maximum">;
+def TF_AvgPool3DOp : TF_Pool3DOp<"AvgPool3D", "the mean of the elements inside the input">;
+
 class TF_FusedBatchNormOpBase<string mnemonic, dag extraResults> : TF_Op<mnemonic> {
   let summary = "batch normalisation: (x - mean) * scale / sqrt(variance + epsilon) + offset";
   let description = [{

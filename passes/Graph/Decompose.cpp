@@ -26,8 +26,8 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<kiln::tf::EinsumOp, kiln::tf::BatchMatMulOp, kiln::tf::BatchMatMulV2Op,
-              kiln::tf::Conv2DOp, kiln::tf::TensorListGatherOp, kiln::tf::SpaceToBatchNDOp,
-              kiln::tf::BatchToSpaceNDOp>(op))
+              kiln::tf::Conv2DOp, kiln::tf::Conv3DOp, kiln::tf::TensorListGatherOp,
+              kiln::tf::SpaceToBatchNDOp, kiln::tf::BatchToSpaceNDOp>(op))
         ops.push_back(op);
     });
     bool failed = false;
@@ -64,6 +64,9 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
         ++numSpaceBatch;
       } else if (auto conv = dyn_cast<kiln::tf::Conv2DOp>(op)) {
         if (succeeded(kiln::tf::decomposeGroupedConv2D(rewriter, conv)))
+          ++numGroupedConvolutions;
+      } else if (auto conv3d = dyn_cast<kiln::tf::Conv3DOp>(op)) {
+        if (succeeded(kiln::tf::decomposeGroupedConv3D(rewriter, conv3d)))
           ++numGroupedConvolutions;
       } else if (succeeded(kiln::tf::flattenBatchMatMul(rewriter, op))) {
         ++numFlattened;

@@ -436,4 +436,87 @@ void FusedConv2DOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIR
   results.add<FoldZeroPadIntoConvolution<FusedConv2DOp>>(context);
 }
 
+//===----------------------------------------------------------------------===//
+// 3-D windows (NDHWC).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The output of a 3-D window op over `input` (NDHWC) with window `size` (3 entries) and
+/// `channels` output channels (the input's when negative).
+LogicalResult window3DOutput(const InferContext &ctx, TensorType input, ArrayRef<int64_t> size,
+                             int64_t channels, InferResult &out) {
+  StringRef format = "NDHWC";
+  if (auto f = ctx.attr<StringAttr>("data_format"))
+    format = f.getValue();
+  if (format != "NDHWC")
+    return ctx.error("data_format must be \"NDHWC\" (TensorFlow's CPU kernels have no other), "
+                     "got \"",
+                     format, "\"");
+  auto padding = ctx.requireAttr<StringAttr>("padding", "a string (s: \"SAME\", ...)");
+  if (failed(padding))
+    return failure();
+  if (padding->getValue() == "EXPLICIT")
+    return ctx.error("padding must be \"SAME\" or \"VALID\", got \"EXPLICIT\"");
+  auto strides = ctx.intList("strides");
+  auto dilations = ctx.intList("dilations").value_or(SmallVector<int64_t>(5, 1));
+  if (!strides || strides->size() != 5 || dilations.size() != 5)
+    return ctx.error("strides and dilations must have 5 entries");
+  if ((*strides)[0] != 1 || (*strides)[4] != 1 || dilations[0] != 1 || dilations[4] != 1)
+    return ctx.error("strides and dilations along the batch and channel dimensions must be 1");
+  if (!input.hasRank()) {
+    out.push_back(UnrankedTensorType::get(input.getElementType()));
+    return success();
+  }
+  if (input.getRank() != 5)
+    return ctx.error("input must be 5-D, got ", input);
+  SmallVector<int64_t> shape(input.getShape());
+  for (int i = 0; i < 3; ++i) {
+    auto d = computeWindow(ctx, shape[1 + i], size[i], (*strides)[1 + i], dilations[1 + i],
+                           padding->getValue(), 0, 0);
+    if (failed(d))
+      return failure();
+    shape[1 + i] = d->output;
+  }
+  if (channels >= 0)
+    shape[4] = channels;
+  out.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+} // namespace
+
+LogicalResult inferConv3D(const InferContext &ctx, InferResult &out) {
+  auto inputs = ctx.twoInputs("input and filter");
+  if (failed(inputs))
+    return failure();
+  auto [x, f] = *inputs;
+  if (!f.hasRank() || !f.hasStaticShape())
+    return ctx.error("needs a filter of known shape, got ", f);
+  if (f.getRank() != 5)
+    return ctx.error("filter must be 5-D [depth, height, width, in, out], got ", f);
+  int64_t perGroup = f.getDimSize(3), outputs = f.getDimSize(4);
+  if (perGroup < 1)
+    return ctx.error("filter must have input channels, got ", f);
+  if (x.hasRank() && x.getRank() == 5 && !x.isDynamicDim(4)) {
+    int64_t channels = x.getDimSize(4), groups = channels / perGroup;
+    if (channels % perGroup != 0 || groups < 1 || outputs % groups != 0)
+      return ctx.error("the input's ", channels, " channels are not groups of the filter's ",
+                       perGroup, " input channels with ", outputs, " outputs");
+  }
+  return window3DOutput(ctx, x, f.getShape().take_front(3), f.getDimSize(4), out);
+}
+
+LogicalResult inferPool3D(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto ksize = ctx.intList("ksize");
+  if (!ksize || ksize->size() != 5)
+    return ctx.error("ksize must have 5 entries");
+  if ((*ksize)[0] != 1 || (*ksize)[4] != 1)
+    return ctx.error("ksize along the batch and channel dimensions must be 1");
+  return window3DOutput(ctx, *input, ArrayRef<int64_t>(*ksize).slice(1, 3), -1, out);
+}
+
 } // namespace kiln::tf

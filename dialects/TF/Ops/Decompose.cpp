@@ -262,6 +262,38 @@ LogicalResult decomposeGroupedConv2D(RewriterBase &rewriter, Conv2DOp op) {
   return success();
 }
 
+LogicalResult decomposeGroupedConv3D(RewriterBase &rewriter, Conv3DOp op) {
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  auto f = dyn_cast<RankedTensorType>(op.getFilter().getType());
+  auto result = dyn_cast<RankedTensorType>(op.getOutput().getType());
+  if (!op.getControlInputs().empty() || !x || !f || !result || x.getRank() != 5 ||
+      !f.hasStaticShape())
+    return failure();
+  int64_t channels = x.getDimSize(4), perGroup = f.getDimSize(3), outputs = f.getDimSize(4);
+  if (ShapedType::isDynamic(channels) || perGroup < 1 || channels == perGroup ||
+      channels % perGroup != 0 || outputs % (channels / perGroup) != 0)
+    return failure();
+  int64_t groups = channels / perGroup;
+  SmallVector<NamedAttribute> window;
+  for (StringRef name : {"strides", "padding", "data_format", "dilations"})
+    if (Attribute attr = op->getAttr(name))
+      window.push_back(rewriter.getNamedAttr(name, attr));
+  rewriter.setInsertionPoint(op);
+  Builder b{rewriter, op.getLoc()};
+  SmallVector<Value> xs = b.split(op.getInput(), 4, groups);
+  SmallVector<Value> fs = b.split(op.getFilter(), 4, groups);
+  SmallVector<Value> parts;
+  for (int64_t g = 0; g < groups; ++g)
+    parts.push_back(b.create("Conv3D", {xs[g], fs[g]}, window));
+  parts.push_back(b.constScalar(4));
+  Value y =
+      b.create("ConcatV2", parts, {rewriter.getNamedAttr("N", rewriter.getI64IntegerAttr(groups))});
+  if (b.failed || y.getType() != result)
+    return failure();
+  rewriter.replaceOp(op, y);
+  return success();
+}
+
 LogicalResult flattenBatchMatMul(RewriterBase &rewriter, Operation *op) {
   if (op->getNumOperands() != 2 || op->getNumResults() != 1)
     return failure(); // control inputs stay with the op

@@ -270,6 +270,8 @@ mlir::LogicalResult inferOneHot(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConv3D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferPool3D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferResizeNearest(const InferContext &ctx, InferResult &out);

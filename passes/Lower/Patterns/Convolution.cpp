@@ -688,6 +688,185 @@ template <typename OpT, bool Max> struct PoolLowering : OpConversionPattern<OpT>
   }
 };
 
+/// The geometry of a 3-D window op (NDHWC; SAME or VALID), per spatial dimension.
+struct Geometry3D {
+  int64_t stride[3], dilation[3], window[3];
+  tf::WindowDim dims[3];
+};
+
+FailureOr<Geometry3D> geometry3D(Operation *op, RankedTensorType input, ArrayRef<int64_t> window) {
+  auto strides = intList(op, "strides", 5, {});
+  auto dilations = intList(op, "dilations", 5, {1, 1, 1, 1, 1});
+  if (failed(strides) || failed(dilations))
+    return failure();
+  StringRef padding = op->getAttrOfType<StringAttr>("padding").getValue();
+  tf::InferContext ctx{op->getContext(), op->getLoc(), {}, {}, op->getName().getStringRef()};
+  Geometry3D g;
+  for (int i = 0; i < 3; ++i) {
+    g.stride[i] = (*strides)[1 + i];
+    g.dilation[i] = (*dilations)[1 + i];
+    g.window[i] = window[i];
+    auto d = tf::computeWindow(ctx, input.getDimSize(1 + i), window[i], g.stride[i], g.dilation[i],
+                               padding, 0, 0);
+    if (failed(d))
+      return failure();
+    g.dims[i] = *d;
+  }
+  return g;
+}
+
+/// `input` (NDHWC) padded along its three spatial dimensions with `value`.
+Value padSpatial3D(OpBuilder &b, Location loc, Value input, const Geometry3D &g, Value value) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<OpFoldResult> low(5, b.getIndexAttr(0)), high(5, b.getIndexAttr(0));
+  bool any = false;
+  for (int i = 0; i < 3; ++i) {
+    shape[1 + i] += g.dims[i].padBefore + g.dims[i].padAfter;
+    low[1 + i] = b.getIndexAttr(g.dims[i].padBefore);
+    high[1 + i] = b.getIndexAttr(g.dims[i].padAfter);
+    any |= g.dims[i].padBefore != 0 || g.dims[i].padAfter != 0;
+  }
+  if (!any)
+    return input;
+  return tensor::PadOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+                               low, high, value)
+      .getResult();
+}
+
+/// Conv3D (NDHWC, a [d, h, w, in, out] filter): the padded input and linalg's named 3-D
+/// convolution, in generated loops.
+struct Conv3DLowering : OpConversionPattern<tf::Conv3DOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::Conv3DOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
+    if (!resultType || !inputType || !filterType || !filterType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (inputType.getDimSize(4) != filterType.getDimSize(3))
+      return op.emitError("a grouped convolution (")
+             << inputType.getDimSize(4) << " input channels, " << filterType.getDimSize(3)
+             << " per group) must be decomposed first (kiln-graph-decompose)";
+    auto g = geometry3D(op, inputType, filterType.getShape().take_front(3));
+    if (failed(g))
+      return failure();
+    Location loc = op.getLoc();
+    Type element = inputType.getElementType();
+    Value zero = scalarConstant(rewriter, loc, element, 0);
+    Value padded = padSpatial3D(rewriter, loc, adaptor.getInput(), *g, zero);
+    auto vector = [&](ArrayRef<int64_t> values) {
+      return DenseIntElementsAttr::get(RankedTensorType::get({3}, rewriter.getI64Type()), values);
+    };
+    SmallVector<NamedAttribute> attrs = {rewriter.getNamedAttr("strides", vector(g->stride)),
+                                         rewriter.getNamedAttr("dilations", vector(g->dilation))};
+    Value init = filledTensor(rewriter, loc, resultType, zero);
+    Value result = linalg::Conv3DNdhwcDhwcfOp::create(rewriter, loc, TypeRange{resultType},
+                                                      ValueRange{padded, adaptor.getFilter()},
+                                                      ValueRange{init}, attrs)
+                       .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MaxPool3D and AvgPool3D (NDHWC): one generic over loops (n, od, oh, ow, kd, kh, kw, c),
+/// the channel innermost, over the input padded with the lowest finite value (max: each
+/// window value greater than the running maximum replaces it, so NaNs are passed over, as
+/// in TensorFlow's) or zeros (average: the sums divided by the count of each window's
+/// elements inside the input, known at compile time).
+template <typename OpT, bool Max> struct Pool3DLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!resultType || !inputType)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto ksize = intList(op, "ksize", 5, {});
+    if (failed(ksize))
+      return failure();
+    auto g = geometry3D(op, inputType, ArrayRef<int64_t>(*ksize).slice(1, 3));
+    if (failed(g))
+      return failure();
+    Location loc = op.getLoc();
+    auto element = cast<FloatType>(inputType.getElementType());
+    Value initValue =
+        Max ? Value(arith::ConstantOp::create(
+                  rewriter, loc,
+                  FloatAttr::get(element, APFloat::getLargest(element.getFloatSemantics(),
+                                                              /*Negative=*/true))))
+            : scalarConstant(rewriter, loc, element, 0);
+    Value padded = padSpatial3D(rewriter, loc, adaptor.getInput(), *g, initValue);
+    Value init = filledTensor(rewriter, loc, resultType, initValue);
+    Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>(g->window, 3), element);
+    MLIRContext *ctx = rewriter.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> in = {d(0)};
+    for (unsigned i = 0; i < 3; ++i)
+      in.push_back(d(1 + i) * g->stride[i] + d(4 + i) * g->dilation[i]);
+    in.push_back(d(7));
+    SmallVector<AffineMap> maps = {AffineMap::get(8, 0, in, ctx),
+                                   AffineMap::get(8, 0, {d(4), d(5), d(6)}, ctx),
+                                   AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(7)}, ctx)};
+    using utils::IteratorType;
+    SmallVector<IteratorType> iterators(8, IteratorType::parallel);
+    for (int i = 4; i < 7; ++i)
+      iterators[i] = IteratorType::reduction;
+    Value result = linalg::GenericOp::create(
+                       rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
+                       ValueRange{init}, maps, iterators,
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         Value next;
+                         if (Max) {
+                           Value greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                                                 args[0], args[2]);
+                           next = arith::SelectOp::create(b, l, greater, args[0], args[2]);
+                         } else {
+                           next = arith::AddFOp::create(b, l, args[2], args[0]);
+                         }
+                         linalg::YieldOp::create(b, l, next);
+                       })
+                       .getResult(0);
+    if (!Max)
+      result = divideByCounts(rewriter, loc, result, inputType, *g);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// Each output position's sum divided by the number of its window's elements inside the
+  /// input.
+  static Value divideByCounts(OpBuilder &b, Location loc, Value sums, RankedTensorType input,
+                              const Geometry3D &g) {
+    auto type = cast<RankedTensorType>(sums.getType());
+    auto inside = [&](int i, int64_t o) {
+      int64_t start = o * g.stride[i] - g.dims[i].padBefore;
+      int64_t lo = std::max<int64_t>(start, 0);
+      int64_t hi = std::min<int64_t>(start + g.window[i], input.getDimSize(1 + i));
+      return std::max<int64_t>(hi - lo, 0);
+    };
+    SmallVector<Attribute> counts;
+    for (int64_t od = 0; od < g.dims[0].output; ++od)
+      for (int64_t oh = 0; oh < g.dims[1].output; ++oh)
+        for (int64_t ow = 0; ow < g.dims[2].output; ++ow)
+          counts.push_back(b.getFloatAttr(type.getElementType(),
+                                          double(inside(0, od) * inside(1, oh) * inside(2, ow))));
+    auto countType = RankedTensorType::get({g.dims[0].output, g.dims[1].output, g.dims[2].output},
+                                           type.getElementType());
+    Value countTensor =
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(countType, counts));
+    MLIRContext *ctx = b.getContext();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(5, ctx);
+    AffineMap dhw = AffineMap::get(
+        5, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)}, ctx);
+    return buildParallelGeneric(b, loc, type, {sums, countTensor}, {id, dhw},
+                                [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                                  return arith::DivFOp::create(nb, l, args[0], args[1]);
+                                });
+  }
+};
+
 /// Inference batch normalisation, per channel, computed in the statistics' type (U):
 /// y = (x - mean) * scale * rsqrt(variance + epsilon) + offset.
 template <typename OpT> struct FusedBatchNormLowering : OpConversionPattern<OpT> {
@@ -801,7 +980,9 @@ void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternS
                ConvBackpropInputLowering, PoolLowering<tf::MaxPoolOp, true>,
                PoolLowering<tf::AvgPoolOp, false>, FusedBatchNormLowering<tf::FusedBatchNormOp>,
                FusedBatchNormLowering<tf::FusedBatchNormV2Op>,
-               FusedBatchNormLowering<tf::FusedBatchNormV3Op>>(converter, patterns.getContext());
+               FusedBatchNormLowering<tf::FusedBatchNormV3Op>, Conv3DLowering,
+               Pool3DLowering<tf::MaxPool3DOp, true>, Pool3DLowering<tf::AvgPool3DOp, false>>(
+      converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

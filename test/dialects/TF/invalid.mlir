@@ -1143,3 +1143,40 @@ func.func @batch_to_space_crops(%x: tensor<4x2x2x1xf32>) {
   %0 = "tf.BatchToSpaceND"(%x, %block, %crops) : (tensor<4x2x2x1xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Tests that Conv3D and the 3-D pools take NDHWC only, SAME or VALID, and 5 strides.
+func.func @conv3d_format(%x: tensor<1x2x4x4x2xf32>, %w: tensor<1x1x1x2x3xf32>) {
+  // expected-error @+2 {{data_format must be "NDHWC" (TensorFlow's CPU kernels have no other), got "NCDHW"}}
+  // expected-error @+1 {{'tf.Conv3D' op failed to infer returned types}}
+  %0 = "tf.Conv3D"(%x, %w) {data_format = "NCDHW", padding = "SAME", strides = [1, 1, 1, 1, 1]} : (tensor<1x2x4x4x2xf32>, tensor<1x1x1x2x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_groups(%x: tensor<1x4x4x4x5xf32>, %w: tensor<1x1x1x2x3xf32>) {
+  // expected-error @+2 {{the input's 5 channels are not groups of the filter's 2 input channels with 3 outputs}}
+  // expected-error @+1 {{'tf.Conv3D' op failed to infer returned types}}
+  %0 = "tf.Conv3D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x5xf32>, tensor<1x1x1x2x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @pool3d_ksize(%x: tensor<1x4x4x4x2xf32>) {
+  // expected-error @+2 {{ksize must have 5 entries}}
+  // expected-error @+1 {{'tf.MaxPool3D' op failed to infer returned types}}
+  %0 = "tf.MaxPool3D"(%x) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @pool3d_explicit(%x: tensor<1x4x4x4x2xf32>) {
+  // expected-error @+2 {{padding must be "SAME" or "VALID", got "EXPLICIT"}}
+  // expected-error @+1 {{'tf.AvgPool3D' op failed to infer returned types}}
+  %0 = "tf.AvgPool3D"(%x) {ksize = [1, 2, 2, 2, 1], padding = "EXPLICIT", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x2xf32>) -> tensor<*xf32>
+  return
+}

@@ -1119,6 +1119,35 @@ def build_space_batch():
          [("x", img), ("s", seq)], SUMS)
 
 
+def build_conv3d():
+    r = rng_for("conv3d")
+    x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
+    case("conv3d", "conv", "Conv3D SAME with strides [1, 2, 1, 2, 1] and VALID with dilations "
+         "[1, 2, 1, 1, 1]",
+         lambda p: {"same": raw.Conv3D(input=p["x"], filter=p["w"], strides=[1, 2, 1, 2, 1],
+                                       padding="SAME", name="same"),
+                    "dilated": raw.Conv3D(input=p["x"], filter=p["w"], strides=[1] * 5,
+                                          padding="VALID", dilations=[1, 2, 1, 1, 1],
+                                          name="dilated")},
+         [("x", x), ("w", w)], SUMS)
+    v = f32(r, (2, 5, 6, 7, 3))
+    case("pool3d", "conv", "MaxPool3D and AvgPool3D, VALID 2x2x2 with strides 2 and SAME "
+         "3x2x3 with strides [1, 2, 1, 2, 1] (averages over the elements inside the input)",
+         lambda p: {"max_valid": raw.MaxPool3D(input=p["x"], ksize=[1, 2, 2, 2, 1],
+                                               strides=[1, 2, 2, 2, 1], padding="VALID",
+                                               name="max_valid"),
+                    "max_same": raw.MaxPool3D(input=p["x"], ksize=[1, 3, 2, 3, 1],
+                                              strides=[1, 2, 1, 2, 1], padding="SAME",
+                                              name="max_same"),
+                    "avg_valid": raw.AvgPool3D(input=p["x"], ksize=[1, 2, 2, 2, 1],
+                                               strides=[1, 2, 2, 2, 1], padding="VALID",
+                                               name="avg_valid"),
+                    "avg_same": raw.AvgPool3D(input=p["x"], ksize=[1, 3, 2, 3, 1],
+                                              strides=[1, 2, 1, 2, 1], padding="SAME",
+                                              name="avg_same")},
+         [("x", v)], SUMS)
+
+
 def build_conv():
     r = rng_for("conv")
     x = f32(r, (2, 9, 8, 3))
@@ -1942,7 +1971,8 @@ def build_devices():
 def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
-                  build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_space_batch, build_fused,
+                  build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
+                  build_fused,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -191,3 +191,18 @@ func.func @space_batch(%x: tensor<2x5x4x3xf32>, %b: tensor<12x3x2x3xf32>)
   %y = "tf.BatchToSpaceND"(%b, %block, %pads) : (tensor<12x3x2x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<2x5x4x3xf32>
   return %s, %y : tensor<12x3x2x3xf32>, tensor<2x5x4x3xf32>
 }
+
+// -----
+
+// Tests that a grouped Conv3D (6 channels in groups of 2) is one Conv3D per group between
+// Splits of the input and the filter along their channels, and a ConcatV2.
+// CHECK-LABEL: func.func @grouped_conv3d
+// CHECK: %[[X:.*]]:3 = "tf.Split"(%{{.*}}, %arg0) {num_split = 3 : i64} : (tensor<i32>, tensor<1x4x4x4x6xf32>) -> (tensor<1x4x4x4x2xf32>, tensor<1x4x4x4x2xf32>, tensor<1x4x4x4x2xf32>)
+// CHECK: %[[F:.*]]:3 = "tf.Split"(%{{.*}}, %arg1) {num_split = 3 : i64}
+// CHECK: "tf.Conv3D"(%[[X]]#0, %[[F]]#0) {padding = "SAME", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x2xf32>, tensor<3x3x3x2x1xf32>) -> tensor<1x4x4x4x1xf32>
+// CHECK: "tf.Conv3D"(%[[X]]#2, %[[F]]#2)
+// CHECK: "tf.ConcatV2"({{.*}}) {N = 3 : i64} : (tensor<1x4x4x4x1xf32>, tensor<1x4x4x4x1xf32>, tensor<1x4x4x4x1xf32>, tensor<i32>) -> tensor<1x4x4x4x3xf32>
+func.func @grouped_conv3d(%x: tensor<1x4x4x4x6xf32>, %w: tensor<3x3x3x2x3xf32>) -> tensor<1x4x4x4x3xf32> {
+  %0 = "tf.Conv3D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x6xf32>, tensor<3x3x3x2x3xf32>) -> tensor<1x4x4x4x3xf32>
+  return %0 : tensor<1x4x4x4x3xf32>
+}

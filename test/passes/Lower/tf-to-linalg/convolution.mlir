@@ -384,3 +384,37 @@ func.func @grouped_not_decomposed(%x: tensor<1x5x5x4xf32>, %f: tensor<3x3x2x6xf3
   %y = "tf.Conv2D"(%x, %f) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x5x5x4xf32>, tensor<3x3x2x6xf32>) -> tensor<1x5x5x6xf32>
   return %y : tensor<1x5x5x6xf32>
 }
+
+// -----
+
+// Tests Conv3D: the input padded as SAME pads it (the extra row after), then linalg's named
+// 3-D convolution with the spatial strides and dilations.
+// CHECK-LABEL: func.func @conv3d
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 0, 0] high[0, 1, 1, 1, 0]
+// CHECK: linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<[2, 1, 2]> : tensor<3xi64>} ins(%[[P]], %arg1 : tensor<1x5x7x7x2xf32>, tensor<3x3x3x2x4xf32>)
+func.func @conv3d(%x: tensor<1x4x5x6x2xf32>, %w: tensor<3x3x3x2x4xf32>) -> tensor<1x2x5x3x4xf32> {
+  %0 = "tf.Conv3D"(%x, %w) {padding = "SAME", strides = [1, 2, 1, 2, 1]} : (tensor<1x4x5x6x2xf32>, tensor<3x3x3x2x4xf32>) -> tensor<1x2x5x3x4xf32>
+  return %0 : tensor<1x2x5x3x4xf32>
+}
+
+// -----
+
+// Tests MaxPool3D (from the lowest finite value, a window value replacing the maximum only
+// when greater, so NaNs are passed over) and AvgPool3D (sums over the zero-padded input,
+// then each divided by its count of elements inside the input), each one generic over
+// (n, od, oh, ow, kd, kh, kw, c).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d3 * 2 + d6, d7)>
+// CHECK-LABEL: func.func @pools
+// CHECK: %[[LOW:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]} ins(%arg0,
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %in, %out : f32
+// CHECK: arith.select %[[GT]], %in, %out : f32
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 0, 0] high[0, 1, 1, 1, 0]
+// CHECK: arith.addf %out, %in : f32
+// CHECK: arith.constant dense<{{\[\[\[}}1.800000e+01, 1.800000e+01, 1.200000e+01], [2.700000e+01,
+// CHECK: arith.divf %in, %in_{{.*}} : f32
+func.func @pools(%x: tensor<1x4x5x6x2xf32>) -> (tensor<1x2x2x3x2xf32>, tensor<1x2x3x3x2xf32>) {
+  %0 = "tf.MaxPool3D"(%x) {ksize = [1, 2, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 2, 1]} : (tensor<1x4x5x6x2xf32>) -> tensor<1x2x2x3x2xf32>
+  %1 = "tf.AvgPool3D"(%x) {ksize = [1, 3, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 2, 1]} : (tensor<1x4x5x6x2xf32>) -> tensor<1x2x3x3x2xf32>
+  return %0, %1 : tensor<1x2x2x3x2xf32>, tensor<1x2x3x3x2xf32>
+}
