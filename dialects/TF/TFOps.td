@@ -589,6 +589,31 @@ class TF_ArgReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
 def TF_ArgMaxOp : TF_ArgReductionOp<"ArgMax", "largest value">;
 def TF_ArgMinOp : TF_ArgReductionOp<"ArgMin", "smallest value">;
 
+class TF_CumulativeOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = "running " # what # " along `axis`";
+  let description = [{
+    `axis` (a constant scalar; negative counts from the end) is the dimension scanned;
+    `exclusive` leaves each element out of its own result (the first is the identity),
+    `reverse` scans from the end.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%x, %axis) {exclusive = false, reverse = false}
+        : (tensor<2x5xf32>, tensor<i32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$x, TF_IndexTensor:$axis,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$exclusive,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$reverse, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_NumberTensor:$out);
+  let inferFn = "inferCumulative";
+  let opExtraDecls = [{
+    /// The scanned dimension, if `axis` is a constant in range.
+    std::optional<int64_t> getScannedAxis();
+  }];
+}
+def TF_CumsumOp : TF_CumulativeOp<"Cumsum", "sums">;
+def TF_CumprodOp : TF_CumulativeOp<"Cumprod", "products">;
+
 def TF_TopKV2Op : TF_Op<"TopKV2"> {
   let summary = "the `k` largest entries of each row (the last dimension) and their indices";
   let description = [{

@@ -288,6 +288,7 @@ ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixel
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferCumulative(const InferContext &ctx, InferResult &out);
 /// The axes of a reduction, in [0, rank), sorted and unique; fails on out-of-range axes.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 normalizeAxes(const InferContext &ctx, llvm::ArrayRef<int64_t> axes, int64_t rank);

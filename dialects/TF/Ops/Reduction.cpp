@@ -87,6 +87,38 @@ LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferCumulative(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  auto axisType = cast<TensorType>(ctx.operandType(1));
+  if (axisType.hasRank() && axisType.getRank() != 0)
+    return ctx.error("axis must be a scalar, got ", axisType);
+  if (auto axis = ctx.constantInts(1); axis && input->hasRank()) {
+    int64_t rank = input->getRank(), a = axis->front();
+    if (a < -rank || a >= rank)
+      return ctx.error("axis ", a, " is out of range for an input of rank ", rank);
+  }
+  out.push_back(*input);
+  return success();
+}
+
+/// The scanned dimension of a Cumsum or Cumprod, if its axis is a constant in range.
+template <typename OpT> static std::optional<int64_t> scannedAxis(OpT op) {
+  auto type = dyn_cast<RankedTensorType>(op.getX().getType());
+  auto c = op.getAxis().template getDefiningOp<ConstOp>();
+  auto dense = c ? dyn_cast<DenseIntElementsAttr>(c.getValueAttr()) : DenseIntElementsAttr();
+  if (!type || !dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  int64_t rank = type.getRank(), a = (*dense.template value_begin<APInt>()).getSExtValue();
+  if (a < -rank || a >= rank)
+    return std::nullopt;
+  return a < 0 ? a + rank : a;
+}
+
+std::optional<int64_t> CumsumOp::getScannedAxis() { return scannedAxis(*this); }
+std::optional<int64_t> CumprodOp::getScannedAxis() { return scannedAxis(*this); }
+
 LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(2);
   if (failed(input))

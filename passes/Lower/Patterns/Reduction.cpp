@@ -229,6 +229,68 @@ Value comesBefore(OpBuilder &b, Location l, ElementKind kind, Value va, Value a,
   return arith::OrIOp::create(b, l, greater, arith::AndIOp::create(b, l, equal, earlier));
 }
 
+/// Cumsum and Cumprod: a loop over the scanned dimension carrying the running total (a
+/// tensor of the other dimensions, so each step is one vectorizable elementwise op), each
+/// step writing its slice of the result before (exclusive) or after adding its own.
+template <typename OpT, bool Product> struct CumulativeLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(this->getTypeConverter(), op.getOut().getType());
+    std::optional<int64_t> axis = op.getScannedAxis();
+    if (!type || !axis)
+      return rewriter.notifyMatchFailure(op, "needs a static shape and a constant axis");
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getX().getType()));
+    int64_t rank = type.getRank(), n = type.getDimSize(*axis);
+    SmallVector<int64_t> rowShape(type.getShape());
+    rowShape.erase(rowShape.begin() + *axis);
+    auto rowType = RankedTensorType::get(rowShape, type.getElementType());
+    Value identity = scalarConstant(rewriter, loc, type.getElementType(), Product ? 1 : 0);
+    Value total = filledTensor(rewriter, loc, rowType, identity);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    Value zero = indexConstant(rewriter, loc, 0), one = indexConstant(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, indexConstant(rewriter, loc, n), one, ValueRange{init, total},
+        [&](OpBuilder &b, Location l, Value k, ValueRange acc) {
+          Value at =
+              reverse ? Value(arith::SubIOp::create(b, l, indexConstant(b, l, n - 1), k)) : k;
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+              strides(rank, b.getIndexAttr(1));
+          for (int64_t d = 0; d < rank; ++d)
+            sizes.push_back(b.getIndexAttr(d == *axis ? 1 : type.getDimSize(d)));
+          offsets[*axis] = at;
+          Value slice = tensor::ExtractSliceOp::create(b, l, rowType, adaptor.getX(), offsets,
+                                                       sizes, strides);
+          auto insert = [&](Value row) -> Value {
+            return tensor::InsertSliceOp::create(b, l, row, acc[0], offsets, sizes, strides);
+          };
+          // The exclusive result is written before the running total is updated, which may
+          // happen in place.
+          Value result = exclusive ? insert(acc[1]) : Value();
+          Value sum = buildElementwise(b, l, rowType, {acc[1], slice},
+                                       [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                         return arithmetic(nb, nl, kind, args, Product);
+                                       });
+          if (!exclusive)
+            result = insert(sum);
+          scf::YieldOp::create(b, l, ValueRange{result, sum});
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+
+  static Value arithmetic(OpBuilder &b, Location l, ElementKind kind, ValueRange args,
+                          bool product) {
+    if (kind == ElementKind::Float)
+      return product ? Value(arith::MulFOp::create(b, l, args[0], args[1]))
+                     : Value(arith::AddFOp::create(b, l, args[0], args[1]));
+    return product ? Value(arith::MulIOp::create(b, l, args[0], args[1]))
+                   : Value(arith::AddIOp::create(b, l, args[0], args[1]));
+  }
+};
+
 /// TopKV2 by selection, one row at a time: the j-th result is the first element in the
 /// order of comesBefore among those after the (j-1)-th, found by one scan of the row. That
 /// is k scans of n elements (cheap for the small k of classification heads) and needs no
@@ -304,8 +366,9 @@ void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet
            ReductionLowering<tf::ProdOp, Combine::Prod>, ReductionLowering<tf::MaxOp, Combine::Max>,
            ReductionLowering<tf::MinOp, Combine::Min>, ReductionLowering<tf::AllOp, Combine::All>,
            ReductionLowering<tf::AnyOp, Combine::Any>, ArgReductionLowering<tf::ArgMaxOp, true>,
-           ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering>(converter,
-                                                                    patterns.getContext());
+           ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering,
+           CumulativeLowering<tf::CumsumOp, false>, CumulativeLowering<tf::CumprodOp, true>>(
+          converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

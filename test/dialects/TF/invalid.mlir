@@ -1180,3 +1180,14 @@ func.func @pool3d_explicit(%x: tensor<1x4x4x4x2xf32>) {
   %0 = "tf.AvgPool3D"(%x) {ksize = [1, 2, 2, 2, 1], padding = "EXPLICIT", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x2xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Tests that Cumsum's axis is a scalar in range.
+func.func @cumsum_axis(%x: tensor<2x3xf32>) {
+  %a = "tf.Const"() {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{axis 2 is out of range for an input of rank 2}}
+  // expected-error @+1 {{'tf.Cumsum' op failed to infer returned types}}
+  %0 = "tf.Cumsum"(%x, %a) : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+  return
+}

@@ -63,7 +63,8 @@ FAMILIES = {
                    "DivNoNan, MulNoNan, NextAfter, ApproximateEqual, ClipByValue) and the "
                    "bitwise ops (BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, "
                    "RightShift, PopulationCount)",
-    "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin) and TopKV2",
+    "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin), TopKV2, Cumsum "
+              "and Cumprod",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, BroadcastTo, MatrixBandPart, and "
@@ -649,6 +650,30 @@ def build_reduce():
                     "mn": raw.Min(input=p["x"], axis=[1], name="mn"),
                     "am": raw.ArgMax(input=p["x"], dimension=1, name="am")},
          [("x", xr)], EXACT)
+
+
+def build_cumulative():
+    r = rng_for("cumulative")
+    x = f32(r, (3, 6, 4))
+    case("cumsum", "reduce", "Cumsum along axis 1, exclusive, reversed, both, and along axis "
+         "-1 and 0 (a sparsemax's and a causal attention mask's running sums)",
+         lambda p: {"plain": raw.Cumsum(x=p["x"], axis=tf.constant(1), name="plain"),
+                    "exclusive": raw.Cumsum(x=p["x"], axis=tf.constant(1), exclusive=True,
+                                            name="exclusive"),
+                    "reverse": raw.Cumsum(x=p["x"], axis=tf.constant(1), reverse=True,
+                                          name="reverse"),
+                    "both": raw.Cumsum(x=p["x"], axis=tf.constant(1), exclusive=True,
+                                       reverse=True, name="both"),
+                    "last": raw.Cumsum(x=p["x"], axis=tf.constant(-1), name="last"),
+                    "first": raw.Cumsum(x=p["x"], axis=tf.constant(0, tf.int64),
+                                        name="first")},
+         [("x", x)], SUMS)
+    i = r.integers(-3, 4, (2, 5)).astype(np.int32)
+    case("cumprod", "reduce", "Cumprod on float32 and int32, exclusive and reversed",
+         lambda p: {"fp": raw.Cumprod(x=p["x"], axis=tf.constant(1), name="fp"),
+                    "ip": raw.Cumprod(x=p["i"], axis=tf.constant(1), exclusive=True,
+                                      reverse=True, name="ip")},
+         [("x", f32(r, (2, 5), 0.5, 1.5)), ("i", i)], SUMS)
 
 
 def build_shape():
@@ -1969,7 +1994,7 @@ def build_devices():
 
 
 def main(only):
-    for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_shape, build_lists,
+    for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
                   build_fused,

@@ -123,3 +123,41 @@ func.func @all_any(%x: tensor<3x4xi1>) -> (tensor<3xi1>, tensor<3xi1>) {
   %1 = "tf.Any"(%x, %axis) : (tensor<3x4xi1>, tensor<i32>) -> tensor<3xi1>
   return %0, %1 : tensor<3xi1>, tensor<3xi1>
 }
+
+// -----
+
+// Tests Cumsum, exclusive and reversed: a loop over the scanned dimension from its end,
+// carrying the running sums of the other dimensions; each step writes the sums so far into
+// its slice of the result before adding its own slice (so an in-place update of the total
+// cannot clobber what is written).
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: scf.for %[[K:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[R:[^ ]*]] = %{{.*}}, %[[T:[^ ]*]] = %[[ZERO]]) -> (tensor<3x6xf32>, tensor<3xf32>)
+// CHECK: %[[AT:.*]] = arith.subi %{{.*}}, %[[K]] : index
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[0, %[[AT]]] [3, 1] [1, 1] : tensor<3x6xf32> to tensor<3xf32>
+// CHECK: %[[W:.*]] = tensor.insert_slice %[[T]] into %[[R]][0, %[[AT]]] [3, 1] [1, 1]
+// CHECK: %[[N:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[S]] : tensor<3xf32>, tensor<3xf32>)
+// CHECK: arith.addf
+// CHECK: scf.yield %[[W]], %[[N]]
+func.func @cumsum(%x: tensor<3x6xf32>) -> tensor<3x6xf32> {
+  %a = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Cumsum"(%x, %a) {exclusive = true, reverse = true} : (tensor<3x6xf32>, tensor<i32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+// Tests Cumprod of integers: the running products start from 1 and each step writes the
+// updated products (not exclusive), from the start (not reversed).
+// CHECK-LABEL: func.func @cumprod
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: scf.for %[[K:[^ ]*]] =
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[%[[K]], 0] [1, 4] [1, 1] : tensor<5x4xi32> to tensor<4xi32>
+// CHECK: %[[N:.*]] = linalg.generic
+// CHECK: arith.muli
+// CHECK: tensor.insert_slice %[[N]] into
+func.func @cumprod(%x: tensor<5x4xi32>) -> tensor<5x4xi32> {
+  %a = "tf.Const"() {dtype = i32, value = dense<-2> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Cumprod"(%x, %a) : (tensor<5x4xi32>, tensor<i32>) -> tensor<5x4xi32>
+  return %0 : tensor<5x4xi32>
+}
