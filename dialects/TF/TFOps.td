@@ -425,6 +425,24 @@ def TF_PopulationCountOp : TF_Op<"PopulationCount"> {
 }
 def TF_StopGradientOp : TF_ActivationOp<"StopGradient",
     "returns its input (and stops gradients)", "input", "output", TF_Tensor>;
+def TF_SnapshotOp : TF_ActivationOp<"Snapshot", "returns a copy of its input", "input",
+    "output", TF_Tensor>;
+def TF_PreventGradientOp : TF_ActivationOp<"PreventGradient",
+    "returns its input (a gradient through it is an error)", "input", "output", TF_Tensor>;
+
+def TF_EnsureShapeOp : TF_Op<"EnsureShape"> {
+  let summary = "returns its input, whose shape must be compatible with `shape`";
+  let description = [{
+    The input's type is refined by `shape` (unknown dimensions become known); a shape that
+    contradicts it is an error at compile time.
+    ```mlir
+    %y = "tf.EnsureShape"(%x) {shape = #tf.shape<2x3>} : (tensor<?x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_ShapeAttr:$shape, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferEnsureShape";
+}
 def TF_ZerosLikeOp : TF_ActivationOp<"ZerosLike", "zeros of the input's shape and type",
     "x", "y", TF_Tensor>;
 def TF_OnesLikeOp : TF_ActivationOp<"OnesLike", "ones of the input's shape and type",
@@ -783,6 +801,36 @@ def TF_FillOp : TF_Op<"Fill"> {
                   OptionalAttr<TypeAttr>:$index_type);
   let results = (outs TF_Tensor:$output);
   let inferFn = "inferFill";
+}
+
+def TF_InvertPermutationOp : TF_Op<"InvertPermutation", [
+    DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "the inverse of the permutation x: y[x[i]] = i";
+  let description = [{
+    Each entry of `x` must be in [0, size), checked at run time as TensorFlow checks it
+    (an entry out of range writes nothing under `--no-runtime-checks`).
+    ```mlir
+    %y = "tf.InvertPermutation"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$x, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_IndexTensor:$y);
+  let inferFn = "inferInvertPermutation";
+}
+
+def TF_LinSpaceOp : TF_Op<"LinSpace"> {
+  let summary = "`num` evenly spaced values from `start` to `stop`, both included";
+  let description = [{
+    `num` must be a positive constant; the values are start + i * (stop - start) / (num - 1),
+    the last one `stop` itself, as TensorFlow computes them.
+    ```mlir
+    %y = "tf.LinSpace"(%a, %b, %n) : (tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$start, TF_FloatTensor:$stop, TF_IndexTensor:$num,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tidx);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferLinSpace";
 }
 
 def TF_TileOp : TF_Op<"Tile"> {

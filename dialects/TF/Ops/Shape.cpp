@@ -580,6 +580,72 @@ LogicalResult inferBroadcastTo(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferEnsureShape(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto shape = ctx.attr<ShapeAttr>("shape");
+  if (!shape || !shape.hasRank()) {
+    out.push_back(*input);
+    return success();
+  }
+  TensorType declared = shape.toTensorType(input->getElementType());
+  if (failed(verifyCompatibleShape(*input, declared)))
+    return ctx.error("the input ", *input, " does not have the shape ",
+                     describeDims(declared.getShape()));
+  if (!input->hasRank()) {
+    out.push_back(declared);
+    return success();
+  }
+  SmallVector<int64_t> dims;
+  for (auto [a, b] : llvm::zip(input->getShape(), declared.getShape()))
+    dims.push_back(ShapedType::isDynamic(a) ? b : a);
+  out.push_back(RankedTensorType::get(dims, input->getElementType()));
+  return success();
+}
+
+LogicalResult inferInvertPermutation(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  if (input->hasRank() && input->getRank() != 1)
+    return ctx.error("x must be a vector, got ", *input);
+  out.push_back(*input);
+  return success();
+}
+
+void InvertPermutationOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto x = dyn_cast<RankedTensorType>(getX().getType());
+  if (!x || x.getRank() != 1 || x.isDynamicDim(0))
+    return;
+  int64_t size = x.getDimSize(0);
+  checks.push_back({getX(),
+                    "in_range",
+                    {size},
+                    "x{index} = {value} is not in [0, " + std::to_string(size) + ")"});
+}
+
+LogicalResult inferLinSpace(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto start = cast<TensorType>(ctx.operandType(0));
+  auto stop = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkSameElementType(start, stop, "start and stop")))
+    return failure();
+  for (TensorType t : {start, stop, cast<TensorType>(ctx.operandType(2))})
+    if (t.hasRank() && t.getRank() != 0)
+      return ctx.error("start, stop and num must be scalars, got ", t);
+  auto num = ctx.constantInts(2);
+  if (!num) {
+    out.push_back(RankedTensorType::get({ShapedType::kDynamic}, start.getElementType()));
+    return success();
+  }
+  if ((*num)[0] < 1)
+    return ctx.error("num must be positive, got ", (*num)[0]);
+  out.push_back(RankedTensorType::get({(*num)[0]}, start.getElementType()));
+  return success();
+}
+
 LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(3);
   if (failed(input))

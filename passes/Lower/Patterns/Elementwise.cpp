@@ -710,6 +710,9 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::EluOp>{}, elu);
   addOp(Tag<tf::SoftplusOp>{}, softplus);
   addOp(Tag<tf::StopGradientOp>{}, identity);
+  addOp(Tag<tf::SnapshotOp>{}, identity);
+  addOp(Tag<tf::PreventGradientOp>{}, identity);
+  addOp(Tag<tf::EnsureShapeOp>{}, identity);
   addOp(Tag<tf::ZerosLikeOp>{}, fill<0>);
   addOp(Tag<tf::OnesLikeOp>{}, fill<1>);
   addOp(Tag<tf::TanOp>{}, unaryMath<math::TanOp>);

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -312,6 +313,72 @@ struct MatrixBandPartLowering : OpConversionPattern<tf::MatrixBandPartOp> {
           Value keep = arith::AndIOp::create(b, l, belowBand, aboveBand);
           Value zeroElement = arith::ConstantOp::create(b, l, b.getZeroAttr(args[0].getType()));
           return arith::SelectOp::create(b, l, keep, args[0], zeroElement);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// InvertPermutation: a loop writing y[x[i]] = i; an entry outside [0, n) (which the
+/// run-time check reports) changes nothing.
+struct InvertPermutationLowering : OpConversionPattern<tf::InvertPermutationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::InvertPermutationOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getY().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    int64_t n = type.getDimSize(0);
+    Type element = type.getElementType();
+    Value init = filledTensor(rewriter, loc, type, scalarConstant(rewriter, loc, element, 0));
+    Value zero = indexConstant(rewriter, loc, 0), one = indexConstant(rewriter, loc, 1);
+    Value size = indexConstant(rewriter, loc, n);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, size, one, ValueRange{init},
+        [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
+          Value target = tensor::ExtractOp::create(b, l, adaptor.getX(), ValueRange{i});
+          Value at = arith::IndexCastOp::create(b, l, b.getIndexType(), target);
+          // Outside [0, n): element 0 is written its own value.
+          Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, at, size);
+          Value safeAt = arith::SelectOp::create(b, l, inside, at, zero);
+          Value old = tensor::ExtractOp::create(b, l, acc[0], ValueRange{safeAt});
+          Value index = arith::IndexCastOp::create(b, l, element, i);
+          Value value = arith::SelectOp::create(b, l, inside, index, old);
+          Value written = tensor::InsertOp::create(b, l, value, acc[0], ValueRange{safeAt});
+          scf::YieldOp::create(b, l, written);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// LinSpace: element i is start + i * ((stop - start) / (num - 1)), the last one stop,
+/// as TensorFlow's kernel computes them.
+struct LinSpaceLowering : OpConversionPattern<tf::LinSpaceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::LinSpaceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a constant num");
+    int64_t n = type.getDimSize(0);
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), type, {}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          Type element = type.getElementType();
+          Value start = tensor::ExtractOp::create(b, l, adaptor.getStart(), ValueRange{});
+          Value stop = tensor::ExtractOp::create(b, l, adaptor.getStop(), ValueRange{});
+          if (n == 1)
+            return start;
+          Value index = linalg::IndexOp::create(b, l, 0);
+          Value i = arith::UIToFPOp::create(
+              b, l, element, arith::IndexCastUIOp::create(b, l, b.getI64Type(), index));
+          Value span = arith::SubFOp::create(b, l, stop, start);
+          Value step = arith::DivFOp::create(b, l, span, scalarConstant(b, l, element, n - 1));
+          Value value = arith::AddFOp::create(b, l, start, arith::MulFOp::create(b, l, step, i));
+          Value last = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, index,
+                                             indexConstant(b, l, n - 1));
+          return arith::SelectOp::create(b, l, last, stop, value);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -656,18 +723,17 @@ template <typename OpT> struct ShapeQueryLowering : OpConversionPattern<OpT> {
 } // namespace
 
 void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
-               ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
-               PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>,
-               ShapeQueryLowering<tf::SizeOp>, ShapeQueryLowering<tf::RankOp>, ConcatLowering,
-               PackLowering, AddNLowering, SliceLowering<tf::SliceOp>,
-               SliceLowering<tf::StridedSliceOp>, GatherLowering, GatherNdLowering, TileLowering,
-               ReverseLowering, FillLowering, PlaceholderWithDefaultLowering,
-               SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
-               SpaceDepthLowering<tf::DepthToSpaceOp, true>,
-               SpaceDepthLowering<tf::SpaceToDepthOp, false>, MirrorPadLowering, OneHotLowering,
-               RangeLowering, BroadcastToLowering, MatrixBandPartLowering>(converter,
-                                                                           patterns.getContext());
+  patterns.add<
+      ReshapeLowering<tf::ReshapeOp>, ReshapeLowering<tf::SqueezeOp>,
+      ReshapeLowering<tf::ExpandDimsOp>, TransposeLowering, PadLowering<tf::PadOp>,
+      PadLowering<tf::PadV2Op>, ShapeQueryLowering<tf::ShapeOp>, ShapeQueryLowering<tf::SizeOp>,
+      ShapeQueryLowering<tf::RankOp>, ConcatLowering, PackLowering, AddNLowering,
+      SliceLowering<tf::SliceOp>, SliceLowering<tf::StridedSliceOp>, GatherLowering,
+      GatherNdLowering, TileLowering, ReverseLowering, FillLowering, PlaceholderWithDefaultLowering,
+      SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
+      SpaceDepthLowering<tf::DepthToSpaceOp, true>, SpaceDepthLowering<tf::SpaceToDepthOp, false>,
+      MirrorPadLowering, OneHotLowering, RangeLowering, BroadcastToLowering, MatrixBandPartLowering,
+      InvertPermutationLowering, LinSpaceLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

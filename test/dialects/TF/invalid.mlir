@@ -1191,3 +1191,24 @@ func.func @cumsum_axis(%x: tensor<2x3xf32>) {
   %0 = "tf.Cumsum"(%x, %a) : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+// Tests that EnsureShape's shape must be compatible with its input's.
+func.func @ensure_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{the input float32 [2,3] does not have the shape [3,3]}}
+  // expected-error @+1 {{'tf.EnsureShape' op failed to infer returned types}}
+  %0 = "tf.EnsureShape"(%x) {shape = #tf.shape<3x3>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+// Tests that LinSpace needs a positive number of values.
+func.func @linspace_num(%a: tensor<f32>) {
+  %n = "tf.Const"() {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{num must be positive, got 0}}
+  // expected-error @+1 {{'tf.LinSpace' op failed to infer returned types}}
+  %0 = "tf.LinSpace"(%a, %a, %n) : (tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<*xf32>
+  return
+}

@@ -67,7 +67,8 @@ FAMILIES = {
               "and Cumprod",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
-             "OneHot, Range, BroadcastTo, MatrixBandPart, and "
+             "OneHot, Range, BroadcastTo, MatrixBandPart, InvertPermutation, LinSpace, "
+             "Snapshot, PreventGradient, EnsureShape, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear "
             "and ResizeNearestNeighbor",
@@ -532,6 +533,11 @@ def build_errors():
                                             axis=tf.constant(1), name="g")},
                [("p", params), ("i", np.array([2, -1, 0], np.int64))],
                "node 'g' (GatherV2): indices[1] = -1 is not in [0, 3)")
+    error_case("invert_permutation_out_of_range", "InvertPermutation of a vector with an "
+               "entry past its size",
+               lambda p: {"inv": raw.InvertPermutation(x=p["x"], name="inv")},
+               [("x", np.array([3, 0, 7, 1, 2], np.int32))],
+               "node 'inv' (InvertPermutation): x[2] = 7 is not in [0, 5)")
     error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
                lambda p: {"g": raw.GatherNd(params=p["p"], indices=p["i"], name="g")},
                [("p", params), ("i", np.array([[4, 2], [1, 3]], np.int32))],
@@ -724,6 +730,30 @@ def build_shape():
                     "fed": raw.MatrixBandPart(input=p["x"], num_lower=p["lo"],
                                               num_upper=p["hi"], name="fed")},
          [("x", m), ("lo", np.array(2, np.int64)), ("hi", np.array(0, np.int64))], EXACT)
+    perm = np.array([3, 0, 4, 1, 2], np.int32)
+    case("invert_permutation", "shape", "InvertPermutation of a fed int32 permutation and of "
+         "an int64 constant one",
+         lambda p: {"inv": raw.InvertPermutation(x=p["p"], name="inv"),
+                    "inv64": raw.InvertPermutation(x=tf.constant([2, 0, 1], tf.int64),
+                                                   name="inv64")},
+         [("p", perm)], EXACT)
+    case("linspace", "shape", "LinSpace of fed float32 bounds with 7 values, of 1 value, and "
+         "of float64 constants going down",
+         lambda p: {"a": raw.LinSpace(start=p["lo"], stop=p["hi"], num=tf.constant(7),
+                                      name="a"),
+                    "one": raw.LinSpace(start=p["lo"], stop=p["hi"], num=tf.constant(1),
+                                        name="one"),
+                    "down": raw.LinSpace(start=tf.constant(2.5, tf.float64),
+                                         stop=tf.constant(-1.0, tf.float64),
+                                         num=tf.constant(6, tf.int64), name="down")},
+         [("lo", np.array(-1.3, np.float32)), ("hi", np.array(2.9, np.float32))], ARITH)
+    case("identities", "shape", "Snapshot, PreventGradient and EnsureShape (refining "
+         "[?, 3] to [2, 3]) return their input",
+         lambda p: {"s": raw.Snapshot(input=p["x"], name="s"),
+                    "g": raw.PreventGradient(input=p["x"], message="no", name="g"),
+                    "e": raw.EnsureShape(input=tf.compat.v1.placeholder_with_default(
+                        p["x"], [None, 3]), shape=[2, 3], name="e")},
+         [("x", f32(r, (2, 3)))], EXACT)
 
 
 def build_lists():

@@ -276,3 +276,37 @@ func.func @matrix_band_part(%x: tensor<2x4x5xf32>, %l: tensor<i32>, %u: tensor<i
       : (tensor<2x4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<2x4x5xf32>
   return %0 : tensor<2x4x5xf32>
 }
+
+// -----
+
+// Tests InvertPermutation: a loop writing y[x[i]] = i into zeros, an entry outside [0, n)
+// changing nothing (the run-time check reports it).
+// CHECK-LABEL: func.func @invert_permutation
+// CHECK: scf.for %[[I:[^ ]*]] = %{{.*}} to %[[N:[^ ]*]] step
+// CHECK: %[[T:.*]] = tensor.extract %arg0[%[[I]]] : tensor<5xi32>
+// CHECK: %[[AT:.*]] = arith.index_cast %[[T]] : i32 to index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[AT]], %[[N]] : index
+// CHECK: %[[SAFE:.*]] = arith.select %[[IN]], %[[AT]], %{{.*}} : index
+// CHECK: tensor.insert %{{.*}} into %{{.*}}[%[[SAFE]]] : tensor<5xi32>
+func.func @invert_permutation(%x: tensor<5xi32>) -> tensor<5xi32> {
+  %0 = "tf.InvertPermutation"(%x) : (tensor<5xi32>) -> tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+
+// -----
+
+// Tests LinSpace: start + i * ((stop - start) / (num - 1)), the last element stop itself.
+// CHECK-LABEL: func.func @linspace
+// CHECK: linalg.generic
+// CHECK: %[[START:.*]] = tensor.extract %arg0[] : tensor<f32>
+// CHECK: %[[STOP:.*]] = tensor.extract %arg1[] : tensor<f32>
+// CHECK: %[[SPAN:.*]] = arith.subf %[[STOP]], %[[START]] : f32
+// CHECK: %[[STEP:.*]] = arith.divf %[[SPAN]], %{{.*}} : f32
+// CHECK: %[[V:.*]] = arith.addf %[[START]], %{{.*}} : f32
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: arith.select %[[LAST]], %[[STOP]], %[[V]] : f32
+func.func @linspace(%a: tensor<f32>, %b: tensor<f32>) -> tensor<5xf32> {
+  %n = "tf.Const"() {dtype = i32, value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.LinSpace"(%a, %b, %n) : (tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
