@@ -397,6 +397,19 @@ def TF_SeluOp : TF_ActivationOp<"Selu",
     "features", "activations", TF_FloatTensor>;
 def TF_InvertOp : TF_ActivationOp<"Invert", "~x, every bit flipped", "x", "y", TF_IntTensor>;
 
+def TF_BucketizeOp : TF_Op<"Bucketize"> {
+  let summary = "the bucket of each element: how many of the sorted `boundaries` are <= it";
+  let description = [{
+    NaN is above every boundary, as TensorFlow's binary search leaves it.
+    ```mlir
+    %y = "tf.Bucketize"(%x) {boundaries = [0.0 : f32, 1.0 : f32]} : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$input, F32ArrayAttr:$boundaries, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I32]>:$output);
+  let inferFn = "inferBucketize";
+}
+
 class TF_PredicateOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let summary = what;
   let description = [{

@@ -7,6 +7,7 @@
 #include "llvm/ADT/APSInt.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -50,6 +51,20 @@ LogicalResult inferSameShapeBool(const InferContext &ctx, InferResult &out) {
 
 LogicalResult inferPopulationCount(const InferContext &ctx, InferResult &out) {
   return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 8, IntegerType::Unsigned));
+}
+
+LogicalResult inferBucketize(const InferContext &ctx, InferResult &out) {
+  auto boundaries = ctx.attr<ArrayAttr>("boundaries");
+  if (!boundaries)
+    return ctx.error("requires the float list attribute 'boundaries'");
+  double previous = -std::numeric_limits<double>::infinity();
+  for (Attribute a : boundaries) {
+    double b = cast<FloatAttr>(a).getValueAsDouble();
+    if (!(b >= previous))
+      return ctx.error("boundaries must be sorted, got ", b, " after ", previous);
+    previous = b;
+  }
+  return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 32));
 }
 
 LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out) {

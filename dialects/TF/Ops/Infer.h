@@ -217,6 +217,7 @@ mlir::LogicalResult inferSelectV2(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSelect(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSameShapeBool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPopulationCount(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBucketize(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferClipByValue(const InferContext &ctx, InferResult &out);
 // LinearAlgebra.cpp

@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln::lower {
@@ -490,6 +493,48 @@ struct ApproximateEqualLowering : OpConversionPattern<tf::ApproximateEqualOp> {
   }
 };
 
+/// Bucketize: the count of boundaries b with !(x < b) (so NaN counts them all), one
+/// compare and add per boundary, in the input's type (an integer x compares with ceil(b),
+/// which is x < b on the real numbers, as TensorFlow compares them).
+struct BucketizeLowering : OpConversionPattern<tf::BucketizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::BucketizeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
+    SmallVector<double> boundaries;
+    for (Attribute a : op.getBoundaries())
+      boundaries.push_back(cast<FloatAttr>(a).getValueAsDouble());
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0];
+          Value count = scalarConstant(b, l, b.getI32Type(), 0);
+          for (double boundary : boundaries) {
+            // For integers, x < b exactly when x < ceil(b) (b clamped to the type's range).
+            if (kind != ElementKind::Float) {
+              unsigned width = x.getType().getIntOrFloatBitWidth();
+              bool isUnsigned = kind == ElementKind::Unsigned;
+              double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+              double hi = isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
+              boundary = std::clamp(std::ceil(boundary), lo, hi);
+            }
+            Value bound = scalarConstant(b, l, x.getType(), boundary);
+            Value below = compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt,
+                                  arith::CmpIPredicate::ult>(b, l, kind, {x, bound});
+            Value notBelow = logicalNot(b, l, kind, below);
+            count = arith::AddIOp::create(b, l, count,
+                                          arith::ExtUIOp::create(b, l, b.getI32Type(), notBelow));
+          }
+          return count;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Select with a vector condition picks whole slices along dimension 0.
 struct SelectLowering : OpConversionPattern<tf::SelectOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -751,9 +796,9 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::LeftShiftOp>{}, shift<true>);
   addOp(Tag<tf::RightShiftOp>{}, shift<false>);
   addOp(Tag<tf::ClipByValueOp>{}, clip);
-  patterns.add<ApproximateEqualLowering, CastLowering, LeakyReluLowering, SelectLowering,
-               SoftmaxLowering<tf::SoftmaxOp, false>, SoftmaxLowering<tf::LogSoftmaxOp, true>>(
-      converter, ctx);
+  patterns.add<ApproximateEqualLowering, BucketizeLowering, CastLowering, LeakyReluLowering,
+               SelectLowering, SoftmaxLowering<tf::SoftmaxOp, false>,
+               SoftmaxLowering<tf::LogSoftmaxOp, true>>(converter, ctx);
 }
 
 } // namespace kiln::lower

@@ -1212,3 +1212,13 @@ func.func @linspace_num(%a: tensor<f32>) {
   %0 = "tf.LinSpace"(%a, %a, %n) : (tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Tests that Bucketize's boundaries must be sorted.
+func.func @bucketize_unsorted(%x: tensor<4xf32>) {
+  // expected-error @+2 {{boundaries must be sorted, got 0.000000e+00 after 1.000000e+00}}
+  // expected-error @+1 {{'tf.Bucketize' op failed to infer returned types}}
+  %0 = "tf.Bucketize"(%x) {boundaries = [1.0 : f32, 0.0 : f32]} : (tensor<4xf32>) -> tensor<4xi32>
+  return
+}

@@ -60,7 +60,7 @@ FAMILIES = {
     "elementwise": "the rest of the elementwise math (Tan, Asin, Acos, Atan, Sinh, Cosh, "
                    "Asinh, Acosh, Atanh, Expm1, Log1p, Softsign, Selu, Reciprocal, Inv, Ceil, "
                    "Rint, Round, IsNan, IsInf, IsFinite, Atan2, Xlogy, Xlog1py, Xdivy, "
-                   "DivNoNan, MulNoNan, NextAfter, ApproximateEqual, ClipByValue) and the "
+                   "DivNoNan, MulNoNan, NextAfter, ApproximateEqual, ClipByValue, Bucketize) and the "
                    "bitwise ops (BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, "
                    "RightShift, PopulationCount)",
     "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin), TopKV2, Cumsum "
@@ -421,6 +421,15 @@ def build_elementwise():
                     "near": raw.ApproximateEqual(x=p["t"], y=p["lo"], tolerance=0.5,
                                                  name="near")},
          [("t", t), ("lo", lo)], EXACT)
+    bx = f32(r, (3, 7), -3, 3)
+    bx[0, :4] = [-1.0, 0.5, 2.0, np.nan]
+    bi = r.integers(-4, 5, (9,)).astype(np.int32)
+    bounds = [-1.0, 0.0, 0.5, 2.0]
+    case("bucketize", "elementwise", "Bucketize of float32 (values on the boundaries, NaN) "
+         "and of int32 with boundaries between integers",
+         lambda p: {"fb": raw.Bucketize(input=p["x"], boundaries=bounds, name="fb"),
+                    "ib": raw.Bucketize(input=p["i"], boundaries=bounds, name="ib")},
+         [("x", bx), ("i", bi)], EXACT)
     ci = r.integers(-20, 20, (3, 5)).astype(np.int32)
     case("clip_i32", "elementwise", "ClipByValue on int32 with scalar bounds",
          lambda p: {"y": raw.ClipByValue(t=p["x"], clip_value_min=tf.constant(-5),

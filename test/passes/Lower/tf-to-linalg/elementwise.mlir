@@ -504,3 +504,20 @@ func.func @next_after(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "tf.NextAfter"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests Bucketize: per boundary, !(x < b) widened to i32 and added, so NaN counts every
+// boundary; an integer input compares with ceil(b) (0.5 becomes 1).
+// CHECK-LABEL: func.func @bucketize
+// CHECK: %[[LT:.*]] = arith.cmpf olt, %in, %{{.*}} : f32
+// CHECK: %[[GE:.*]] = arith.xori %[[LT]], %{{.*}} : i1
+// CHECK: %[[ONE:.*]] = arith.extui %[[GE]] : i1 to i32
+// CHECK: arith.addi %{{.*}}, %[[ONE]] : i32
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: arith.cmpi slt, %in, %[[C1]] : i32
+func.func @bucketize(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %0 = "tf.Bucketize"(%x) {boundaries = [0.0 : f32, 0.5 : f32]} : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "tf.Bucketize"(%i) {boundaries = [0.5 : f32]} : (tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1 : tensor<4xi32>, tensor<4xi32>
+}
