@@ -329,16 +329,6 @@ LogicalResult flattenBatchMatMul(RewriterBase &rewriter, Operation *op) {
 
 namespace {
 
-/// The integers of a tf.Const operand.
-std::optional<SmallVector<int64_t>> constantInts(Value value) {
-  auto c = value.getDefiningOp<ConstOp>();
-  auto dense = c ? dyn_cast<DenseIntElementsAttr>(c.getValueAttr()) : DenseIntElementsAttr();
-  if (!dense)
-    return std::nullopt;
-  return llvm::map_to_vector(dense.getValues<APInt>(),
-                             [](const APInt &v) { return v.getSExtValue(); });
-}
-
 /// An attribute's integers, or `fallback` when it is absent.
 SmallVector<int64_t> intsAttr(Operation *op, StringRef name, ArrayRef<int64_t> fallback) {
   auto list = op->getAttrOfType<ArrayAttr>(name);
@@ -355,8 +345,8 @@ LogicalResult decomposeSpaceBatch(RewriterBase &rewriter, Operation *op) {
     return failure(); // control inputs stay with the op
   auto x = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  auto block = constantInts(op->getOperand(1));
-  auto amounts = constantInts(op->getOperand(2));
+  auto block = constantIntsOf(op->getOperand(1));
+  auto amounts = constantIntsOf(op->getOperand(2));
   if (!x || !result || !x.hasStaticShape() || !result.hasStaticShape() || !block || !amounts ||
       block->empty() || amounts->size() != 2 * block->size())
     return failure();
@@ -450,7 +440,7 @@ LogicalResult fuseDilatedConvolution(RewriterBase &rewriter, BatchToSpaceNDOp op
   ExpandDimsOp expand;
   if (squeeze) {
     expand = convInput.getDefiningOp<ExpandDimsOp>();
-    auto axis = expand ? constantInts(expand.getDim()) : std::nullopt;
+    auto axis = expand ? constantIntsOf(expand.getDim()) : std::nullopt;
     if (!expand || !expand->hasOneUse() || !expand.getControlInputs().empty() || !axis ||
         axis->size() != 1 || ((*axis)[0] != 1 && (*axis)[0] != -3))
       return failure();
@@ -459,11 +449,11 @@ LogicalResult fuseDilatedConvolution(RewriterBase &rewriter, BatchToSpaceNDOp op
   auto s2b = convInput.getDefiningOp<SpaceToBatchNDOp>();
   if (!s2b || !s2b->hasOneUse() || s2b->getNumOperands() != 3)
     return failure();
-  auto block = constantInts(op->getOperand(1));
-  auto paddings = constantInts(s2b->getOperand(2));
-  auto crops = constantInts(op->getOperand(2));
+  auto block = constantIntsOf(op->getOperand(1));
+  auto paddings = constantIntsOf(s2b->getOperand(2));
+  auto crops = constantIntsOf(op->getOperand(2));
   size_t m = squeeze ? 1 : 2;
-  if (!block || block->size() != m || block != constantInts(s2b->getOperand(1)) || !paddings ||
+  if (!block || block->size() != m || block != constantIntsOf(s2b->getOperand(1)) || !paddings ||
       !crops || paddings->size() != 2 * m || crops->size() != 2 * m)
     return failure();
   // Stride 1: cropping c output rows at an end is padding c fewer input rows there.

@@ -106,11 +106,10 @@ LogicalResult inferCumulative(const InferContext &ctx, InferResult &out) {
 /// The scanned dimension of a Cumsum or Cumprod, if its axis is a constant in range.
 template <typename OpT> static std::optional<int64_t> scannedAxis(OpT op) {
   auto type = dyn_cast<RankedTensorType>(op.getX().getType());
-  auto c = op.getAxis().template getDefiningOp<ConstOp>();
-  auto dense = c ? dyn_cast<DenseIntElementsAttr>(c.getValueAttr()) : DenseIntElementsAttr();
-  if (!type || !dense || dense.getNumElements() != 1)
+  std::optional<SmallVector<int64_t>> axis = constantIntsOf(op.getAxis());
+  if (!type || !axis || axis->size() != 1)
     return std::nullopt;
-  int64_t rank = type.getRank(), a = (*dense.template value_begin<APInt>()).getSExtValue();
+  int64_t rank = type.getRank(), a = axis->front();
   if (a < -rank || a >= rank)
     return std::nullopt;
   return a < 0 ? a + rank : a;
