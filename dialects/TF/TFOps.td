@@ -846,6 +846,45 @@ def TF_LinSpaceOp : TF_Op<"LinSpace"> {
   let inferFn = "inferLinSpace";
 }
 
+def TF_RollOp : TF_Op<"Roll"> {
+  let summary = "the elements shifted along `axis`, those shifted past the end coming round";
+  let description = [{
+    `axis` must be a constant (a scalar or a vector; negative counts from the end; an axis
+    given twice shifts by the sum); `shift`, of the same size, may be fed at run time and
+    may be negative or larger than the dimension.
+    ```mlir
+    %y = "tf.Roll"(%x, %shift, %axis) : (tensor<4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$shift, TF_IndexTensor:$axis,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tshift,
+                  OptionalAttr<TypeAttr>:$Taxis);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferRoll";
+}
+
+def TF_ReverseSequenceOp : TF_Op<"ReverseSequence", [
+    DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "the first `seq_lengths[b]` elements of each batch entry b reversed along `seq_dim`";
+  let description = [{
+    Each length must be in [0, the size of `seq_dim`], checked at run time as TensorFlow
+    checks it (a longer one reverses the whole dimension under `--no-runtime-checks`).
+    ```mlir
+    %y = "tf.ReverseSequence"(%x, %lens) {seq_dim = 1 : i64, batch_dim = 0 : i64}
+        : (tensor<2x5x3xf32>, tensor<2xi64>) -> tensor<2x5x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$seq_lengths, I64Attr:$seq_dim,
+                  DefaultValuedOptionalAttr<I64Attr, "0">:$batch_dim, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tlen);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferReverseSequence";
+  let opExtraDecls = [{
+    /// seq_dim and batch_dim counted from the front, if they are in range.
+    std::optional<std::pair<int64_t, int64_t>> getDims();
+  }];
+}
+
 def TF_TileOp : TF_Op<"Tile"> {
   let summary = "repeats the input `multiples[i]` times along each dimension i";
   let description = [{

@@ -253,6 +253,8 @@ mlir::LogicalResult inferBroadcastTo(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferEnsureShape(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferInvertPermutation(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferLinSpace(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferRoll(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferReverseSequence(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSlice(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStridedSlice(const InferContext &ctx, InferResult &out);

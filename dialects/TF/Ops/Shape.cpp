@@ -646,6 +646,85 @@ LogicalResult inferLinSpace(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferRoll(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(3);
+  if (failed(input))
+    return failure();
+  auto shift = cast<TensorType>(ctx.operandType(1));
+  auto axisType = cast<TensorType>(ctx.operandType(2));
+  for (TensorType t : {shift, axisType})
+    if (t.hasRank() && t.getRank() > 1)
+      return ctx.error("shift and axis must be scalars or vectors, got ", t);
+  if (shift.hasStaticShape() && axisType.hasStaticShape() &&
+      shift.getNumElements() != axisType.getNumElements())
+    return ctx.error("shift has ", shift.getNumElements(), " entries but axis has ",
+                     axisType.getNumElements());
+  if (auto axes = ctx.constantInts(2); axes && input->hasRank())
+    for (int64_t a : *axes)
+      if (a < -input->getRank() || a >= input->getRank())
+        return ctx.error("axis ", a, " is out of range for an input of rank ", input->getRank());
+  out.push_back(*input);
+  return success();
+}
+
+/// seq_dim and batch_dim of a ReverseSequence on an input of `rank`, from the front.
+static std::optional<std::pair<int64_t, int64_t>> sequenceDims(int64_t seqDim, int64_t batchDim,
+                                                               int64_t rank) {
+  if (seqDim < 0)
+    seqDim += rank;
+  if (batchDim < 0)
+    batchDim += rank;
+  if (seqDim < 0 || seqDim >= rank || batchDim < 0 || batchDim >= rank || seqDim == batchDim)
+    return std::nullopt;
+  return std::make_pair(seqDim, batchDim);
+}
+
+LogicalResult inferReverseSequence(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  auto seqDim = ctx.attr<IntegerAttr>("seq_dim");
+  auto batchDim = ctx.attr<IntegerAttr>("batch_dim");
+  if (!seqDim)
+    return ctx.error("requires the integer attribute 'seq_dim'");
+  auto lengths = cast<TensorType>(ctx.operandType(1));
+  if (lengths.hasRank() && lengths.getRank() != 1)
+    return ctx.error("seq_lengths must be a vector, got ", lengths);
+  if (input->hasRank()) {
+    auto dims = sequenceDims(seqDim.getInt(), batchDim ? batchDim.getInt() : 0, input->getRank());
+    if (!dims)
+      return ctx.error("seq_dim ", seqDim.getInt(), " and batch_dim ",
+                       batchDim ? batchDim.getInt() : 0,
+                       " must be two different dimensions of an input of rank ", input->getRank());
+    int64_t batch = input->getDimSize(dims->second);
+    if (lengths.hasRank() && !lengths.isDynamicDim(0) && !ShapedType::isDynamic(batch) &&
+        lengths.getDimSize(0) != batch)
+      return ctx.error("seq_lengths has ", lengths.getDimSize(0), " entries for a batch of ",
+                       batch);
+  }
+  out.push_back(*input);
+  return success();
+}
+
+std::optional<std::pair<int64_t, int64_t>> ReverseSequenceOp::getDims() {
+  auto type = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!type)
+    return std::nullopt;
+  return sequenceDims(getSeqDim(), getBatchDim(), type.getRank());
+}
+
+void ReverseSequenceOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto type = dyn_cast<RankedTensorType>(getInput().getType());
+  auto dims = getDims();
+  if (!type || !dims || type.isDynamicDim(dims->first))
+    return;
+  int64_t size = type.getDimSize(dims->first);
+  checks.push_back({getSeqLengths(),
+                    "in_range",
+                    {size + 1},
+                    "seq_lengths{index} = {value} is not in [0, " + std::to_string(size) + "]"});
+}
+
 LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(3);
   if (failed(input))

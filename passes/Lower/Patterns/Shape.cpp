@@ -385,6 +385,97 @@ struct LinSpaceLowering : OpConversionPattern<tf::LinSpaceOp> {
   }
 };
 
+/// Roll: output index i along each rolled axis reads input index (i - shift) mod n, the
+/// shifts (fed at run time too) summed per axis and reduced mod n once, outside the loop.
+struct RollLowering : OpConversionPattern<tf::RollOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::RollOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto axes = tf::constantIntsOf(op.getAxis());
+    auto shiftType = dyn_cast<RankedTensorType>(adaptor.getShift().getType());
+    if (!type || !axes || !shiftType)
+      return rewriter.notifyMatchFailure(op, "needs a static shape and constant axes");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    // The net shift per dimension, in [0, n), as an index.
+    SmallVector<Value> net(rank);
+    for (auto [k, a] : llvm::enumerate(*axes)) {
+      int64_t d = a < 0 ? a + rank : a;
+      int64_t n = type.getDimSize(d);
+      if (n == 0)
+        continue;
+      SmallVector<Value> at;
+      if (shiftType.getRank() == 1)
+        at.push_back(indexConstant(rewriter, loc, k));
+      Value s = tensor::ExtractOp::create(rewriter, loc, adaptor.getShift(), at);
+      s = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), s);
+      net[d] = net[d] ? arith::AddIOp::create(rewriter, loc, net[d], s).getResult() : s;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!net[d])
+        continue;
+      Value n = indexConstant(rewriter, loc, type.getDimSize(d));
+      Value r = arith::RemSIOp::create(rewriter, loc, net[d], n);
+      Value negative = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, r,
+                                             indexConstant(rewriter, loc, 0));
+      net[d] = arith::SelectOp::create(rewriter, loc, negative,
+                                       arith::AddIOp::create(rewriter, loc, r, n), r);
+    }
+    Value result = buildGather(rewriter, loc, type, adaptor.getInput(),
+                               [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                                 SmallVector<Value> source(index);
+                                 for (int64_t d = 0; d < rank; ++d) {
+                                   if (!net[d])
+                                     continue;
+                                   // (i - shift) mod n = (i + n - shift) mod n, with shift in [0,
+                                   // n).
+                                   Value n = indexConstant(b, l, type.getDimSize(d));
+                                   Value back = arith::SubIOp::create(b, l, n, net[d]);
+                                   source[d] = arith::RemUIOp::create(
+                                       b, l, arith::AddIOp::create(b, l, index[d], back), n);
+                                 }
+                                 return source;
+                               });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ReverseSequence: along seq_dim, index t of batch entry b reads len - 1 - t when t < len,
+/// t otherwise, with len = seq_lengths[b] clamped to [0, n] (the run-time check reports
+/// one outside it).
+struct ReverseSequenceLowering : OpConversionPattern<tf::ReverseSequenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ReverseSequenceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto dims = op.getDims();
+    if (!type || !dims)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    auto [seqDim, batchDim] = *dims;
+    int64_t n = type.getDimSize(seqDim);
+    Value result =
+        buildGather(rewriter, op.getLoc(), type, adaptor.getInput(),
+                    [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                      SmallVector<Value> source(index);
+                      Value len = tensor::ExtractOp::create(b, l, adaptor.getSeqLengths(),
+                                                            ValueRange{index[batchDim]});
+                      len = arith::IndexCastOp::create(b, l, b.getIndexType(), len);
+                      len = arith::MaxSIOp::create(b, l, len, indexConstant(b, l, 0));
+                      len = arith::MinSIOp::create(b, l, len, indexConstant(b, l, n));
+                      Value t = index[seqDim];
+                      Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, len);
+                      Value last = arith::SubIOp::create(b, l, len, indexConstant(b, l, 1));
+                      Value mirrored = arith::SubIOp::create(b, l, last, t);
+                      source[seqDim] = arith::SelectOp::create(b, l, inside, mirrored, t);
+                      return source;
+                    });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// ReverseV2: output index i reads input index d - 1 - i along each reversed axis.
 struct ReverseLowering : OpConversionPattern<tf::ReverseV2Op> {
   using OpConversionPattern::OpConversionPattern;
@@ -733,7 +824,8 @@ void populateShapePatterns(const TypeConverter &converter, RewritePatternSet &pa
       SplitLowering<tf::SplitOp>, SplitLowering<tf::SplitVOp>, SplitLowering<tf::UnpackOp>,
       SpaceDepthLowering<tf::DepthToSpaceOp, true>, SpaceDepthLowering<tf::SpaceToDepthOp, false>,
       MirrorPadLowering, OneHotLowering, RangeLowering, BroadcastToLowering, MatrixBandPartLowering,
-      InvertPermutationLowering, LinSpaceLowering>(converter, patterns.getContext());
+      InvertPermutationLowering, LinSpaceLowering, RollLowering, ReverseSequenceLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

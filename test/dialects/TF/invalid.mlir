@@ -1222,3 +1222,22 @@ func.func @bucketize_unsorted(%x: tensor<4xf32>) {
   %0 = "tf.Bucketize"(%x) {boundaries = [1.0 : f32, 0.0 : f32]} : (tensor<4xf32>) -> tensor<4xi32>
   return
 }
+
+// -----
+
+// Tests that ReverseSequence's dimensions differ and its lengths cover the batch.
+func.func @reverse_sequence_dims(%x: tensor<2x5xf32>, %n: tensor<2xi32>) {
+  // expected-error @+2 {{seq_dim 1 and batch_dim 1 must be two different dimensions of an input of rank 2}}
+  // expected-error @+1 {{'tf.ReverseSequence' op failed to infer returned types}}
+  %0 = "tf.ReverseSequence"(%x, %n) {seq_dim = 1 : i64, batch_dim = 1 : i64} : (tensor<2x5xf32>, tensor<2xi32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @roll_sizes(%x: tensor<2x5xf32>, %s: tensor<2xi32>, %a: tensor<i32>) {
+  // expected-error @+2 {{shift has 2 entries but axis has 1}}
+  // expected-error @+1 {{'tf.Roll' op failed to infer returned types}}
+  %0 = "tf.Roll"(%x, %s, %a) : (tensor<2x5xf32>, tensor<2xi32>, tensor<i32>) -> tensor<2x5xf32>
+  return
+}

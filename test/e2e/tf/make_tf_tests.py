@@ -67,7 +67,8 @@ FAMILIES = {
               "and Cumprod",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
-             "OneHot, Range, BroadcastTo, MatrixBandPart, InvertPermutation, LinSpace, "
+             "OneHot, Range, BroadcastTo, MatrixBandPart, InvertPermutation, LinSpace, Roll, "
+             "ReverseSequence, "
              "Snapshot, PreventGradient, EnsureShape, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear "
@@ -756,6 +757,24 @@ def build_shape():
                                          stop=tf.constant(-1.0, tf.float64),
                                          num=tf.constant(6, tf.int64), name="down")},
          [("lo", np.array(-1.3, np.float32)), ("hi", np.array(2.9, np.float32))], ARITH)
+    rx = f32(r, (3, 5, 2))
+    case("roll", "shape", "Roll by a fed shift along axis 1, by constant shifts of two axes "
+         "(negative and past the size), and along one axis given twice",
+         lambda p: {"a": raw.Roll(input=p["x"], shift=p["s"], axis=tf.constant(1), name="a"),
+                    "b": raw.Roll(input=p["x"], shift=tf.constant([-2, 7]),
+                                  axis=tf.constant([0, -1]), name="b"),
+                    "c": raw.Roll(input=p["x"], shift=tf.constant([2, 4]),
+                                  axis=tf.constant([1, 1]), name="c")},
+         [("x", rx), ("s", np.array(3, np.int32))], EXACT)
+    case("reverse_sequence", "shape", "ReverseSequence of fed lengths (0, all and some) along "
+         "dimension 1 with the batch in dimension 0, and along dimension 0 with the batch in "
+         "dimension 2",
+         lambda p: {"a": raw.ReverseSequence(input=p["x"], seq_lengths=p["n"], seq_dim=1,
+                                             batch_dim=0, name="a"),
+                    "b": raw.ReverseSequence(input=p["x"],
+                                             seq_lengths=tf.constant([2, 3], tf.int64),
+                                             seq_dim=0, batch_dim=2, name="b")},
+         [("x", rx), ("n", np.array([0, 5, 3], np.int64))], EXACT)
     case("identities", "shape", "Snapshot, PreventGradient and EnsureShape (refining "
          "[?, 3] to [2, 3]) return their input",
          lambda p: {"s": raw.Snapshot(input=p["x"], name="s"),

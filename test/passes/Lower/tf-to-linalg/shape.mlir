@@ -310,3 +310,40 @@ func.func @linspace(%a: tensor<f32>, %b: tensor<f32>) -> tensor<5xf32> {
   %0 = "tf.LinSpace"(%a, %b, %n) : (tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }
+
+// -----
+
+// Tests Roll: the fed shift reduced into [0, n) once, outside the loop; the gather reads
+// index (i + n - shift) mod n along the rolled axis.
+// CHECK-LABEL: func.func @roll
+// CHECK: %[[S:.*]] = tensor.extract %arg1[] : tensor<i32>
+// CHECK: %[[SI:.*]] = arith.index_cast %[[S]] : i32 to index
+// CHECK: %[[R:.*]] = arith.remsi %[[SI]], %{{.*}} : index
+// CHECK: %[[NET:.*]] = arith.select %{{.*}}, %{{.*}}, %[[R]] : index
+// CHECK: linalg.generic
+// CHECK: %[[BACK:.*]] = arith.subi %{{.*}}, %[[NET]] : index
+// CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %[[BACK]] : index
+// CHECK: arith.remui %[[SUM]], %{{.*}} : index
+func.func @roll(%x: tensor<3x5xf32>, %s: tensor<i32>) -> tensor<3x5xf32> {
+  %a = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Roll"(%x, %s, %a) : (tensor<3x5xf32>, tensor<i32>, tensor<i32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// Tests ReverseSequence: the batch entry's length clamped to [0, n]; index t reads
+// len - 1 - t below it and t from it on.
+// CHECK-LABEL: func.func @reverse_sequence
+// CHECK: %[[B:.*]] = linalg.index 0 : index
+// CHECK: %[[LEN:.*]] = tensor.extract %arg1[%[[B]]] : tensor<3xi64>
+// CHECK: arith.maxsi
+// CHECK: %[[CL:.*]] = arith.minsi
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %[[CL]] : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[CL]], %{{.*}} : index
+// CHECK: %[[MIRROR:.*]] = arith.subi %[[LAST]], %{{.*}} : index
+// CHECK: arith.select %[[IN]], %[[MIRROR]], %{{.*}} : index
+func.func @reverse_sequence(%x: tensor<3x5xf32>, %n: tensor<3xi64>) -> tensor<3x5xf32> {
+  %0 = "tf.ReverseSequence"(%x, %n) {seq_dim = 1 : i64, batch_dim = 0 : i64} : (tensor<3x5xf32>, tensor<3xi64>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
