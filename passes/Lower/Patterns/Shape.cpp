@@ -386,7 +386,8 @@ struct LinSpaceLowering : OpConversionPattern<tf::LinSpaceOp> {
 };
 
 /// Roll: output index i along each rolled axis reads input index (i - shift) mod n, the
-/// shifts (fed at run time too) summed per axis and reduced mod n once, outside the loop.
+/// shifts (fed at run time too) summed per axis. They are read inside the loop, so that a
+/// GPU kernel reads them from device memory.
 struct RollLowering : OpConversionPattern<tf::RollOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::RollOp op, OpAdaptor adaptor,
@@ -396,47 +397,38 @@ struct RollLowering : OpConversionPattern<tf::RollOp> {
     auto shiftType = dyn_cast<RankedTensorType>(adaptor.getShift().getType());
     if (!type || !axes || !shiftType)
       return rewriter.notifyMatchFailure(op, "needs a static shape and constant axes");
-    Location loc = op.getLoc();
     int64_t rank = type.getRank();
-    // The net shift per dimension, in [0, n), as an index.
-    SmallVector<Value> net(rank);
-    for (auto [k, a] : llvm::enumerate(*axes)) {
-      int64_t d = a < 0 ? a + rank : a;
-      int64_t n = type.getDimSize(d);
-      if (n == 0)
-        continue;
-      SmallVector<Value> at;
-      if (shiftType.getRank() == 1)
-        at.push_back(indexConstant(rewriter, loc, k));
-      Value s = tensor::ExtractOp::create(rewriter, loc, adaptor.getShift(), at);
-      s = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), s);
-      net[d] = net[d] ? arith::AddIOp::create(rewriter, loc, net[d], s).getResult() : s;
-    }
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!net[d])
-        continue;
-      Value n = indexConstant(rewriter, loc, type.getDimSize(d));
-      Value r = arith::RemSIOp::create(rewriter, loc, net[d], n);
-      Value negative = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, r,
-                                             indexConstant(rewriter, loc, 0));
-      net[d] = arith::SelectOp::create(rewriter, loc, negative,
-                                       arith::AddIOp::create(rewriter, loc, r, n), r);
-    }
-    Value result = buildGather(rewriter, loc, type, adaptor.getInput(),
-                               [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-                                 SmallVector<Value> source(index);
-                                 for (int64_t d = 0; d < rank; ++d) {
-                                   if (!net[d])
-                                     continue;
-                                   // (i - shift) mod n = (i + n - shift) mod n, with shift in [0,
-                                   // n).
-                                   Value n = indexConstant(b, l, type.getDimSize(d));
-                                   Value back = arith::SubIOp::create(b, l, n, net[d]);
-                                   source[d] = arith::RemUIOp::create(
-                                       b, l, arith::AddIOp::create(b, l, index[d], back), n);
-                                 }
-                                 return source;
-                               });
+    Value result = buildGather(
+        rewriter, op.getLoc(), type, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          // The net shift per dimension.
+          SmallVector<Value> net(rank);
+          for (auto [k, a] : llvm::enumerate(*axes)) {
+            int64_t d = a < 0 ? a + rank : a;
+            if (type.getDimSize(d) == 0)
+              continue;
+            SmallVector<Value> at;
+            if (shiftType.getRank() == 1)
+              at.push_back(indexConstant(b, l, k));
+            Value s = tensor::ExtractOp::create(b, l, adaptor.getShift(), at);
+            s = arith::IndexCastOp::create(b, l, b.getIndexType(), s);
+            net[d] = net[d] ? arith::AddIOp::create(b, l, net[d], s).getResult() : s;
+          }
+          SmallVector<Value> source(index);
+          for (int64_t d = 0; d < rank; ++d) {
+            if (!net[d])
+              continue;
+            // (i - shift) mod n, in [0, n).
+            Value n = indexConstant(b, l, type.getDimSize(d));
+            Value r =
+                arith::RemSIOp::create(b, l, arith::SubIOp::create(b, l, index[d], net[d]), n);
+            Value negative =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, indexConstant(b, l, 0));
+            source[d] =
+                arith::SelectOp::create(b, l, negative, arith::AddIOp::create(b, l, r, n), r);
+          }
+          return source;
+        });
     rewriter.replaceOp(op, result);
     return success();
   }

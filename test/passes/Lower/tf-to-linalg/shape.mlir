@@ -313,17 +313,16 @@ func.func @linspace(%a: tensor<f32>, %b: tensor<f32>) -> tensor<5xf32> {
 
 // -----
 
-// Tests Roll: the fed shift reduced into [0, n) once, outside the loop; the gather reads
-// index (i + n - shift) mod n along the rolled axis.
+// Tests Roll: the fed shift read inside the loop (a GPU kernel reads it there); the gather
+// reads index (i - shift) mod n, made non-negative, along the rolled axis.
 // CHECK-LABEL: func.func @roll
+// CHECK: linalg.generic
 // CHECK: %[[S:.*]] = tensor.extract %arg1[] : tensor<i32>
 // CHECK: %[[SI:.*]] = arith.index_cast %[[S]] : i32 to index
-// CHECK: %[[R:.*]] = arith.remsi %[[SI]], %{{.*}} : index
-// CHECK: %[[NET:.*]] = arith.select %{{.*}}, %{{.*}}, %[[R]] : index
-// CHECK: linalg.generic
-// CHECK: %[[BACK:.*]] = arith.subi %{{.*}}, %[[NET]] : index
-// CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %[[BACK]] : index
-// CHECK: arith.remui %[[SUM]], %{{.*}} : index
+// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %[[SI]] : index
+// CHECK: %[[R:.*]] = arith.remsi %[[D]], %{{.*}} : index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : index
+// CHECK: arith.select %[[NEG]], %{{.*}}, %[[R]] : index
 func.func @roll(%x: tensor<3x5xf32>, %s: tensor<i32>) -> tensor<3x5xf32> {
   %a = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
   %0 = "tf.Roll"(%x, %s, %a) : (tensor<3x5xf32>, tensor<i32>, tensor<i32>) -> tensor<3x5xf32>
