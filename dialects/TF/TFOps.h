@@ -72,6 +72,12 @@ mlir::LogicalResult fuseDilatedConvolution(mlir::RewriterBase &rewriter, BatchTo
 /// Fails, changing nothing and reporting nothing, for any other product or unknown shapes.
 mlir::LogicalResult flattenBatchMatMul(mlir::RewriterBase &rewriter, mlir::Operation *op);
 
+/// Replaces an op TensorFlow keeps under an older name, a composite or a shape gradient
+/// (the ops of dialects/TF/Ops/Aliases.cpp) by the ops it stands for: true when it did,
+/// false for any other op, failure (reported at the op) when it cannot (a MaxPoolV2 whose
+/// ksize is not a constant, a BroadcastGradientArgs of shapes not known).
+mlir::FailureOr<bool> decomposeAlias(mlir::RewriterBase &rewriter, mlir::Operation *op);
+
 } // namespace kiln::tf
 
 #endif // KILN_DIALECTS_TF_TFOPS_H

@@ -476,6 +476,57 @@ def TF_LeakyReluOp : TF_Op<"LeakyRelu"> {
   let inferFn = "inferSameAsFirstOperand";
 }
 
+// The gradients TensorFlow's autodiff writes for the activations: elementwise, both
+// operands of one shape (no broadcasting), as TensorFlow's CPU kernels compute them.
+class TF_ActivationGradOp<string mnemonic, string what, string lhs, string rhs,
+                          string out = "backprops", Type type = TF_FloatTensor>
+    : TF_Op<mnemonic> {
+  let summary = what;
+  let description = [{
+    ```mlir
+    %z = "tf.}] # mnemonic # [{"(%a, %b) {T = f32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dataArgs = !dag(ins, [type, type, OptionalAttr<TypeAttr>], [lhs, rhs, "T"]);
+  let results = !dag(outs, [type], [out]);
+  let inferFn = "inferSameShapeBinary";
+}
+def TF_ReluGradOp : TF_ActivationGradOp<"ReluGrad", "gradients * (features > 0)",
+    "gradients", "features", "backprops", TF_NumberTensor>;
+def TF_Relu6GradOp : TF_ActivationGradOp<"Relu6Grad", "gradients * (0 < features < 6)",
+    "gradients", "features", "backprops", TF_NumberTensor>;
+def TF_EluGradOp : TF_ActivationGradOp<"EluGrad",
+    "outputs < 0 ? gradients * (outputs + 1) : gradients", "gradients", "outputs">;
+def TF_SeluGradOp : TF_ActivationGradOp<"SeluGrad",
+    "outputs < 0 ? gradients * (outputs + scale * alpha) : gradients * scale",
+    "gradients", "outputs">;
+def TF_SoftplusGradOp : TF_ActivationGradOp<"SoftplusGrad",
+    "gradients / (exp(-features) + 1)", "gradients", "features">;
+def TF_SoftsignGradOp : TF_ActivationGradOp<"SoftsignGrad",
+    "gradients / (1 + |features|)^2", "gradients", "features">;
+def TF_SigmoidGradOp : TF_ActivationGradOp<"SigmoidGrad", "dy * y * (1 - y)", "y", "dy", "z">;
+def TF_TanhGradOp : TF_ActivationGradOp<"TanhGrad", "dy * (1 - y * y)", "y", "dy", "z">;
+def TF_SqrtGradOp : TF_ActivationGradOp<"SqrtGrad", "0.5 * dy / y", "y", "dy", "z">;
+def TF_RsqrtGradOp : TF_ActivationGradOp<"RsqrtGrad", "-0.5 * (dy * y) * (y * y)", "y", "dy",
+    "z">;
+def TF_ReciprocalGradOp : TF_ActivationGradOp<"ReciprocalGrad", "-y * y * dy", "y", "dy", "z">;
+def TF_InvGradOp : TF_ActivationGradOp<"InvGrad", "-y * y * dy (ReciprocalGrad's old name)",
+    "y", "dy", "z">;
+
+def TF_LeakyReluGradOp : TF_Op<"LeakyReluGrad"> {
+  let summary = "features > 0 ? gradients : gradients * alpha";
+  let description = [{
+    ```mlir
+    %z = "tf.LeakyReluGrad"(%g, %x) {alpha = 2.0e-01 : f32}
+        : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_FloatTensor:$gradients, TF_FloatTensor:$features,
+      DefaultValuedOptionalAttr<F32Attr, "0.2f">:$alpha, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$backprops);
+  let inferFn = "inferSameShapeBinary";
+}
+
 def TF_SoftmaxOp : TF_ActivationOp<"Softmax",
     "exp(logits) / sum(exp(logits)) along the last dimension", "logits", "softmax",
     TF_FloatTensor>;
@@ -1678,6 +1729,241 @@ def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape"> {
   let results = (outs TF_IndexTensor:$element_shape);
   let inferFn = "inferTensorListElementShape";
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Older names, composites and gradients that kiln-graph-decompose writes as the ops above
+// (dialects/TF/Ops/Aliases.cpp). Each infers its types itself, so that shapes flow through
+// it before it is rewritten.
+//===----------------------------------------------------------------------===//
+
+def TF_BiasAddV1Op : TF_Op<"BiasAddV1"> {
+  let summary = "BiasAdd's first form: the bias along the last dimension";
+  let dataArgs = (ins TF_NumberTensor:$value, TF_NumberTensor:$bias, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBiasAdd";
+}
+
+def TF_ConjugateTransposeOp : TF_Op<"ConjugateTranspose"> {
+  let summary = "Transpose, conjugating complex numbers (so Transpose for the real ones)";
+  let dataArgs = (ins TF_Tensor:$x, TF_IndexTensor:$perm, OptionalAttr<TypeAttr>:$T,
+                  OptionalAttr<TypeAttr>:$Tperm);
+  let results = (outs TF_Tensor:$y);
+  let inferFn = "inferTranspose";
+}
+
+def TF_EagerConstOp : TF_Op<"_EagerConst"> {
+  let summary = "an eager constant captured by a function: its input";
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSameAsFirstOperand";
+}
+
+def TF_ControlTriggerOp : TF_Op<"ControlTrigger"> {
+  let summary = "does nothing (TensorFlow 1 control flow's NoOp); a NoOp";
+  let results = (outs TF_ControlType:$control);
+  let inferFn = "";
+}
+
+def TF_ConcatOp : TF_Op<"Concat"> {
+  let summary = "ConcatV2 with the axis first: joins `values` along `concat_dim`";
+  let description = [{
+    ```mlir
+    %y = "tf.Concat"(%axis, %a, %b) {N = 2 : i64}
+        : (tensor<i32>, tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$N,
+                   OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferConcatAxisFirst";
+  let opExtraDecls = [{
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(getN() + 1, getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
+def TF_GatherOp : TF_Op<"Gather"> {
+  let summary = "GatherV2 on axis 0 (its first form)";
+  let dataArgs = (ins TF_Tensor:$params, TF_IndexTensor:$indices,
+                  DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices,
+                  OptionalAttr<TypeAttr>:$Tparams, OptionalAttr<TypeAttr>:$Tindices);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferGatherAxis0";
+}
+
+def TF_BatchMatMulV3Op : TF_Op<"BatchMatMulV3"> {
+  let summary = "BatchMatMulV2 whose operands (Ta, Tb) and result (Tout) may differ in dtype";
+  let description = [{
+    The operands are cast to `Tout` first, as TensorFlow's kernel computes in `Tout`.
+    ```mlir
+    %z = "tf.BatchMatMulV3"(%x, %y) {Ta = i8, Tb = i8, Tout = i32}
+        : (tensor<2x3x4xi8>, tensor<4x5xi8>) -> tensor<2x3x5xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$x, TF_NumberTensor:$y,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_x,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adj_y, OptionalAttr<TypeAttr>:$Ta,
+      OptionalAttr<TypeAttr>:$Tb, TypeAttr:$Tout);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBatchMatMulV3";
+}
+
+class TF_SpaceBatchV1Op<string mnemonic, string what, string amounts> : TF_Op<mnemonic> {
+  let summary = what # " with one `block_size` for both dimensions after the batch";
+  let dataArgs = !dag(ins, [TF_Tensor, TF_IndexTensor, I64Attr, OptionalAttr<TypeAttr>,
+                            OptionalAttr<TypeAttr>],
+                      ["input", amounts, "block_size", "T", "Tidx"]);
+  let results = (outs TF_Tensor:$output);
+}
+def TF_SpaceToBatchOp : TF_SpaceBatchV1Op<"SpaceToBatch", "SpaceToBatchND", "paddings"> {
+  let inferFn = "inferSpaceToBatch";
+}
+def TF_BatchToSpaceOp : TF_SpaceBatchV1Op<"BatchToSpace", "BatchToSpaceND", "crops"> {
+  let inferFn = "inferBatchToSpace";
+}
+
+def TF_MaxPoolV2Op : TF_Op<"MaxPoolV2"> {
+  let summary = "MaxPool with `ksize` and `strides` as (constant) inputs";
+  let dataArgs = (ins TF_NumberTensor:$input, TensorOf<[I32]>:$ksize, TensorOf<[I32]>:$strides,
+      StrAttr:$padding, DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferMaxPoolV2";
+}
+
+def TF_ReverseOp : TF_Op<"Reverse"> {
+  let summary = "the tensor reversed along each dimension whose entry of `dims` is true";
+  let dataArgs = (ins TF_Tensor:$tensor, TensorOf<[I1]>:$dims, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferSameAsFirstOperand";
+}
+
+def TF_EmptyOp : TF_Op<"Empty"> {
+  let summary = "a tensor of the shape given (zeros: Kiln always initializes it)";
+  let dataArgs = (ins TensorOf<[I32]>:$shape, TypeAttr:$dtype,
+                  DefaultValuedOptionalAttr<BoolAttr, "false">:$init);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferEmpty";
+}
+
+def TF_ShapeNOp : TF_Op<"ShapeN"> {
+  let summary = "the shapes of the N inputs";
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$N,
+                   OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$out_type);
+  let results = (outs Variadic<TF_IndexTensor>:$output);
+  let inferFn = "inferShapeN";
+  let hasFolder = 1;
+  let opExtraDecls = [{
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(getN(), getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
+def TF_BroadcastArgsOp : TF_Op<"BroadcastArgs"> {
+  let summary = "the shape that shapes s0 and s1 broadcast to (computed when both are known)";
+  let dataArgs = (ins TF_IndexTensor:$s0, TF_IndexTensor:$s1, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_IndexTensor:$r0);
+  let inferFn = "inferBroadcastArgs";
+  let hasFolder = 1;
+}
+
+def TF_BroadcastGradientArgsOp : TF_Op<"BroadcastGradientArgs"> {
+  let summary = "the dimensions along which the gradients of operands of shapes s0 and s1 "
+                "are summed (computed when both shapes are known)";
+  let dataArgs = (ins TF_IndexTensor:$s0, TF_IndexTensor:$s1, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_IndexTensor:$r0, TF_IndexTensor:$r1);
+  let inferFn = "inferBroadcastGradientArgs";
+  let hasFolder = 1;
+}
+
+def TF_ConcatOffsetOp : TF_Op<"ConcatOffset"> {
+  let summary = "where each of N shapes starts in their concatenation along `concat_dim` "
+                "(computed when the shapes are known)";
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$N,
+                   OptionalAttr<TypeAttr>:$shape_type);
+  let results = (outs Variadic<TF_IndexTensor>:$offset);
+  let inferFn = "inferConcatOffset";
+  let hasFolder = 1;
+  let opExtraDecls = [{
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(getN() + 1, getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
+def TF_DataFormatDimMapOp : TF_Op<"DataFormatDimMap"> {
+  let summary = "the index in `dst_format` of each dimension index (of `src_format`) in x";
+  let dataArgs = (ins TF_IndexTensor:$x, OptionalAttr<TypeAttr>:$T,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format,
+      DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format);
+  let results = (outs TF_IndexTensor:$y);
+  let inferFn = "inferDataFormat";
+}
+
+def TF_DataFormatVecPermuteOp : TF_Op<"DataFormatVecPermute"> {
+  let summary = "x (one entry or row per dimension of `src_format`, or of its spatial "
+                "dimensions) permuted to `dst_format`";
+  let dataArgs = (ins TF_IndexTensor:$x, OptionalAttr<TypeAttr>:$T,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$src_format,
+      DefaultValuedOptionalAttr<StrAttr, "\"NCHW\"">:$dst_format);
+  let results = (outs TF_IndexTensor:$y);
+  let inferFn = "inferDataFormat";
+}
+
+def TF_ToBoolOp : TF_Op<"ToBool"> {
+  let summary = "a scalar's truth (nonzero), or whether a tensor of higher rank has elements";
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I1]>:$output);
+  let inferFn = "inferToBool";
+}
+
+def TF_CrossOp : TF_Op<"Cross"> {
+  let summary = "the cross product of 3-vectors along the last dimension";
+  let dataArgs = (ins TF_NumberTensor:$a, TF_NumberTensor:$b, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$product);
+  let inferFn = "inferCross";
+}
+
+def TF_L2LossOp : TF_Op<"L2Loss"> {
+  let summary = "sum(t * t) / 2";
+  let description = [{
+    (Its attribute `T` is not declared: the accessor would clash with the input `t`'s.)
+  }];
+  let dataArgs = (ins TF_FloatTensor:$t);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferScalarOfFirst";
+}
+
+def TF_BiasAddGradOp : TF_Op<"BiasAddGrad"> {
+  let summary = "out_backprop summed over every dimension but the channel";
+  let dataArgs = (ins TF_NumberTensor:$out_backprop,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBiasAddGrad";
 }
 
 #endif // KILN_TF_OPS_TD

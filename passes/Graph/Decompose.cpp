@@ -17,6 +17,21 @@ namespace {
 struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    // Older names and composites first: SpaceToBatch becomes the SpaceToBatchND a dilated
+    // convolution's fusion looks for.
+    bool failed = false;
+    SmallVector<Operation *> aliases;
+    getOperation().walk([&](Operation *op) {
+      if (isa<kiln::tf::TFDialect>(op->getDialect()))
+        aliases.push_back(op);
+    });
+    for (Operation *op : aliases) {
+      FailureOr<bool> done = kiln::tf::decomposeAlias(rewriter, op);
+      if (mlir::failed(done))
+        failed = true;
+      else if (*done)
+        ++numAliases;
+    }
     // Dilated convolutions first: they take the SpaceToBatchND and BatchToSpaceND they fuse.
     SmallVector<kiln::tf::BatchToSpaceNDOp> crops;
     getOperation().walk([&](kiln::tf::BatchToSpaceNDOp op) { crops.push_back(op); });
@@ -30,7 +45,6 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
               kiln::tf::SpaceToBatchNDOp, kiln::tf::BatchToSpaceNDOp>(op))
         ops.push_back(op);
     });
-    bool failed = false;
     for (Operation *op : ops) {
       if (auto einsum = dyn_cast<kiln::tf::EinsumOp>(op)) {
         if (mlir::failed(kiln::tf::decomposeEinsum(rewriter, einsum))) {

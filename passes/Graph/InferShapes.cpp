@@ -125,7 +125,8 @@ bool inferBlock(Block &block, int64_t &budget) {
       return false;
     // (A loop unrolled or a conditional inlined is gone.)
     if (llvm::equal(*values, results) &&
-        (isa<kiln::tf::ShapeOp, kiln::tf::SizeOp, kiln::tf::RankOp>(op) || onConstants(op)))
+        (isa<kiln::tf::ShapeOp, kiln::tf::SizeOp, kiln::tf::RankOp, kiln::tf::ShapeNOp>(op) ||
+         onConstants(op)))
       (void)kiln::graph::foldConstantOp(&op);
   }
   return true;

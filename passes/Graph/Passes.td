@@ -223,6 +223,15 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     `tf.Transpose`, `tf.Reshape` and `tf.Slice`; one whose shapes, block shape, paddings or
     crops are not known is an error at its node.
 
+    First of all, the ops TensorFlow keeps under older names, its composites and the shape
+    arithmetic of its gradients (dialects/TF/Ops/Aliases.cpp) become the ops they stand
+    for: `tf.BiasAddV1` a `tf.BiasAdd`, `tf.Concat` a `tf.ConcatV2`, `tf.Gather` a
+    `tf.GatherV2`, `tf.SpaceToBatch` a `tf.SpaceToBatchND` (which may then fuse),
+    `tf.MaxPoolV2` a `tf.MaxPool`, `tf.Cross` gathers and products, `tf.L2Loss` and
+    `tf.BiasAddGrad` sums, and so on. `tf.BroadcastGradientArgs`, `tf.BroadcastArgs`,
+    `tf.ConcatOffset` and `tf.ShapeN` fold while shapes are inferred; one left (its shapes
+    not known) is an error at its node.
+
     Before:
     ```mlir
     %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>
@@ -236,6 +245,8 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     ```
   }];
   let statistics = [
+    Statistic<"numAliases", "aliases-decomposed",
+              "Number of older names and composites written as the ops they stand for">,
     Statistic<"numDecomposed", "einsums-decomposed", "Number of Einsums decomposed">,
     Statistic<"numFlattened", "products-flattened",
               "Number of batched products made one MatMul">,

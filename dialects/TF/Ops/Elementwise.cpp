@@ -77,6 +77,25 @@ LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out) {
   return sameShapeAs(ctx, out, IntegerType::get(ctx.context, 1));
 }
 
+LogicalResult inferSameShapeBinary(const InferContext &ctx, InferResult &out) {
+  auto inputs = ctx.twoInputs("the operands");
+  if (failed(inputs))
+    return failure();
+  auto [x, y] = *inputs;
+  if (x.hasRank() && y.hasRank() && failed(verifyCompatibleShape(x, y)))
+    return ctx.error("the operands must have the same shape, got ", x, " and ", y);
+  // The more refined of the two shapes.
+  out.push_back(x.hasRank() ? x : y);
+  if (x.hasRank() && y.hasRank()) {
+    SmallVector<int64_t> shape(x.getShape());
+    for (auto [d, size] : llvm::enumerate(y.getShape()))
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = size;
+    out.back() = x.clone(shape);
+  }
+  return success();
+}
+
 LogicalResult inferClipByValue(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(3)))
     return failure();

@@ -191,6 +191,21 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
                                          int64_t stride, int64_t dilation, llvm::StringRef padding,
                                          int64_t explicitBefore, int64_t explicitAfter);
 
+// Aliases.cpp
+mlir::LogicalResult inferBroadcastArgs(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBroadcastGradientArgs(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferShapeN(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConcatOffset(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConcatAxisFirst(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferGatherAxis0(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBatchMatMulV3(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMaxPoolV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferEmpty(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDataFormat(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferToBool(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferCross(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferScalarOfFirst(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBiasAddGrad(const InferContext &ctx, InferResult &out);
 // Structure.cpp
 mlir::LogicalResult inferPlaceholder(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPlaceholderWithDefault(const InferContext &ctx, InferResult &out);
@@ -219,6 +234,7 @@ mlir::LogicalResult inferSameShapeBool(const InferContext &ctx, InferResult &out
 mlir::LogicalResult inferPopulationCount(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBucketize(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferApproximateEqual(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSameShapeBinary(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferClipByValue(const InferContext &ctx, InferResult &out);
 // LinearAlgebra.cpp
 mlir::LogicalResult inferMatMul(const InferContext &ctx, InferResult &out);
@@ -276,6 +292,8 @@ mlir::LogicalResult inferOneHot(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToDepth(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSpaceToBatch(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBatchToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConv3D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool3D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out);

@@ -742,13 +742,15 @@ LogicalResult inferMatrixBandPart(const InferContext &ctx, InferResult &out) {
 
 /// SpaceToBatchND (`toBatch`), [B, S..., R...] to [B * prod(block), (S + pads) / block...,
 /// R...], and BatchToSpaceND, the other way with crops.
-static LogicalResult inferSpaceBatch(const InferContext &ctx, InferResult &out, bool toBatch) {
-  auto input = ctx.firstInput(3);
+/// `block` and `amounts` are the block shape and the paddings or crops when constant.
+static LogicalResult inferSpaceBatch(const InferContext &ctx, InferResult &out, bool toBatch,
+                                     unsigned numInputs,
+                                     const std::optional<SmallVector<int64_t>> &block,
+                                     const std::optional<SmallVector<int64_t>> &amounts) {
+  auto input = ctx.firstInput(numInputs);
   if (failed(input))
     return failure();
   TensorType x = *input;
-  auto block = ctx.constantInts(1);
-  auto amounts = ctx.constantInts(2);
   StringRef what = toBatch ? "paddings" : "crops";
   if (!x.hasRank() || !block || !amounts) {
     out.push_back(x.hasRank() ? Type(RankedTensorType::get(
@@ -802,11 +804,32 @@ static LogicalResult inferSpaceBatch(const InferContext &ctx, InferResult &out, 
 }
 
 LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &out) {
-  return inferSpaceBatch(ctx, out, true);
+  return inferSpaceBatch(ctx, out, true, 3, ctx.constantInts(1), ctx.constantInts(2));
 }
 
 LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out) {
-  return inferSpaceBatch(ctx, out, false);
+  return inferSpaceBatch(ctx, out, false, 3, ctx.constantInts(1), ctx.constantInts(2));
+}
+
+/// SpaceToBatch and BatchToSpace: the ND forms with `block_size` for the two dimensions
+/// after the batch of a 4-D input.
+static LogicalResult inferSpaceBatchV1(const InferContext &ctx, InferResult &out, bool toBatch) {
+  auto size = ctx.attr<IntegerAttr>("block_size");
+  if (!size || size.getInt() < 2)
+    return ctx.error("block_size must be an integer of 2 or more");
+  auto x = dyn_cast<TensorType>(ctx.operandType(0));
+  if (x && x.hasRank() && x.getRank() != 4)
+    return ctx.error("input must be 4-D, got ", x);
+  SmallVector<int64_t> block(2, size.getInt());
+  return inferSpaceBatch(ctx, out, toBatch, 2, block, ctx.constantInts(1));
+}
+
+LogicalResult inferSpaceToBatch(const InferContext &ctx, InferResult &out) {
+  return inferSpaceBatchV1(ctx, out, true);
+}
+
+LogicalResult inferBatchToSpace(const InferContext &ctx, InferResult &out) {
+  return inferSpaceBatchV1(ctx, out, false);
 }
 
 static Type indexElement(const InferContext &ctx, StringRef attrName, Type fallback) {

@@ -292,6 +292,116 @@ Value mulNoNan(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
   return zeroWhereZero<1>(b, loc, args, arith::MulFOp::create(b, loc, args[0], args[1]));
 }
 
+/// 1 where `test`, else 0, in `type` (float or integer): the factor TensorFlow's CPU kernels
+/// multiply gradients by (so a NaN gradient stays NaN where the factor is 0).
+Value indicator(OpBuilder &b, Location loc, Type type, Value test) {
+  return arith::SelectOp::create(b, loc, test, scalarConstant(b, loc, type, 1),
+                                 scalarConstant(b, loc, type, 0));
+}
+
+/// x compared with the constant `c` by `P` (floats) or its signed or unsigned form.
+Value compareWith(OpBuilder &b, Location loc, ElementKind kind, Value x, double c,
+                  arith::CmpFPredicate p, arith::CmpIPredicate s, arith::CmpIPredicate u) {
+  Value constant = scalarConstant(b, loc, x.getType(), c);
+  if (kind == ElementKind::Float)
+    return arith::CmpFOp::create(b, loc, p, x, constant);
+  return arith::CmpIOp::create(b, loc, kind == ElementKind::Unsigned ? u : s, x, constant);
+}
+
+Value multiply(OpBuilder &b, Location loc, ElementKind kind, Value x, Value y) {
+  if (kind == ElementKind::Float)
+    return arith::MulFOp::create(b, loc, x, y);
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
+/// ReluGrad: gradients * (features > 0).
+Value reluGrad(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  using P = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  Value positive = compareWith(b, loc, kind, args[1], 0, P::OGT, I::sgt, I::ugt);
+  return multiply(b, loc, kind, args[0], indicator(b, loc, args[0].getType(), positive));
+}
+
+/// Relu6Grad: gradients * (features > 0 && features < 6).
+Value relu6Grad(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
+  using P = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  Value positive = compareWith(b, loc, kind, args[1], 0, P::OGT, I::sgt, I::ugt);
+  Value belowSix = compareWith(b, loc, kind, args[1], 6, P::OLT, I::slt, I::ult);
+  Value inside = arith::AndIOp::create(b, loc, positive, belowSix);
+  return multiply(b, loc, kind, args[0], indicator(b, loc, args[0].getType(), inside));
+}
+
+/// EluGrad and SeluGrad: outputs < 0 ? gradients * (outputs + below) : gradients * above
+/// (1 and 1 for Elu; scale * alpha and scale for Selu).
+template <bool Selu> Value eluGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  constexpr double scale = 1.0507009873554804934193349852946;
+  constexpr double alpha = 1.6732632423543772848170429916717;
+  Value g = args[0], y = args[1];
+  Type t = g.getType();
+  Value negative =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, scalarConstant(b, loc, t, 0));
+  Value shifted =
+      arith::AddFOp::create(b, loc, y, scalarConstant(b, loc, t, Selu ? scale * alpha : 1));
+  Value below = arith::MulFOp::create(b, loc, g, shifted);
+  Value above =
+      Selu ? Value(arith::MulFOp::create(b, loc, g, scalarConstant(b, loc, t, scale))) : g;
+  return arith::SelectOp::create(b, loc, negative, below, above);
+}
+
+/// SoftplusGrad: gradients / (exp(-features) + 1).
+Value softplusGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Type t = args[0].getType();
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, args[1]));
+  Value denominator = arith::AddFOp::create(b, loc, e, scalarConstant(b, loc, t, 1));
+  return arith::DivFOp::create(b, loc, args[0], denominator);
+}
+
+/// SoftsignGrad: gradients / (1 + |features|)^2.
+Value softsignGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Type t = args[0].getType();
+  Value a = arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, args[1]),
+                                  scalarConstant(b, loc, t, 1));
+  return arith::DivFOp::create(b, loc, args[0], arith::MulFOp::create(b, loc, a, a));
+}
+
+/// SigmoidGrad: dy * y * (1 - y), in Eigen's order.
+Value sigmoidGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value y = args[0], dy = args[1];
+  Value oneMinus = arith::SubFOp::create(b, loc, scalarConstant(b, loc, y.getType(), 1), y);
+  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, dy, y), oneMinus);
+}
+
+/// TanhGrad: dy * (1 - y * y).
+Value tanhGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value y = args[0], dy = args[1];
+  Value square = arith::MulFOp::create(b, loc, y, y);
+  Value oneMinus = arith::SubFOp::create(b, loc, scalarConstant(b, loc, y.getType(), 1), square);
+  return arith::MulFOp::create(b, loc, dy, oneMinus);
+}
+
+/// SqrtGrad: 0.5 * dy / y.
+Value sqrtGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value y = args[0], dy = args[1];
+  Value half = arith::MulFOp::create(b, loc, scalarConstant(b, loc, y.getType(), 0.5), dy);
+  return arith::DivFOp::create(b, loc, half, y);
+}
+
+/// RsqrtGrad: -0.5 * (dy * y) * (y * y).
+Value rsqrtGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value y = args[0], dy = args[1];
+  Value dyY = arith::MulFOp::create(b, loc, dy, y);
+  Value scaled = arith::MulFOp::create(b, loc, scalarConstant(b, loc, y.getType(), -0.5), dyY);
+  return arith::MulFOp::create(b, loc, scaled, arith::MulFOp::create(b, loc, y, y));
+}
+
+/// ReciprocalGrad: -y * y * dy.
+Value reciprocalGrad(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
+  Value y = args[0], dy = args[1];
+  Value negY = arith::NegFOp::create(b, loc, y);
+  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, negY, y), dy);
+}
+
 /// C's nextafter on the bits: one step of the integer that holds a float's magnitude, away
 /// from zero when y lies that way; from 0 the smallest subnormal of y's sign.
 Value nextAfter(OpBuilder &b, Location loc, ElementKind, ValueRange args) {
@@ -446,20 +556,22 @@ template <typename OpT> struct ElementwiseLowering : OpConversionPattern<OpT> {
   ScalarFn fn;
 };
 
-struct LeakyReluLowering : OpConversionPattern<tf::LeakyReluOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tf::LeakyReluOp op, OpAdaptor adaptor,
+/// LeakyRelu (x > 0 ? x : alpha * x) and LeakyReluGrad (features > 0 ? gradients :
+/// gradients * alpha): the last operand is compared, the first scaled.
+template <typename OpT> struct LeakyReluLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast<RankedTensorType>(adaptor.getFeatures().getType());
+    auto type = dyn_cast<RankedTensorType>(adaptor.getOperands().front().getType());
     if (!type || !type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     double alpha = op.getAlpha().convertToDouble();
     Value result = buildElementwise(
-        rewriter, op.getLoc(), type, adaptor.getFeatures(),
+        rewriter, op.getLoc(), type, adaptor.getOperands(),
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value x = args[0];
+          Value x = args.front(), test = args.back();
           Value zero = scalarConstant(b, loc, x.getType(), 0);
-          Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+          Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, test, zero);
           Value scaled =
               arith::MulFOp::create(b, loc, x, scalarConstant(b, loc, x.getType(), alpha));
           return arith::SelectOp::create(b, loc, positive, x, scaled);
@@ -796,7 +908,20 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::LeftShiftOp>{}, shift<true>);
   addOp(Tag<tf::RightShiftOp>{}, shift<false>);
   addOp(Tag<tf::ClipByValueOp>{}, clip);
-  patterns.add<ApproximateEqualLowering, BucketizeLowering, CastLowering, LeakyReluLowering,
+  addOp(Tag<tf::ReluGradOp>{}, reluGrad);
+  addOp(Tag<tf::Relu6GradOp>{}, relu6Grad);
+  addOp(Tag<tf::EluGradOp>{}, eluGrad<false>);
+  addOp(Tag<tf::SeluGradOp>{}, eluGrad<true>);
+  addOp(Tag<tf::SoftplusGradOp>{}, softplusGrad);
+  addOp(Tag<tf::SoftsignGradOp>{}, softsignGrad);
+  addOp(Tag<tf::SigmoidGradOp>{}, sigmoidGrad);
+  addOp(Tag<tf::TanhGradOp>{}, tanhGrad);
+  addOp(Tag<tf::SqrtGradOp>{}, sqrtGrad);
+  addOp(Tag<tf::RsqrtGradOp>{}, rsqrtGrad);
+  addOp(Tag<tf::ReciprocalGradOp>{}, reciprocalGrad);
+  addOp(Tag<tf::InvGradOp>{}, reciprocalGrad);
+  patterns.add<ApproximateEqualLowering, BucketizeLowering, CastLowering,
+               LeakyReluLowering<tf::LeakyReluOp>, LeakyReluLowering<tf::LeakyReluGradOp>,
                SelectLowering, SoftmaxLowering<tf::SoftmaxOp, false>,
                SoftmaxLowering<tf::LogSoftmaxOp, true>>(converter, ctx);
 }

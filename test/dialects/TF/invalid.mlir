@@ -1241,3 +1241,89 @@ func.func @roll_sizes(%x: tensor<2x5xf32>, %s: tensor<2xi32>, %a: tensor<i32>) {
   %0 = "tf.Roll"(%x, %s, %a) : (tensor<2x5xf32>, tensor<2xi32>, tensor<i32>) -> tensor<2x5xf32>
   return
 }
+
+// -----
+
+func.func @grad_shapes(%g: tensor<4xf32>, %x: tensor<5xf32>) {
+  // expected-error @+2 {{the operands must have the same shape, got float32 [4] and float32 [5]}}
+  // expected-error @+1 {{'tf.ReluGrad' op failed to infer returned types}}
+  %0 = "tf.ReluGrad"(%g, %x) : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bias_add_grad_rank(%x: tensor<4x5xf32>) {
+  // expected-error @+2 {{out_backprop must have rank 3 or more for data_format "NCHW"}}
+  // expected-error @+1 {{'tf.BiasAddGrad' op failed to infer returned types}}
+  %0 = "tf.BiasAddGrad"(%x) {data_format = "NCHW"} : (tensor<4x5xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @data_format_letters(%x: tensor<4xi32>) {
+  // expected-error @+2 {{src_format "NHWC" and dst_format "NCHH" must be permutations of one another}}
+  // expected-error @+1 {{'tf.DataFormatDimMap' op failed to infer returned types}}
+  %0 = "tf.DataFormatDimMap"(%x) {dst_format = "NCHH"} : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @vec_permute_size(%x: tensor<3xi32>) {
+  // expected-error @+2 {{x must be a vector of 4 or 2 entries or a [4, 2] or [2, 2] matrix}}
+  // expected-error @+1 {{'tf.DataFormatVecPermute' op failed to infer returned types}}
+  %0 = "tf.DataFormatVecPermute"(%x) : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @cross_last(%a: tensor<2x4xf32>) {
+  // expected-error @+2 {{a and b must have a last dimension of 3, got float32 [2,4]}}
+  // expected-error @+1 {{'tf.Cross' op failed to infer returned types}}
+  %0 = "tf.Cross"(%a, %a) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_v3_mixed(%a: tensor<2x3xi8>, %b: tensor<3x2xui8>) {
+  // expected-error @+2 {{Kiln multiplies operands of one dtype, got int8 and uint8}}
+  // expected-error @+1 {{'tf.BatchMatMulV3' op failed to infer returned types}}
+  %0 = "tf.BatchMatMulV3"(%a, %b) {Tout = i32} : (tensor<2x3xi8>, tensor<3x2xui8>) -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+func.func @broadcast_args_incompatible() {
+  %a = "tf.Const"() {value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<[4]> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{shapes [2,3] and [4] do not broadcast}}
+  // expected-error @+1 {{'tf.BroadcastGradientArgs' op failed to infer returned types}}
+  %0:2 = "tf.BroadcastGradientArgs"(%a, %b) : (tensor<2xi32>, tensor<1xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return
+}
+
+// -----
+
+func.func @concat_offset_mismatch(%x: tensor<2x3xf32>) {
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %a = "tf.Const"() {value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<[4, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{shape [4,5] does not match [2,3] outside dimension 1}}
+  // expected-error @+1 {{'tf.ConcatOffset' op failed to infer returned types}}
+  %0:2 = "tf.ConcatOffset"(%axis, %a, %b) {N = 2 : i64} : (tensor<i32>, tensor<2xi32>, tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  return
+}
+
+// -----
+
+func.func @space_to_batch_block(%x: tensor<1x4x4x1xf32>, %p: tensor<2x2xi32>) {
+  // expected-error @+2 {{block_size must be an integer of 2 or more}}
+  // expected-error @+1 {{'tf.SpaceToBatch' op failed to infer returned types}}
+  %0 = "tf.SpaceToBatch"(%x, %p) {block_size = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<2x2xi32>) -> tensor<?x?x?x?xf32>
+  return
+}

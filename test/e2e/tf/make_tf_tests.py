@@ -95,6 +95,14 @@ FAMILIES = {
                   "loop growing a tensor that Kiln unrolls, and TensorArrays (write, stack, "
                   "gather, unstack, read, size) in loops",
     "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
+    "gradients": "the ops TensorFlow's gradients write (ReluGrad, Relu6Grad, EluGrad, "
+                 "SeluGrad, LeakyReluGrad, SoftplusGrad, SoftsignGrad, SigmoidGrad, TanhGrad, "
+                 "SqrtGrad, RsqrtGrad, ReciprocalGrad, InvGrad, BiasAddGrad, L2Loss, "
+                 "BroadcastGradientArgs)",
+    "aliases": "ops under their older names and composites (BiasAddV1, ConjugateTranspose, "
+               "_EagerConst, ControlTrigger, Concat, Gather, BatchMatMulV3, SpaceToBatch, "
+               "BatchToSpace, MaxPoolV2, Reverse, Empty, ShapeN, BroadcastArgs, ConcatOffset, "
+               "DataFormatDimMap, DataFormatVecPermute, ToBool, Cross)",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
 }
@@ -1202,6 +1210,164 @@ def build_space_batch():
          [("x", img), ("s", seq)], SUMS)
 
 
+def build_gradients():
+    r = rng_for("gradients")
+    x = f32(r, (4, 8), -8, 8)
+    x[0, :6] = [0.0, 6.0, -0.0, 1e-30, -1e-30, 5.999999]
+    g = f32(r, (4, 8), -2, 2)
+    g[1, 0], x[1, 0] = np.nan, -1.0  # a NaN gradient where the feature is negative
+    g[1, 1], x[1, 1] = np.inf, 0.0
+    pos = f32(r, (4, 8), 0.1, 3)
+    o = f32(r, (4, 8), -1.7, 3)
+    o[0, :3] = [0.0, -0.0, -1e-30]
+
+    def grads(p):
+        gr, ft = p["g"], p["x"]
+        elu = selu = p["o"]  # outputs of Elu and Selu: from -1.76 up
+        sig = raw.Sigmoid(x=ft)
+        th = raw.Tanh(x=ft)
+        sq = raw.Sqrt(x=p["pos"])
+        rs = raw.Rsqrt(x=p["pos"])
+        rc = raw.Reciprocal(x=p["pos"])
+        return {"d_relu": raw.ReluGrad(gradients=gr, features=ft, name="d_relu"),
+                "d_relu6": raw.Relu6Grad(gradients=gr, features=ft, name="d_relu6"),
+                "d_elu": raw.EluGrad(gradients=gr, outputs=elu, name="d_elu"),
+                "d_selu": raw.SeluGrad(gradients=gr, outputs=selu, name="d_selu"),
+                "d_leaky": raw.LeakyReluGrad(gradients=gr, features=ft, alpha=0.3, name="d_leaky"),
+                "d_softplus": raw.SoftplusGrad(gradients=gr, features=ft, name="d_softplus"),
+                "d_softsign": raw.SoftsignGrad(gradients=gr, features=ft, name="d_softsign"),
+                "d_sigmoid": raw.SigmoidGrad(y=sig, dy=gr, name="d_sigmoid"),
+                "d_tanh": raw.TanhGrad(y=th, dy=gr, name="d_tanh"),
+                "d_sqrt": raw.SqrtGrad(y=sq, dy=gr, name="d_sqrt"),
+                "d_rsqrt": raw.RsqrtGrad(y=rs, dy=gr, name="d_rsqrt"),
+                "d_reciprocal": raw.ReciprocalGrad(y=rc, dy=gr, name="d_reciprocal"),
+                "d_inv": raw.InvGrad(y=rc, dy=gr, name="d_inv")}
+    case("activation_grads_f32", "gradients", "the activations' gradients on float32: "
+         "features at 0, 6, tiny of both signs, a NaN and an infinite gradient where the "
+         "activation is flat (TensorFlow multiplies, so NaN stays NaN)",
+         grads, [("g", g), ("x", x), ("pos", pos), ("o", o)], APPROX)
+    gi = r.integers(-50, 50, (3, 5)).astype(np.int32)
+    xi = np.array([[-1, 0, 1, 5, 6], [7, -7, 3, 0, 2], [6, 5, 4, 1, -100]], np.int32)
+    case("relu_grads_i32", "gradients", "ReluGrad and Relu6Grad on int32",
+         lambda p: {"relu": raw.ReluGrad(gradients=p["g"], features=p["x"], name="relu"),
+                    "relu6": raw.Relu6Grad(gradients=p["g"], features=p["x"], name="relu6")},
+         [("g", gi), ("x", xi)], EXACT)
+    gd, yd = r.uniform(-2, 2, (6,)), r.uniform(-0.9, 0.9, (6,))
+    case("grads_f64", "gradients", "SigmoidGrad, TanhGrad and SeluGrad on float64",
+         lambda p: {"sigmoid": raw.SigmoidGrad(y=p["y"], dy=p["g"], name="sigmoid"),
+                    "tanh": raw.TanhGrad(y=p["y"], dy=p["g"], name="tanh"),
+                    "selu": raw.SeluGrad(gradients=p["g"], outputs=p["y"], name="selu")},
+         [("g", gd), ("y", yd)], ARITH)
+    b4, b2 = f32(r, (2, 3, 4, 5)), f32(r, (7, 6))
+
+    def sums(p):
+        # The gradient of a broadcasting Add, as tf.gradients writes it: BroadcastGradientArgs
+        # of the operands' shapes, sums over its dimensions, reshapes back.
+        a, b = p["a"], p["b"]
+        sa, sb = raw.Shape(input=a), raw.Shape(input=b)
+        ra, rb = raw.BroadcastGradientArgs(s0=sa, s1=sb, name="bga")
+        up = raw.AddV2(x=a, y=b) * 3.0
+        ga = raw.Reshape(tensor=raw.Sum(input=up, axis=ra), shape=sa, name="ga")
+        gb = raw.Reshape(tensor=raw.Sum(input=up, axis=rb), shape=sb, name="gb")
+        return {"nhwc": raw.BiasAddGrad(out_backprop=p["x"], name="nhwc"),
+                "nchw": raw.BiasAddGrad(out_backprop=p["x"], data_format="NCHW", name="nchw"),
+                "rank2": raw.BiasAddGrad(out_backprop=p["m"], name="rank2"),
+                "l2": raw.L2Loss(t=p["x"], name="l2"),
+                "ga": ga, "gb": gb, "bga": ra, "bga:1": rb}
+    case("reductions_grads", "gradients", "BiasAddGrad (NHWC, NCHW, rank 2), L2Loss and the "
+         "gradient of a broadcasting AddV2 through BroadcastGradientArgs of shapes [4, 1, 3] "
+         "and [5, 1], folded while shapes are inferred",
+         sums, [("x", b4), ("m", b2), ("a", f32(r, (4, 1, 3))), ("b", f32(r, (5, 1)))], SUMS)
+
+
+def build_aliases():
+    r = rng_for("aliases")
+    x, bias = f32(r, (2, 3, 4)), f32(r, (4,))
+    ints = r.integers(-9, 9, (3, 4)).astype(np.int32)
+
+    def eager(gd):
+        for n in gd.node:
+            if n.name == "eager":
+                n.op = "_EagerConst"
+    def renames(p):
+        with tf.control_dependencies([raw.ControlTrigger(name="trigger")]):
+            after = raw.Identity(input=p["x"], name="after")
+        return {"biasv1": raw.BiasAddV1(value=p["x"], bias=p["bias"], name="biasv1"),
+                "conj": raw.ConjugateTranspose(x=p["x"], perm=[2, 0, 1], name="conj"),
+                "eager": raw.Identity(input=p["bias"], name="eager"),
+                "after": after,
+                "concat": raw.Concat(concat_dim=-1, values=[p["x"], p["x"]], name="concat"),
+                "gather": raw.Gather(params=p["x"], indices=[[1, 0], [1, 1]], name="gather"),
+                "reverse": raw.Reverse(tensor=p["x"], dims=[True, False, True], name="reverse"),
+                "none": raw.Reverse(tensor=p["i"], dims=[False, False], name="none"),
+                "empty": raw.Empty(shape=[2, 3], dtype=tf.float32, init=True, name="empty")}
+    case("renamed", "aliases", "BiasAddV1, ConjugateTranspose, _EagerConst (an Identity "
+         "renamed), ControlTrigger, Concat (axis first, negative), Gather, Reverse (bool "
+         "dimensions, none of them too) and Empty", renames,
+         [("x", x), ("bias", bias), ("i", ints)], EXACT, edit=eager)
+    a, b = f32(r, (2, 3, 4)), f32(r, (4, 5))
+    a8 = r.integers(-100, 100, (2, 3, 4)).astype(np.int8)
+    b8 = r.integers(-100, 100, (2, 4, 5)).astype(np.int8)
+    case("batch_matmul_v3", "aliases", "BatchMatMulV3 on float32 (adjoint y) and int8 "
+         "operands to an int32 product",
+         lambda p: {"f": raw.BatchMatMulV3(x=p["a"], y=raw.Transpose(x=p["b"], perm=[1, 0]),
+                                           Tout=tf.float32, adj_y=True, name="f"),
+                    "q": raw.BatchMatMulV3(x=p["a8"], y=p["b8"], Tout=tf.int32, name="q")},
+         [("a", a), ("b", b), ("a8", a8), ("b8", b8)], SUMS)
+    img = f32(r, (2, 6, 4, 3))
+    case("space_batch_v1", "aliases", "SpaceToBatch (block 2, paddings [[1, 1], [0, 2]]), "
+         "BatchToSpace (block 2, crops [[0, 1], [1, 0]]) and MaxPoolV2 (ksize and strides as "
+         "inputs, SAME)",
+         lambda p: {"s": raw.SpaceToBatch(input=p["x"], paddings=[[1, 1], [0, 2]], block_size=2,
+                                          name="s"),
+                    "b": raw.BatchToSpace(input=raw.Concat(concat_dim=0, values=[p["x"]] * 2),
+                                          crops=[[0, 1], [1, 0]], block_size=2, name="b"),
+                    "pool": raw.MaxPoolV2(input=p["x"], ksize=[1, 3, 2, 1],
+                                          strides=[1, 2, 2, 1], padding="SAME", name="pool")},
+         [("x", img)], EXACT)
+
+    def shapes(p):
+        a, b = p["a"], p["b"]
+        sa, sb = raw.ShapeN(input=[a, b], name="shapes")
+        offsets = raw.ConcatOffset(concat_dim=1, shape=[sa, raw.Shape(input=p["c"])],
+                                   name="offsets")
+        return {"shapes": sa, "shapes:1": sb,
+                "bargs": raw.BroadcastArgs(s0=sa, s1=sb, name="bargs"),
+                "offsets": offsets[0], "offsets:1": offsets[1],
+                "filled": raw.Fill(dims=raw.BroadcastArgs(s0=sa, s1=sb), value=2.5,
+                                   name="filled")}
+    case("shape_arithmetic", "aliases", "ShapeN, BroadcastArgs of shapes [4, 1, 3] and "
+         "[5, 1] and ConcatOffset along dimension 1, folded while shapes are inferred",
+         shapes, [("a", f32(r, (4, 1, 3))), ("b", f32(r, (5, 1))), ("c", f32(r, (4, 7, 3)))],
+         EXACT)
+    dims = np.array([-4, -3, -2, -1, 0, 1, 2, 3], np.int32)
+    case("data_format", "aliases", "DataFormatDimMap (NHWC to NCHW, negative dimensions, and "
+         "NDHWC to NCDHW), DataFormatVecPermute of a 4-vector, of the 2 spatial entries and "
+         "of a [4, 2] matrix of paddings, NCHW to NHWC",
+         lambda p: {"dim": raw.DataFormatDimMap(x=p["d"], name="dim"),
+                    "dim5": raw.DataFormatDimMap(x=p["d"], src_format="NDHWC",
+                                                 dst_format="NCDHW", name="dim5"),
+                    "vec": raw.DataFormatVecPermute(x=p["v"], src_format="NCHW",
+                                                    dst_format="NHWC", name="vec"),
+                    "hw": raw.DataFormatVecPermute(x=p["v"][:2], name="hw"),
+                    "pads": raw.DataFormatVecPermute(x=p["m"], src_format="NCHW",
+                                                     dst_format="NHWC", name="pads")},
+         [("d", dims), ("v", np.array([10, 20, 30, 40], np.int64)),
+          ("m", np.arange(8, dtype=np.int32).reshape(4, 2))], EXACT)
+    u, v = f32(r, (5, 3), -4, 4), f32(r, (5, 3), -4, 4)
+    case("cross_to_bool", "aliases", "Cross of float32 and int32 3-vectors, ToBool of "
+         "scalars (0, nonzero, NaN) and of a vector",
+         lambda p: {"cross": raw.Cross(a=p["u"], b=p["v"], name="cross"),
+                    "icross": raw.Cross(a=p["iu"], b=p["iv"], name="icross"),
+                    "zero": raw.ToBool(input=p["s"][0], name="zero"),
+                    "one": raw.ToBool(input=p["s"][1], name="one"),
+                    "nan": raw.ToBool(input=p["s"][2], name="nan"),
+                    "vector": raw.ToBool(input=p["u"], name="vector")},
+         [("u", u), ("v", v), ("iu", r.integers(-9, 9, (2, 3)).astype(np.int32)),
+          ("iv", r.integers(-9, 9, (2, 3)).astype(np.int32)),
+          ("s", np.array([0.0, -2.0, np.nan], np.float32))], ARITH)
+
+
 def build_conv3d():
     r = rng_for("conv3d")
     x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
@@ -2055,7 +2221,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused,
+                  build_fused, build_gradients, build_aliases,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

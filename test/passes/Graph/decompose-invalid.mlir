@@ -27,3 +27,22 @@ func.func @space_batch_fed(%x: tensor<2x4x4x3xf32>, %p: tensor<2x2xi32>) -> tens
   %0 = "tf.SpaceToBatchND"(%x, %block, %p) : (tensor<2x4x4x3xf32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests that a MaxPoolV2 whose ksize is fed is an error at its node.
+func.func @max_pool_v2_fed(%x: tensor<1x4x4x1xf32>, %k: tensor<4xi32>) -> tensor<?x?x?x?xf32> {
+  // expected-error @+1 {{ksize must be a constant}}
+  %0 = "tf.MaxPoolV2"(%x, %k, %k) {padding = "VALID"} : (tensor<1x4x4x1xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// Tests that a BroadcastGradientArgs of shapes not known while compiling is an error that
+// says so.
+func.func @gradient_args_fed(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<?xi32> {
+  // expected-error @+1 {{needs its shapes known at compile time}}
+  %0:2 = "tf.BroadcastGradientArgs"(%a, %b) : (tensor<2xi32>, tensor<2xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %0#0 : tensor<?xi32>
+}

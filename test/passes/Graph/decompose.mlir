@@ -206,3 +206,69 @@ func.func @grouped_conv3d(%x: tensor<1x4x4x4x6xf32>, %w: tensor<3x3x3x2x3xf32>) 
   %0 = "tf.Conv3D"(%x, %w) {padding = "SAME", strides = [1, 1, 1, 1, 1]} : (tensor<1x4x4x4x6xf32>, tensor<3x3x3x2x3xf32>) -> tensor<1x4x4x4x3xf32>
   return %0 : tensor<1x4x4x4x3xf32>
 }
+
+// -----
+
+// Tests that the older names and composites (dialects/TF/Ops/Aliases.cpp) become the ops
+// they stand for: BiasAddV1 a BiasAdd; Concat (axis first) a ConcatV2; Gather a GatherV2 on
+// axis 0; SpaceToBatch the SpaceToBatchND of block [2, 2] (then data movement); MaxPoolV2 a
+// MaxPool with its constant ksize and strides; Reverse a ReverseV2 of the true dimensions;
+// BatchMatMulV3 of int8 to int32 casts before the product; DataFormatDimMap a gather from
+// its table at x mod 4; ToBool of a scalar x != 0; Cross gathers and products; L2Loss
+// sum(t * t * 0.5); BiasAddGrad (NCHW) a Sum over all but dimension 1; ControlTrigger a NoOp.
+// CHECK-LABEL: func.func @aliases
+// CHECK: "tf.BiasAdd"(%arg0, %arg1)
+// CHECK: "tf.ConcatV2"(%arg0, %arg0, %{{.*}}) {N = 2 : i64}
+// CHECK: %[[ZERO:.*]] = "tf.Const"() {dtype = i32, value = dense<0> : tensor<i32>}
+// CHECK: "tf.GatherV2"(%arg0, %{{.*}}, %[[ZERO]])
+// CHECK: "tf.Pad"
+// CHECK: "tf.Reshape"({{.*}}) -> tensor<8x4x3x3xf32>
+// CHECK: "tf.MaxPool"(%arg0) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
+// CHECK: %[[AXES:.*]] = "tf.Const"() {dtype = i32, value = dense<[0, 3]> : tensor<2xi32>}
+// CHECK: "tf.ReverseV2"(%arg0, %[[AXES]])
+// CHECK: %[[A32:.*]] = "tf.Cast"(%arg2) {DstT = i32}
+// CHECK: %[[B32:.*]] = "tf.Cast"(%arg3) {DstT = i32}
+// CHECK: "tf.MatMul"(%{{.*}}, %[[B32]])
+// CHECK: %[[FOUR:.*]] = "tf.Const"() {dtype = i32, value = dense<4> : tensor<i32>}
+// CHECK: %[[MOD:.*]] = "tf.FloorMod"(%arg4, %[[FOUR]])
+// CHECK: %[[TABLE:.*]] = "tf.Const"() {dtype = i32, value = dense<[0, 2, 3, 1]> : tensor<4xi32>}
+// CHECK: "tf.GatherV2"(%[[TABLE]], %[[MOD]], %{{.*}})
+// CHECK: "tf.NotEqual"(%arg5, %{{.*}}) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+// CHECK: %[[A1:.*]] = "tf.GatherV2"(%arg6, %{{.*}}, %{{.*}})
+// CHECK: %[[A2:.*]] = "tf.GatherV2"(%arg6
+// CHECK: %[[B1:.*]] = "tf.GatherV2"(%arg6
+// CHECK: %[[B2:.*]] = "tf.GatherV2"(%arg6
+// CHECK: %[[L:.*]] = "tf.Mul"(%[[A1]], %[[B2]])
+// CHECK: %[[R:.*]] = "tf.Mul"(%[[A2]], %[[B1]])
+// CHECK: "tf.Sub"(%[[L]], %[[R]])
+// CHECK: %[[SQ:.*]] = "tf.Square"(%arg0)
+// CHECK: %[[HALF:.*]] = "tf.Mul"(%[[SQ]], %{{.*}})
+// CHECK: "tf.Sum"(%[[HALF]], %{{.*}}) {keep_dims = false} : (tensor<2x6x4x3xf32>, tensor<4xi32>) -> tensor<f32>
+// CHECK: %[[KEEP1:.*]] = "tf.Const"() {dtype = i32, value = dense<[0, 2, 3]> : tensor<3xi32>}
+// CHECK: "tf.Sum"(%arg0, %[[KEEP1]]) {keep_dims = false} : (tensor<2x6x4x3xf32>, tensor<3xi32>) -> tensor<6xf32>
+// CHECK: %[[NOOP:.*]] = "tf.NoOp"() : () -> !tf.control
+// CHECK: "tf.Identity"(%arg5, %[[NOOP]])
+func.func @aliases(%x: tensor<2x6x4x3xf32>, %b: tensor<3xf32>,
+                   %i8: tensor<2x3x4xi8>, %j8: tensor<4x5xi8>, %d: tensor<4xi32>,
+                   %s: tensor<f32>, %u: tensor<5x3xf32>) {
+  %0 = "tf.BiasAddV1"(%x, %b) : (tensor<2x6x4x3xf32>, tensor<3xf32>) -> tensor<2x6x4x3xf32>
+  %axis = "tf.Const"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %1 = "tf.Concat"(%axis, %x, %x) {N = 2 : i64} : (tensor<i32>, tensor<2x6x4x3xf32>, tensor<2x6x4x3xf32>) -> tensor<2x6x4x6xf32>
+  %idx = "tf.Const"() {value = dense<[1, 0, 1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %2 = "tf.Gather"(%x, %idx) : (tensor<2x6x4x3xf32>, tensor<3xi32>) -> tensor<3x6x4x3xf32>
+  %p = "tf.Const"() {value = dense<[[1, 1], [0, 2]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %3 = "tf.SpaceToBatch"(%x, %p) {block_size = 2 : i64} : (tensor<2x6x4x3xf32>, tensor<2x2xi32>) -> tensor<8x4x3x3xf32>
+  %k = "tf.Const"() {value = dense<[1, 2, 2, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %4 = "tf.MaxPoolV2"(%x, %k, %k) {padding = "VALID"} : (tensor<2x6x4x3xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<2x3x2x3xf32>
+  %dims = "tf.Const"() {value = dense<[true, false, false, true]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %5 = "tf.Reverse"(%x, %dims) : (tensor<2x6x4x3xf32>, tensor<4xi1>) -> tensor<2x6x4x3xf32>
+  %6 = "tf.BatchMatMulV3"(%i8, %j8) {Tout = i32} : (tensor<2x3x4xi8>, tensor<4x5xi8>) -> tensor<2x3x5xi32>
+  %7 = "tf.DataFormatDimMap"(%d) : (tensor<4xi32>) -> tensor<4xi32>
+  %8 = "tf.ToBool"(%s) : (tensor<f32>) -> tensor<i1>
+  %9 = "tf.Cross"(%u, %u) : (tensor<5x3xf32>, tensor<5x3xf32>) -> tensor<5x3xf32>
+  %10 = "tf.L2Loss"(%x) : (tensor<2x6x4x3xf32>) -> tensor<f32>
+  %11 = "tf.BiasAddGrad"(%x) {data_format = "NCHW"} : (tensor<2x6x4x3xf32>) -> tensor<6xf32>
+  %ctl = "tf.ControlTrigger"() : () -> !tf.control
+  %12 = "tf.Identity"(%s, %ctl) : (tensor<f32>, !tf.control) -> tensor<f32>
+  return
+}

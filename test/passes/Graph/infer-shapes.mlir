@@ -196,3 +196,24 @@ func.func @constant_conditional(%x: tensor<f32>) -> tensor<*xf32> {
   }) {Tin = [i1, i32, f32]} : (tensor<i1>, tensor<i1>, tensor<2xi32>, tensor<f32>) -> tensor<*xf32>
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// Tests that the shape arithmetic of gradients folds once shapes are known: ShapeN of the
+// arguments, BroadcastGradientArgs of [4, 1, 3] and [5, 1] (x summed over dimension 1,
+// y over 0 and 2), BroadcastArgs and ConcatOffset of the shapes.
+// CHECK-LABEL: func.func @gradient_shapes
+// CHECK-DAG: %[[R0:.*]] = "tf.Const"() {dtype = i32, value = dense<1> : tensor<1xi32>}
+// CHECK-DAG: %[[R1:.*]] = "tf.Const"() {dtype = i32, value = dense<[0, 2]> : tensor<2xi32>}
+// CHECK-DAG: %[[B:.*]] = "tf.Const"() {dtype = i32, value = dense<[4, 5, 3]> : tensor<3xi32>}
+// CHECK-DAG: %[[O:.*]] = "tf.Const"() {dtype = i32, value = dense<[0, 1, 0]> : tensor<3xi32>}
+// CHECK: return %[[R0]], %[[R1]], %[[B]], %[[O]]
+func.func @gradient_shapes(%x: tensor<4x1x3xf32>, %y: tensor<5x1xf32>)
+    -> (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<3xi32>) {
+  %s:2 = "tf.ShapeN"(%x, %y) {N = 2 : i64} : (tensor<4x1x3xf32>, tensor<5x1xf32>) -> (tensor<?xi32>, tensor<?xi32>)
+  %r:2 = "tf.BroadcastGradientArgs"(%s#0, %s#1) : (tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  %b = "tf.BroadcastArgs"(%s#0, %s#1) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  %axis = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %o:2 = "tf.ConcatOffset"(%axis, %s#0, %s#0) {N = 2 : i64} : (tensor<i32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<3xi32>, tensor<3xi32>)
+  return %r#0, %r#1, %b, %o#1 : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<3xi32>
+}

@@ -521,3 +521,51 @@ func.func @bucketize(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xi32>, te
   %1 = "tf.Bucketize"(%i) {boundaries = [0.5 : f32]} : (tensor<4xi32>) -> tensor<4xi32>
   return %0, %1 : tensor<4xi32>, tensor<4xi32>
 }
+
+// -----
+
+// Tests the activations' gradients in TensorFlow's CPU kernels' forms: ReluGrad and
+// Relu6Grad multiply the gradient by 1 or 0 (a NaN gradient stays NaN), integers too;
+// SeluGrad selects between g * (y + scale * alpha) and g * scale; LeakyReluGrad scales the
+// gradient where the feature is not positive; SigmoidGrad is (dy * y) * (1 - y); RsqrtGrad
+// -0.5 * (dy * y) * (y * y); SoftplusGrad g / (exp(-x) + 1).
+// CHECK-LABEL: func.func @activation_grads
+// CHECK: %[[POS:.*]] = arith.cmpf ogt, %in_0, %{{.*}} : f32
+// CHECK: %[[ONE:.*]] = arith.select %[[POS]], %{{.*}}, %{{.*}} : f32
+// CHECK: arith.mulf %in, %[[ONE]] : f32
+// CHECK: %[[ABOVE0:.*]] = arith.cmpi sgt, %in_0, %{{.*}} : i32
+// CHECK: %[[BELOW6:.*]] = arith.cmpi slt, %in_0, %{{.*}} : i32
+// CHECK: %[[IN:.*]] = arith.andi %[[ABOVE0]], %[[BELOW6]] : i1
+// CHECK: %[[F:.*]] = arith.select %[[IN]], %{{.*}}, %{{.*}} : i32
+// CHECK: arith.muli %in, %[[F]] : i32
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %in_0, %{{.*}} : f32
+// CHECK: arith.constant 1.75809932 : f32
+// CHECK: %[[BELOW:.*]] = arith.mulf %in, %{{.*}} : f32
+// CHECK: arith.constant 1.05070102 : f32
+// CHECK: %[[ABOVE:.*]] = arith.mulf %in, %{{.*}} : f32
+// CHECK: arith.select %[[NEG]], %[[BELOW]], %[[ABOVE]] : f32
+// CHECK: %[[LPOS:.*]] = arith.cmpf ogt, %in_0, %{{.*}} : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %in, %{{.*}} : f32
+// CHECK: arith.select %[[LPOS]], %in, %[[SCALED]] : f32
+// CHECK: %[[OM:.*]] = arith.subf %{{.*}}, %in : f32
+// CHECK: %[[DYY:.*]] = arith.mulf %in_0, %in : f32
+// CHECK: arith.mulf %[[DYY]], %[[OM]] : f32
+// CHECK: %[[RDY:.*]] = arith.mulf %in_0, %in : f32
+// CHECK: %[[HALF:.*]] = arith.mulf %{{.*}}, %[[RDY]] : f32
+// CHECK: %[[YY:.*]] = arith.mulf %in, %in : f32
+// CHECK: arith.mulf %[[HALF]], %[[YY]] : f32
+// CHECK: %[[MX:.*]] = arith.negf %in_0 : f32
+// CHECK: %[[E:.*]] = math.exp %[[MX]] : f32
+// CHECK: %[[DEN:.*]] = arith.addf %[[E]], %{{.*}} : f32
+// CHECK: arith.divf %in, %[[DEN]] : f32
+func.func @activation_grads(%g: tensor<4xf32>, %x: tensor<4xf32>, %i: tensor<4xi32>, %j: tensor<4xi32>)
+    -> (tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = "tf.ReluGrad"(%g, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tf.Relu6Grad"(%i, %j) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = "tf.SeluGrad"(%g, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "tf.LeakyReluGrad"(%g, %x) {alpha = 0.25 : f32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = "tf.SigmoidGrad"(%x, %g) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %5 = "tf.RsqrtGrad"(%x, %g) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %6 = "tf.SoftplusGrad"(%g, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
