@@ -303,17 +303,20 @@ OwningOpRef<ModuleOp> importSavedModel(StringRef dir, const SavedModelOptions &o
     return nullptr;
 
   tensorflow::GraphDef graph = meta->graph_def();
-  if (failed(inlineFunctionCalls(graph, path, ctx)))
+  llvm::SmallString<256> prefix(dir);
+  llvm::sys::path::append(prefix, "variables", "variables");
+  std::string what = "signature '" + signatureName + "'";
+  FailureOr<std::map<std::string, std::string>> captured =
+      capturedVariableKeys(graph, meta->object_graph_def(), prefix, path, what, ctx);
+  if (failed(captured) || failed(inlineFunctionCalls(graph, path, ctx)))
     return nullptr;
   std::vector<std::string> roots, stops;
   for (const FetchSpec &fetch : importOptions.fetches)
     roots.push_back(fetch.id.node);
   for (const FeedSpec &feed : importOptions.feeds)
     stops.push_back(feed.id.node);
-  llvm::SmallString<256> prefix(dir);
-  llvm::sys::path::append(prefix, "variables", "variables");
-  if (failed(freezeVariables(graph, meta->saver_def().restore_op_name(), prefix, roots, stops, path,
-                             "signature '" + signatureName + "'", ctx)))
+  if (failed(freezeVariables(graph, meta->saver_def().restore_op_name(), prefix, roots, stops,
+                             *captured, path, what, ctx)))
     return nullptr;
   return importInlinedGraph(graph, path, importOptions, ctx);
 }

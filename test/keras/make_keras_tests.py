@@ -575,9 +575,6 @@ FAMILIES = {f.__name__: f for f in (
 # passes as XPASS, which fails the suite: when an op lands, take its cases out of this table
 # (or just the form that passes now) and rerun this script with --case for each of them.
 # Never list a case here for a wrong answer without saying so in its reason.
-WHILE_RESOURCE = ("resource variables passed into a While loop (Keras's recurrent layers read "
-                  "their weights inside the loop; Kiln reads resource variables only through "
-                  "ReadVariableOp and ResourceGather)")
 XFAILS = {
     "convolution/conv3d_transpose": "op Conv3DBackpropInputV2",
     "convolution/conv3d_transpose_same_strides": "op Conv3DBackpropInputV2",
@@ -588,22 +585,6 @@ XFAILS = {
     "preprocessing/resizing_bicubic": "op ResizeBicubic",
     "preprocessing/resizing_lanczos3": "op ScaleAndTranslate",
     "preprocessing/resizing_lanczos5": "op ScaleAndTranslate",
-    "recurrent/bidirectional_gru_sum": {"saved_model": WHILE_RESOURCE},
-    "recurrent/bidirectional_lstm": {"saved_model": WHILE_RESOURCE},
-    "recurrent/conv_lstm1d": {"saved_model": WHILE_RESOURCE},
-    "recurrent/conv_lstm2d": {"saved_model": WHILE_RESOURCE},
-    "recurrent/conv_lstm3d": {"saved_model": WHILE_RESOURCE},
-    "recurrent/embedding_mask_zero_gru": {"saved_model": WHILE_RESOURCE},
-    "recurrent/gru": {"saved_model": WHILE_RESOURCE},
-    "recurrent/gru_reset_before": {"saved_model": WHILE_RESOURCE},
-    "recurrent/gru_sequences": {"saved_model": WHILE_RESOURCE},
-    "recurrent/lstm": {"saved_model": WHILE_RESOURCE},
-    "recurrent/lstm_backwards": {"saved_model": WHILE_RESOURCE},
-    "recurrent/lstm_sequences": {"saved_model": WHILE_RESOURCE},
-    "recurrent/lstm_state": {"saved_model": WHILE_RESOURCE},
-    "recurrent/masked_lstm": {"saved_model": WHILE_RESOURCE},
-    "recurrent/simple_rnn": {"saved_model": WHILE_RESOURCE},
-    "recurrent/simple_rnn_sequences": {"saved_model": WHILE_RESOURCE},
 }
 
 
