@@ -57,16 +57,16 @@ LogicalResult RecvOp::verify() {
 
 LogicalResult CheckOp::verify() {
   StringRef kind = getKind();
-  if (kind != "nonzero" && kind != "nonnegative" && kind != "in_range")
+  if (kind != "nonzero" && kind != "nonnegative" && kind != "in_range" && kind != "below")
     return emitOpError() << "has the kind '" << kind
-                         << "'; expected nonzero, nonnegative or in_range";
+                         << "'; expected nonzero, nonnegative, in_range or below";
   auto shaped = cast<ShapedType>(getSubject().getType());
   if (!shaped.getElementType().isIntOrIndex())
     return emitOpError() << "checks " << shaped.getElementType()
                          << " values; only integers are checked";
   ArrayRef<int64_t> bounds = getBounds();
-  if (kind != "in_range")
-    return bounds.empty() ? success() : emitOpError() << "has bounds but is not in_range";
+  if (kind != "in_range" && kind != "below")
+    return bounds.empty() ? success() : emitOpError() << "has bounds but is not in_range or below";
   int64_t last = shaped.getRank() > 0 ? shaped.getDimSize(shaped.getRank() - 1) : 1;
   if (bounds.size() != 1 && int64_t(bounds.size()) != last)
     return emitOpError() << "has " << bounds.size()

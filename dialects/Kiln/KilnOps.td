@@ -79,10 +79,11 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
   let summary = "fails the model's call when a tensor's values break a condition";
   let description = [{
     Where TensorFlow's kernel reports an error about input values, Kiln checks them:
-    `nonzero` (an integer divisor), `nonnegative` (an integer power's exponent) or
+    `nonzero` (an integer divisor), `nonnegative` (an integer power's exponent),
     `in_range`, each value v in [0, bound) with the bounds along the last dimension
     (`bounds` holds one bound for every element, or one per position of the last
-    dimension: a GatherNd's index tuples). `message` is what the failed call reports, with
+    dimension: a GatherNd's index tuples), or `below`, v < bound (negative values pass: an
+    UnsortedSegmentSum drops them). `message` is what the failed call reports, with
     `{index}` standing for the first failing element's coordinates and `{value}` for its
     value; `unsigned_values` says the integers are unsigned.
 

@@ -1732,6 +1732,125 @@ def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Scatters: segment reductions, bin counts, ScatterNd and TensorScatter* (Ops/Scatter.cpp).
+// Each writes rows of its output at indices read at run time, in order, so that the last
+// of repeated indices wins where rows are replaced.
+//===----------------------------------------------------------------------===//
+
+class TF_SegmentOp<string mnemonic, string what> : TF_Op<mnemonic,
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = what;
+  let description = [{
+    Output row s (of `num_segments`, a constant) combines the rows of `data` whose
+    `segment_ids` (a prefix of data's shape) are s; a segment no row has holds the
+    reduction's identity (the lowest or highest finite value for Max and Min, as
+    TensorFlow's kernels leave it). A negative id drops its row; an id of num_segments or
+    more is an error at run time, as TensorFlow reports it.
+    ```mlir
+    %y = "tf.}] # mnemonic # [{"(%data, %ids, %n) : (tensor<5x3xf32>, tensor<5xi32>, tensor<i32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$data, TF_IndexTensor:$segment_ids,
+      TF_IndexTensor:$num_segments, OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tindices,
+      OptionalAttr<TypeAttr>:$Tnumsegments);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferSegment";
+}
+def TF_UnsortedSegmentSumOp : TF_SegmentOp<"UnsortedSegmentSum", "sums of the rows of each segment">;
+def TF_UnsortedSegmentProdOp : TF_SegmentOp<"UnsortedSegmentProd",
+    "products of the rows of each segment">;
+def TF_UnsortedSegmentMaxOp : TF_SegmentOp<"UnsortedSegmentMax",
+    "maxima of the rows of each segment">;
+def TF_UnsortedSegmentMinOp : TF_SegmentOp<"UnsortedSegmentMin",
+    "minima of the rows of each segment">;
+def TF_SegmentSumV2Op : TF_SegmentOp<"SegmentSumV2",
+    "sums of the rows of each segment (ids sorted, as XLA computes it)">;
+def TF_SegmentProdV2Op : TF_SegmentOp<"SegmentProdV2",
+    "products of the rows of each segment (ids sorted, as XLA computes it)">;
+def TF_SegmentMaxV2Op : TF_SegmentOp<"SegmentMaxV2",
+    "maxima of the rows of each segment (ids sorted, as XLA computes it)">;
+def TF_SegmentMinV2Op : TF_SegmentOp<"SegmentMinV2",
+    "minima of the rows of each segment (ids sorted, as XLA computes it)">;
+
+def TF_BincountOp : TF_Op<"Bincount", [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "how often each value in [0, size) occurs in `arr`, or the sum of its weights";
+  let description = [{
+    `size` is a constant; values of `size` or more are not counted, a negative value is an
+    error at run time, as in TensorFlow. Empty `weights` count 1 for each value.
+    ```mlir
+    %y = "tf.Bincount"(%arr, %size, %w) : (tensor<8xi32>, tensor<i32>, tensor<0xf32>) -> tensor<5xf32>
+    ```
+  }];
+  let dataArgs = (ins TensorOf<[I32]>:$arr, TensorOf<[I32]>:$size, TF_NumberTensor:$weights,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$bins);
+  let inferFn = "inferBincount";
+}
+
+def TF_DenseBincountOp : TF_Op<"DenseBincount",
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "Bincount of a vector, or of each row of a matrix; 0 or 1 with `binary_output`";
+  let dataArgs = (ins TF_IndexTensor:$input, TF_IndexTensor:$size, TF_NumberTensor:$weights,
+                  OptionalAttr<TypeAttr>:$Tidx, OptionalAttr<TypeAttr>:$T,
+                  DefaultValuedOptionalAttr<BoolAttr, "false">:$binary_output);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBincount";
+}
+
+def TF_ScatterNdOp : TF_Op<"ScatterNd", [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "zeros of `shape` with `updates` added at `indices` (repeats summed)";
+  let description = [{
+    `indices` is [..., K]: each tuple indexes the first K dimensions of the output; one out
+    of range is an error at run time, as in TensorFlow.
+    ```mlir
+    %y = "tf.ScatterNd"(%i, %u, %shape) : (tensor<2x1xi32>, tensor<2x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_IndexTensor:$indices, TF_Tensor:$updates, TF_IndexTensor:$shape,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tindices);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferScatterNd";
+}
+
+class TF_TensorScatterOp<string mnemonic, string what> : TF_Op<mnemonic,
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "`tensor` with " # what # " at `indices`";
+  let description = [{
+    `indices` is [..., K]: each tuple indexes the first K dimensions of `tensor`; one out of
+    range is an error at run time, as in TensorFlow. Updates apply in order.
+  }];
+  let dataArgs = (ins TF_Tensor:$tensor, TF_IndexTensor:$indices, TF_Tensor:$updates,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tindices);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferTensorScatter";
+}
+def TF_TensorScatterUpdateOp : TF_TensorScatterOp<"TensorScatterUpdate",
+    "`updates` written (the last of repeated indices wins)">;
+def TF_TensorScatterAddOp : TF_TensorScatterOp<"TensorScatterAdd", "`updates` added">;
+def TF_TensorScatterSubOp : TF_TensorScatterOp<"TensorScatterSub", "`updates` subtracted">;
+def TF_TensorScatterMaxOp : TF_TensorScatterOp<"TensorScatterMax",
+    "the maximum of it and `updates`">;
+def TF_TensorScatterMinOp : TF_TensorScatterOp<"TensorScatterMin",
+    "the minimum of it and `updates`">;
+
+def TF_SparseToDenseOp : TF_Op<"SparseToDense",
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "`default_value` everywhere but at `sparse_indices`, which hold `sparse_values`";
+  let description = [{
+    `output_shape` is a constant; `sparse_indices` a scalar, a vector (of rank-1 indices) or
+    an [N, rank] matrix; `sparse_values` a scalar for every index or one value each. An index
+    out of range is an error at run time; Kiln does not check that the indices are sorted
+    and distinct (`validate_indices`): of repeated indices the last wins.
+  }];
+  let dataArgs = (ins TF_IndexTensor:$sparse_indices, TF_IndexTensor:$output_shape,
+      TF_Tensor:$sparse_values, TF_Tensor:$default_value,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$validate_indices, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Tindices);
+  let results = (outs TF_Tensor:$dense);
+  let inferFn = "inferSparseToDense";
+}
+
+//===----------------------------------------------------------------------===//
 // Older names, composites and gradients that kiln-graph-decompose writes as the ops above
 // (dialects/TF/Ops/Aliases.cpp). Each infers its types itself, so that shapes flow through
 // it before it is rewritten.

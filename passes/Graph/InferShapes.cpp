@@ -112,6 +112,16 @@ bool onConstants(Operation &op) {
   return true;
 }
 
+/// Whether `op` is a Minimum or Maximum with a constant operand and no control inputs,
+/// which may fold while its other operand is unknown (an integer clamp: MinimumOp::fold).
+bool isClampOfConstant(Operation &op) {
+  auto graphOp = dyn_cast<kiln::tf::GraphOpInterface>(op);
+  return isa<kiln::tf::MinimumOp, kiln::tf::MaximumOp>(op) && graphOp &&
+         graphOp.getControlInputs().empty() && llvm::any_of(graphOp.getDataInputs(), [](Value v) {
+           return v.getDefiningOp<kiln::tf::ConstOp>();
+         });
+}
+
 /// Infers the ops of `block` in order, regions before the op that holds them. An op of
 /// constants is evaluated (its folder) as soon as its types are known, as grappler's
 /// shape folding does, so that the shape arithmetic Keras writes (Shape, StridedSlice,
@@ -126,7 +136,7 @@ bool inferBlock(Block &block, int64_t &budget) {
     // (A loop unrolled or a conditional inlined is gone.)
     if (llvm::equal(*values, results) &&
         (isa<kiln::tf::ShapeOp, kiln::tf::SizeOp, kiln::tf::RankOp, kiln::tf::ShapeNOp>(op) ||
-         onConstants(op)))
+         isClampOfConstant(op) || onConstants(op)))
       (void)kiln::graph::foldConstantOp(&op);
   }
   return true;

@@ -40,6 +40,9 @@ bool meets(const kiln::tf::RuntimeCheck &check, const APInt &v, bool isUnsigned,
   unsigned width = v.getBitWidth();
   if (isUnsigned)
     return v.getActiveBits() <= 63 && v.getZExtValue() < uint64_t(bound);
+  if (check.kind == "below")
+    return v.isNegative() ||
+           ((width <= 64 || v.getSignificantBits() <= 64) && v.getSExtValue() < bound);
   return !v.isNegative() && (width <= 64 || v.getSignificantBits() <= 64) &&
          v.getSExtValue() < bound;
 }

@@ -32,7 +32,7 @@ Value meets(OpBuilder &b, Location loc, CheckOp check, Value x, Value last) {
     return isUnsigned ? constant(b.getI1Type(), 1)
                       : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, constant(t, 0))
                             .getResult();
-  // in_range: compared in 64 bits, where every bound fits.
+  // in_range and below: compared in 64 bits, where every bound fits.
   Type i64 = b.getI64Type();
   Value wide = x;
   if (t.getIntOrFloatBitWidth() < 64)
@@ -45,8 +45,11 @@ Value meets(OpBuilder &b, Location loc, CheckOp check, Value x, Value last) {
                                        arith::ConstantIndexOp::create(b, loc, k));
     bound = arith::SelectOp::create(b, loc, here, constant(i64, bounds[k]), bound);
   }
-  // Unsigned: one comparison; signed: 0 <= x < bound, which is the unsigned x < bound.
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wide, bound);
+  // Unsigned: one comparison; signed: 0 <= x < bound, which is the unsigned x < bound
+  // (below: x < bound, signed).
+  bool signedBelow = kind == "below" && !isUnsigned;
+  return arith::CmpIOp::create(
+      b, loc, signedBelow ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult, wide, bound);
 }
 
 /// The check on a buffer: the condition anded over every element; if it fails, the first

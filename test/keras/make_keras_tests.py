@@ -578,8 +578,6 @@ FAMILIES = {f.__name__: f for f in (
 XFAILS = {
     "convolution/conv3d_transpose": "op Conv3DBackpropInputV2",
     "convolution/conv3d_transpose_same_strides": "op Conv3DBackpropInputV2",
-    "preprocessing/category_encoding_count": "op DenseBincount",
-    "preprocessing/category_encoding_multi_hot": "op DenseBincount",
     "preprocessing/resizing_antialias": "op ScaleAndTranslate",
     "preprocessing/resizing_area": "op ResizeArea",
     "preprocessing/resizing_bicubic": "op ResizeBicubic",

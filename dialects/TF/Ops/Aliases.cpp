@@ -55,11 +55,9 @@ gradientReductions(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
 }
 
 /// Checks that operand `index` is a vector of integers (a shape).
-static LogicalResult requireShapeVector(const InferContext &ctx, unsigned index,
-                                        StringRef name) {
+static LogicalResult requireShapeVector(const InferContext &ctx, unsigned index, StringRef name) {
   auto t = dyn_cast<TensorType>(ctx.operandType(index));
-  if (!t || !t.getElementType().isSignlessInteger() ||
-      (t.hasRank() && t.getRank() != 1))
+  if (!t || !t.getElementType().isSignlessInteger() || (t.hasRank() && t.getRank() != 1))
     return ctx.error(name, " must be a vector of int32 or int64, got ", ctx.operandType(index));
   return success();
 }
@@ -76,8 +74,7 @@ LogicalResult inferBroadcastArgs(const InferContext &ctx, InferResult &out) {
   if (a && b) {
     auto shape = broadcastShapes(*a, *b);
     if (!shape)
-      return ctx.error("shapes ", describeDims(*a), " and ", describeDims(*b),
-                       " do not broadcast");
+      return ctx.error("shapes ", describeDims(*a), " and ", describeDims(*b), " do not broadcast");
     out.push_back(vectorOf(ctx, 0, shape->size()));
     return success();
   }
@@ -104,8 +101,7 @@ LogicalResult inferBroadcastGradientArgs(const InferContext &ctx, InferResult &o
   if (a && b) {
     auto reductions = gradientReductions(*a, *b);
     if (!reductions)
-      return ctx.error("shapes ", describeDims(*a), " and ", describeDims(*b),
-                       " do not broadcast");
+      return ctx.error("shapes ", describeDims(*a), " and ", describeDims(*b), " do not broadcast");
     out.push_back(vectorOf(ctx, 0, reductions->first.size()));
     out.push_back(vectorOf(ctx, 0, reductions->second.size()));
     return success();
@@ -174,8 +170,8 @@ concatOffsets(const InferContext *ctx, int64_t axis, ArrayRef<SmallVector<int64_
                   describeDims(shape));
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis && shape[d] != shapes.front()[d])
-        return fail("shape ", describeDims(shape), " does not match ",
-                    describeDims(shapes.front()), " outside dimension ", axis);
+        return fail("shape ", describeDims(shape), " does not match ", describeDims(shapes.front()),
+                    " outside dimension ", axis);
     SmallVector<int64_t> o(rank, 0);
     o[axis] = offset;
     offsets.push_back(o);
@@ -239,8 +235,8 @@ LogicalResult inferConcatAxisFirst(const InferContext &ctx, InferResult &out) {
 }
 
 LogicalResult inferGatherAxis0(const InferContext &ctx, InferResult &out) {
-  if (failed(ctx.requireTensorOperands(2)) || failed(ctx.checkTypeAttr("Tparams",
-                                                                       getElementTypeOrSelf(ctx.operandType(0)))))
+  if (failed(ctx.requireTensorOperands(2)) ||
+      failed(ctx.checkTypeAttr("Tparams", getElementTypeOrSelf(ctx.operandType(0)))))
     return failure();
   auto params = cast<TensorType>(ctx.operandType(0));
   auto indices = cast<TensorType>(ctx.operandType(1));
@@ -363,7 +359,8 @@ LogicalResult inferCross(const InferContext &ctx, InferResult &out) {
   if (failed(inferSameShapeBinary(ctx, out)))
     return failure();
   auto t = cast<TensorType>(out.back());
-  if (t.hasRank() && (t.getRank() == 0 || (!ShapedType::isDynamic(t.getShape().back()) && t.getShape().back() != 3)))
+  if (t.hasRank() && (t.getRank() == 0 ||
+                      (!ShapedType::isDynamic(t.getShape().back()) && t.getShape().back() != 3)))
     return ctx.error("a and b must have a last dimension of 3, got ", t);
   return success();
 }
@@ -479,8 +476,8 @@ LogicalResult requireConstant(Operation *op, std::optional<SmallVector<int64_t>>
 FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
   if (!isa<BiasAddV1Op, ConjugateTransposeOp, EagerConstOp, ControlTriggerOp, ConcatOp, GatherOp,
            BatchMatMulV3Op, SpaceToBatchOp, BatchToSpaceOp, MaxPoolV2Op, ReverseOp, EmptyOp,
-           DataFormatVecPermuteOp, DataFormatDimMapOp, ToBoolOp, CrossOp, L2LossOp,
-           BiasAddGradOp, BroadcastArgsOp, BroadcastGradientArgsOp, ConcatOffsetOp, ShapeNOp>(op))
+           DataFormatVecPermuteOp, DataFormatDimMapOp, ToBoolOp, CrossOp, L2LossOp, BiasAddGradOp,
+           BroadcastArgsOp, BroadcastGradientArgsOp, ConcatOffsetOp, ShapeNOp>(op))
     return false;
   AliasBuilder b{rewriter, op};
   rewriter.setInsertionPoint(op);
@@ -543,9 +540,8 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
                                : b.create("ReverseV2", {data[0], b.ints(axes)});
   } else if (auto empty = dyn_cast<EmptyOp>(op)) {
     Type element = empty.getDtype();
-    Value zero = element.isInteger(1)
-                     ? b.constant(element, {}, {rewriter.getBoolAttr(false)})
-                     : b.scalar(element, 0);
+    Value zero = element.isInteger(1) ? b.constant(element, {}, {rewriter.getBoolAttr(false)})
+                                      : b.scalar(element, 0);
     replacement = b.create("Fill", {data[0], zero});
   } else if (isa<DataFormatVecPermuteOp, DataFormatDimMapOp>(op)) {
     auto [src, dst] = formatsOf(InferContext::of(op, false));
@@ -562,15 +558,16 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
       SmallVector<int64_t> perm;
       for (char c : to)
         perm.push_back(from.find(c));
-      replacement = b.create("GatherV2", {data[0], b.ints(perm), b.scalar(rewriter.getI32Type(), 0)});
+      replacement =
+          b.create("GatherV2", {data[0], b.ints(perm), b.scalar(rewriter.getI32Type(), 0)});
     } else {
       // y = table[x mod n], table[i] the position in dst of src[i].
       SmallVector<int64_t> table;
       for (char c : src)
         table.push_back(dst.find(c));
       Value index = b.create("FloorMod", {data[0], b.scalar(element, src.size())});
-      replacement = b.create("GatherV2", {b.ints(table, element), index,
-                                          b.scalar(rewriter.getI32Type(), 0)});
+      replacement =
+          b.create("GatherV2", {b.ints(table, element), index, b.scalar(rewriter.getI32Type(), 0)});
     }
   } else if (isa<ToBoolOp>(op)) {
     if (!ranked(data[0]))
@@ -580,7 +577,8 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
     if (t.getRank() != 0) {
       if (!t.hasStaticShape())
         return op->emitError() << "needs the input's shape";
-      replacement = b.constant(rewriter.getI1Type(), {}, {rewriter.getBoolAttr(t.getNumElements() > 0)});
+      replacement =
+          b.constant(rewriter.getI1Type(), {}, {rewriter.getBoolAttr(t.getNumElements() > 0)});
     } else if (element.isInteger(1)) {
       replacement = b.create("Identity", {data[0]});
     } else {
@@ -620,8 +618,7 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
   }
   if (b.failed)
     return failure();
-  if (replacement.getType() != op->getResult(0).getType() &&
-      !isa<ControlTriggerOp>(op)) {
+  if (replacement.getType() != op->getResult(0).getType() && !isa<ControlTriggerOp>(op)) {
     // A more refined type (a static shape TensorFlow's attributes left open) is fine.
     if (!areCompatibleResultTypes(replacement.getType(), op->getResult(0).getType()))
       return op->emitError() << "was rewritten as " << describeType(replacement.getType())

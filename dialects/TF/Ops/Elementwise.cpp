@@ -480,7 +480,36 @@ OpFoldResult RealDivOp::fold(FoldAdaptor a) {
   return binary(*this, a.getOperands(), [](double x, double y) { return x / y; });
 }
 // NaN if either is, as TensorFlow's Maximum and Minimum (std::max returns the other).
+/// An integer clamp that is a constant whatever x is: Minimum(a, Maximum(b, x)) with
+/// a <= b is a, and Maximum(a, Minimum(b, x)) with a >= b is a (Keras's CategoryEncoding
+/// computes its depth so, from the data's maximum). Integer scalars only: a float NaN x
+/// would propagate.
+template <typename Inner>
+static OpFoldResult foldClamp(Operation *op, ArrayRef<Attribute> operands, bool outerIsMin) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || type.getRank() != 0 || !type.getElementType().isSignlessInteger() ||
+      op->getNumOperands() != 2)
+    return {};
+  for (unsigned side : {0u, 1u}) {
+    auto a = dyn_cast_or_null<DenseIntElementsAttr>(operands[side]);
+    auto inner = op->getOperand(1 - side).getDefiningOp<Inner>();
+    if (!a || a.getType() != type || !inner || inner->getNumOperands() != 2)
+      continue;
+    for (Value v : inner->getOperands()) {
+      auto b = constantIntsOf(v);
+      if (!b || b->size() != 1)
+        continue;
+      int64_t outer = (*a.value_begin<APInt>()).getSExtValue();
+      if (outerIsMin ? outer <= b->front() : outer >= b->front())
+        return a;
+    }
+  }
+  return {};
+}
+
 OpFoldResult MaximumOp::fold(FoldAdaptor a) {
+  if (OpFoldResult clamp = foldClamp<MinimumOp>(*this, a.getOperands(), false))
+    return clamp;
   return foldElementwise(
       *this, a.getOperands(), 2,
       [](double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y); },
@@ -489,6 +518,8 @@ OpFoldResult MaximumOp::fold(FoldAdaptor a) {
       });
 }
 OpFoldResult MinimumOp::fold(FoldAdaptor a) {
+  if (OpFoldResult clamp = foldClamp<MaximumOp>(*this, a.getOperands(), true))
+    return clamp;
   return foldElementwise(
       *this, a.getOperands(), 2,
       [](double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y); },

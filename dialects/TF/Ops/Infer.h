@@ -191,6 +191,12 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
                                          int64_t stride, int64_t dilation, llvm::StringRef padding,
                                          int64_t explicitBefore, int64_t explicitAfter);
 
+// Scatter.cpp
+mlir::LogicalResult inferSegment(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBincount(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferScatterNd(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTensorScatter(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSparseToDense(const InferContext &ctx, InferResult &out);
 // Aliases.cpp
 mlir::LogicalResult inferBroadcastArgs(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBroadcastGradientArgs(const InferContext &ctx, InferResult &out);

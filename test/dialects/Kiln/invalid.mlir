@@ -43,7 +43,7 @@ func.func @recv_other_type(%e: tensor<4xf32>) {
 // -----
 
 func.func @check_kind(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'kiln.check' op has the kind 'positive'; expected nonzero, nonnegative or in_range}}
+  // expected-error @+1 {{'kiln.check' op has the kind 'positive'; expected nonzero, nonnegative, in_range or below}}
   kiln.check "positive" %x, "m" : tensor<4xi32>
   return
 }
@@ -67,7 +67,7 @@ func.func @check_bounds(%x: tensor<4x3xi32>) {
 // -----
 
 func.func @check_stray_bounds(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'kiln.check' op has bounds but is not in_range}}
+  // expected-error @+1 {{'kiln.check' op has bounds but is not in_range or below}}
   kiln.check "nonzero" %x bounds [5], "m" : tensor<4xi32>
   return
 }

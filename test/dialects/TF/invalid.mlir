@@ -1327,3 +1327,58 @@ func.func @space_to_batch_block(%x: tensor<1x4x4x1xf32>, %p: tensor<2x2xi32>) {
   %0 = "tf.SpaceToBatch"(%x, %p) {block_size = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<2x2xi32>) -> tensor<?x?x?x?xf32>
   return
 }
+
+// -----
+
+func.func @segment_prefix(%d: tensor<5x3xf32>, %ids: tensor<3xi32>, %n: tensor<i32>) {
+  // expected-error @+2 {{segment_ids' shape [3] must be a prefix of data's [5,3]}}
+  // expected-error @+1 {{'tf.UnsortedSegmentSum' op failed to infer returned types}}
+  %0 = "tf.UnsortedSegmentSum"(%d, %ids, %n) : (tensor<5x3xf32>, tensor<3xi32>, tensor<i32>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @sorted_segment_rank(%d: tensor<2x3xf32>, %ids: tensor<2x3xi32>, %n: tensor<i32>) {
+  // expected-error @+2 {{segment_ids must be a vector, got int32 [2,3]}}
+  // expected-error @+1 {{'tf.SegmentSumV2' op failed to infer returned types}}
+  %0 = "tf.SegmentSumV2"(%d, %ids, %n) : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<i32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @bincount_weights(%a: tensor<4xi32>, %s: tensor<i32>, %w: tensor<3xf32>) {
+  // expected-error @+2 {{weights must be empty or have the values' shape int32 [4], got float32 [3]}}
+  // expected-error @+1 {{'tf.Bincount' op failed to infer returned types}}
+  %0 = "tf.Bincount"(%a, %s, %w) : (tensor<4xi32>, tensor<i32>, tensor<3xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_updates(%t: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) {
+  // expected-error @+2 {{updates must have the shape [2,3], got float32 [2,4]}}
+  // expected-error @+1 {{'tf.TensorScatterAdd' op failed to infer returned types}}
+  %0 = "tf.TensorScatterAdd"(%t, %i, %u) : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_depth(%t: tensor<4x3xf32>, %i: tensor<2x3xi32>, %u: tensor<2xf32>) {
+  // expected-error @+2 {{the last dimension of indices (3) must be from 1 to the rank of [4,3]}}
+  // expected-error @+1 {{'tf.TensorScatterUpdate' op failed to infer returned types}}
+  %0 = "tf.TensorScatterUpdate"(%t, %i, %u) : (tensor<4x3xf32>, tensor<2x3xi32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @sparse_to_dense_rank(%i: tensor<3x2xi32>, %v: tensor<3xf32>, %d: tensor<f32>) {
+  %shape = "tf.Const"() {value = dense<[3, 4, 5]> : tensor<3xi32>} : () -> tensor<3xi32>
+  // expected-error @+2 {{sparse_indices hold indices of rank 2 for output_shape [3,4,5]}}
+  // expected-error @+1 {{'tf.SparseToDense' op failed to infer returned types}}
+  %0 = "tf.SparseToDense"(%i, %shape, %v, %d) : (tensor<3x2xi32>, tensor<3xi32>, tensor<3xf32>, tensor<f32>) -> tensor<3x4x5xf32>
+  return
+}

@@ -103,6 +103,11 @@ FAMILIES = {
                "_EagerConst, ControlTrigger, Concat, Gather, BatchMatMulV3, SpaceToBatch, "
                "BatchToSpace, MaxPoolV2, Reverse, Empty, ShapeN, BroadcastArgs, ConcatOffset, "
                "DataFormatDimMap, DataFormatVecPermute, ToBool, Cross)",
+    "scatter": "ops that write rows at indices read at run time (UnsortedSegmentSum, "
+               "UnsortedSegmentProd, UnsortedSegmentMax, UnsortedSegmentMin, SegmentSumV2, "
+               "SegmentProdV2, SegmentMaxV2, SegmentMinV2, Bincount, DenseBincount, ScatterNd, "
+               "TensorScatterUpdate, TensorScatterAdd, TensorScatterSub, TensorScatterMax, "
+               "TensorScatterMin, SparseToDense)",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
 }
@@ -1368,6 +1373,128 @@ def build_aliases():
           ("s", np.array([0.0, -2.0, np.nan], np.float32))], ARITH)
 
 
+def build_scatter():
+    r = rng_for("scatter")
+    d = f32(r, (5, 3), -4, 4)
+    ids = np.array([0, 0, 2, 2, -1], np.int32)
+    d3 = f32(r, (2, 3, 2), -4, 4)
+    ids2 = np.array([[1, 0, 1], [3, -2, 1]], np.int64)
+    di = r.integers(-50, 50, (5, 3)).astype(np.int32)
+    unsorted = [raw.UnsortedSegmentSum, raw.UnsortedSegmentProd, raw.UnsortedSegmentMax,
+                raw.UnsortedSegmentMin]
+
+    def segments(p):
+        outs = {}
+        for fn in unsorted:
+            n = op_name(fn).replace("UnsortedSegment", "").lower()
+            outs[n] = fn(data=p["d"], segment_ids=p["ids"], num_segments=4, name=n)
+            outs[n + "2d"] = fn(data=p["d3"], segment_ids=p["ids2"], num_segments=5,
+                                name=n + "2d")
+        outs["maxi"] = raw.UnsortedSegmentMax(data=p["di"], segment_ids=p["ids"],
+                                              num_segments=3, name="maxi")
+        return outs
+    case("unsorted_segments", "scatter", "UnsortedSegmentSum, Prod, Max and Min of float32 "
+         "rows into 4 segments (two empty: their identity, the lowest and highest finite "
+         "values for Max and Min; a negative id dropped), of a [2, 3, 2] tensor by [2, 3] "
+         "int64 ids, and Max of int32",
+         segments, [("d", d), ("ids", ids), ("d3", d3), ("ids2", ids2), ("di", di)], ARITH)
+    sids = np.array([0, 0, 1, 3, 3], np.int32)
+    sorted_ops = [raw.SegmentSumV2, raw.SegmentProdV2, raw.SegmentMaxV2, raw.SegmentMinV2]
+
+    def sorted_segments(p):
+        return {op_name(fn).lower(): fn(data=p["d"], segment_ids=p["ids"], num_segments=5,
+                                        name=op_name(fn).lower()) for fn in sorted_ops}
+
+    def xla_reference(feeds):
+        # TensorFlow has no CPU kernel for the V2 forms; XLA's (tf2xla's) is their meaning.
+        @tf.function(jit_compile=True)
+        def run(data, ids):
+            return {op_name(fn).lower(): fn(data=data, segment_ids=ids, num_segments=5)
+                    for fn in sorted_ops}
+        with tf.Graph().as_default(), tf.compat.v1.Session() as s:
+            return s.run(run(tf.constant(feeds["d"]), tf.constant(feeds["ids"])))
+    case("sorted_segments_v2", "scatter", "SegmentSumV2, ProdV2, MaxV2 and MinV2 with sorted "
+         "ids and empty segments (4 of 5 ids used), as XLA computes them",
+         sorted_segments, [("d", d), ("ids", sids)], ARITH, reference=xla_reference)
+    arr = np.array([1, 1, 3, 7, 0, 4, 4, 4], np.int32)
+    w = f32(r, (8,), 0, 2)
+    mat = np.array([[1, 1, 3, 9], [0, 2, 2, 5]], np.int64)
+    mw = f32(r, (2, 4), 0, 2)
+    case("bincount", "scatter", "Bincount with and without weights (values of size or more "
+         "not counted), DenseBincount of a vector and of a matrix's rows, weighted, and "
+         "binary",
+         lambda p: {"counts": raw.Bincount(arr=p["arr"], size=5, weights=tf.zeros([0]),
+                                           name="counts"),
+                    "weighted": raw.Bincount(arr=p["arr"], size=6, weights=p["w"],
+                                             name="weighted"),
+                    "dense": raw.DenseBincount(input=p["arr"], size=np.int32(5),
+                                               weights=tf.zeros([0], tf.int32), name="dense"),
+                    "rows": raw.DenseBincount(input=p["mat"], size=np.int64(4),
+                                              weights=p["mw"], name="rows"),
+                    "binary": raw.DenseBincount(input=p["mat"], size=np.int64(6),
+                                                weights=tf.zeros([0]), binary_output=True,
+                                                name="binary")},
+         [("arr", arr), ("w", w), ("mat", mat), ("mw", mw)], ARITH)
+    t = f32(r, (4, 3), -4, 4)
+    t[1, 2] = np.nan
+    rows = np.array([[1], [3], [1]], np.int32)
+    ups = f32(r, (3, 3), -4, 4)
+    pts = np.array([[0, 2], [3, 0], [0, 2]], np.int64)
+    pv = f32(r, (3,), -4, 4)
+    scatters = [raw.TensorScatterUpdate, raw.TensorScatterAdd, raw.TensorScatterSub,
+                raw.TensorScatterMax, raw.TensorScatterMin]
+
+    def scatter(p):
+        outs = {op_name(fn).replace("TensorScatter", "").lower():
+                fn(tensor=p["t"], indices=p["rows"], updates=p["u"],
+                   name=op_name(fn).replace("TensorScatter", "").lower()) for fn in scatters}
+        outs["points"] = raw.TensorScatterAdd(tensor=p["t"], indices=p["pts"], updates=p["pv"],
+                                              name="points")
+        outs["nd"] = raw.ScatterNd(indices=p["rows"], updates=p["u"], shape=[5, 3], name="nd")
+        outs["ndpoints"] = raw.ScatterNd(indices=p["pts"], updates=p["pv"], shape=[4, 3],
+                                         name="ndpoints")
+        outs["ndint"] = raw.ScatterNd(indices=p["rows"], updates=p["ui"], shape=[4, 3],
+                                      name="ndint")
+        return outs
+    case("scatter_nd", "scatter", "TensorScatterUpdate (the last of repeated rows wins), Add, "
+         "Sub, Max and Min (a NaN in the tensor stays) of rows and of elements by [3, 2] "
+         "int64 tuples, and ScatterNd (repeats summed) of float32 and int32",
+         scatter, [("t", t), ("rows", rows), ("u", ups), ("pts", pts), ("pv", pv),
+                   ("ui", r.integers(-9, 9, (3, 3)).astype(np.int32))], ARITH)
+    sp = np.array([[0, 1], [1, 0], [2, 3]], np.int32)
+    case("sparse_to_dense", "scatter", "SparseToDense of [N, 2] indices with one value each "
+         "and with a scalar value, and of vector indices",
+         lambda p: {"each": raw.SparseToDense(sparse_indices=p["sp"], output_shape=[3, 4],
+                                              sparse_values=p["v"], default_value=-1.0,
+                                              name="each"),
+                    "one": raw.SparseToDense(sparse_indices=p["sp"], output_shape=[3, 5],
+                                             sparse_values=7, default_value=0, name="one"),
+                    "vector": raw.SparseToDense(sparse_indices=p["iv"], output_shape=[6],
+                                                sparse_values=p["v"], default_value=0.5,
+                                                name="vector")},
+         [("sp", sp), ("v", f32(r, (3,), -4, 4)), ("iv", np.array([0, 2, 5], np.int64))],
+         EXACT)
+    error_case("segment_id_out_of_range", "UnsortedSegmentSum with an id past num_segments "
+               "(TensorFlow: segment_ids[2] = 9 is out of range [0, 4))",
+               lambda p: {"s": raw.UnsortedSegmentSum(data=p["d"], segment_ids=p["ids"],
+                                                      num_segments=4, name="s")},
+               [("d", d), ("ids", np.array([0, 0, 9, 2, -1], np.int32))],
+               "node 's' (UnsortedSegmentSum): segment_ids[2] = 9 is out of range [0, 4)")
+    error_case("scatter_nd_out_of_range", "ScatterNd with an index tuple outside the shape "
+               "(TensorFlow: indices[1] = [7] does not index into shape [4])",
+               lambda p: {"s": raw.ScatterNd(indices=p["i"], updates=p["u"], shape=[4],
+                                             name="s")},
+               [("i", np.array([[1], [7]], np.int32)), ("u", f32(r, (2,)))],
+               "node 's' (ScatterNd): indices[1,0] = 7 does not index into shape [4]")
+    error_case("bincount_negative", "Bincount of a negative value (TensorFlow: Input arr must "
+               "be non-negative!)",
+               lambda p: {"b": raw.Bincount(arr=p["a"], size=5, weights=tf.zeros([0]),
+                                            name="b")},
+               [("a", np.array([1, -1, 3], np.int32))],
+               "node 'b' (Bincount): input[1] = -1: the values must not be negative "
+               "(TensorFlow: Input arr must be non-negative!)")
+
+
 def build_conv3d():
     r = rng_for("conv3d")
     x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
@@ -2221,7 +2348,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases,
+                  build_fused, build_gradients, build_aliases, build_scatter,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

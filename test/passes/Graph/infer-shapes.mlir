@@ -217,3 +217,28 @@ func.func @gradient_shapes(%x: tensor<4x1x3xf32>, %y: tensor<5x1xf32>)
   %o:2 = "tf.ConcatOffset"(%axis, %s#0, %s#0) {N = 2 : i64} : (tensor<i32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<3xi32>, tensor<3xi32>)
   return %r#0, %r#1, %b, %o#1 : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<3xi32>
 }
+
+// -----
+
+// Tests that an integer clamp whose bounds leave one value folds while its operand is
+// unknown: Minimum(6, Maximum(6, x)) is 6, as Keras's CategoryEncoding computes its depth,
+// so that the DenseBincount after it has a static shape; Minimum(4, Maximum(6, x)) is 4;
+// Minimum(8, Maximum(6, x)) stays.
+// CHECK-LABEL: func.func @clamps
+// CHECK: %[[SIX:.*]] = "tf.Const"() {dtype = i32, value = dense<6> : tensor<i32>}
+// CHECK: "tf.DenseBincount"(%arg1, %[[SIX]], %{{.*}}) {{.*}} -> tensor<2x6xf32>
+// CHECK: %[[FOUR:.*]] = "tf.Const"() {dtype = i32, value = dense<4> : tensor<i32>}
+// CHECK: %[[KEPT:.*]] = "tf.Minimum"
+// CHECK: return %{{.*}}, %[[FOUR]], %[[KEPT]]
+func.func @clamps(%x: tensor<i32>, %ids: tensor<2x4xi32>) -> (tensor<2x?xf32>, tensor<i32>, tensor<i32>) {
+  %four = "tf.Const"() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %six = "tf.Const"() {value = dense<6> : tensor<i32>} : () -> tensor<i32>
+  %eight = "tf.Const"() {value = dense<8> : tensor<i32>} : () -> tensor<i32>
+  %w = "tf.Const"() {value = dense<> : tensor<0xf32>} : () -> tensor<0xf32>
+  %max = "tf.Maximum"(%six, %x) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %depth = "tf.Minimum"(%six, %max) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %counts = "tf.DenseBincount"(%ids, %depth, %w) : (tensor<2x4xi32>, tensor<i32>, tensor<0xf32>) -> tensor<2x?xf32>
+  %lower = "tf.Minimum"(%four, %max) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %kept = "tf.Minimum"(%eight, %max) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  return %counts, %lower, %kept : tensor<2x?xf32>, tensor<i32>, tensor<i32>
+}

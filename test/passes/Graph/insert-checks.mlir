@@ -64,3 +64,23 @@ func.func @constants(%x: tensor<3xi32>, %p: tensor<4xf32>) -> (tensor<3xi32>, te
   %1 = "tf.GatherV2"(%p, %i, %a) : (tensor<4xf32>, tensor<3xi32>, tensor<i32>) -> tensor<3xf32>
   return %0, %1 : tensor<3xi32>, tensor<3xf32>
 }
+
+// -----
+
+// Tests that segment ids are checked to be below num_segments (negative ones are dropped,
+// not errors), scatter tuples to index into the shape, and bin counts' values to be
+// non-negative; constant ids that break it are an error at compile time.
+// CHECK-LABEL: func.func @scatters
+// CHECK: kiln.check "below" %arg1 bounds [4], "node 's' (UnsortedSegmentSum): segment_ids{index} = {value} is out of range [0, 4)" : tensor<5xi32>
+// CHECK: kiln.check "in_range" %arg2 bounds [4, 3], "node 'n' (ScatterNd): indices{index} = {value} does not index into shape [4,3]" : tensor<2x2xi32>
+// CHECK: kiln.check "nonnegative" %arg1, "node 'b' (Bincount): input{index} = {value}: the values must not be negative (TensorFlow: Input arr must be non-negative!)" : tensor<5xi32>
+func.func @scatters(%d: tensor<5x3xf32>, %ids: tensor<5xi32>, %i: tensor<2x2xi32>, %u: tensor<2xf32>, %w: tensor<0xf32>)
+    -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<5xf32>) {
+  %n = "tf.Const"() {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.UnsortedSegmentSum"(%d, %ids, %n) : (tensor<5x3xf32>, tensor<5xi32>, tensor<i32>) -> tensor<4x3xf32> loc("s")
+  %shape = "tf.Const"() {value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %1 = "tf.ScatterNd"(%i, %u, %shape) : (tensor<2x2xi32>, tensor<2xf32>, tensor<2xi32>) -> tensor<4x3xf32> loc("n")
+  %size = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %2 = "tf.Bincount"(%ids, %size, %w) : (tensor<5xi32>, tensor<i32>, tensor<0xf32>) -> tensor<5xf32> loc("b")
+  return %0, %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<5xf32>
+}

@@ -56,6 +56,23 @@ func.func @tuples(%i: memref<4x2xi32>, %scratch: memref<0xi8>) {
 
 // -----
 
+// Tests below: the element compared as a signed 64-bit number against its bound (negative
+// values pass: segment ids TensorFlow drops).
+// CHECK-LABEL: func.func @segments(
+// CHECK: linalg.generic
+// CHECK: %[[WIDE:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[BOUND:.*]] = arith.constant 4 : i64
+// CHECK: arith.cmpi slt, %[[WIDE]], %[[BOUND]] : i64
+kiln.model "m" {
+  kiln.entry "run" feeds [#kiln.tensor<"i:0">] fetches [] {parts = [#kiln.part<function = @segments, device = "", inputs = [0], outputs = []>]}
+}
+func.func @segments(%i: memref<5xi32>, %scratch: memref<0xi8>) {
+  kiln.check "below" %i bounds [4], "m" : memref<5xi32>
+  return
+}
+
+// -----
+
 // Tests that functions without checks are left alone, and need no model.
 // CHECK-LABEL: func.func @plain(%{{.*}}: memref<4xf32>)
 // CHECK-NOT: memref<3xi64>
