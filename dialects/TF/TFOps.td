@@ -1732,6 +1732,99 @@ def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Diagonals of matrices (Ops/Diagonals.cpp): the diagonals d = col - row in [lo, hi] of the
+// last two dimensions, `k` a constant d or [lo, hi]. With several diagonals each is a row
+// of `max_diag_len` entries, from the highest diagonal down, padded on the side `align`
+// says ("LEFT_RIGHT": superdiagonals start at the left, subdiagonals end at the right;
+// V1 and V2 align both LEFT).
+//===----------------------------------------------------------------------===//
+
+def TF_MatrixDiagPartV3Op : TF_Op<"MatrixDiagPartV3"> {
+  let summary = "the diagonals k of the innermost matrices, padded with padding_value";
+  let description = [{
+    ```mlir
+    %d = "tf.MatrixDiagPartV3"(%x, %k, %pad) {align = "RIGHT_LEFT"}
+        : (tensor<2x4x5xf32>, tensor<2xi32>, tensor<f32>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, TensorOf<[I32]>:$k, TF_Tensor:$padding_value,
+      DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$diagonal);
+  let inferFn = "inferMatrixDiagPart";
+}
+def TF_MatrixDiagPartV2Op : TF_Op<"MatrixDiagPartV2"> {
+  let summary = "MatrixDiagPartV3 with both alignments LEFT";
+  let dataArgs = (ins TF_Tensor:$input, TensorOf<[I32]>:$k, TF_Tensor:$padding_value,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$diagonal);
+  let inferFn = "inferMatrixDiagPart";
+}
+def TF_MatrixDiagPartOp : TF_Op<"MatrixDiagPart"> {
+  let summary = "the main diagonal of the innermost matrices";
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$diagonal);
+  let inferFn = "inferMatrixDiagPart";
+}
+
+def TF_MatrixDiagV3Op : TF_Op<"MatrixDiagV3"> {
+  let summary = "matrices of num_rows x num_cols (-1: the least that holds the diagonals) "
+                "with the diagonals k and padding_value elsewhere";
+  let dataArgs = (ins TF_Tensor:$diagonal, TensorOf<[I32]>:$k, TensorOf<[I32]>:$num_rows,
+      TensorOf<[I32]>:$num_cols, TF_Tensor:$padding_value,
+      DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixDiag";
+}
+def TF_MatrixDiagV2Op : TF_Op<"MatrixDiagV2"> {
+  let summary = "MatrixDiagV3 with both alignments LEFT";
+  let dataArgs = (ins TF_Tensor:$diagonal, TensorOf<[I32]>:$k, TensorOf<[I32]>:$num_rows,
+      TensorOf<[I32]>:$num_cols, TF_Tensor:$padding_value, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixDiag";
+}
+def TF_MatrixDiagOp : TF_Op<"MatrixDiag"> {
+  let summary = "square matrices with the diagonal given and zeros elsewhere";
+  let dataArgs = (ins TF_Tensor:$diagonal, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixDiag";
+}
+
+def TF_MatrixSetDiagV3Op : TF_Op<"MatrixSetDiagV3"> {
+  let summary = "the input with its diagonals k replaced";
+  let dataArgs = (ins TF_Tensor:$input, TF_Tensor:$diagonal, TensorOf<[I32]>:$k,
+      DefaultValuedOptionalAttr<StrAttr, "\"RIGHT_LEFT\"">:$align, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixSetDiag";
+}
+def TF_MatrixSetDiagV2Op : TF_Op<"MatrixSetDiagV2"> {
+  let summary = "MatrixSetDiagV3 with both alignments LEFT";
+  let dataArgs = (ins TF_Tensor:$input, TF_Tensor:$diagonal, TensorOf<[I32]>:$k,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixSetDiag";
+}
+def TF_MatrixSetDiagOp : TF_Op<"MatrixSetDiag"> {
+  let summary = "the input with its main diagonal replaced";
+  let dataArgs = (ins TF_Tensor:$input, TF_Tensor:$diagonal, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMatrixSetDiag";
+}
+
+def TF_DiagOp : TF_Op<"Diag"> {
+  let summary = "a tensor of shape [D..., D...] with the input on its diagonal and zeros "
+                "elsewhere";
+  let dataArgs = (ins TF_Tensor:$diagonal, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferDiag";
+}
+def TF_DiagPartOp : TF_Op<"DiagPart"> {
+  let summary = "the diagonal of a tensor of shape [D..., D...]";
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$diagonal);
+  let inferFn = "inferDiag";
+}
+
+//===----------------------------------------------------------------------===//
 // Scatters: segment reductions, bin counts, ScatterNd and TensorScatter* (Ops/Scatter.cpp).
 // Each writes rows of its output at indices read at run time, in order, so that the last
 // of repeated indices wins where rows are replaced.

@@ -64,6 +64,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateConvolutionPatterns(converter, patterns, winograd);
     lower::populateImagePatterns(converter, patterns);
     lower::populateScatterPatterns(converter, patterns);
+    lower::populateDiagonalPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

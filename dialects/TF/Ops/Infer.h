@@ -14,6 +14,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -191,6 +192,23 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
                                          int64_t stride, int64_t dilation, llvm::StringRef padding,
                                          int64_t explicitBefore, int64_t explicitAfter);
 
+// Diagonals.cpp
+/// The diagonals a MatrixDiag*, MatrixDiagPart* or MatrixSetDiag* op names: its constant
+/// `k` (0 for the first forms), lo <= hi, and the sides they align to.
+struct DiagonalRange {
+  int64_t lo = 0, hi = 0;
+  bool leftSuper = true, leftSub = true;
+  int64_t count() const { return hi - lo + 1; }
+};
+std::optional<DiagonalRange> diagonalRange(mlir::Operation *op);
+/// The length of diagonal d of an m x n matrix.
+inline int64_t diagonalLength(int64_t d, int64_t m, int64_t n) {
+  return std::min(m + std::min<int64_t>(d, 0), n - std::max<int64_t>(d, 0));
+}
+mlir::LogicalResult inferMatrixDiagPart(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMatrixDiag(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMatrixSetDiag(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDiag(const InferContext &ctx, InferResult &out);
 // Scatter.cpp
 mlir::LogicalResult inferSegment(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBincount(const InferContext &ctx, InferResult &out);

@@ -55,9 +55,9 @@ static void checkBelow(Value ids, std::optional<SmallVector<int64_t>> bound, Str
                     (name + "{index} = {value} is out of range [0, " + Twine(n) + ")").str()});
 }
 
-#define KILN_SEGMENT_CHECKS(Op)                                                                \
-  void Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {                           \
-    checkBelow(getSegmentIds(), constantIntsOf(getNumSegments()), "segment_ids", checks);      \
+#define KILN_SEGMENT_CHECKS(Op)                                                                    \
+  void Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {                               \
+    checkBelow(getSegmentIds(), constantIntsOf(getNumSegments()), "segment_ids", checks);          \
   }
 KILN_SEGMENT_CHECKS(UnsortedSegmentSumOp)
 KILN_SEGMENT_CHECKS(UnsortedSegmentProdOp)
@@ -84,8 +84,7 @@ LogicalResult inferBincount(const InferContext &ctx, InferResult &out) {
   bool noWeights = weights.hasStaticShape() && weights.getNumElements() == 0;
   if (!noWeights && input.hasRank() && weights.hasRank() &&
       failed(verifyCompatibleShape(input, weights)))
-    return ctx.error("weights must be empty or have the values' shape ", input, ", got ",
-                     weights);
+    return ctx.error("weights must be empty or have the values' shape ", input, ", got ", weights);
   std::optional<int64_t> size = constantCount(ctx, 1);
   if (size && *size < 0)
     return ctx.error("size must not be negative, got ", *size);
@@ -98,9 +97,12 @@ LogicalResult inferBincount(const InferContext &ctx, InferResult &out) {
 }
 
 static void checkNonnegativeValues(Value values, SmallVectorImpl<RuntimeCheck> &checks) {
-  checks.push_back({values, "nonnegative", {}, "input{index} = {value}: the values must not be "
-                                               "negative (TensorFlow: Input arr must be "
-                                               "non-negative!)"});
+  checks.push_back({values,
+                    "nonnegative",
+                    {},
+                    "input{index} = {value}: the values must not be "
+                    "negative (TensorFlow: Input arr must be "
+                    "non-negative!)"});
 }
 
 void BincountOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &c) {
@@ -191,10 +193,10 @@ void ScatterNdOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
     checkTuples(*this, getIndices(), *shape, checks);
 }
 
-#define KILN_TENSOR_SCATTER_CHECKS(Op)                                                         \
-  void Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {                           \
-    if (auto t = dyn_cast<RankedTensorType>(getTensor().getType()))                            \
-      checkTuples(*this, getIndices(), t.getShape(), checks);                                         \
+#define KILN_TENSOR_SCATTER_CHECKS(Op)                                                             \
+  void Op::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {                               \
+    if (auto t = dyn_cast<RankedTensorType>(getTensor().getType()))                                \
+      checkTuples(*this, getIndices(), t.getShape(), checks);                                      \
   }
 KILN_TENSOR_SCATTER_CHECKS(TensorScatterUpdateOp)
 KILN_TENSOR_SCATTER_CHECKS(TensorScatterAddOp)
@@ -233,8 +235,7 @@ LogicalResult inferSparseToDense(const InferContext &ctx, InferResult &out) {
     int64_t n = indices.getRank() == 0 ? 1 : indices.getDimSize(0);
     if (values.hasRank() && values.getRank() == 1 && !ShapedType::isDynamic(n) &&
         !values.isDynamicDim(0) && values.getDimSize(0) != n)
-      return ctx.error("sparse_values has ", values.getDimSize(0), " values for ", n,
-                       " indices");
+      return ctx.error("sparse_values has ", values.getDimSize(0), " values for ", n, " indices");
   }
   out.push_back(RankedTensorType::get(*shape, values.getElementType()));
   return success();
@@ -249,9 +250,11 @@ void SparseToDenseOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
     checkTuples(*this, getSparseIndices(), *shape, checks);
   } else if (shape->size() == 1) {
     int64_t n = shape->front();
-    checks.push_back({getSparseIndices(), "in_range", {n},
-                      "sparse_indices{index} = {value} does not index into shape " +
-                          describeDims(*shape)});
+    checks.push_back(
+        {getSparseIndices(),
+         "in_range",
+         {n},
+         "sparse_indices{index} = {value} does not index into shape " + describeDims(*shape)});
   }
 }
 

@@ -92,6 +92,8 @@ void populateLinearAlgebraPatterns(const mlir::TypeConverter &converter,
 void populateShapePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
+void populateDiagonalPatterns(const mlir::TypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
 void populateScatterPatterns(const mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
 void populateImagePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);

@@ -26,8 +26,7 @@ namespace {
 /// How a row of updates meets the row it lands on.
 enum class Combine { Replace, Add, Subtract, Multiply, Max, Min };
 
-Value combine(OpBuilder &b, Location loc, Combine how, ElementKind kind, Value old,
-              Value update) {
+Value combine(OpBuilder &b, Location loc, Combine how, ElementKind kind, Value old, Value update) {
   bool isFloat = kind == ElementKind::Float, isUnsigned = kind == ElementKind::Unsigned;
   switch (how) {
   case Combine::Replace:
@@ -94,11 +93,11 @@ Value buildScatter(OpBuilder &b, Location loc, Value into, Value indices, Value 
   SmallVector<OpFoldResult> offsets, sizes, strides;
   Value inRange;
   for (int64_t j = 0; j < k; ++j) {
-    Value i = tensor::ExtractOp::create(body, loc, indices,
-                                        ValueRange{row, indexConstant(body, loc, j)});
+    Value i =
+        tensor::ExtractOp::create(body, loc, indices, ValueRange{row, indexConstant(body, loc, j)});
     i = arith::IndexCastOp::create(body, loc, index, i);
-    Value low = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::sge, i,
-                                      indexConstant(body, loc, 0));
+    Value low =
+        arith::CmpIOp::create(body, loc, arith::CmpIPredicate::sge, i, indexConstant(body, loc, 0));
     Value high = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::slt, i,
                                        indexConstant(body, loc, intoType.getDimSize(j)));
     Value here = arith::AndIOp::create(body, loc, low, high);
@@ -169,8 +168,8 @@ template <typename OpT> struct SegmentLowering : OpConversionPattern<OpT> {
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getData().getType()));
-    Value init = filled(rewriter, loc, type,
-                        identity(rewriter, loc, how, kind, type.getElementType()));
+    Value init =
+        filled(rewriter, loc, type, identity(rewriter, loc, how, kind, type.getElementType()));
     Value rows = flattenLeading(rewriter, loc, adaptor.getData(), ids.getRank());
     int64_t n = cast<RankedTensorType>(rows.getType()).getDimSize(0);
     Value indices = reshapeTo(rewriter, loc, adaptor.getSegmentIds(),
@@ -230,22 +229,21 @@ template <typename OpT> struct BincountLowering : OpConversionPattern<OpT> {
     Value init = filled(rewriter, loc, outFlat, scalarConstant(rewriter, loc, element, 0));
     Value counted;
     if (binary || weights.getNumElements() == 0)
-      counted = buildScatter(rewriter, loc, init, flat, {},
-                             scalarConstant(rewriter, loc, element, 1),
-                             binary ? Combine::Replace : Combine::Add, kind);
+      counted =
+          buildScatter(rewriter, loc, init, flat, {}, scalarConstant(rewriter, loc, element, 1),
+                       binary ? Combine::Replace : Combine::Add, kind);
     else
-      counted = buildScatter(rewriter, loc, init, flat,
-                             reshapeTo(rewriter, loc, operands[2],
-                                       RankedTensorType::get({total}, element)),
-                             {}, Combine::Add, kind);
+      counted = buildScatter(
+          rewriter, loc, init, flat,
+          reshapeTo(rewriter, loc, operands[2], RankedTensorType::get({total}, element)), {},
+          Combine::Add, kind);
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, counted, type));
     return success();
   }
 };
 
 /// Indices [..., K] as [N, K] and updates [..., rest] as [N, rest].
-std::pair<Value, Value> scatterOperands(OpBuilder &b, Location loc, Value indices,
-                                        Value updates) {
+std::pair<Value, Value> scatterOperands(OpBuilder &b, Location loc, Value indices, Value updates) {
   auto indexType = cast<RankedTensorType>(indices.getType());
   int64_t leading = indexType.getRank() - 1;
   return {flattenLeading(b, loc, indices, leading), flattenLeading(b, loc, updates, leading)};
@@ -263,11 +261,13 @@ struct ScatterNdLowering : OpConversionPattern<tf::ScatterNdOp> {
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getUpdates().getType()));
-    Value init = filled(rewriter, loc, type,
-                        kind == ElementKind::Bool
-                            ? Value(arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false)))
-                            : scalarConstant(rewriter, loc, type.getElementType(), 0));
-    auto [rows, values] = scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
+    Value init =
+        filled(rewriter, loc, type,
+               kind == ElementKind::Bool
+                   ? Value(arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false)))
+                   : scalarConstant(rewriter, loc, type.getElementType(), 0));
+    auto [rows, values] =
+        scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
     Combine how = kind == ElementKind::Bool ? Combine::Replace : Combine::Add;
     rewriter.replaceOp(op, buildScatter(rewriter, loc, init, rows, values, {}, how, kind));
     return success();
@@ -288,7 +288,8 @@ template <typename OpT> struct TensorScatterLowering : OpConversionPattern<OpT> 
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getTensor().getType()));
-    auto [rows, values] = scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
+    auto [rows, values] =
+        scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
     rewriter.replaceOp(
         op, buildScatter(rewriter, loc, adaptor.getTensor(), rows, values, {}, how, kind));
     return success();
@@ -315,14 +316,14 @@ struct SparseToDenseLowering : OpConversionPattern<tf::SparseToDenseOp> {
     Value init = buildElementwise(rewriter, loc, type, adaptor.getDefaultValue(),
                                   [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     // One value for every index, or one each.
-    Value spread = buildElementwise(rewriter, loc, RankedTensorType::get({n}, type.getElementType()),
-                                    values.getRank() == 0
-                                        ? adaptor.getSparseValues()
-                                        : reshapeTo(rewriter, loc, adaptor.getSparseValues(),
-                                                    RankedTensorType::get({n}, type.getElementType())),
-                                    [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    rewriter.replaceOp(
-        op, buildScatter(rewriter, loc, init, rows, spread, {}, Combine::Replace, kind));
+    Value spread = buildElementwise(
+        rewriter, loc, RankedTensorType::get({n}, type.getElementType()),
+        values.getRank() == 0 ? adaptor.getSparseValues()
+                              : reshapeTo(rewriter, loc, adaptor.getSparseValues(),
+                                          RankedTensorType::get({n}, type.getElementType())),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op,
+                       buildScatter(rewriter, loc, init, rows, spread, {}, Combine::Replace, kind));
     return success();
   }
 };

@@ -1382,3 +1382,52 @@ func.func @sparse_to_dense_rank(%i: tensor<3x2xi32>, %v: tensor<3xf32>, %d: tens
   %0 = "tf.SparseToDense"(%i, %shape, %v, %d) : (tensor<3x2xi32>, tensor<3xi32>, tensor<3xf32>, tensor<f32>) -> tensor<3x4x5xf32>
   return
 }
+
+// -----
+
+func.func @diag_part_align(%x: tensor<3x5xf32>, %pad: tensor<f32>) {
+  %k = "tf.Const"() {value = dense<[-1, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{align must be LEFT_RIGHT, RIGHT_LEFT, LEFT_LEFT or RIGHT_RIGHT, got "UP"}}
+  // expected-error @+1 {{'tf.MatrixDiagPartV3' op failed to infer returned types}}
+  %0 = "tf.MatrixDiagPartV3"(%x, %k, %pad) {align = "UP"} : (tensor<3x5xf32>, tensor<2xi32>, tensor<f32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @diag_part_k(%x: tensor<3x5xf32>, %pad: tensor<f32>) {
+  %k = "tf.Const"() {value = dense<[2, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{k must be a diagonal or a range [lo, hi] with lo <= hi, got [2,-1]}}
+  // expected-error @+1 {{'tf.MatrixDiagPartV2' op failed to infer returned types}}
+  %0 = "tf.MatrixDiagPartV2"(%x, %k, %pad) : (tensor<3x5xf32>, tensor<2xi32>, tensor<f32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @matrix_diag_size(%d: tensor<4xf32>, %pad: tensor<f32>) {
+  %k = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %rows = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{a 3x3 matrix cannot hold diagonals 0 to 0 of 4 entries}}
+  // expected-error @+1 {{'tf.MatrixDiagV3'}}
+  %0 = "tf.MatrixDiagV3"(%d, %k, %rows, %rows, %pad) : (tensor<4xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<f32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @set_diag_shape(%x: tensor<4x5xf32>, %d: tensor<5xf32>) {
+  // expected-error @+2 {{diagonal must have the shape [4], got float32 [5]}}
+  // expected-error @+1 {{'tf.MatrixSetDiag' op failed to infer returned types}}
+  %0 = "tf.MatrixSetDiag"(%x, %d) : (tensor<4x5xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @diag_part_halves(%x: tensor<2x3x3x2xf32>) {
+  // expected-error @+2 {{input must have a shape [D..., D...], got float32 [2,3,3,2]}}
+  // expected-error @+1 {{'tf.DiagPart' op failed to infer returned types}}
+  %0 = "tf.DiagPart"(%x) : (tensor<2x3x3x2xf32>) -> tensor<2x3xf32>
+  return
+}

@@ -108,6 +108,10 @@ FAMILIES = {
                "SegmentProdV2, SegmentMaxV2, SegmentMinV2, Bincount, DenseBincount, ScatterNd, "
                "TensorScatterUpdate, TensorScatterAdd, TensorScatterSub, TensorScatterMax, "
                "TensorScatterMin, SparseToDense)",
+    "diagonals": "diagonals of matrices (MatrixDiagPart, MatrixDiagPartV2, MatrixDiagPartV3, "
+                 "MatrixDiag, MatrixDiagV2, MatrixDiagV3, MatrixSetDiag, MatrixSetDiagV2, "
+                 "MatrixSetDiagV3, Diag, DiagPart): one diagonal and ranges of them, every "
+                 "alignment, padding, wide and tall matrices, batches",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
 }
@@ -1495,6 +1499,71 @@ def build_scatter():
                "(TensorFlow: Input arr must be non-negative!)")
 
 
+def build_diagonals():
+    r = rng_for("diagonals")
+    wide = f32(r, (2, 3, 5), -4, 4)
+    tall = f32(r, (5, 3), -4, 4)
+    pad = np.float32(-9)
+
+    def parts(p):
+        outs = {"main": raw.MatrixDiagPart(input=p["w"], name="main"),
+                "v2": raw.MatrixDiagPartV2(input=p["w"], k=[-1, 2], padding_value=pad,
+                                           name="v2"),
+                "one": raw.MatrixDiagPartV3(input=p["t"], k=-2, padding_value=pad, name="one")}
+        for align in ["LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT"]:
+            n = align.lower()
+            outs[n] = raw.MatrixDiagPartV3(input=p["w"], k=[-2, 1], padding_value=pad,
+                                           align=align, name=n)
+            outs["tall_" + n] = raw.MatrixDiagPartV3(input=p["t"], k=[-3, 1],
+                                                     padding_value=pad, align=align,
+                                                     name="tall_" + n)
+        return outs
+    case("matrix_diag_part", "diagonals", "MatrixDiagPart, MatrixDiagPartV2 (k [-1, 2]) and "
+         "MatrixDiagPartV3 of one diagonal and of ranges in every alignment, of a batch of "
+         "wide matrices and of a tall one, padded with -9",
+         parts, [("w", wide), ("t", tall)], EXACT)
+    d1 = f32(r, (2, 4), -4, 4)
+    dr = f32(r, (2, 3, 4), -4, 4)
+
+    def matrices(p):
+        outs = {"main": raw.MatrixDiag(diagonal=p["d"], name="main"),
+                "v2": raw.MatrixDiagV2(diagonal=p["d"], k=1, num_rows=-1, num_cols=-1,
+                                       padding_value=pad, name="v2"),
+                "sized": raw.MatrixDiagV3(diagonal=p["d"], k=-1, num_rows=6, num_cols=-1,
+                                          padding_value=pad, name="sized")}
+        for align in ["LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT"]:
+            n = align.lower()
+            outs[n] = raw.MatrixDiagV3(diagonal=p["r"], k=[-1, 1], num_rows=5, num_cols=4,
+                                       padding_value=pad, align=align, name=n)
+        return outs
+    case("matrix_diag", "diagonals", "MatrixDiag, MatrixDiagV2 (k 1, sizes inferred) and "
+         "MatrixDiagV3 of one diagonal with num_rows given and of a range of three in every "
+         "alignment into 5x4 matrices, padded with -9",
+         matrices, [("d", d1), ("r", dr)], EXACT)
+    base = f32(r, (2, 4, 5), -4, 4)
+
+    def sets(p):
+        outs = {"main": raw.MatrixSetDiag(input=p["x"], diagonal=p["m"], name="main"),
+                "v2": raw.MatrixSetDiagV2(input=p["x"], diagonal=p["m"], k=0, name="v2")}
+        for align in ["LEFT_RIGHT", "RIGHT_LEFT"]:
+            n = align.lower()
+            outs[n] = raw.MatrixSetDiagV3(input=p["x"], diagonal=p["r"], k=[-1, 1],
+                                          align=align, name=n)
+        return outs
+    case("matrix_set_diag", "diagonals", "MatrixSetDiag, MatrixSetDiagV2 and MatrixSetDiagV3 of "
+         "a range of three diagonals in two alignments, of a batch of 4x5 matrices",
+         sets, [("x", base), ("m", f32(r, (2, 4), -4, 4)), ("r", f32(r, (2, 3, 4), -4, 4))],
+         EXACT)
+    case("diag", "diagonals", "Diag of a [2, 3] tensor into [2, 3, 2, 3], DiagPart back, and of "
+         "int32",
+         lambda p: {"diag": raw.Diag(diagonal=p["x"], name="diag"),
+                    "back": raw.DiagPart(input=raw.Diag(diagonal=p["x"]), name="back"),
+                    "part": raw.DiagPart(input=p["y"], name="part"),
+                    "ints": raw.Diag(diagonal=p["i"], name="ints")},
+         [("x", f32(r, (2, 3))), ("y", f32(r, (3, 2, 3, 2))),
+          ("i", np.array([3, -1, 7], np.int32))], EXACT)
+
+
 def build_conv3d():
     r = rng_for("conv3d")
     x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
@@ -2348,7 +2417,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases, build_scatter,
+                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}
