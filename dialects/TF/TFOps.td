@@ -695,6 +695,43 @@ class TF_CumulativeOp<string mnemonic, string what> : TF_Op<mnemonic> {
 }
 def TF_CumsumOp : TF_CumulativeOp<"Cumsum", "sums">;
 def TF_CumprodOp : TF_CumulativeOp<"Cumprod", "products">;
+def TF_CumulativeLogsumexpOp : TF_CumulativeOp<"CumulativeLogsumexp",
+    "log(sum(exp(x))), each step max + log1p(exp(min - max)) as TensorFlow's kernel computes "
+    "it (the identity -inf)">;
+
+class TF_SearchSortedOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = "for each of `values`, " # what # " in its row of `sorted_inputs`";
+  let description = [{
+    Both are [B, ...]: row b of `values` searches row b of `sorted_inputs`, which must be
+    sorted (as TensorFlow's binary search needs it; Kiln counts, which gives the same index
+    for a sorted row).
+    ```mlir
+    %i = "tf.}] # mnemonic # [{"(%sorted, %v) {out_type = i32}
+        : (tensor<2x5xf32>, tensor<2x3xf32>) -> tensor<2x3xi32>
+    ```
+  }];
+  let dataArgs = (ins TF_NumberTensor:$sorted_inputs, TF_NumberTensor:$values,
+                  OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$out_type);
+  let results = (outs TF_IndexTensor:$output);
+  let inferFn = "inferSearchSorted";
+}
+def TF_LowerBoundOp : TF_SearchSortedOp<"LowerBound",
+    "the index of the first element not less than it">;
+def TF_UpperBoundOp : TF_SearchSortedOp<"UpperBound",
+    "the index of the first element greater than it">;
+
+def TF_InTopKV2Op : TF_Op<"InTopKV2"> {
+  let summary = "whether each row's target class is among its `k` largest predictions";
+  let description = [{
+    True when fewer than k predictions of the row are greater than the target's (ties count
+    for the target); false for a target out of range or a non-finite prediction, as
+    TensorFlow computes it. `k` may be fed.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$predictions, TF_IndexTensor:$targets,
+                  TF_IndexTensor:$k, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I1]>:$precision);
+  let inferFn = "inferInTopK";
+}
 
 def TF_TopKV2Op : TF_Op<"TopKV2"> {
   let summary = "the `k` largest entries of each row (the last dimension) and their indices";

@@ -42,8 +42,7 @@ static FailureOr<std::optional<DiagonalRange>> readRange(const InferContext &ctx
   if (!k)
     return std::optional<DiagonalRange>();
   if (k->empty() || k->size() > 2 || (k->size() == 2 && (*k)[0] > (*k)[1]))
-    return fail("k must be a diagonal or a range [lo, hi] with lo <= hi, got ",
-                describeDims(*k));
+    return fail("k must be a diagonal or a range [lo, hi] with lo <= hi, got ", describeDims(*k));
   range.lo = k->front();
   range.hi = k->back();
   return std::optional<DiagonalRange>(range);
@@ -91,9 +90,9 @@ LogicalResult inferMatrixDiagPart(const InferContext &ctx, InferResult &out) {
   if (range->count() > 1)
     shape.push_back(range->count());
   // The longest diagonal's length (of the range, so of its row nearest the main one).
-  shape.push_back(known ? std::min(m + std::min<int64_t>(range->hi, 0),
-                                   n - std::max<int64_t>(range->lo, 0))
-                        : ShapedType::kDynamic);
+  shape.push_back(
+      known ? std::min(m + std::min<int64_t>(range->hi, 0), n - std::max<int64_t>(range->lo, 0))
+            : ShapedType::kDynamic);
   out.push_back(RankedTensorType::get(shape, input->getElementType()));
   return success();
 }
@@ -163,11 +162,10 @@ LogicalResult inferMatrixSetDiag(const InferContext &ctx, InferResult &out) {
     SmallVector<int64_t> expected(input->getShape().drop_back(2));
     if (range->count() > 1)
       expected.push_back(range->count());
-    expected.push_back(std::min(m + std::min<int64_t>(range->hi, 0),
-                                n - std::max<int64_t>(range->lo, 0)));
+    expected.push_back(
+        std::min(m + std::min<int64_t>(range->hi, 0), n - std::max<int64_t>(range->lo, 0)));
     if (failed(verifyCompatibleShape(expected, diagonal.getShape())))
-      return ctx.error("diagonal must have the shape ", describeDims(expected), ", got ",
-                       diagonal);
+      return ctx.error("diagonal must have the shape ", describeDims(expected), ", got ", diagonal);
   }
   out.push_back(*input);
   return success();

@@ -192,6 +192,9 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
                                          int64_t stride, int64_t dilation, llvm::StringRef padding,
                                          int64_t explicitBefore, int64_t explicitAfter);
 
+// Reduction.cpp (search)
+mlir::LogicalResult inferSearchSorted(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferInTopK(const InferContext &ctx, InferResult &out);
 // Diagonals.cpp
 /// The diagonals a MatrixDiag*, MatrixDiagPart* or MatrixSetDiag* op names: its constant
 /// `k` (0 for the first forms), lo <= hi, and the sides they align to.

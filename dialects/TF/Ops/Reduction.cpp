@@ -1,6 +1,8 @@
 //===- Reduction.cpp - Sum, Mean, Max, Min, Prod, ArgMax, ArgMin --------------===//
 #include "dialects/TF/TFOps.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 
 namespace kiln::tf {
@@ -117,6 +119,7 @@ template <typename OpT> static std::optional<int64_t> scannedAxis(OpT op) {
 
 std::optional<int64_t> CumsumOp::getScannedAxis() { return scannedAxis(*this); }
 std::optional<int64_t> CumprodOp::getScannedAxis() { return scannedAxis(*this); }
+std::optional<int64_t> CumulativeLogsumexpOp::getScannedAxis() { return scannedAxis(*this); }
 
 LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(2);
@@ -147,6 +150,48 @@ LogicalResult inferTopKV2(const InferContext &ctx, InferResult &out) {
   shape.back() = k ? (*k)[0] : ShapedType::kDynamic;
   out.push_back(RankedTensorType::get(shape, x.getElementType()));
   out.push_back(RankedTensorType::get(shape, index));
+  return success();
+}
+
+LogicalResult inferSearchSorted(const InferContext &ctx, InferResult &out) {
+  auto inputs = ctx.twoInputs("sorted_inputs and values");
+  if (failed(inputs))
+    return failure();
+  auto [sorted, values] = *inputs;
+  Type element = IntegerType::get(ctx.context, 32);
+  if (auto t = ctx.attr<TypeAttr>("out_type"))
+    element = t.getValue();
+  if (sorted.hasRank() && values.hasRank()) {
+    if (sorted.getRank() < 1 || values.getRank() != sorted.getRank() ||
+        failed(verifyCompatibleShape(sorted.getShape().drop_back(), values.getShape().drop_back())))
+      return ctx.error("sorted_inputs and values must have the same leading dimensions "
+                       "(rows), got ",
+                       sorted, " and ", values);
+  }
+  out.push_back(values.clone(element));
+  return success();
+}
+
+LogicalResult inferInTopK(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto predictions = cast<TensorType>(ctx.operandType(0));
+  auto targets = cast<TensorType>(ctx.operandType(1));
+  auto k = cast<TensorType>(ctx.operandType(2));
+  if (predictions.hasRank() && predictions.getRank() != 2)
+    return ctx.error("predictions must be a matrix [batch, classes], got ", predictions);
+  if (targets.hasRank() && targets.getRank() != 1)
+    return ctx.error("targets must be a vector, got ", targets);
+  if (k.hasRank() && k.getRank() != 0)
+    return ctx.error("k must be a scalar, got ", k);
+  if (predictions.hasRank() && targets.hasRank() &&
+      failed(verifyCompatibleShape(predictions.getShape().take_front(1), targets.getShape())))
+    return ctx.error("targets must have one entry per row of predictions, got ", targets, " for ",
+                     predictions);
+  int64_t rows = predictions.hasRank() ? predictions.getDimSize(0)
+                 : targets.hasRank()   ? targets.getDimSize(0)
+                                       : ShapedType::kDynamic;
+  out.push_back(RankedTensorType::get({rows}, IntegerType::get(ctx.context, 1)));
   return success();
 }
 

@@ -84,32 +84,32 @@ Value buildDiagonalPart(OpBuilder &b, Location loc, Value input, Value padding,
   int64_t m = inputType.getDimSize(batch), n = inputType.getDimSize(batch + 1);
   int64_t maxLength = resultType.getShape().back();
   int64_t rank = resultType.getRank();
-  return buildParallelGeneric(
-      b, loc, resultType, padding, scalarMap(b.getContext(), rank),
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        IndexMath x{nb, l};
-        SmallVector<Value> at;
-        for (int64_t i = 0; i < batch; ++i)
-          at.push_back(linalg::IndexOp::create(nb, l, i));
-        Value d;
-        if (r.count() > 1) {
-          Value hi = x.c(r.hi);
-          Value j = linalg::IndexOp::create(nb, l, batch);
-          d = x.sub(hi, j);
-        } else {
-          d = x.c(r.lo);
-        }
-        Value i = linalg::IndexOp::create(nb, l, rank - 1);
-        Value p = x.sub(i, x.offset(d, m, n, maxLength, r));
-        Value zero = x.c(0);
-        Value started = x.cmp(arith::CmpIPredicate::sge, p, zero);
-        Value before = x.cmp(arith::CmpIPredicate::slt, p, x.length(d, m, n));
-        Value valid = x.both(started, before);
-        at.push_back(x.clamp(x.sub(p, x.below(d)), m));
-        at.push_back(x.clamp(x.add(p, x.above(d)), n));
-        Value value = tensor::ExtractOp::create(nb, l, input, at);
-        return x.select(valid, value, args[0]);
-      });
+  return buildParallelGeneric(b, loc, resultType, padding, scalarMap(b.getContext(), rank),
+                              [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                                IndexMath x{nb, l};
+                                SmallVector<Value> at;
+                                for (int64_t i = 0; i < batch; ++i)
+                                  at.push_back(linalg::IndexOp::create(nb, l, i));
+                                Value d;
+                                if (r.count() > 1) {
+                                  Value hi = x.c(r.hi);
+                                  Value j = linalg::IndexOp::create(nb, l, batch);
+                                  d = x.sub(hi, j);
+                                } else {
+                                  d = x.c(r.lo);
+                                }
+                                Value i = linalg::IndexOp::create(nb, l, rank - 1);
+                                Value p = x.sub(i, x.offset(d, m, n, maxLength, r));
+                                Value zero = x.c(0);
+                                Value started = x.cmp(arith::CmpIPredicate::sge, p, zero);
+                                Value before =
+                                    x.cmp(arith::CmpIPredicate::slt, p, x.length(d, m, n));
+                                Value valid = x.both(started, before);
+                                at.push_back(x.clamp(x.sub(p, x.below(d)), m));
+                                at.push_back(x.clamp(x.add(p, x.above(d)), n));
+                                Value value = tensor::ExtractOp::create(nb, l, input, at);
+                                return x.select(valid, value, args[0]);
+                              });
 }
 
 /// Matrices `resultType` ([B..., M, N]) holding `diagonal` ([B..., (count,) maxLength]) on
@@ -167,8 +167,8 @@ template <typename OpT> struct DiagonalPartLowering : OpConversionPattern<OpT> {
     ValueRange operands = adaptor.getOperands();
     Value padding = operands.size() > 2 ? operands[2]
                                         : zeroScalar(rewriter, op.getLoc(), type.getElementType());
-    rewriter.replaceOp(op, buildDiagonalPart(rewriter, op.getLoc(), adaptor.getInput(), padding,
-                                             type, *range));
+    rewriter.replaceOp(
+        op, buildDiagonalPart(rewriter, op.getLoc(), adaptor.getInput(), padding, type, *range));
     return success();
   }
 };
@@ -220,7 +220,8 @@ struct DiagLowering : OpConversionPattern<tf::DiagOp> {
     Location loc = op.getLoc();
     int64_t n = input.getNumElements();
     Type element = type.getElementType();
-    Value flat = reshapeTo(rewriter, loc, adaptor.getDiagonal(), RankedTensorType::get({n}, element));
+    Value flat =
+        reshapeTo(rewriter, loc, adaptor.getDiagonal(), RankedTensorType::get({n}, element));
     Value matrix = buildDiagonalMatrix(rewriter, loc, flat, zeroScalar(rewriter, loc, element),
                                        RankedTensorType::get({n, n}, element), {});
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, matrix, type));
@@ -251,14 +252,13 @@ struct DiagPartLowering : OpConversionPattern<tf::DiagPartOp> {
 } // namespace
 
 void populateDiagonalPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<DiagonalPartLowering<tf::MatrixDiagPartOp>,
-               DiagonalPartLowering<tf::MatrixDiagPartV2Op>,
-               DiagonalPartLowering<tf::MatrixDiagPartV3Op>,
-               DiagonalMatrixLowering<tf::MatrixDiagOp>, DiagonalMatrixLowering<tf::MatrixDiagV2Op>,
-               DiagonalMatrixLowering<tf::MatrixDiagV3Op>, SetDiagonalLowering<tf::MatrixSetDiagOp>,
-               SetDiagonalLowering<tf::MatrixSetDiagV2Op>,
-               SetDiagonalLowering<tf::MatrixSetDiagV3Op>, DiagLowering, DiagPartLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<DiagonalPartLowering<tf::MatrixDiagPartOp>, DiagonalPartLowering<tf::MatrixDiagPartV2Op>,
+           DiagonalPartLowering<tf::MatrixDiagPartV3Op>, DiagonalMatrixLowering<tf::MatrixDiagOp>,
+           DiagonalMatrixLowering<tf::MatrixDiagV2Op>, DiagonalMatrixLowering<tf::MatrixDiagV3Op>,
+           SetDiagonalLowering<tf::MatrixSetDiagOp>, SetDiagonalLowering<tf::MatrixSetDiagV2Op>,
+           SetDiagonalLowering<tf::MatrixSetDiagV3Op>, DiagLowering, DiagPartLowering>(
+          converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

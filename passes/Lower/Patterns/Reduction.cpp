@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -229,10 +230,14 @@ Value comesBefore(OpBuilder &b, Location l, ElementKind kind, Value va, Value a,
   return arith::OrIOp::create(b, l, greater, arith::AndIOp::create(b, l, equal, earlier));
 }
 
-/// Cumsum and Cumprod: a loop over the scanned dimension carrying the running total (a
-/// tensor of the other dimensions, so each step is one vectorizable elementwise op), each
-/// step writing its slice of the result before (exclusive) or after adding its own.
-template <typename OpT, bool Product> struct CumulativeLowering : OpConversionPattern<OpT> {
+/// What a running scan combines.
+enum class Scan { Sum, Product, LogSumExp };
+
+/// Cumsum, Cumprod and CumulativeLogsumexp: a loop over the scanned dimension carrying the
+/// running total (a tensor of the other dimensions, so each step is one vectorizable
+/// elementwise op), each step writing its slice of the result before (exclusive) or after
+/// adding its own.
+template <typename OpT, Scan How> struct CumulativeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -246,7 +251,10 @@ template <typename OpT, bool Product> struct CumulativeLowering : OpConversionPa
     SmallVector<int64_t> rowShape(type.getShape());
     rowShape.erase(rowShape.begin() + *axis);
     auto rowType = RankedTensorType::get(rowShape, type.getElementType());
-    Value identity = scalarConstant(rewriter, loc, type.getElementType(), Product ? 1 : 0);
+    double start = How == Scan::Product     ? 1
+                   : How == Scan::LogSumExp ? -std::numeric_limits<double>::infinity()
+                                            : 0;
+    Value identity = scalarConstant(rewriter, loc, type.getElementType(), start);
     Value total = filledTensor(rewriter, loc, rowType, identity);
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
     bool exclusive = op.getExclusive(), reverse = op.getReverse();
@@ -271,7 +279,7 @@ template <typename OpT, bool Product> struct CumulativeLowering : OpConversionPa
           Value result = exclusive ? insert(acc[1]) : Value();
           Value sum = buildElementwise(b, l, rowType, {acc[1], slice},
                                        [&](OpBuilder &nb, Location nl, ValueRange args) {
-                                         return arithmetic(nb, nl, kind, args, Product);
+                                         return combine(nb, nl, kind, args);
                                        });
           if (!exclusive)
             result = insert(sum);
@@ -281,8 +289,17 @@ template <typename OpT, bool Product> struct CumulativeLowering : OpConversionPa
     return success();
   }
 
-  static Value arithmetic(OpBuilder &b, Location l, ElementKind kind, ValueRange args,
-                          bool product) {
+  static Value combine(OpBuilder &b, Location l, ElementKind kind, ValueRange args) {
+    if (How == Scan::LogSumExp) {
+      // max + log1p(exp(min - max)), TensorFlow's LogSumExp.
+      Value low = arith::MinimumFOp::create(b, l, args[0], args[1]);
+      Value high = arith::MaximumFOp::create(b, l, args[0], args[1]);
+      Value difference = arith::SubFOp::create(b, l, low, high);
+      Value e = math::ExpOp::create(b, l, difference);
+      Value term = math::Log1pOp::create(b, l, e);
+      return arith::AddFOp::create(b, l, high, term);
+    }
+    bool product = How == Scan::Product;
     if (kind == ElementKind::Float)
       return product ? Value(arith::MulFOp::create(b, l, args[0], args[1]))
                      : Value(arith::AddFOp::create(b, l, args[0], args[1]));
@@ -358,17 +375,149 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
   }
 };
 
+/// LowerBound and UpperBound by counting: the number of elements of the sorted row below
+/// the value (LowerBound: s < v) or not above it (UpperBound: !(v < s)), which for a sorted
+/// row is the index a binary search finds, NaN included; a reduction over the row.
+template <typename OpT, bool Upper> struct SearchSortedLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
+    auto sorted = dyn_cast<RankedTensorType>(adaptor.getSortedInputs().getType());
+    if (!type || !sorted || !sorted.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getValues().getType()));
+    int64_t rank = type.getRank();
+    MLIRContext *ctx = rewriter.getContext();
+    // Loops (rows..., m, n): the sorted row reads (rows..., n), the values (rows..., m).
+    SmallVector<AffineExpr> rowsAndN, rowsAndM;
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      rowsAndN.push_back(getAffineDimExpr(d, ctx));
+      rowsAndM.push_back(getAffineDimExpr(d, ctx));
+    }
+    rowsAndN.push_back(getAffineDimExpr(rank, ctx));
+    rowsAndM.push_back(getAffineDimExpr(rank - 1, ctx));
+    AffineMap sortedMap = AffineMap::get(rank + 1, 0, rowsAndN, ctx);
+    AffineMap valueMap = AffineMap::get(rank + 1, 0, rowsAndM, ctx);
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value init =
+        filledTensor(rewriter, loc, type, scalarConstant(rewriter, loc, type.getElementType(), 0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{adaptor.getSortedInputs(), adaptor.getValues()}, init,
+        ArrayRef<AffineMap>{sortedMap, valueMap, valueMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value s = args[0], v = args[1];
+          Value counts;
+          using P = arith::CmpFPredicate;
+          using I = arith::CmpIPredicate;
+          bool isUnsigned = kind == ElementKind::Unsigned;
+          if (kind == ElementKind::Float)
+            counts = Upper ? arith::CmpFOp::create(b, l, P::UGE, v, s)
+                           : arith::CmpFOp::create(b, l, P::OLT, s, v);
+          else
+            counts = Upper ? arith::CmpIOp::create(b, l, isUnsigned ? I::ule : I::sle, s, v)
+                           : arith::CmpIOp::create(b, l, isUnsigned ? I::ult : I::slt, s, v);
+          Value one = arith::ExtUIOp::create(b, l, args[2].getType(), counts);
+          linalg::YieldOp::create(b, l, ValueRange{arith::AddIOp::create(b, l, args[2], one)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// InTopKV2: per row, the number of predictions greater than the target's (a reduction
+/// reading the target's prediction inside the loop), then whether the target is in range,
+/// its prediction finite, and the count below k.
+struct InTopKLowering : OpConversionPattern<tf::InTopKV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::InTopKV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getPrecision().getType());
+    auto predictions = dyn_cast<RankedTensorType>(adaptor.getPredictions().getType());
+    if (!type || !predictions || !predictions.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t classes = predictions.getDimSize(1);
+    Value pred = adaptor.getPredictions();
+    Type targetType = getElementTypeOrSelf(adaptor.getTargets().getType());
+    // The target's prediction, read with a clamped index.
+    auto targetValue = [&](OpBuilder &b, Location l, Value row, Value target) -> Value {
+      Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), target);
+      Value zero = indexConstant(b, l, 0);
+      Value low = arith::MaxSIOp::create(b, l, i, zero);
+      Value last = indexConstant(b, l, classes - 1);
+      Value clamped = arith::MinSIOp::create(b, l, low, last);
+      return tensor::ExtractOp::create(b, l, pred, ValueRange{row, clamped});
+    };
+    auto countType = RankedTensorType::get(type.getShape(), targetType);
+    Value zeros =
+        filledTensor(rewriter, loc, countType, scalarConstant(rewriter, loc, targetType, 0));
+    AffineExpr b0 = getAffineDimExpr(0, ctx);
+    AffineMap whole = AffineMap::getMultiDimIdentityMap(2, ctx);
+    AffineMap perRow = AffineMap::get(2, 0, {b0}, ctx);
+    auto counted = linalg::GenericOp::create(
+        rewriter, loc, countType, ValueRange{pred, adaptor.getTargets()}, zeros,
+        ArrayRef<AffineMap>{whole, perRow, perRow},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value row = linalg::IndexOp::create(b, l, 0);
+          Value target = targetValue(b, l, row, args[1]);
+          Value greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, args[0], target);
+          Value one = arith::ExtUIOp::create(b, l, targetType, greater);
+          linalg::YieldOp::create(b, l, ValueRange{arith::AddIOp::create(b, l, args[2], one)});
+        });
+    Value k = adaptor.getK();
+    Type kType = getElementTypeOrSelf(k.getType());
+    AffineMap rows = AffineMap::getMultiDimIdentityMap(1, ctx);
+    AffineMap scalar = AffineMap::get(1, 0, ctx);
+    Value result = buildParallelGeneric(
+        rewriter, loc, type, ValueRange{counted.getResult(0), adaptor.getTargets(), k},
+        {rows, rows, scalar}, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value row = linalg::IndexOp::create(b, l, 0);
+          Value target = args[1];
+          Value zero = scalarConstant(b, l, targetType, 0);
+          Value size = scalarConstant(b, l, targetType, classes);
+          Value from = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, target, zero);
+          Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, target, size);
+          Value inRange = arith::AndIOp::create(b, l, from, below);
+          Value value = targetValue(b, l, row, target);
+          Value magnitude = math::AbsFOp::create(b, l, value);
+          Value infinity =
+              scalarConstant(b, l, value.getType(), std::numeric_limits<double>::infinity());
+          Value finite =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, magnitude, infinity);
+          Value count = args[0];
+          Value kWide = args[2];
+          if (kType != targetType)
+            kWide = kType.getIntOrFloatBitWidth() < targetType.getIntOrFloatBitWidth()
+                        ? Value(arith::ExtSIOp::create(b, l, targetType, kWide))
+                        : Value(arith::TruncIOp::create(b, l, targetType, kWide));
+          Value inTop = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, count, kWide);
+          Value ok = arith::AndIOp::create(b, l, inRange, finite);
+          return arith::AndIOp::create(b, l, ok, inTop);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateReductionPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<ReductionLowering<tf::SumOp, Combine::Sum>, ReductionLowering<tf::MeanOp, Combine::Mean>,
-           ReductionLowering<tf::ProdOp, Combine::Prod>, ReductionLowering<tf::MaxOp, Combine::Max>,
-           ReductionLowering<tf::MinOp, Combine::Min>, ReductionLowering<tf::AllOp, Combine::All>,
-           ReductionLowering<tf::AnyOp, Combine::Any>, ArgReductionLowering<tf::ArgMaxOp, true>,
-           ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering,
-           CumulativeLowering<tf::CumsumOp, false>, CumulativeLowering<tf::CumprodOp, true>>(
-          converter, patterns.getContext());
+  patterns.add<
+      ReductionLowering<tf::SumOp, Combine::Sum>, ReductionLowering<tf::MeanOp, Combine::Mean>,
+      ReductionLowering<tf::ProdOp, Combine::Prod>, ReductionLowering<tf::MaxOp, Combine::Max>,
+      ReductionLowering<tf::MinOp, Combine::Min>, ReductionLowering<tf::AllOp, Combine::All>,
+      ReductionLowering<tf::AnyOp, Combine::Any>, ArgReductionLowering<tf::ArgMaxOp, true>,
+      ArgReductionLowering<tf::ArgMinOp, false>, TopKLowering,
+      CumulativeLowering<tf::CumsumOp, Scan::Sum>, CumulativeLowering<tf::CumprodOp, Scan::Product>,
+      CumulativeLowering<tf::CumulativeLogsumexpOp, Scan::LogSumExp>,
+      SearchSortedLowering<tf::LowerBoundOp, false>, SearchSortedLowering<tf::UpperBoundOp, true>,
+      InTopKLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

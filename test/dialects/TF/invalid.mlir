@@ -1431,3 +1431,21 @@ func.func @diag_part_halves(%x: tensor<2x3x3x2xf32>) {
   %0 = "tf.DiagPart"(%x) : (tensor<2x3x3x2xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @search_rows(%s: tensor<2x6xf32>, %v: tensor<3x4xf32>) {
+  // expected-error @+2 {{sorted_inputs and values must have the same leading dimensions (rows), got float32 [2,6] and float32 [3,4]}}
+  // expected-error @+1 {{'tf.LowerBound' op failed to infer returned types}}
+  %0 = "tf.LowerBound"(%s, %v) : (tensor<2x6xf32>, tensor<3x4xf32>) -> tensor<3x4xi32>
+  return
+}
+
+// -----
+
+func.func @in_top_k_targets(%p: tensor<3x4xf32>, %t: tensor<2xi32>, %k: tensor<i32>) {
+  // expected-error @+2 {{targets must have one entry per row of predictions, got int32 [2] for float32 [3,4]}}
+  // expected-error @+1 {{'tf.InTopKV2' op failed to infer returned types}}
+  %0 = "tf.InTopKV2"(%p, %t, %k) : (tensor<3x4xf32>, tensor<2xi32>, tensor<i32>) -> tensor<3xi1>
+  return
+}

@@ -63,8 +63,8 @@ FAMILIES = {
                    "DivNoNan, MulNoNan, NextAfter, ApproximateEqual, ClipByValue, Bucketize) and the "
                    "bitwise ops (BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, "
                    "RightShift, PopulationCount)",
-    "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin), TopKV2, Cumsum "
-              "and Cumprod",
+    "reduce": "reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin), TopKV2, Cumsum, "
+              "Cumprod, CumulativeLogsumexp, LowerBound, UpperBound and InTopKV2",
     "shape": "Transpose, ReverseV2, Squeeze, ExpandDims, Pad, PadV2, ConcatV2, Pack, AddN, Slice, "
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, BroadcastTo, MatrixBandPart, InvertPermutation, LinSpace, Roll, "
@@ -1564,6 +1564,49 @@ def build_diagonals():
           ("i", np.array([3, -1, 7], np.int32))], EXACT)
 
 
+def build_search():
+    r = rng_for("search")
+    rows = np.sort(f32(r, (2, 6), -3, 3), axis=1)
+    rows[0, 2] = rows[0, 3]  # a repeated element
+    v = f32(r, (2, 4), -4, 4)
+    v[0, :2] = [rows[0, 2], np.nan]
+    v[1, 0] = rows[1, 5]
+    ri = np.array([[1, 3, 3, 7, 9], [-5, -5, 0, 2, 2]], np.int32)
+    vi = np.array([[3, 0, 10], [-5, 2, 1]], np.int32)
+    case("search_sorted", "reduce", "LowerBound and UpperBound of float32 (a repeated element, "
+         "a value equal to one, NaN) and int32 rows, int32 and int64 results",
+         lambda p: {"lower": raw.LowerBound(sorted_inputs=p["s"], values=p["v"], name="lower"),
+                    "upper": raw.UpperBound(sorted_inputs=p["s"], values=p["v"],
+                                            out_type=tf.int64, name="upper"),
+                    "lower_i": raw.LowerBound(sorted_inputs=p["si"], values=p["vi"],
+                                              name="lower_i"),
+                    "upper_i": raw.UpperBound(sorted_inputs=p["si"], values=p["vi"],
+                                              name="upper_i")},
+         [("s", rows), ("v", v), ("si", ri), ("vi", vi)], EXACT)
+    pred = f32(r, (5, 6), -2, 2)
+    pred[0, 1] = pred[0, 4]  # a tie with the target
+    pred[3, 2] = np.nan
+    pred[4, 0] = np.inf
+    targets = np.array([1, 5, 0, 2, 0], np.int32)
+    case("in_top_k", "reduce", "InTopKV2 with k fed, ties counting for the target, a NaN and "
+         "an infinite target prediction (false), and with a target out of range",
+         lambda p: {"top2": raw.InTopKV2(predictions=p["p"], targets=p["t"], k=p["k"],
+                                         name="top2"),
+                    "outside": raw.InTopKV2(predictions=p["p"],
+                                            targets=tf.constant([1, 6, 0, 2, -1]),
+                                            k=np.int32(3), name="outside")},
+         [("p", pred), ("t", targets), ("k", np.array(2, np.int32))], EXACT)
+    x = f32(r, (3, 5), -3, 3)
+    case("cumulative_logsumexp", "reduce", "CumulativeLogsumexp along either axis, exclusive "
+         "(the first -inf) and reverse",
+         lambda p: {"plain": raw.CumulativeLogsumexp(x=p["x"], axis=1, name="plain"),
+                    "exclusive": raw.CumulativeLogsumexp(x=p["x"], axis=0, exclusive=True,
+                                                         name="exclusive"),
+                    "reverse": raw.CumulativeLogsumexp(x=p["x"], axis=-1, reverse=True,
+                                                       exclusive=True, name="reverse")},
+         [("x", x)], TRANSCENDENTAL)
+
+
 def build_conv3d():
     r = rng_for("conv3d")
     x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
@@ -2417,7 +2460,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals,
+                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -161,3 +161,45 @@ func.func @cumprod(%x: tensor<5x4xi32>) -> tensor<5x4xi32> {
   %0 = "tf.Cumprod"(%x, %a) : (tensor<5x4xi32>, tensor<i32>) -> tensor<5x4xi32>
   return %0 : tensor<5x4xi32>
 }
+
+// -----
+
+// Tests LowerBound and UpperBound as counts over the sorted row (loops rows, m, n; the row
+// read at (row, n), the value at (row, m)): s < v, and !(v < s) as the unordered v >= s so
+// that a NaN value counts every element, as the binary search ends.
+// CHECK-DAG: #[[ROWN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[ROWM:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @search
+// CHECK: linalg.generic {indexing_maps = [#[[ROWN]], #[[ROWM]], #[[ROWM]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[LT:.*]] = arith.cmpf olt, %in, %in_0 : f32
+// CHECK: %[[ONE:.*]] = arith.extui %[[LT]] : i1 to i32
+// CHECK: arith.addi %out, %[[ONE]] : i32
+// CHECK: linalg.generic
+// CHECK: %[[GE:.*]] = arith.cmpf uge, %in_0, %in : f32
+// CHECK: %[[ONE64:.*]] = arith.extui %[[GE]] : i1 to i64
+// CHECK: arith.addi %out, %[[ONE64]] : i64
+func.func @search(%s: tensor<2x6xf32>, %v: tensor<2x4xf32>) -> (tensor<2x4xi32>, tensor<2x4xi64>) {
+  %0 = "tf.LowerBound"(%s, %v) : (tensor<2x6xf32>, tensor<2x4xf32>) -> tensor<2x4xi32>
+  %1 = "tf.UpperBound"(%s, %v) {out_type = i64} : (tensor<2x6xf32>, tensor<2x4xf32>) -> tensor<2x4xi64>
+  return %0, %1 : tensor<2x4xi32>, tensor<2x4xi64>
+}
+
+// -----
+
+// Tests InTopKV2: a count per row of the predictions greater than the target's (read inside
+// the loop at the clamped target), then target in range, its prediction finite (|p| < inf)
+// and the count below k (read inside the loop, so that a fed k works on a GPU too).
+// CHECK-LABEL: func.func @in_top_k
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: %[[T:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<3x4xf32>
+// CHECK: arith.cmpf ogt, %in, %[[T]] : f32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg1, %arg2 : tensor<3xi32>, tensor<3xi32>, tensor<i32>)
+// CHECK: %[[RANGE:.*]] = arith.andi
+// CHECK: %[[FINITE:.*]] = arith.cmpf olt
+// CHECK: %[[TOP:.*]] = arith.cmpi slt, %in, %in_{{.*}} : i32
+// CHECK: %[[OK:.*]] = arith.andi %[[RANGE]], %[[FINITE]] : i1
+// CHECK: arith.andi %[[OK]], %[[TOP]] : i1
+func.func @in_top_k(%p: tensor<3x4xf32>, %t: tensor<3xi32>, %k: tensor<i32>) -> tensor<3xi1> {
+  %0 = "tf.InTopKV2"(%p, %t, %k) : (tensor<3x4xf32>, tensor<3xi32>, tensor<i32>) -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}
