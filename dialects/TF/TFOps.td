@@ -1247,6 +1247,12 @@ def TF_ResizeNearestNeighborOp : TF_ResizeOp<"ResizeNearestNeighbor", "nearest-n
                                              TF_NumberTensor, "inferResizeNearest">;
 def TF_ResizeBilinearOp : TF_ResizeOp<"ResizeBilinear", "bilinear (result in f32)",
                                       TensorOf<[F32]>, "inferResizeBilinear">;
+def TF_ResizeBicubicOp : TF_ResizeOp<"ResizeBicubic",
+    "bicubic (Keys' kernel, TensorFlow's table of its coefficients; result in f32)",
+    TensorOf<[F32]>, "inferResizeBilinear">;
+def TF_ResizeAreaOp : TF_ResizeOp<"ResizeArea",
+    "area-weighted (each output the mean of the input cells it covers; result in f32)",
+    TensorOf<[F32]>, "inferResizeBilinear">;
 
 // Ops whose leading data inputs are a list of N tensors. Their operands are one list:
 // the N values, `extraData` more data inputs, then the control inputs, so that no segment

@@ -579,8 +579,6 @@ XFAILS = {
     "convolution/conv3d_transpose": "op Conv3DBackpropInputV2",
     "convolution/conv3d_transpose_same_strides": "op Conv3DBackpropInputV2",
     "preprocessing/resizing_antialias": "op ScaleAndTranslate",
-    "preprocessing/resizing_area": "op ResizeArea",
-    "preprocessing/resizing_bicubic": "op ResizeBicubic",
     "preprocessing/resizing_lanczos3": "op ScaleAndTranslate",
     "preprocessing/resizing_lanczos5": "op ScaleAndTranslate",
 }

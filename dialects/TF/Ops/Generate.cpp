@@ -1,7 +1,11 @@
 //===- Generate.cpp - Range, OneHot, DepthToSpace, SpaceToDepth, MirrorPad ----===//
 #include "dialects/TF/TFOps.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 using namespace mlir;
 
@@ -228,6 +232,77 @@ ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixel
                       : halfPixelCenters ? static_cast<int64_t>(std::floor((o + 0.5f) * scale))
                                          : static_cast<int64_t>(std::floor(o * scale));
     axis.nearest.push_back(std::clamp<int64_t>(nearest, 0, in - 1));
+  }
+  return axis;
+}
+
+/// TensorFlow's resize scale: in / out, or (in - 1) / (out - 1) aligning corners.
+static float resizeScale(int64_t in, int64_t out, bool alignCorners) {
+  return (alignCorners && out > 1) ? static_cast<float>(in - 1) / (out - 1)
+                                   : static_cast<float>(in) / out;
+}
+
+CubicAxis cubicAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixelCenters) {
+  // The coefficients table of resize_bicubic_op.cc: 1024 steps of the Keys kernel.
+  constexpr int64_t kTableSize = 1024;
+  const double a = halfPixelCenters ? -0.5 : -0.75;
+  std::vector<float> table((kTableSize + 1) * 2);
+  for (int64_t i = 0; i <= kTableSize; ++i) {
+    float x = i * 1.0 / kTableSize;
+    table[i * 2] = ((a + 2) * x - (a + 3)) * x * x + 1;
+    x += 1.0;
+    table[i * 2 + 1] = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  }
+  float scale = resizeScale(in, out, alignCorners);
+  auto bound = [&](int64_t v) { return std::min(in - 1, std::max<int64_t>(0, v)); };
+  CubicAxis axis;
+  for (int64_t o = 0; o < out; ++o) {
+    float at = halfPixelCenters ? (static_cast<float>(o) + 0.5f) * scale - 0.5f
+                                : static_cast<float>(o) * scale;
+    int64_t loc = static_cast<int64_t>(std::floor(at));
+    float delta = at - loc;
+    int64_t offset = lrintf(delta * kTableSize);
+    float w[4] = {table[offset * 2 + 1], table[offset * 2], table[(kTableSize - offset) * 2],
+                  table[(kTableSize - offset) * 2 + 1]};
+    int64_t idx[4];
+    for (int t = 0; t < 4; ++t) {
+      idx[t] = bound(loc - 1 + t);
+      if (halfPixelCenters && idx[t] != loc - 1 + t)
+        w[t] = 0.0f;
+    }
+    if (halfPixelCenters) {
+      float sum = w[0] + w[1] + w[2] + w[3];
+      if (std::abs(sum) >= 1000.0f * std::numeric_limits<float>::min()) {
+        float inverse = 1.0f / sum;
+        for (float &v : w)
+          v *= inverse;
+      }
+    }
+    for (int t = 0; t < 4; ++t) {
+      axis.index[t].push_back(idx[t]);
+      axis.weight[t].push_back(w[t]);
+    }
+  }
+  return axis;
+}
+
+AreaAxis areaAxis(int64_t in, int64_t out, bool alignCorners) {
+  AreaAxis axis;
+  axis.scale = resizeScale(in, out, alignCorners);
+  float scale = axis.scale;
+  // resize_area_op.cc's rule for the weight of input cell v of output [inStart, inEnd).
+  auto weight = [&](int64_t v, float inStart, float inEnd) -> float {
+    return v < inStart ? (v + 1 > inEnd ? scale : v + 1 - inStart)
+                       : (v + 1 > inEnd ? inEnd - v : 1.0f);
+  };
+  for (int64_t o = 0; o < out; ++o) {
+    float inStart = o * scale, inEnd = (o + 1) * scale;
+    int64_t start = static_cast<int64_t>(std::floor(inStart));
+    int64_t end = static_cast<int64_t>(std::ceil(inEnd));
+    axis.start.push_back(start);
+    axis.end.push_back(end);
+    axis.startScale.push_back(weight(start, inStart, inEnd));
+    axis.endScale.push_back(weight(end - 1, inStart, inEnd));
   }
   return axis;
 }

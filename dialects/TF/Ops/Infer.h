@@ -335,6 +335,24 @@ struct ResizeAxis {
   llvm::SmallVector<float> lerp;
 };
 ResizeAxis resizeAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixelCenters);
+/// ResizeBicubic's taps along one axis, as TensorFlow's CPU kernel computes them: for each
+/// output coordinate, four input indices (clamped) and their weights from its table of Keys
+/// cubic coefficients (a = -0.5 with half-pixel centres, where taps outside the image weigh
+/// 0 and the rest are renormalised; a = -0.75 otherwise).
+struct CubicAxis {
+  llvm::SmallVector<int64_t> index[4];
+  llvm::SmallVector<float> weight[4];
+};
+CubicAxis cubicAxis(int64_t in, int64_t out, bool alignCorners, bool halfPixelCenters);
+/// ResizeArea's cells along one axis: output o covers inputs [start, end) (clamped when
+/// read), the first weighing startScale, the last endScale, the others 1; `scale` is the
+/// axis's input/output ratio.
+struct AreaAxis {
+  llvm::SmallVector<int64_t> start, end;
+  llvm::SmallVector<float> startScale, endScale;
+  float scale;
+};
+AreaAxis areaAxis(int64_t in, int64_t out, bool alignCorners);
 // Reduction.cpp
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);

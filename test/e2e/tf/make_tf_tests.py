@@ -71,8 +71,8 @@ FAMILIES = {
              "ReverseSequence, "
              "Snapshot, PreventGradient, EnsureShape, and "
              "shape subgraphs folded into constants",
-    "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear "
-            "and ResizeNearestNeighbor",
+    "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear, "
+            "ResizeNearestNeighbor, ResizeBicubic and ResizeArea",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "attention": "scaled dot-product attention, softmax(scale * q k^T) v, in the forms "
                  "kiln-lower-fuse-attention fuses into one kernel (MultiHeadAttention's "
@@ -947,6 +947,26 @@ def build_resize():
                  "n": raw.ResizeNearestNeighbor(images=p["x"], size=tf.constant([8, 7]),
                                                 name="n", **kw)},
              [("x", x)], (1e-5, 1e-6, "bilinear weights computed in float32 in another order"))
+    img = f32(r, (2, 7, 6, 3), -2, 2)
+    u8 = r.integers(0, 256, (1, 5, 4, 2)).astype(np.uint8)
+    for name, kw in [("plain", {}), ("align", {"align_corners": True}),
+                     ("half", {"half_pixel_centers": True})]:
+        case("resize_bicubic_" + name, "conv", "ResizeBicubic to 11x9 and 3x4 and of uint8, %s"
+             % (kw or "default coordinates"),
+             lambda p, kw=kw: {
+                 "up": raw.ResizeBicubic(images=p["x"], size=[11, 9], name="up", **kw),
+                 "down": raw.ResizeBicubic(images=p["x"], size=[3, 4], name="down", **kw),
+                 "bytes": raw.ResizeBicubic(images=p["u"], size=[6, 7], name="bytes", **kw)},
+             [("x", img), ("u", u8)], (2e-6, 2e-6, "the same float32 operations; a few ulp"))
+    for name, kw in [("plain", {}), ("align", {"align_corners": True})]:
+        case("resize_area_" + name, "conv", "ResizeArea to 3x4 (cells cut in parts), 11x9 "
+             "(upsampling), 7x3 and of uint8, %s" % (kw or "default coordinates"),
+             lambda p, kw=kw: {
+                 "down": raw.ResizeArea(images=p["x"], size=[3, 4], name="down", **kw),
+                 "up": raw.ResizeArea(images=p["x"], size=[11, 9], name="up", **kw),
+                 "rows": raw.ResizeArea(images=p["x"], size=[7, 3], name="rows", **kw),
+                 "bytes": raw.ResizeArea(images=p["u"], size=[2, 3], name="bytes", **kw)},
+             [("x", img), ("u", u8)], (2e-6, 2e-6, "the same float32 operations; a few ulp"))
 
 
 def build_gather_tile():
