@@ -1775,6 +1775,69 @@ def TF_TensorListElementShapeOp : TF_Op<"TensorListElementShape"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Image processing and quantization simulation (Ops/ImageOps.cpp).
+//===----------------------------------------------------------------------===//
+
+def TF_ExtractImagePatchesOp : TF_Op<"ExtractImagePatches"> {
+  let summary = "the ksizes windows of NHWC images (dilated by rates), each flattened into "
+                "the depth of its output position; zeros outside the image (SAME)";
+  let dataArgs = (ins TF_Tensor:$images, I64ArrayAttr:$ksizes, I64ArrayAttr:$strides,
+                  I64ArrayAttr:$rates, StrAttr:$padding, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_Tensor:$patches);
+  let inferFn = "inferExtractImagePatches";
+}
+
+def TF_LRNOp : TF_Op<"LRN"> {
+  let summary = "local response normalisation over the depth: x / (bias + alpha * sum of "
+                "the squares within depth_radius)^beta";
+  let dataArgs = (ins TF_FloatTensor:$input,
+      DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius,
+      DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
+      DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
+      DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferLRN";
+}
+
+class TF_ColorOp<string mnemonic, string what> : TF_Op<mnemonic> {
+  let summary = what # " of the last dimension (3 channels), as TensorFlow's kernel computes it";
+  let dataArgs = (ins TF_FloatTensor:$images, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferColor";
+}
+def TF_RGBToHSVOp : TF_ColorOp<"RGBToHSV", "hue, saturation and value from red, green, blue">;
+def TF_HSVToRGBOp : TF_ColorOp<"HSVToRGB", "red, green and blue from hue, saturation, value">;
+
+def TF_AdjustContrastv2Op : TF_Op<"AdjustContrastv2"> {
+  let summary = "(x - mean) * contrast_factor + mean, the mean of each channel over the "
+                "image's height and width";
+  let dataArgs = (ins TF_FloatTensor:$images, TensorOf<[F32]>:$contrast_factor,
+                  OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferColor";
+}
+
+class TF_FakeQuantOp<string mnemonic, string what, dag bounds> : TF_Op<mnemonic> {
+  let summary = "inputs quantized to num_bits between " # what # " (nudged so that 0 is "
+                "exact) and back, as TensorFlow computes it";
+  let dataArgs = !con((ins TensorOf<[F32]>:$inputs), bounds,
+      (ins DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits,
+           DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range));
+  let results = (outs TensorOf<[F32]>:$outputs);
+  let inferFn = "inferFakeQuant";
+}
+def TF_FakeQuantWithMinMaxArgsOp : TF_FakeQuantOp<"FakeQuantWithMinMaxArgs",
+    "the attributes min and max",
+    (ins DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
+         DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max)>;
+def TF_FakeQuantWithMinMaxVarsOp : TF_FakeQuantOp<"FakeQuantWithMinMaxVars",
+    "the scalars min and max", (ins TensorOf<[F32]>:$min, TensorOf<[F32]>:$max)>;
+def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_FakeQuantOp<
+    "FakeQuantWithMinMaxVarsPerChannel",
+    "min and max, one of each per position of the last dimension",
+    (ins TensorOf<[F32]>:$min, TensorOf<[F32]>:$max)>;
+
+//===----------------------------------------------------------------------===//
 // Diagonals of matrices (Ops/Diagonals.cpp): the diagonals d = col - row in [lo, hi] of the
 // last two dimensions, `k` a constant d or [lo, hi]. With several diagonals each is a row
 // of `max_diag_len` entries, from the highest diagonal down, padded on the side `align`

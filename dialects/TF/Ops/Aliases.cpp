@@ -477,7 +477,8 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
   if (!isa<BiasAddV1Op, ConjugateTransposeOp, EagerConstOp, ControlTriggerOp, ConcatOp, GatherOp,
            BatchMatMulV3Op, SpaceToBatchOp, BatchToSpaceOp, MaxPoolV2Op, ReverseOp, EmptyOp,
            DataFormatVecPermuteOp, DataFormatDimMapOp, ToBoolOp, CrossOp, L2LossOp, BiasAddGradOp,
-           BroadcastArgsOp, BroadcastGradientArgsOp, ConcatOffsetOp, ShapeNOp>(op))
+           BroadcastArgsOp, BroadcastGradientArgsOp, ConcatOffsetOp, ShapeNOp, AdjustContrastv2Op>(
+          op))
     return false;
   AliasBuilder b{rewriter, op};
   rewriter.setInsertionPoint(op);
@@ -612,6 +613,16 @@ FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
       if (d != channel)
         axes.push_back(d);
     replacement = b.sum(data[0], axes);
+  } else if (isa<AdjustContrastv2Op>(op)) {
+    // (x - mean) * factor + mean, the mean of each channel over height and width.
+    if (!ranked(data[0]))
+      return op->emitError() << "needs the images' rank";
+    int64_t rank = rankOf(data[0]);
+    Value mean = b.create("Mean", {data[0], b.ints({rank - 3, rank - 2})},
+                          {b.attr("keep_dims", rewriter.getBoolAttr(true))});
+    Value centred = b.create("Sub", {data[0], mean});
+    Value scaled = b.create("Mul", {centred, data[1]});
+    replacement = b.create("AddV2", {scaled, mean});
   } else if (isa<BroadcastArgsOp, BroadcastGradientArgsOp, ConcatOffsetOp, ShapeNOp>(op)) {
     return op->emitError() << "needs its shapes known at compile time (Kiln computes this "
                               "shape arithmetic while compiling)";

@@ -195,6 +195,11 @@ mlir::FailureOr<WindowDim> computeWindow(const InferContext &ctx, int64_t input,
 // Reduction.cpp (search)
 mlir::LogicalResult inferSearchSorted(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferInTopK(const InferContext &ctx, InferResult &out);
+// ImageOps.cpp
+mlir::LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferLRN(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferColor(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out);
 // Diagonals.cpp
 /// The diagonals a MatrixDiag*, MatrixDiagPart* or MatrixSetDiag* op names: its constant
 /// `k` (0 for the first forms), lo <= hi, and the sides they align to.

@@ -1,4 +1,4 @@
-//===- Image.cpp - ResizeNearestNeighbor, ResizeBilinear, ResizeBicubic, ResizeArea -===//
+//===- Image.cpp - resizes, patches, LRN, colour spaces, FakeQuant* -----------===//
 //
 // The source coordinates of a resize depend only on static sizes, so they are computed at
 // compile time (kiln::tf::resizeAxis, TensorFlow's rules) into small constant tables that
@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -256,13 +257,307 @@ struct ResizeAreaLowering : OpConversionPattern<tf::ResizeAreaOp> {
   }
 };
 
+/// ExtractImagePatches: output depth d of position (oy, ox) is channel d % C of window
+/// tap (d / C) / kw, (d / C) % kw, read at the dilated tap's input position, 0 outside.
+struct ExtractImagePatchesLowering : OpConversionPattern<tf::ExtractImagePatchesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ExtractImagePatchesOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getPatches().getType());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getImages().getType());
+    if (!resultType || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto ints = [](ArrayAttr a) {
+      SmallVector<int64_t> v;
+      for (Attribute x : a)
+        v.push_back(cast<IntegerAttr>(x).getInt());
+      return v;
+    };
+    SmallVector<int64_t> k = ints(op.getKsizes()), st = ints(op.getStrides()),
+                         rate = ints(op.getRates());
+    tf::InferContext ctx = tf::InferContext::of(op, false);
+    int64_t pad[3] = {0, 0, 0};
+    for (int d : {1, 2}) {
+      auto window = tf::computeWindow(ctx, inputType.getDimSize(d), k[d], st[d], rate[d],
+                                      op.getPadding(), 0, 0);
+      if (failed(window))
+        return rewriter.notifyMatchFailure(op, "bad window");
+      pad[d] = window->padBefore;
+    }
+    int64_t h = inputType.getDimSize(1), w = inputType.getDimSize(2), c = inputType.getDimSize(3);
+    Location loc = op.getLoc();
+    Value images = adaptor.getImages();
+    Type element = resultType.getElementType();
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          auto index = [&](int64_t v) { return indexConstant(b, l, v); };
+          auto mul = [&](Value x, int64_t v) -> Value {
+            Value factor = index(v);
+            return arith::MulIOp::create(b, l, x, factor);
+          };
+          Value n = linalg::IndexOp::create(b, l, 0);
+          Value oy = linalg::IndexOp::create(b, l, 1);
+          Value ox = linalg::IndexOp::create(b, l, 2);
+          Value d = linalg::IndexOp::create(b, l, 3);
+          Value depth = index(c);
+          Value channel = arith::RemUIOp::create(b, l, d, depth);
+          Value tap = arith::DivUIOp::create(b, l, d, depth);
+          Value cols = index(k[2]);
+          Value i = arith::DivUIOp::create(b, l, tap, cols);
+          Value j = arith::RemUIOp::create(b, l, tap, cols);
+          auto position = [&](Value o, Value t, int dim) -> Value {
+            Value base = mul(o, st[dim]);
+            Value offset = mul(t, rate[dim]);
+            Value at = arith::AddIOp::create(b, l, base, offset);
+            Value before = index(pad[dim]);
+            return arith::SubIOp::create(b, l, at, before);
+          };
+          Value y = position(oy, i, 1), x = position(ox, j, 2);
+          auto inside = [&](Value v, int64_t size) -> Value {
+            Value zero = index(0);
+            Value from = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, v, zero);
+            Value limit = index(size);
+            Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, limit);
+            return arith::AndIOp::create(b, l, from, below);
+          };
+          auto clamp = [&](Value v, int64_t size) -> Value {
+            Value zero = index(0);
+            Value low = arith::MaxSIOp::create(b, l, v, zero);
+            Value last = index(size - 1);
+            return arith::MinSIOp::create(b, l, low, last);
+          };
+          Value insideY = inside(y, h), insideX = inside(x, w);
+          Value valid = arith::AndIOp::create(b, l, insideY, insideX);
+          Value yc = clamp(y, h), xc = clamp(x, w);
+          Value v = tensor::ExtractOp::create(b, l, images, ValueRange{n, yc, xc, channel});
+          Value zero = isa<FloatType>(element)
+                           ? scalarConstant(b, l, element, 0)
+                           : Value(arith::ConstantOp::create(b, l, b.getIntegerAttr(element, 0)));
+          return arith::SelectOp::create(b, l, valid, v, zero);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// LRN: per element, the squares of the depth window summed in order (a loop in the
+/// generic's body), then x / (bias + alpha * sum)^beta with TensorFlow's special cases of
+/// beta 1 (a reciprocal) and 0.5 (1 / sqrt).
+struct LRNLowering : OpConversionPattern<tf::LRNOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::LRNOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    int64_t depth = type.getDimSize(3), radius = op.getDepthRadius();
+    double alpha = op.getAlpha().convertToDouble(), bias = op.getBias().convertToDouble(),
+           beta = op.getBeta().convertToDouble();
+    Value input = adaptor.getInput();
+    Type element = type.getElementType();
+    Value result = buildElementwise(
+        rewriter, loc, type, input, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < 4; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          Value r = indexConstant(b, l, radius);
+          Value zero = indexConstant(b, l, 0);
+          Value below = arith::SubIOp::create(b, l, at[3], r);
+          Value begin = arith::MaxSIOp::create(b, l, below, zero);
+          Value above = arith::AddIOp::create(b, l, at[3], r);
+          Value one = indexConstant(b, l, 1);
+          Value afterAbove = arith::AddIOp::create(b, l, above, one);
+          Value limit = indexConstant(b, l, depth);
+          Value end = arith::MinSIOp::create(b, l, afterAbove, limit);
+          Value start = scalarConstant(b, l, element, 0);
+          auto loop = scf::ForOp::create(
+              b, l, begin, end, one, ValueRange{start},
+              [&](OpBuilder &lb, Location ll, Value k, ValueRange sum) {
+                SmallVector<Value> there(at.begin(), at.end() - 1);
+                there.push_back(k);
+                Value v = tensor::ExtractOp::create(lb, ll, input, there);
+                Value square = arith::MulFOp::create(lb, ll, v, v);
+                scf::YieldOp::create(lb, ll,
+                                     ValueRange{arith::AddFOp::create(lb, ll, sum[0], square)});
+              });
+          Value scaled =
+              arith::MulFOp::create(b, l, loop.getResult(0), scalarConstant(b, l, element, alpha));
+          Value tmp = arith::AddFOp::create(b, l, scaled, scalarConstant(b, l, element, bias));
+          Value factor;
+          if (beta == 1.0) {
+            factor = arith::DivFOp::create(b, l, scalarConstant(b, l, element, 1), tmp);
+          } else if (beta == 0.5) {
+            Value root = math::SqrtOp::create(b, l, tmp);
+            factor = arith::DivFOp::create(b, l, scalarConstant(b, l, element, 1), root);
+          } else {
+            Value log = math::LogOp::create(b, l, tmp);
+            Value power = arith::MulFOp::create(b, l, log, scalarConstant(b, l, element, -beta));
+            factor = math::ExpOp::create(b, l, power);
+          }
+          return arith::MulFOp::create(b, l, args[0], factor);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// RGBToHSV and HSVToRGB: each output channel computed from its pixel's three (read
+/// inside the generic), with the formulas of TensorFlow's colorspace_op.h.
+template <typename OpT, bool ToHSV> struct ColorSpaceLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Value images = adaptor.getImages();
+    Type t = type.getElementType();
+    Value result = buildParallelGeneric(
+        rewriter, loc, type, ValueRange{}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          Value channel = at.back();
+          SmallVector<Value> px;
+          for (int64_t c = 0; c < 3; ++c) {
+            at.back() = indexConstant(b, l, c);
+            px.push_back(tensor::ExtractOp::create(b, l, images, at));
+          }
+          auto k = [&](double v) { return scalarConstant(b, l, t, v); };
+          auto add = [&](Value x, Value y) -> Value { return arith::AddFOp::create(b, l, x, y); };
+          auto sub = [&](Value x, Value y) -> Value { return arith::SubFOp::create(b, l, x, y); };
+          auto mul = [&](Value x, Value y) -> Value { return arith::MulFOp::create(b, l, x, y); };
+          auto sel = [&](Value c, Value x, Value y) -> Value {
+            return arith::SelectOp::create(b, l, c, x, y);
+          };
+          auto cmp = [&](arith::CmpFPredicate p, Value x, Value y) -> Value {
+            return arith::CmpFOp::create(b, l, p, x, y);
+          };
+          Value out0, out1, out2;
+          if (ToHSV) {
+            Value r = px[0], g = px[1], bl = px[2];
+            Value gb = arith::MaximumFOp::create(b, l, g, bl);
+            Value v = arith::MaximumFOp::create(b, l, r, gb);
+            Value gbMin = arith::MinimumFOp::create(b, l, g, bl);
+            Value lowest = arith::MinimumFOp::create(b, l, r, gbMin);
+            Value range = sub(v, lowest);
+            Value zero = k(0);
+            Value positive = cmp(arith::CmpFPredicate::OGT, v, zero);
+            Value s = sel(positive, arith::DivFOp::create(b, l, range, v), zero);
+            Value inverse = arith::DivFOp::create(b, l, k(1), range);
+            Value norm = mul(inverse, k(1.0 / 6.0));
+            Value fromR = mul(norm, sub(g, bl));
+            Value fromG = add(mul(norm, sub(bl, r)), k(2.0 / 6.0));
+            Value fromB = add(mul(norm, sub(r, g)), k(4.0 / 6.0));
+            Value isG = cmp(arith::CmpFPredicate::OEQ, g, v);
+            Value isR = cmp(arith::CmpFPredicate::OEQ, r, v);
+            Value hue = sel(isR, fromR, sel(isG, fromG, fromB));
+            Value someRange = cmp(arith::CmpFPredicate::OGT, range, zero);
+            hue = sel(someRange, hue, zero);
+            Value negative = cmp(arith::CmpFPredicate::OLT, hue, zero);
+            hue = sel(negative, add(hue, k(1)), hue);
+            out0 = hue, out1 = s, out2 = v;
+          } else {
+            Value hue = px[0], s = px[1], v = px[2];
+            Value dh = mul(hue, k(6));
+            auto clamp01 = [&](Value x) -> Value {
+              Value low = arith::MaximumFOp::create(b, l, x, k(0));
+              return arith::MinimumFOp::create(b, l, low, k(1));
+            };
+            Value dr = clamp01(sub(math::AbsFOp::create(b, l, sub(dh, k(3))), k(1)));
+            Value dg = clamp01(
+                add(arith::NegFOp::create(b, l, math::AbsFOp::create(b, l, sub(dh, k(2)))), k(2)));
+            Value db = clamp01(
+                add(arith::NegFOp::create(b, l, math::AbsFOp::create(b, l, sub(dh, k(4)))), k(2)));
+            Value oneS = add(arith::NegFOp::create(b, l, s), k(1));
+            out0 = mul(add(oneS, mul(s, dr)), v);
+            out1 = mul(add(oneS, mul(s, dg)), v);
+            out2 = mul(add(oneS, mul(s, db)), v);
+          }
+          Value isZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
+                                               indexConstant(b, l, 0));
+          Value isOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
+                                              indexConstant(b, l, 1));
+          return sel(isZero, out0, sel(isOne, out1, out2));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// FakeQuant*: min and max nudged so that zero is a quantization level (in the generic's
+/// body, so that fed bounds work), then clamp, round half up to a level and back, as
+/// TensorFlow's fake_quant_ops_functor.h computes it.
+template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(this->getTypeConverter(), op.getOutputs().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> operands{adaptor.getInputs()};
+    if constexpr (std::is_same_v<OpT, tf::FakeQuantWithMinMaxArgsOp>) {
+      auto scalar = RankedTensorType::get({}, f32);
+      for (float v : {op.getMin().convertToFloat(), op.getMax().convertToFloat()})
+        operands.push_back(arith::ConstantOp::create(
+            rewriter, loc, DenseElementsAttr::get(scalar, rewriter.getF32FloatAttr(v))));
+    } else {
+      operands.push_back(adaptor.getMin());
+      operands.push_back(adaptor.getMax());
+    }
+    int64_t bits = op.getNumBits();
+    double quantMin = op.getNarrowRange() ? 1 : 0, quantMax = double((1 << bits) - 1);
+    Value result = buildElementwise(
+        rewriter, loc, type, operands, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0], min = args[1], max = args[2];
+          Value qmin = scalarConstant(b, l, f32, quantMin),
+                qmax = scalarConstant(b, l, f32, quantMax);
+          Value span = arith::SubFOp::create(b, l, max, min);
+          Value levels = arith::SubFOp::create(b, l, qmax, qmin);
+          Value scale = arith::DivFOp::create(b, l, span, levels);
+          Value minOverScale = arith::DivFOp::create(b, l, min, scale);
+          Value zeroFromMin = arith::SubFOp::create(b, l, qmin, minOverScale);
+          Value rounded = math::RoundOp::create(b, l, zeroFromMin);
+          Value under = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, zeroFromMin, qmin);
+          Value over = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, zeroFromMin, qmax);
+          Value capped = arith::SelectOp::create(b, l, over, qmax, rounded);
+          Value zeroPoint = arith::SelectOp::create(b, l, under, qmin, capped);
+          Value lowLevels = arith::SubFOp::create(b, l, qmin, zeroPoint);
+          Value nudgedMin = arith::MulFOp::create(b, l, lowLevels, scale);
+          Value highLevels = arith::SubFOp::create(b, l, qmax, zeroPoint);
+          Value nudgedMax = arith::MulFOp::create(b, l, highLevels, scale);
+          Value inverse = arith::DivFOp::create(b, l, scalarConstant(b, l, f32, 1), scale);
+          Value belowMax = arith::MinimumFOp::create(b, l, x, nudgedMax);
+          Value clamped = arith::MaximumFOp::create(b, l, belowMax, nudgedMin);
+          Value shifted = arith::SubFOp::create(b, l, clamped, nudgedMin);
+          Value steps = arith::MulFOp::create(b, l, shifted, inverse);
+          Value half = arith::AddFOp::create(b, l, steps, scalarConstant(b, l, f32, 0.5));
+          Value level = math::FloorOp::create(b, l, half);
+          Value back = arith::MulFOp::create(b, l, level, scale);
+          return arith::AddFOp::create(b, l, back, nudgedMin);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
-           ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering, ResizeAreaLowering>(
-          converter, patterns.getContext());
+  patterns.add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
+               ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering,
+               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering,
+               ColorSpaceLowering<tf::RGBToHSVOp, true>, ColorSpaceLowering<tf::HSVToRGBOp, false>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
+                                                                           patterns.getContext());
 }
 
 } // namespace kiln::lower

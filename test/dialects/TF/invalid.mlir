@@ -1449,3 +1449,39 @@ func.func @in_top_k_targets(%p: tensor<3x4xf32>, %t: tensor<2xi32>, %k: tensor<i
   %0 = "tf.InTopKV2"(%p, %t, %k) : (tensor<3x4xf32>, tensor<2xi32>, tensor<i32>) -> tensor<3xi1>
   return
 }
+
+// -----
+
+func.func @patches_ksizes(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+2 {{ksizes must be [1, rows, cols, 1] of positive sizes}}
+  // expected-error @+1 {{'tf.ExtractImagePatches' op failed to infer returned types}}
+  %0 = "tf.ExtractImagePatches"(%x) {ksizes = [2, 2, 2, 1], strides = [1, 1, 1, 1], rates = [1, 1, 1, 1], padding = "VALID"} : (tensor<1x4x4x2xf32>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @hsv_channels(%x: tensor<2x4xf32>) {
+  // expected-error @+2 {{images must have 3 channels in the last dimension, got float32 [2,4]}}
+  // expected-error @+1 {{'tf.RGBToHSV' op failed to infer returned types}}
+  %0 = "tf.RGBToHSV"(%x) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @fake_quant_range(%x: tensor<4xf32>) {
+  // expected-error @+2 {{min has to be smaller than max, got min 2.000000e+00 and max 1.000000e+00}}
+  // expected-error @+1 {{'tf.FakeQuantWithMinMaxArgs' op failed to infer returned types}}
+  %0 = "tf.FakeQuantWithMinMaxArgs"(%x) {min = 2.0 : f32, max = 1.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @fake_quant_channels(%x: tensor<3x8xf32>, %lo: tensor<4xf32>) {
+  // expected-error @+2 {{min and max must be vectors of the last dimension of inputs float32 [3,8], got float32 [4]}}
+  // expected-error @+1 {{'tf.FakeQuantWithMinMaxVarsPerChannel' op failed to infer returned types}}
+  %0 = "tf.FakeQuantWithMinMaxVarsPerChannel"(%x, %lo, %lo) : (tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<3x8xf32>
+  return
+}

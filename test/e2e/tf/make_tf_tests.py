@@ -112,6 +112,9 @@ FAMILIES = {
                  "MatrixDiag, MatrixDiagV2, MatrixDiagV3, MatrixSetDiag, MatrixSetDiagV2, "
                  "MatrixSetDiagV3, Diag, DiagPart): one diagonal and ranges of them, every "
                  "alignment, padding, wide and tall matrices, batches",
+    "image": "image processing and quantization simulation (ExtractImagePatches, LRN, "
+             "RGBToHSV, HSVToRGB, AdjustContrastv2, FakeQuantWithMinMaxArgs, "
+             "FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel)",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
                "runs them there)",
 }
@@ -1627,6 +1630,66 @@ def build_search():
          [("x", x)], TRANSCENDENTAL)
 
 
+def build_image():
+    r = rng_for("image")
+    img = f32(r, (2, 7, 6, 3), -2, 2)
+    case("extract_image_patches", "image", "ExtractImagePatches: 3x2 windows, strides 2x1, "
+         "rates 1x2, SAME (zeros outside) and VALID, and of int32",
+         lambda p: {"same": raw.ExtractImagePatches(images=p["x"], ksizes=[1, 3, 2, 1],
+                                                    strides=[1, 2, 1, 1], rates=[1, 1, 2, 1],
+                                                    padding="SAME", name="same"),
+                    "valid": raw.ExtractImagePatches(images=p["x"], ksizes=[1, 2, 2, 1],
+                                                     strides=[1, 2, 2, 1], rates=[1, 1, 1, 1],
+                                                     padding="VALID", name="valid"),
+                    "ints": raw.ExtractImagePatches(images=p["i"], ksizes=[1, 2, 2, 1],
+                                                    strides=[1, 1, 1, 1], rates=[1, 2, 1, 1],
+                                                    padding="SAME", name="ints")},
+         [("x", img), ("i", r.integers(-9, 9, (1, 4, 5, 2)).astype(np.int32))], EXACT)
+    deep = f32(r, (2, 3, 4, 9), -2, 2)
+    case("lrn", "image", "LRN with TensorFlow's defaults (radius 5 beyond a depth of 9, beta "
+         "0.5), beta 1, and beta 0.75 with alpha and bias",
+         lambda p: {"default": raw.LRN(input=p["x"], name="default"),
+                    "beta1": raw.LRN(input=p["x"], depth_radius=2, beta=1.0, name="beta1"),
+                    "general": raw.LRN(input=p["x"], depth_radius=1, bias=2.0, alpha=1e-1,
+                                       beta=0.75, name="general")},
+         [("x", deep)], APPROX)
+    rgb = f32(r, (2, 4, 5, 3), 0, 1)
+    rgb[0, 0, 0] = [0.5, 0.5, 0.5]  # grey: no hue, no saturation
+    rgb[0, 0, 1] = [0, 0, 0]
+    rgb[0, 0, 2] = [1, 0.2, 0.2]    # red largest
+    rgb[0, 0, 3] = [0.1, 0.9, 0.3]  # green largest
+    rgb[0, 0, 4] = [0.2, 0.1, 0.8]  # blue largest
+    hsv = f32(r, (3, 5, 3), 0, 1)
+    case("color_spaces", "image", "RGBToHSV (grey, black and each channel largest), HSVToRGB "
+         "and AdjustContrastv2 (factor fed)",
+         lambda p: {"to_hsv": raw.RGBToHSV(images=p["rgb"], name="to_hsv"),
+                    "to_rgb": raw.HSVToRGB(images=p["hsv"], name="to_rgb"),
+                    "contrast": raw.AdjustContrastv2(images=p["rgb"], contrast_factor=p["f"],
+                                                     name="contrast")},
+         [("rgb", rgb), ("hsv", hsv), ("f", np.array(1.7, np.float32))],
+         (1e-6, 1e-6, "the channel means summed in another order; (x - mean) cancels"))
+    q = f32(r, (3, 8), -8, 8)
+    q[0, :4] = [0.0, -6.0, 6.0, 1e-3]
+    case("fake_quant", "image", "FakeQuantWithMinMaxArgs (defaults, 4 narrow bits, a range "
+         "not containing 0), FakeQuantWithMinMaxVars with fed bounds and "
+         "FakeQuantWithMinMaxVarsPerChannel",
+         lambda p: {"args": raw.FakeQuantWithMinMaxArgs(inputs=p["x"], name="args"),
+                    "narrow": raw.FakeQuantWithMinMaxArgs(inputs=p["x"], min=-1.5, max=2.3,
+                                                          num_bits=4, narrow_range=True,
+                                                          name="narrow"),
+                    "positive": raw.FakeQuantWithMinMaxArgs(inputs=p["x"], min=0.5, max=3.0,
+                                                            name="positive"),
+                    "vars": raw.FakeQuantWithMinMaxVars(inputs=p["x"], min=p["lo"],
+                                                        max=p["hi"], name="vars"),
+                    "channels": raw.FakeQuantWithMinMaxVarsPerChannel(
+                        inputs=p["x"], min=p["clo"], max=p["chi"], num_bits=6,
+                        name="channels")},
+         [("x", q), ("lo", np.array(-3.3, np.float32)), ("hi", np.array(4.1, np.float32)),
+          ("clo", f32(r, (8,), -4, -0.5)), ("chi", f32(r, (8,), 0.5, 4))],
+         (1e-6, 1e-6, "level * scale + nudged_min, which Eigen may fuse into one FMA, "
+          "cancels near 0"))
+
+
 def build_conv3d():
     r = rng_for("conv3d")
     x, w = f32(r, (2, 5, 6, 7, 3)), f32(r, (3, 2, 3, 3, 4))
@@ -2480,7 +2543,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search,
+                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search, build_image,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -272,3 +272,17 @@ func.func @aliases(%x: tensor<2x6x4x3xf32>, %b: tensor<3xf32>,
   %12 = "tf.Identity"(%s, %ctl) : (tensor<f32>, !tf.control) -> tensor<f32>
   return
 }
+
+// -----
+
+// Tests that AdjustContrastv2 is (x - mean) * factor + mean, the mean over height and width.
+// CHECK-LABEL: func.func @contrast
+// CHECK: %[[AXES:.*]] = "tf.Const"() {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>}
+// CHECK: %[[MEAN:.*]] = "tf.Mean"(%arg0, %[[AXES]]) {keep_dims = true} : (tensor<2x4x5x3xf32>, tensor<2xi32>) -> tensor<2x1x1x3xf32>
+// CHECK: %[[CENTRED:.*]] = "tf.Sub"(%arg0, %[[MEAN]])
+// CHECK: %[[SCALED:.*]] = "tf.Mul"(%[[CENTRED]], %arg1)
+// CHECK: "tf.AddV2"(%[[SCALED]], %[[MEAN]])
+func.func @contrast(%x: tensor<2x4x5x3xf32>, %f: tensor<f32>) -> tensor<2x4x5x3xf32> {
+  %0 = "tf.AdjustContrastv2"(%x, %f) : (tensor<2x4x5x3xf32>, tensor<f32>) -> tensor<2x4x5x3xf32>
+  return %0 : tensor<2x4x5x3xf32>
+}

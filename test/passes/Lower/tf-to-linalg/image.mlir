@@ -63,3 +63,71 @@ func.func @area(%x: tensor<1x4x5x1xui8>) -> tensor<1x3x2x1xf32> {
   %0 = "tf.ResizeArea"(%x, %size) : (tensor<1x4x5x1xui8>, tensor<2xi32>) -> tensor<1x3x2x1xf32>
   return %0 : tensor<1x3x2x1xf32>
 }
+
+// -----
+
+// Tests ExtractImagePatches (2x2 VALID windows, stride 2): output depth d is channel d % 2
+// of tap d / 2 (row (d / 2) / 2, column (d / 2) % 2), read clamped, 0 outside the image.
+// CHECK-LABEL: func.func @patches
+// CHECK: %[[CHANNEL:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[TAP:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.divui %[[TAP]]
+// CHECK: arith.remui %[[TAP]]
+// CHECK: %[[V:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[CHANNEL]]] : tensor<1x4x4x2xf32>
+// CHECK: arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+func.func @patches(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x8xf32> {
+  %0 = "tf.ExtractImagePatches"(%x) {ksizes = [1, 2, 2, 1], strides = [1, 2, 2, 1], rates = [1, 1, 1, 1], padding = "VALID"} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x8xf32>
+  return %0 : tensor<1x2x2x8xf32>
+}
+
+// -----
+
+// Tests LRN: the squares of the depth window summed in a loop in the body, then for beta
+// 0.5 the input times 1 / sqrt(bias + alpha * sum).
+// CHECK-LABEL: func.func @lrn
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[SUM]], %{{.*}} : f32
+// CHECK: %[[TMP:.*]] = arith.addf %[[SCALED]], %{{.*}} : f32
+// CHECK: %[[ROOT:.*]] = math.sqrt %[[TMP]] : f32
+// CHECK: %[[FACTOR:.*]] = arith.divf %{{.*}}, %[[ROOT]] : f32
+// CHECK: arith.mulf %in, %[[FACTOR]] : f32
+func.func @lrn(%x: tensor<1x2x2x6xf32>) -> tensor<1x2x2x6xf32> {
+  %0 = "tf.LRN"(%x) {depth_radius = 2 : i64, beta = 5.000000e-01 : f32} : (tensor<1x2x2x6xf32>) -> tensor<1x2x2x6xf32>
+  return %0 : tensor<1x2x2x6xf32>
+}
+
+// -----
+
+// Tests FakeQuantWithMinMaxVars with fed bounds: the nudge computed in the body (scale,
+// zero point rounded half away from zero and capped to the levels), then clamp to the
+// nudged range, floor(shifted * (1 / scale) + 0.5) * scale + nudged min.
+// CHECK-LABEL: func.func @fake_quant
+// CHECK: %[[SCALE:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[ZFM:.*]] = arith.subf %{{.*}}, %{{.*}} : f32
+// CHECK: math.round %[[ZFM]] : f32
+// CHECK: %[[LOW:.*]] = arith.minimumf %in, %{{.*}} : f32
+// CHECK: %[[CLAMPED:.*]] = arith.maximumf %[[LOW]], %{{.*}} : f32
+// CHECK: math.floor
+func.func @fake_quant(%x: tensor<8xf32>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<8xf32> {
+  %0 = "tf.FakeQuantWithMinMaxVars"(%x, %lo, %hi) : (tensor<8xf32>, tensor<f32>, tensor<f32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Tests RGBToHSV: each output channel reads its pixel's three channels inside the body;
+// value is the largest, the result picks hue, saturation or value by the channel index.
+// CHECK-LABEL: func.func @to_hsv
+// CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<2x5x3xf32>
+// CHECK: tensor.extract %arg0
+// CHECK: tensor.extract %arg0
+// CHECK: %[[GB:.*]] = arith.maximumf
+// CHECK: arith.maximumf %{{.*}}, %[[GB]] : f32
+// CHECK: %[[IS0:.*]] = arith.cmpi eq
+// CHECK: %[[IS1:.*]] = arith.cmpi eq
+// CHECK: %[[SV:.*]] = arith.select %[[IS1]]
+// CHECK: arith.select %[[IS0]], %{{.*}}, %[[SV]] : f32
+func.func @to_hsv(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
+  %0 = "tf.RGBToHSV"(%x) : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}

@@ -1,0 +1,113 @@
+//===- ImageOps.cpp - ExtractImagePatches, LRN, colour spaces, FakeQuant* -----===//
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto ksizes = ctx.intList("ksizes"), strides = ctx.intList("strides"),
+       rates = ctx.intList("rates");
+  auto padding = ctx.attr<StringAttr>("padding");
+  for (auto [name, list] : {std::pair{"ksizes", &ksizes}, std::pair{"strides", &strides},
+                            std::pair{"rates", &rates}})
+    if (!*list || (*list)->size() != 4 || (**list)[0] != 1 || (**list)[3] != 1 ||
+        (**list)[1] < 1 || (**list)[2] < 1)
+      return ctx.error(name, " must be [1, rows, cols, 1] of positive sizes");
+  if (!padding || (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
+    return ctx.error("padding must be \"SAME\" or \"VALID\"");
+  if (!input->hasRank()) {
+    out.push_back(UnrankedTensorType::get(input->getElementType()));
+    return success();
+  }
+  if (input->getRank() != 4)
+    return ctx.error("images must be 4-D (NHWC), got ", *input);
+  SmallVector<int64_t> shape(input->getShape());
+  for (int d : {1, 2}) {
+    if (ShapedType::isDynamic(shape[d]))
+      continue;
+    auto window = computeWindow(ctx, shape[d], (*ksizes)[d], (*strides)[d], (*rates)[d],
+                                padding.getValue(), 0, 0);
+    if (failed(window))
+      return failure();
+    shape[d] = window->output;
+  }
+  int64_t depth = shape[3];
+  shape[3] = ShapedType::isDynamic(depth) ? depth : (*ksizes)[1] * (*ksizes)[2] * depth;
+  out.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult inferLRN(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  if (input->hasRank() && input->getRank() != 4)
+    return ctx.error("input must be 4-D, got ", *input);
+  auto radius = ctx.attr<IntegerAttr>("depth_radius");
+  if (radius && (radius.getInt() < 0 || radius.getInt() > (int64_t(1) << 31)))
+    return ctx.error("depth_radius must be from 0 to 2^31, got ", radius.getInt());
+  out.push_back(*input);
+  return success();
+}
+
+LogicalResult inferColor(const InferContext &ctx, InferResult &out) {
+  bool contrast = ctx.opName == "tf.AdjustContrastv2";
+  auto input = ctx.firstInput(contrast ? 2 : 1);
+  if (failed(input))
+    return failure();
+  if (contrast) {
+    auto factor = cast<TensorType>(ctx.operandType(1));
+    if (factor.hasRank() && factor.getRank() != 0)
+      return ctx.error("contrast_factor must be a scalar, got ", factor);
+    if (input->hasRank() && input->getRank() < 3)
+      return ctx.error("images must have rank 3 or more, got ", *input);
+  } else if (input->hasRank() &&
+             (input->getRank() == 0 || (!input->isDynamicDim(input->getRank() - 1) &&
+                                        input->getShape().back() != 3))) {
+    return ctx.error("images must have 3 channels in the last dimension, got ", *input);
+  }
+  out.push_back(*input);
+  return success();
+}
+
+LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto bits = ctx.attr<IntegerAttr>("num_bits");
+  if (bits && (bits.getInt() < 2 || bits.getInt() > 16))
+    return ctx.error("num_bits must be from 2 to 16, got ", bits.getInt());
+  if (ctx.opName == "tf.FakeQuantWithMinMaxArgs") {
+    auto min = ctx.attr<FloatAttr>("min"), max = ctx.attr<FloatAttr>("max");
+    double lo = min ? min.getValueAsDouble() : -6, hi = max ? max.getValueAsDouble() : 6;
+    if (!(lo < hi))
+      return ctx.error("min has to be smaller than max, got min ", lo, " and max ", hi);
+  } else {
+    if (failed(ctx.requireTensorOperands(3)))
+      return failure();
+    bool perChannel = ctx.opName == "tf.FakeQuantWithMinMaxVarsPerChannel";
+    for (unsigned i : {1u, 2u}) {
+      auto bound = cast<TensorType>(ctx.operandType(i));
+      if (!bound.hasRank())
+        continue;
+      if (!perChannel && bound.getRank() != 0)
+        return ctx.error("min and max must be scalars, got ", bound);
+      if (perChannel && (bound.getRank() != 1 ||
+                         (input->hasRank() && input->getRank() > 0 &&
+                          failed(verifyCompatibleShape(bound.getShape(),
+                                                       input->getShape().take_back(1))))))
+        return ctx.error("min and max must be vectors of the last dimension of inputs ",
+                         *input, ", got ", bound);
+    }
+  }
+  out.push_back(*input);
+  return success();
+}
+
+} // namespace kiln::tf
