@@ -14,10 +14,10 @@ LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out
   auto ksizes = ctx.intList("ksizes"), strides = ctx.intList("strides"),
        rates = ctx.intList("rates");
   auto padding = ctx.attr<StringAttr>("padding");
-  for (auto [name, list] : {std::pair{"ksizes", &ksizes}, std::pair{"strides", &strides},
-                            std::pair{"rates", &rates}})
-    if (!*list || (*list)->size() != 4 || (**list)[0] != 1 || (**list)[3] != 1 ||
-        (**list)[1] < 1 || (**list)[2] < 1)
+  for (auto [name, list] :
+       {std::pair{"ksizes", &ksizes}, std::pair{"strides", &strides}, std::pair{"rates", &rates}})
+    if (!*list || (*list)->size() != 4 || (**list)[0] != 1 || (**list)[3] != 1 || (**list)[1] < 1 ||
+        (**list)[2] < 1)
       return ctx.error(name, " must be [1, rows, cols, 1] of positive sizes");
   if (!padding || (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
     return ctx.error("padding must be \"SAME\" or \"VALID\"");
@@ -68,8 +68,8 @@ LogicalResult inferColor(const InferContext &ctx, InferResult &out) {
     if (input->hasRank() && input->getRank() < 3)
       return ctx.error("images must have rank 3 or more, got ", *input);
   } else if (input->hasRank() &&
-             (input->getRank() == 0 || (!input->isDynamicDim(input->getRank() - 1) &&
-                                        input->getShape().back() != 3))) {
+             (input->getRank() == 0 ||
+              (!input->isDynamicDim(input->getRank() - 1) && input->getShape().back() != 3))) {
     return ctx.error("images must have 3 channels in the last dimension, got ", *input);
   }
   out.push_back(*input);
@@ -98,12 +98,12 @@ LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out) {
         continue;
       if (!perChannel && bound.getRank() != 0)
         return ctx.error("min and max must be scalars, got ", bound);
-      if (perChannel && (bound.getRank() != 1 ||
-                         (input->hasRank() && input->getRank() > 0 &&
-                          failed(verifyCompatibleShape(bound.getShape(),
-                                                       input->getShape().take_back(1))))))
-        return ctx.error("min and max must be vectors of the last dimension of inputs ",
-                         *input, ", got ", bound);
+      if (perChannel &&
+          (bound.getRank() != 1 ||
+           (input->hasRank() && input->getRank() > 0 &&
+            failed(verifyCompatibleShape(bound.getShape(), input->getShape().take_back(1))))))
+        return ctx.error("min and max must be vectors of the last dimension of inputs ", *input,
+                         ", got ", bound);
     }
   }
   out.push_back(*input);
