@@ -173,8 +173,9 @@ template <typename OpT> struct DiagonalPartLowering : OpConversionPattern<OpT> {
   }
 };
 
-/// MatrixDiag, V2 and V3.
-template <typename OpT> struct DiagonalMatrixLowering : OpConversionPattern<OpT> {
+/// MatrixDiag, V2 and V3 (`Set` false: the padding, operand 4 or zero, off the diagonals)
+/// and MatrixSetDiag, V2 and V3 (`Set`: the input there).
+template <typename OpT, bool Set> struct DiagonalMatrixLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -184,26 +185,12 @@ template <typename OpT> struct DiagonalMatrixLowering : OpConversionPattern<OpT>
     if (!type || !diagonal || !diagonal.hasStaticShape() || !range)
       return rewriter.notifyMatchFailure(op, "needs static shapes and a constant k");
     ValueRange operands = adaptor.getOperands();
-    Value padding = operands.size() > 4 ? operands[4]
-                                        : zeroScalar(rewriter, op.getLoc(), type.getElementType());
+    Value fallback = Set ? operands[0]
+                     : operands.size() > 4
+                         ? operands[4]
+                         : zeroScalar(rewriter, op.getLoc(), type.getElementType());
     rewriter.replaceOp(op, buildDiagonalMatrix(rewriter, op.getLoc(), adaptor.getDiagonal(),
-                                               padding, type, *range));
-    return success();
-  }
-};
-
-/// MatrixSetDiag, V2 and V3.
-template <typename OpT> struct SetDiagonalLowering : OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
-  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    auto type = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
-    auto diagonal = dyn_cast<RankedTensorType>(adaptor.getDiagonal().getType());
-    std::optional<tf::DiagonalRange> range = tf::diagonalRange(op);
-    if (!type || !diagonal || !diagonal.hasStaticShape() || !range)
-      return rewriter.notifyMatchFailure(op, "needs static shapes and a constant k");
-    rewriter.replaceOp(op, buildDiagonalMatrix(rewriter, op.getLoc(), adaptor.getDiagonal(),
-                                               adaptor.getInput(), type, *range));
+                                               fallback, type, *range));
     return success();
   }
 };
@@ -252,13 +239,15 @@ struct DiagPartLowering : OpConversionPattern<tf::DiagPartOp> {
 } // namespace
 
 void populateDiagonalPatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<DiagonalPartLowering<tf::MatrixDiagPartOp>, DiagonalPartLowering<tf::MatrixDiagPartV2Op>,
-           DiagonalPartLowering<tf::MatrixDiagPartV3Op>, DiagonalMatrixLowering<tf::MatrixDiagOp>,
-           DiagonalMatrixLowering<tf::MatrixDiagV2Op>, DiagonalMatrixLowering<tf::MatrixDiagV3Op>,
-           SetDiagonalLowering<tf::MatrixSetDiagOp>, SetDiagonalLowering<tf::MatrixSetDiagV2Op>,
-           SetDiagonalLowering<tf::MatrixSetDiagV3Op>, DiagLowering, DiagPartLowering>(
-          converter, patterns.getContext());
+  patterns.add<
+      DiagonalPartLowering<tf::MatrixDiagPartOp>, DiagonalPartLowering<tf::MatrixDiagPartV2Op>,
+      DiagonalPartLowering<tf::MatrixDiagPartV3Op>, DiagonalMatrixLowering<tf::MatrixDiagOp, false>,
+      DiagonalMatrixLowering<tf::MatrixDiagV2Op, false>,
+      DiagonalMatrixLowering<tf::MatrixDiagV3Op, false>,
+      DiagonalMatrixLowering<tf::MatrixSetDiagOp, true>,
+      DiagonalMatrixLowering<tf::MatrixSetDiagV2Op, true>,
+      DiagonalMatrixLowering<tf::MatrixSetDiagV3Op, true>, DiagLowering, DiagPartLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

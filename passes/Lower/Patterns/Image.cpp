@@ -35,6 +35,19 @@ Value lookup(OpBuilder &b, Location loc, Value table, Value i) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
+/// An image element as f32 (the resizes compute in float, as TensorFlow's kernels do).
+Value readAsFloat(OpBuilder &b, Location l, Value images, ValueRange at, ElementKind kind) {
+  Value v = tensor::ExtractOp::create(b, l, images, at);
+  Type f32 = b.getF32Type();
+  if (v.getType() == f32)
+    return v;
+  if (kind == ElementKind::Float)
+    return arith::ExtFOp::create(b, l, f32, v);
+  if (kind == ElementKind::Unsigned)
+    return arith::UIToFPOp::create(b, l, f32, v);
+  return arith::SIToFPOp::create(b, l, f32, v);
+}
+
 template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -69,16 +82,8 @@ template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPatte
                 ox = linalg::IndexOp::create(b, l, 2), c = linalg::IndexOp::create(b, l, 3);
           Value y0 = lookup(b, l, hLo, oy), y1 = lookup(b, l, hHi, oy);
           Value x0 = lookup(b, l, wLo, ox), x1 = lookup(b, l, wHi, ox);
-          auto read = [&](Value y, Value x) -> Value {
-            Value v = tensor::ExtractOp::create(b, l, images, ValueRange{n, y, x, c});
-            Type f32 = b.getF32Type();
-            if (v.getType() == f32)
-              return v;
-            if (kind == ElementKind::Float)
-              return arith::ExtFOp::create(b, l, f32, v);
-            if (kind == ElementKind::Unsigned)
-              return arith::UIToFPOp::create(b, l, f32, v);
-            return arith::SIToFPOp::create(b, l, f32, v);
+          auto read = [&](Value y, Value x) {
+            return readAsFloat(b, l, images, ValueRange{n, y, x, c}, kind);
           };
           Value ly = tensor::ExtractOp::create(b, l, hLerp, oy);
           Value lx = tensor::ExtractOp::create(b, l, wLerp, ox);
@@ -94,19 +99,6 @@ template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPatte
     return success();
   }
 };
-
-/// An image element as f32 (the resizes compute in float, as TensorFlow's kernels do).
-Value readAsFloat(OpBuilder &b, Location l, Value images, ValueRange at, ElementKind kind) {
-  Value v = tensor::ExtractOp::create(b, l, images, at);
-  Type f32 = b.getF32Type();
-  if (v.getType() == f32)
-    return v;
-  if (kind == ElementKind::Float)
-    return arith::ExtFOp::create(b, l, f32, v);
-  if (kind == ElementKind::Unsigned)
-    return arith::UIToFPOp::create(b, l, f32, v);
-  return arith::SIToFPOp::create(b, l, f32, v);
-}
 
 /// ((v0 * w0 + v1 * w1) + v2 * w2) + v3 * w3, TensorFlow's Interpolate1D.
 Value interpolate4(OpBuilder &b, Location l, ArrayRef<Value> v, ArrayRef<Value> w) {

@@ -150,11 +150,6 @@ Value flattenLeading(OpBuilder &b, Location loc, Value value, int64_t count) {
   return reshapeTo(b, loc, value, RankedTensorType::get(shape, type.getElementType()));
 }
 
-/// `into` filled with the scalar `value`.
-Value filled(OpBuilder &b, Location loc, RankedTensorType type, Value value) {
-  return filledTensor(b, loc, type, value);
-}
-
 template <typename OpT> struct SegmentLowering : OpConversionPattern<OpT> {
   SegmentLowering(const TypeConverter &converter, MLIRContext *ctx, Combine how)
       : OpConversionPattern<OpT>(converter, ctx), how(how) {}
@@ -168,8 +163,8 @@ template <typename OpT> struct SegmentLowering : OpConversionPattern<OpT> {
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getData().getType()));
-    Value init =
-        filled(rewriter, loc, type, identity(rewriter, loc, how, kind, type.getElementType()));
+    Value init = filledTensor(rewriter, loc, type,
+                              identity(rewriter, loc, how, kind, type.getElementType()));
     Value rows = flattenLeading(rewriter, loc, adaptor.getData(), ids.getRank());
     int64_t n = cast<RankedTensorType>(rows.getType()).getDimSize(0);
     Value indices = reshapeTo(rewriter, loc, adaptor.getSegmentIds(),
@@ -226,7 +221,7 @@ template <typename OpT> struct BincountLowering : OpConversionPattern<OpT> {
         });
     flat = reshapeTo(rewriter, loc, flat, flatType);
     auto outFlat = RankedTensorType::get({type.getNumElements()}, element);
-    Value init = filled(rewriter, loc, outFlat, scalarConstant(rewriter, loc, element, 0));
+    Value init = filledTensor(rewriter, loc, outFlat, scalarConstant(rewriter, loc, element, 0));
     Value counted;
     if (binary || weights.getNumElements() == 0)
       counted =
@@ -249,33 +244,10 @@ std::pair<Value, Value> scatterOperands(OpBuilder &b, Location loc, Value indice
   return {flattenLeading(b, loc, indices, leading), flattenLeading(b, loc, updates, leading)};
 }
 
-struct ScatterNdLowering : OpConversionPattern<tf::ScatterNdOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tf::ScatterNdOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
-    auto indices = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-    auto updates = dyn_cast<RankedTensorType>(adaptor.getUpdates().getType());
-    if (!type || !indices || !indices.hasStaticShape() || indices.getRank() < 1 || !updates ||
-        !updates.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
-    Location loc = op.getLoc();
-    ElementKind kind = kindOf(getElementTypeOrSelf(op.getUpdates().getType()));
-    Value init =
-        filled(rewriter, loc, type,
-               kind == ElementKind::Bool
-                   ? Value(arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false)))
-                   : scalarConstant(rewriter, loc, type.getElementType(), 0));
-    auto [rows, values] =
-        scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
-    Combine how = kind == ElementKind::Bool ? Combine::Replace : Combine::Add;
-    rewriter.replaceOp(op, buildScatter(rewriter, loc, init, rows, values, {}, how, kind));
-    return success();
-  }
-};
-
-template <typename OpT> struct TensorScatterLowering : OpConversionPattern<OpT> {
-  TensorScatterLowering(const TypeConverter &converter, MLIRContext *ctx, Combine how)
+/// ScatterNd (into zeros of its shape; bools written, numbers added) and TensorScatter*
+/// (into its tensor, combined by `how`).
+template <typename OpT> struct NdScatterLowering : OpConversionPattern<OpT> {
+  NdScatterLowering(const TypeConverter &converter, MLIRContext *ctx, Combine how)
       : OpConversionPattern<OpT>(converter, ctx), how(how) {}
 
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -287,11 +259,23 @@ template <typename OpT> struct TensorScatterLowering : OpConversionPattern<OpT> 
         !updates.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
-    ElementKind kind = kindOf(getElementTypeOrSelf(op.getTensor().getType()));
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getUpdates().getType()));
+    Value into;
+    Combine combination = how;
+    if constexpr (std::is_same_v<OpT, tf::ScatterNdOp>) {
+      Value zero =
+          kind == ElementKind::Bool
+              ? Value(arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false)))
+              : scalarConstant(rewriter, loc, type.getElementType(), 0);
+      into = filledTensor(rewriter, loc, type, zero);
+      if (kind == ElementKind::Bool)
+        combination = Combine::Replace;
+    } else {
+      into = adaptor.getTensor();
+    }
     auto [rows, values] =
         scatterOperands(rewriter, loc, adaptor.getIndices(), adaptor.getUpdates());
-    rewriter.replaceOp(
-        op, buildScatter(rewriter, loc, adaptor.getTensor(), rows, values, {}, how, kind));
+    rewriter.replaceOp(op, buildScatter(rewriter, loc, into, rows, values, {}, combination, kind));
     return success();
   }
 
@@ -348,15 +332,16 @@ void populateScatterPatterns(const TypeConverter &converter, RewritePatternSet &
   segment(Tag<tf::SegmentMaxV2Op>{}, Combine::Max);
   segment(Tag<tf::SegmentMinV2Op>{}, Combine::Min);
   auto tensorScatter = [&](auto tag, Combine how) {
-    patterns.add<TensorScatterLowering<typename decltype(tag)::type>>(converter, ctx, how);
+    patterns.add<NdScatterLowering<typename decltype(tag)::type>>(converter, ctx, how);
   };
   tensorScatter(Tag<tf::TensorScatterUpdateOp>{}, Combine::Replace);
   tensorScatter(Tag<tf::TensorScatterAddOp>{}, Combine::Add);
   tensorScatter(Tag<tf::TensorScatterSubOp>{}, Combine::Subtract);
   tensorScatter(Tag<tf::TensorScatterMaxOp>{}, Combine::Max);
   tensorScatter(Tag<tf::TensorScatterMinOp>{}, Combine::Min);
+  tensorScatter(Tag<tf::ScatterNdOp>{}, Combine::Add);
   patterns.add<BincountLowering<tf::BincountOp>, BincountLowering<tf::DenseBincountOp>,
-               ScatterNdLowering, SparseToDenseLowering>(converter, ctx);
+               SparseToDenseLowering>(converter, ctx);
 }
 
 } // namespace kiln::lower
