@@ -1479,6 +1479,23 @@ class TF_PoolOp<string mnemonic, string what> : TF_Op<mnemonic> {
 def TF_MaxPoolOp : TF_PoolOp<"MaxPool", "the maximum">;
 def TF_AvgPoolOp : TF_PoolOp<"AvgPool", "the mean of the elements inside the input">;
 
+def TF_Conv3DBackpropInputV2Op : TF_Op<"Conv3DBackpropInputV2"> {
+  let summary = "the gradient of Conv3D with respect to its input (a transposed 3-D "
+                "convolution, Keras's Conv3DTranspose)";
+  let description = [{
+    `input_sizes` (a constant) is the shape of the Conv3D input (NDHWC); `filter` is that
+    Conv3D's [depth, height, width, in, out] filter and `out_backprop` has the shape of its
+    output. The window attributes are those of the forward Conv3D.
+  }];
+  let dataArgs = (ins TF_IndexTensor:$input_sizes, TF_FloatTensor:$filter,
+      TF_FloatTensor:$out_backprop, I64ArrayAttr:$strides, StrAttr:$padding,
+      DefaultValuedOptionalAttr<StrAttr, "\"NDHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Tshape);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferConv3DBackpropInput";
+}
+
 def TF_Conv3DOp : TF_Op<"Conv3D"> {
   let summary = "3-D convolution; the filter is [depth, height, width, in_channels, out_channels]";
   let description = [{

@@ -576,8 +576,6 @@ FAMILIES = {f.__name__: f for f in (
 # (or just the form that passes now) and rerun this script with --case for each of them.
 # Never list a case here for a wrong answer without saying so in its reason.
 XFAILS = {
-    "convolution/conv3d_transpose": "op Conv3DBackpropInputV2",
-    "convolution/conv3d_transpose_same_strides": "op Conv3DBackpropInputV2",
     "preprocessing/resizing_antialias": "op ScaleAndTranslate",
     "preprocessing/resizing_lanczos3": "op ScaleAndTranslate",
     "preprocessing/resizing_lanczos5": "op ScaleAndTranslate",

@@ -507,6 +507,39 @@ LogicalResult inferConv3D(const InferContext &ctx, InferResult &out) {
   return window3DOutput(ctx, x, f.getShape().take_front(3), f.getDimSize(4), out);
 }
 
+LogicalResult inferConv3DBackpropInput(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto filter = cast<TensorType>(ctx.operandType(1));
+  auto grad = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(filter, grad, "filter and out_backprop")))
+    return failure();
+  auto sizes = ctx.constantInts(0);
+  if (!sizes) {
+    out.push_back(UnrankedTensorType::get(filter.getElementType()));
+    return success();
+  }
+  if (sizes->size() != 5 || llvm::any_of(*sizes, [](int64_t d) { return d < 0; }))
+    return ctx.error("input_sizes must be 5 sizes (NDHWC), got ", describeDims(*sizes));
+  auto input = RankedTensorType::get(*sizes, filter.getElementType());
+  if (!filter.hasStaticShape() || filter.getRank() != 5)
+    return ctx.error("filter must be 5-D [depth, height, width, in, out] of known shape, got ",
+                     filter);
+  if (filter.getDimSize(3) != input.getDimSize(4))
+    return ctx.error("input_sizes has ", input.getDimSize(4), " channels but the filter expects ",
+                     filter.getDimSize(3));
+  // The forward Conv3D's output must be out_backprop's shape.
+  SmallVector<Type, 1> forward;
+  if (failed(window3DOutput(ctx, input, filter.getShape().take_front(3), filter.getDimSize(4),
+                            forward)))
+    return failure();
+  if (grad.hasRank() && failed(verifyCompatibleShape(forward.front(), grad)))
+    return ctx.error("out_backprop must have the forward Conv3D's output shape ", forward.front(),
+                     ", got ", grad);
+  out.push_back(input);
+  return success();
+}
+
 LogicalResult inferPool3D(const InferContext &ctx, InferResult &out) {
   auto input = ctx.firstInput(1);
   if (failed(input))

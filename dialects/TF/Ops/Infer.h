@@ -327,6 +327,7 @@ mlir::LogicalResult inferSpaceToBatchND(const InferContext &ctx, InferResult &ou
 mlir::LogicalResult inferSpaceToBatch(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBatchToSpace(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConv3D(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferConv3DBackpropInput(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool3D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBatchToSpaceND(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMirrorPad(const InferContext &ctx, InferResult &out);

@@ -771,6 +771,73 @@ struct Conv3DLowering : OpConversionPattern<tf::Conv3DOp> {
   }
 };
 
+/// Conv3DBackpropInputV2 as a stride-1 Conv3D, as Conv2DBackpropInput: the gradient with
+/// stride - 1 zeros between its elements, padded so that each window that touched an input
+/// position lines up with it, convolved with the filter turned around in all three spatial
+/// dimensions and its channel dimensions swapped.
+struct Conv3DBackpropInputLowering : OpConversionPattern<tf::Conv3DBackpropInputV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::Conv3DBackpropInputV2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto filterType = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
+    auto gradType = dyn_cast<RankedTensorType>(adaptor.getOutBackprop().getType());
+    if (!resultType || !filterType || !filterType.hasStaticShape() || !gradType ||
+        !gradType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    ArrayRef<int64_t> window = filterType.getShape().take_front(3);
+    auto g = geometry3D(op, resultType, window);
+    if (failed(g))
+      return failure();
+    Location loc = op.getLoc();
+    Type element = gradType.getElementType();
+    SmallVector<int64_t> paddedShape(resultType.getShape());
+    SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0)}, strides{rewriter.getIndexAttr(1)};
+    for (int i = 0; i < 3; ++i) {
+      int64_t extent = (g->window[i] - 1) * g->dilation[i] + 1;
+      int64_t before = extent - 1 - g->dims[i].padBefore;
+      paddedShape[1 + i] += extent - 1;
+      int64_t last = before + (gradType.getDimSize(1 + i) - 1) * g->stride[i];
+      if (before < 0 || (gradType.getDimSize(1 + i) > 0 && last >= paddedShape[1 + i]))
+        return op.emitOpError() << "padding larger than the filter window is not supported";
+      offsets.push_back(rewriter.getIndexAttr(before));
+      strides.push_back(rewriter.getIndexAttr(g->stride[i]));
+    }
+    offsets.push_back(rewriter.getIndexAttr(0));
+    strides.push_back(rewriter.getIndexAttr(1));
+    paddedShape[4] = gradType.getDimSize(4);
+    Value zero = scalarConstant(rewriter, loc, element, 0);
+    Value padded = filledTensor(rewriter, loc, RankedTensorType::get(paddedShape, element), zero);
+    padded = tensor::InsertSliceOp::create(
+        rewriter, loc, adaptor.getOutBackprop(), padded, offsets,
+        getAsIndexOpFoldResult(rewriter.getContext(), gradType.getShape()), strides);
+    // flipped[d, h, w, f, c] = filter[KD - 1 - d, KH - 1 - h, KW - 1 - w, c, f].
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr dd, dh, dw, df, dc;
+    bindDims(ctx, dd, dh, dw, df, dc);
+    auto flippedType = RankedTensorType::get(
+        {window[0], window[1], window[2], filterType.getDimSize(4), filterType.getDimSize(3)},
+        element);
+    Value flipped = buildParallelGeneric(
+        rewriter, loc, flippedType, {adaptor.getFilter()},
+        {AffineMap::get(5, 0, {window[0] - 1 - dd, window[1] - 1 - dh, window[2] - 1 - dw, dc, df},
+                        ctx)},
+        [](OpBuilder &, Location, ValueRange args) -> Value { return args[0]; });
+    auto vector = [&](ArrayRef<int64_t> values) {
+      return DenseIntElementsAttr::get(RankedTensorType::get({3}, rewriter.getI64Type()), values);
+    };
+    SmallVector<NamedAttribute> attrs = {rewriter.getNamedAttr("strides", vector({1, 1, 1})),
+                                         rewriter.getNamedAttr("dilations", vector(g->dilation))};
+    Value init = filledTensor(rewriter, loc, resultType, zero);
+    Value result =
+        linalg::Conv3DNdhwcDhwcfOp::create(rewriter, loc, TypeRange{resultType},
+                                           ValueRange{padded, flipped}, ValueRange{init}, attrs)
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// MaxPool3D and AvgPool3D (NDHWC): one generic over loops (n, od, oh, ow, kd, kh, kw, c),
 /// the channel innermost, over the input padded with the lowest finite value (max: each
 /// window value greater than the running maximum replaces it, so NaNs are passed over, as
@@ -981,8 +1048,8 @@ void populateConvolutionPatterns(const TypeConverter &converter, RewritePatternS
                PoolLowering<tf::AvgPoolOp, false>, FusedBatchNormLowering<tf::FusedBatchNormOp>,
                FusedBatchNormLowering<tf::FusedBatchNormV2Op>,
                FusedBatchNormLowering<tf::FusedBatchNormV3Op>, Conv3DLowering,
-               Pool3DLowering<tf::MaxPool3DOp, true>, Pool3DLowering<tf::AvgPool3DOp, false>>(
-      converter, patterns.getContext());
+               Conv3DBackpropInputLowering, Pool3DLowering<tf::MaxPool3DOp, true>,
+               Pool3DLowering<tf::AvgPool3DOp, false>>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -1485,3 +1485,13 @@ func.func @fake_quant_channels(%x: tensor<3x8xf32>, %lo: tensor<4xf32>) {
   %0 = "tf.FakeQuantWithMinMaxVarsPerChannel"(%x, %lo, %lo) : (tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<3x8xf32>
   return
 }
+
+// -----
+
+func.func @conv3d_backprop_shape(%f: tensor<3x2x3x3x4xf32>, %g: tensor<2x3x6x5x4xf32>) {
+  %sizes = "tf.Const"() {value = dense<[2, 5, 6, 7, 3]> : tensor<5xi32>} : () -> tensor<5xi32>
+  // expected-error @+2 {{out_backprop must have the forward Conv3D's output shape float32 [2,3,6,4,4], got float32 [2,3,6,5,4]}}
+  // expected-error @+1 {{'tf.Conv3DBackpropInputV2' op failed to infer returned types}}
+  %0 = "tf.Conv3DBackpropInputV2"(%sizes, %f, %g) {padding = "SAME", strides = [1, 2, 1, 2, 1]} : (tensor<5xi32>, tensor<3x2x3x3x4xf32>, tensor<2x3x6x5x4xf32>) -> tensor<2x5x6x7x3xf32>
+  return
+}

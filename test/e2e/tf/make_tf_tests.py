@@ -72,7 +72,8 @@ FAMILIES = {
              "Snapshot, PreventGradient, EnsureShape, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear, "
-            "ResizeNearestNeighbor, ResizeBicubic and ResizeArea",
+            "ResizeNearestNeighbor, ResizeBicubic, ResizeArea, Conv3D, Conv3DBackpropInputV2, "
+            "MaxPool3D and AvgPool3D",
     "matmul": "MatMul through the matrix-product kernel, BatchMatMul and BatchMatMulV2",
     "attention": "scaled dot-product attention, softmax(scale * q k^T) v, in the forms "
                  "kiln-lower-fuse-attention fuses into one kernel (MultiHeadAttention's "
@@ -1701,6 +1702,18 @@ def build_conv3d():
                                           padding="VALID", dilations=[1, 2, 1, 1, 1],
                                           name="dilated")},
          [("x", x), ("w", w)], SUMS)
+    g1, g2 = f32(r, (2, 3, 6, 4, 4)), f32(r, (2, 3, 5, 3, 4))
+    case("conv3d_backprop_input", "conv", "Conv3DBackpropInputV2 (Keras's Conv3DTranspose) of "
+         "a SAME Conv3D with strides [1, 2, 1, 2, 1] and of a VALID one with unit strides",
+         lambda p: {"same": raw.Conv3DBackpropInputV2(input_sizes=[2, 5, 6, 7, 3], filter=p["w"],
+                                                      out_backprop=p["g1"],
+                                                      strides=[1, 2, 1, 2, 1], padding="SAME",
+                                                      name="same"),
+                    "valid": raw.Conv3DBackpropInputV2(input_sizes=[2, 5, 6, 5, 3],
+                                                       filter=p["w"], out_backprop=p["g2"],
+                                                       strides=[1] * 5, padding="VALID",
+                                                       name="valid")},
+         [("w", w), ("g1", g1), ("g2", g2)], SUMS)
     v = f32(r, (2, 5, 6, 7, 3))
     case("pool3d", "conv", "MaxPool3D and AvgPool3D, VALID 2x2x2 with strides 2 and SAME "
          "3x2x3 with strides [1, 2, 1, 2, 1] (averages over the elements inside the input)",

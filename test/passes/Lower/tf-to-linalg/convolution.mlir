@@ -418,3 +418,19 @@ func.func @pools(%x: tensor<1x4x5x6x2xf32>) -> (tensor<1x2x2x3x2xf32>, tensor<1x
   %1 = "tf.AvgPool3D"(%x) {ksize = [1, 3, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 2, 1]} : (tensor<1x4x5x6x2xf32>) -> tensor<1x2x3x3x2xf32>
   return %0, %1 : tensor<1x2x2x3x2xf32>, tensor<1x2x3x3x2xf32>
 }
+
+// -----
+
+// Tests Conv3DBackpropInputV2 (SAME, strides [1, 2, 1, 2, 1], a 3x2x3 window): the gradient
+// inserted with strides 2, 1, 2 into zeros padded by the window less the forward padding
+// (offsets 1, 1, 1), the filter turned around and its channels swapped, then a stride-1
+// Conv3D.
+// CHECK-LABEL: func.func @conv3d_backprop_input
+// CHECK: %[[SPREAD:.*]] = tensor.insert_slice %arg1 into %{{.*}}[0, 1, 1, 1, 0] [2, 3, 6, 4, 4] [1, 2, 1, 2, 1] : tensor<2x3x6x4x4xf32> into tensor<2x7x7x9x4xf32>
+// CHECK: %[[FLIPPED:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<3x2x3x3x4xf32>) outs(%{{.*}} : tensor<3x2x3x4x3xf32>)
+// CHECK: linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%[[SPREAD]], %[[FLIPPED]] : tensor<2x7x7x9x4xf32>, tensor<3x2x3x4x3xf32>)
+func.func @conv3d_backprop_input(%f: tensor<3x2x3x3x4xf32>, %g: tensor<2x3x6x4x4xf32>) -> tensor<2x5x6x7x3xf32> {
+  %sizes = "tf.Const"() {value = dense<[2, 5, 6, 7, 3]> : tensor<5xi32>} : () -> tensor<5xi32>
+  %0 = "tf.Conv3DBackpropInputV2"(%sizes, %f, %g) {padding = "SAME", strides = [1, 2, 1, 2, 1]} : (tensor<5xi32>, tensor<3x2x3x3x4xf32>, tensor<2x3x6x4x4xf32>) -> tensor<2x5x6x7x3xf32>
+  return %0 : tensor<2x5x6x7x3xf32>
+}
