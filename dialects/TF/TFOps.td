@@ -1816,6 +1816,22 @@ def TF_LRNOp : TF_Op<"LRN"> {
   let inferFn = "inferLRN";
 }
 
+def TF_CropAndResizeOp : TF_Op<"CropAndResize",
+    [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "boxes (normalized [y1, x1, y2, x2], fed) cut from the images of box_ind "
+                "and resized to crop_size, bilinear or nearest; extrapolation_value outside";
+  let description = [{
+    `crop_size` is a constant; a box index outside the batch is an error at run time, as in
+    TensorFlow. The result is float32, computed as TensorFlow's CPU kernel computes it.
+  }];
+  let dataArgs = (ins TF_NumberTensor:$image, TensorOf<[F32]>:$boxes, TensorOf<[I32]>:$box_ind,
+      TensorOf<[I32]>:$crop_size,
+      DefaultValuedOptionalAttr<StrAttr, "\"bilinear\"">:$method,
+      DefaultValuedOptionalAttr<F32Attr, "0.0f">:$extrapolation_value, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[F32]>:$crops);
+  let inferFn = "inferCropAndResize";
+}
+
 class TF_ColorOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let summary = what # " of the last dimension (3 channels), as TensorFlow's kernel computes it";
   let dataArgs = (ins TF_FloatTensor:$images, OptionalAttr<TypeAttr>:$T);

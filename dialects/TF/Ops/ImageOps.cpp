@@ -56,6 +56,49 @@ LogicalResult inferLRN(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(4)))
+    return failure();
+  auto image = cast<TensorType>(ctx.operandType(0));
+  auto boxes = cast<TensorType>(ctx.operandType(1));
+  auto indices = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkTypeAttr("T", image.getElementType())))
+    return failure();
+  if (image.hasRank() && image.getRank() != 4)
+    return ctx.error("image must be 4-D (NHWC), got ", image);
+  if (boxes.hasRank() &&
+      (boxes.getRank() != 2 || (!boxes.isDynamicDim(1) && boxes.getDimSize(1) != 4)))
+    return ctx.error("boxes must be [num_boxes, 4], got ", boxes);
+  if (indices.hasRank() && indices.getRank() != 1)
+    return ctx.error("box_ind must be a vector, got ", indices);
+  if (boxes.hasRank() && indices.hasRank() &&
+      failed(verifyCompatibleShape(boxes.getShape().take_front(1), indices.getShape())))
+    return ctx.error("box_ind must have one index per box, got ", indices, " for ", boxes);
+  auto method = ctx.attr<StringAttr>("method");
+  if (method && method.getValue() != "bilinear" && method.getValue() != "nearest")
+    return ctx.error("method must be \"bilinear\" or \"nearest\", got \"", method.getValue(), "\"");
+  auto size = ctx.constantInts(3);
+  if (size && (size->size() != 2 || (*size)[0] < 1 || (*size)[1] < 1))
+    return ctx.error("crop_size must be 2 positive sizes, got ", describeDims(*size));
+  int64_t n = boxes.hasRank() ? boxes.getDimSize(0) : ShapedType::kDynamic;
+  int64_t c = image.hasRank() ? image.getDimSize(3) : ShapedType::kDynamic;
+  SmallVector<int64_t> shape{n, size ? (*size)[0] : ShapedType::kDynamic,
+                             size ? (*size)[1] : ShapedType::kDynamic, c};
+  out.push_back(RankedTensorType::get(shape, Float32Type::get(ctx.context)));
+  return success();
+}
+
+void CropAndResizeOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  auto image = dyn_cast<RankedTensorType>(getImage().getType());
+  if (!image || image.isDynamicDim(0))
+    return;
+  int64_t batch = image.getDimSize(0);
+  checks.push_back({getBoxInd(),
+                    "in_range",
+                    {batch},
+                    "box_ind{index} = {value} is not in [0, " + std::to_string(batch) + ")"});
+}
+
 LogicalResult inferColor(const InferContext &ctx, InferResult &out) {
   bool contrast = ctx.opName == "tf.AdjustContrastv2";
   auto input = ctx.firstInput(contrast ? 2 : 1);

@@ -333,6 +333,116 @@ struct ExtractImagePatchesLowering : OpConversionPattern<tf::ExtractImagePatches
   }
 };
 
+/// CropAndResize: per output element, its box read inside the loop, the source position
+/// in_y = y1 * (H - 1) + y * scale (the box's centre for a size of 1, in double as
+/// TensorFlow computes it), extrapolation_value outside the image, else the bilinear blend
+/// of the four neighbours (or the nearest, rounded half away from zero).
+struct CropAndResizeLowering : OpConversionPattern<tf::CropAndResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::CropAndResizeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getCrops().getType());
+    auto imageType = dyn_cast<RankedTensorType>(adaptor.getImage().getType());
+    if (!resultType || !imageType || !imageType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getImage().getType()));
+    bool bilinear = op.getMethod() == "bilinear";
+    int64_t batch = imageType.getDimSize(0);
+    int64_t size[2] = {imageType.getDimSize(1), imageType.getDimSize(2)};
+    int64_t crop[2] = {resultType.getDimSize(1), resultType.getDimSize(2)};
+    float extrapolation = op.getExtrapolationValue().convertToFloat();
+    Value image = adaptor.getImage(), boxes = adaptor.getBoxes(), ind = adaptor.getBoxInd();
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          Type f32 = b.getF32Type(), f64 = b.getF64Type();
+          auto index = [&](int64_t v) { return indexConstant(b, l, v); };
+          Value box = linalg::IndexOp::create(b, l, 0);
+          Value at[2] = {linalg::IndexOp::create(b, l, 1), linalg::IndexOp::create(b, l, 2)};
+          Value channel = linalg::IndexOp::create(b, l, 3);
+          Value image32 = tensor::ExtractOp::create(b, l, ind, ValueRange{box});
+          Value n = arith::IndexCastOp::create(b, l, b.getIndexType(), image32);
+          Value zero = index(0), last = index(batch - 1);
+          Value low = arith::MaxSIOp::create(b, l, n, zero);
+          n = arith::MinSIOp::create(b, l, low, last);
+          Value source[2];
+          Value inside;
+          for (int d = 0; d < 2; ++d) {
+            Value first = tensor::ExtractOp::create(b, l, boxes, ValueRange{box, index(d)});
+            Value second = tensor::ExtractOp::create(b, l, boxes, ValueRange{box, index(d + 2)});
+            Value extent = scalarConstant(b, l, f32, size[d] - 1);
+            if (crop[d] > 1) {
+              Value span = arith::SubFOp::create(b, l, second, first);
+              Value stretched = arith::MulFOp::create(b, l, span, extent);
+              Value scale =
+                  arith::DivFOp::create(b, l, stretched, scalarConstant(b, l, f32, crop[d] - 1));
+              Value start = arith::MulFOp::create(b, l, first, extent);
+              Value step = arith::IndexCastOp::create(b, l, b.getI64Type(), at[d]);
+              Value stepF = arith::SIToFPOp::create(b, l, f32, step);
+              Value offset = arith::MulFOp::create(b, l, stepF, scale);
+              source[d] = arith::AddFOp::create(b, l, start, offset);
+            } else {
+              Value first64 = arith::ExtFOp::create(b, l, f64, first);
+              Value second64 = arith::ExtFOp::create(b, l, f64, second);
+              Value sum = arith::AddFOp::create(b, l, first64, second64);
+              Value half = arith::MulFOp::create(b, l, scalarConstant(b, l, f64, 0.5), sum);
+              Value centre =
+                  arith::MulFOp::create(b, l, half, scalarConstant(b, l, f64, size[d] - 1));
+              source[d] = arith::TruncFOp::create(b, l, f32, centre);
+            }
+            Value notBelow = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, source[d],
+                                                   scalarConstant(b, l, f32, 0));
+            Value notAbove =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, source[d], extent);
+            Value here = arith::AndIOp::create(b, l, notBelow, notAbove);
+            inside = inside ? Value(arith::AndIOp::create(b, l, inside, here)) : here;
+          }
+          // An index from a float coordinate, clamped so that reads stay inside.
+          auto toIndex = [&](Value v, int d) -> Value {
+            Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), v);
+            i = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+            Value floor0 = arith::MaxSIOp::create(b, l, i, index(0));
+            return arith::MinSIOp::create(b, l, floor0, index(size[d] - 1));
+          };
+          auto read = [&](Value y, Value x) {
+            return readAsFloat(b, l, image, ValueRange{n, y, x, channel}, kind);
+          };
+          Value value;
+          if (bilinear) {
+            Value lower[2], upper[2], lerp[2];
+            for (int d = 0; d < 2; ++d) {
+              Value floor = math::FloorOp::create(b, l, source[d]);
+              Value ceil = math::CeilOp::create(b, l, source[d]);
+              lerp[d] = arith::SubFOp::create(b, l, source[d], floor);
+              lower[d] = toIndex(floor, d);
+              upper[d] = toIndex(ceil, d);
+            }
+            Value topLeft = read(lower[0], lower[1]);
+            Value topRight = read(lower[0], upper[1]);
+            Value bottomLeft = read(upper[0], lower[1]);
+            Value bottomRight = read(upper[0], upper[1]);
+            auto blend = [&](Value a, Value c, Value t) -> Value {
+              Value difference = arith::SubFOp::create(b, l, c, a);
+              Value scaled = arith::MulFOp::create(b, l, difference, t);
+              return arith::AddFOp::create(b, l, a, scaled);
+            };
+            Value top = blend(topLeft, topRight, lerp[1]);
+            Value bottom = blend(bottomLeft, bottomRight, lerp[1]);
+            value = blend(top, bottom, lerp[0]);
+          } else {
+            Value y = toIndex(math::RoundOp::create(b, l, source[0]), 0);
+            Value x = toIndex(math::RoundOp::create(b, l, source[1]), 1);
+            value = read(y, x);
+          }
+          return arith::SelectOp::create(b, l, inside, value,
+                                         scalarConstant(b, l, f32, extrapolation));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// LRN: per element, the squares of the depth window summed in order (a loop in the
 /// generic's body), then x / (bias + alpha * sum)^beta with TensorFlow's special cases of
 /// beta 1 (a reciprocal) and 0.5 (1 / sqrt).
@@ -544,7 +654,7 @@ template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
 void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
                ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering,
-               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering,
+               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering,
                ColorSpaceLowering<tf::RGBToHSVOp, true>, ColorSpaceLowering<tf::HSVToRGBOp, false>,
                FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
                FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,

@@ -1495,3 +1495,12 @@ func.func @conv3d_backprop_shape(%f: tensor<3x2x3x3x4xf32>, %g: tensor<2x3x6x5x4
   %0 = "tf.Conv3DBackpropInputV2"(%sizes, %f, %g) {padding = "SAME", strides = [1, 2, 1, 2, 1]} : (tensor<5xi32>, tensor<3x2x3x3x4xf32>, tensor<2x3x6x5x4xf32>) -> tensor<2x5x6x7x3xf32>
   return
 }
+
+// -----
+
+func.func @crop_boxes(%x: tensor<2x5x6x3xf32>, %b: tensor<4x3xf32>, %i: tensor<4xi32>, %s: tensor<2xi32>) {
+  // expected-error @+2 {{boxes must be [num_boxes, 4], got float32 [4,3]}}
+  // expected-error @+1 {{'tf.CropAndResize' op failed to infer returned types}}
+  %0 = "tf.CropAndResize"(%x, %b, %i, %s) : (tensor<2x5x6x3xf32>, tensor<4x3xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x?x?x3xf32>
+  return
+}

@@ -113,7 +113,8 @@ FAMILIES = {
                  "MatrixDiag, MatrixDiagV2, MatrixDiagV3, MatrixSetDiag, MatrixSetDiagV2, "
                  "MatrixSetDiagV3, Diag, DiagPart): one diagonal and ranges of them, every "
                  "alignment, padding, wide and tall matrices, batches",
-    "image": "image processing and quantization simulation (ExtractImagePatches, LRN, "
+    "image": "image processing and quantization simulation (ExtractImagePatches, CropAndResize, "
+             "LRN, "
              "RGBToHSV, HSVToRGB, AdjustContrastv2, FakeQuantWithMinMaxArgs, "
              "FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel)",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
@@ -1646,6 +1647,24 @@ def build_image():
                                                     strides=[1, 1, 1, 1], rates=[1, 2, 1, 1],
                                                     padding="SAME", name="ints")},
          [("x", img), ("i", r.integers(-9, 9, (1, 4, 5, 2)).astype(np.int32))], EXACT)
+    boxes = np.array([[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.2, 0.1], [-0.3, 0.4, 1.2, 1.1],
+                      [0.0, 0.0, 1.0, 1.0]], np.float32)
+    case("crop_and_resize", "image", "CropAndResize of four boxes (one flipped, one partly "
+         "outside the image: extrapolation_value there) from two images, bilinear to 5x4, "
+         "nearest to 3x3, to 1x1 (the box's centre), and of uint8",
+         lambda p: {"bilinear": raw.CropAndResize(image=p["x"], boxes=p["b"], box_ind=p["i"],
+                                                  crop_size=[5, 4], extrapolation_value=-1.0,
+                                                  name="bilinear"),
+                    "nearest": raw.CropAndResize(image=p["x"], boxes=p["b"], box_ind=p["i"],
+                                                 crop_size=[3, 3], method="nearest",
+                                                 name="nearest"),
+                    "centre": raw.CropAndResize(image=p["x"], boxes=p["b"], box_ind=p["i"],
+                                                crop_size=[1, 1], name="centre"),
+                    "bytes": raw.CropAndResize(image=p["u"], boxes=p["b"], box_ind=p["j"],
+                                               crop_size=[4, 6], name="bytes")},
+         [("x", img), ("b", boxes), ("i", np.array([0, 1, 1, 0], np.int32)),
+          ("u", r.integers(0, 256, (1, 5, 6, 2)).astype(np.uint8)),
+          ("j", np.zeros(4, np.int32))], (2e-6, 2e-6, "the same float32 operations"))
     deep = f32(r, (2, 3, 4, 9), -2, 2)
     case("lrn", "image", "LRN with TensorFlow's defaults (radius 5 beyond a depth of 9, beta "
          "0.5), beta 1, and beta 0.75 with alpha and bias",

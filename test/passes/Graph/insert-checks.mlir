@@ -84,3 +84,15 @@ func.func @scatters(%d: tensor<5x3xf32>, %ids: tensor<5xi32>, %i: tensor<2x2xi32
   %2 = "tf.Bincount"(%ids, %size, %w) : (tensor<5xi32>, tensor<i32>, tensor<0xf32>) -> tensor<5xf32> loc("b")
   return %0, %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<5xf32>
 }
+
+// -----
+
+// Tests that CropAndResize checks each box index against the batch (TensorFlow reports
+// "box_index has values outside [0, batch_size)").
+// CHECK-LABEL: func.func @crop_boxes
+// CHECK: kiln.check "in_range" %arg2 bounds [2], "node 'c' (CropAndResize): box_ind{index} = {value} is not in [0, 2)" : tensor<4xi32>
+func.func @crop_boxes(%x: tensor<2x5x6x3xf32>, %b: tensor<4x4xf32>, %i: tensor<4xi32>) -> tensor<4x3x2x3xf32> {
+  %size = "tf.Const"() {value = dense<[3, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.CropAndResize"(%x, %b, %i, %size) : (tensor<2x5x6x3xf32>, tensor<4x4xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x3x2x3xf32> loc("c")
+  return %0 : tensor<4x3x2x3xf32>
+}

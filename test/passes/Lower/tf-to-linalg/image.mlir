@@ -131,3 +131,25 @@ func.func @to_hsv(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
   %0 = "tf.RGBToHSV"(%x) : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
   return %0 : tensor<2x5x3xf32>
 }
+
+// -----
+
+// Tests CropAndResize (bilinear to 3x2): the box index and the box's corners read inside
+// the loop, the source row y1 * (H - 1) + y * scale checked to lie in [0, H - 1], floor and
+// ceil neighbours blended, extrapolation_value elsewhere.
+// CHECK-LABEL: func.func @crop
+// CHECK: tensor.extract %arg2[%[[BOX:.*]]] : tensor<4xi32>
+// CHECK: %[[Y1:.*]] = tensor.extract %arg1[%[[BOX]], %{{.*}}] : tensor<4x4xf32>
+// CHECK: %[[Y2:.*]] = tensor.extract %arg1[%[[BOX]], %{{.*}}] : tensor<4x4xf32>
+// CHECK: arith.subf %[[Y2]], %[[Y1]] : f32
+// CHECK: arith.cmpf oge
+// CHECK: arith.cmpf ole
+// CHECK: math.floor
+// CHECK: math.ceil
+// CHECK: %[[OUTSIDE:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[OUTSIDE]] : f32
+func.func @crop(%x: tensor<2x5x6x3xf32>, %b: tensor<4x4xf32>, %i: tensor<4xi32>) -> tensor<4x3x2x3xf32> {
+  %size = "tf.Const"() {value = dense<[3, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.CropAndResize"(%x, %b, %i, %size) {extrapolation_value = -1.0 : f32} : (tensor<2x5x6x3xf32>, tensor<4x4xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x3x2x3xf32>
+  return %0 : tensor<4x3x2x3xf32>
+}
