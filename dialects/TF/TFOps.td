@@ -1832,6 +1832,14 @@ def TF_CropAndResizeOp : TF_Op<"CropAndResize",
   let inferFn = "inferCropAndResize";
 }
 
+def TF_BitcastOp : TF_Op<"Bitcast"> {
+  let summary = "the input's bytes read as `type` (little-endian): a last dimension is added "
+                "when `type` is narrower, removed when it is wider";
+  let dataArgs = (ins TF_NumberTensor:$input, TypeAttr:$type, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferBitcast";
+}
+
 class TF_ColorOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let summary = what # " of the last dimension (3 channels), as TensorFlow's kernel computes it";
   let dataArgs = (ins TF_FloatTensor:$images, OptionalAttr<TypeAttr>:$T);

@@ -99,6 +99,34 @@ void CropAndResizeOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
                     "box_ind{index} = {value} is not in [0, " + std::to_string(batch) + ")"});
 }
 
+LogicalResult inferBitcast(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto type = ctx.attr<TypeAttr>("type");
+  if (!type)
+    return ctx.error("requires the attribute 'type', a dtype");
+  Type from = input->getElementType(), to = type.getValue();
+  if (from.isInteger(1) || to.isInteger(1) || !from.isIntOrFloat() || !to.isIntOrFloat())
+    return ctx.error("cannot bitcast ", from, " to ", to, ": both must be numbers");
+  int64_t a = from.getIntOrFloatBitWidth(), b = to.getIntOrFloatBitWidth();
+  if (!input->hasRank()) {
+    out.push_back(UnrankedTensorType::get(to));
+    return success();
+  }
+  SmallVector<int64_t> shape(input->getShape());
+  if (a > b) {
+    shape.push_back(a / b);
+  } else if (a < b) {
+    if (shape.empty() || (!ShapedType::isDynamic(shape.back()) && shape.back() != b / a))
+      return ctx.error("bitcasting ", from, " to ", to, " needs a last dimension of ", b / a,
+                       ", got ", *input);
+    shape.pop_back();
+  }
+  out.push_back(RankedTensorType::get(shape, to));
+  return success();
+}
+
 LogicalResult inferColor(const InferContext &ctx, InferResult &out) {
   bool contrast = ctx.opName == "tf.AdjustContrastv2";
   auto input = ctx.firstInput(contrast ? 2 : 1);

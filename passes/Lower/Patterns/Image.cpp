@@ -443,6 +443,66 @@ struct CropAndResizeLowering : OpConversionPattern<tf::CropAndResizeOp> {
   }
 };
 
+/// Bitcast: each element's bits as an integer of its width, then, to a narrower type, the
+/// slice j of them (j = the new last index, least significant first), to a wider type the
+/// pieces of the input's last dimension joined; finally the bits as the result type.
+struct BitcastLowering : OpConversionPattern<tf::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::BitcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(getTypeConverter(), op.getOutput().getType());
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!type || !inputType || !inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    Type from = inputType.getElementType(), to = type.getElementType();
+    unsigned a = from.getIntOrFloatBitWidth(), bits = to.getIntOrFloatBitWidth();
+    Value input = adaptor.getInput();
+    int64_t rank = type.getRank();
+    Value result = buildParallelGeneric(
+        rewriter, loc, type, ValueRange{}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          auto asInt = [&](Value v, unsigned width) -> Value {
+            Type i = b.getIntegerType(width);
+            return v.getType() == i ? v : Value(arith::BitcastOp::create(b, l, i, v));
+          };
+          auto asResult = [&](Value v) -> Value {
+            return v.getType() == to ? v : Value(arith::BitcastOp::create(b, l, to, v));
+          };
+          if (a == bits)
+            return asResult(asInt(tensor::ExtractOp::create(b, l, input, at), a));
+          if (a > bits) {
+            Value piece = at.back();
+            at.pop_back();
+            Value whole = asInt(tensor::ExtractOp::create(b, l, input, at), a);
+            Type wide = whole.getType();
+            Value index = arith::IndexCastOp::create(b, l, wide, piece);
+            Value width = arith::ConstantOp::create(b, l, b.getIntegerAttr(wide, bits));
+            Value amount = arith::MulIOp::create(b, l, index, width);
+            Value shifted = arith::ShRUIOp::create(b, l, whole, amount);
+            Value narrow = arith::TruncIOp::create(b, l, b.getIntegerType(bits), shifted);
+            return asResult(narrow);
+          }
+          Type wide = b.getIntegerType(bits);
+          Value joined = arith::ConstantOp::create(b, l, b.getIntegerAttr(wide, 0));
+          for (unsigned j = 0; j < bits / a; ++j) {
+            SmallVector<Value> there(at);
+            there.push_back(indexConstant(b, l, j));
+            Value part = asInt(tensor::ExtractOp::create(b, l, input, there), a);
+            Value extended = arith::ExtUIOp::create(b, l, wide, part);
+            Value amount = arith::ConstantOp::create(b, l, b.getIntegerAttr(wide, j * a));
+            Value placed = arith::ShLIOp::create(b, l, extended, amount);
+            joined = arith::OrIOp::create(b, l, joined, placed);
+          }
+          return asResult(joined);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// LRN: per element, the squares of the depth window summed in order (a loop in the
 /// generic's body), then x / (bias + alpha * sum)^beta with TensorFlow's special cases of
 /// beta 1 (a reciprocal) and 0.5 (1 / sqrt).
@@ -652,14 +712,15 @@ template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
 } // namespace
 
 void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
-               ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering,
-               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering,
-               ColorSpaceLowering<tf::RGBToHSVOp, true>, ColorSpaceLowering<tf::HSVToRGBOp, false>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
-                                                                           patterns.getContext());
+  patterns
+      .add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
+           ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering, ResizeAreaLowering,
+           ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering, BitcastLowering,
+           ColorSpaceLowering<tf::RGBToHSVOp, true>, ColorSpaceLowering<tf::HSVToRGBOp, false>,
+           FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
+           FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
+           FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
+                                                                       patterns.getContext());
 }
 
 } // namespace kiln::lower

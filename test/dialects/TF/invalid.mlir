@@ -1504,3 +1504,12 @@ func.func @crop_boxes(%x: tensor<2x5x6x3xf32>, %b: tensor<4x3xf32>, %i: tensor<4
   %0 = "tf.CropAndResize"(%x, %b, %i, %s) : (tensor<2x5x6x3xf32>, tensor<4x3xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x?x?x3xf32>
   return
 }
+
+// -----
+
+func.func @bitcast_last(%x: tensor<2x3xui8>) {
+  // expected-error @+2 {{bitcasting uint8 to float32 needs a last dimension of 4, got uint8 [2,3]}}
+  // expected-error @+1 {{'tf.Bitcast' op failed to infer returned types}}
+  %0 = "tf.Bitcast"(%x) {type = f32} : (tensor<2x3xui8>) -> tensor<2xf32>
+  return
+}

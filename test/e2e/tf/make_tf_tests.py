@@ -113,8 +113,8 @@ FAMILIES = {
                  "MatrixDiag, MatrixDiagV2, MatrixDiagV3, MatrixSetDiag, MatrixSetDiagV2, "
                  "MatrixSetDiagV3, Diag, DiagPart): one diagonal and ranges of them, every "
                  "alignment, padding, wide and tall matrices, batches",
-    "image": "image processing and quantization simulation (ExtractImagePatches, CropAndResize, "
-             "LRN, "
+    "image": "image processing, quantization simulation and Bitcast (ExtractImagePatches, "
+             "CropAndResize, LRN, Bitcast, "
              "RGBToHSV, HSVToRGB, AdjustContrastv2, FakeQuantWithMinMaxArgs, "
              "FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel)",
     "devices": "graphs whose nodes TensorFlow placed on two CPU devices (it partitions and "
@@ -1665,6 +1665,18 @@ def build_image():
          [("x", img), ("b", boxes), ("i", np.array([0, 1, 1, 0], np.int32)),
           ("u", r.integers(0, 256, (1, 5, 6, 2)).astype(np.uint8)),
           ("j", np.zeros(4, np.int32))], (2e-6, 2e-6, "the same float32 operations"))
+    fl = np.array([1.0, -2.5, 3.1415927, np.inf, -0.0, 1e-40], np.float32)
+    case("bitcast", "image", "Bitcast of float32 to uint8 bytes and back, of int32 to float32, "
+         "of float64 to int32 pairs and of int32 to int8 quarters (little-endian, as TensorFlow "
+         "on this CPU)",
+         lambda p: {"bytes": raw.Bitcast(input=p["f"], type=tf.uint8, name="bytes"),
+                    "back": raw.Bitcast(input=raw.Bitcast(input=p["f"], type=tf.uint8),
+                                        type=tf.float32, name="back"),
+                    "same": raw.Bitcast(input=p["i"], type=tf.float32, name="same"),
+                    "pairs": raw.Bitcast(input=p["d"], type=tf.int32, name="pairs"),
+                    "quarters": raw.Bitcast(input=p["i"], type=tf.int8, name="quarters")},
+         [("f", fl), ("i", np.array([1, -1, 1065353216, 2 ** 31 - 1], np.int32)),
+          ("d", np.array([1.5, -3.25e100], np.float64))], EXACT)
     deep = f32(r, (2, 3, 4, 9), -2, 2)
     case("lrn", "image", "LRN with TensorFlow's defaults (radius 5 beyond a depth of 9, beta "
          "0.5), beta 1, and beta 0.75 with alpha and bias",

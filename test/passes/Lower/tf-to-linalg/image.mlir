@@ -153,3 +153,24 @@ func.func @crop(%x: tensor<2x5x6x3xf32>, %b: tensor<4x4xf32>, %i: tensor<4xi32>)
   %0 = "tf.CropAndResize"(%x, %b, %i, %size) {extrapolation_value = -1.0 : f32} : (tensor<2x5x6x3xf32>, tensor<4x4xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x3x2x3xf32>
   return %0 : tensor<4x3x2x3xf32>
 }
+
+// -----
+
+// Tests Bitcast: to a narrower type, the element's bits as i32 shifted right by 8 times the
+// new last index and truncated; to a wider one, the four bytes of the last dimension
+// zero-extended, shifted left by 0, 8, 16 and 24 and joined, the result read as f32.
+// CHECK-LABEL: func.func @bitcast
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[SHIFTED:.*]] = arith.shrui %[[BITS]], %{{.*}} : i32
+// CHECK: arith.trunci %[[SHIFTED]] : i32 to i8
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: arith.shli %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: arith.shli %{{.*}}, %c8_i32 : i32
+// CHECK: arith.shli %{{.*}}, %c16_i32 : i32
+// CHECK: arith.shli %{{.*}}, %c24_i32 : i32
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
+func.func @bitcast(%x: tensor<3xf32>, %y: tensor<2x4xui8>) -> (tensor<3x4xui8>, tensor<2xf32>) {
+  %0 = "tf.Bitcast"(%x) {type = ui8} : (tensor<3xf32>) -> tensor<3x4xui8>
+  %1 = "tf.Bitcast"(%y) {type = f32} : (tensor<2x4xui8>) -> tensor<2xf32>
+  return %0, %1 : tensor<3x4xui8>, tensor<2xf32>
+}
