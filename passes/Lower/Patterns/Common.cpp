@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace kiln::lower {
@@ -107,6 +109,13 @@ Value buildGather(OpBuilder &b, Location loc, RankedTensorType resultType, Value
           index.push_back(linalg::IndexOp::create(nb, l, i));
         return tensor::ExtractOp::create(nb, l, input, inputIndex(nb, l, index));
       });
+}
+
+Value clampIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
+  Value zero = indexConstant(b, loc, 0);
+  Value low = arith::MaxSIOp::create(b, loc, index, zero);
+  Value last = indexConstant(b, loc, std::max<int64_t>(size - 1, 0));
+  return arith::MinSIOp::create(b, loc, low, last);
 }
 
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {

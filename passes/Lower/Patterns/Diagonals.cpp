@@ -34,13 +34,7 @@ struct IndexMath {
   }
   Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value select(Value test, Value x, Value y) { return arith::SelectOp::create(b, loc, test, x, y); }
-  /// x clamped to [0, size - 1].
-  Value clamp(Value x, int64_t size) {
-    Value zero = c(0);
-    Value low = max(x, zero);
-    Value last = c(std::max<int64_t>(size - 1, 0));
-    return min(low, last);
-  }
+  Value clamp(Value x, int64_t size) { return clampIndex(b, loc, x, size); }
   /// min(d, 0) and max(d, 0).
   Value below(Value d) {
     Value zero = c(0);

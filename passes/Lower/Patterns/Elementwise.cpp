@@ -18,22 +18,6 @@ namespace {
 /// Computes one result element from the input elements of an elementwise op.
 using ScalarFn = Value (*)(OpBuilder &, Location, ElementKind, ValueRange);
 
-template <typename FloatOp, typename IntOp>
-Value arithmetic(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
-  if (kind == ElementKind::Float)
-    return FloatOp::create(b, loc, args[0], args[1]);
-  return IntOp::create(b, loc, args[0], args[1]);
-}
-
-template <typename FloatOp, typename SignedOp, typename UnsignedOp>
-Value signedArithmetic(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
-  if (kind == ElementKind::Float)
-    return FloatOp::create(b, loc, args[0], args[1]);
-  if (kind == ElementKind::Unsigned)
-    return UnsignedOp::create(b, loc, args[0], args[1]);
-  return SignedOp::create(b, loc, args[0], args[1]);
-}
-
 /// Integer division and remainder that never trap. TensorFlow reports a zero divisor (a
 /// kiln.check does here); the code computes 0 for it rather than fault. INT_MIN / -1, which
 /// traps on x86, wraps to INT_MIN with remainder 0, as TensorFlow computes it.
@@ -308,18 +292,13 @@ Value compareWith(OpBuilder &b, Location loc, ElementKind kind, Value x, double 
   return arith::CmpIOp::create(b, loc, kind == ElementKind::Unsigned ? u : s, x, constant);
 }
 
-Value multiply(OpBuilder &b, Location loc, ElementKind kind, Value x, Value y) {
-  if (kind == ElementKind::Float)
-    return arith::MulFOp::create(b, loc, x, y);
-  return arith::MulIOp::create(b, loc, x, y);
-}
-
 /// ReluGrad: gradients * (features > 0).
 Value reluGrad(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   using P = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
   Value positive = compareWith(b, loc, kind, args[1], 0, P::OGT, I::sgt, I::ugt);
-  return multiply(b, loc, kind, args[0], indicator(b, loc, args[0].getType(), positive));
+  Value factor = indicator(b, loc, args[0].getType(), positive);
+  return arithmetic<arith::MulFOp, arith::MulIOp>(b, loc, kind, {args[0], factor});
 }
 
 /// Relu6Grad: gradients * (features > 0 && features < 6).
@@ -329,7 +308,8 @@ Value relu6Grad(OpBuilder &b, Location loc, ElementKind kind, ValueRange args) {
   Value positive = compareWith(b, loc, kind, args[1], 0, P::OGT, I::sgt, I::ugt);
   Value belowSix = compareWith(b, loc, kind, args[1], 6, P::OLT, I::slt, I::ult);
   Value inside = arith::AndIOp::create(b, loc, positive, belowSix);
-  return multiply(b, loc, kind, args[0], indicator(b, loc, args[0].getType(), inside));
+  Value factor = indicator(b, loc, args[0].getType(), inside);
+  return arithmetic<arith::MulFOp, arith::MulIOp>(b, loc, kind, {args[0], factor});
 }
 
 /// EluGrad and SeluGrad: outputs < 0 ? gradients * (outputs + below) : gradients * above

@@ -48,6 +48,13 @@ Value readAsFloat(OpBuilder &b, Location l, Value images, ValueRange at, Element
   return arith::SIToFPOp::create(b, l, f32, v);
 }
 
+/// a + (c - a) * t, the linear blend TensorFlow's bilinear kernels compute.
+Value blend(OpBuilder &b, Location l, Value a, Value c, Value t) {
+  Value difference = arith::SubFOp::create(b, l, c, a);
+  Value scaled = arith::MulFOp::create(b, l, difference, t);
+  return arith::AddFOp::create(b, l, a, scaled);
+}
+
 template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -87,10 +94,7 @@ template <typename OpT, bool Bilinear> struct ResizeLowering : OpConversionPatte
           };
           Value ly = tensor::ExtractOp::create(b, l, hLerp, oy);
           Value lx = tensor::ExtractOp::create(b, l, wLerp, ox);
-          auto lerp = [&](Value a, Value bv, Value t) -> Value {
-            return arith::AddFOp::create(
-                b, l, a, arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, bv, a), t));
-          };
+          auto lerp = [&](Value a, Value bv, Value t) { return blend(b, l, a, bv, t); };
           Value top = lerp(read(y0, x0), read(y0, x1), lx);
           Value bottom = lerp(read(y1, x0), read(y1, x1), lx);
           return lerp(top, bottom, ly);
@@ -204,12 +208,7 @@ struct ResizeAreaLowering : OpConversionPattern<tf::ResizeAreaOp> {
           Value one = indexConstant(b, l, 1);
           Value zeroF = scalarConstant(b, l, b.getF32Type(), 0);
           Value oneF = scalarConstant(b, l, b.getF32Type(), 1);
-          auto clamp = [&](Value v, int64_t size) -> Value {
-            Value zero = indexConstant(b, l, 0);
-            Value low = arith::MaxSIOp::create(b, l, v, zero);
-            Value last = indexConstant(b, l, size - 1);
-            return arith::MinSIOp::create(b, l, low, last);
-          };
+          auto clamp = [&](Value v, int64_t size) { return clampIndex(b, l, v, size); };
           Value yLastIndex = arith::SubIOp::create(b, l, y1, one);
           Value x0Next = arith::AddIOp::create(b, l, x0, one);
           Value xLastIndex = arith::SubIOp::create(b, l, x1, one);
@@ -313,12 +312,7 @@ struct ExtractImagePatchesLowering : OpConversionPattern<tf::ExtractImagePatches
             Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, limit);
             return arith::AndIOp::create(b, l, from, below);
           };
-          auto clamp = [&](Value v, int64_t size) -> Value {
-            Value zero = index(0);
-            Value low = arith::MaxSIOp::create(b, l, v, zero);
-            Value last = index(size - 1);
-            return arith::MinSIOp::create(b, l, low, last);
-          };
+          auto clamp = [&](Value v, int64_t size) { return clampIndex(b, l, v, size); };
           Value insideY = inside(y, h), insideX = inside(x, w);
           Value valid = arith::AndIOp::create(b, l, insideY, insideX);
           Value yc = clamp(y, h), xc = clamp(x, w);
@@ -363,9 +357,7 @@ struct CropAndResizeLowering : OpConversionPattern<tf::CropAndResizeOp> {
           Value channel = linalg::IndexOp::create(b, l, 3);
           Value image32 = tensor::ExtractOp::create(b, l, ind, ValueRange{box});
           Value n = arith::IndexCastOp::create(b, l, b.getIndexType(), image32);
-          Value zero = index(0), last = index(batch - 1);
-          Value low = arith::MaxSIOp::create(b, l, n, zero);
-          n = arith::MinSIOp::create(b, l, low, last);
+          n = clampIndex(b, l, n, batch);
           Value source[2];
           Value inside;
           for (int d = 0; d < 2; ++d) {
@@ -402,8 +394,7 @@ struct CropAndResizeLowering : OpConversionPattern<tf::CropAndResizeOp> {
           auto toIndex = [&](Value v, int d) -> Value {
             Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), v);
             i = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
-            Value floor0 = arith::MaxSIOp::create(b, l, i, index(0));
-            return arith::MinSIOp::create(b, l, floor0, index(size[d] - 1));
+            return clampIndex(b, l, i, size[d]);
           };
           auto read = [&](Value y, Value x) {
             return readAsFloat(b, l, image, ValueRange{n, y, x, channel}, kind);
@@ -422,14 +413,9 @@ struct CropAndResizeLowering : OpConversionPattern<tf::CropAndResizeOp> {
             Value topRight = read(lower[0], upper[1]);
             Value bottomLeft = read(upper[0], lower[1]);
             Value bottomRight = read(upper[0], upper[1]);
-            auto blend = [&](Value a, Value c, Value t) -> Value {
-              Value difference = arith::SubFOp::create(b, l, c, a);
-              Value scaled = arith::MulFOp::create(b, l, difference, t);
-              return arith::AddFOp::create(b, l, a, scaled);
-            };
-            Value top = blend(topLeft, topRight, lerp[1]);
-            Value bottom = blend(bottomLeft, bottomRight, lerp[1]);
-            value = blend(top, bottom, lerp[0]);
+            Value top = blend(b, l, topLeft, topRight, lerp[1]);
+            Value bottom = blend(b, l, bottomLeft, bottomRight, lerp[1]);
+            value = blend(b, l, top, bottom, lerp[0]);
           } else {
             Value y = toIndex(math::RoundOp::create(b, l, source[0]), 0);
             Value x = toIndex(math::RoundOp::create(b, l, source[1]), 1);

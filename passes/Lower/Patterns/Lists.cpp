@@ -24,8 +24,7 @@ namespace {
 Value clampedIndex(OpBuilder &b, Location loc, Value index, int64_t n, ValueRange at = {}) {
   Value i = tensor::ExtractOp::create(b, loc, index, at);
   i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-  i = arith::MaxSIOp::create(b, loc, i, indexConstant(b, loc, 0));
-  return arith::MinSIOp::create(b, loc, i, indexConstant(b, loc, n - 1));
+  return clampIndex(b, loc, i, n);
 }
 
 /// Offsets, sizes and strides of the element at `index` of a list of type `list`.

@@ -53,6 +53,30 @@ mlir::Value buildGather(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTens
 /// An index constant.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// `index` (an index value) clamped to [0, size - 1], so that a read at it stays inside
+/// a dimension of `size` elements.
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index, int64_t size);
+
+/// args[0] op args[1] in float or integer arithmetic, by `kind`.
+template <typename FloatOp, typename IntOp>
+mlir::Value arithmetic(mlir::OpBuilder &b, mlir::Location loc, ElementKind kind,
+                       mlir::ValueRange args) {
+  if (kind == ElementKind::Float)
+    return FloatOp::create(b, loc, args[0], args[1]);
+  return IntOp::create(b, loc, args[0], args[1]);
+}
+
+/// args[0] op args[1] in float, signed or unsigned arithmetic, by `kind`.
+template <typename FloatOp, typename SignedOp, typename UnsignedOp>
+mlir::Value signedArithmetic(mlir::OpBuilder &b, mlir::Location loc, ElementKind kind,
+                             mlir::ValueRange args) {
+  if (kind == ElementKind::Float)
+    return FloatOp::create(b, loc, args[0], args[1]);
+  if (kind == ElementKind::Unsigned)
+    return UnsignedOp::create(b, loc, args[0], args[1]);
+  return SignedOp::create(b, loc, args[0], args[1]);
+}
+
 /// A scalar constant of `type` (integer, index or float) holding `value`.
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type, double value);
 

@@ -299,12 +299,9 @@ template <typename OpT, Scan How> struct CumulativeLowering : OpConversionPatter
       Value term = math::Log1pOp::create(b, l, e);
       return arith::AddFOp::create(b, l, high, term);
     }
-    bool product = How == Scan::Product;
-    if (kind == ElementKind::Float)
-      return product ? Value(arith::MulFOp::create(b, l, args[0], args[1]))
-                     : Value(arith::AddFOp::create(b, l, args[0], args[1]));
-    return product ? Value(arith::MulIOp::create(b, l, args[0], args[1]))
-                   : Value(arith::AddIOp::create(b, l, args[0], args[1]));
+    if (How == Scan::Product)
+      return arithmetic<arith::MulFOp, arith::MulIOp>(b, l, kind, args);
+    return arithmetic<arith::AddFOp, arith::AddIOp>(b, l, kind, args);
   }
 };
 
@@ -446,10 +443,7 @@ struct InTopKLowering : OpConversionPattern<tf::InTopKV2Op> {
     // The target's prediction, read with a clamped index.
     auto targetValue = [&](OpBuilder &b, Location l, Value row, Value target) -> Value {
       Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), target);
-      Value zero = indexConstant(b, l, 0);
-      Value low = arith::MaxSIOp::create(b, l, i, zero);
-      Value last = indexConstant(b, l, classes - 1);
-      Value clamped = arith::MinSIOp::create(b, l, low, last);
+      Value clamped = clampIndex(b, l, i, classes);
       return tensor::ExtractOp::create(b, l, pred, ValueRange{row, clamped});
     };
     auto countType = RankedTensorType::get(type.getShape(), targetType);

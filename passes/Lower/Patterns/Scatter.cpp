@@ -27,29 +27,21 @@ namespace {
 enum class Combine { Replace, Add, Subtract, Multiply, Max, Min };
 
 Value combine(OpBuilder &b, Location loc, Combine how, ElementKind kind, Value old, Value update) {
-  bool isFloat = kind == ElementKind::Float, isUnsigned = kind == ElementKind::Unsigned;
   switch (how) {
   case Combine::Replace:
     return update;
   case Combine::Add:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, old, update))
-                   : Value(arith::AddIOp::create(b, loc, old, update));
+    return arithmetic<arith::AddFOp, arith::AddIOp>(b, loc, kind, {old, update});
   case Combine::Subtract:
-    return isFloat ? Value(arith::SubFOp::create(b, loc, old, update))
-                   : Value(arith::SubIOp::create(b, loc, old, update));
+    return arithmetic<arith::SubFOp, arith::SubIOp>(b, loc, kind, {old, update});
   case Combine::Multiply:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, old, update))
-                   : Value(arith::MulIOp::create(b, loc, old, update));
+    return arithmetic<arith::MulFOp, arith::MulIOp>(b, loc, kind, {old, update});
   case Combine::Max:
-    if (isFloat)
-      return arith::MaximumFOp::create(b, loc, old, update);
-    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, old, update))
-                      : Value(arith::MaxSIOp::create(b, loc, old, update));
+    return signedArithmetic<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>(b, loc, kind,
+                                                                               {old, update});
   case Combine::Min:
-    if (isFloat)
-      return arith::MinimumFOp::create(b, loc, old, update);
-    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, old, update))
-                      : Value(arith::MinSIOp::create(b, loc, old, update));
+    return signedArithmetic<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>(b, loc, kind,
+                                                                               {old, update});
   }
   llvm_unreachable("every combination is handled");
 }
