@@ -127,6 +127,7 @@ FailureOr<ModelInterface> readModel(ModuleOp module) {
           return op.emitOpError() << "has '" << tensor.getName()
                                   << "' without its type; run kiln-lower-freeze-interface";
         out.push_back(tensorSignature(tensor.getName(), tensor.getAlias(), tensor.getType()));
+        out.back().shapeOutput = static_cast<int32_t>(tensor.getShape());
       }
       return success();
     };
@@ -187,8 +188,8 @@ public:
   InfoBuilder(llvm::Module &m, StringRef prefix)
       : m(m), ctx(m.getContext()), prefix(prefix.str()), ptr(llvm::PointerType::get(ctx, 0)),
         i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)) {
-    tensorInfo =
-        llvm::StructType::create(ctx, {ptr, ptr, i32, i32, ptr, i64}, "kiln_tensor_info_t");
+    tensorInfo = llvm::StructType::create(ctx, {ptr, ptr, i32, i32, ptr, i64, i32, i32},
+                                          "kiln_tensor_info_t");
     stateInfo = llvm::StructType::create(ctx, {tensorInfo, i64}, "kiln_state_info_t");
     entryInfo = llvm::StructType::create(
         ctx, {ptr, i32, i32, ptr, ptr, i32, i32, ptr, ptr, i64, ptr}, "kiln_entry_info_t");
@@ -209,9 +210,11 @@ public:
         dims.empty() ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(ptr))
                      : privateGlobal(llvm::ConstantDataArray::get(ctx, dims), "dims");
     return llvm::ConstantStruct::get(
-        tensorInfo, {string(t.name), string(t.alias), llvm::ConstantInt::get(i32, t.dtype),
-                     llvm::ConstantInt::get(i32, t.dims.size()), dimsPtr,
-                     llvm::ConstantInt::get(i64, t.byteSize)});
+        tensorInfo,
+        {string(t.name), string(t.alias), llvm::ConstantInt::get(i32, t.dtype),
+         llvm::ConstantInt::get(i32, t.dims.size()), dimsPtr,
+         llvm::ConstantInt::get(i64, t.byteSize), llvm::ConstantInt::get(i32, t.shapeOutput >= 0),
+         llvm::ConstantInt::get(i32, std::max(t.shapeOutput, 0))});
   }
 
   llvm::Constant *tensors(const std::vector<TensorSignature> &list, StringRef kind) {
@@ -699,6 +702,10 @@ static void describeTensors(llvm::raw_ostream &os, ArrayRef<TensorSignature> lis
       os << "#define " << p << "_OFFSET " << offsets[i] << "\n";
     if (!gpus.empty())
       os << "#define " << p << "_GPU " << gpus[i] << "\n";
+    if (t.shapeOutput >= 0)
+      os << "/* Its size depends on values: DIMS are its bound; output " << t.shapeOutput
+         << " holds its actual dims (int64), at which it is written densely. */\n"
+         << "#define " << p << "_SHAPE_OUTPUT " << t.shapeOutput << "\n";
   }
 }
 

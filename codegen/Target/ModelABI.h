@@ -23,6 +23,7 @@ struct TensorSignature {
   int dtype = 0;     // kiln_dtype_t
   llvm::SmallVector<int64_t> dims;
   int64_t byteSize = 0;
+  int32_t shapeOutput = -1; // the output holding its actual shape (a value-dependent size)
 };
 
 /// A C identifier made from `text` (invalid characters become '_').

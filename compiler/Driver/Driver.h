@@ -42,6 +42,7 @@ struct CompileOptions {
   bool cublasltEpilogues = false;   // GPU: epilogues in cuBLASLt's products (1x1 convolutions')
   std::vector<std::string> devices; // --devices: place ops on these (kiln-graph-place)
   bool compressTransfers = false;   // f32 tensors cross devices as their upper 16 bits
+  std::vector<std::string> bounds;  // --bound NODE=N: bounds of value-dependent sizes
   std::string gpuArch;              // --gpu-arch sm_XX: assemble the kernels (else PTX, sm_80)
   std::string executablePath;       // the running kiln, to find the runtime libraries
   bool listSignatures = false;      // print a SavedModel directory's signatures, compile nothing

@@ -20,6 +20,7 @@ pipelines::PipelineOptions Compilation::pipelineOptions() const {
   pipelines::PipelineOptions p;
   p.devices = options.devices;
   p.compressTransfers = options.compressTransfers;
+  p.bounds = options.bounds;
   p.kernelCalls = !options.noKernels;
   p.runtimeChecks = options.runtimeChecks;
   p.strictFloat = options.strictFloat;

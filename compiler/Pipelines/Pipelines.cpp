@@ -40,6 +40,12 @@ LogicalResult buildGraphPipeline(OpPassManager &pm, const PipelineOptions &optio
   func->addPass(graph::createInferShapesPass());
   func->addPass(graph::createFoldConstantsPass());
   func->addPass(graph::createDecomposePass());
+  // Sizes that depend on values get their bounds (and the entry point their shapes).
+  graph::BoundSizesPassOptions bound;
+  bound.bounds.assign(options.bounds.begin(), options.bounds.end());
+  bound.runtimeChecks = options.runtimeChecks;
+  pm.addPass(graph::createBoundSizesPass(bound));
+  func = &pm.nest<func::FuncOp>();
   func->addPass(graph::createFoldPadsPass());
   func->addPass(graph::createCSEPass());
   func->addPass(graph::createPrunePass());

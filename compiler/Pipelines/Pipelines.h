@@ -28,6 +28,9 @@ struct PipelineOptions {
   /// Send f32 tensors across devices as their upper 16 bits (kiln-graph-partition's
   /// compress-transfers: the paper's lossy compression, section 5.5).
   bool compressTransfers = false;
+  /// NODE=N: bounds of value-dependent sizes smaller than the natural ones
+  /// (kiln-graph-bound-sizes; kiln compile --bound).
+  std::vector<std::string> bounds;
   /// Call the runtime's kernels; without, every op stays generated loops.
   bool kernelCalls = true;
   /// Check input values where TensorFlow reports errors (kiln-graph-insert-checks);

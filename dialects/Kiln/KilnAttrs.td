@@ -45,17 +45,28 @@ def Kiln_TensorAttr : AttrDef<Kiln_Dialect, "Tensor"> {
   let description = [{
     The tensor's name in the graph (`node:port`), the name a tfcompile config gives it
     (`alias`), and, once `kiln-lower-freeze-interface` has fixed it, its type (static, of
-    rank 16 or less, KILN_MAX_RANK: what the C header declares).
+    rank 16 or less, KILN_MAX_RANK: what the C header declares). A fetch whose size depends
+    on values (`kiln-graph-bound-sizes`) has the type of its bound and names, with `shape`,
+    the fetch that holds its actual shape (int64, one entry per dimension); the entry
+    point writes it densely at that shape.
 
     ```mlir
     #kiln.tensor<"x:0" alias "x" : tensor<1x224x224x3xf32>>
     #kiln.tensor<"logits:0">
+    #kiln.tensor<"where:0" : tensor<12x2xi64> shape 1>
     ```
   }];
   let parameters = (ins StringRefParameter<"node:port">:$name,
                         OptionalParameter<"::mlir::StringAttr">:$alias,
-                        OptionalParameter<"::mlir::RankedTensorType">:$type);
-  let assemblyFormat = "`<` $name (`alias` $alias^)? (`:` $type^)? `>`";
+                        OptionalParameter<"::mlir::RankedTensorType">:$type,
+                        DefaultValuedParameter<"int64_t", "-1">:$shape);
+  let assemblyFormat = "`<` $name (`alias` $alias^)? (`:` $type^)? (`shape` $shape^)? `>`";
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$name, "::mlir::StringAttr":$alias,
+                     "::mlir::RankedTensorType":$type), [{
+      return $_get($_ctxt, name, alias, type, -1);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 

@@ -78,9 +78,11 @@ PartAttr PartAttr::withStatus() const {
 }
 
 LogicalResult TensorAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
-                                 StringAttr alias, RankedTensorType type) {
+                                 StringAttr alias, RankedTensorType type, int64_t shape) {
   if (name.empty())
     return emitError() << "a feed or fetch needs the tensor's name";
+  if (shape < -1)
+    return emitError() << "'" << name << "' names the fetch " << shape << " as its shape";
   if (type && !type.hasStaticShape())
     return emitError() << "'" << name << "' is frozen with the dynamic type " << type
                        << "; an entry point's tensors have static shapes";
@@ -155,6 +157,11 @@ LogicalResult EntryOp::verify() {
         return emitOpError() << what << " the state '" << state << "' twice";
     }
   }
+  for (auto fetch : getFetches().getAsRange<TensorAttr>())
+    if (fetch.getShape() >= static_cast<int64_t>(getFetches().size()))
+      return emitOpError() << "names fetch " << fetch.getShape() << " as the shape of '"
+                           << fetch.getName() << "', past its " << getFetches().size()
+                           << " fetches";
   if (!getParts())
     return success();
   if (getParts()->size() > 1 && (!getState().empty() || !getUpdates().empty()))

@@ -44,4 +44,17 @@ def TF_RuntimeChecksInterface : OpInterface<"RuntimeChecksInterface"> {
   ];
 }
 
+// Ops each of whose result elements is computed from the operands' elements at the same
+// position (after NumPy broadcasting) and from nothing else: `kiln-graph-bound-sizes` lets
+// them take tensors of value-dependent size, whose padding they carry along untouched.
+def TF_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::kiln::tf::traits";
+}
+
+// Ops whose lowering is one sequential loop over their input (Where, Unique, the non-max
+// suppressions): `kiln-graph-place` keeps them on a CPU.
+def TF_HostOnly : NativeOpTrait<"HostOnly"> {
+  let cppNamespace = "::kiln::tf::traits";
+}
+
 #endif // KILN_TF_INTERFACES_TD

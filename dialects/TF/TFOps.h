@@ -12,6 +12,16 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace kiln::tf::traits {
+/// TF_Elementwise (TFInterfaces.td): each result element depends only on the operands'
+/// elements at its position.
+template <typename ConcreteType>
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {};
+/// TF_HostOnly (TFInterfaces.td): lowered to one sequential loop, run on a CPU.
+template <typename ConcreteType>
+class HostOnly : public mlir::OpTrait::TraitBase<ConcreteType, HostOnly> {};
+} // namespace kiln::tf::traits
+
 #include "dialects/TF/TFInterfaces.h.inc"
 
 #define GET_OP_CLASSES

@@ -84,7 +84,7 @@ def TF_ConstOp : TF_Op<"Const"> {
   let inferFn = "inferConst";
 }
 
-def TF_IdentityOp : TF_Op<"Identity"> {
+def TF_IdentityOp : TF_Op<"Identity", [TF_Elementwise]> {
   let summary = "returns its input";
   let description = [{
     ```mlir
@@ -181,7 +181,7 @@ def TF_RecvOp : TF_Op<"_Recv", [], [MemoryEffects<[MemRead]>]> {
 class TF_BinaryOp<string mnemonic, string what, Type operandType = TF_NumberTensor,
                   Type resultType = operandType, string infer = "inferBroadcastBinary",
                   list<Trait> traits = []>
-    : TF_Op<mnemonic, traits> {
+    : TF_Op<mnemonic, !listconcat(traits, [TF_Elementwise])> {
   let summary = what # ", elementwise, with NumPy broadcasting";
   let description = [{
     ```mlir
@@ -259,7 +259,7 @@ def TF_ApproximateEqualOp : TF_Op<"ApproximateEqual"> {
   let inferFn = "inferApproximateEqual";
 }
 
-def TF_ClipByValueOp : TF_Op<"ClipByValue"> {
+def TF_ClipByValueOp : TF_Op<"ClipByValue", [TF_Elementwise]> {
   let summary = "max(min(t, clip_value_max), clip_value_min), elementwise";
   let description = [{
     The bounds are scalars or have the shape of `t` (`input` here: `t` would clash with the
@@ -290,7 +290,7 @@ def TF_LogicalAndOp : TF_BinaryOp<"LogicalAnd", "x && y", TensorOf<[I1]>>;
 def TF_LogicalOrOp : TF_BinaryOp<"LogicalOr", "x || y", TensorOf<[I1]>>;
 }
 
-def TF_SelectV2Op : TF_Op<"SelectV2"> {
+def TF_SelectV2Op : TF_Op<"SelectV2", [TF_Elementwise]> {
   let summary = "condition ? t : e, elementwise, with NumPy broadcasting of all three";
   let description = [{
     ```mlir
@@ -322,7 +322,8 @@ def TF_SelectOp : TF_Op<"Select"> {
 //===----------------------------------------------------------------------===//
 
 class TF_ActivationOp<string mnemonic, string what, string inName = "x", string outName = "y",
-                      Type type = TF_NumberTensor> : TF_Op<mnemonic> {
+                      Type type = TF_NumberTensor, list<Trait> traits = [TF_Elementwise]>
+    : TF_Op<mnemonic, traits> {
   let summary = what;
   let description = [{
     ```mlir
@@ -410,7 +411,7 @@ def TF_BucketizeOp : TF_Op<"Bucketize"> {
   let inferFn = "inferBucketize";
 }
 
-class TF_PredicateOp<string mnemonic, string what> : TF_Op<mnemonic> {
+class TF_PredicateOp<string mnemonic, string what> : TF_Op<mnemonic, [TF_Elementwise]> {
   let summary = what;
   let description = [{
     ```mlir
@@ -529,10 +530,10 @@ def TF_LeakyReluGradOp : TF_Op<"LeakyReluGrad"> {
 
 def TF_SoftmaxOp : TF_ActivationOp<"Softmax",
     "exp(logits) / sum(exp(logits)) along the last dimension", "logits", "softmax",
-    TF_FloatTensor>;
+    TF_FloatTensor, []>;
 def TF_LogSoftmaxOp : TF_ActivationOp<"LogSoftmax",
     "logits - log(sum(exp(logits))) along the last dimension", "logits", "logsoftmax",
-    TF_FloatTensor>;
+    TF_FloatTensor, []>;
 
 //===----------------------------------------------------------------------===//
 // Linear algebra.
@@ -609,7 +610,7 @@ def TF_ReshapeOp : TF_Op<"Reshape"> {
   let hasFolder = 1;
 }
 
-def TF_CastOp : TF_Op<"Cast"> {
+def TF_CastOp : TF_Op<"Cast", [TF_Elementwise]> {
   let summary = "converts each element to `DstT`";
   let description = [{
     Float to integer truncates toward zero; any value to bool is `x != 0`; bool to a number
@@ -646,11 +647,14 @@ class TF_ReductionOp<string mnemonic, string what> : TF_Op<mnemonic> {
   let inferFn = "inferReduction";
 }
 
+// Integer ones folded on constants (shape arithmetic: tf.boolean_mask's Prod of dims).
+let hasFolder = 1 in {
 def TF_SumOp : TF_ReductionOp<"Sum", "the sum">;
+def TF_ProdOp : TF_ReductionOp<"Prod", "the product">;
+}
 def TF_MeanOp : TF_ReductionOp<"Mean", "the mean (integer means truncate)">;
 def TF_MaxOp : TF_ReductionOp<"Max", "the maximum">;
 def TF_MinOp : TF_ReductionOp<"Min", "the minimum">;
-def TF_ProdOp : TF_ReductionOp<"Prod", "the product">;
 def TF_AllOp : TF_ReductionOp<"All", "the logical and (of booleans)">;
 def TF_AnyOp : TF_ReductionOp<"Any", "the logical or (of booleans)">;
 
@@ -861,9 +865,11 @@ def TF_RankOp : TF_Op<"Rank"> {
 def TF_GatherV2Op : TF_Op<"GatherV2", [DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
   let summary = "gathers slices of `params` along `axis` at `indices`";
   let description = [{
-    The result shape is params.shape[:axis] + indices.shape + params.shape[axis+1:]. Only
-    `batch_dims = 0` is supported. An index out of range is an error, as in TensorFlow's
-    CPU kernel (a kiln.check; with --no-runtime-checks it gives zeros).
+    The result shape is params.shape[:axis] + indices.shape[batch_dims:] +
+    params.shape[axis+1:]: with `batch_dims` b (negative counts from indices' rank), the
+    first b dimensions are a batch that params and indices share (b <= axis). An index out
+    of range is an error, as in TensorFlow's CPU kernel (a kiln.check; with
+    --no-runtime-checks it gives zeros).
     ```mlir
     %y = "tf.GatherV2"(%p, %i, %a) : (tensor<5x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
     ```
@@ -2323,6 +2329,91 @@ def TF_BiasAddGradOp : TF_Op<"BiasAddGrad"> {
       DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format, OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_NumberTensor:$output);
   let inferFn = "inferBiasAddGrad";
+}
+
+//===----------------------------------------------------------------------===//
+// Data-dependent sizes. Each op's result size along its first dimension depends on the
+// values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
+// bound, and the op then writes its first `count` rows (the size TensorFlow's result would
+// have, at most the bound) and zeros after them: the padded form the ops after it see.
+//===----------------------------------------------------------------------===//
+
+def TF_WhereOp : TF_Op<"Where", [TF_HostOnly]> {
+  let summary = "the coordinates of the input's true (nonzero) elements, in row-major order";
+  let description = [{
+    ```mlir
+    %i = "tf.Where"(%mask) : (tensor<3x4xi1>) -> tensor<?x2xi64>
+    ```
+  }];
+  let dataArgs = (ins TF_Tensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[I64]>:$index);
+  let inferFn = "inferWhere";
+}
+
+def TF_UniqueOp : TF_Op<"Unique", [TF_HostOnly]> {
+  let summary = "the distinct values of a vector in order of first appearance, and for each "
+                "element the position of its value among them";
+  let dataArgs = (ins TF_Tensor:$x, OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$out_idx);
+  let results = (outs TF_Tensor:$y, TF_IndexTensor:$idx);
+  let inferFn = "inferUnique";
+}
+
+class TF_NonMaxSuppressionOp<string mnemonic, string what, dag extraArgs, dag extraResults>
+    : TF_Op<mnemonic, [TF_HostOnly]> {
+  let summary = "greedy non-max suppression of boxes [y1, x1, y2, x2] by score" # what;
+  let description = [{
+    As TensorFlow's CPU kernel: candidates (score above `score_threshold`) are visited
+    in decreasing order of score, the lower index first among equal scores; a candidate is
+    selected unless its intersection over union with a selected box exceeds
+    `iou_threshold` (with `soft_nms_sigma` > 0, each selected box instead scales its score
+    by exp(-iou^2 / (2 sigma)), and it returns to the candidates while above the
+    threshold), until `max_output_size` are selected. `iou_threshold` must be in [0, 1]
+    and `max_output_size` not negative (checked at run time). With
+    `pad_to_max_output_size`, the result has `max_output_size` entries (a constant), zeros
+    after `valid_outputs`.
+  }];
+  let dataArgs = !con((ins TensorOf<[F32]>:$boxes, TensorOf<[F32]>:$scores,
+      TensorOf<[I32]>:$max_output_size, TensorOf<[F32]>:$iou_threshold,
+      TensorOf<[F32]>:$score_threshold), extraArgs);
+  let results = !con((outs TensorOf<[I32]>:$selected_indices), extraResults);
+  let inferFn = "inferNonMaxSuppression";
+}
+
+def TF_NonMaxSuppressionV3Op : TF_NonMaxSuppressionOp<"NonMaxSuppressionV3", "",
+    (ins OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$T_threshold), (outs)>;
+def TF_NonMaxSuppressionV4Op : TF_NonMaxSuppressionOp<"NonMaxSuppressionV4",
+    ", with the number selected",
+    (ins DefaultValuedOptionalAttr<BoolAttr, "false">:$pad_to_max_output_size,
+     OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$T_threshold),
+    (outs TensorOf<[I32]>:$valid_outputs)>;
+def TF_NonMaxSuppressionV5Op : TF_NonMaxSuppressionOp<"NonMaxSuppressionV5",
+    ", with the selected boxes' scores and their number; soft-NMS with soft_nms_sigma > 0",
+    (ins TensorOf<[F32]>:$soft_nms_sigma,
+     DefaultValuedOptionalAttr<BoolAttr, "false">:$pad_to_max_output_size,
+     OptionalAttr<TypeAttr>:$T),
+    (outs TensorOf<[F32]>:$selected_scores, TensorOf<[I32]>:$valid_outputs)>;
+
+def TF_CombinedNonMaxSuppressionOp : TF_Op<"CombinedNonMaxSuppression", [TF_HostOnly]> {
+  let summary = "non-max suppression per batch and class, the survivors of every class "
+                "merged by score";
+  let description = [{
+    As TensorFlow's CPU kernel: for each image and class, hard NMS of the boxes
+    ([batch, boxes, q, 4], q = 1 or one box per class) by that class's scores
+    ([batch, boxes, classes]) keeps at most `max_output_size_per_class`; the kept boxes of
+    all classes are ordered by score (equal scores: the lower class, then the earlier
+    selected, first; TensorFlow's order of equal scores is unspecified) and the first
+    `max_total_size` (a constant) are the result, boxes clipped to [0, 1] with
+    `clip_boxes`, zeros after `valid_detections`. With `pad_per_class`, the result has
+    min(max_total_size, max_output_size_per_class * classes) entries instead (both constants).
+  }];
+  let dataArgs = (ins TensorOf<[F32]>:$boxes, TensorOf<[F32]>:$scores,
+      TensorOf<[I32]>:$max_output_size_per_class, TensorOf<[I32]>:$max_total_size,
+      TensorOf<[F32]>:$iou_threshold, TensorOf<[F32]>:$score_threshold,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$pad_per_class,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$clip_boxes);
+  let results = (outs TensorOf<[F32]>:$nmsed_boxes, TensorOf<[F32]>:$nmsed_scores,
+                      TensorOf<[F32]>:$nmsed_classes, TensorOf<[I32]>:$valid_detections);
+  let inferFn = "inferCombinedNonMaxSuppression";
 }
 
 #endif // KILN_TF_OPS_TD

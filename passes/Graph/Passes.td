@@ -10,7 +10,7 @@ def PrunePass : Pass<"kiln-graph-prune", "mlir::func::FuncOp"> {
   let description = [{
     The paper's partial execution (section 4.2): only the subgraph that the fetches need
     runs. Every op that neither a returned value nor, transitively, one of its data or control
-    inputs depends on is erased, stateful or not.
+    inputs depends on is erased, stateful or not; a `kiln.check` stays, with what it checks.
 
     Before:
     ```mlir
@@ -25,6 +25,64 @@ def PrunePass : Pass<"kiln-graph-prune", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numPruned", "ops-pruned", "Number of ops removed">,
   ];
+}
+
+def BoundSizesPass : Pass<"kiln-graph-bound-sizes", "mlir::ModuleOp"> {
+  let summary = "Give sizes that depend on values a static bound and carry the size at run time";
+  let description = [{
+    XLA's dynamic padder. An op whose result size depends on the values it reads (`Where`,
+    `Unique`, `NonMaxSuppressionV3/V4/V5` without padding, `TopKV2` with a fed k) gets the
+    static type of a bound on that size: the input's size for `Where` and `Unique`,
+    min(max_output_size, boxes) for a non-max suppression, the bound of k's value
+    (a constant, a `Minimum` with one, a size) for `TopKV2`, or a smaller `bounds` entry
+    for its node (`kiln compile --bound NODE=N`), in which case a `kiln.check` fails the
+    call when the actual size is larger (a non-max suppression then gets one row more, to
+    tell). The size itself is an i32 scalar of the graph (`Sum` of the nonzero elements,
+    `Max` of Unique's idx + 1, the suppression's `valid_outputs`); the op writes its first
+    `size` rows and zeros after them.
+
+    Each op that a padded tensor reaches is rewritten to compute the same valid part:
+    elementwise ops (the `TF_Elementwise` trait) carry the padding along; `Sum`, `Mean`,
+    `Max`, `Min`, `Prod`, `Any`, `All`, `ArgMax`, `ArgMin` and `TopKV2` first replace it
+    with their identity (`SelectV2` of a mask of the valid coordinates); `Reshape` of a
+    tensor padded in its first dimension moves the size (the valid elements stay a prefix);
+    `GatherV2` and `GatherNd` mask padded indices to 0 and check indices into a padded
+    axis against its size; `ConcatV2` along a padded dimension gathers the valid rows
+    together; `Squeeze`, `ExpandDims`, `Transpose`, `Pack`, `Cumsum` and `Cumprod` move the
+    sizes with the dimensions; `Shape` and `Size` become the sizes. Any other op taking a
+    padded tensor is an error at its node. A padded fetch is written densely at its actual
+    shape (a gather when a dimension other than the first is padded), and the function
+    gains a result with that shape (int64), which the entry point's fetches list as
+    `NAME/shape` and the padded fetch names with `shape`.
+
+    Before:
+    ```mlir
+    func.func @main(%m: tensor<3x4xi1>) -> tensor<?x2xi64> {
+      %0 = "tf.Where"(%m) : (tensor<3x4xi1>) -> tensor<?x2xi64>
+      return %0 : tensor<?x2xi64>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main(%m: tensor<3x4xi1>) -> (tensor<12x2xi64>, tensor<2xi64>) {
+      %0 = "tf.Where"(%m) : (tensor<3x4xi1>) -> tensor<12x2xi64>
+      %1 = "tf.Cast"(%m) {DstT = i32} : (tensor<3x4xi1>) -> tensor<3x4xi32>
+      %count = "tf.Sum"(%1, %axes) ... -> tensor<i32>
+      ...
+      %shape = "tf.Pack"(%n, %two) {N = 2 : i64, axis = 0 : i64} : ... -> tensor<2xi64>
+      return %0, %shape : tensor<12x2xi64>, tensor<2xi64>
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"bounds", "bounds", "std::string",
+               "NODE=N: the bound of the value-dependent size of node NODE's result">,
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "Check at run time that sizes stay within --bound, that gathers into a padded "
+           "dimension stay below its size and that TopKV2's k does (kiln compile "
+           "--no-runtime-checks: false)">,
+  ];
+  let dependentDialects = ["kiln::dialect::KilnDialect"];
 }
 
 def InsertChecksPass : Pass<"kiln-graph-insert-checks", "mlir::func::FuncOp"> {
@@ -326,7 +384,8 @@ def PlacePass : Pass<"kiln-graph-place", "mlir::func::FuncOp"> {
     (`/device:GPU:*`), limits it to the devices it matches; nodes named in each other's
     `_class = ["loc:@node"]` are colocated (grouped with union-find) and share the
     intersection of their constraints; and a device must have a lowering for the op (a
-    CPU has them all; a GPU takes stateless ops without regions on tensors of numbers). A
+    CPU has them all; a GPU takes stateless ops without regions on tensors of numbers, but
+    not Where, Unique and the non-max suppressions, which are one sequential loop). A
     group no listed device can run goes to the host's CPU (`CPU:0` of the first device's
     task, which every program has), as TensorFlow's soft placement does: with
     `devices=/gpu:0` a tf.While runs on the CPU, its inputs and results crossing over. A

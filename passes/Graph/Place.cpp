@@ -174,11 +174,12 @@ double transferSeconds(const DeviceName &from, const DeviceName &to, double byte
 
 /// Device types that can run `op`: each needs a lowering. The CPU has them all; a GPU runs
 /// the ops that lower to loop nests (kiln-gpu-kernels): stateless ones without regions, on
-/// tensors of numbers and booleans.
+/// tensors of numbers and booleans, but not those lowered to one sequential loop (HostOnly).
 bool hasLowering(Operation *op, const DeviceName &device) {
   if (device.type == "CPU")
     return true;
-  if (device.type != "GPU" || op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+  if (device.type != "GPU" || op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      op->hasTrait<kiln::tf::traits::HostOnly>())
     return false;
   auto numeric = [](Type t) {
     if (isa<kiln::tf::ControlType>(t)) // control edges order, carry nothing

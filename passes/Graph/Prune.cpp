@@ -20,6 +20,9 @@ struct PrunePass : kiln::graph::impl::PrunePassBase<PrunePass> {
     Block &body = func.getBody().front();
     llvm::SmallPtrSet<Operation *, 32> live;
     SmallVector<Operation *> worklist{body.getTerminator()};
+    // Run-time checks (kiln-graph-bound-sizes' --bound checks) stay with what they check.
+    for (auto check : body.getOps<kiln::dialect::CheckOp>())
+      worklist.push_back(check);
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
       if (!live.insert(op).second)

@@ -172,10 +172,13 @@ struct AssignScratchPass : kiln::lower::impl::AssignScratchPassBase<AssignScratc
   /// A loop's allocations keep one slot for the whole loop, reused by every iteration.
   /// That is right when the values a loop's condition hands its body are fresh copies, as
   /// one-shot bufferization makes them: then no iteration reads a buffer that the same
-  /// allocation has already overwritten in that iteration. Anything else is refused.
+  /// allocation has already overwritten in that iteration. Any other buffer is refused
+  /// (scalars the loop carries are values, in no slot).
   static LogicalResult checkLoops(func::FuncOp func) {
     WalkResult result = func.walk([](scf::WhileOp loop) {
       for (Value value : loop.getConditionOp().getArgs()) {
+        if (!isa<MemRefType>(value.getType()))
+          continue; // a scalar: a value, not a slot
         auto alloc = value.getDefiningOp<memref::AllocOp>();
         if (!alloc || alloc->getParentRegion() != &loop.getBefore()) {
           loop.emitError() << "a loop variable reaches the loop body without a copy of its "

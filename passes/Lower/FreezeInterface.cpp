@@ -131,8 +131,8 @@ struct FreezeInterfacePass : lower::impl::FreezeInterfacePassBase<FreezeInterfac
           return func.emitError() << what << " '" << attr.getName() << "' has rank "
                                   << tensor.getRank() << "; at most " << dialect::abi::maxRank()
                                   << " is supported";
-        result.push_back(
-            dialect::TensorAttr::get(attr.getContext(), attr.getName(), attr.getAlias(), tensor));
+        result.push_back(dialect::TensorAttr::get(attr.getContext(), attr.getName(),
+                                                  attr.getAlias(), tensor, attr.getShape()));
       }
       out = ArrayAttr::get(entry.getContext(), result);
       return success();

@@ -63,6 +63,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateReductionPatterns(converter, patterns);
     lower::populateConvolutionPatterns(converter, patterns, winograd);
     lower::populateImagePatterns(converter, patterns);
+    lower::populateDataDependentPatterns(converter, patterns);
     lower::populateScatterPatterns(converter, patterns);
     lower::populateDiagonalPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

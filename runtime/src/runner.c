@@ -158,6 +158,18 @@ static int kiln_runner_check_model(const kiln_model_info_t *model, int has_state
   for (int i = 0; i < model->num_outputs; ++i) {
     if (!kiln_runner_check_tensor(model, "output", i, &model->outputs[i]))
       return 0;
+    const kiln_tensor_info_t *output = &model->outputs[i];
+    if (model->abi_version >= 5 && output->has_shape_output) {
+      int32_t s = output->shape_output;
+      const kiln_tensor_info_t *shape =
+          s >= 0 && s < model->num_outputs ? &model->outputs[s] : NULL;
+      if (shape == NULL || shape->dtype != KILN_DTYPE_I64 || shape->rank != 1 ||
+          shape->dims[0] != output->rank) {
+        kiln_runner_error("model '%s' is malformed: output %d ('%s') has a bad shape output", name,
+                          i, output->name);
+        return 0;
+      }
+    }
   }
   return 1;
 }
@@ -812,6 +824,29 @@ static int kiln_runner_compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The dims output `i` was written at, in `actual` (KILN_MAX_RANK entries): its actual dims
+ * (read from its shape output, checked against its bound) when its size depends on values,
+ * else its static dims. NULL after printing an error. */
+static const int64_t *kiln_runner_output_dims(kiln_runner *runner, int i, int64_t *actual) {
+  const kiln_model_info_t *model = runner->model;
+  const kiln_tensor_info_t *output = &model->outputs[i];
+  if (runner->whole->abi_version < 5 || !output->has_shape_output) {
+    for (int32_t d = 0; d < output->rank; ++d)
+      actual[d] = output->dims[d];
+    return actual;
+  }
+  const int64_t *shape = (const int64_t *)runner->output_buffers[output->shape_output];
+  for (int32_t d = 0; d < output->rank; ++d) {
+    if (shape[d] < 0 || shape[d] > output->dims[d]) {
+      kiln_runner_error("output '%s': its actual dimension %d (%lld) is outside its bound %lld",
+                        output->name, (int)d, (long long)shape[d], (long long)output->dims[d]);
+      return NULL;
+    }
+    actual[d] = shape[d];
+  }
+  return actual;
+}
+
 /* Writes every output to runner->output_dir. */
 static int kiln_runner_write_outputs(kiln_runner *runner) {
   const kiln_model_info_t *model = runner->model;
@@ -837,8 +872,12 @@ static int kiln_runner_write_outputs(kiln_runner *runner) {
       *p++ = (ch == '/' || ch == ':') ? '_' : ch;
     }
     memcpy(p, ".npy", sizeof(".npy"));
-    kiln_status_t status = kiln_npy_write(runner->output_path, output->dtype, output->rank,
-                                          output->dims, runner->output_buffers[i]);
+    int64_t actual[KILN_MAX_RANK];
+    const int64_t *dims = kiln_runner_output_dims(runner, i, actual);
+    if (dims == NULL)
+      return KILN_RUNNER_EXIT_FAILURE;
+    kiln_status_t status = kiln_npy_write(runner->output_path, output->dtype, output->rank, dims,
+                                          runner->output_buffers[i]);
     if (status != NULL) {
       kiln_runner_error("output '%s': %s", output->name, kiln_status_message(status));
       kiln_status_free(status);
@@ -963,8 +1002,12 @@ static int kiln_runner_run(kiln_runner *runner, int argc, char **argv) {
   for (int i = 0; i < num_outputs; ++i) {
     const kiln_tensor_info_t *output = &model->outputs[i];
     char dims[KILN_RUNNER_DIMS_BUFFER_SIZE];
+    int64_t actual[KILN_MAX_RANK];
+    const int64_t *shape = kiln_runner_output_dims(runner, i, actual);
+    if (shape == NULL)
+      return KILN_RUNNER_EXIT_FAILURE;
     printf("%s %s %s\n", output->name, kiln_dtype_name(output->dtype),
-           kiln_runner_format_dims(output->rank, output->dims, dims, sizeof(dims)));
+           kiln_runner_format_dims(output->rank, shape, dims, sizeof(dims)));
   }
   if (runner->bench_runs > 0) {
     int64_t n = runner->bench_runs;

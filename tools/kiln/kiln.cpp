@@ -168,6 +168,14 @@ int main(int argc, char **argv) {
                       "--emit mlir --stage graph, and --stats sums them up. Ops placed on a "
                       "GPU (/gpu:0) become PTX kernels (--emit ptx) the program loads through "
                       "the CUDA driver, beside the CPU partitions; one GPU per model for now");
+  compile
+      ->add_option("--bound", options.bounds,
+                   "NODE=N: the most rows the value-dependent result of node NODE (Where, "
+                   "Unique, a non-max suppression, TopKV2 with a fed k) may have, below "
+                   "its natural bound (the input's size, max_output_size): its buffers "
+                   "shrink to N rows, and a call whose result would have more fails with "
+                   "an error naming the node. Repeatable")
+      ->type_name("NODE=N");
   compile->add_flag("--compress-transfers", options.compressTransfers,
                     "With --devices: send f32 tensors across devices as their upper 16 bits "
                     "(bfloat16 by truncation, as the TensorFlow paper's lossy compression: "

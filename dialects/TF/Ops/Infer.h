@@ -199,6 +199,11 @@ mlir::LogicalResult inferInTopK(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferLRN(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out);
+// DataDependent.cpp
+mlir::LogicalResult inferWhere(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferUnique(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferNonMaxSuppression(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferCombinedNonMaxSuppression(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferBitcast(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferColor(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out);

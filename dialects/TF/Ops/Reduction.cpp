@@ -195,4 +195,47 @@ LogicalResult inferInTopK(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+namespace {
+
+/// An integer Sum or Prod of a constant over constant axes, in the element type's wrapping
+/// arithmetic as TensorFlow's kernels compute it.
+OpFoldResult foldIntegerReduction(Operation *op, bool product) {
+  auto input = op->getOperand(0).getDefiningOp<ConstOp>();
+  auto axes = constantIntsOf(op->getOperand(1));
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!input || !axes || !type || !type.hasStaticShape() || !type.getElementType().isInteger() ||
+      type.getNumElements() > kMaxFoldedElements)
+    return {};
+  auto values = dyn_cast<DenseIntElementsAttr>(input.getValue());
+  if (!values || values.getNumElements() > kMaxFoldedElements)
+    return {};
+  auto inputType = cast<RankedTensorType>(values.getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : *axes) {
+    int64_t axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank)
+      return {};
+    reduced[axis] = true;
+  }
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> out(type.getNumElements(), APInt(width, product ? 1 : 0));
+  SmallVector<int64_t> index(rank, 0);
+  for (const APInt &v : values.getValues<APInt>()) {
+    int64_t at = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        at = at * inputType.getDimSize(d) + index[d];
+    out[at] = product ? out[at] * v : out[at] + v;
+    for (int64_t d = rank - 1; d >= 0 && ++index[d] == inputType.getDimSize(d); --d)
+      index[d] = 0;
+  }
+  return DenseElementsAttr::get(type, out);
+}
+
+} // namespace
+
+OpFoldResult SumOp::fold(FoldAdaptor) { return foldIntegerReduction(*this, false); }
+OpFoldResult ProdOp::fold(FoldAdaptor) { return foldIntegerReduction(*this, true); }
+
 } // namespace kiln::tf

@@ -383,8 +383,9 @@ LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out) {
     return failure();
   auto params = cast<TensorType>(ctx.operandType(0));
   auto indices = cast<TensorType>(ctx.operandType(1));
-  if (auto b = ctx.attr<IntegerAttr>("batch_dims"); b && b.getInt() != 0)
-    return ctx.error("batch_dims = ", b.getInt(), " is not supported (only 0)");
+  int64_t batchDims = 0;
+  if (auto b = ctx.attr<IntegerAttr>("batch_dims"))
+    batchDims = b.getInt();
   auto axis = ctx.constantInts(2);
   if (!params.hasRank() || !indices.hasRank() || !axis) {
     out.push_back(UnrankedTensorType::get(params.getElementType()));
@@ -392,12 +393,25 @@ LogicalResult inferGatherV2(const InferContext &ctx, InferResult &out) {
   }
   if (axis->size() != 1)
     return ctx.error("axis must be a scalar");
-  int64_t rank = params.getRank();
+  int64_t rank = params.getRank(), indexRank = indices.getRank();
   int64_t a = (*axis)[0] < 0 ? (*axis)[0] + rank : (*axis)[0];
   if (a < 0 || a >= rank)
     return ctx.error("axis ", (*axis)[0], " is out of range for rank ", rank);
+  // TensorFlow: batch_dims counts from the end of indices' dimensions when negative, and the
+  // first batch_dims dimensions of params and indices are the same batch.
+  int64_t b = batchDims < 0 ? batchDims + indexRank : batchDims;
+  if (b < 0 || b > indexRank)
+    return ctx.error("batch_dims = ", batchDims, " is out of range for indices of rank ",
+                     indexRank);
+  if (b > a)
+    return ctx.error("batch_dims = ", batchDims, " must not exceed axis = ", a);
+  for (int64_t d = 0; d < b; ++d)
+    if (!params.isDynamicDim(d) && !indices.isDynamicDim(d) &&
+        params.getDimSize(d) != indices.getDimSize(d))
+      return ctx.error("params ", params, " and indices ", indices,
+                       " must agree in their first batch_dims = ", b, " dimensions");
   SmallVector<int64_t> shape(params.getShape().take_front(a));
-  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, indices.getShape().drop_front(b));
   llvm::append_range(shape, params.getShape().drop_front(a + 1));
   out.push_back(RankedTensorType::get(shape, params.getElementType()));
   return success();

@@ -120,6 +120,9 @@ void populateDiagonalPatterns(const mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateScatterPatterns(const mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
+/// Where, Unique and the non-max suppressions, at their bounds (kiln-graph-bound-sizes).
+void populateDataDependentPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
 void populateImagePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 /// `winograd`: f32 3x3 convolutions may use the Winograd kernel.
 void populateConvolutionPatterns(const mlir::TypeConverter &converter,

@@ -305,10 +305,118 @@ template <typename OpT, Scan How> struct CumulativeLowering : OpConversionPatter
   }
 };
 
-/// TopKV2 by selection, one row at a time: the j-th result is the first element in the
-/// order of comesBefore among those after the (j-1)-th, found by one scan of the row. That
-/// is k scans of n elements (cheap for the small k of classification heads) and needs no
-/// scratch memory.
+/// A heap of the best `k` (value, index) pairs seen so far, held in two tensors, whose root
+/// is the worst of them in TopKV2's order (comesBefore): a new pair better than the root
+/// replaces it and sinks, so a row of n elements costs O(n log k) comparisons.
+class WorstFirstHeap {
+public:
+  WorstFirstHeap(ElementKind kind, int64_t k) : kind(kind), k(k) {}
+
+  /// Whether the pair at `a` is worse than the pair at `b` (comes after it).
+  Value worse(OpBuilder &b, Location l, Value values, Value indices, Value a, Value bi) const {
+    return comesBefore(b, l, kind, extract(b, l, values, bi), extract(b, l, indices, bi),
+                       extract(b, l, values, a), extract(b, l, indices, a));
+  }
+
+  /// `(v, i)` placed at `hole` of a heap of `size` pairs, moved down past every child worse
+  /// than it. Returns the heap's two tensors.
+  std::pair<Value, Value> sink(OpBuilder &b, Location l, Value values, Value indices, Value size,
+                               Value hole, Value v, Value i) const {
+    Type indexType = b.getIndexType();
+    auto loop = scf::WhileOp::create(
+        b, l, TypeRange{values.getType(), indices.getType(), indexType, b.getI1Type()},
+        ValueRange{values, indices, hole, arith::ConstantIntOp::create(b, l, 1, 1)},
+        [&](OpBuilder &wb, Location wl, ValueRange st) {
+          scf::ConditionOp::create(wb, wl, st[3], st);
+        },
+        [&](OpBuilder &wb, Location wl, ValueRange st) {
+          Value one = indexConstant(wb, wl, 1), two = indexConstant(wb, wl, 2);
+          Value left =
+              arith::AddIOp::create(wb, wl, arith::MulIOp::create(wb, wl, st[2], two), one);
+          Value right = arith::AddIOp::create(wb, wl, left, one);
+          Value hasLeft = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, left, size);
+          Value hasRight = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, right, size);
+          // The worse child (reads clamped into the heap when a child is missing).
+          Value last = indexConstant(wb, wl, std::max<int64_t>(k - 1, 0));
+          Value l0 = arith::MinSIOp::create(wb, wl, left, last);
+          Value r0 = arith::MinSIOp::create(wb, wl, right, last);
+          Value rightWorse =
+              arith::AndIOp::create(wb, wl, hasRight, worse(wb, wl, st[0], st[1], r0, l0));
+          Value child = arith::SelectOp::create(wb, wl, rightWorse, r0, l0);
+          Value cv = extract(wb, wl, st[0], child), ci = extract(wb, wl, st[1], child);
+          // The child moves up if it is worse than (v, i).
+          Value moves =
+              arith::AndIOp::create(wb, wl, hasLeft, comesBefore(wb, wl, kind, v, i, cv, ci));
+          auto step = scf::IfOp::create(
+              wb, wl, moves,
+              [&](OpBuilder &tb, Location tl) {
+                Value nv = tensor::InsertOp::create(tb, tl, cv, st[0], ValueRange{st[2]});
+                Value ni = tensor::InsertOp::create(tb, tl, ci, st[1], ValueRange{st[2]});
+                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, child});
+              },
+              [&](OpBuilder &tb, Location tl) {
+                Value nv = tensor::InsertOp::create(tb, tl, v, st[0], ValueRange{st[2]});
+                Value ni = tensor::InsertOp::create(tb, tl, i, st[1], ValueRange{st[2]});
+                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, st[2]});
+              });
+          scf::YieldOp::create(
+              wb, wl, ValueRange{step.getResult(0), step.getResult(1), step.getResult(2), moves});
+        });
+    return {loop.getResult(0), loop.getResult(1)};
+  }
+
+  /// `(v, i)` added at position `size` and moved up past every parent better than it.
+  std::pair<Value, Value> rise(OpBuilder &b, Location l, Value values, Value indices, Value size,
+                               Value v, Value i) const {
+    Type indexType = b.getIndexType();
+    auto loop = scf::WhileOp::create(
+        b, l, TypeRange{values.getType(), indices.getType(), indexType, b.getI1Type()},
+        ValueRange{values, indices, size, arith::ConstantIntOp::create(b, l, 1, 1)},
+        [&](OpBuilder &wb, Location wl, ValueRange st) {
+          scf::ConditionOp::create(wb, wl, st[3], st);
+        },
+        [&](OpBuilder &wb, Location wl, ValueRange st) {
+          Value zero = indexConstant(wb, wl, 0), one = indexConstant(wb, wl, 1);
+          Value hasParent = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::sgt, st[2], zero);
+          Value parent = arith::DivUIOp::create(
+              wb, wl,
+              arith::MaxSIOp::create(wb, wl, arith::SubIOp::create(wb, wl, st[2], one), zero),
+              indexConstant(wb, wl, 2));
+          Value pv = extract(wb, wl, st[0], parent), pi = extract(wb, wl, st[1], parent);
+          // The parent moves down if it is better than (v, i).
+          Value moves =
+              arith::AndIOp::create(wb, wl, hasParent, comesBefore(wb, wl, kind, pv, pi, v, i));
+          auto step = scf::IfOp::create(
+              wb, wl, moves,
+              [&](OpBuilder &tb, Location tl) {
+                Value nv = tensor::InsertOp::create(tb, tl, pv, st[0], ValueRange{st[2]});
+                Value ni = tensor::InsertOp::create(tb, tl, pi, st[1], ValueRange{st[2]});
+                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, parent});
+              },
+              [&](OpBuilder &tb, Location tl) {
+                Value nv = tensor::InsertOp::create(tb, tl, v, st[0], ValueRange{st[2]});
+                Value ni = tensor::InsertOp::create(tb, tl, i, st[1], ValueRange{st[2]});
+                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, st[2]});
+              });
+          scf::YieldOp::create(
+              wb, wl, ValueRange{step.getResult(0), step.getResult(1), step.getResult(2), moves});
+        });
+    return {loop.getResult(0), loop.getResult(1)};
+  }
+
+private:
+  static Value extract(OpBuilder &b, Location l, Value t, Value at) {
+    return tensor::ExtractOp::create(b, l, t, ValueRange{at});
+  }
+  ElementKind kind;
+  int64_t k;
+};
+
+/// TopKV2, one row at a time: the first k elements fill a heap whose root is the worst of
+/// them; each later element better than the root replaces it (O(log k)); then the heap is
+/// emptied worst first into positions k-1 down to 0. The heap (2k values) lives in the
+/// scratch arena. Results follow comesBefore's total order, so they are those of a full
+/// sort.
 struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::TopKV2Op op, OpAdaptor adaptor,
@@ -321,6 +429,7 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
     Location loc = op.getLoc();
     ElementKind kind = kindOf(getElementTypeOrSelf(op.getInput().getType()));
     Type element = inputType.getElementType(), indexType = indicesType.getElementType();
+    Type i64 = rewriter.getI64Type();
     int64_t n = inputType.getShape().back(), k = valuesType.getShape().back();
     int64_t rows = inputType.getNumElements() / std::max<int64_t>(n, 1);
     if (n == 0)
@@ -329,42 +438,68 @@ struct TopKLowering : OpConversionPattern<tf::TopKV2Op> {
         reshapeTo(rewriter, loc, adaptor.getInput(), RankedTensorType::get({rows, n}, element));
     Value values = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, element);
     Value indices = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rows, k}, indexType);
+    if (k == 0 || rows == 0) {
+      rewriter.replaceOp(op, {reshapeTo(rewriter, loc, values, valuesType),
+                              reshapeTo(rewriter, loc, indices, indicesType)});
+      return success();
+    }
+    WorstFirstHeap heap(kind, k);
     Value zero = indexConstant(rewriter, loc, 0), one = indexConstant(rewriter, loc, 1);
-    Value none = indexConstant(rewriter, loc, -1);
-    Value anyValue = scalarConstant(rewriter, loc, element, 0);
     auto rowLoop = scf::ForOp::create(
         rewriter, loc, zero, indexConstant(rewriter, loc, rows), one, ValueRange{values, indices},
         [&](OpBuilder &b, Location l, Value r, ValueRange rowAcc) {
-          auto rankLoop = scf::ForOp::create(
-              b, l, zero, indexConstant(b, l, k), one,
-              ValueRange{rowAcc[0], rowAcc[1], anyValue, none},
-              [&](OpBuilder &b, Location l, Value j, ValueRange acc) {
-                Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, zero);
-                Value prevV = acc[2], prevI = acc[3];
-                auto scan = scf::ForOp::create(
-                    b, l, zero, indexConstant(b, l, n), one, ValueRange{anyValue, none},
-                    [&](OpBuilder &b, Location l, Value i, ValueRange best) {
-                      Value v = tensor::ExtractOp::create(b, l, x, ValueRange{r, i});
-                      Value after = arith::OrIOp::create(
-                          b, l, first, comesBefore(b, l, kind, prevV, prevI, v, i));
-                      Value noBest =
-                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, best[1], none);
-                      Value better = arith::OrIOp::create(
-                          b, l, noBest, comesBefore(b, l, kind, v, i, best[0], best[1]));
-                      Value take = arith::AndIOp::create(b, l, after, better);
-                      scf::YieldOp::create(
-                          b, l,
-                          ValueRange{arith::SelectOp::create(b, l, take, v, best[0]),
-                                     arith::SelectOp::create(b, l, take, i, best[1])});
+          Value heapValues = tensor::EmptyOp::create(b, l, ArrayRef<int64_t>{k}, element);
+          Value heapIndices = tensor::EmptyOp::create(b, l, ArrayRef<int64_t>{k}, i64);
+          auto scan = scf::ForOp::create(
+              b, l, zero, indexConstant(b, l, n), one, ValueRange{heapValues, heapIndices},
+              [&](OpBuilder &sb, Location sl, Value i, ValueRange h) {
+                Value v = tensor::ExtractOp::create(sb, sl, x, ValueRange{r, i});
+                Value i64v = arith::IndexCastOp::create(sb, sl, i64, i);
+                Value kIndex = indexConstant(sb, sl, k);
+                Value filling = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::slt, i, kIndex);
+                auto next = scf::IfOp::create(
+                    sb, sl, filling,
+                    [&](OpBuilder &tb, Location tl) {
+                      auto [nv, ni] = heap.rise(tb, tl, h[0], h[1], i, v, i64v);
+                      scf::YieldOp::create(tb, tl, ValueRange{nv, ni});
+                    },
+                    [&](OpBuilder &tb, Location tl) {
+                      Value rootV = tensor::ExtractOp::create(tb, tl, h[0], ValueRange{zero});
+                      Value rootI = tensor::ExtractOp::create(tb, tl, h[1], ValueRange{zero});
+                      Value better = comesBefore(tb, tl, kind, v, i64v, rootV, rootI);
+                      auto replace = scf::IfOp::create(
+                          tb, tl, better,
+                          [&](OpBuilder &rb, Location rl) {
+                            auto [nv, ni] = heap.sink(rb, rl, h[0], h[1], kIndex, zero, v, i64v);
+                            scf::YieldOp::create(rb, rl, ValueRange{nv, ni});
+                          },
+                          [&](OpBuilder &rb, Location rl) {
+                            scf::YieldOp::create(rb, rl, ValueRange{h[0], h[1]});
+                          });
+                      scf::YieldOp::create(tb, tl, replace.getResults());
                     });
-                Value bestV = scan.getResult(0), bestI = scan.getResult(1);
-                Value newValues = tensor::InsertOp::create(b, l, bestV, acc[0], ValueRange{r, j});
-                Value newIndices = tensor::InsertOp::create(
-                    b, l, arith::IndexCastOp::create(b, l, indexType, bestI), acc[1],
-                    ValueRange{r, j});
-                scf::YieldOp::create(b, l, ValueRange{newValues, newIndices, bestV, bestI});
+                scf::YieldOp::create(sb, sl, next.getResults());
               });
-          scf::YieldOp::create(b, l, ValueRange{rankLoop.getResult(0), rankLoop.getResult(1)});
+          // Empty the heap worst first, filling the row from its end.
+          auto drain = scf::ForOp::create(
+              b, l, zero, indexConstant(b, l, k), one,
+              ValueRange{rowAcc[0], rowAcc[1], scan.getResult(0), scan.getResult(1)},
+              [&](OpBuilder &db, Location dl, Value j, ValueRange st) {
+                Value size = arith::SubIOp::create(db, dl, indexConstant(db, dl, k), j);
+                Value at = arith::SubIOp::create(db, dl, size, one);
+                Value rootV = tensor::ExtractOp::create(db, dl, st[2], ValueRange{zero});
+                Value rootI = tensor::ExtractOp::create(db, dl, st[3], ValueRange{zero});
+                Value outV = tensor::InsertOp::create(db, dl, rootV, st[0], ValueRange{r, at});
+                Value position = indexType == i64
+                                     ? rootI
+                                     : Value(arith::TruncIOp::create(db, dl, indexType, rootI));
+                Value outI = tensor::InsertOp::create(db, dl, position, st[1], ValueRange{r, at});
+                Value lastV = tensor::ExtractOp::create(db, dl, st[2], ValueRange{at});
+                Value lastI = tensor::ExtractOp::create(db, dl, st[3], ValueRange{at});
+                auto [hv, hi] = heap.sink(db, dl, st[2], st[3], at, zero, lastV, lastI);
+                scf::YieldOp::create(db, dl, ValueRange{outV, outI, hv, hi});
+              });
+          scf::YieldOp::create(b, l, ValueRange{drain.getResult(0), drain.getResult(1)});
         });
     rewriter.replaceOp(op, {reshapeTo(rewriter, loc, rowLoop.getResult(0), valuesType),
                             reshapeTo(rewriter, loc, rowLoop.getResult(1), indicesType)});

@@ -150,8 +150,9 @@ template <typename OpT> struct SliceLowering : OpConversionPattern<OpT> {
   }
 };
 
-/// GatherV2 (batch_dims 0): output position (outer, i, inner) reads params at
-/// (outer, indices[i], inner); an index out of range gives zero.
+/// GatherV2: output position (outer, i, inner) reads params at (outer, indices[i], inner);
+/// with batch_dims b, the first b dimensions of outer (the batch) also index indices,
+/// before i. An index out of range gives zero.
 struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tf::GatherV2Op op, OpAdaptor adaptor,
@@ -164,13 +165,18 @@ struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
       return rewriter.notifyMatchFailure(op, "needs static shapes and a constant axis");
     int64_t axis = (*axisValue)[0] < 0 ? (*axisValue)[0] + paramsType.getRank() : (*axisValue)[0];
     int64_t indexRank = indicesType.getRank();
+    int64_t batch = static_cast<int64_t>(op.getBatchDims());
+    if (batch < 0)
+      batch += indexRank;
     Value params = adaptor.getParams(), indices = adaptor.getIndices();
     Value result = buildParallelGeneric(
         rewriter, op.getLoc(), resultType, ValueRange{}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
           SmallVector<Value> at;
-          for (int64_t j = 0; j < indexRank; ++j)
-            at.push_back(linalg::IndexOp::create(b, l, axis + j));
+          for (int64_t j = 0; j < batch; ++j)
+            at.push_back(linalg::IndexOp::create(b, l, j));
+          for (int64_t j = batch; j < indexRank; ++j)
+            at.push_back(linalg::IndexOp::create(b, l, axis + j - batch));
           Value raw = tensor::ExtractOp::create(b, l, indices, at);
           Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
           Value size = arith::ConstantIndexOp::create(b, l, paramsType.getDimSize(axis));
@@ -182,7 +188,7 @@ struct GatherLowering : OpConversionPattern<tf::GatherV2Op> {
             source.push_back(linalg::IndexOp::create(b, l, k));
           source.push_back(safe);
           for (int64_t k = axis + 1; k < paramsType.getRank(); ++k)
-            source.push_back(linalg::IndexOp::create(b, l, k - 1 + indexRank));
+            source.push_back(linalg::IndexOp::create(b, l, k - 1 + indexRank - batch));
           Value v = tensor::ExtractOp::create(b, l, params, source);
           Value zero = scalarConstant(b, l, v.getType(), 0);
           return arith::SelectOp::create(b, l, inRange, v, zero);

@@ -665,12 +665,12 @@ func.func @slice_range(%x: tensor<4xf32>) -> tensor<*xf32> {
 
 // -----
 
-// Tests that GatherV2 with batch_dims is refused.
+// Tests that GatherV2's batch_dims may not exceed its axis.
 func.func @gather_batch(%p: tensor<2x3xf32>, %i: tensor<2x1xi32>) -> tensor<*xf32> {
   %a = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
-  // expected-error @+2 {{batch_dims = 1 is not supported (only 0)}}
+  // expected-error @+2 {{batch_dims = 2 must not exceed axis = 1}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = "tf.GatherV2"(%p, %i, %a) {batch_dims = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xi32>, tensor<i32>) -> tensor<*xf32>
+  %0 = "tf.GatherV2"(%p, %i, %a) {batch_dims = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xi32>, tensor<i32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 
@@ -1511,5 +1511,55 @@ func.func @bitcast_last(%x: tensor<2x3xui8>) {
   // expected-error @+2 {{bitcasting uint8 to float32 needs a last dimension of 4, got uint8 [2,3]}}
   // expected-error @+1 {{'tf.Bitcast' op failed to infer returned types}}
   %0 = "tf.Bitcast"(%x) {type = f32} : (tensor<2x3xui8>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @unique_rank(%x: tensor<2x3xi32>) {
+  // expected-error @+2 {{x must have rank 1, got int32 [2,3]}}
+  // expected-error @+1 {{'tf.Unique' op failed to infer returned types}}
+  %y, %i = "tf.Unique"(%x) : (tensor<2x3xi32>) -> (tensor<?xi32>, tensor<6xi32>)
+  return
+}
+
+// -----
+
+func.func @nms_boxes(%b: tensor<5x3xf32>, %s: tensor<5xf32>, %n: tensor<i32>, %t: tensor<f32>) {
+  // expected-error @+2 {{boxes must be [num_boxes, 4], got float32 [5,3]}}
+  // expected-error @+1 {{'tf.NonMaxSuppressionV3' op failed to infer returned types}}
+  %0 = "tf.NonMaxSuppressionV3"(%b, %s, %n, %t, %t) : (tensor<5x3xf32>, tensor<5xf32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @nms_scores(%b: tensor<5x4xf32>, %s: tensor<6xf32>, %n: tensor<i32>, %t: tensor<f32>) {
+  // expected-error @+2 {{the numbers of boxes and scores must agree, got 5 and 6}}
+  // expected-error @+1 {{'tf.NonMaxSuppressionV3' op failed to infer returned types}}
+  %0 = "tf.NonMaxSuppressionV3"(%b, %s, %n, %t, %t) : (tensor<5x4xf32>, tensor<6xf32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @combined_q(%b: tensor<1x5x2x4xf32>, %s: tensor<1x5x3xf32>, %n: tensor<i32>, %t: tensor<f32>) {
+  // expected-error @+2 {{boxes must have 1 or num_classes (3) boxes per anchor, got 2}}
+  // expected-error @+1 {{'tf.CombinedNonMaxSuppression' op failed to infer returned types}}
+  %0:4 = "tf.CombinedNonMaxSuppression"(%b, %s, %n, %n, %t, %t) : (tensor<1x5x2x4xf32>, tensor<1x5x3xf32>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> (tensor<1x?x4xf32>, tensor<1x?xf32>, tensor<1x?xf32>, tensor<1xi32>)
+  return
+}
+
+// -----
+
+func.func @combined_total() {
+  %b = "tf.Const"() {value = dense<0.0> : tensor<1x5x1x4xf32>} : () -> tensor<1x5x1x4xf32>
+  %s = "tf.Const"() {value = dense<0.0> : tensor<1x5x3xf32>} : () -> tensor<1x5x3xf32>
+  %p = "tf.Const"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %n = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %t = "tf.Const"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  // expected-error @+2 {{max_total_size = 0 must be positive}}
+  // expected-error @+1 {{'tf.CombinedNonMaxSuppression' op failed to infer returned types}}
+  %0:4 = "tf.CombinedNonMaxSuppression"(%b, %s, %p, %n, %t, %t) : (tensor<1x5x1x4xf32>, tensor<1x5x3xf32>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> (tensor<1x?x4xf32>, tensor<1x?xf32>, tensor<1x?xf32>, tensor<1xi32>)
   return
 }

@@ -113,6 +113,11 @@ FAMILIES = {
                  "MatrixDiag, MatrixDiagV2, MatrixDiagV3, MatrixSetDiag, MatrixSetDiagV2, "
                  "MatrixSetDiagV3, Diag, DiagPart): one diagonal and ranges of them, every "
                  "alignment, padding, wide and tall matrices, batches",
+    "dynamic": "ops whose result size depends on values (Where, Unique, NonMaxSuppressionV3/V4/V5, "
+               "CombinedNonMaxSuppression, TopKV2 with a fed k) and the ops after them, at a "
+               "static bound with the size carried at run time",
+    "detection": "detection heads' post-processing: an SSD-style head with "
+                 "CombinedNonMaxSuppression and one with per-class NonMaxSuppressionV5",
     "image": "image processing, quantization simulation and Bitcast (ExtractImagePatches, "
              "CropAndResize, LRN, Bitcast, "
              "RGBToHSV, HSVToRGB, AdjustContrastv2, FakeQuantWithMinMaxArgs, "
@@ -984,6 +989,17 @@ def build_gather_tile():
                     "b": raw.GatherV2(params=p["p"], indices=tf.constant([2, 0], tf.int64),
                                       axis=tf.constant(1), name="b")},
          [("p", params), ("i", idx)], EXACT)
+    bparams = f32(r, (2, 4, 3, 2))
+    bidx = np.array([[[3, 0], [1, 1], [2, 3]], [[0, 0], [3, 2], [1, 0]]], np.int32)
+    case("gather_batch", "shape", "GatherV2 with batch_dims 1 (axis 1 and axis 2, as "
+         "tf.gather(..., batch_dims=1) writes a per-example lookup) and batch_dims -1",
+         lambda p: {"axis1": tf.gather(p["p"], p["i"], axis=1, batch_dims=1, name="axis1"),
+                    "axis2": tf.gather(p["p"], p["i"][:, :, :1] % 3, axis=2, batch_dims=1,
+                                       name="axis2"),
+                    "negative": raw.GatherV2(params=p["q"], indices=p["j"], axis=1,
+                                             batch_dims=-1, name="negative")},
+         [("p", bparams), ("i", bidx), ("q", f32(r, (3, 5))),
+          ("j", np.array([[4, 0], [1, 1], [2, 3]], np.int64))], EXACT)
     idx_nd = np.array([[4, 1], [0, 2], [2, 0], [4, 2]], np.int32)
     idx_full = np.array([[[1, 2, 0], [3, 0, 1]], [[0, 0, 0], [4, 2, 1]]], np.int64)
     case("gathernd", "shape", "GatherNd with index pairs (gathering rows of the last axis), "
@@ -1720,6 +1736,177 @@ def build_image():
           ("clo", f32(r, (8,), -4, -0.5)), ("chi", f32(r, (8,), 0.5, 4))],
          (1e-6, 1e-6, "level * scale + nudged_min, which Eigen may fuse into one FMA, "
           "cancels near 0"))
+
+
+def random_boxes(r, n, spread=1.0):
+    """n boxes [y1, x1, y2, x2] of sizes 0.1 to 0.4 around random centres, some corners
+    swapped (TensorFlow takes either order)."""
+    centre = r.uniform(0, spread, (n, 2))
+    size = r.uniform(0.1, 0.4, (n, 2))
+    boxes = np.concatenate([centre - size / 2, centre + size / 2], axis=1).astype(np.float32)
+    flip = r.random(n) < 0.2
+    boxes[flip] = boxes[flip][:, [2, 3, 0, 1]]
+    return boxes
+
+
+def build_dynamic():
+    r = rng_for("dynamic")
+    mask = r.random((3, 4)) < 0.5
+    vals = np.array([[0.0, 1.5, np.nan, 0.0], [-0.0, 0.0, 2.0, -1.0]], np.float32)
+    case("where", "dynamic", "Where of a boolean mask, of float32 (NaN is true, -0.0 false) and "
+         "of an all-false mask (no rows)",
+         lambda p: {"coords": raw.Where(condition=p["m"], name="coords"),
+                    "nonzero": raw.Where(condition=p["v"], name="nonzero"),
+                    "none": raw.Where(condition=tf.zeros_like(p["m"]), name="none")},
+         [("m", mask), ("v", vals)], EXACT)
+    x = f32(r, (6, 3), -2, 2)
+    keep = np.array([True, False, True, True, False, True])
+    case("boolean_mask", "dynamic", "tf.boolean_mask (Where, Squeeze, GatherV2) and what reads its "
+         "result: an elementwise op, Sum, Mean, Max over the masked rows and over columns, ArgMax, "
+         "Shape, Size, a Reshape to one dimension, and ConcatV2 of two masked tensors",
+         lambda p: (lambda m: {
+             "rows": tf.identity(m, name="rows"),
+             "scaled": tf.nn.relu(m * 2.0 - 1.0, name="scaled"),
+             "total": tf.reduce_sum(m, axis=0, name="total"),
+             "mean": tf.reduce_mean(m, axis=0, name="mean"),
+             "biggest": tf.reduce_max(m, axis=0, name="biggest"),
+             "per_row": tf.reduce_sum(m, axis=1, name="per_row"),
+             "argmax": tf.argmax(m, axis=0, name="argmax"),
+             "shape": tf.shape(m, name="shape"),
+             "count": tf.size(m, name="count"),
+             "flat": tf.reshape(m, [-1], name="flat"),
+             "joined": tf.concat([m, tf.boolean_mask(p["x"] + 10.0, tf.logical_not(p["k"]))],
+                                 axis=0, name="joined"),
+         })(tf.boolean_mask(p["x"], p["k"])),
+         [("x", x), ("k", keep)], EXACT)
+    case("unique", "dynamic", "Unique of int32 with repeats (idx int32) and of float32 "
+         "(idx int64; -0.0 and 0.0 one value)",
+         lambda p: (lambda a, b: {"values": tf.identity(a.y, name="values"),
+                                  "idx": tf.identity(a.idx, name="idx"),
+                                  "fvalues": tf.identity(b.y, name="fvalues"),
+                                  "fidx": tf.identity(b.idx, name="fidx")})(
+             raw.Unique(x=p["i"]), raw.Unique(x=p["f"], out_idx=tf.int64)),
+         [("i", np.array([4, 1, 4, 7, 1, 1, 9, 4], np.int32)),
+          ("f", np.array([0.5, -0.0, 0.5, 0.0, 2.0, -3.0], np.float32))], EXACT)
+    boxes = random_boxes(r, 40)
+    scores = r.random(40).astype(np.float32)
+    case("nms", "dynamic", "NonMaxSuppressionV3 (its selection, and the selected boxes gathered), "
+         "V4 with and without padding, V5 hard and soft (sigma 0.5, scores rescored) of 40 "
+         "boxes, max_output_size fed",
+         lambda p: (lambda v4, v4p, v5, soft, v3: {
+             "v3": tf.identity(v3, name="v3"),
+             "picked": tf.gather(p["b"], v3, name="picked"),
+             "v4": tf.identity(v4.selected_indices, name="v4"),
+             "v4_count": tf.identity(v4.valid_outputs, name="v4_count"),
+             "v4_padded": tf.identity(v4p.selected_indices, name="v4_padded"),
+             "v4_padded_count": tf.identity(v4p.valid_outputs, name="v4_padded_count"),
+             "v5": tf.identity(v5.selected_indices, name="v5"),
+             "v5_scores": tf.identity(v5.selected_scores, name="v5_scores"),
+             "soft": tf.identity(soft.selected_indices, name="soft"),
+             "soft_scores": tf.identity(soft.selected_scores, name="soft_scores"),
+         })(raw.NonMaxSuppressionV4(boxes=p["b"], scores=p["s"], max_output_size=p["n"],
+                                    iou_threshold=0.4, score_threshold=0.2),
+            raw.NonMaxSuppressionV4(boxes=p["b"], scores=p["s"], max_output_size=12,
+                                    iou_threshold=0.4, score_threshold=0.2,
+                                    pad_to_max_output_size=True),
+            raw.NonMaxSuppressionV5(boxes=p["b"], scores=p["s"], max_output_size=10,
+                                    iou_threshold=0.5, score_threshold=0.0, soft_nms_sigma=0.0),
+            raw.NonMaxSuppressionV5(boxes=p["b"], scores=p["s"], max_output_size=10,
+                                    iou_threshold=1.0, score_threshold=0.1, soft_nms_sigma=0.5),
+            raw.NonMaxSuppressionV3(boxes=p["b"], scores=p["s"], max_output_size=p["n"],
+                                    iou_threshold=0.5, score_threshold=0.0)),
+         [("b", boxes), ("s", scores), ("n", np.array(8, np.int32))],
+         (1e-6, 1e-6, "soft-NMS's scores: exp as libm's"))
+    cboxes = np.stack([random_boxes(r, 30, 1.2) for _ in range(2)])[:, :, None, :]
+    cscores = r.random((2, 30, 3)).astype(np.float32)
+    case("combined_nms", "dynamic", "CombinedNonMaxSuppression of 2 images, 30 boxes shared by 3 "
+         "classes, 4 per class, 7 in all, clipped to [0, 1]; and with pad_per_class, unclipped",
+         lambda p: (lambda a, b: {"boxes": tf.identity(a.nmsed_boxes, name="boxes"),
+                                  "scores": tf.identity(a.nmsed_scores, name="scores"),
+                                  "classes": tf.identity(a.nmsed_classes, name="classes"),
+                                  "valid": tf.identity(a.valid_detections, name="valid"),
+                                  "pc_boxes": tf.identity(b.nmsed_boxes, name="pc_boxes"),
+                                  "pc_valid": tf.identity(b.valid_detections, name="pc_valid")})(
+             raw.CombinedNonMaxSuppression(boxes=p["b"], scores=p["s"],
+                                           max_output_size_per_class=4, max_total_size=7,
+                                           iou_threshold=0.5, score_threshold=0.3),
+             raw.CombinedNonMaxSuppression(boxes=p["b"], scores=p["s"],
+                                           max_output_size_per_class=2, max_total_size=20,
+                                           iou_threshold=0.5, score_threshold=0.3,
+                                           pad_per_class=True, clip_boxes=False)),
+         [("b", cboxes), ("s", cscores)], EXACT)
+    case("topk_fed_k", "dynamic", "TopKV2 with k = min(4, the number of positive values): a "
+         "run-time k bounded by 4, over a masked vector",
+         lambda p: (lambda pos: (lambda t: {"top": tf.identity(t.values, name="top"),
+                                            "positions": tf.identity(t.indices, name="positions")})(
+             tf.math.top_k(pos, k=tf.minimum(4, tf.size(pos)))))(
+             tf.boolean_mask(p["x"], p["x"] > 0)),
+         [("x", np.array([0.3, -1.0, 2.5, 0.7, -0.2, 1.1, 0.0], np.float32))], EXACT)
+    case("topk_fed_k_few", "dynamic", "the same with two positive values: k is 2",
+         lambda p: (lambda pos: (lambda t: {"top": tf.identity(t.values, name="top"),
+                                            "positions": tf.identity(t.indices, name="positions")})(
+             tf.math.top_k(pos, k=tf.minimum(4, tf.size(pos)))))(
+             tf.boolean_mask(p["x"], p["x"] > 0)),
+         [("x", np.array([0.3, -1.0, -2.5, -0.7, -0.2, 1.1, 0.0], np.float32))], EXACT)
+
+
+def build_detection():
+    r = rng_for("detection")
+    anchors = random_boxes(r, 48)
+    anchors = np.concatenate([np.minimum(anchors[:, :2], anchors[:, 2:]),
+                              np.maximum(anchors[:, :2], anchors[:, 2:])], axis=1)
+    features = f32(r, (1, 4, 4, 8))
+    w_box = f32(r, (1, 1, 8, 12), -0.3, 0.3)
+    w_cls = f32(r, (1, 1, 8, 9), -1.5, 1.5)
+
+    def head(p):
+        """An SSD-style head: box offsets and class logits from 1x1 convolutions over a 4x4
+        feature map (3 anchors per cell), offsets decoded against the anchors."""
+        loc = tf.reshape(tf.nn.conv2d(p["f"], w_box, 1, "VALID"), [1, 48, 4])
+        logits = tf.reshape(tf.nn.conv2d(p["f"], w_cls, 1, "VALID"), [1, 48, 3])
+        a = tf.constant(anchors)
+        centre = (a[:, :2] + a[:, 2:]) / 2
+        size = a[:, 2:] - a[:, :2]
+        c = centre + loc[0, :, :2] * 0.1 * size
+        s = size * tf.exp(loc[0, :, 2:] * 0.2)
+        boxes = tf.concat([c - s / 2, c + s / 2], axis=1)
+        return boxes, tf.sigmoid(logits[0])
+
+    def combined(p):
+        boxes, scores = head(p)
+        out = tf.image.combined_non_max_suppression(
+            boxes[None, :, None, :], scores[None], max_output_size_per_class=5,
+            max_total_size=10, iou_threshold=0.5, score_threshold=0.3)
+        return {"det_boxes": tf.identity(out.nmsed_boxes, name="det_boxes"),
+                "det_scores": tf.identity(out.nmsed_scores, name="det_scores"),
+                "det_classes": tf.identity(out.nmsed_classes, name="det_classes"),
+                "det_count": tf.identity(out.valid_detections, name="det_count")}
+    case("ssd_combined_nms", "detection", "an SSD-style head (1x1 convolutions, anchors decoded, "
+         "sigmoid scores of 3 classes) whose detections CombinedNonMaxSuppression selects: 5 per "
+         "class, 10 in all", combined, [("f", features)],
+         (1e-5, 1e-6, "the convolutions' sums in another order; the selection is exact"))
+
+    def per_class(p):
+        boxes, scores = head(p)
+        picked_boxes, picked_scores, picked_classes = [], [], []
+        for c in range(3):
+            sel, sc = tf.image.non_max_suppression_with_scores(
+                boxes, scores[:, c], max_output_size=6, iou_threshold=0.45, score_threshold=0.35)
+            picked_boxes.append(tf.gather(boxes, sel))
+            picked_scores.append(sc)
+            picked_classes.append(tf.zeros_like(sc) + float(c))
+        all_boxes = tf.concat(picked_boxes, axis=0)
+        all_scores = tf.concat(picked_scores, axis=0)
+        all_classes = tf.concat(picked_classes, axis=0)
+        top = tf.math.top_k(all_scores, k=tf.minimum(8, tf.size(all_scores)))
+        return {"nms_boxes": tf.gather(all_boxes, top.indices, name="nms_boxes"),
+                "nms_scores": tf.identity(top.values, name="nms_scores"),
+                "nms_classes": tf.gather(all_classes, top.indices, name="nms_classes")}
+    case("ssd_per_class_nms", "detection", "the same head with TensorFlow's per-class post-"
+         "processing: NonMaxSuppressionV5 for each class (6 boxes at most), the survivors "
+         "gathered and concatenated, the best 8 by TopKV2 with k = min(8, their number)",
+         per_class, [("f", features)],
+         (1e-5, 1e-6, "the convolutions' sums in another order; the selection is exact"))
 
 
 def build_conv3d():
@@ -2587,7 +2774,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search, build_image,
+                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -22,6 +22,22 @@ func.func @mixed(%c: tensor<i1>, %x: tensor<1024x1024xf32>) -> (tensor<1024x1024
 
 // -----
 
+// Tests that Where and a non-max suppression (one sequential loop each) stay on the CPU
+// while the elementwise op beside them goes to the GPU.
+// CHECK-LABEL: func.func @sequential
+// CHECK: "tf.Where"{{.*}}device = "/job:localhost/replica:0/task:0/device:CPU:0"
+// CHECK: "tf.NonMaxSuppressionV5"{{.*}}device = "/job:localhost/replica:0/task:0/device:CPU:0"
+// CHECK: "tf.Mul"{{.*}}device = "/job:localhost/replica:0/task:0/device:GPU:0"
+func.func @sequential(%m: tensor<1024x1024xf32>, %b: tensor<64x4xf32>, %s: tensor<64xf32>, %n: tensor<i32>, %t: tensor<f32>)
+    -> (tensor<1048576x2xi64>, tensor<64xi32>, tensor<1024x1024xf32>) {
+  %w = "tf.Where"(%m) : (tensor<1024x1024xf32>) -> tensor<1048576x2xi64> loc("w")
+  %v:3 = "tf.NonMaxSuppressionV5"(%b, %s, %n, %t, %t, %t) : (tensor<64x4xf32>, tensor<64xf32>, tensor<i32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<64xi32>, tensor<64xf32>, tensor<i32>) loc("v")
+  %x = "tf.Mul"(%m, %m) : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32> loc("x")
+  return %w, %v#0, %x : tensor<1048576x2xi64>, tensor<64xi32>, tensor<1024x1024xf32>
+}
+
+// -----
+
 // Tests that forcing such an op onto the GPU is an error that says why.
 func.func @forced(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @unknown {{no device in --devices can run node 'i' (device '/gpu:0'); devices: /job:localhost/replica:0/task:0/device:CPU:0 /job:localhost/replica:0/task:0/device:GPU:0 (a GPU runs stateless ops on numeric tensors only, so far)}}

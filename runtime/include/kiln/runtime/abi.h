@@ -46,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 4
+#define KILN_ABI_VERSION 5
 
 /* Largest rank a tensor in the ABI may have. */
 #define KILN_MAX_RANK 16
@@ -103,6 +103,12 @@ typedef struct kiln_tensor_info_t {
   int32_t rank;
   const int64_t *dims; /* rank entries, all static */
   int64_t byte_size;   /* product(dims) * element size */
+  /* ABI 5: nonzero for an output whose size depends on values (Where, Unique, a non-max
+   * suppression: kiln compile's --bound): output `shape_output` then holds its actual dims
+   * (int64, rank entries), `dims` and `byte_size` are its bound, and it is written densely,
+   * row-major at the actual dims, from the start of its buffer. */
+  int32_t has_shape_output;
+  int32_t shape_output;
 } kiln_tensor_info_t;
 
 typedef int32_t (*kiln_entry_fn_t)(const void *const *inputs, void *const *outputs, void *scratch,

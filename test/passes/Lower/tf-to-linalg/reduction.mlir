@@ -31,22 +31,32 @@ func.func @argmax(%x: tensor<2x5xf32>) -> tensor<2xi64> {
 
 // -----
 
-// Tests TopKV2 as selection loops: per row (outer loop) and rank (middle loop), one scan of
-// the row (inner loop) keeps the first element, in the order "larger, or equal and earlier,
-// with NaN above every number", that comes after the previous rank's element.
+// Tests TopKV2 as a heap per row: the row's first k elements rise into a heap of k values
+// and i64 indices whose root is the worst in the order "larger, or equal and earlier, with
+// NaN above every number"; a later element better than the root replaces it and sinks; the
+// heap is then emptied worst first into positions k-1 down to 0.
 // CHECK-LABEL: func.func @topk
 func.func @topk(%t: tensor<2x9xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   // CHECK: scf.for %[[R:.*]] = %c0 to %c2 step %c1 iter_args
-  // CHECK: scf.for %[[J:.*]] = %c0 to %c3 step %c1 iter_args
-  // CHECK: scf.for %[[I:.*]] = %c0 to %c9 step %c1 iter_args({{.*}}) -> (f32, index)
+  // CHECK: tensor.empty() : tensor<3xf32>
+  // CHECK: tensor.empty() : tensor<3xi64>
+  // CHECK: scf.for %[[I:.*]] = %c0 to %c9 step %c1 iter_args
   // CHECK: tensor.extract %arg0[%[[R]], %[[I]]]
+  // CHECK: scf.if
+  // CHECK: scf.while
   // CHECK: arith.cmpf uno
   // CHECK: arith.cmpf ogt
   // CHECK: arith.cmpf oeq
   // CHECK: arith.cmpi slt
-  // CHECK: tensor.insert {{.*}}[%[[R]], %[[J]]] : tensor<2x3xf32>
-  // CHECK: arith.index_cast {{.*}} : index to i32
-  // CHECK: tensor.insert {{.*}}[%[[R]], %[[J]]] : tensor<2x3xi32>
+  // CHECK: } else {
+  // CHECK: scf.while
+  // CHECK: scf.for %[[J:.*]] = %c0 to %c3 step %c1 iter_args
+  // CHECK: %[[SIZE:.*]] = arith.subi %c3{{.*}}, %[[J]]
+  // CHECK: %[[AT:.*]] = arith.subi %[[SIZE]], %c1
+  // CHECK: tensor.insert {{.*}}[%[[R]], %[[AT]]] : tensor<2x3xf32>
+  // CHECK: arith.trunci {{.*}} : i64 to i32
+  // CHECK: tensor.insert {{.*}}[%[[R]], %[[AT]]] : tensor<2x3xi32>
+  // CHECK: scf.while
   %k = "tf.Const"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
   %0:2 = "tf.TopKV2"(%t, %k) : (tensor<2x9xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
   return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi32>
