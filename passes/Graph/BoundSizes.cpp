@@ -77,6 +77,8 @@ private:
     SmallVector<int64_t> constants;
   };
   DenseMap<Value, ShapeParts> shapes;
+  /// Scalars that equal a size (Shape(x)[i] of a padded x): the size.
+  DenseMap<Value, Value> scalars;
 
   // Building blocks (tf ops at the current insertion point, located at `loc`).
   Location loc = UnknownLoc::get(func.getContext());
@@ -164,6 +166,13 @@ private:
   LogicalResult visit(Operation *op);
   LogicalResult source(Operation *op, bool &handled);
   LogicalResult consumer(Operation *op);
+  /// Follows sizes through shape arithmetic: Shape(x)[i], Pack of sizes, and pads Fill of
+  /// such a shape and Range(0, size).
+  LogicalResult shapeArithmetic(Operation *op);
+  /// The bound of `size`: its tensor's dimension.
+  int64_t boundOf(Value size);
+  /// The op that made the first size among `parts`.
+  Operation *originOf(ArrayRef<Value> parts);
   LogicalResult unsupported(Operation *op, Value padded);
   LogicalResult fetches(SmallVectorImpl<std::pair<unsigned, unsigned>> &shapeOutputs);
 
@@ -237,6 +246,8 @@ std::optional<int64_t> Padder::upperBound(Value v) {
       return std::min(*x, *y);
     return x ? x : y;
   }
+  if (Value size = scalars.lookup(v))
+    return upperBound(size);
   // A size this pass made: its tensor's bound.
   for (auto &[value, s] : sizes)
     for (auto [d, size] : llvm::enumerate(s))
@@ -489,8 +500,22 @@ LogicalResult Padder::reshape(tf::ReshapeOp op) {
   if (auto c = tf::constantIntsOf(op.getShape())) {
     target = *c;
   } else if (auto it = shapes.find(op.getShape()); it != shapes.end()) {
-    for (auto [part, value] : llvm::zip(it->second.parts, it->second.constants))
-      target.push_back(part ? -1 : value);
+    const ShapeParts &parts = it->second;
+    for (auto [i, part] : llvm::enumerate(parts.parts))
+      target.push_back(part ? -1 : parts.constants[i]);
+    // [size of x's first dimension, ..., -1, ...], as Flatten writes it: the -1 is what the
+    // static dimensions leave.
+    if (parts.parts[0] == s[0] && llvm::count(target, -1) == 2) {
+      int64_t inRest = 1, known = 1;
+      for (int64_t d = 1; d < type.getRank(); ++d)
+        inRest *= type.getDimSize(d);
+      for (int64_t v : ArrayRef(target).drop_front())
+        known *= v == -1 ? 1 : v;
+      auto rest = llvm::find(ArrayRef(target).drop_front(), -1);
+      if (known == 0 || inRest % known != 0)
+        return unsupported(op, input);
+      target[rest - target.begin()] = inRest / known;
+    }
   } else {
     return unsupported(op, input);
   }
@@ -657,13 +682,100 @@ LogicalResult Padder::topK(tf::TopKV2Op op) {
   return success();
 }
 
+LogicalResult Padder::shapeArithmetic(Operation *op) {
+  // An element of a shape vector: Shape(x)[i], as tf.shape(x)[0] writes it.
+  if (auto slice = dyn_cast<tf::StridedSliceOp>(op)) {
+    auto it = shapes.find(slice.getInput());
+    auto begin = tf::constantIntsOf(slice.getBegin()),
+         strides = tf::constantIntsOf(slice.getStrides());
+    if (it == shapes.end() || !begin || !strides || begin->size() != 1 || (*strides)[0] != 1 ||
+        slice.getShrinkAxisMask() != 1 || slice.getEllipsisMask() || slice.getNewAxisMask())
+      return success();
+    int64_t rank = it->second.parts.size(), i = (*begin)[0] < 0 ? (*begin)[0] + rank : (*begin)[0];
+    if (i >= 0 && i < rank && it->second.parts[i])
+      scalars[slice.getOutput()] = it->second.parts[i];
+    return success();
+  }
+  // A shape vector packed from sizes and constants.
+  if (auto pack = dyn_cast<tf::PackOp>(op)) {
+    ShapeParts parts;
+    bool any = false;
+    for (Value v : pack.getValues()) {
+      auto c = tf::constantIntsOf(v);
+      Value size = scalars.lookup(v);
+      if (!size && (!c || c->size() != 1))
+        return success();
+      any |= bool(size);
+      parts.parts.push_back(size);
+      parts.constants.push_back(size ? 0 : (*c)[0]);
+    }
+    if (any)
+      shapes[pack.getOutput()] = std::move(parts);
+    return success();
+  }
+  // Fill of such a shape: padded at its bounds.
+  if (auto fill = dyn_cast<tf::FillOp>(op)) {
+    auto it = shapes.find(fill.getDims());
+    if (it == shapes.end())
+      return success();
+    SmallVector<int64_t> bounds;
+    for (auto [part, value] : llvm::zip(it->second.parts, it->second.constants))
+      bounds.push_back(part ? boundOf(part) : value);
+    b.setInsertionPoint(op);
+    loc = op->getLoc();
+    Type index = getElementTypeOrSelf(fill.getDims().getType());
+    fill->setOperand(0, constant(bounds, {int64_t(bounds.size())}, index));
+    setShape(fill.getOutput(), bounds);
+    origin = originOf(it->second.parts);
+    setSizes(fill.getOutput(), Sizes(it->second.parts.begin(), it->second.parts.end()));
+    return success();
+  }
+  // Range(0, size, 1): the bound's iota, padded.
+  if (auto range = dyn_cast<tf::RangeOp>(op)) {
+    Value size = scalars.lookup(range.getLimit());
+    auto start = tf::constantIntsOf(range.getStart()), delta = tf::constantIntsOf(range.getDelta());
+    if (!size || !start || !delta || (*start)[0] != 0 || (*delta)[0] != 1)
+      return success();
+    int64_t bound = boundOf(size);
+    SmallVector<int64_t> iota;
+    for (int64_t i = 0; i < bound; ++i)
+      iota.push_back(i);
+    b.setInsertionPoint(op);
+    loc = op->getLoc();
+    Value values = constant(iota, {bound}, getElementTypeOrSelf(range.getOutput().getType()));
+    range.getOutput().replaceAllUsesWith(values);
+    range->erase();
+    origin = originOf({size});
+    setSizes(values, {size});
+    return success();
+  }
+  return success();
+}
+
+int64_t Padder::boundOf(Value size) {
+  for (auto &[value, s] : sizes)
+    for (auto [d, v] : llvm::enumerate(s))
+      if (v == size)
+        return cast<RankedTensorType>(value.getType()).getDimSize(d);
+  llvm_unreachable("every size belongs to a padded tensor");
+}
+
+Operation *Padder::originOf(ArrayRef<Value> parts) {
+  for (Value size : parts)
+    if (size)
+      for (auto &[value, s] : sizes)
+        if (llvm::is_contained(s, size))
+          return origins.lookup(value);
+  return nullptr;
+}
+
 LogicalResult Padder::consumer(Operation *op) {
   Value padded;
   for (Value operand : op->getOperands())
     if (sizes.count(operand))
       padded = operand;
   if (!padded)
-    return success();
+    return shapeArithmetic(op);
   loc = op->getLoc();
   b.setInsertionPoint(op);
   origin = origins.lookup(padded);

@@ -49,7 +49,9 @@ def BoundSizesPass : Pass<"kiln-graph-bound-sizes", "mlir::ModuleOp"> {
     `GatherV2` and `GatherNd` mask padded indices to 0 and check indices into a padded
     axis against its size; `ConcatV2` along a padded dimension gathers the valid rows
     together; `Squeeze`, `ExpandDims`, `Transpose`, `Pack`, `Cumsum` and `Cumprod` move the
-    sizes with the dimensions; `Shape` and `Size` become the sizes. Any other op taking a
+    sizes with the dimensions; `Shape` and `Size` become the sizes, followed through
+    `StridedSlice` (shape[i]) and `Pack` into `Fill` (padded at the bound), `Range(0, size)`
+    (the bound's iota) and `Reshape` (`[shape[0], -1]`, as Flatten writes it). Any other op taking a
     padded tensor is an error at its node. A padded fetch is written densely at its actual
     shape (a gather when a dimension other than the first is padded), and the function
     gains a result with that shape (int64), which the entry point's fetches list as

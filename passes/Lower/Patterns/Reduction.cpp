@@ -347,20 +347,7 @@ public:
           // The child moves up if it is worse than (v, i).
           Value moves =
               arith::AndIOp::create(wb, wl, hasLeft, comesBefore(wb, wl, kind, v, i, cv, ci));
-          auto step = scf::IfOp::create(
-              wb, wl, moves,
-              [&](OpBuilder &tb, Location tl) {
-                Value nv = tensor::InsertOp::create(tb, tl, cv, st[0], ValueRange{st[2]});
-                Value ni = tensor::InsertOp::create(tb, tl, ci, st[1], ValueRange{st[2]});
-                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, child});
-              },
-              [&](OpBuilder &tb, Location tl) {
-                Value nv = tensor::InsertOp::create(tb, tl, v, st[0], ValueRange{st[2]});
-                Value ni = tensor::InsertOp::create(tb, tl, i, st[1], ValueRange{st[2]});
-                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, st[2]});
-              });
-          scf::YieldOp::create(
-              wb, wl, ValueRange{step.getResult(0), step.getResult(1), step.getResult(2), moves});
+          step(wb, wl, st, moves, cv, ci, child, v, i);
         });
     return {loop.getResult(0), loop.getResult(1)};
   }
@@ -386,25 +373,33 @@ public:
           // The parent moves down if it is better than (v, i).
           Value moves =
               arith::AndIOp::create(wb, wl, hasParent, comesBefore(wb, wl, kind, pv, pi, v, i));
-          auto step = scf::IfOp::create(
-              wb, wl, moves,
-              [&](OpBuilder &tb, Location tl) {
-                Value nv = tensor::InsertOp::create(tb, tl, pv, st[0], ValueRange{st[2]});
-                Value ni = tensor::InsertOp::create(tb, tl, pi, st[1], ValueRange{st[2]});
-                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, parent});
-              },
-              [&](OpBuilder &tb, Location tl) {
-                Value nv = tensor::InsertOp::create(tb, tl, v, st[0], ValueRange{st[2]});
-                Value ni = tensor::InsertOp::create(tb, tl, i, st[1], ValueRange{st[2]});
-                scf::YieldOp::create(tb, tl, ValueRange{nv, ni, st[2]});
-              });
-          scf::YieldOp::create(
-              wb, wl, ValueRange{step.getResult(0), step.getResult(1), step.getResult(2), moves});
+          step(wb, wl, st, moves, pv, pi, parent, v, i);
         });
     return {loop.getResult(0), loop.getResult(1)};
   }
 
 private:
+  /// One step of a sift, yielding the loop's next state {values, indices, hole, again}: if
+  /// `moves`, the pair (mv, mi) from position `from` fills the hole, which goes to `from`;
+  /// otherwise (v, i) fills it and the sift ends.
+  static void step(OpBuilder &b, Location l, ValueRange st, Value moves, Value mv, Value mi,
+                   Value from, Value v, Value i) {
+    auto fill = scf::IfOp::create(
+        b, l, moves,
+        [&](OpBuilder &tb, Location tl) {
+          Value nv = tensor::InsertOp::create(tb, tl, mv, st[0], ValueRange{st[2]});
+          Value ni = tensor::InsertOp::create(tb, tl, mi, st[1], ValueRange{st[2]});
+          scf::YieldOp::create(tb, tl, ValueRange{nv, ni, from});
+        },
+        [&](OpBuilder &tb, Location tl) {
+          Value nv = tensor::InsertOp::create(tb, tl, v, st[0], ValueRange{st[2]});
+          Value ni = tensor::InsertOp::create(tb, tl, i, st[1], ValueRange{st[2]});
+          scf::YieldOp::create(tb, tl, ValueRange{nv, ni, st[2]});
+        });
+    scf::YieldOp::create(
+        b, l, ValueRange{fill.getResult(0), fill.getResult(1), fill.getResult(2), moves});
+  }
+
   static Value extract(OpBuilder &b, Location l, Value t, Value at) {
     return tensor::ExtractOp::create(b, l, t, ValueRange{at});
   }

@@ -1835,6 +1835,18 @@ def build_dynamic():
                                            iou_threshold=0.5, score_threshold=0.3,
                                            pad_per_class=True, clip_boxes=False)),
          [("b", cboxes), ("s", cscores)], EXACT)
+    case("dynamic_shapes", "dynamic", "shape arithmetic on a value-dependent size: tf.fill of "
+         "tf.shape of NonMaxSuppressionV3's selection, tf.range of its length, tf.ones_like, and "
+         "a Flatten-style Reshape to [tf.shape(x)[0], -1] of the selected boxes",
+         lambda p: (lambda sel: (lambda picked: {
+             "filled": tf.fill(tf.shape(sel), 2.5, name="filled"),
+             "counted": tf.range(tf.shape(sel)[0], name="counted"),
+             "ones": tf.ones_like(sel, name="ones"),
+             "flat_boxes": tf.reshape(picked, [tf.shape(picked)[0], -1], name="flat_boxes"),
+         })(tf.expand_dims(tf.gather(p["b"], sel), 1)))(
+             raw.NonMaxSuppressionV3(boxes=p["b"], scores=p["s"], max_output_size=10,
+                                     iou_threshold=0.5, score_threshold=0.3)),
+         [("b", boxes), ("s", scores)], EXACT)
     case("topk_fed_k", "dynamic", "TopKV2 with k = min(4, the number of positive values): a "
          "run-time k bounded by 4, over a masked vector",
          lambda p: (lambda pos: (lambda t: {"top": tf.identity(t.values, name="top"),

@@ -63,3 +63,22 @@ func.func @nms(%b: tensor<10x4xf32>, %s: tensor<10xf32>) -> tensor<?xi32> {
   %0 = "tf.NonMaxSuppressionV3"(%b, %s, %max, %iou, %thr) : (tensor<10x4xf32>, tensor<10xf32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<?xi32> loc("w")
   return %0 : tensor<?xi32>
 }
+
+// -----
+
+// Tests that a size followed through shape arithmetic (Shape(x)[0] packed into Fill's
+// dims) pads the Fill at the bound, its dims now the constant bound.
+// CHECK-LABEL: func.func @fill
+// CHECK-SAME: -> (tensor<8xf32>, tensor<1xi64>)
+// CHECK: %[[DIMS:.*]] = "tf.Const"() {value = dense<8> : tensor<1xi32>}
+// CHECK: "tf.Fill"(%[[DIMS]], %{{.*}}) : (tensor<1xi32>, tensor<f32>) -> tensor<8xf32>
+func.func @fill(%m: tensor<8xi1>, %v: tensor<f32>) -> tensor<?xf32> {
+  %w = "tf.Where"(%m) : (tensor<8xi1>) -> tensor<?x1xi64> loc("w")
+  %s = "tf.Shape"(%w) : (tensor<?x1xi64>) -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e = "tf.Const"() {value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %n = "tf.StridedSlice"(%s, %b, %e, %e) {shrink_axis_mask = 1 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+  %d = "tf.Pack"(%n) {N = 1 : i64, axis = 0 : i64} : (tensor<i32>) -> tensor<1xi32>
+  %f = "tf.Fill"(%d, %v) : (tensor<1xi32>, tensor<f32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
