@@ -1838,6 +1838,24 @@ def TF_CropAndResizeOp : TF_Op<"CropAndResize",
   let inferFn = "inferCropAndResize";
 }
 
+def TF_ScaleAndTranslateOp : TF_Op<"ScaleAndTranslate"> {
+  let summary = "images resampled to `size` with a sampling kernel, scaled and translated "
+                "(tf.image.resize's lanczos, gaussian and mitchellcubic methods, antialiased "
+                "resizes)";
+  let description = [{
+    `size`, `scale` and `translation` are constants. As TensorFlow's CPU kernel: per axis,
+    each output position takes a span of input positions whose kernel weights (scaled by
+    the inverse scale when antialiasing a downscale) are normalised to sum to 1, computed
+    at compile time; rows first, then columns, in float32.
+  }];
+  let dataArgs = (ins TF_NumberTensor:$images, TensorOf<[I32]>:$size, TensorOf<[F32]>:$scale,
+      TensorOf<[F32]>:$translation,
+      DefaultValuedOptionalAttr<StrAttr, "\"lanczos3\"">:$kernel_type,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$antialias, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TensorOf<[F32]>:$resized_images);
+  let inferFn = "inferScaleAndTranslate";
+}
+
 def TF_BitcastOp : TF_Op<"Bitcast"> {
   let summary = "the input's bytes read as `type` (little-endian): a last dimension is added "
                 "when `type` is narrower, removed when it is wider";

@@ -575,11 +575,7 @@ FAMILIES = {f.__name__: f for f in (
 # passes as XPASS, which fails the suite: when an op lands, take its cases out of this table
 # (or just the form that passes now) and rerun this script with --case for each of them.
 # Never list a case here for a wrong answer without saying so in its reason.
-XFAILS = {
-    "preprocessing/resizing_antialias": "op ScaleAndTranslate",
-    "preprocessing/resizing_lanczos3": "op ScaleAndTranslate",
-    "preprocessing/resizing_lanczos5": "op ScaleAndTranslate",
-}
+XFAILS = {}
 
 
 def seed_weights(model, rng):

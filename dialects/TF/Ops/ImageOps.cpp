@@ -2,6 +2,11 @@
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -178,6 +183,140 @@ LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out) {
     }
   }
   out.push_back(*input);
+  return success();
+}
+
+namespace {
+
+/// TensorFlow's sampling kernels (sampling_kernels.h), in float as there.
+struct SamplingKernel {
+  enum Kind { Lanczos, Gaussian, Box, Triangle, KeysCubic, MitchellCubic } kind;
+  float radius;
+
+  float operator()(float x) const {
+    x = std::abs(x);
+    switch (kind) {
+    case Lanczos: {
+      constexpr float kPI = 3.14159265359;
+      if (x > radius)
+        return 0.0;
+      if (x <= 1e-3)
+        return 1.0;
+      return radius * std::sin(kPI * x) * std::sin(kPI * x / radius) / (kPI * kPI * x * x);
+    }
+    case Gaussian: {
+      const float sigma = radius / 3.0f;
+      if (x >= radius)
+        return 0.0;
+      return std::exp(-x * x / (2.0 * sigma * sigma));
+    }
+    case Box:
+      return x < 0.5f ? 1. : x == 0.5f ? 0.5f : 0.0f;
+    case Triangle:
+      return x < 1.0f ? 1.0f - x : 0.0f;
+    case KeysCubic:
+      if (x >= 2.0f)
+        return 0.0f;
+      if (x >= 1.0f)
+        return ((-0.5f * x + 2.5f) * x - 4.0f) * x + 2.0f;
+      return ((1.5f * x - 2.5f) * x) * x + 1.0f;
+    case MitchellCubic:
+      if (x >= 2.0f)
+        return 0.0f;
+      if (x >= 1.0f)
+        return (((-7.0f / 18.0f) * x + 2.0f) * x - 10.0f / 3.0f) * x + 16.0f / 9.0f;
+      return (((7.0f / 6.0f) * x - 2.0f) * x) * x + 8.0f / 9.0f;
+    }
+    return 0.0f;
+  }
+};
+
+std::optional<SamplingKernel> samplingKernel(StringRef name) {
+  using K = SamplingKernel;
+  return llvm::StringSwitch<std::optional<SamplingKernel>>(name)
+      .Case("lanczos1", K{K::Lanczos, 1.0f})
+      .Case("lanczos3", K{K::Lanczos, 3.0f})
+      .Case("lanczos5", K{K::Lanczos, 5.0f})
+      .Case("gaussian", K{K::Gaussian, 1.5f})
+      .Case("box", K{K::Box, 1.0f})
+      .Case("triangle", K{K::Triangle, 1.0f})
+      .Case("keyscubic", K{K::KeysCubic, 2.0f})
+      .Case("mitchellcubic", K{K::MitchellCubic, 2.0f})
+      .Default(std::nullopt);
+}
+
+} // namespace
+
+bool isSamplingKernel(StringRef kernel) { return samplingKernel(kernel).has_value(); }
+
+std::optional<SpanAxis> spanAxis(StringRef name, int64_t in, int64_t out, float scale,
+                                 float translate, bool antialias) {
+  auto kernel = samplingKernel(name);
+  if (!kernel)
+    return std::nullopt;
+  // ComputeSpansCore, statement for statement.
+  const float invScale = 1.0 / scale;
+  const float invTranslate = -invScale * translate;
+  const float kernelScale = antialias ? std::max(invScale, 1.0f) : 1.0f;
+  SpanAxis axis;
+  axis.span =
+      std::min<int64_t>(2 * static_cast<int>(std::ceil(kernel->radius * kernelScale)) + 1, in);
+  axis.weight.assign(axis.span * out, 0.0f);
+  const float oneOverKernelScale = 1.0f / kernelScale;
+  std::vector<float> temp;
+  for (int64_t x = 0; x < out; ++x) {
+    const float colF = x + 0.5f;
+    const float sampleF = colF * invScale + invTranslate;
+    int64_t start = 0;
+    if (!(sampleF < 0 || sampleF > in)) {
+      int64_t spanStart = std::ceil(sampleF - kernel->radius * kernelScale - 0.5f);
+      int64_t spanEnd = std::floor(sampleF + kernel->radius * kernelScale - 0.5f);
+      spanStart = std::clamp<int64_t>(spanStart, 0, in - 1);
+      spanEnd = std::clamp<int64_t>(spanEnd, 0, in - 1) + 1;
+      float total = 0.0f;
+      temp.clear();
+      for (int64_t source = spanStart; source < spanEnd; ++source) {
+        float position = static_cast<float>(source) + 0.5f - sampleF;
+        float weight = (*kernel)(std::abs(position * oneOverKernelScale));
+        total += weight;
+        temp.push_back(weight);
+      }
+      if (std::abs(total) >= 1000.0f * std::numeric_limits<float>::min()) {
+        float oneOverTotal = 1.0f / total;
+        for (auto [j, weight] : llvm::enumerate(temp))
+          if (static_cast<int64_t>(j) < axis.span)
+            axis.weight[x * axis.span + j] = weight * oneOverTotal;
+      }
+      start = spanStart;
+    }
+    axis.start.push_back(start);
+    // The kernel reads span entries from start, as far as the input goes.
+    axis.count.push_back(std::min(start + axis.span, in) - start);
+  }
+  return axis;
+}
+
+LogicalResult inferScaleAndTranslate(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(4)))
+    return failure();
+  auto images = cast<TensorType>(ctx.operandType(0));
+  if (failed(ctx.checkTypeAttr("T", images.getElementType())))
+    return failure();
+  if (images.hasRank() && images.getRank() != 4)
+    return ctx.error("images must be 4-D (NHWC), got ", images);
+  auto kernel = ctx.attr<StringAttr>("kernel_type");
+  if (kernel && !isSamplingKernel(kernel.getValue()))
+    return ctx.error("kernel_type \"", kernel.getValue(),
+                     "\" is not one of lanczos1, lanczos3, lanczos5, gaussian, box, triangle, "
+                     "keyscubic, mitchellcubic");
+  auto size = ctx.constantInts(1);
+  if (size && (size->size() != 2 || (*size)[0] < 1 || (*size)[1] < 1))
+    return ctx.error("size must be 2 positive sizes, got ", describeDims(*size));
+  int64_t batch = images.hasRank() ? images.getDimSize(0) : ShapedType::kDynamic;
+  int64_t channels = images.hasRank() ? images.getDimSize(3) : ShapedType::kDynamic;
+  SmallVector<int64_t> shape{batch, size ? (*size)[0] : ShapedType::kDynamic,
+                             size ? (*size)[1] : ShapedType::kDynamic, channels};
+  out.push_back(RankedTensorType::get(shape, Float32Type::get(ctx.context)));
   return success();
 }
 

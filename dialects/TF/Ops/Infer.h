@@ -199,6 +199,7 @@ mlir::LogicalResult inferInTopK(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferLRN(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferScaleAndTranslate(const InferContext &ctx, InferResult &out);
 // DataDependent.cpp
 mlir::LogicalResult inferWhere(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferUnique(const InferContext &ctx, InferResult &out);
@@ -366,6 +367,18 @@ struct AreaAxis {
   float scale;
 };
 AreaAxis areaAxis(int64_t in, int64_t out, bool alignCorners);
+/// ScaleAndTranslate's spans along one axis (TensorFlow's ComputeSpansCore): output o sums
+/// input rows start[o] + j for j < count[o], weighted weight[o * span + j].
+struct SpanAxis {
+  int64_t span = 0;
+  llvm::SmallVector<int64_t> start, count;
+  llvm::SmallVector<float> weight;
+};
+/// Fails (none) for an unknown kernel name.
+std::optional<SpanAxis> spanAxis(llvm::StringRef kernel, int64_t in, int64_t out, float scale,
+                                 float translate, bool antialias);
+/// Whether `kernel` names a ScaleAndTranslate sampling kernel.
+bool isSamplingKernel(llvm::StringRef kernel);
 // Reduction.cpp
 mlir::LogicalResult inferReduction(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferArgReduction(const InferContext &ctx, InferResult &out);

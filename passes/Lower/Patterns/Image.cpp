@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -697,16 +698,105 @@ template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
 
 } // namespace
 
+/// The float values of a tf.Const operand, if it is one.
+std::optional<SmallVector<float>> constantFloats(Value value) {
+  auto c = value.getDefiningOp<tf::ConstOp>();
+  auto values = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : DenseFPElementsAttr();
+  if (!values)
+    return std::nullopt;
+  SmallVector<float> out;
+  for (const APFloat &v : values.getValues<APFloat>())
+    out.push_back(v.convertToFloat());
+  return out;
+}
+
+/// Each output element of `resultType` (NHWC) sums the span of `input` along dimension
+/// `dim` that `axis` gives its coordinate there, in order: a generic over the output and
+/// the span (a reduction), the weights and starts read from constant tables. Terms past
+/// the span's count are left out, as TensorFlow's loops leave them.
+Value sumSpans(OpBuilder &b, Location loc, Value input, ElementKind kind, int64_t dim,
+               const tf::SpanAxis &axis, RankedTensorType resultType) {
+  int64_t in = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+  Value starts = indexTable(b, loc, axis.start), counts = indexTable(b, loc, axis.count);
+  int64_t out = static_cast<int64_t>(axis.start.size());
+  // The weights as [output, span]: the generic's one input, which gives the span its extent.
+  auto weightType = RankedTensorType::get({out, axis.span}, b.getF32Type());
+  Value weights =
+      arith::ConstantOp::create(b, loc, DenseFPElementsAttr::get(weightType, axis.weight));
+  Value zero = scalarConstant(b, loc, b.getF32Type(), 0);
+  Value init = filledTensor(b, loc, resultType, zero);
+  MLIRContext *ctx = b.getContext();
+  AffineMap map = AffineMap::getMultiDimIdentityMap(5, ctx).getMajorSubMap(4);
+  AffineMap weightMap =
+      AffineMap::get(5, 0, {getAffineDimExpr(dim, ctx), getAffineDimExpr(4, ctx)}, ctx);
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{weights}, ValueRange{init},
+      ArrayRef<AffineMap>{weightMap, map}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < 4; ++d)
+          at.push_back(linalg::IndexOp::create(nb, l, d));
+        Value j = linalg::IndexOp::create(nb, l, 4);
+        Value o = at[dim];
+        Value start = lookup(nb, l, starts, o);
+        Value inside =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, j, lookup(nb, l, counts, o));
+        Value source = arith::AddIOp::create(nb, l, start, j);
+        at[dim] = clampIndex(nb, l, source, in);
+        Value v = readAsFloat(nb, l, input, at, kind);
+        Value term = arith::MulFOp::create(nb, l, args[0], v);
+        Value sum = arith::AddFOp::create(nb, l, args[1], term);
+        linalg::YieldOp::create(nb, l,
+                                arith::SelectOp::create(nb, l, inside, sum, args[1]).getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// ScaleAndTranslate: the rows' spans summed into an intermediate [N, OH, W, C], then the
+/// columns' into the result, as TensorFlow's GatherRows and GatherColumns do.
+struct ScaleAndTranslateLowering : OpConversionPattern<tf::ScaleAndTranslateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tf::ScaleAndTranslateOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = staticTensorType(getTypeConverter(), op.getResizedImages().getType());
+    auto imagesType = dyn_cast<RankedTensorType>(adaptor.getImages().getType());
+    auto scale = constantFloats(op.getScale());
+    auto translation = constantFloats(op.getTranslation());
+    if (!resultType || !imagesType || !imagesType.hasStaticShape() || !scale || !translation ||
+        scale->size() != 2 || translation->size() != 2)
+      return rewriter.notifyMatchFailure(op, "needs static shapes, constant scale and translation");
+    if ((*scale)[0] <= 0 || (*scale)[1] <= 0)
+      return op.emitError() << "scale must be greater than zero";
+    auto rows = tf::spanAxis(op.getKernelType(), imagesType.getDimSize(1), resultType.getDimSize(1),
+                             (*scale)[0], (*translation)[0], op.getAntialias());
+    auto cols = tf::spanAxis(op.getKernelType(), imagesType.getDimSize(2), resultType.getDimSize(2),
+                             (*scale)[1], (*translation)[1], op.getAntialias());
+    if (!rows || !cols)
+      return rewriter.notifyMatchFailure(op, "unknown kernel type");
+    Location loc = op.getLoc();
+    ElementKind kind = kindOf(getElementTypeOrSelf(op.getImages().getType()));
+    auto middleType = RankedTensorType::get({imagesType.getDimSize(0), resultType.getDimSize(1),
+                                             imagesType.getDimSize(2), imagesType.getDimSize(3)},
+                                            rewriter.getF32Type());
+    Value middle = sumSpans(rewriter, loc, adaptor.getImages(), kind, 1, *rows, middleType);
+    Value result = sumSpans(rewriter, loc, middle, ElementKind::Float, 2, *cols, resultType);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
-           ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering, ResizeAreaLowering,
-           ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering, BitcastLowering,
-           ColorSpaceLowering<tf::RGBToHSVOp, true>, ColorSpaceLowering<tf::HSVToRGBOp, false>,
-           FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
-           FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
-           FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
-                                                                       patterns.getContext());
+  patterns.add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
+               ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering,
+               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering,
+               BitcastLowering, ScaleAndTranslateLowering, ColorSpaceLowering<tf::RGBToHSVOp, true>,
+               ColorSpaceLowering<tf::HSVToRGBOp, false>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
+               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
+                                                                           patterns.getContext());
 }
 
 } // namespace kiln::lower

@@ -1563,3 +1563,12 @@ func.func @combined_total() {
   %0:4 = "tf.CombinedNonMaxSuppression"(%b, %s, %p, %n, %t, %t) : (tensor<1x5x1x4xf32>, tensor<1x5x3xf32>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> (tensor<1x?x4xf32>, tensor<1x?xf32>, tensor<1x?xf32>, tensor<1xi32>)
   return
 }
+
+// -----
+
+func.func @scale_and_translate_kernel(%x: tensor<1x4x4x1xf32>, %s: tensor<2xi32>, %f: tensor<2xf32>) {
+  // expected-error @+2 {{kernel_type "cubic" is not one of lanczos1, lanczos3, lanczos5, gaussian, box, triangle, keyscubic, mitchellcubic}}
+  // expected-error @+1 {{'tf.ScaleAndTranslate' op failed to infer returned types}}
+  %0 = "tf.ScaleAndTranslate"(%x, %s, %f, %f) {kernel_type = "cubic"} : (tensor<1x4x4x1xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x?x?x1xf32>
+  return
+}

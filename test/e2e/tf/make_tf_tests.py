@@ -1681,6 +1681,30 @@ def build_image():
          [("x", img), ("b", boxes), ("i", np.array([0, 1, 1, 0], np.int32)),
           ("u", r.integers(0, 256, (1, 5, 6, 2)).astype(np.uint8)),
           ("j", np.zeros(4, np.int32))], (2e-6, 2e-6, "the same float32 operations"))
+    sat_img = f32(r, (2, 9, 8, 3), 0, 1)
+
+    def sat(p, name, kernel, size, scale, translation, antialias=True, image="x"):
+        return raw.ScaleAndTranslate(images=p[image], size=size, scale=scale,
+                                     translation=translation, kernel_type=kernel,
+                                     antialias=antialias, name=name)
+    case("scale_and_translate", "image", "ScaleAndTranslate with each sampling kernel: "
+         "lanczos3 antialiased downscale, lanczos5 upscale, lanczos1 and gaussian translated, "
+         "box, triangle, keyscubic and mitchellcubic, one without antialiasing, and of uint8",
+         lambda p: {
+             "lanczos3": sat(p, "lanczos3", "lanczos3", [4, 5], [4 / 9, 5 / 8], [0.0, 0.0]),
+             "lanczos5": sat(p, "lanczos5", "lanczos5", [13, 11], [13 / 9, 11 / 8], [0.0, 0.0]),
+             "lanczos1": sat(p, "lanczos1", "lanczos1", [6, 6], [0.7, 0.8], [0.5, -1.25]),
+             "gaussian": sat(p, "gaussian", "gaussian", [5, 12], [0.6, 1.5], [1.0, 0.0]),
+             "box": sat(p, "box", "box", [3, 4], [1 / 3, 0.5], [0.0, 0.0]),
+             "triangle": sat(p, "triangle", "triangle", [18, 4], [2.0, 0.5], [0.0, 0.0],
+                             antialias=False),
+             "keyscubic": sat(p, "keyscubic", "keyscubic", [7, 7], [7 / 9, 7 / 8], [0.0, 0.0]),
+             "mitchellcubic": sat(p, "mitchellcubic", "mitchellcubic", [10, 3], [10 / 9, 3 / 8],
+                                  [0.0, 0.0]),
+             "bytes": sat(p, "bytes", "lanczos3", [5, 4], [5 / 9, 0.5], [0.0, 0.0], image="u"),
+         },
+         [("x", sat_img), ("u", r.integers(0, 256, (1, 9, 8, 2)).astype(np.uint8))],
+         (2e-6, 2e-6, "the same float32 operations, weights computed the same way"))
     fl = np.array([1.0, -2.5, 3.1415927, np.inf, -0.0, 1e-40], np.float32)
     case("bitcast", "image", "Bitcast of float32 to uint8 bytes and back, of int32 to float32, "
          "of float64 to int32 pairs and of int32 to int8 quarters (little-endian, as TensorFlow "

@@ -174,3 +174,25 @@ func.func @bitcast(%x: tensor<3xf32>, %y: tensor<2x4xui8>) -> (tensor<3x4xui8>, 
   %1 = "tf.Bitcast"(%y) {type = f32} : (tensor<2x4xui8>) -> tensor<2xf32>
   return %0, %1 : tensor<3x4xui8>, tensor<2xf32>
 }
+
+// -----
+
+// Tests that ScaleAndTranslate sums the spans of rows, then of columns, each a generic
+// reduction over the span reading compile-time tables of starts, counts and weights
+// (lanczos1 upscaling 2 -> 4 rows: spans of 2, weights from the kernel, normalised).
+// CHECK-LABEL: func.func @scale_and_translate
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 1]> : tensor<4xi64>
+// CHECK-DAG: arith.constant dense<[2, 2, 2, 1]> : tensor<4xi64>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} outs({{.*}} : tensor<1x4x2x1xf32>)
+// CHECK: arith.cmpi slt
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: arith.select
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} outs({{.*}} : tensor<1x4x2x1xf32>)
+func.func @scale_and_translate(%x: tensor<1x2x2x1xf32>) -> tensor<1x4x2x1xf32> {
+  %size = "tf.Const"() {value = dense<[4, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %scale = "tf.Const"() {value = dense<[2.0, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %shift = "tf.Const"() {value = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %0 = "tf.ScaleAndTranslate"(%x, %size, %scale, %shift) {kernel_type = "lanczos1"} : (tensor<1x2x2x1xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x4x2x1xf32>
+  return %0 : tensor<1x4x2x1xf32>
+}
