@@ -1873,6 +1873,18 @@ class TF_ColorOp<string mnemonic, string what> : TF_Op<mnemonic> {
 def TF_RGBToHSVOp : TF_ColorOp<"RGBToHSV", "hue, saturation and value from red, green, blue">;
 def TF_HSVToRGBOp : TF_ColorOp<"HSVToRGB", "red, green and blue from hue, saturation, value">;
 
+class TF_AdjustColorOp<string mnemonic, string what, string factor> : TF_Op<mnemonic> {
+  let summary = what # ", pixel by pixel as TensorFlow's CPU kernel (float32)";
+  let dataArgs = !con((ins TensorOf<[F32]>:$images),
+                      !dag(ins, [TensorOf<[F32]>], [factor]), (ins OptionalAttr<TypeAttr>:$T));
+  let results = (outs TensorOf<[F32]>:$output);
+  let inferFn = "inferAdjustColor";
+}
+def TF_AdjustSaturationOp : TF_AdjustColorOp<"AdjustSaturation",
+    "saturation scaled by `scale` (clamped to [0, 1]) in TensorFlow's HSV", "scale">;
+def TF_AdjustHueOp : TF_AdjustColorOp<"AdjustHue",
+    "hue turned by `delta` (a fraction of the colour wheel)", "delta">;
+
 def TF_AdjustContrastv2Op : TF_Op<"AdjustContrastv2"> {
   let summary = "(x - mean) * contrast_factor + mean, the mean of each channel over the "
                 "image's height and width";

@@ -320,4 +320,20 @@ LogicalResult inferScaleAndTranslate(const InferContext &ctx, InferResult &out) 
   return success();
 }
 
+LogicalResult inferAdjustColor(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  auto factor = cast<TensorType>(ctx.operandType(1));
+  if (factor.hasRank() && factor.getRank() != 0)
+    return ctx.error(ctx.opName == "tf.AdjustHue" ? "delta" : "scale", " must be a scalar, got ",
+                     factor);
+  if (input->hasRank() && (input->getRank() < 3 || (!input->isDynamicDim(input->getRank() - 1) &&
+                                                    input->getShape().back() != 3)))
+    return ctx.error("images must have rank 3 or more and 3 channels in the last dimension, got ",
+                     *input);
+  out.push_back(*input);
+  return success();
+}
+
 } // namespace kiln::tf

@@ -200,6 +200,7 @@ mlir::LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResul
 mlir::LogicalResult inferLRN(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferScaleAndTranslate(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferAdjustColor(const InferContext &ctx, InferResult &out);
 // DataDependent.cpp
 mlir::LogicalResult inferWhere(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferUnique(const InferContext &ctx, InferResult &out);

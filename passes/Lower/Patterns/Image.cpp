@@ -13,7 +13,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "mlir/IR/TypeUtilities.h"
+#include <array>
 
 using namespace mlir;
 
@@ -638,6 +640,167 @@ template <typename OpT, bool ToHSV> struct ColorSpaceLowering : OpConversionPatt
   }
 };
 
+/// Scalar f32 arithmetic for the colour adjustments, written as TensorFlow's C++ is: std::max
+/// and std::min (NaN-sensitive as theirs), and selects for its branches.
+struct PixelMath {
+  OpBuilder &b;
+  Location l;
+  Value k(double v) const { return scalarConstant(b, l, b.getF32Type(), v); }
+  Value add(Value x, Value y) const { return arith::AddFOp::create(b, l, x, y); }
+  Value sub(Value x, Value y) const { return arith::SubFOp::create(b, l, x, y); }
+  Value mul(Value x, Value y) const { return arith::MulFOp::create(b, l, x, y); }
+  Value div(Value x, Value y) const { return arith::DivFOp::create(b, l, x, y); }
+  Value lt(Value x, Value y) const {
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, y);
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) const {
+    return arith::CmpFOp::create(b, l, p, x, y);
+  }
+  Value sel(Value c, Value x, Value y) const { return arith::SelectOp::create(b, l, c, x, y); }
+  Value max(Value x, Value y) const { return sel(lt(x, y), y, x); } // std::max(x, y)
+  Value min(Value x, Value y) const { return sel(lt(y, x), y, x); } // std::min(x, y)
+  /// float x + the double constant c, rounded to float (C++'s `float + 2.0 / 6.0`).
+  Value addDouble(Value x, double c) const {
+    Value wide = arith::ExtFOp::create(b, l, b.getF64Type(), x);
+    Value sum = arith::AddFOp::create(b, l, wide, scalarConstant(b, l, b.getF64Type(), c));
+    return arith::TruncFOp::create(b, l, b.getF32Type(), sum);
+  }
+  /// (int) x as an i32 (toward zero).
+  Value truncate(Value x) const { return arith::FPToSIOp::create(b, l, b.getI32Type(), x); }
+  /// Whether the i32 `v` is even.
+  Value even(Value v) const {
+    Value one = scalarConstant(b, l, b.getI32Type(), 1);
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                 arith::AndIOp::create(b, l, v, one),
+                                 scalarConstant(b, l, b.getI32Type(), 0));
+  }
+  /// A switch on the i32 `category`: cases[c] for c in [0, cases.size()), else `otherwise`.
+  std::array<Value, 3> choose(Value category, ArrayRef<std::array<Value, 3>> cases,
+                              std::array<Value, 3> otherwise) const {
+    std::array<Value, 3> out = otherwise;
+    for (int64_t c = static_cast<int64_t>(cases.size()) - 1; c >= 0; --c) {
+      Value is = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, category,
+                                       scalarConstant(b, l, b.getI32Type(), c));
+      for (int i = 0; i < 3; ++i)
+        out[i] = sel(is, cases[c][i], out[i]);
+    }
+    return out;
+  }
+};
+
+/// AdjustSaturation and AdjustHue: each output channel from its pixel's three, with the
+/// scalar functions of TensorFlow's adjust_saturation_op.cc (rgb_to_hsv, hsv_to_rgb) and
+/// adjust_hue_op.cc (rgb_to_hv_range, hv_range_to_rgb), their while loops that bring a
+/// value into range unrolled (colours are within a few turns of the range).
+template <typename OpT, bool Hue> struct AdjustColorLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = staticTensorType(this->getTypeConverter(), op.getOutput().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Value images = adaptor.getImages(), factorTensor = adaptor.getOperands()[1];
+    Value result = buildParallelGeneric(
+        rewriter, loc, type, ValueRange{}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          PixelMath m{b, l};
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          Value channel = at.back();
+          SmallVector<Value> px;
+          for (int64_t c = 0; c < 3; ++c) {
+            at.back() = indexConstant(b, l, c);
+            px.push_back(tensor::ExtractOp::create(b, l, images, at));
+          }
+          Value factor = tensor::ExtractOp::create(b, l, factorTensor, ValueRange{});
+          std::array<Value, 3> rgb = Hue ? hue(m, px[0], px[1], px[2], factor)
+                                         : saturation(m, px[0], px[1], px[2], factor);
+          Value isZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
+                                               indexConstant(b, l, 0));
+          Value isOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
+                                              indexConstant(b, l, 1));
+          return m.sel(isZero, rgb[0], m.sel(isOne, rgb[1], rgb[2]));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  static std::array<Value, 3> saturation(const PixelMath &m, Value r, Value g, Value bl,
+                                         Value scale) {
+    using P = arith::CmpFPredicate;
+    // rgb_to_hsv
+    Value vv = m.max(r, m.max(g, bl));
+    Value range = m.sub(vv, m.min(r, m.min(g, bl)));
+    Value s = m.sel(m.cmp(P::OGT, vv, m.k(0)), m.div(range, vv), m.k(0));
+    Value norm = m.div(m.k(1), m.mul(m.k(6), range));
+    Value fromR = m.mul(norm, m.sub(g, bl));
+    Value fromG = m.addDouble(m.mul(norm, m.sub(bl, r)), 2.0 / 6.0);
+    Value fromB = m.addDouble(m.mul(norm, m.sub(r, g)), 4.0 / 6.0);
+    Value h = m.sel(m.cmp(P::OEQ, r, vv), fromR, m.sel(m.cmp(P::OEQ, g, vv), fromG, fromB));
+    h = m.sel(m.cmp(P::OLE, range, m.k(0)), m.k(0), h);
+    h = m.sel(m.lt(h, m.k(0)), m.add(h, m.k(1)), h);
+    // s = min(1, max(0, s * scale))
+    s = m.min(m.k(1), m.max(m.k(0), m.mul(s, scale)));
+    // hsv_to_rgb
+    Value c = m.mul(s, vv);
+    Value low = m.sub(vv, c);
+    Value dh = m.mul(h, m.k(6));
+    Value category = m.truncate(dh);
+    Value f = m.sel(m.cmp(P::OLE, dh, m.k(0)), m.add(dh, m.k(2)), dh);
+    for (int i = 0; i < 4; ++i)
+      f = m.sel(m.cmp(P::OGE, f, m.k(2)), m.sub(f, m.k(2)), f);
+    Value x = m.mul(c, m.sub(m.k(1), math::AbsFOp::create(m.b, m.l, m.sub(f, m.k(1)))));
+    Value zero = m.k(0);
+    std::array<Value, 3> out = m.choose(
+        category,
+        {{c, x, zero}, {x, c, zero}, {zero, c, x}, {zero, x, c}, {x, zero, c}, {c, zero, x}},
+        {zero, zero, zero});
+    for (Value &o : out)
+      o = m.add(o, low);
+    return out;
+  }
+
+  static std::array<Value, 3> hue(const PixelMath &m, Value r, Value g, Value bl, Value delta) {
+    // rgb_to_hv_range: the order of r, g and b names the hue's sextant.
+    auto pick = [&](Value cond, std::array<Value, 4> a, std::array<Value, 4> otherwise) {
+      std::array<Value, 4> out;
+      for (int i = 0; i < 4; ++i)
+        out[i] = m.sel(cond, a[i], otherwise[i]);
+      return out;
+    };
+    // {v_max, v_mid, v_min, category}
+    std::array<Value, 4> rBelowG = pick(m.lt(bl, r), {g, r, bl, m.k(1)},
+                                        pick(m.lt(g, bl), {bl, g, r, m.k(3)}, {g, bl, r, m.k(2)}));
+    std::array<Value, 4> gBelowR = pick(m.lt(bl, g), {r, g, bl, m.k(0)},
+                                        pick(m.lt(r, bl), {bl, r, g, m.k(4)}, {r, bl, g, m.k(5)}));
+    std::array<Value, 4> ordered = pick(m.lt(r, g), rBelowG, gBelowR);
+    Value vMax = ordered[0], vMid = ordered[1], vMin = ordered[2], sextant = ordered[3];
+    Value ratio = m.div(m.sub(vMid, vMin), m.sub(vMax, vMin));
+    Value h = m.add(sextant, m.sel(m.even(m.truncate(sextant)), ratio, m.sub(m.k(1), ratio)));
+    h = m.sel(m.cmp(arith::CmpFPredicate::OEQ, vMax, vMin), m.k(0), h);
+    // h += delta * 6, back into [0, 6).
+    h = m.add(h, m.mul(delta, m.k(6)));
+    for (int i = 0; i < 3; ++i)
+      h = m.sel(m.lt(h, m.k(0)), m.add(h, m.k(6)), h);
+    for (int i = 0; i < 3; ++i)
+      h = m.sel(m.cmp(arith::CmpFPredicate::OGE, h, m.k(6)), m.sub(h, m.k(6)), h);
+    // hv_range_to_rgb
+    Value category = m.truncate(h);
+    Value frac = m.sub(h, arith::SIToFPOp::create(m.b, m.l, m.b.getF32Type(), category));
+    frac = m.sel(m.even(category), frac, m.sub(m.k(1), frac));
+    Value mid = m.add(vMin, m.mul(frac, m.sub(vMax, vMin)));
+    return m.choose(category,
+                    {{vMax, mid, vMin},
+                     {mid, vMax, vMin},
+                     {vMin, vMax, mid},
+                     {vMin, mid, vMax},
+                     {mid, vMin, vMax}},
+                    {vMax, vMin, mid});
+  }
+};
+
 /// FakeQuant*: min and max nudged so that zero is a quantization level (in the generic's
 /// body, so that fed bounds work), then clamp, round half up to a level and back, as
 /// TensorFlow's fake_quant_ops_functor.h computes it.
@@ -788,15 +951,15 @@ struct ScaleAndTranslateLowering : OpConversionPattern<tf::ScaleAndTranslateOp> 
 };
 
 void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ResizeLowering<tf::ResizeNearestNeighborOp, false>,
-               ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering,
-               ResizeAreaLowering, ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering,
-               BitcastLowering, ScaleAndTranslateLowering, ColorSpaceLowering<tf::RGBToHSVOp, true>,
-               ColorSpaceLowering<tf::HSVToRGBOp, false>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
-               FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter,
-                                                                           patterns.getContext());
+  patterns.add<
+      ResizeLowering<tf::ResizeNearestNeighborOp, false>,
+      ResizeLowering<tf::ResizeBilinearOp, true>, ResizeBicubicLowering, ResizeAreaLowering,
+      ExtractImagePatchesLowering, LRNLowering, CropAndResizeLowering, BitcastLowering,
+      ScaleAndTranslateLowering, AdjustColorLowering<tf::AdjustSaturationOp, false>,
+      AdjustColorLowering<tf::AdjustHueOp, true>, ColorSpaceLowering<tf::RGBToHSVOp, true>,
+      ColorSpaceLowering<tf::HSVToRGBOp, false>, FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
+      FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
+      FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lower

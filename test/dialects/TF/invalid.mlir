@@ -1572,3 +1572,21 @@ func.func @scale_and_translate_kernel(%x: tensor<1x4x4x1xf32>, %s: tensor<2xi32>
   %0 = "tf.ScaleAndTranslate"(%x, %s, %f, %f) {kernel_type = "cubic"} : (tensor<1x4x4x1xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x?x?x1xf32>
   return
 }
+
+// -----
+
+func.func @adjust_channels(%x: tensor<2x4x4x4xf32>, %f: tensor<f32>) {
+  // expected-error @+2 {{images must have rank 3 or more and 3 channels in the last dimension, got float32 [2,4,4,4]}}
+  // expected-error @+1 {{'tf.AdjustHue' op failed to infer returned types}}
+  %0 = "tf.AdjustHue"(%x, %f) : (tensor<2x4x4x4xf32>, tensor<f32>) -> tensor<2x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adjust_scale(%x: tensor<2x4x3xf32>, %f: tensor<2xf32>) {
+  // expected-error @+2 {{scale must be a scalar, got float32 [2]}}
+  // expected-error @+1 {{'tf.AdjustSaturation' op failed to infer returned types}}
+  %0 = "tf.AdjustSaturation"(%x, %f) : (tensor<2x4x3xf32>, tensor<2xf32>) -> tensor<2x4x3xf32>
+  return
+}

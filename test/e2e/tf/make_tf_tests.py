@@ -1681,6 +1681,22 @@ def build_image():
          [("x", img), ("b", boxes), ("i", np.array([0, 1, 1, 0], np.int32)),
           ("u", r.integers(0, 256, (1, 5, 6, 2)).astype(np.uint8)),
           ("j", np.zeros(4, np.int32))], (2e-6, 2e-6, "the same float32 operations"))
+    hues = f32(r, (2, 5, 6, 3), 0, 1)
+    hues[0, 0, :6] = [[0.5, 0.5, 0.5], [0, 0, 0], [1, 0.2, 0.2], [0.1, 0.9, 0.3], [0.2, 0.1, 0.8],
+                      [0.7, 0.7, 0.1]]  # grey, black, each channel largest, a tie
+    case("adjust_color", "image", "AdjustSaturation (scale 0.5, 2.0 clamping at 1, fed) and "
+         "AdjustHue (delta 0.2, -0.7 wrapping, fed) of greys, black, each channel largest and "
+         "ties",
+         lambda p: {"desaturated": raw.AdjustSaturation(images=p["x"], scale=0.5,
+                                                         name="desaturated"),
+                    "saturated": raw.AdjustSaturation(images=p["x"], scale=2.0, name="saturated"),
+                    "fed_scale": raw.AdjustSaturation(images=p["x"], scale=p["s"],
+                                                      name="fed_scale"),
+                    "hue_turned": raw.AdjustHue(images=p["x"], delta=0.2, name="hue_turned"),
+                    "hue_back": raw.AdjustHue(images=p["x"], delta=-0.7, name="hue_back"),
+                    "fed_delta": raw.AdjustHue(images=p["x"], delta=p["d"], name="fed_delta")},
+         [("x", hues), ("s", np.array(1.3, np.float32)), ("d", np.array(0.45, np.float32))],
+         (1e-6, 1e-6, "the same float32 operations"))
     sat_img = f32(r, (2, 9, 8, 3), 0, 1)
 
     def sat(p, name, kernel, size, scale, translation, antialias=True, image="x"):

@@ -196,3 +196,24 @@ func.func @scale_and_translate(%x: tensor<1x2x2x1xf32>) -> tensor<1x4x2x1xf32> {
   %0 = "tf.ScaleAndTranslate"(%x, %size, %scale, %shift) {kernel_type = "lanczos1"} : (tensor<1x2x2x1xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x4x2x1xf32>
   return %0 : tensor<1x4x2x1xf32>
 }
+
+// -----
+
+// Tests that AdjustSaturation computes TensorFlow's scalar HSV round trip per element: the
+// hue's double constants (2/6, 4/6) added in f64, the saturation clamped with std::min/max
+// selects, the sextant switch as selects on the truncated hue; AdjustHue turns by delta * 6
+// and wraps into [0, 6) by selects.
+// CHECK-LABEL: func.func @adjust
+// CHECK: linalg.generic
+// CHECK: arith.extf {{.*}} : f32 to f64
+// CHECK: arith.truncf {{.*}} : f64 to f32
+// CHECK: arith.fptosi {{.*}} : f32 to i32
+// CHECK: math.absf
+// CHECK: linalg.generic
+// CHECK: arith.andi
+// CHECK: arith.sitofp
+func.func @adjust(%x: tensor<1x2x3xf32>, %f: tensor<f32>) -> (tensor<1x2x3xf32>, tensor<1x2x3xf32>) {
+  %0 = "tf.AdjustSaturation"(%x, %f) : (tensor<1x2x3xf32>, tensor<f32>) -> tensor<1x2x3xf32>
+  %1 = "tf.AdjustHue"(%x, %f) : (tensor<1x2x3xf32>, tensor<f32>) -> tensor<1x2x3xf32>
+  return %0, %1 : tensor<1x2x3xf32>, tensor<1x2x3xf32>
+}
