@@ -554,6 +554,34 @@ struct LRNLowering : OpConversionPattern<tf::LRNOp> {
   }
 };
 
+using PixelFn = function_ref<std::array<Value, 3>(OpBuilder &, Location, ArrayRef<Value> pixel)>;
+
+/// A generic over `type` (NHWC-like, 3 channels last) whose element at channel c is output c
+/// of `pixel` applied to the three channels of its pixel in `images` (read in the body).
+Value buildPixelMap(OpBuilder &b, Location loc, RankedTensorType type, Value images,
+                    PixelFn pixel) {
+  int64_t rank = type.getRank();
+  return buildParallelGeneric(
+      b, loc, type, ValueRange{}, {}, [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(linalg::IndexOp::create(nb, l, d));
+        Value channel = at.back();
+        SmallVector<Value> px;
+        for (int64_t c = 0; c < 3; ++c) {
+          at.back() = indexConstant(nb, l, c);
+          px.push_back(tensor::ExtractOp::create(nb, l, images, at));
+        }
+        std::array<Value, 3> out = pixel(nb, l, px);
+        Value isZero = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, channel,
+                                             indexConstant(nb, l, 0));
+        Value isOne = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, channel,
+                                            indexConstant(nb, l, 1));
+        Value rest = arith::SelectOp::create(nb, l, isOne, out[1], out[2]);
+        return arith::SelectOp::create(nb, l, isZero, out[0], rest);
+      });
+}
+
 /// RGBToHSV and HSVToRGB: each output channel computed from its pixel's three (read
 /// inside the generic), with the formulas of TensorFlow's colorspace_op.h.
 template <typename OpT, bool ToHSV> struct ColorSpaceLowering : OpConversionPattern<OpT> {
@@ -564,20 +592,11 @@ template <typename OpT, bool ToHSV> struct ColorSpaceLowering : OpConversionPatt
     if (!type)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Location loc = op.getLoc();
-    int64_t rank = type.getRank();
     Value images = adaptor.getImages();
     Type t = type.getElementType();
-    Value result = buildParallelGeneric(
-        rewriter, loc, type, ValueRange{}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d)
-            at.push_back(linalg::IndexOp::create(b, l, d));
-          Value channel = at.back();
-          SmallVector<Value> px;
-          for (int64_t c = 0; c < 3; ++c) {
-            at.back() = indexConstant(b, l, c);
-            px.push_back(tensor::ExtractOp::create(b, l, images, at));
-          }
+    Value result = buildPixelMap(
+        rewriter, loc, type, images,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> px) -> std::array<Value, 3> {
           auto k = [&](double v) { return scalarConstant(b, l, t, v); };
           auto add = [&](Value x, Value y) -> Value { return arith::AddFOp::create(b, l, x, y); };
           auto sub = [&](Value x, Value y) -> Value { return arith::SubFOp::create(b, l, x, y); };
@@ -629,11 +648,7 @@ template <typename OpT, bool ToHSV> struct ColorSpaceLowering : OpConversionPatt
             out1 = mul(add(oneS, mul(s, dg)), v);
             out2 = mul(add(oneS, mul(s, db)), v);
           }
-          Value isZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
-                                               indexConstant(b, l, 0));
-          Value isOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
-                                              indexConstant(b, l, 1));
-          return sel(isZero, out0, sel(isOne, out1, out2));
+          return {out0, out1, out2};
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -700,29 +715,15 @@ template <typename OpT, bool Hue> struct AdjustColorLowering : OpConversionPatte
     if (!type)
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Location loc = op.getLoc();
-    int64_t rank = type.getRank();
     Value images = adaptor.getImages(), factorTensor = adaptor.getOperands()[1];
-    Value result = buildParallelGeneric(
-        rewriter, loc, type, ValueRange{}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          PixelMath m{b, l};
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d)
-            at.push_back(linalg::IndexOp::create(b, l, d));
-          Value channel = at.back();
-          SmallVector<Value> px;
-          for (int64_t c = 0; c < 3; ++c) {
-            at.back() = indexConstant(b, l, c);
-            px.push_back(tensor::ExtractOp::create(b, l, images, at));
-          }
-          Value factor = tensor::ExtractOp::create(b, l, factorTensor, ValueRange{});
-          std::array<Value, 3> rgb = Hue ? hue(m, px[0], px[1], px[2], factor)
-                                         : saturation(m, px[0], px[1], px[2], factor);
-          Value isZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
-                                               indexConstant(b, l, 0));
-          Value isOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, channel,
-                                              indexConstant(b, l, 1));
-          return m.sel(isZero, rgb[0], m.sel(isOne, rgb[1], rgb[2]));
-        });
+    Value result =
+        buildPixelMap(rewriter, loc, type, images,
+                      [&](OpBuilder &b, Location l, ArrayRef<Value> px) -> std::array<Value, 3> {
+                        PixelMath m{b, l};
+                        Value factor = tensor::ExtractOp::create(b, l, factorTensor, ValueRange{});
+                        return Hue ? hue(m, px[0], px[1], px[2], factor)
+                                   : saturation(m, px[0], px[1], px[2], factor);
+                      });
     rewriter.replaceOp(op, result);
     return success();
   }
