@@ -254,8 +254,10 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     (attention's scores and weighted sums). The inputs' order and `adj_x`/`adj_y` are
     chosen so that as few transposes as possible remain; labels in one input only and not
     in the output are summed first with `tf.Sum`. An Einsum of one input is a `tf.Sum` and
-    a `tf.Transpose`. Inputs must have static shapes (after kiln-graph-infer-shapes); an
-    Einsum that cannot be decomposed (unknown shapes, a diagonal such as "ii->i", a "..."
+    a `tf.Transpose`. A label repeated in one input (a diagonal, "ii->i", "bii->bi") first
+    takes that input's diagonal: a `tf.Transpose` moving the two dimensions last (none when
+    they are), then `tf.MatrixDiagPart`. Inputs must have static shapes (after kiln-graph-infer-shapes); an
+    Einsum that cannot be decomposed (unknown shapes, a "..."
     dimension of size 1 broadcast against a larger one) is an error at its node.
 
     A `tf.BatchMatMul`/`tf.BatchMatMulV2` whose second operand has no batch of its own

@@ -132,6 +132,37 @@ LogicalResult decomposeEinsum(RewriterBase &rewriter, EinsumOp op) {
 
   rewriter.setInsertionPoint(op);
   Builder b{rewriter, op.getLoc()};
+  // A label repeated in an input (a diagonal, "ii->i"): its two dimensions moved last, then
+  // MatrixDiagPart keeps their diagonal, until no label repeats.
+  SmallVector<Value> inputs(values.begin(), values.end());
+  for (auto [i, in] : llvm::enumerate(labels->inputs)) {
+    while (true) {
+      int64_t p = -1, q = -1;
+      for (int64_t a = 0; a < int64_t(in.size()) && p < 0; ++a)
+        for (int64_t c = a + 1; c < int64_t(in.size()); ++c)
+          if (in[a] == in[c]) {
+            p = a, q = c;
+            break;
+          }
+      if (p < 0)
+        break;
+      SmallVector<int64_t> perm;
+      SmallVector<int> rest;
+      for (int64_t d = 0; d < int64_t(in.size()); ++d)
+        if (d != p && d != q) {
+          perm.push_back(d);
+          rest.push_back(in[d]);
+        }
+      perm.push_back(p);
+      perm.push_back(q);
+      rest.push_back(in[p]);
+      bool inPlace = p + 2 == int64_t(in.size()) && q + 1 == int64_t(in.size());
+      Value moved = inPlace ? inputs[i] : b.create("Transpose", {inputs[i], b.constInts(perm)});
+      inputs[i] = b.create("MatrixDiagPart", {moved});
+      in = rest;
+    }
+  }
+  values = inputs;
   ArrayRef<int> out = labels->output;
   auto inOutput = [&](int label) { return llvm::is_contained(out, label); };
   Value result;

@@ -104,11 +104,8 @@ FailureOr<EinsumLabels> parseEinsum(const InferContext &ctx, StringRef equation,
         block.push_back(kEllipsisLabel + int(d));
       labels.insert(labels.begin() + *term.ellipsisAt, block.begin(), block.end());
     }
-    for (size_t a = 0; a < labels.size(); ++a)
-      for (size_t b = a + 1; b < labels.size(); ++b)
-        if (labels[a] == labels[b])
-          return ctx.error("equation '", equation, "': label ", einsumLabelName(labels[a]),
-                           " repeats in input ", i, " (a diagonal), which is not supported");
+    // A label repeated in one input takes that input's diagonal (kiln-graph-decompose: a
+    // MatrixDiagPart); "..." dimensions never repeat.
     result.inputs.push_back(std::move(labels));
   }
 

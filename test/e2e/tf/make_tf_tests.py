@@ -1199,6 +1199,11 @@ def build_einsum():
         ("einsum_outer", "i,j->ij", [(3,), (4,)], "an outer product"),
         ("einsum_sum_first", "ij,k->ik", [(3, 4), (5,)],
          "j in one input only, summed before the outer product"),
+        ("einsum_diagonal", "ii->i", [(5, 5)], "a diagonal"),
+        ("einsum_trace", "ii->", [(4, 4)], "a trace"),
+        ("einsum_batch_diagonal", "bii->bi", [(3, 4, 4)], "a diagonal per batch"),
+        ("einsum_diagonal_product", "iij,jk->ik", [(3, 3, 4), (4, 5)],
+         "a diagonal of the first input, then a product"),
     ]
     for name, equation, shapes, what in cases:
         feeds = [("x%d" % i, f32(r, s)) for i, s in enumerate(shapes)]

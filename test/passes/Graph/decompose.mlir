@@ -286,3 +286,23 @@ func.func @contrast(%x: tensor<2x4x5x3xf32>, %f: tensor<f32>) -> tensor<2x4x5x3x
   %0 = "tf.AdjustContrastv2"(%x, %f) : (tensor<2x4x5x3xf32>, tensor<f32>) -> tensor<2x4x5x3xf32>
   return %0 : tensor<2x4x5x3xf32>
 }
+
+// -----
+
+// Tests that an Einsum label repeated in an input takes its diagonal: the two dimensions
+// moved last, then MatrixDiagPart ("bii->bi"), before the usual decomposition.
+// CHECK-LABEL: func.func @einsum_diagonal
+// CHECK-NOT: tf.Transpose
+// CHECK: "tf.MatrixDiagPart"(%arg0) : (tensor<3x4x4xf32>) -> tensor<3x4xf32>
+// CHECK-NOT: tf.Einsum
+// CHECK-LABEL: func.func @einsum_diagonal_moved
+// CHECK: %[[T:.*]] = "tf.Transpose"(%arg0, %{{.*}}) : (tensor<4x3x4xf32>, tensor<3xi64>) -> tensor<3x4x4xf32>
+// CHECK: "tf.MatrixDiagPart"(%[[T]]) : (tensor<3x4x4xf32>) -> tensor<3x4xf32>
+func.func @einsum_diagonal(%x: tensor<3x4x4xf32>) -> tensor<3x4xf32> {
+  %0 = "tf.Einsum"(%x) {N = 1 : i64, equation = "bii->bi"} : (tensor<3x4x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+func.func @einsum_diagonal_moved(%x: tensor<4x3x4xf32>) -> tensor<3x4xf32> {
+  %0 = "tf.Einsum"(%x) {N = 1 : i64, equation = "iji->ji"} : (tensor<4x3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
