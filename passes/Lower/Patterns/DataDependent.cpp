@@ -200,6 +200,28 @@ Value intersectionOverUnion(OpBuilder &b, Location loc, const Box &i, const Box 
 using BoxFn = function_ref<Box(OpBuilder &, Location, Value)>;
 using ScoreFn = function_ref<Value(OpBuilder &, Location, Value)>;
 
+/// The first of the `n` entries still in the running (`alive`, i1) with the highest score
+/// (f32), as an index: n when none is. A candidate ranks by score, the lower index first
+/// among equal scores, as TensorFlow's priority queues order them.
+Value bestCandidate(OpBuilder &b, Location loc, int64_t n, Value alive, Value scores) {
+  Value none = indexConstant(b, loc, n);
+  auto search = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), none, indexConstant(b, loc, 1),
+      ValueRange{none, scalarConstant(b, loc, b.getF32Type(), 0)},
+      [&](OpBuilder &sb, Location sl, Value i, ValueRange best) {
+        Value in = extractAt(sb, sl, alive, i);
+        Value s = extractAt(sb, sl, scores, i);
+        Value first = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::eq, best[0], none);
+        Value higher = arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT, s, best[1]);
+        Value better =
+            arith::AndIOp::create(sb, sl, in, arith::OrIOp::create(sb, sl, first, higher));
+        scf::YieldOp::create(sb, sl,
+                             ValueRange{arith::SelectOp::create(sb, sl, better, i, best[0]),
+                                        arith::SelectOp::create(sb, sl, better, s, best[1])});
+      });
+  return search.getResult(0);
+}
+
 /// What a non-max suppression selected: indices [bound] (i32) and their scores [bound]
 /// (f32), zeros after the first `count` (an index).
 struct Selection {
@@ -244,26 +266,11 @@ Selection buildNonMaxSuppression(OpBuilder &b, Location loc, int64_t n, int64_t 
   auto loop = scf::WhileOp::create(
       b, loc, afterTypes, init,
       [&](OpBuilder &wb, Location l, ValueRange state) {
-        // The best candidate: highest score, lowest index among equals.
-        Value lowest = scalarConstant(wb, l, f32, 0);
-        auto search = scf::ForOp::create(
-            wb, l, indexConstant(wb, l, 0), indexConstant(wb, l, n), indexConstant(wb, l, 1),
-            ValueRange{none, lowest}, [&](OpBuilder &sb, Location sl, Value i, ValueRange best) {
-              Value in = extractAt(sb, sl, state[3], i);
-              Value s = extractAt(sb, sl, state[2], i);
-              Value first = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::eq, best[0], none);
-              Value higher = arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT, s, best[1]);
-              Value better =
-                  arith::AndIOp::create(sb, sl, in, arith::OrIOp::create(sb, sl, first, higher));
-              scf::YieldOp::create(sb, sl,
-                                   ValueRange{arith::SelectOp::create(sb, sl, better, i, best[0]),
-                                              arith::SelectOp::create(sb, sl, better, s, best[1])});
-            });
-        Value found =
-            arith::CmpIOp::create(wb, l, arith::CmpIPredicate::ne, search.getResult(0), none);
+        Value best = bestCandidate(wb, l, n, state[3], state[2]);
+        Value found = arith::CmpIOp::create(wb, l, arith::CmpIPredicate::ne, best, none);
         Value room = arith::CmpIOp::create(wb, l, arith::CmpIPredicate::slt, state[5], stop);
         SmallVector<Value> forward(state);
-        forward.push_back(search.getResult(0));
+        forward.push_back(best);
         scf::ConditionOp::create(wb, l, arith::AndIOp::create(wb, l, found, room), forward);
       },
       [&](OpBuilder &wb, Location l, ValueRange state) {
@@ -482,24 +489,7 @@ struct CombinedNonMaxSuppressionLowering : OpConversionPattern<tf::CombinedNonMa
               ValueRange{out[0], out[1], out[2], candUsed, idx(b, l, 0)},
               [&](OpBuilder &pb, Location pl, Value k, ValueRange st) {
                 Value none = idx(pb, pl, slots);
-                auto search = scf::ForOp::create(
-                    pb, pl, idx(pb, pl, 0), idx(pb, pl, slots), idx(pb, pl, 1),
-                    ValueRange{none, zeroF},
-                    [&](OpBuilder &sb, Location sl, Value i, ValueRange best) {
-                      Value in = extractAt(sb, sl, st[3], i);
-                      Value sc = extractAt(sb, sl, candScore, i);
-                      Value first =
-                          arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::eq, best[0], none);
-                      Value higher =
-                          arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT, sc, best[1]);
-                      Value better = arith::AndIOp::create(
-                          sb, sl, in, arith::OrIOp::create(sb, sl, first, higher));
-                      scf::YieldOp::create(
-                          sb, sl,
-                          ValueRange{arith::SelectOp::create(sb, sl, better, i, best[0]),
-                                     arith::SelectOp::create(sb, sl, better, sc, best[1])});
-                    });
-                Value best = search.getResult(0);
+                Value best = bestCandidate(pb, pl, slots, st[3], candScore);
                 Value found = arith::CmpIOp::create(pb, pl, arith::CmpIPredicate::ne, best, none);
                 auto write = scf::IfOp::create(
                     pb, pl, found,
