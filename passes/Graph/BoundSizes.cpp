@@ -157,6 +157,11 @@ private:
     return std::min(natural, it->second);
   }
 
+  /// A kiln.check that every value of `subject` is below `bound`, failing with `message`.
+  void checkBelow(Value subject, int64_t bound, const std::string &message) {
+    dialect::CheckOp::create(b, loc, b.getStringAttr("below"), subject,
+                             b.getDenseI64ArrayAttr({bound}), b.getStringAttr(message), UnitAttr());
+  }
   /// A check that `count` (an i32 scalar) is at most `bound`, as --bound promised; `what`
   /// says what is counted, with {value} for the count.
   void checkBound(Operation *op, Value count, int64_t bound, StringRef what);
@@ -169,8 +174,13 @@ private:
   /// Follows sizes through shape arithmetic: Shape(x)[i], Pack of sizes, and pads Fill of
   /// such a shape and Range(0, size).
   LogicalResult shapeArithmetic(Operation *op);
+  /// The padded tensor and the dimension whose size `size` is, if this pass made it.
+  std::optional<std::pair<Value, int64_t>> owner(Value size);
   /// The bound of `size`: its tensor's dimension.
-  int64_t boundOf(Value size);
+  int64_t boundOf(Value size) {
+    auto [tensor, dim] = *owner(size);
+    return cast<RankedTensorType>(tensor.getType()).getDimSize(dim);
+  }
   /// The op that made the first size among `parts`.
   Operation *originOf(ArrayRef<Value> parts);
   LogicalResult unsupported(Operation *op, Value padded);
@@ -223,13 +233,10 @@ LogicalResult Padder::reinfer(Operation *op) {
 }
 
 void Padder::checkBound(Operation *op, Value count, int64_t bound, StringRef what) {
-  std::string message = nodeLabel(op) + ": " + what.str() + ", more than the bound " +
-                        std::to_string(bound) + " that --bound gives it";
-  if (!checks)
-    return;
-  dialect::CheckOp::create(b, loc, b.getStringAttr("below"), count,
-                           b.getDenseI64ArrayAttr({bound + 1}), b.getStringAttr(message),
-                           UnitAttr());
+  if (checks)
+    checkBelow(count, bound + 1,
+               nodeLabel(op) + ": " + what.str() + ", more than the bound " +
+                   std::to_string(bound) + " that --bound gives it");
 }
 
 std::optional<int64_t> Padder::upperBound(Value v) {
@@ -249,10 +256,8 @@ std::optional<int64_t> Padder::upperBound(Value v) {
   if (Value size = scalars.lookup(v))
     return upperBound(size);
   // A size this pass made: its tensor's bound.
-  for (auto &[value, s] : sizes)
-    for (auto [d, size] : llvm::enumerate(s))
-      if (size == v)
-        return cast<RankedTensorType>(value.getType()).getDimSize(d);
+  if (owner(v))
+    return boundOf(v);
   return std::nullopt;
 }
 
@@ -492,9 +497,12 @@ LogicalResult Padder::reshape(tf::ReshapeOp op) {
   Value input = op.getTensor();
   auto type = cast<RankedTensorType>(input.getType());
   const Sizes &s = sizes[input];
-  for (int64_t d = 1; d < type.getRank(); ++d)
+  int64_t inRest = 1; // the elements of one row along the padded dimension
+  for (int64_t d = 1; d < type.getRank(); ++d) {
     if (s[d])
       return unsupported(op, input); // only a leading padded dimension keeps its layout
+    inRest *= type.getDimSize(d);
+  }
   // The target shape: constants and at most one unknown (-1 or a size), which must lead.
   SmallVector<int64_t> target;
   if (auto c = tf::constantIntsOf(op.getShape())) {
@@ -506,9 +514,7 @@ LogicalResult Padder::reshape(tf::ReshapeOp op) {
     // [size of x's first dimension, ..., -1, ...], as Flatten writes it: the -1 is what the
     // static dimensions leave.
     if (parts.parts[0] == s[0] && llvm::count(target, -1) == 2) {
-      int64_t inRest = 1, known = 1;
-      for (int64_t d = 1; d < type.getRank(); ++d)
-        inRest *= type.getDimSize(d);
+      int64_t known = 1;
       for (int64_t v : ArrayRef(target).drop_front())
         known *= v == -1 ? 1 : v;
       auto rest = llvm::find(ArrayRef(target).drop_front(), -1);
@@ -522,9 +528,7 @@ LogicalResult Padder::reshape(tf::ReshapeOp op) {
   if (target.empty() || llvm::count(target, -1) > 1 ||
       llvm::any_of(ArrayRef(target).drop_front(), [](int64_t v) { return v < 0; }))
     return unsupported(op, input);
-  int64_t inRest = 1, outRest = 1;
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    inRest *= type.getDimSize(d);
+  int64_t outRest = 1;
   for (int64_t v : ArrayRef(target).drop_front())
     outRest *= v;
   if (outRest == 0 || (type.getDimSize(0) * inRest) % outRest != 0)
@@ -566,8 +570,7 @@ LogicalResult Padder::gather(tf::GatherV2Op op) {
     std::string message = nodeLabel(op) + ": indices{index} is past the " +
                           "value-dependent size of params' dimension " + std::to_string(axis) +
                           " (by {value} + 1)";
-    dialect::CheckOp::create(b, loc, b.getStringAttr("below"), past, b.getDenseI64ArrayAttr({0}),
-                             b.getStringAttr(message), UnitAttr());
+    checkBelow(past, 0, message);
   }
   op->setOperand(1, safe);
   if (failed(reinfer(op)))
@@ -666,8 +669,7 @@ LogicalResult Padder::topK(tf::TopKV2Op op) {
     Value excess = binary("Sub", castTo(k, b.getI32Type()), n);
     std::string message =
         nodeLabel(op) + ": k is larger than the last dimension's value-dependent size (by {value})";
-    dialect::CheckOp::create(b, loc, b.getStringAttr("below"), excess, b.getDenseI64ArrayAttr({1}),
-                             b.getStringAttr(message), UnitAttr());
+    checkBelow(excess, 1, message);
   }
   bool constantK = tf::constantIntsOf(k).has_value();
   Value kSize = castTo(k, b.getI32Type());
@@ -752,20 +754,18 @@ LogicalResult Padder::shapeArithmetic(Operation *op) {
   return success();
 }
 
-int64_t Padder::boundOf(Value size) {
+std::optional<std::pair<Value, int64_t>> Padder::owner(Value size) {
   for (auto &[value, s] : sizes)
     for (auto [d, v] : llvm::enumerate(s))
-      if (v == size)
-        return cast<RankedTensorType>(value.getType()).getDimSize(d);
-  llvm_unreachable("every size belongs to a padded tensor");
+      if (v && v == size)
+        return std::pair<Value, int64_t>(value, d);
+  return std::nullopt;
 }
 
 Operation *Padder::originOf(ArrayRef<Value> parts) {
   for (Value size : parts)
-    if (size)
-      for (auto &[value, s] : sizes)
-        if (llvm::is_contained(s, size))
-          return origins.lookup(value);
+    if (auto found = size ? owner(size) : std::nullopt)
+      return origins.lookup(found->first);
   return nullptr;
 }
 
