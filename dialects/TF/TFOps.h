@@ -88,6 +88,12 @@ mlir::LogicalResult flattenBatchMatMul(mlir::RewriterBase &rewriter, mlir::Opera
 /// ksize is not a constant, a BroadcastGradientArgs of shapes not known).
 mlir::FailureOr<bool> decomposeAlias(mlir::RewriterBase &rewriter, mlir::Operation *op);
 
+/// Replaces a gradient op of dialects/TF/Ops/Gradients.cpp (a window op's, batch
+/// normalisation's, a cross-entropy loss's) by the forward ops that compute it: true when
+/// it did, false for any other op, failure (reported at the op) when it cannot (shapes not
+/// known).
+mlir::FailureOr<bool> decomposeGradient(mlir::RewriterBase &rewriter, mlir::Operation *op);
+
 } // namespace kiln::tf
 
 #endif // KILN_DIALECTS_TF_TFOPS_H

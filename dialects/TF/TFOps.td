@@ -2362,6 +2362,138 @@ def TF_BiasAddGradOp : TF_Op<"BiasAddGrad"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Gradients of window ops, batch normalisation and the cross-entropy losses, which
+// kiln-graph-decompose writes as forward ops (dialects/TF/Ops/Gradients.cpp): window
+// offsets taken as strided slices of the padded input, products or selections per
+// offset, and the gradient put back by spreading it out with the strides.
+//===----------------------------------------------------------------------===//
+
+class TF_FilterGradOp<string mnemonic, string what, int rank> : TF_Op<mnemonic> {
+  let summary = "the gradient of " # what # " with respect to its filter";
+  let description = [{
+    `filter_sizes` (a constant) is the filter's shape; `input` and `out_backprop` are the
+    forward convolution's input and the gradient of its output; the window attributes are
+    the forward op's. Written as one product (or, depthwise, a product summed) per filter
+    tap: that tap's strided slice of the padded input against `out_backprop`.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, TF_IndexTensor:$filter_sizes,
+      TF_FloatTensor:$out_backprop, I64ArrayAttr:$strides, StrAttr:$padding,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, !if(!eq(rank, 3), "\"NDHWC\"", "\"NHWC\"")>:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<BoolAttr>:$use_cudnn_on_gpu,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferFilterGrad";
+}
+def TF_Conv2DBackpropFilterOp : TF_FilterGradOp<"Conv2DBackpropFilter", "Conv2D", 2>;
+def TF_Conv3DBackpropFilterV2Op : TF_FilterGradOp<"Conv3DBackpropFilterV2", "Conv3D", 3>;
+def TF_DepthwiseConv2dNativeBackpropFilterOp
+    : TF_FilterGradOp<"DepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNative", 2>;
+
+def TF_DepthwiseConv2dNativeBackpropInputOp : TF_Op<"DepthwiseConv2dNativeBackpropInput"> {
+  let summary = "the gradient of DepthwiseConv2dNative with respect to its input";
+  let description = [{
+    As Conv2DBackpropInput with a [height, width, channels, multiplier] filter: per filter
+    tap, the gradient's channel multiples weighted by the tap and summed, spread out by the
+    strides to that tap's input positions.
+  }];
+  let dataArgs = (ins TF_IndexTensor:$input_sizes, TF_FloatTensor:$filter,
+      TF_FloatTensor:$out_backprop, I64ArrayAttr:$strides, StrAttr:$padding,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferDepthwiseConv2DBackpropInput";
+}
+
+class TF_AvgPoolGradOp<string mnemonic, int rank> : TF_Op<mnemonic> {
+  let summary = "the gradient of AvgPool" # !if(!eq(rank, 3), "3D", "") # ": each "
+                "output's gradient divided among the input elements of its window";
+  let dataArgs = (ins TF_IndexTensor:$orig_input_shape, TF_FloatTensor:$grad,
+      I64ArrayAttr:$ksize, I64ArrayAttr:$strides, StrAttr:$padding,
+      DefaultValuedOptionalAttr<StrAttr, !if(!eq(rank, 3), "\"NDHWC\"", "\"NHWC\"")>:$data_format,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferAvgPoolGrad";
+}
+def TF_AvgPoolGradOp : TF_AvgPoolGradOp<"AvgPoolGrad", 2>;
+def TF_AvgPool3DGradOp : TF_AvgPoolGradOp<"AvgPool3DGrad", 3>;
+
+// MaxPoolGrad: each output's gradient goes to the first maximum of its window (windows
+// clipped to the input), as TensorFlow's CPU kernels choose it; MaxPoolGradGrad: each
+// output takes the gradient (of the input's shape) at its window's first maximum.
+class TF_MaxPoolGradOp<string mnemonic, string what, int rank, dag extra> : TF_Op<mnemonic> {
+  let summary = what;
+  let dataArgs = !con((ins TF_NumberTensor:$orig_input, TF_NumberTensor:$orig_output,
+      TF_NumberTensor:$grad), extra, (ins StrAttr:$padding,
+      DefaultValuedOptionalAttr<StrAttr, !if(!eq(rank, 3), "\"NDHWC\"", "\"NHWC\"")>:$data_format,
+      OptionalAttr<I64ArrayAttr>:$explicit_paddings, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$TInput));
+  let results = (outs TF_NumberTensor:$output);
+  let inferFn = "inferMaxPoolGrad";
+}
+defvar MaxPoolAttrs = (ins I64ArrayAttr:$ksize, I64ArrayAttr:$strides);
+defvar MaxPoolOperands = (ins TF_IndexTensor:$ksize, TF_IndexTensor:$strides);
+defvar MaxPoolGradWhat = "the gradient of MaxPool with respect to its input";
+defvar MaxPoolGradGradWhat = "the gradient of MaxPoolGrad with respect to its gradient";
+def TF_MaxPoolGradOp : TF_MaxPoolGradOp<"MaxPoolGrad", MaxPoolGradWhat, 2, MaxPoolAttrs>;
+def TF_MaxPoolGradV2Op : TF_MaxPoolGradOp<"MaxPoolGradV2", MaxPoolGradWhat # " (ksize and "
+                                          "strides constant operands)", 2, MaxPoolOperands>;
+def TF_MaxPool3DGradOp : TF_MaxPoolGradOp<"MaxPool3DGrad", MaxPoolGradWhat, 3, MaxPoolAttrs>;
+def TF_MaxPoolGradGradOp : TF_MaxPoolGradOp<"MaxPoolGradGrad", MaxPoolGradGradWhat, 2,
+                                            MaxPoolAttrs>;
+def TF_MaxPoolGradGradV2Op : TF_MaxPoolGradOp<"MaxPoolGradGradV2", MaxPoolGradGradWhat #
+                                              " (ksize and strides constant operands)", 2,
+                                              MaxPoolOperands>;
+def TF_MaxPool3DGradGradOp : TF_MaxPoolGradOp<"MaxPool3DGradGrad", MaxPoolGradGradWhat, 3,
+                                              MaxPoolAttrs>;
+
+class TF_FusedBatchNormGradOpBase<string mnemonic, dag extraArgs> : TF_Op<mnemonic> {
+  let summary = "the gradients of FusedBatchNorm with respect to x, scale and offset";
+  let description = [{
+    `reserve_space_1` and `reserve_space_2` are the mean and variance the forward op used
+    (the batch's when `is_training`); the last two results are empty, as TensorFlow's.
+  }];
+  let dataArgs = !con((ins TF_FloatTensor:$y_backprop, TF_FloatTensor:$x,
+      TF_FloatTensor:$scale, TF_FloatTensor:$reserve_space_1,
+      TF_FloatTensor:$reserve_space_2), extraArgs, (ins
+      DefaultValuedOptionalAttr<F32Attr, "0.0001f">:$epsilon,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$U));
+  let results = (outs TF_FloatTensor:$x_backprop, TF_FloatTensor:$scale_backprop,
+                      TF_FloatTensor:$offset_backprop, TF_FloatTensor:$reserve_a,
+                      TF_FloatTensor:$reserve_b);
+  let inferFn = "inferFusedBatchNormGrad";
+}
+def TF_FusedBatchNormGradOp : TF_FusedBatchNormGradOpBase<"FusedBatchNormGrad", (ins)>;
+def TF_FusedBatchNormGradV2Op : TF_FusedBatchNormGradOpBase<"FusedBatchNormGradV2", (ins)>;
+def TF_FusedBatchNormGradV3Op : TF_FusedBatchNormGradOpBase<"FusedBatchNormGradV3",
+                                    (ins TF_FloatTensor:$reserve_space_3)>;
+
+def TF_SoftmaxCrossEntropyWithLogitsOp : TF_Op<"SoftmaxCrossEntropyWithLogits"> {
+  let summary = "softmax cross entropy per row of [batch, classes] logits against label "
+                "distributions (broadcast to the logits), and its gradient";
+  let dataArgs = (ins TF_FloatTensor:$features, TF_FloatTensor:$labels,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$loss, TF_FloatTensor:$backprop);
+  let inferFn = "inferSoftmaxCrossEntropy";
+}
+
+def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyWithLogits"> {
+  let summary = "softmax cross entropy per row of [batch, classes] logits against class "
+                "indices, and its gradient";
+  let description = [{
+    A label outside [0, classes) is an error at run time (the gather of the label's
+    logit checks it), as on TensorFlow's CPU.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$features, TF_IndexTensor:$labels,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tlabels);
+  let results = (outs TF_FloatTensor:$loss, TF_FloatTensor:$backprop);
+  let inferFn = "inferSoftmaxCrossEntropy";
+}
+
+//===----------------------------------------------------------------------===//
 // Data-dependent sizes. Each op's result size along its first dimension depends on the
 // values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
 // bound, and the op then writes its first `count` rows (the size TensorFlow's result would

@@ -27,10 +27,15 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
     });
     for (Operation *op : aliases) {
       FailureOr<bool> done = kiln::tf::decomposeAlias(rewriter, op);
+      if (mlir::succeeded(done) && !*done) {
+        done = kiln::tf::decomposeGradient(rewriter, op);
+        if (mlir::succeeded(done) && *done)
+          ++numGradients;
+      } else if (mlir::succeeded(done) && *done) {
+        ++numAliases;
+      }
       if (mlir::failed(done))
         failed = true;
-      else if (*done)
-        ++numAliases;
     }
     // Dilated convolutions first: they take the SpaceToBatchND and BatchToSpaceND they fuse.
     SmallVector<kiln::tf::BatchToSpaceNDOp> crops;

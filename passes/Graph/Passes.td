@@ -294,6 +294,18 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     `tf.ConcatOffset` and `tf.ShapeN` fold while shapes are inferred; one left (its shapes
     not known) is an error at its node.
 
+    The gradient ops of training graphs (dialects/TF/Ops/Gradients.cpp) become forward
+    ops too, tap by tap of their window: `tf.Conv2DBackpropFilter` and
+    `tf.Conv3DBackpropFilterV2` one `tf.MatMul` per filter tap (the tap's `tf.StridedSlice`
+    of the padded input against the gradient), `tf.DepthwiseConv2dNativeBackpropFilter`
+    products summed; `tf.DepthwiseConv2dNativeBackpropInput`, `tf.AvgPoolGrad`,
+    `tf.AvgPool3DGrad` and the `tf.MaxPoolGrad` family the gradient spread out by the
+    strides (`tf.Reshape` and `tf.PadV2`) to each tap's input positions and summed, the max
+    pools' selected by the index of each window's first maximum (`tf.SelectV2` chains);
+    `tf.FusedBatchNormGrad` (V2, V3) reductions and products; the softmax cross-entropy
+    losses `tf.Exp`, `tf.Sum`, `tf.Log` and, sparse, a `tf.GatherV2` of each label's
+    logit and a `tf.OneHot`. Each needs static shapes; an error at its node otherwise.
+
     Before:
     ```mlir
     %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>
@@ -309,6 +321,8 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numAliases", "aliases-decomposed",
               "Number of older names and composites written as the ops they stand for">,
+    Statistic<"numGradients", "gradients-decomposed",
+              "Number of gradient ops written as forward ops">,
     Statistic<"numDecomposed", "einsums-decomposed", "Number of Einsums decomposed">,
     Statistic<"numFlattened", "products-flattened",
               "Number of batched products made one MatMul">,

@@ -7,6 +7,7 @@
 // kiln-graph-decompose writes it as the ops it stands for (decomposeAlias).
 //
 //===----------------------------------------------------------------------------===//
+#include "dialects/TF/Ops/GraphBuilder.h"
 #include "dialects/TF/TFOps.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -410,56 +411,6 @@ LogicalResult inferBiasAddGrad(const InferContext &ctx, InferResult &out) {
 
 namespace {
 
-/// Builds the replacement's ops at `op`; an op whose inference fails sets `failed` and
-/// stands in as its first operand, so that the caller checks once, at the end.
-struct AliasBuilder {
-  RewriterBase &rewriter;
-  Operation *op;
-  bool failed = false;
-
-  Value create(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    if (Value result = createTF(rewriter, op->getLoc(), name, operands, attrs))
-      return result;
-    failed = true;
-    return operands.front();
-  }
-  Value constant(Type element, ArrayRef<int64_t> shape, ArrayRef<Attribute> values) {
-    auto type = RankedTensorType::get(shape, element);
-    return ConstOp::create(rewriter, op->getLoc(), type, DenseElementsAttr::get(type, values),
-                           TypeAttr::get(element), ValueRange{});
-  }
-  Value ints(ArrayRef<int64_t> values, Type element = {}) {
-    element = element ? element : rewriter.getI32Type();
-    SmallVector<Attribute> attrs;
-    for (int64_t v : values)
-      attrs.push_back(IntegerAttr::get(element, v));
-    return constant(element, {static_cast<int64_t>(values.size())}, attrs);
-  }
-  Value scalar(Type element, double value) {
-    Attribute a;
-    if (auto f = dyn_cast<FloatType>(element))
-      a = FloatAttr::get(f, value);
-    else
-      a = IntegerAttr::get(element, static_cast<int64_t>(value));
-    return constant(element, {}, {a});
-  }
-  NamedAttribute attr(StringRef name, Attribute value) {
-    return rewriter.getNamedAttr(name, value);
-  }
-  /// The attributes of `op` named in `names`.
-  SmallVector<NamedAttribute> copied(ArrayRef<StringRef> names) {
-    SmallVector<NamedAttribute> attrs;
-    for (StringRef name : names)
-      if (Attribute a = op->getAttr(name))
-        attrs.push_back(attr(name, a));
-    return attrs;
-  }
-  /// x summed over `axes`.
-  Value sum(Value x, ArrayRef<int64_t> axes) {
-    return create("Sum", {x, ints(axes)}, {attr("keep_dims", rewriter.getBoolAttr(false))});
-  }
-};
-
 /// The data operands of `op` (its control inputs dropped).
 ValueRange dataOf(Operation *op) { return cast<GraphOpInterface>(op).getDataInputs(); }
 
@@ -476,7 +427,7 @@ LogicalResult requireConstant(Operation *op, std::optional<SmallVector<int64_t>>
 FailureOr<bool> decomposeAlias(RewriterBase &rewriter, Operation *op) {
   if (!isa<GraphOpInterface>(op))
     return false;
-  AliasBuilder b{rewriter, op};
+  GraphBuilder b{rewriter, op};
   rewriter.setInsertionPoint(op);
   ValueRange data = dataOf(op);
   Value replacement;

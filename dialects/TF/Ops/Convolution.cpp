@@ -165,7 +165,9 @@ LogicalResult inferConv2D(const InferContext &ctx, InferResult &out) {
   return inferConvolution(ctx, out, /*depthwise=*/false);
 }
 
-LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out) {
+/// Conv2DBackpropInput and DepthwiseConv2dNativeBackpropInput: the input_sizes, checked
+/// against the forward op the filter and out_backprop describe.
+static LogicalResult inferBackpropInput(const InferContext &ctx, InferResult &out, bool depthwise) {
   if (failed(ctx.requireTensorOperands(3)))
     return failure();
   auto filter = cast<TensorType>(ctx.operandType(1));
@@ -196,8 +198,13 @@ LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out
       return ctx.error("input_sizes has ", c, " channels but the filter expects ", fc);
     // The forward Conv2D's output must be out_backprop's shape.
     SmallVector<Type, 1> forward;
-    if (failed(windowOutput(ctx, *w, input, filter.getDimSize(0), filter.getDimSize(1),
-                            filter.getDimSize(3), forward)))
+    int64_t outChannels = filter.getDimSize(3);
+    if (depthwise && !ShapedType::isDynamic(outChannels) && !ShapedType::isDynamic(fc))
+      outChannels *= fc;
+    else if (depthwise)
+      outChannels = ShapedType::kDynamic;
+    if (failed(windowOutput(ctx, *w, input, filter.getDimSize(0), filter.getDimSize(1), outChannels,
+                            forward)))
       return failure();
     if (grad.hasRank() && failed(verifyCompatibleShape(forward[0], grad)))
       return ctx.error("out_backprop ", grad, " is not the shape of the Conv2D output ", forward[0],
@@ -205,6 +212,14 @@ LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out
   }
   out.push_back(input);
   return success();
+}
+
+LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out) {
+  return inferBackpropInput(ctx, out, /*depthwise=*/false);
+}
+
+LogicalResult inferDepthwiseConv2DBackpropInput(const InferContext &ctx, InferResult &out) {
+  return inferBackpropInput(ctx, out, /*depthwise=*/true);
 }
 
 FailureOr<StringRef> fusedActivation(const InferContext &ctx, bool allowBatchNorm,
@@ -550,6 +565,230 @@ LogicalResult inferPool3D(const InferContext &ctx, InferResult &out) {
   if ((*ksize)[0] != 1 || (*ksize)[4] != 1)
     return ctx.error("ksize along the batch and channel dimensions must be 1");
   return window3DOutput(ctx, *input, ArrayRef<int64_t>(*ksize).slice(1, 3), -1, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Gradients of the window ops (decomposed in Gradients.cpp).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Checks that `grad` has the shape of the forward window op's output over `input` (of
+/// rank 4, or 5 for the 3-D ops) with a window of `size` and `channels` output channels.
+LogicalResult checkForwardOutput(const InferContext &ctx, TensorType input, ArrayRef<int64_t> size,
+                                 int64_t channels, Type grad, StringRef gradName) {
+  SmallVector<Type, 1> forward;
+  if (input.hasRank() && input.getRank() == 5) {
+    if (failed(window3DOutput(ctx, input, size, channels, forward)))
+      return failure();
+  } else {
+    auto w = readWindowAttrs(ctx);
+    if (failed(w) ||
+        failed(windowOutput(ctx, *w, input, size[0], size[1],
+                            channels < 0 ? input.getDimSize(w->layout.c) : channels, forward)))
+      return failure();
+  }
+  if (failed(verifyCompatibleShape(forward.front(), grad)))
+    return ctx.error(gradName, " must have the forward op's output shape ", forward.front(),
+                     ", got ", grad);
+  return success();
+}
+
+/// The window of a pooling gradient's `ksize` in the spatial order of `data_format`.
+FailureOr<SmallVector<int64_t>> poolWindow(const InferContext &ctx, int rank) {
+  auto ksize = ctx.intList("ksize");
+  if (!ksize || static_cast<int>(ksize->size()) != rank)
+    return ctx.error("ksize must have ", rank, " entries");
+  auto f = ctx.attr<StringAttr>("data_format");
+  bool channelsFirst = f && f.getValue().starts_with("NC");
+  int64_t c = channelsFirst ? 1 : rank - 1;
+  if ((*ksize)[0] != 1 || (*ksize)[c] != 1)
+    return ctx.error("pooling windows along the batch and channel dimensions must be 1");
+  SmallVector<int64_t> size;
+  for (int64_t d = 1; d < rank; ++d)
+    if (d != c)
+      size.push_back((*ksize)[d]);
+  return size;
+}
+
+/// The attributes with a V2 op's constant ksize and strides operands (at `first` and
+/// first + 1) set, or none when they are not constants.
+std::optional<DictionaryAttr> windowOperandsAsAttrs(const InferContext &ctx, unsigned first) {
+  auto ksize = ctx.constantInts(first), strides = ctx.constantInts(first + 1);
+  if (!ksize || !strides)
+    return std::nullopt;
+  Builder b(ctx.context);
+  NamedAttrList attrs(ctx.attributes);
+  attrs.set("ksize", b.getI64ArrayAttr(*ksize));
+  attrs.set("strides", b.getI64ArrayAttr(*strides));
+  return attrs.getDictionary(ctx.context);
+}
+
+} // namespace
+
+LogicalResult inferFilterGrad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  auto grad = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(input, grad, "input and out_backprop")))
+    return failure();
+  bool depthwise = ctx.opName == "tf.DepthwiseConv2dNativeBackpropFilter";
+  int rank = ctx.opName == "tf.Conv3DBackpropFilterV2" ? 5 : 4;
+  auto sizes = ctx.constantInts(1);
+  if (!sizes)
+    return ctx.error("filter_sizes must be a constant");
+  if (static_cast<int>(sizes->size()) != rank ||
+      llvm::any_of(*sizes, [](int64_t d) { return d < 0; }))
+    return ctx.error("filter_sizes must be ", rank, " sizes, got ", describeDims(*sizes));
+  auto filter = RankedTensorType::get(*sizes, input.getElementType());
+  if (input.hasRank() && input.getRank() != rank)
+    return ctx.error("input must be ", rank, "-D, got ", input);
+  if (input.hasRank()) {
+    // The input's channels are the filter's (or its groups').
+    auto f = ctx.attr<StringAttr>("data_format");
+    int64_t c = input.getDimSize(f && f.getValue().starts_with("NC") ? 1 : rank - 1);
+    int64_t fc = (*sizes)[rank - 2];
+    if (!ShapedType::isDynamic(c) && c != fc)
+      return ctx.error("the input's ", c, " channels do not match filter_sizes ",
+                       describeDims(*sizes));
+    int64_t channels = depthwise ? fc * (*sizes)[rank - 1] : (*sizes)[rank - 1];
+    if (failed(checkForwardOutput(ctx, input, ArrayRef<int64_t>(*sizes).take_front(rank - 2),
+                                  channels, grad, "out_backprop")))
+      return failure();
+  }
+  out.push_back(filter);
+  return success();
+}
+
+LogicalResult inferAvgPoolGrad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto grad = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkTypeAttr("T", grad.getElementType())))
+    return failure();
+  int rank = ctx.opName == "tf.AvgPool3DGrad" ? 5 : 4;
+  auto sizes = ctx.constantInts(0);
+  if (!sizes)
+    return ctx.error("orig_input_shape must be a constant");
+  if (static_cast<int>(sizes->size()) != rank ||
+      llvm::any_of(*sizes, [](int64_t d) { return d < 0; }))
+    return ctx.error("orig_input_shape must be ", rank, " sizes, got ", describeDims(*sizes));
+  auto input = RankedTensorType::get(*sizes, grad.getElementType());
+  auto size = poolWindow(ctx, rank);
+  if (failed(size) || failed(checkForwardOutput(ctx, input, *size, -1, grad, "grad")))
+    return failure();
+  out.push_back(input);
+  return success();
+}
+
+LogicalResult inferMaxPoolGrad(const InferContext &ctx, InferResult &out) {
+  StringRef name = ctx.opName;
+  bool v2 = name.ends_with("V2");
+  if (failed(ctx.requireTensorOperands(v2 ? 5 : 3)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  auto output = cast<TensorType>(ctx.operandType(1));
+  auto grad = cast<TensorType>(ctx.operandType(2));
+  bool gradGrad = name.contains("GradGrad");
+  if (failed(ctx.checkSameElementType(output, grad, "orig_output and grad")) ||
+      (!name.starts_with("tf.MaxPool3DGrad") &&
+       failed(ctx.checkSameElementType(input, grad, "orig_input and grad"))))
+    return failure();
+  InferContext window = ctx;
+  std::optional<DictionaryAttr> attrs;
+  if (v2) {
+    attrs = windowOperandsAsAttrs(ctx, 3);
+    if (!attrs)
+      return ctx.error("ksize and strides must be constants");
+    window.attributes = *attrs;
+  }
+  if (!input.hasRank()) {
+    out.push_back(gradGrad ? output : input);
+    return success();
+  }
+  int rank = input.getRank();
+  if (rank != (name.starts_with("tf.MaxPool3D") ? 5 : 4))
+    return ctx.error("orig_input must be ", name.starts_with("tf.MaxPool3D") ? 5 : 4, "-D, got ",
+                     input);
+  auto size = poolWindow(window, rank);
+  if (failed(size) || failed(checkForwardOutput(window, input, *size, -1, output, "orig_output")))
+    return failure();
+  // grad is the forward output's gradient (MaxPoolGrad) or the input's (MaxPoolGradGrad).
+  if (failed(verifyCompatibleShape(gradGrad ? input : output, grad)))
+    return ctx.error("grad must have the shape of ", gradGrad ? "orig_input " : "orig_output ",
+                     gradGrad ? input : output, ", got ", grad);
+  Type result = gradGrad ? output : input;
+  out.push_back(cast<TensorType>(result).clone(grad.getElementType()));
+  return success();
+}
+
+LogicalResult inferFusedBatchNormGrad(const InferContext &ctx, InferResult &out) {
+  unsigned count = ctx.opName == "tf.FusedBatchNormGradV3" ? 6 : 5;
+  if (failed(ctx.requireTensorOperands(count)))
+    return failure();
+  auto dy = cast<TensorType>(ctx.operandType(0));
+  auto x = cast<TensorType>(ctx.operandType(1));
+  auto scale = cast<TensorType>(ctx.operandType(2));
+  if (failed(ctx.checkSameElementType(dy, x, "y_backprop and x")))
+    return failure();
+  for (unsigned i = 3; i < 5; ++i)
+    if (cast<TensorType>(ctx.operandType(i)).getElementType() != scale.getElementType())
+      return ctx.error("scale, reserve_space_1 and reserve_space_2 must have one element type");
+  if (failed(verifyCompatibleShape(dy, x)))
+    return ctx.error("y_backprop ", dy, " and x ", x, " must have one shape");
+  SmallVector<Type, 5> forward;
+  // The forward op's checks (x 4-D, the vectors 1-D of x's channels, data_format).
+  SmallVector<Value, 5> operands = {ctx.operands[1], ctx.operands[2], ctx.operands[2],
+                                    ctx.operands[3], ctx.operands[4]};
+  InferContext batchNorm{ctx.context, ctx.location, operands, ctx.attributes, ctx.opName};
+  if (failed(inferBatchNorm(batchNorm, forward, 0)))
+    return failure();
+  auto empty = RankedTensorType::get({0}, scale.getElementType());
+  out.append({x, scale, scale, empty, empty});
+  return success();
+}
+
+LogicalResult inferSoftmaxCrossEntropy(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto features = cast<TensorType>(ctx.operandType(0));
+  auto labels = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkTypeAttr("T", features.getElementType())))
+    return failure();
+  Type element = features.getElementType();
+  bool sparse = ctx.opName == "tf.SparseSoftmaxCrossEntropyWithLogits";
+  if (!features.hasRank() || !labels.hasRank())
+    return ctx.error("needs the ranks of features and labels");
+  if (features.getRank() != 2)
+    return ctx.error("features must be 2-D [batch, classes], got ", features);
+  int64_t batch = features.getDimSize(0);
+  SmallVector<int64_t> shape(features.getShape());
+  if (sparse) {
+    if (labels.getRank() != 1)
+      return ctx.error("labels must be 1-D [batch], got ", labels);
+    if (!ShapedType::isDynamic(batch) && !labels.isDynamicDim(0) && labels.getDimSize(0) != batch)
+      return ctx.error("labels ", labels, " must have one entry per row of features ", features);
+  } else {
+    if (labels.getElementType() != element)
+      return ctx.error("features and labels must have one element type, got ", features, " and ",
+                       labels);
+    if (labels.getRank() != 2)
+      return ctx.error("labels must be 2-D [batch, classes], got ", labels);
+    for (int d = 0; d < 2; ++d) {
+      int64_t a = shape[d], b = labels.getDimSize(d);
+      if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b)) {
+        shape[d] = a == 1 ? b : (b == 1 ? a : (ShapedType::isDynamic(a) ? b : a));
+        continue;
+      }
+      if (a != b && a != 1 && b != 1)
+        return ctx.error("features ", features, " and labels ", labels, " do not broadcast");
+      shape[d] = a == 1 ? b : a;
+    }
+  }
+  out.push_back(RankedTensorType::get({shape[0]}, element));
+  out.push_back(RankedTensorType::get(shape, element));
+  return success();
 }
 
 } // namespace kiln::tf

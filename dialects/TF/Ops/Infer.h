@@ -391,6 +391,12 @@ normalizeAxes(const InferContext &ctx, llvm::ArrayRef<int64_t> axes, int64_t ran
 // Convolution.cpp
 mlir::LogicalResult inferConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferConv2DBackpropInput(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDepthwiseConv2DBackpropInput(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFilterGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferAvgPoolGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMaxPoolGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedBatchNormGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSoftmaxCrossEntropy(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);

@@ -1590,3 +1590,73 @@ func.func @adjust_scale(%x: tensor<2x4x3xf32>, %f: tensor<2xf32>) {
   %0 = "tf.AdjustSaturation"(%x, %f) : (tensor<2x4x3xf32>, tensor<2xf32>) -> tensor<2x4x3xf32>
   return
 }
+
+// -----
+
+// Tests that a filter gradient needs constant filter_sizes matching the input's channels.
+func.func @filter_grad_channels(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x4x4x2xf32>) {
+  %sizes = "tf.Const"() {value = dense<[3, 3, 2, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  // expected-error @+2 {{the input's 3 channels do not match filter_sizes [3,3,2,2]}}
+  // expected-error @+1 {{'tf.Conv2DBackpropFilter' op failed to infer returned types}}
+  %0 = "tf.Conv2DBackpropFilter"(%x, %sizes, %dy) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<4xi32>, tensor<1x4x4x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @filter_grad_sizes(%x: tensor<1x4x4x3xf32>, %s: tensor<4xi32>, %dy: tensor<1x4x4x2xf32>) {
+  // expected-error @+2 {{filter_sizes must be a constant}}
+  // expected-error @+1 {{'tf.DepthwiseConv2dNativeBackpropFilter' op failed to infer returned types}}
+  %0 = "tf.DepthwiseConv2dNativeBackpropFilter"(%x, %s, %dy) {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<4xi32>, tensor<1x4x4x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Tests that a pooling gradient's grad has the forward pool's output shape.
+func.func @max_pool_grad_shape(%x: tensor<1x4x4x3xf32>, %y: tensor<1x2x2x3xf32>, %g: tensor<1x3x2x3xf32>) {
+  // expected-error @+2 {{grad must have the shape of orig_output float32 [1,2,2,3], got float32 [1,3,2,3]}}
+  // expected-error @+1 {{'tf.MaxPoolGrad' op failed to infer returned types}}
+  %0 = "tf.MaxPoolGrad"(%x, %y, %g) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x3xf32>, tensor<1x2x2x3xf32>, tensor<1x3x2x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_shape(%g: tensor<1x3x3x3xf32>) {
+  %sizes = "tf.Const"() {value = dense<[1, 4, 4, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  // expected-error @+2 {{grad must have the forward op's output shape float32 [1,2,2,3], got float32 [1,3,3,3]}}
+  // expected-error @+1 {{'tf.AvgPoolGrad' op failed to infer returned types}}
+  %0 = "tf.AvgPoolGrad"(%sizes, %g) {ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<1x3x3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Tests that the cross-entropy losses take [batch, classes] logits and labels of one row
+// each.
+func.func @sparse_cross_entropy_labels(%f: tensor<3x5xf32>, %l: tensor<4xi32>) {
+  // expected-error @+2 {{labels int32 [4] must have one entry per row of features float32 [3,5]}}
+  // expected-error @+1 {{'tf.SparseSoftmaxCrossEntropyWithLogits' op failed to infer returned types}}
+  %0:2 = "tf.SparseSoftmaxCrossEntropyWithLogits"(%f, %l) : (tensor<3x5xf32>, tensor<4xi32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @cross_entropy_broadcast(%f: tensor<3x5xf32>, %l: tensor<2x5xf32>) {
+  // expected-error @+2 {{features float32 [3,5] and labels float32 [2,5] do not broadcast}}
+  // expected-error @+1 {{'tf.SoftmaxCrossEntropyWithLogits' op failed to infer returned types}}
+  %0:2 = "tf.SoftmaxCrossEntropyWithLogits"(%f, %l) : (tensor<3x5xf32>, tensor<2x5xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+// Tests that FusedBatchNormGrad's vectors have x's channels.
+func.func @batch_norm_grad_channels(%dy: tensor<2x3x3x4xf32>, %s: tensor<3xf32>) {
+  // expected-error @+2 {{x has 4 channels but scale has 3 elements}}
+  // expected-error @+1 {{'tf.FusedBatchNormGradV2' op failed to infer returned types}}
+  %0:5 = "tf.FusedBatchNormGradV2"(%dy, %dy, %s, %s, %s) : (tensor<2x3x3x4xf32>, tensor<2x3x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}

@@ -99,7 +99,12 @@ FAMILIES = {
     "gradients": "the ops TensorFlow's gradients write (ReluGrad, Relu6Grad, EluGrad, "
                  "SeluGrad, LeakyReluGrad, SoftplusGrad, SoftsignGrad, SigmoidGrad, TanhGrad, "
                  "SqrtGrad, RsqrtGrad, ReciprocalGrad, InvGrad, BiasAddGrad, L2Loss, "
-                 "BroadcastGradientArgs)",
+                 "BroadcastGradientArgs, Conv2DBackpropFilter, Conv3DBackpropFilterV2, "
+                 "DepthwiseConv2dNativeBackpropFilter, DepthwiseConv2dNativeBackpropInput, "
+                 "AvgPoolGrad, AvgPool3DGrad, MaxPoolGrad, MaxPoolGradV2, MaxPool3DGrad, "
+                 "MaxPoolGradGrad, MaxPoolGradGradV2, MaxPool3DGradGrad, FusedBatchNormGrad, "
+                 "FusedBatchNormGradV2, FusedBatchNormGradV3, SoftmaxCrossEntropyWithLogits, "
+                 "SparseSoftmaxCrossEntropyWithLogits)",
     "aliases": "ops under their older names and composites (BiasAddV1, ConjugateTranspose, "
                "_EagerConst, ControlTrigger, Concat, Gather, BatchMatMulV3, SpaceToBatch, "
                "BatchToSpace, MaxPoolV2, Reverse, Empty, ShapeN, BroadcastArgs, ConcatOffset, "
@@ -575,6 +580,14 @@ def build_errors():
                lambda p: {"inv": raw.InvertPermutation(x=p["x"], name="inv")},
                [("x", np.array([3, 0, 7, 1, 2], np.int32))],
                "node 'inv' (InvertPermutation): x[2] = 7 is not in [0, 5)")
+    error_case("sparse_xent_label_out_of_range", "SparseSoftmaxCrossEntropyWithLogits with "
+               "a label past the classes (TensorFlow: Received a label value of 6 which is "
+               "outside the valid range of [0, 6)); Kiln's check is the gather of the labels' "
+               "logits",
+               lambda p: {"loss": raw.SparseSoftmaxCrossEntropyWithLogits(
+                   features=p["f"], labels=p["l"], name="loss")[0]},
+               [("f", f32(r, (3, 6))), ("l", np.array([1, 6, 0], np.int32))],
+               "node 'loss' (GatherV2): indices[1] = 6 is not in [0, 6)")
     error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
                lambda p: {"g": raw.GatherNd(params=p["p"], indices=p["i"], name="g")},
                [("p", params), ("i", np.array([[4, 2], [1, 3]], np.int32))],
@@ -1333,6 +1346,153 @@ def build_gradients():
          "gradient of a broadcasting AddV2 through BroadcastGradientArgs of shapes [4, 1, 3] "
          "and [5, 1], folded while shapes are inferred",
          sums, [("x", b4), ("m", b2), ("a", f32(r, (4, 1, 3))), ("b", f32(r, (5, 1)))], SUMS)
+
+
+def forward_shape(op, **kw):
+    """The shape of a forward window op's result, from TensorFlow's shape inference."""
+    g = tf.Graph()
+    with g.as_default():
+        return op(**kw).shape.as_list()
+
+
+def build_window_grads():
+    r = rng_for("window_grads")
+    x = f32(r, (2, 9, 8, 3))
+    # Conv2DBackpropFilter: the filter gradient of SAME stride 2, VALID, dilated and
+    # EXPLICIT convolutions.
+    for name, fs, kw in [
+            ("conv_filter_grad_same_s2", (3, 3, 3, 4), dict(strides=[1, 2, 2, 1], padding="SAME")),
+            ("conv_filter_grad_valid", (2, 3, 3, 5), dict(strides=[1, 1, 1, 1], padding="VALID")),
+            ("conv_filter_grad_dilated", (3, 2, 3, 4), dict(strides=[1, 1, 1, 1], padding="SAME",
+                                                            dilations=[1, 2, 2, 1])),
+            ("conv_filter_grad_explicit", (3, 3, 3, 2), dict(
+                strides=[1, 2, 1, 1], padding="EXPLICIT",
+                explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0]))]:
+        dy = f32(rng_for(name), forward_shape(raw.Conv2D, input=tf.zeros(x.shape),
+                                              filter=tf.zeros(fs), **kw))
+        case(name, "gradients", "Conv2DBackpropFilter for filter_sizes %s and %s (one MatMul "
+             "a filter tap)" % (list(fs), kw),
+             lambda p, fs=fs, kw=kw: {"dw": raw.Conv2DBackpropFilter(
+                 input=p["x"], filter_sizes=tf.constant(fs), out_backprop=p["dy"], name="dw",
+                 **kw)},
+             [("x", x), ("dy", dy)], SUMS)
+    v = f32(r, (2, 5, 6, 7, 3))
+    for name, fs, kw in [
+            ("conv3d_filter_grad_same", (3, 2, 3, 3, 4), dict(strides=[1, 2, 1, 2, 1],
+                                                              padding="SAME")),
+            ("conv3d_filter_grad_valid", (2, 2, 2, 3, 2), dict(
+                strides=[1, 1, 2, 1, 1], padding="VALID"))]:
+        dy = f32(rng_for(name), forward_shape(raw.Conv3D, input=tf.zeros(v.shape),
+                                              filter=tf.zeros(fs), **kw))
+        case(name, "gradients", "Conv3DBackpropFilterV2 for filter_sizes %s and %s"
+             % (list(fs), kw),
+             lambda p, fs=fs, kw=kw: {"dw": raw.Conv3DBackpropFilterV2(
+                 input=p["x"], filter_sizes=tf.constant(fs), out_backprop=p["dy"], name="dw",
+                 **kw)},
+             [("x", v), ("dy", dy)], SUMS)
+    # Depthwise: the filter and input gradients, multiplier 2 with SAME stride 2, 1 VALID.
+    for name, fs, kw in [
+            ("depthwise_grads_same_s2", (3, 3, 3, 2), dict(strides=[1, 2, 2, 1], padding="SAME")),
+            ("depthwise_grads_valid", (2, 3, 3, 1), dict(strides=[1, 1, 1, 1], padding="VALID"))]:
+        dy = f32(rng_for(name), forward_shape(raw.DepthwiseConv2dNative, input=tf.zeros(x.shape),
+                                              filter=tf.zeros(fs), **kw))
+        w = f32(rng_for(name + "_w"), fs)
+        case(name, "gradients", "DepthwiseConv2dNativeBackpropFilter and "
+             "DepthwiseConv2dNativeBackpropInput for a filter %s and %s" % (list(fs), kw),
+             lambda p, fs=fs, kw=kw: {
+                 "dw": raw.DepthwiseConv2dNativeBackpropFilter(
+                     input=p["x"], filter_sizes=tf.constant(fs), out_backprop=p["dy"], name="dw",
+                     **kw),
+                 "dx": raw.DepthwiseConv2dNativeBackpropInput(
+                     input_sizes=tf.constant(x.shape), filter=p["w"], out_backprop=p["dy"],
+                     name="dx", **kw)},
+             [("x", x), ("w", w), ("dy", dy)], SUMS)
+    # Pools: AvgPoolGrad and MaxPoolGrad (V2 too), VALID 2x2 stride 2 and SAME 3x3 stride 2
+    # (windows clipped at the edges), and MaxPoolGradGrad.
+    for name, kw in [("pool_grads_valid", dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                                padding="VALID")),
+                     ("pool_grads_same", dict(ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+                                              padding="SAME"))]:
+        shape = forward_shape(raw.MaxPool, input=tf.zeros(x.shape), **kw)
+        dy = f32(rng_for(name), shape)
+        ddx = f32(rng_for(name + "_dd"), x.shape)
+
+        def pools(p, kw=kw):
+            y = raw.MaxPool(input=p["x"], **kw)
+            return {"avg": raw.AvgPoolGrad(orig_input_shape=tf.constant(x.shape), grad=p["dy"],
+                                           name="avg", **kw),
+                    "max": raw.MaxPoolGrad(orig_input=p["x"], orig_output=y, grad=p["dy"],
+                                           name="max", **kw),
+                    "max_v2": raw.MaxPoolGradV2(orig_input=p["x"], orig_output=y, grad=p["dy"],
+                                                ksize=tf.constant(kw["ksize"]),
+                                                strides=tf.constant(kw["strides"]),
+                                                padding=kw["padding"], name="max_v2"),
+                    "maxmax": raw.MaxPoolGradGrad(orig_input=p["x"], orig_output=y,
+                                                  grad=p["ddx"], name="maxmax", **kw),
+                    "maxmax_v2": raw.MaxPoolGradGradV2(
+                        orig_input=p["x"], orig_output=y, grad=p["ddx"],
+                        ksize=tf.constant(kw["ksize"]), strides=tf.constant(kw["strides"]),
+                        padding=kw["padding"], name="maxmax_v2")}
+        case(name, "gradients", "AvgPoolGrad, MaxPoolGrad, MaxPoolGradV2, MaxPoolGradGrad and "
+             "MaxPoolGradGradV2 for %s" % kw, pools, [("x", x), ("dy", dy), ("ddx", ddx)], SUMS)
+    kw3 = dict(ksize=[1, 3, 2, 3, 1], strides=[1, 2, 1, 2, 1], padding="SAME")
+    shape = forward_shape(raw.MaxPool3D, input=tf.zeros(v.shape), **kw3)
+    dy3, dd3 = f32(r, shape), f32(r, v.shape)
+
+    def pools3d(p):
+        y = raw.MaxPool3D(input=p["x"], **kw3)
+        return {"avg": raw.AvgPool3DGrad(orig_input_shape=tf.constant(v.shape), grad=p["dy"],
+                                         name="avg", **kw3),
+                "max": raw.MaxPool3DGrad(orig_input=p["x"], orig_output=y, grad=p["dy"],
+                                         name="max", **kw3),
+                "maxmax": raw.MaxPool3DGradGrad(orig_input=p["x"], orig_output=y, grad=p["ddx"],
+                                                name="maxmax", **kw3)}
+    case("pool3d_grads", "gradients", "AvgPool3DGrad, MaxPool3DGrad and MaxPool3DGradGrad for "
+         "%s" % kw3, pools3d, [("x", v), ("dy", dy3), ("ddx", dd3)], SUMS)
+
+
+def build_loss_grads():
+    r = rng_for("loss_grads")
+    x, dy = f32(r, (2, 5, 4, 3), -2, 2), f32(r, (2, 5, 4, 3))
+    scale = f32(r, (3,), 0.5, 2)
+    mean, var = x.mean(axis=(0, 1, 2)), x.var(axis=(0, 1, 2))
+
+    def bn(p):
+        out = {}
+        for name, op, training in [("v1", raw.FusedBatchNormGrad, True),
+                                   ("v2", raw.FusedBatchNormGradV2, False)]:
+            res = op(y_backprop=p["dy"], x=p["x"], scale=p["s"], reserve_space_1=p["m"],
+                     reserve_space_2=p["v"], epsilon=0.001, is_training=training, name=name)
+            out.update({name: res[0], name + ":1": res[1], name + ":2": res[2]})
+        res = raw.FusedBatchNormGradV3(
+            y_backprop=p["dy"], x=p["x"], scale=p["s"], reserve_space_1=p["m"],
+            reserve_space_2=p["v"], reserve_space_3=tf.zeros([0]), epsilon=0.01,
+            is_training=True, name="v3")
+        out.update({"v3": res[0], "v3:1": res[1], "v3:2": res[2]})
+        return out
+    case("batchnorm_grads", "gradients", "FusedBatchNormGrad (training), FusedBatchNormGradV2 "
+         "(inference) and FusedBatchNormGradV3 (training): the x, scale and offset gradients",
+         bn, [("dy", dy), ("x", x), ("s", scale), ("m", mean), ("v", var)], SUMS)
+    logits, labels = f32(r, (4, 6), -4, 4), r.dirichlet(np.ones(6), 4).astype(np.float32)
+    row = r.dirichlet(np.ones(6), 1).astype(np.float32)
+    ids = np.array([0, 5, 2, 3], np.int32)
+
+    def losses(p):
+        dense = raw.SoftmaxCrossEntropyWithLogits(features=p["logits"], labels=p["labels"],
+                                                  name="dense")
+        broadcast = raw.SoftmaxCrossEntropyWithLogits(features=p["logits"], labels=p["row"],
+                                                      name="broadcast")
+        sparse = raw.SparseSoftmaxCrossEntropyWithLogits(features=p["logits"], labels=p["ids"],
+                                                         name="sparse")
+        sparse64 = raw.SparseSoftmaxCrossEntropyWithLogits(
+            features=p["logits"], labels=raw.Cast(x=p["ids"], DstT=tf.int64), name="sparse64")
+        return {"dense": dense[0], "dense:1": dense[1], "broadcast": broadcast[0],
+                "broadcast:1": broadcast[1], "sparse": sparse[0], "sparse:1": sparse[1],
+                "sparse64": sparse64[0], "sparse64:1": sparse64[1]}
+    case("cross_entropy", "gradients", "SoftmaxCrossEntropyWithLogits (labels [4, 6] and one "
+         "row broadcast) and SparseSoftmaxCrossEntropyWithLogits (int32 and int64 labels): "
+         "losses and gradients", losses,
+         [("logits", logits), ("labels", labels), ("row", row), ("ids", ids)], TRANSCENDENTAL)
 
 
 def build_aliases():
@@ -2831,7 +2991,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}
