@@ -94,6 +94,13 @@ mlir::FailureOr<bool> decomposeAlias(mlir::RewriterBase &rewriter, mlir::Operati
 /// known).
 mlir::FailureOr<bool> decomposeGradient(mlir::RewriterBase &rewriter, mlir::Operation *op);
 
+/// Replaces an op of dialects/TF/Ops/Composites.cpp (SparseMatMul, Conv, UniqueV2,
+/// ApproxTopK, _UnaryOpsComposition, ListDiff, DynamicPartition, DynamicStitch,
+/// MirrorPadGrad, StridedSliceGrad, TensorStridedSliceUpdate ...) by the ops it stands
+/// for: true when it did, false for any other op, failure (reported at the op) when it
+/// cannot.
+mlir::FailureOr<bool> decomposeComposite(mlir::RewriterBase &rewriter, mlir::Operation *op);
+
 } // namespace kiln::tf
 
 #endif // KILN_DIALECTS_TF_TFOPS_H

@@ -2494,6 +2494,144 @@ def TF_SparseSoftmaxCrossEntropyWithLogitsOp : TF_Op<"SparseSoftmaxCrossEntropyW
 }
 
 //===----------------------------------------------------------------------===//
+// More composites kiln-graph-decompose writes as the ops above (dialects/TF/Ops/
+// Composites.cpp).
+//===----------------------------------------------------------------------===//
+
+def TF_SparseMatMulOp : TF_Op<"SparseMatMul"> {
+  let summary = "MatMul with hints that an operand is mostly zeros (ignored); bfloat16 "
+                "operands are widened to float32 first";
+  let dataArgs = (ins TF_FloatTensor:$a, TF_FloatTensor:$b,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_a,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$transpose_b,
+      OptionalAttr<BoolAttr>:$a_is_sparse, OptionalAttr<BoolAttr>:$b_is_sparse,
+      OptionalAttr<TypeAttr>:$Ta, OptionalAttr<TypeAttr>:$Tb);
+  let results = (outs TF_FloatTensor:$product);
+  let inferFn = "inferSparseMatMul";
+}
+
+def TF_GenericConvOp : TF_Op<"Conv"> {
+  let summary = "convolution of any spatial rank (TensorFlow 2's Conv): a Conv2D or Conv3D";
+  let description = [{
+    `data_format` is "CHANNELS_LAST" or "CHANNELS_FIRST" (2-D only); `batch_dims` must be
+    1; `groups` is implied by the filter's input channels, as for Conv2D and Conv3D.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, TF_FloatTensor:$filter, I64ArrayAttr:$strides,
+      StrAttr:$padding, OptionalAttr<I64ArrayAttr>:$explicit_paddings,
+      DefaultValuedOptionalAttr<StrAttr, "\"CHANNELS_LAST\"">:$data_format,
+      OptionalAttr<I64ArrayAttr>:$dilations,
+      DefaultValuedOptionalAttr<I64Attr, "1">:$batch_dims,
+      DefaultValuedOptionalAttr<I64Attr, "1">:$groups, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferGenericConv";
+}
+
+def TF_UniqueV2Op : TF_Op<"UniqueV2"> {
+  let summary = "Unique with an axis operand, which must be [] or [0] (a vector's)";
+  let dataArgs = (ins TF_Tensor:$x, TF_IndexTensor:$axis, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$Taxis, OptionalAttr<TypeAttr>:$out_idx);
+  let results = (outs TF_Tensor:$y, TF_IndexTensor:$idx);
+  let inferFn = "inferUniqueV2";
+}
+
+def TF_ApproxTopKOp : TF_Op<"ApproxTopK"> {
+  let summary = "the k largest (or smallest) entries along the last dimension, exactly: "
+                "TopKV2's result, a valid answer for every recall target";
+  let dataArgs = (ins TF_FloatTensor:$input, I64Attr:$k,
+      DefaultValuedOptionalAttr<I64Attr, "-1">:$reduction_dimension,
+      OptionalAttr<F32Attr>:$recall_target,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$is_max_k,
+      OptionalAttr<I64Attr>:$reduction_input_size_override,
+      OptionalAttr<BoolAttr>:$aggregate_to_topk, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$values, TensorOf<[I32]>:$indices);
+  let inferFn = "inferApproxTopK";
+}
+
+def TF_UnaryOpsCompositionOp : TF_Op<"_UnaryOpsComposition"> {
+  let summary = "grappler's chain of unary ops, `op_names` applied in order";
+  let dataArgs = (ins TF_FloatTensor:$x, ArrayAttr:$op_names, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$y);
+  let inferFn = "inferUnaryOpsComposition";
+}
+
+def TF_ListDiffOp : TF_Op<"ListDiff"> {
+  let summary = "the entries of vector x not in y, in order, and their indices in x (a "
+                "data-dependent size: a Where of the entries kept)";
+  let dataArgs = (ins TF_Tensor:$x, TF_Tensor:$y, OptionalAttr<TypeAttr>:$T,
+      OptionalAttr<TypeAttr>:$out_idx);
+  let results = (outs TF_Tensor:$out, TF_IndexTensor:$idx);
+  let inferFn = "inferListDiff";
+}
+
+def TF_DynamicPartitionOp : TF_Op<"DynamicPartition"> {
+  let summary = "the rows of data split by partition number (data-dependent sizes: a "
+                "Where per partition)";
+  let description = [{
+    `partitions` has the shape of data's leading dimensions; a partition number outside
+    [0, num_partitions) is an error at run time, as in TensorFlow.
+  }];
+  let dataArgs = (ins TF_Tensor:$data, TensorOf<[I32]>:$partitions, I64Attr:$num_partitions,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs Variadic<TF_Tensor>:$outputs);
+  let inferFn = "inferDynamicPartition";
+}
+
+// DynamicStitch: the N index tensors, then the N data tensors.
+class TF_StitchOp<string mnemonic> : TF_Op<mnemonic> {
+  let summary = "merged[indices[i][j]] = data[i][j], later writes winning; the indices "
+                "must be constants (the result's size is their largest + 1)";
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, I64Attr:$N,
+      OptionalAttr<TypeAttr>:$T);
+  let opExtraDecls = [{
+    /// The number of data inputs: N index tensors and N data tensors.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(2 * getN(), getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+  let results = (outs TF_Tensor:$merged);
+  let inferFn = "inferDynamicStitch";
+}
+def TF_DynamicStitchOp : TF_StitchOp<"DynamicStitch">;
+def TF_ParallelDynamicStitchOp : TF_StitchOp<"ParallelDynamicStitch">;
+
+def TF_MirrorPadGradOp : TF_Op<"MirrorPadGrad"> {
+  let summary = "the gradient of MirrorPad: each padded element's gradient added to the "
+                "element it mirrors";
+  let dataArgs = (ins TF_Tensor:$input, TF_IndexTensor:$paddings, StrAttr:$mode,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Tpaddings);
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferMirrorPadGrad";
+}
+
+class TF_StridedSliceWriteOp<string mnemonic, string what, dag first, dag last>
+    : TF_Op<mnemonic> {
+  let summary = what;
+  let dataArgs = !con(first, (ins TF_IndexTensor:$begin, TF_IndexTensor:$end,
+      TF_IndexTensor:$strides), last, (ins
+      DefaultValuedOptionalAttr<I64Attr, "0">:$begin_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$end_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$ellipsis_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$new_axis_mask,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$shrink_axis_mask,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$Index));
+  let results = (outs TF_Tensor:$output);
+  let inferFn = "inferStridedSliceWrite";
+}
+def TF_StridedSliceGradOp : TF_StridedSliceWriteOp<"StridedSliceGrad",
+    "the gradient of StridedSlice: zeros of `shape` with dy where the slice read",
+    (ins TF_IndexTensor:$shape), (ins TF_Tensor:$dy)>;
+def TF_TensorStridedSliceUpdateOp : TF_StridedSliceWriteOp<"TensorStridedSliceUpdate",
+    "input with the strided slice replaced by `value`", (ins TF_Tensor:$input),
+    (ins TF_Tensor:$value)>;
+
+//===----------------------------------------------------------------------===//
 // Data-dependent sizes. Each op's result size along its first dimension depends on the
 // values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
 // bound, and the op then writes its first `count` rows (the size TensorFlow's result would

@@ -31,6 +31,11 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
         done = kiln::tf::decomposeGradient(rewriter, op);
         if (mlir::succeeded(done) && *done)
           ++numGradients;
+        if (mlir::succeeded(done) && !*done) {
+          done = kiln::tf::decomposeComposite(rewriter, op);
+          if (mlir::succeeded(done) && *done)
+            ++numAliases;
+        }
       } else if (mlir::succeeded(done) && *done) {
         ++numAliases;
       }

@@ -306,6 +306,15 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     losses `tf.Exp`, `tf.Sum`, `tf.Log` and, sparse, a `tf.GatherV2` of each label's
     logit and a `tf.OneHot`. Each needs static shapes; an error at its node otherwise.
 
+    More composites (dialects/TF/Ops/Composites.cpp): `tf.SparseMatMul` a `tf.MatMul`,
+    `tf.Conv` a `tf.Conv2D` or `tf.Conv3D`, `tf.UniqueV2` a `tf.Unique`, `tf.ApproxTopK` a
+    `tf.TopKV2`, `tf._UnaryOpsComposition` its chain, `tf.ListDiff` and
+    `tf.DynamicPartition` `tf.Where`s and `tf.GatherV2`s (sizes bounded afterwards by
+    kiln-graph-bound-sizes), `tf.DynamicStitch` with constant indices one `tf.GatherV2` of
+    the concatenated data, `tf.MirrorPadGrad` slices reversed and added, and
+    `tf.StridedSliceGrad` and `tf.TensorStridedSliceUpdate` a `tf.PadV2` and `tf.GatherV2`
+    per dimension putting the slice in place (and a `tf.SelectV2` into the input).
+
     Before:
     ```mlir
     %s = "tf.Einsum"(%k, %q) {N = 2 : i64, equation = "aecd,abcd->acbe"} : (tensor<1x6x2x4xf32>, tensor<1x5x2x4xf32>) -> tensor<1x2x5x6xf32>

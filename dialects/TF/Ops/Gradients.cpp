@@ -540,14 +540,7 @@ FailureOr<bool> decomposeGradient(RewriterBase &rewriter, Operation *op) {
     replacement = crossEntropy(rewriter, op);
   else
     return false;
-  if (failed(replacement))
-    return failure();
-  for (auto [value, result] : llvm::zip(*replacement, op->getResults()))
-    if (!areCompatibleResultTypes(value.getType(), result.getType()))
-      return op->emitError() << "was rewritten as " << describeType(value.getType()) << " where "
-                             << describeType(result.getType()) << " was inferred";
-  rewriter.replaceOp(op, *replacement);
-  return true;
+  return replaceDecomposed(rewriter, op, replacement);
 }
 
 } // namespace kiln::tf

@@ -44,7 +44,11 @@ struct GraphBuilder {
       attrs.push_back(mlir::IntegerAttr::get(element, v));
     return constant(element, shape, attrs);
   }
+  /// x reshaped to `shape` (x itself when it has that static shape already).
   mlir::Value reshape(mlir::Value x, llvm::ArrayRef<int64_t> shape) {
+    auto t = llvm::dyn_cast<mlir::RankedTensorType>(x.getType());
+    if (t && t.hasStaticShape() && t.getShape() == shape)
+      return x;
     return create("Reshape", {x, ints(shape)});
   }
   mlir::Value transpose(mlir::Value x, llvm::ArrayRef<int64_t> perm) {
@@ -93,6 +97,22 @@ struct GraphBuilder {
     return create("Sum", {x, ints(axes)}, {attr("keep_dims", rewriter.getBoolAttr(false))});
   }
 };
+
+/// Replaces `op` by `replacement` (one value a result), which must have types compatible
+/// with the op's inferred ones (more refined is fine): true when it did, failure (reported
+/// at the op) when the rewrite failed or its types differ.
+inline mlir::FailureOr<bool>
+replaceDecomposed(mlir::RewriterBase &rewriter, mlir::Operation *op,
+                  const mlir::FailureOr<llvm::SmallVector<mlir::Value>> &replacement) {
+  if (mlir::failed(replacement))
+    return mlir::failure();
+  for (auto [value, result] : llvm::zip(*replacement, op->getResults()))
+    if (!areCompatibleResultTypes(value.getType(), result.getType()))
+      return op->emitError() << "was rewritten as " << describeType(value.getType()) << " where "
+                             << describeType(result.getType()) << " was inferred";
+  rewriter.replaceOp(op, *replacement);
+  return true;
+}
 
 } // namespace kiln::tf
 

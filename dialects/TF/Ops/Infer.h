@@ -397,6 +397,17 @@ mlir::LogicalResult inferAvgPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMaxPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNormGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSoftmaxCrossEntropy(const InferContext &ctx, InferResult &out);
+// Composites.cpp
+mlir::LogicalResult inferSparseMatMul(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferGenericConv(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferUniqueV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferApproxTopK(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferUnaryOpsComposition(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferListDiff(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDynamicPartition(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferDynamicStitch(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMirrorPadGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferStridedSliceWrite(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);

@@ -1660,3 +1660,72 @@ func.func @batch_norm_grad_channels(%dy: tensor<2x3x3x4xf32>, %s: tensor<3xf32>)
   %0:5 = "tf.FusedBatchNormGradV2"(%dy, %dy, %s, %s, %s) : (tensor<2x3x3x4xf32>, tensor<2x3x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return
 }
+
+// -----
+
+// Tests that DynamicStitch needs constant indices (its result's size is their largest + 1).
+func.func @stitch_fed_indices(%i: tensor<2xi32>, %d: tensor<2x3xf32>) {
+  // expected-error @+2 {{indices must be constants (the result's size is their largest + 1)}}
+  // expected-error @+1 {{'tf.DynamicStitch' op failed to infer returned types}}
+  %0 = "tf.DynamicStitch"(%i, %d) {N = 1 : i64} : (tensor<2xi32>, tensor<2x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @unique_v2_axis(%x: tensor<4x2xi32>) {
+  %axis = "tf.Const"() {value = dense<[1]> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{axis must be a constant [] or [0]: Kiln's Unique takes a vector}}
+  // expected-error @+1 {{'tf.UniqueV2' op failed to infer returned types}}
+  %0:2 = "tf.UniqueV2"(%x, %axis) : (tensor<4x2xi32>, tensor<1xi32>) -> (tensor<*xi32>, tensor<*xi32>)
+  return
+}
+
+// -----
+
+func.func @approx_top_k_dimension(%x: tensor<4x6xf32>) {
+  // expected-error @+2 {{reduction_dimension must be the last, got 0}}
+  // expected-error @+1 {{'tf.ApproxTopK' op failed to infer returned types}}
+  %0:2 = "tf.ApproxTopK"(%x) {k = 2 : i64, reduction_dimension = 0 : i64} : (tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xi32>)
+  return
+}
+
+// -----
+
+func.func @unary_composition_names(%x: tensor<4xf32>) {
+  // expected-error @+2 {{op_names holds a string ("MatMul"), not a unary op _UnaryOpsComposition may chain}}
+  // expected-error @+1 {{'tf._UnaryOpsComposition' op failed to infer returned types}}
+  %0 = "tf._UnaryOpsComposition"(%x) {op_names = ["Relu", "MatMul"]} : (tensor<4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_grad_paddings(%g: tensor<5xf32>) {
+  %p = "tf.Const"() {value = dense<[[2, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  // expected-error @+2 {{paddings of dimension 0 (2, 1) do not fit REFLECT mode and the gradient's size 5}}
+  // expected-error @+1 {{'tf.MirrorPadGrad' op failed to infer returned types}}
+  %0 = "tf.MirrorPadGrad"(%g, %p) {mode = "REFLECT"} : (tensor<5xf32>, tensor<1x2xi32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @slice_update_shape(%x: tensor<4x3xf32>, %v: tensor<3x3xf32>) {
+  %b = "tf.Const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+2 {{value float32 [3,3] must have the slice's shape [2,3]}}
+  // expected-error @+1 {{'tf.TensorStridedSliceUpdate' op failed to infer returned types}}
+  %0 = "tf.TensorStridedSliceUpdate"(%x, %b, %e, %s, %v) : (tensor<4x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<3x3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_partition_shape(%d: tensor<4x2xf32>, %p: tensor<3xi32>) {
+  // expected-error @+2 {{partitions int32 [3] must have the shape of data's leading dimensions, data float32 [4,2]}}
+  // expected-error @+1 {{'tf.DynamicPartition' op failed to infer returned types}}
+  %0:2 = "tf.DynamicPartition"(%d, %p) {num_partitions = 2 : i64} : (tensor<4x2xf32>, tensor<3xi32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}

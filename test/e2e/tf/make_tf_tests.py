@@ -588,6 +588,13 @@ def build_errors():
                    features=p["f"], labels=p["l"], name="loss")[0]},
                [("f", f32(r, (3, 6))), ("l", np.array([1, 6, 0], np.int32))],
                "node 'loss' (GatherV2): indices[1] = 6 is not in [0, 6)")
+    error_case("dynamic_partition_out_of_range", "DynamicPartition with a partition number "
+               "past num_partitions (TensorFlow: partitions[3] = 3 is not in [0, 3)); Kiln's "
+               "check is the gather that reads the partition numbers",
+               lambda p: {"p": raw.DynamicPartition(data=p["d"], partitions=p["q"],
+                                                    num_partitions=3, name="p")[0]},
+               [("d", f32(r, (5,))), ("q", np.array([0, 2, 1, 3, 0], np.int32))],
+               "node 'p' (GatherV2): indices[3] = 3 is not in [0, 3)")
     error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
                lambda p: {"g": raw.GatherNd(params=p["p"], indices=p["i"], name="g")},
                [("p", params), ("i", np.array([[4, 2], [1, 3]], np.int32))],
@@ -1493,6 +1500,117 @@ def build_loss_grads():
          "row broadcast) and SparseSoftmaxCrossEntropyWithLogits (int32 and int64 labels): "
          "losses and gradients", losses,
          [("logits", logits), ("labels", labels), ("row", row), ("ids", ids)], TRANSCENDENTAL)
+
+
+def build_composites():
+    r = rng_for("composites")
+    a, bm = f32(r, (3, 5)), f32(r, (4, 5))
+    case("sparse_matmul", "aliases", "SparseMatMul of float32 by bfloat16 (transpose_b, "
+         "sparsity hints) and of bfloat16 by float32 (transpose_a)",
+         lambda p: {"ab": raw.SparseMatMul(a=p["a"], b=raw.Cast(x=p["b"], DstT=tf.bfloat16),
+                                           transpose_b=True, a_is_sparse=True, name="ab"),
+                    "ba": raw.SparseMatMul(a=raw.Cast(x=p["b"], DstT=tf.bfloat16), b=p["a"],
+                                           transpose_b=True, name="ba")},
+         [("a", a), ("b", bm)], SUMS)
+    x, w = f32(r, (2, 9, 8, 3)), f32(r, (3, 3, 3, 4))
+    v, w3 = f32(r, (1, 5, 6, 4, 2)), f32(r, (2, 3, 2, 2, 3))
+    case("generic_conv", "aliases", "Conv (TensorFlow 2's convolution of any rank) in 2-D, "
+         "SAME with dilations, and 3-D, VALID with strides",
+         lambda p: {"c2": raw.Conv(input=p["x"], filter=p["w"], strides=[1, 1, 1, 1],
+                                   padding="SAME", dilations=[1, 2, 1, 1], name="c2"),
+                    "c3": raw.Conv(input=p["v"], filter=p["w3"], strides=[1, 2, 1, 1, 1],
+                                   padding="VALID", name="c3")},
+         [("x", x), ("w", w), ("v", v), ("w3", w3)], SUMS)
+    u = np.array([4, 1, 4, 7, 1, 1, 0, 7], np.int32)
+    case("unique_v2", "dynamic", "UniqueV2 with axis [0] (and [] of int64 indices)",
+         lambda p: dict(zip(["y", "y:1"], raw.UniqueV2(x=p["u"], axis=tf.constant([0]),
+                                                       name="y"))) | dict(zip(
+             ["z", "z:1"], raw.UniqueV2(x=p["u"], axis=tf.constant([], tf.int64),
+                                         out_idx=tf.int64, name="z"))),
+         [("u", u)], EXACT)
+    t = f32(r, (3, 10))
+
+    def top_k_reference(feeds):
+        g = tf.Graph()
+        with g.as_default():
+            hi = tf.math.top_k(tf.constant(feeds["t"]), 4)
+            lo = tf.math.top_k(-tf.constant(feeds["t"]), 3)
+            with tf.compat.v1.Session(graph=g) as sess:
+                hv, hi_, lv, li = sess.run([hi.values, hi.indices, lo.values, lo.indices])
+        return {"hi": hv, "hi:1": hi_, "lo": -lv, "lo:1": li}
+    case("approx_top_k", "reduce", "ApproxTopK, largest 4 and smallest 3 of each row: Kiln "
+         "gives the exact top k, which every recall target allows (reference: TensorFlow's "
+         "top_k, since ApproxTopK has no CPU kernel)",
+         lambda p: {"hi": raw.ApproxTopK(input=p["t"], k=4, name="hi")[0],
+                    "hi:1": raw.ApproxTopK(input=p["t"], k=4, name="hi")[1],
+                    "lo": raw.ApproxTopK(input=p["t"], k=3, is_max_k=False, name="lo")[0],
+                    "lo:1": raw.ApproxTopK(input=p["t"], k=3, is_max_k=False, name="lo")[1]},
+         [("t", t)], EXACT, reference=top_k_reference)
+    def composition(gd):
+        node = next(n for n in gd.node if n.name == "y")
+        node.op = "_UnaryOpsComposition"
+        node.attr["op_names"].list.s.extend([b"Abs", b"Sqrt", b"Tanh", b"Neg", b"Relu"])
+    case("unary_ops_composition", "aliases", "grappler's _UnaryOpsComposition of Abs, Sqrt, "
+         "Tanh, Neg and Relu (an Abs node edited into one; TensorFlow runs the edited graph)",
+         lambda p: {"y": raw.Abs(x=p["t"], name="y")}, [("t", t)], TRANSCENDENTAL,
+         edit=composition)
+    ld_x = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], np.int32)
+    ld_y = np.array([1, 5, 8], np.int32)
+    case("list_diff", "dynamic", "ListDiff (tf.compat.v1.setdiff1d): the entries of x not in "
+         "y and their positions, int32 and int64 indices",
+         lambda p: dict(zip(["out", "out:1"], raw.ListDiff(x=p["x"], y=p["y"], name="out"))) | {
+             "out64:1": raw.ListDiff(x=p["x"], y=p["y"], out_idx=tf.int64, name="out64")[1]},
+         [("x", ld_x), ("y", ld_y)], EXACT)
+    data, parts = f32(r, (2, 3, 4)), np.array([[0, 2, 0], [1, 0, 2]], np.int32)
+    case("dynamic_partition", "dynamic", "DynamicPartition of [2, 3, 4] rows by [2, 3] "
+         "partition numbers into 3 parts, and a vector into 2",
+         lambda p: dict(zip(["p0", "p0:1", "p0:2"], raw.DynamicPartition(
+             data=p["d"], partitions=p["q"], num_partitions=3, name="p0"))) | dict(zip(
+                 ["v0", "v0:1"], raw.DynamicPartition(data=raw.Reshape(tensor=p["q"], shape=[-1]),
+                                                    partitions=raw.Reshape(tensor=p["q"],
+                                                                           shape=[-1]) // 2,
+                                                    num_partitions=2, name="v0"))),
+         [("d", data), ("q", parts)], EXACT)
+    d1, d2 = f32(r, (2, 3)), f32(r, (3, 1, 3))
+    case("dynamic_stitch", "aliases", "DynamicStitch and ParallelDynamicStitch with constant "
+         "indices (a repeated index: the later write wins)",
+         lambda p: {"s": raw.DynamicStitch(indices=[tf.constant([4, 0]), tf.constant([[1], [3], [0]])],
+                                           data=[p["a"], p["b"]], name="s"),
+                    "ps": raw.ParallelDynamicStitch(indices=[tf.constant([1, 0]),
+                                                             tf.constant([[2], [3], [4]])],
+                                                    data=[p["a"], p["b"]], name="ps")},
+         [("a", d1), ("b", d2)], EXACT)
+
+
+def build_slice_grads():
+    r = rng_for("slice_grads")
+    g = f32(r, (7, 8, 3))
+
+    def mirror(p):
+        return {"reflect": raw.MirrorPadGrad(input=p["g"], paddings=[[2, 1], [0, 3], [0, 0]],
+                                             mode="REFLECT", name="reflect"),
+                "symmetric": raw.MirrorPadGrad(input=p["g"], paddings=[[1, 2], [3, 0], [1, 1]],
+                                               mode="SYMMETRIC", name="symmetric")}
+    case("mirror_pad_grad", "gradients", "MirrorPadGrad, REFLECT and SYMMETRIC", mirror,
+         [("g", g)], SUMS)
+    x = f32(r, (5, 6, 4))
+    dy1, dy2 = f32(r, (2, 3, 4)), f32(r, (3, 1, 2))
+
+    def slices(p):
+        return {"grad": raw.StridedSliceGrad(shape=[5, 6, 4], begin=[1, 5, 0], end=[5, -1, 0],
+                                             strides=[2, -2, 1], dy=p["dy1"], end_mask=6,
+                                             name="grad"),
+                "grad_masks": raw.StridedSliceGrad(shape=[5, 6, 4], begin=[0, 2, 0, 1],
+                                                   end=[3, 3, 0, 4], strides=[1, 1, 1, 2],
+                                                   dy=p["dy2"], shrink_axis_mask=2,
+                                                   new_axis_mask=4, name="grad_masks"),
+                "update": raw.TensorStridedSliceUpdate(input=p["x"], begin=[1, 5, 0],
+                                                       end=[5, -1, 0], strides=[2, -2, 1],
+                                                       value=p["dy1"], end_mask=6,
+                                                       name="update")}
+    case("strided_slice_writes", "gradients", "StridedSliceGrad (negative strides, end_mask; "
+         "shrink and new axes) and TensorStridedSliceUpdate", slices,
+         [("x", x), ("dy1", dy1), ("dy2", dy2)], EXACT)
 
 
 def build_aliases():
@@ -2991,7 +3109,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

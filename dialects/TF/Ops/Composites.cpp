@@ -1,0 +1,550 @@
+//===- Composites.cpp - ops written as others: stitches, partitions, slices -===//
+//
+// Ops kiln-graph-decompose writes as ops Kiln has kernels for (decomposeComposite), with
+// their inference: SparseMatMul and Conv (a MatMul, a Conv2D or Conv3D), UniqueV2 and
+// ApproxTopK (Unique, TopKV2), grappler's _UnaryOpsComposition (its chain), ListDiff and
+// DynamicPartition (Wheres, whose sizes kiln-graph-bound-sizes then bounds),
+// DynamicStitch (a gather of the data's rows by a constant map), MirrorPadGrad (slices
+// added back), StridedSliceGrad and TensorStridedSliceUpdate (a gather per dimension
+// putting the slice's rows in place, selected into the input).
+//
+//===----------------------------------------------------------------------------===//
+#include "dialects/TF/Ops/GraphBuilder.h"
+#include "dialects/TF/TFOps.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace kiln::tf {
+
+namespace {
+
+constexpr int64_t kDynamic = ShapedType::kDynamic;
+
+Type indexTypeOf(const InferContext &ctx, StringRef attr) {
+  if (auto t = ctx.attr<TypeAttr>(attr))
+    return t.getValue();
+  return IntegerType::get(ctx.context, 32);
+}
+
+/// The unary ops _UnaryOpsComposition may chain (TensorFlow's list).
+bool isComposableUnary(StringRef name) {
+  static const char *const kNames[] = {
+      "Abs",  "Acos",       "Acosh", "Asin",  "Asinh", "Atan",    "Atanh", "Ceil",
+      "Cos",  "Cosh",       "Expm1", "Exp",   "Floor", "Inv",     "Log",   "Log1p",
+      "Neg",  "Reciprocal", "Rint",  "Round", "Rsqrt", "Sigmoid", "Sin",   "Sinh",
+      "Sqrt", "Square",     "Tan",   "Tanh",  "Elu",   "Relu",    "Relu6", "Selu"};
+  return llvm::is_contained(kNames, name);
+}
+
+/// The slice a StridedSliceGrad or TensorStridedSliceUpdate writes into a tensor of
+/// `shape`, from its constant begin, end and strides (operands 1 to 3) and masks.
+FailureOr<SliceSpec> writtenSlice(const InferContext &ctx, ArrayRef<int64_t> shape) {
+  auto begin = ctx.constantInts(1), end = ctx.constantInts(2), strides = ctx.constantInts(3);
+  if (!begin || !end || !strides)
+    return ctx.error("begin, end and strides must be constants");
+  auto mask = [&](StringRef name) -> int64_t {
+    auto a = ctx.attr<IntegerAttr>(name);
+    return a ? a.getInt() : 0;
+  };
+  return computeStridedSlice(ctx, shape, *begin, *end, *strides, mask("begin_mask"),
+                             mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
+                             mask("shrink_axis_mask"));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Inference.
+//===----------------------------------------------------------------------===//
+
+LogicalResult inferSparseMatMul(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto a = cast<TensorType>(ctx.operandType(0)), b = cast<TensorType>(ctx.operandType(1));
+  for (TensorType t : {a, b})
+    if (!t.getElementType().isF32() && !t.getElementType().isBF16())
+      return ctx.error("operands must be float32 or bfloat16, got ", t);
+  if (!a.hasRank() || !b.hasRank() || a.getRank() != 2 || b.getRank() != 2)
+    return ctx.error("operands must be 2-D, got ", a, " and ", b);
+  auto flag = [&](StringRef name) {
+    auto attr = ctx.attr<BoolAttr>(name);
+    return attr && attr.getValue();
+  };
+  bool ta = flag("transpose_a"), tb = flag("transpose_b");
+  int64_t ka = a.getDimSize(ta ? 0 : 1), kb = b.getDimSize(tb ? 1 : 0);
+  if (ka != kDynamic && kb != kDynamic && ka != kb)
+    return ctx.error("inner dimensions differ: ", a, (ta ? " (transposed)" : ""), " times ", b,
+                     (tb ? " (transposed)" : ""));
+  out.push_back(RankedTensorType::get({a.getDimSize(ta ? 1 : 0), b.getDimSize(tb ? 0 : 1)},
+                                      Float32Type::get(ctx.context)));
+  return success();
+}
+
+/// Conv's attributes as the Conv2D's or Conv3D's it stands for.
+static FailureOr<DictionaryAttr> convAttrs(const InferContext &ctx, int64_t rank) {
+  auto batchDims = ctx.attr<IntegerAttr>("batch_dims");
+  if (batchDims && batchDims.getInt() != 1)
+    return ctx.error("batch_dims must be 1, got ", batchDims.getInt());
+  auto f = ctx.attr<StringAttr>("data_format");
+  StringRef format = f ? f.getValue() : "CHANNELS_LAST";
+  if (format != "CHANNELS_LAST" && format != "CHANNELS_FIRST")
+    return ctx.error("data_format must be \"CHANNELS_LAST\" or \"CHANNELS_FIRST\", got \"", format,
+                     "\"");
+  if (rank == 5 && format == "CHANNELS_FIRST")
+    return ctx.error("a 3-D convolution must be CHANNELS_LAST (TensorFlow's CPU kernels have "
+                     "no other)");
+  NamedAttrList attrs(ctx.attributes);
+  attrs.erase("batch_dims");
+  attrs.erase("groups");
+  // An empty list is TensorFlow's default: no dilation.
+  if (auto dilations = ctx.attr<ArrayAttr>("dilations"); dilations && dilations.empty())
+    attrs.erase("dilations");
+  Builder b(ctx.context);
+  attrs.set("data_format", b.getStringAttr(rank == 5                   ? "NDHWC"
+                                           : format == "CHANNELS_LAST" ? "NHWC"
+                                                                       : "NCHW"));
+  return attrs.getDictionary(ctx.context);
+}
+
+LogicalResult inferGenericConv(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto input = cast<TensorType>(ctx.operandType(0));
+  if (!input.hasRank() || (input.getRank() != 4 && input.getRank() != 5))
+    return ctx.error("input must be 4-D or 5-D (Kiln compiles 2-D and 3-D convolutions), got ",
+                     input);
+  auto attrs = convAttrs(ctx, input.getRank());
+  if (failed(attrs))
+    return failure();
+  InferContext conv = ctx;
+  conv.attributes = *attrs;
+  return input.getRank() == 4 ? inferConv2D(conv, out) : inferConv3D(conv, out);
+}
+
+LogicalResult inferUniqueV2(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto axis = ctx.constantInts(1);
+  if (!axis || axis->size() > 1 || (axis->size() == 1 && (*axis)[0] != 0 && (*axis)[0] != -1))
+    return ctx.error("axis must be a constant [] or [0]: Kiln's Unique takes a vector");
+  InferContext unique = ctx;
+  unique.operands = ctx.operands.take_front(1);
+  return inferUnique(unique, out);
+}
+
+LogicalResult inferApproxTopK(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  if (!input->hasRank() || input->getRank() < 1)
+    return ctx.error("input must have a rank of 1 or more, got ", *input);
+  int64_t rank = input->getRank();
+  auto dim = ctx.attr<IntegerAttr>("reduction_dimension");
+  int64_t d = dim ? dim.getInt() : -1;
+  if (d != -1 && d != rank - 1)
+    return ctx.error("reduction_dimension must be the last, got ", d);
+  auto k = ctx.attr<IntegerAttr>("k");
+  int64_t n = input->getDimSize(rank - 1);
+  if (!k || k.getInt() < 0 || (n != kDynamic && k.getInt() > n))
+    return ctx.error("k must be in [0, ", n, "]");
+  SmallVector<int64_t> shape(input->getShape());
+  shape.back() = k.getInt();
+  out.push_back(RankedTensorType::get(shape, input->getElementType()));
+  out.push_back(RankedTensorType::get(shape, IntegerType::get(ctx.context, 32)));
+  return success();
+}
+
+LogicalResult inferUnaryOpsComposition(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(1);
+  if (failed(input))
+    return failure();
+  auto names = ctx.attr<ArrayAttr>("op_names");
+  if (!names)
+    return ctx.error("requires the attribute 'op_names', a list of strings");
+  for (Attribute a : names) {
+    auto name = dyn_cast<StringAttr>(a);
+    if (!name || !isComposableUnary(name.getValue()))
+      return ctx.error("op_names holds ", a, ", not a unary op _UnaryOpsComposition may chain");
+  }
+  out.push_back(*input);
+  return success();
+}
+
+LogicalResult inferListDiff(const InferContext &ctx, InferResult &out) {
+  auto inputs = ctx.twoInputs("x and y");
+  if (failed(inputs))
+    return failure();
+  auto [x, y] = *inputs;
+  if ((x.hasRank() && x.getRank() != 1) || (y.hasRank() && y.getRank() != 1))
+    return ctx.error("x and y must be vectors, got ", x, " and ", y);
+  Type index = indexTypeOf(ctx, "out_idx");
+  if (!index.isInteger(32) && !index.isInteger(64))
+    return ctx.error("out_idx must be int32 or int64, got ", index);
+  out.push_back(RankedTensorType::get({kDynamic}, x.getElementType()));
+  out.push_back(RankedTensorType::get({kDynamic}, index));
+  return success();
+}
+
+LogicalResult inferDynamicPartition(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto data = cast<TensorType>(ctx.operandType(0));
+  auto partitions = cast<TensorType>(ctx.operandType(1));
+  auto count = ctx.attr<IntegerAttr>("num_partitions");
+  if (!count || count.getInt() < 1)
+    return ctx.error("num_partitions must be 1 or more");
+  if (!data.hasRank() || !partitions.hasRank())
+    return ctx.error("needs the ranks of data and partitions");
+  int64_t p = partitions.getRank();
+  if (p > data.getRank() ||
+      failed(verifyCompatibleShape(data.getShape().take_front(p), partitions.getShape())))
+    return ctx.error("partitions ", partitions,
+                     " must have the shape of data's leading "
+                     "dimensions, data ",
+                     data);
+  SmallVector<int64_t> shape = {kDynamic};
+  shape.append(data.getShape().begin() + p, data.getShape().end());
+  for (int64_t i = 0; i < count.getInt(); ++i)
+    out.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult inferDynamicStitch(const InferContext &ctx, InferResult &out) {
+  auto n = ctx.attr<IntegerAttr>("N");
+  if (!n || n.getInt() < 1)
+    return ctx.error("N must be 1 or more");
+  unsigned count = n.getInt();
+  if (failed(ctx.requireTensorOperands(2 * count)))
+    return failure();
+  int64_t largest = -1;
+  SmallVector<int64_t> rest;
+  Type element;
+  for (unsigned i = 0; i < count; ++i) {
+    auto indices = ctx.constantInts(i);
+    auto data = cast<TensorType>(ctx.operandType(count + i));
+    auto indexType = cast<TensorType>(ctx.operandType(i));
+    if (!indices || !indexType.hasRank())
+      return ctx.error("indices must be constants (the result's size is their largest + 1)");
+    if (!data.hasRank())
+      return ctx.error("needs the ranks of data");
+    int64_t rank = indexType.getRank();
+    if (rank > data.getRank() ||
+        failed(verifyCompatibleShape(data.getShape().take_front(rank), indexType.getShape())))
+      return ctx.error("data[", i, "] ", data, " must begin with the shape of indices[", i, "] ",
+                       indexType);
+    SmallVector<int64_t> tail(data.getShape().drop_front(rank));
+    if (i == 0) {
+      rest = tail;
+      element = data.getElementType();
+    } else if (data.getElementType() != element || failed(verifyCompatibleShape(tail, rest))) {
+      return ctx.error("data[", i, "] ", data,
+                       " does not have the element type and row shape "
+                       "of data[0]");
+    }
+    for (int64_t v : *indices) {
+      if (v < 0)
+        return ctx.error("indices[", i, "] holds ", v, ": indices must not be negative");
+      largest = std::max(largest, v);
+    }
+  }
+  SmallVector<int64_t> shape = {largest + 1};
+  shape.append(rest);
+  out.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult inferMirrorPadGrad(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(2);
+  if (failed(input))
+    return failure();
+  auto mode = ctx.attr<StringAttr>("mode");
+  if (!mode || (mode.getValue() != "REFLECT" && mode.getValue() != "SYMMETRIC"))
+    return ctx.error("mode must be \"REFLECT\" or \"SYMMETRIC\"");
+  auto pads = ctx.constantInts(1);
+  if (!pads)
+    return ctx.error("paddings must be a constant");
+  if (!input->hasStaticShape())
+    return ctx.error("needs the input's shape");
+  int64_t rank = input->getRank();
+  if (static_cast<int64_t>(pads->size()) != 2 * rank)
+    return ctx.error("paddings must be [", rank, ", 2], got ", pads->size(), " values");
+  int64_t limit = mode.getValue() == "REFLECT" ? 1 : 0;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t before = (*pads)[2 * d], after = (*pads)[2 * d + 1];
+    int64_t size = input->getDimSize(d) - before - after;
+    if (before < 0 || after < 0 || size < 0 || before > size - limit || after > size - limit)
+      return ctx.error("paddings of dimension ", d, " (", before, ", ", after, ") do not fit ",
+                       mode.getValue(), " mode and the gradient's size ", input->getDimSize(d));
+    shape.push_back(size);
+  }
+  out.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult inferStridedSliceWrite(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(5)))
+    return failure();
+  bool grad = ctx.opName == "tf.StridedSliceGrad";
+  auto values = cast<TensorType>(ctx.operandType(4));
+  if (failed(ctx.checkTypeAttr("T", values.getElementType())))
+    return failure();
+  RankedTensorType target;
+  if (grad) {
+    auto shape = ctx.constantInts(0);
+    if (!shape || llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+      return ctx.error("shape must be a constant of sizes");
+    target = RankedTensorType::get(*shape, values.getElementType());
+  } else {
+    auto input = dyn_cast<RankedTensorType>(ctx.operandType(0));
+    if (!input || !input.hasStaticShape())
+      return ctx.error("needs the input's shape");
+    if (input.getElementType() != values.getElementType())
+      return ctx.error("input and value must have one element type, got ", input, " and ", values);
+    target = input;
+  }
+  auto spec = writtenSlice(ctx, target.getShape());
+  if (failed(spec))
+    return failure();
+  if (failed(verifyCompatibleShape(values.getShape(), spec->outputShape)))
+    return ctx.error(grad ? "dy " : "value ", values, " must have the slice's shape ",
+                     describeDims(spec->outputShape));
+  out.push_back(target);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Decomposition.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+ValueRange dataOf(Operation *op) { return cast<GraphOpInterface>(op).getDataInputs(); }
+RankedTensorType rankedOf(Value v) { return dyn_cast<RankedTensorType>(v.getType()); }
+
+/// x with the positions of dimension `axis` given by `rows` (an index of x's dimension,
+/// or -1 for zeros): a PadV2 of one zero row and a GatherV2 of the map.
+Value placeRows(GraphBuilder &b, Value x, int64_t axis, ArrayRef<int64_t> rows) {
+  auto t = rankedOf(x);
+  int64_t size = t.getDimSize(axis);
+  SmallVector<int64_t> map(rows);
+  if (llvm::is_contained(rows, -1)) {
+    SmallVector<int64_t> amounts(2 * t.getRank(), 0);
+    amounts[2 * axis + 1] = 1;
+    x = b.pad(x, amounts, b.scalar(t.getElementType(), 0));
+    for (int64_t &r : map)
+      if (r < 0)
+        r = size;
+  }
+  return b.create("GatherV2", {x, b.ints(map), b.scalar(b.rewriter.getI32Type(), axis)});
+}
+
+/// The slice of `values` (the slice's shape) put in place in a tensor of `shape`, zeros
+/// elsewhere; `written` says which positions it wrote.
+Value placeSlice(GraphBuilder &b, const SliceSpec &spec, ArrayRef<int64_t> shape, Value values,
+                 Value *written) {
+  int64_t rank = shape.size();
+  // Per input dimension: the indices the slice reads, in its order.
+  SmallVector<SmallVector<int64_t>> read(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (spec.fixedIndex[d] >= 0)
+      read[d] = {spec.fixedIndex[d]};
+  for (size_t j = 0; j < spec.inputDim.size(); ++j) {
+    int64_t d = spec.inputDim[j];
+    if (d < 0)
+      continue;
+    for (int64_t k = 0; k < spec.outputShape[j]; ++k)
+      read[d].push_back(spec.begin[j] + spec.stride[j] * k);
+  }
+  SmallVector<int64_t> lengths;
+  for (const auto &r : read)
+    lengths.push_back(r.size());
+  Value x = b.reshape(values, lengths);
+  Value mask;
+  Type i1 = b.rewriter.getI1Type();
+  for (int64_t d = 0; d < rank; ++d) {
+    SmallVector<int64_t> rows(shape[d], -1);
+    for (auto [k, at] : llvm::enumerate(read[d]))
+      rows[at] = k;
+    bool identity = static_cast<int64_t>(read[d].size()) == shape[d] &&
+                    llvm::all_of(llvm::enumerate(rows), [](auto p) {
+                      return p.value() == static_cast<int64_t>(p.index());
+                    });
+    if (identity)
+      continue;
+    x = placeRows(b, x, d, rows);
+    if (written) {
+      SmallVector<int64_t> maskShape(rank, 1);
+      maskShape[d] = shape[d];
+      SmallVector<Attribute> flags;
+      for (int64_t r : rows)
+        flags.push_back(b.rewriter.getBoolAttr(r >= 0));
+      Value m = b.constant(i1, maskShape, flags);
+      mask = mask ? b.create("LogicalAnd", {mask, m}) : m;
+    }
+  }
+  if (written)
+    *written = mask;
+  return x;
+}
+
+FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
+  ValueRange data = dataOf(op);
+  GraphBuilder b{rewriter, op};
+  auto i32 = rewriter.getI32Type();
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> results;
+  if (auto product = dyn_cast<SparseMatMulOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value v : data)
+      operands.push_back(
+          getElementTypeOrSelf(v.getType()).isF32()
+              ? v
+              : b.create("Cast", {v}, {b.attr("DstT", TypeAttr::get(rewriter.getF32Type()))}));
+    results.push_back(b.create("MatMul", operands, b.copied({"transpose_a", "transpose_b"})));
+  } else if (isa<GenericConvOp>(op)) {
+    int64_t rank = rankedOf(data[0]).getRank();
+    auto attrs = convAttrs(InferContext::of(op), rank);
+    if (failed(attrs))
+      return failure();
+    SmallVector<NamedAttribute> list(attrs->getValue());
+    results.push_back(b.create(rank == 4 ? "Conv2D" : "Conv3D", {data[0], data[1]}, list));
+  } else if (isa<UniqueV2Op>(op)) {
+    Operation *unique = b.createOp("Unique", {data[0]}, b.copied({"T", "out_idx"}));
+    if (!unique)
+      return failure();
+    results.append(unique->result_begin(), unique->result_end());
+  } else if (auto top = dyn_cast<ApproxTopKOp>(op)) {
+    bool largest = top.getIsMaxK();
+    Value x = largest ? data[0] : b.create("Neg", {data[0]});
+    Operation *topk = b.createOp("TopKV2", {x, b.scalar(i32, top.getK())},
+                                 {b.attr("index_type", TypeAttr::get(i32))});
+    if (!topk)
+      return failure();
+    results.push_back(largest ? topk->getResult(0) : b.create("Neg", {topk->getResult(0)}));
+    results.push_back(topk->getResult(1));
+  } else if (auto chain = dyn_cast<UnaryOpsCompositionOp>(op)) {
+    Value x = data[0];
+    for (Attribute name : chain.getOpNames())
+      x = b.create(cast<StringAttr>(name).getValue(), {x});
+    results.push_back(x);
+  } else if (isa<ListDiffOp>(op)) {
+    // Where(!any(x[i] == y)) and x at those positions.
+    Value column = b.reshape(data[0], {-1, 1}), row = b.reshape(data[1], {1, -1});
+    Value found = b.create("Any", {b.create("Equal", {column, row}), b.ints({1})},
+                           {b.attr("keep_dims", rewriter.getBoolAttr(false))});
+    Value kept = b.create("Where", {b.create("LogicalNot", {found})});
+    Value positions = b.reshape(kept, {-1});
+    Type index = getElementTypeOrSelf(op->getResult(1).getType());
+    results.push_back(b.create("GatherV2", {data[0], positions, b.scalar(i32, 0)}));
+    results.push_back(b.create("Cast", {positions}, {b.attr("DstT", TypeAttr::get(index))}));
+  } else if (auto partition = dyn_cast<DynamicPartitionOp>(op)) {
+    // The partition numbers checked by a gather from [0, num_partitions), then the rows
+    // of each.
+    int64_t count = partition.getNumPartitions();
+    auto dataType = rankedOf(data[0]);
+    int64_t p = rankedOf(data[1]).getRank();
+    SmallVector<int64_t> rows = {-1};
+    rows.append(dataType.getShape().begin() + p, dataType.getShape().end());
+    Value flat = b.reshape(data[0], rows);
+    Value numbers = b.create("GatherV2", {b.ints(llvm::to_vector(llvm::seq<int64_t>(0, count))),
+                                          b.reshape(data[1], {-1}), b.scalar(i32, 0)});
+    for (int64_t i = 0; i < count; ++i) {
+      Value at = b.create("Where", {b.create("Equal", {numbers, b.scalar(i32, i)})});
+      results.push_back(b.create("GatherV2", {flat, b.reshape(at, {-1}), b.scalar(i32, 0)}));
+    }
+  } else if (isa<DynamicStitchOp, ParallelDynamicStitchOp>(op)) {
+    // merged = concat(rows of every data, a zero row)[map], map[r] the last row written
+    // to r (the zero row for none).
+    unsigned n = data.size() / 2;
+    ArrayRef<int64_t> rest = resultType.getShape().drop_front();
+    SmallVector<int64_t> map(resultType.getDimSize(0), -1);
+    SmallVector<Value> parts;
+    int64_t offset = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      auto indices = constantIntsOf(data[i]);
+      for (auto [k, at] : llvm::enumerate(*indices))
+        map[at] = offset + static_cast<int64_t>(k);
+      SmallVector<int64_t> shape = {static_cast<int64_t>(indices->size())};
+      shape.append(rest.begin(), rest.end());
+      parts.push_back(b.reshape(data[n + i], shape));
+      offset += indices->size();
+    }
+    Value all = parts.front();
+    if (parts.size() > 1) {
+      SmallVector<Value> operands(parts);
+      operands.push_back(b.scalar(i32, 0));
+      all = b.create("ConcatV2", operands, {b.attr("N", rewriter.getI64IntegerAttr(n))});
+    }
+    results.push_back(placeRows(b, all, 0, map));
+  } else if (isa<MirrorPadGradOp>(op)) {
+    auto pads = constantIntsOf(data[1]);
+    int64_t limit = op->getAttrOfType<StringAttr>("mode").getValue() == "REFLECT" ? 1 : 0;
+    Value x = data[0];
+    int64_t rank = resultType.getRank();
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t before = (*pads)[2 * d], after = (*pads)[2 * d + 1];
+      if (before == 0 && after == 0)
+        continue;
+      auto shape = rankedOf(x).getShape();
+      int64_t size = resultType.getDimSize(d);
+      auto part = [&](int64_t from, int64_t to) {
+        SmallVector<int64_t> begin(rank, 0), end(shape), ones(rank, 1);
+        begin[d] = from;
+        end[d] = to;
+        return b.stridedSlice(x, begin, end, ones);
+      };
+      // A pad's gradient, reversed, added at the positions it mirrors.
+      auto addAt = [&](Value total, Value pad, int64_t at, int64_t length) {
+        SmallVector<int64_t> amounts(2 * rank, 0);
+        amounts[2 * d] = at;
+        amounts[2 * d + 1] = size - at - length;
+        Value flipped = b.create("ReverseV2", {pad, b.ints({d})});
+        return b.create("AddV2",
+                        {total, b.pad(flipped, amounts, b.scalar(resultType.getElementType(), 0))});
+      };
+      Value total = part(before, before + size);
+      if (before > 0)
+        total = addAt(total, part(0, before), limit, before);
+      if (after > 0)
+        total = addAt(total, part(before + size, shape[d]), size - limit - after, after);
+      x = total;
+    }
+    results.push_back(x);
+  } else if (isa<StridedSliceGradOp, TensorStridedSliceUpdateOp>(op)) {
+    auto spec = writtenSlice(InferContext::of(op), resultType.getShape());
+    if (failed(spec))
+      return failure();
+    bool update = isa<TensorStridedSliceUpdateOp>(op);
+    Value written;
+    Value placed =
+        placeSlice(b, *spec, resultType.getShape(), data[4], update ? &written : nullptr);
+    results.push_back(update && written ? b.create("SelectV2", {written, placed, data[0]})
+                                        : placed);
+  } else {
+    return SmallVector<Value>{};
+  }
+  if (b.failed)
+    return failure();
+  return results;
+}
+
+} // namespace
+
+FailureOr<bool> decomposeComposite(RewriterBase &rewriter, Operation *op) {
+  if (!isa<SparseMatMulOp, GenericConvOp, UniqueV2Op, ApproxTopKOp, UnaryOpsCompositionOp,
+           ListDiffOp, DynamicPartitionOp, DynamicStitchOp, ParallelDynamicStitchOp,
+           MirrorPadGradOp, StridedSliceGradOp, TensorStridedSliceUpdateOp>(op))
+    return false;
+  if (!isa<UnaryOpsCompositionOp, ListDiffOp>(op))
+    for (Value v : cast<GraphOpInterface>(op).getDataInputs())
+      if (!rankedOf(v) || (!isa<DynamicPartitionOp>(op) && !rankedOf(v).hasStaticShape()))
+        return op->emitError() << "needs static shapes";
+  rewriter.setInsertionPoint(op);
+  auto replacement = decompose(rewriter, op);
+  return replaceDecomposed(rewriter, op, replacement);
+}
+
+} // namespace kiln::tf

@@ -1,0 +1,85 @@
+// RUN: kiln-opt --split-input-file --kiln-graph-decompose %s | FileCheck %s
+
+// Tests DynamicStitch with constant indices: the data's rows concatenated, one zero row
+// padded on for the row no index writes (2), then one GatherV2 by the constant map of
+// each result row to the last row written there.
+// CHECK-LABEL: func.func @stitch
+func.func @stitch(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<4x3xf32> {
+  // CHECK-NOT: tf.DynamicStitch
+  // CHECK: %[[ALL:.*]] = "tf.ConcatV2"(%arg0, %arg1, %{{.*}}) {N = 2 : i64} : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i32>) -> tensor<3x3xf32>
+  // CHECK: %[[PADDED:.*]] = "tf.PadV2"(%[[ALL]], {{.*}}) -> tensor<4x3xf32>
+  // CHECK: %[[MAP:.*]] = "tf.Const"() {dtype = i32, value = dense<[2, 3, 3, 0]> : tensor<4xi32>}
+  // CHECK: "tf.GatherV2"(%[[PADDED]], %[[MAP]], %{{.*}}) : (tensor<4x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
+  %i = "tf.Const"() {value = dense<[3, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %j = "tf.Const"() {value = dense<[0]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = "tf.DynamicStitch"(%i, %j, %a, %b) {N = 2 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests StridedSliceGrad of rows 1 and 3 of a 4x3 tensor: the gradient with a zero row
+// padded on, gathered into place along the rows (the columns, all read, untouched).
+// CHECK-LABEL: func.func @slice_grad
+func.func @slice_grad(%dy: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  // CHECK-NOT: tf.StridedSliceGrad
+  // CHECK: %[[PADDED:.*]] = "tf.PadV2"(%arg0, {{.*}}) : (tensor<2x3xf32>, tensor<2x2xi32>, tensor<f32>) -> tensor<3x3xf32>
+  // CHECK: %[[MAP:.*]] = "tf.Const"() {dtype = i32, value = dense<[2, 0, 2, 1]> : tensor<4xi32>}
+  // CHECK: "tf.GatherV2"(%[[PADDED]], %[[MAP]], %{{.*}}) : (tensor<3x3xf32>, tensor<4xi32>, tensor<i32>) -> tensor<4x3xf32>
+  %shape = "tf.Const"() {value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.StridedSliceGrad"(%shape, %b, %e, %s, %dy) : (tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests TensorStridedSliceUpdate: the value put in place as above, selected where the
+// slice writes.
+// CHECK-LABEL: func.func @slice_update
+func.func @slice_update(%x: tensor<4x3xf32>, %v: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  // CHECK: %[[PLACED:.*]] = "tf.GatherV2"
+  // CHECK: %[[MASK:.*]] = "tf.Const"() {dtype = i1, value = dense<{{\[}}[false], [true], [false], [true]]> : tensor<4x1xi1>}
+  // CHECK: "tf.SelectV2"(%[[MASK]], %[[PLACED]], %arg0)
+  %b = "tf.Const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e = "tf.Const"() {value = dense<[4, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s = "tf.Const"() {value = dense<[2, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = "tf.TensorStridedSliceUpdate"(%x, %b, %e, %s, %v) : (tensor<4x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests ListDiff: a Where of the entries of x equal to no entry of y, and x gathered there.
+// CHECK-LABEL: func.func @list_diff
+func.func @list_diff(%x: tensor<6xi32>, %y: tensor<2xi32>) -> (tensor<?xi32>, tensor<?xi32>) {
+  // CHECK: %[[EQ:.*]] = "tf.Equal"({{.*}}) : (tensor<6x1xi32>, tensor<1x2xi32>) -> tensor<6x2xi1>
+  // CHECK: %[[ANY:.*]] = "tf.Any"(%[[EQ]], %{{.*}})
+  // CHECK: %[[KEPT:.*]] = "tf.LogicalNot"(%[[ANY]])
+  // CHECK: %[[WHERE:.*]] = "tf.Where"(%[[KEPT]]) : (tensor<6xi1>) -> tensor<?x1xi64>
+  // CHECK: %[[AT:.*]] = "tf.Reshape"(%[[WHERE]], %{{.*}}) : (tensor<?x1xi64>, tensor<1xi32>) -> tensor<?xi64>
+  // CHECK: %[[OUT:.*]] = "tf.GatherV2"(%arg0, %[[AT]], %{{.*}})
+  // CHECK: %[[IDX:.*]] = "tf.Cast"(%[[AT]]) {DstT = i32}
+  // CHECK: return %[[OUT]], %[[IDX]]
+  %0:2 = "tf.ListDiff"(%x, %y) : (tensor<6xi32>, tensor<2xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %0#0, %0#1 : tensor<?xi32>, tensor<?xi32>
+}
+
+// -----
+
+// Tests MirrorPadGrad (REFLECT, one before and one after): the middle, plus the pads'
+// gradients reversed and padded to the elements they mirror.
+// CHECK-LABEL: func.func @mirror_pad_grad
+func.func @mirror_pad_grad(%g: tensor<6xf32>) -> tensor<4xf32> {
+  // CHECK: %[[MID:.*]] = "tf.StridedSlice"(%arg0, {{.*}}) -> tensor<4xf32>
+  // CHECK: %[[LEFT:.*]] = "tf.StridedSlice"(%arg0, {{.*}}) -> tensor<1xf32>
+  // CHECK: %[[FLIP:.*]] = "tf.ReverseV2"(%[[LEFT]], %{{.*}})
+  // CHECK: %[[AMOUNTS:.*]] = "tf.Const"() {dtype = i32, value = dense<{{\[}}[1, 2]]> : tensor<1x2xi32>}
+  // CHECK: %[[PAD:.*]] = "tf.PadV2"(%[[FLIP]], %[[AMOUNTS]], %{{.*}}) : (tensor<1xf32>, tensor<1x2xi32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK: "tf.AddV2"(%[[MID]], %[[PAD]])
+  %p = "tf.Const"() {value = dense<[[1, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  %0 = "tf.MirrorPadGrad"(%g, %p) {mode = "REFLECT"} : (tensor<6xf32>, tensor<1x2xi32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
