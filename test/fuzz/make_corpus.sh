@@ -17,7 +17,9 @@ graphs=(test/e2e/tf/conv3x3_relu_pool test/e2e/tf/gather_out_of_range
         test/e2e/tf/case_default test/e2e/rnn/lstm test/e2e/rnn/map_fn
         test/e2e/tf/while_v1_nested test/e2e/tf/cond_in_while_v1 test/e2e/tf/case_v1_1
         test/e2e/tf/while_in_cond_v1 test/e2e/tf/while_v1_grow test/e2e/rnn/lstm_lowered
-        test/import/functionalize
+        test/import/functionalize test/e2e/tf/nms test/e2e/tf/boolean_mask
+        test/e2e/tf/pool_grads_same test/e2e/tf/cross_entropy test/e2e/tf/dynamic_stitch
+        test/e2e/tf/strided_slice_writes
         test/import/all-ops examples/mlp/mlp)
 for g in "${graphs[@]}"; do
   name=$(basename "$g")
