@@ -101,6 +101,12 @@ mlir::FailureOr<bool> decomposeGradient(mlir::RewriterBase &rewriter, mlir::Oper
 /// cannot.
 mlir::FailureOr<bool> decomposeComposite(mlir::RewriterBase &rewriter, mlir::Operation *op);
 
+/// Replaces a stateless random op's first form (a [2] seed) by
+/// StatelessRandomGetKeyCounter and the V2 op, and StatelessRandomGetKeyCounterAlg and
+/// StatelessRandomGetAlg by the key and counter and a constant Philox (1): true when it
+/// did, false for any other op.
+mlir::FailureOr<bool> decomposeRandom(mlir::RewriterBase &rewriter, mlir::Operation *op);
+
 } // namespace kiln::tf
 
 #endif // KILN_DIALECTS_TF_TFOPS_H

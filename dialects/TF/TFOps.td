@@ -2632,6 +2632,76 @@ def TF_TensorStridedSliceUpdateOp : TF_StridedSliceWriteOp<"TensorStridedSliceUp
     (ins TF_Tensor:$value)>;
 
 //===----------------------------------------------------------------------===//
+// Stateless random numbers (Ops/Random.cpp): TensorFlow's CPU kernels' Philox-4x32-10
+// streams, bit for bit. A key (uint64 [1]) and a 128-bit counter (uint64 [2]) start the
+// stream; element i of a result takes lane i % G of the Philox block counter + i / G (G = 4
+// for 32-bit samples, 2 for 64-bit ones).
+//===----------------------------------------------------------------------===//
+
+def TF_StatelessRandomGetKeyCounterOp : TF_Op<"StatelessRandomGetKeyCounter"> {
+  let summary = "the Philox key and counter TensorFlow derives from a [2] seed";
+  let dataArgs = (ins TF_IndexTensor:$seed, OptionalAttr<TypeAttr>:$Tseed);
+  let results = (outs TensorOf<[UI64]>:$key, TensorOf<[UI64]>:$counter);
+  let inferFn = "inferRandomKeyCounter";
+}
+
+def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAlg"> {
+  let summary = "StatelessRandomGetKeyCounter and the algorithm, Philox (1)";
+  let dataArgs = (ins TF_IndexTensor:$seed, OptionalAttr<TypeAttr>:$Tseed);
+  let results = (outs TensorOf<[UI64]>:$key, TensorOf<[UI64]>:$counter,
+                      TensorOf<[I32]>:$alg);
+  let inferFn = "inferRandomKeyCounter";
+}
+
+def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg"> {
+  let summary = "the random algorithm for the device: Philox (1), as on TensorFlow's CPU";
+  let results = (outs TensorOf<[I32]>:$alg);
+  let inferFn = "inferRandomKeyCounter";
+}
+
+// The V2 ops: shape, key, counter and alg (1 Philox, or 3, auto-select, which is Philox).
+class TF_StatelessRandomV2Op<string mnemonic, string what, dag extraArgs, Type element>
+    : TF_Op<mnemonic> {
+  let summary = what # ", from a Philox key and counter";
+  let dataArgs = !con((ins TF_IndexTensor:$shape, TensorOf<[UI64]>:$key,
+      TensorOf<[UI64]>:$counter, TensorOf<[I32]>:$alg), extraArgs,
+      (ins OptionalAttr<TypeAttr>:$dtype, OptionalAttr<TypeAttr>:$Tshape));
+  let results = (outs TensorOf<[element]>:$output);
+  let inferFn = "inferStatelessRandom";
+}
+defvar RandomFloat = TF_FloatElement;
+defvar RandomInt = AnyTypeOf<[I32, I64, UI32, UI64]>;
+defvar RandomBounds = (ins TensorOf<[RandomInt]>:$minval, TensorOf<[RandomInt]>:$maxval);
+def TF_StatelessRandomUniformV2Op : TF_StatelessRandomV2Op<"StatelessRandomUniformV2",
+    "uniform numbers in [0, 1)", (ins), RandomFloat>;
+def TF_StatelessRandomNormalV2Op : TF_StatelessRandomV2Op<"StatelessRandomNormalV2",
+    "standard normal numbers (Box-Muller)", (ins), RandomFloat>;
+def TF_StatelessRandomUniformIntV2Op : TF_StatelessRandomV2Op<"StatelessRandomUniformIntV2",
+    "integers in [minval, maxval) (constants)", RandomBounds, RandomInt>;
+def TF_StatelessRandomUniformFullIntV2Op : TF_StatelessRandomV2Op<
+    "StatelessRandomUniformFullIntV2", "integers of every value of the type", (ins), RandomInt>;
+
+// The first forms take a [2] seed, which kiln-graph-decompose turns into a key and a
+// counter (StatelessRandomGetKeyCounter) for the V2 op.
+class TF_StatelessRandomV1Op<string mnemonic, string what, dag extraArgs, Type element>
+    : TF_Op<mnemonic> {
+  let summary = what # ", from a [2] seed";
+  let dataArgs = !con((ins TF_IndexTensor:$shape, TF_IndexTensor:$seed), extraArgs,
+      (ins OptionalAttr<TypeAttr>:$dtype, OptionalAttr<TypeAttr>:$T,
+       OptionalAttr<TypeAttr>:$Tseed));
+  let results = (outs TensorOf<[element]>:$output);
+  let inferFn = "inferStatelessRandom";
+}
+def TF_StatelessRandomUniformOp : TF_StatelessRandomV1Op<"StatelessRandomUniform",
+    "uniform numbers in [0, 1)", (ins), RandomFloat>;
+def TF_StatelessRandomNormalOp : TF_StatelessRandomV1Op<"StatelessRandomNormal",
+    "standard normal numbers (Box-Muller)", (ins), RandomFloat>;
+def TF_StatelessRandomUniformIntOp : TF_StatelessRandomV1Op<"StatelessRandomUniformInt",
+    "integers in [minval, maxval) (constants)", RandomBounds, RandomInt>;
+def TF_StatelessRandomUniformFullIntOp : TF_StatelessRandomV1Op<"StatelessRandomUniformFullInt",
+    "integers of every value of the type", (ins), RandomInt>;
+
+//===----------------------------------------------------------------------===//
 // Data-dependent sizes. Each op's result size along its first dimension depends on the
 // values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
 // bound, and the op then writes its first `count` rows (the size TensorFlow's result would

@@ -33,6 +33,8 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
           ++numGradients;
         if (mlir::succeeded(done) && !*done) {
           done = kiln::tf::decomposeComposite(rewriter, op);
+          if (mlir::succeeded(done) && !*done)
+            done = kiln::tf::decomposeRandom(rewriter, op);
           if (mlir::succeeded(done) && *done)
             ++numAliases;
         }

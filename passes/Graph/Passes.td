@@ -314,6 +314,9 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     the concatenated data, `tf.MirrorPadGrad` slices reversed and added, and
     `tf.StridedSliceGrad` and `tf.TensorStridedSliceUpdate` a `tf.PadV2` and `tf.GatherV2`
     per dimension putting the slice in place (and a `tf.SelectV2` into the input).
+    The first forms of the stateless random ops (a [2] seed) become
+    `tf.StatelessRandomGetKeyCounter` and the V2 op, and `tf.StatelessRandomGetKeyCounterAlg`
+    and `tf.StatelessRandomGetAlg` the key and counter and a constant Philox (1).
 
     Before:
     ```mlir

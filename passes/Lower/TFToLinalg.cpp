@@ -66,6 +66,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateDataDependentPatterns(converter, patterns);
     lower::populateScatterPatterns(converter, patterns);
     lower::populateDiagonalPatterns(converter, patterns);
+    lower::populateRandomPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -397,6 +397,9 @@ mlir::LogicalResult inferAvgPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMaxPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNormGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSoftmaxCrossEntropy(const InferContext &ctx, InferResult &out);
+// Random.cpp
+mlir::LogicalResult inferRandomKeyCounter(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferStatelessRandom(const InferContext &ctx, InferResult &out);
 // Composites.cpp
 mlir::LogicalResult inferSparseMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferGenericConv(const InferContext &ctx, InferResult &out);

@@ -123,6 +123,9 @@ void populateScatterPatterns(const mlir::TypeConverter &converter,
 /// Where, Unique and the non-max suppressions, at their bounds (kiln-graph-bound-sizes).
 void populateDataDependentPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
+/// StatelessRandomGetKeyCounter and the V2 stateless random ops (Philox-4x32-10).
+void populateRandomPatterns(const mlir::TypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
 void populateImagePatterns(const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
 /// `winograd`: f32 3x3 convolutions may use the Winograd kernel.
 void populateConvolutionPatterns(const mlir::TypeConverter &converter,

@@ -1729,3 +1729,46 @@ func.func @dynamic_partition_shape(%d: tensor<4x2xf32>, %p: tensor<3xi32>) {
   %0:2 = "tf.DynamicPartition"(%d, %p) {num_partitions = 2 : i64} : (tensor<4x2xf32>, tensor<3xi32>) -> (tensor<*xf32>, tensor<*xf32>)
   return
 }
+
+// -----
+
+// Tests the stateless random ops' checks: Philox only, bounds constant and ordered.
+func.func @random_alg(%k: tensor<1xui64>, %c: tensor<2xui64>) {
+  %shape = "tf.Const"() {value = dense<[3]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %alg = "tf.Const"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{alg must be Philox (1) or auto-select (3), TensorFlow's CPU algorithm, got 2}}
+  // expected-error @+1 {{'tf.StatelessRandomUniformV2' op failed to infer returned types}}
+  %0 = "tf.StatelessRandomUniformV2"(%shape, %k, %c, %alg) : (tensor<1xi32>, tensor<1xui64>, tensor<2xui64>, tensor<i32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @random_bounds(%seed: tensor<2xi32>) {
+  %shape = "tf.Const"() {value = dense<[3]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %lo = "tf.Const"() {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+2 {{Need minval < maxval, got 5 >= 5}}
+  // expected-error @+1 {{'tf.StatelessRandomUniformInt' op failed to infer returned types}}
+  %0 = "tf.StatelessRandomUniformInt"(%shape, %seed, %lo, %lo) : (tensor<1xi32>, tensor<2xi32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
+  return
+}
+
+// -----
+
+func.func @random_fed_bounds(%seed: tensor<2xi32>, %lo: tensor<i32>, %hi: tensor<i32>) {
+  %shape = "tf.Const"() {value = dense<[3]> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{minval and maxval must be scalar constants}}
+  // expected-error @+1 {{'tf.StatelessRandomUniformInt' op failed to infer returned types}}
+  %0 = "tf.StatelessRandomUniformInt"(%shape, %seed, %lo, %hi) : (tensor<1xi32>, tensor<2xi32>, tensor<i32>, tensor<i32>) -> tensor<*xi32>
+  return
+}
+
+// -----
+
+func.func @random_seed_shape(%seed: tensor<3xi32>) {
+  %shape = "tf.Const"() {value = dense<[3]> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+2 {{seed must have shape [2], got int32 [3]}}
+  // expected-error @+1 {{'tf.StatelessRandomNormal' op failed to infer returned types}}
+  %0 = "tf.StatelessRandomNormal"(%shape, %seed) : (tensor<1xi32>, tensor<3xi32>) -> tensor<*xf32>
+  return
+}

@@ -83,3 +83,18 @@ func.func @mirror_pad_grad(%g: tensor<6xf32>) -> tensor<4xf32> {
   %0 = "tf.MirrorPadGrad"(%g, %p) {mode = "REFLECT"} : (tensor<6xf32>, tensor<1x2xi32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests a first-form stateless random op: StatelessRandomGetKeyCounter of the seed, then
+// the V2 op with that key and counter and Philox (1).
+// CHECK-LABEL: func.func @stateless_uniform
+func.func @stateless_uniform(%seed: tensor<2xi64>) -> tensor<3xf64> {
+  // CHECK-NOT: "tf.StatelessRandomUniform"(
+  // CHECK-DAG: %[[ALG:.*]] = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>}
+  // CHECK-DAG: %[[KEY:.*]], %[[COUNTER:.*]] = "tf.StatelessRandomGetKeyCounter"(%arg0) : (tensor<2xi64>) -> (tensor<1xui64>, tensor<2xui64>)
+  // CHECK: "tf.StatelessRandomUniformV2"(%{{.*}}, %[[KEY]], %[[COUNTER]], %[[ALG]]) {dtype = f64} : (tensor<1xi32>, tensor<1xui64>, tensor<2xui64>, tensor<i32>) -> tensor<3xf64>
+  %shape = "tf.Const"() {value = dense<[3]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = "tf.StatelessRandomUniform"(%shape, %seed) {dtype = f64} : (tensor<1xi32>, tensor<2xi64>) -> tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
