@@ -57,4 +57,8 @@ int32_t epilogueActivation(bool swish) {
   return swish ? KILN_ACTIVATION_SWISH : KILN_ACTIVATION_NONE;
 }
 
+std::string specialFunction(llvm::StringRef name, bool f64) {
+  return (KILN_SPECIAL_PREFIX + name + (f64 ? "_f64" : "_f32")).str();
+}
+
 } // namespace kiln::dialect::abi

@@ -31,6 +31,10 @@ int64_t scratchAlignment();
 /// KILN_ACTIVATION_NONE).
 int32_t epilogueActivation(bool swish);
 
+/// The runtime's special function `name` ("lgamma") for float64 or float32 arguments:
+/// KILN_SPECIAL_PREFIX name "_f64" or "_f32" (kiln/kernels/special.h).
+std::string specialFunction(llvm::StringRef name, bool f64);
+
 /// The kiln_dtype_t of a tf-level element type (f32, ui8, i1 ...), or 0 if it has none.
 int dtypeOf(mlir::Type elementType);
 

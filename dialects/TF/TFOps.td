@@ -2702,6 +2702,50 @@ def TF_StatelessRandomUniformFullIntOp : TF_StatelessRandomV1Op<"StatelessRandom
     "integers of every value of the type", (ins), RandomInt>;
 
 //===----------------------------------------------------------------------===//
+// Special functions: calls, element by element, of libkiln_kernels' Eigen implementations
+// (the ones TensorFlow's CPU kernels use), so on a CPU (TF_HostOnly). float16 and
+// bfloat16 go through float32.
+//===----------------------------------------------------------------------===//
+
+class TF_SpecialUnaryOp<string mnemonic, string what>
+    : TF_ActivationOp<mnemonic, what, "x", "y", TF_FloatTensor, [TF_Elementwise, TF_HostOnly]>;
+def TF_LgammaOp : TF_SpecialUnaryOp<"Lgamma", "log |gamma(x)|">;
+def TF_DigammaOp : TF_SpecialUnaryOp<"Digamma", "the derivative of lgamma(x)">;
+def TF_ErfinvOp : TF_SpecialUnaryOp<"Erfinv", "the inverse error function: ndtri((x + 1) / 2) / sqrt(2)">;
+def TF_NdtriOp : TF_SpecialUnaryOp<"Ndtri", "the inverse of the standard normal CDF">;
+def TF_BesselI0eOp : TF_SpecialUnaryOp<"BesselI0e",
+    "the exponentially scaled modified Bessel function of order 0, exp(-|x|) I0(x)">;
+def TF_BesselI1eOp : TF_SpecialUnaryOp<"BesselI1e",
+    "the exponentially scaled modified Bessel function of order 1, exp(-|x|) I1(x)">;
+
+class TF_SpecialBinaryOp<string mnemonic, string what>
+    : TF_BinaryOp<mnemonic, what, TF_FloatTensor, TF_FloatTensor, "inferBroadcastBinary",
+                  [TF_HostOnly]>;
+def TF_IgammaOp : TF_SpecialBinaryOp<"Igamma",
+    "the regularized lower incomplete gamma function P(a, x) (a is `x` here, x is `y`)">;
+def TF_IgammacOp : TF_SpecialBinaryOp<"Igammac",
+    "the regularized upper incomplete gamma function Q(a, x) (a is `x` here, x is `y`)">;
+def TF_IgammaGradAOp : TF_SpecialBinaryOp<"IgammaGradA",
+    "the derivative of Igamma(a, x) with respect to a">;
+def TF_RandomGammaGradOp : TF_SpecialBinaryOp<"RandomGammaGrad",
+    "the derivative of a gamma sample with respect to its alpha (alpha is `x`, the sample `y`)">;
+def TF_ZetaOp : TF_SpecialBinaryOp<"Zeta", "the Hurwitz zeta function zeta(x, q) (q is `y`)">;
+def TF_PolygammaOp : TF_SpecialBinaryOp<"Polygamma",
+    "the polygamma function psi^(n)(x) (n is `x` here, x is `y`)">;
+
+def TF_BetaincOp : TF_Op<"Betainc", [TF_Elementwise, TF_HostOnly]> {
+  let summary = "the regularized incomplete beta function I_x(a, b)";
+  let description = [{
+    Operands that are not scalars have one shape, the result's; scalars apply to every
+    element, as in TensorFlow's kernel.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$a, TF_FloatTensor:$b, TF_FloatTensor:$x,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$z);
+  let inferFn = "inferBetainc";
+}
+
+//===----------------------------------------------------------------------===//
 // Data-dependent sizes. Each op's result size along its first dimension depends on the
 // values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
 // bound, and the op then writes its first `count` rows (the size TensorFlow's result would

@@ -67,6 +67,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateScatterPatterns(converter, patterns);
     lower::populateDiagonalPatterns(converter, patterns);
     lower::populateRandomPatterns(converter, patterns);
+    lower::populateSpecialPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

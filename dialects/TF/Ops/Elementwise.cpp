@@ -29,6 +29,31 @@ LogicalResult inferBroadcastBinary(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+LogicalResult inferBetainc(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  auto a = cast<TensorType>(ctx.operandType(0));
+  Type element = a.getElementType();
+  if (failed(ctx.checkTypeAttr("T", element)))
+    return failure();
+  // TensorFlow's rule: the operands that are not scalars have one shape, the result's.
+  TensorType merged = a;
+  for (unsigned i = 0; i < 3; ++i) {
+    auto t = cast<TensorType>(ctx.operandType(i));
+    if (t.getElementType() != element)
+      return ctx.error("a, b and x must have one element type, got ", a, " and ", t);
+    if (!t.hasRank())
+      return ctx.error("needs the ranks of a, b and x");
+    if (t.getRank() == 0)
+      continue;
+    if (merged.getRank() > 0 && failed(verifyCompatibleShape(merged, t)))
+      return ctx.error("a, b and x must be scalars or of one shape, got ", merged, " and ", t);
+    merged = t;
+  }
+  out.push_back(merged);
+  return success();
+}
+
 LogicalResult inferBroadcastCompare(const InferContext &ctx, InferResult &out) {
   if (failed(inferBroadcastBinary(ctx, out)))
     return failure();

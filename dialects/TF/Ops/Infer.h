@@ -397,6 +397,7 @@ mlir::LogicalResult inferAvgPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMaxPoolGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNormGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferSoftmaxCrossEntropy(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferBetainc(const InferContext &ctx, InferResult &out);
 // Random.cpp
 mlir::LogicalResult inferRandomKeyCounter(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStatelessRandom(const InferContext &ctx, InferResult &out);

@@ -123,6 +123,9 @@ void populateScatterPatterns(const mlir::TypeConverter &converter,
 /// Where, Unique and the non-max suppressions, at their bounds (kiln-graph-bound-sizes).
 void populateDataDependentPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
+/// The special functions (Lgamma, Igamma, Betainc ...): calls of libkiln_kernels'.
+void populateSpecialPatterns(const mlir::TypeConverter &converter,
+                             mlir::RewritePatternSet &patterns);
 /// StatelessRandomGetKeyCounter and the V2 stateless random ops (Philox-4x32-10).
 void populateRandomPatterns(const mlir::TypeConverter &converter,
                             mlir::RewritePatternSet &patterns);

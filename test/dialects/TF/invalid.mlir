@@ -1772,3 +1772,14 @@ func.func @random_seed_shape(%seed: tensor<3xi32>) {
   %0 = "tf.StatelessRandomNormal"(%shape, %seed) : (tensor<1xi32>, tensor<3xi32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Tests that Betainc's operands are scalars or of one shape (TensorFlow broadcasts no
+// further).
+func.func @betainc_shapes(%a: tensor<3xf32>, %b: tensor<2xf32>, %x: tensor<3xf32>) {
+  // expected-error @+2 {{a, b and x must be scalars or of one shape, got float32 [3] and float32 [2]}}
+  // expected-error @+1 {{'tf.Betainc' op failed to infer returned types}}
+  %0 = "tf.Betainc"(%a, %b, %x) : (tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return
+}

@@ -124,6 +124,9 @@ FAMILIES = {
                "static bound with the size carried at run time",
     "detection": "detection heads' post-processing: an SSD-style head with "
                  "CombinedNonMaxSuppression and one with per-class NonMaxSuppressionV5",
+    "special": "special functions (Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e, "
+               "Igamma, Igammac, IgammaGradA, RandomGammaGrad, Zeta, Polygamma, Betainc), "
+               "float32 and float64",
     "random": "TensorFlow's stateless random ops (Philox-4x32-10 as its CPU kernels run it: "
               "uniform bits exact, normals through Box-Muller), from seeds fed at run time",
     "image": "image processing, quantization simulation and Bitcast (ExtractImagePatches, "
@@ -147,6 +150,8 @@ HALF_LONG_SUMS = (4e-3, 6e-2, "f16 sums of 200 products, rounded to f16 after ea
                   "(the CPU's loops) or once (a GPU's f32 sums)")
 WINOGRAD = (1e-5, 2e-4, "Winograd F(4x4, 3x3) scales by up to 8 before multiplying: errors of "
             "tens of ulp of the sum of |products| (40 to 75 here; 6.7e-5 measured)")
+SPECIAL = (2e-6, 1e-7, "Eigen's scalar special functions against TensorFlow's vectorised "
+           "ones (the same algorithms): a few ulp")
 FOLDED_BN = (2e-6, 1e-6, "constant statistics fold to x * s + b per channel (as TensorFlow's "
              "remapper folds them), which rounds differently from (x - mean) * s + offset "
              "where the two terms cancel")
@@ -1676,6 +1681,54 @@ def build_random():
          TRANSCENDENTAL)
 
 
+def build_special():
+    r = rng_for("special")
+
+    def unary(p):
+        return {"lgamma": raw.Lgamma(x=p["g"], name="lgamma"),
+                "digamma": raw.Digamma(x=p["g"], name="digamma"),
+                "erfinv": raw.Erfinv(x=p["e"], name="erfinv"),
+                "ndtri": raw.Ndtri(x=p["pr"], name="ndtri"),
+                "i0e": raw.BesselI0e(x=p["b"], name="i0e"),
+                "i1e": raw.BesselI1e(x=p["b"], name="i1e")}
+    for dtype, suffix in [(np.float32, "f32"), (np.float64, "f64")]:
+        # Gamma arguments away from the poles (negative integers), some negative.
+        g = r.uniform(-4.5, 9, (4, 6)).astype(dtype)
+        g[0, :4] = [0.5, 1.0, 2.0, -0.5]
+        e = r.uniform(-0.99, 0.99, (10,)).astype(dtype)
+        e[:3] = [0.0, -0.5, 0.999]
+        pr = r.uniform(0.001, 0.999, (10,)).astype(dtype)
+        pr[:3] = [0.5, 0.0, 1.0]  # ndtri(0) = -inf, ndtri(1) = inf
+        b = r.uniform(-30, 30, (3, 5)).astype(dtype)
+        b[0, :3] = [0.0, 1e-3, 700.0 if dtype == np.float64 else 80.0]
+        case("special_unary_" + suffix, "special", "Lgamma, Digamma, Erfinv, Ndtri, BesselI0e "
+             "and BesselI1e on %s (ndtri's ends and large Bessel arguments included)" % suffix,
+             unary, [("g", g), ("e", e), ("pr", pr), ("b", b)], SPECIAL)
+
+    def binary(p):
+        return {"igamma": raw.Igamma(a=p["a"], x=p["x"], name="igamma"),
+                "igammac": raw.Igammac(a=p["a"], x=p["x"], name="igammac"),
+                "igamma_grad_a": raw.IgammaGradA(a=p["a"], x=p["x"], name="igamma_grad_a"),
+                "gamma_grad": raw.RandomGammaGrad(alpha=p["a"], sample=p["x"],
+                                                  name="gamma_grad"),
+                "zeta": raw.Zeta(x=p["zx"], q=p["q"], name="zeta"),
+                "polygamma": raw.Polygamma(a=p["n"], x=p["px"], name="polygamma"),
+                "betainc": raw.Betainc(a=p["a"], b=p["bb"], x=p["bx"], name="betainc"),
+                "betainc_scalar": raw.Betainc(a=p["a"], b=tf.constant(2.5, p["a"].dtype),
+                                              x=p["bx"], name="betainc_scalar")}
+    for dtype, suffix in [(np.float32, "f32"), (np.float64, "f64")]:
+        a, x = r.uniform(0.3, 6, (3, 4)).astype(dtype), r.uniform(0.01, 12, (3, 4)).astype(dtype)
+        zx, q = r.uniform(1.1, 6, (6,)).astype(dtype), r.uniform(0.2, 5, (6,)).astype(dtype)
+        n = np.array([0, 1, 2, 3, 1, 0], dtype)
+        px = r.uniform(0.2, 8, (6,)).astype(dtype)
+        bb, bx = r.uniform(0.3, 6, (3, 4)).astype(dtype), r.uniform(0.0, 1.0, (3, 4)).astype(dtype)
+        case("special_binary_" + suffix, "special", "Igamma, Igammac, IgammaGradA, "
+             "RandomGammaGrad, Zeta, Polygamma (orders 0 to 3) and Betainc (a scalar b too) "
+             "on %s" % suffix, binary,
+             [("a", a), ("x", x), ("zx", zx), ("q", q), ("n", n), ("px", px), ("bb", bb),
+              ("bx", bx)], SPECIAL)
+
+
 def build_aliases():
     r = rng_for("aliases")
     x, bias = f32(r, (2, 3, 4)), f32(r, (4,))
@@ -3172,7 +3225,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

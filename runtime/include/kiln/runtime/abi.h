@@ -361,6 +361,9 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
 #define KILN_CONV2D_PACKED_FILTER 8 /* the filter, a (kh*kw*c) x f matrix, packed as */
                                     /* KILN_MATMUL_PACKED_B reads it */
 #define KILN_KERNEL_MAX_POOL2D_F32 "kiln_kernel_max_pool2d_f32"
+/* The special functions (kiln/kernels/special.h): PREFIX NAME "_f32" or "_f64", one element
+ * a call ("kiln_special_lgamma_f32"). */
+#define KILN_SPECIAL_PREFIX "kiln_special_"
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char *kiln_dtype_name(int32_t dtype) {
