@@ -2576,6 +2576,35 @@ def TF_DynamicPartitionOp : TF_Op<"DynamicPartition"> {
   let inferFn = "inferDynamicPartition";
 }
 
+class TF_QuantizeAndDequantizeOp<string mnemonic, dag numBits> : TF_Op<mnemonic> {
+  let summary = "input rounded to the levels of a num_bits integer scaled to its range "
+                "(given, or the input's minimum and maximum), per tensor or along `axis`";
+  let dataArgs = !con((ins TF_FloatTensor:$input, TF_FloatTensor:$input_min,
+      TF_FloatTensor:$input_max), numBits, (ins
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$signed_input,
+      OptionalAttr<BoolAttr>:$range_given,
+      DefaultValuedOptionalAttr<StrAttr, "\"HALF_TO_EVEN\"">:$round_mode,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range,
+      DefaultValuedOptionalAttr<I64Attr, "-1">:$axis, OptionalAttr<TypeAttr>:$T));
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferQuantizeAndDequantize";
+}
+def TF_QuantizeAndDequantizeV2Op : TF_QuantizeAndDequantizeOp<"QuantizeAndDequantizeV2",
+    (ins DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits)>;
+def TF_QuantizeAndDequantizeV4Op : TF_QuantizeAndDequantizeOp<"QuantizeAndDequantizeV4",
+    (ins DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits)>;
+def TF_QuantizeAndDequantizeV3Op : TF_QuantizeAndDequantizeOp<"QuantizeAndDequantizeV3",
+    (ins TensorOf<[I32]>:$num_bits)>;
+
+def TF_TridiagonalMatMulOp : TF_Op<"TridiagonalMatMul"> {
+  let summary = "the product of tridiagonal matrices (their diagonals [..., 1, M]) and "
+                "rhs [..., M, N]";
+  let dataArgs = (ins TF_FloatTensor:$superdiag, TF_FloatTensor:$maindiag,
+      TF_FloatTensor:$subdiag, TF_FloatTensor:$rhs, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferTridiagonalMatMul";
+}
+
 // DynamicStitch: the N index tensors, then the N data tensors.
 class TF_StitchOp<string mnemonic> : TF_Op<mnemonic> {
   let summary = "merged[indices[i][j]] = data[i][j], later writes winning; the indices "

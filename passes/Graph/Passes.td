@@ -313,7 +313,9 @@ def DecomposePass : Pass<"kiln-graph-decompose", "mlir::func::FuncOp"> {
     kiln-graph-bound-sizes), `tf.DynamicStitch` with constant indices one `tf.GatherV2` of
     the concatenated data, `tf.MirrorPadGrad` slices reversed and added, and
     `tf.StridedSliceGrad` and `tf.TensorStridedSliceUpdate` a `tf.PadV2` and `tf.GatherV2`
-    per dimension putting the slice in place (and a `tf.SelectV2` into the input).
+    per dimension putting the slice in place (and a `tf.SelectV2` into the input),
+    `tf.QuantizeAndDequantizeV2`/`V3`/`V4` the scale arithmetic and `tf.Round` (or
+    `tf.Floor` for HALF_UP), `tf.TridiagonalMatMul` three products.
     The first forms of the stateless random ops (a [2] seed) become
     `tf.StatelessRandomGetKeyCounter` and the V2 op, and `tf.StatelessRandomGetKeyCounterAlg`
     and `tf.StatelessRandomGetAlg` the key and counter and a constant Philox (1).

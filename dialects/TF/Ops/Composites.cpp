@@ -315,6 +315,98 @@ LogicalResult inferStridedSliceWrite(const InferContext &ctx, InferResult &out) 
   return success();
 }
 
+namespace {
+
+/// QuantizeAndDequantize's attributes: the defaults differ between its forms.
+struct QuantizeSpec {
+  bool isSigned, rangeGiven, narrow, halfUp;
+  int64_t bits, axis;
+};
+
+FailureOr<QuantizeSpec> quantizeSpecOf(const InferContext &ctx) {
+  auto flag = [&](StringRef name, bool fallback) {
+    auto a = ctx.attr<BoolAttr>(name);
+    return a ? a.getValue() : fallback;
+  };
+  QuantizeSpec q;
+  bool v3 = ctx.opName == "tf.QuantizeAndDequantizeV3";
+  q.isSigned = flag("signed_input", true);
+  q.rangeGiven = flag("range_given", v3);
+  q.narrow = flag("narrow_range", false);
+  auto mode = ctx.attr<StringAttr>("round_mode");
+  if (mode && mode.getValue() != "HALF_TO_EVEN" && mode.getValue() != "HALF_UP")
+    return ctx.error("round_mode must be \"HALF_TO_EVEN\" or \"HALF_UP\", got \"", mode.getValue(),
+                     "\"");
+  q.halfUp = mode && mode.getValue() == "HALF_UP";
+  auto axis = ctx.attr<IntegerAttr>("axis");
+  q.axis = axis ? axis.getInt() : -1;
+  if (v3) {
+    auto bits = ctx.constantInts(3);
+    if (!bits || bits->size() != 1)
+      return ctx.error("num_bits must be a scalar constant");
+    q.bits = (*bits)[0];
+  } else {
+    auto bits = ctx.attr<IntegerAttr>("num_bits");
+    q.bits = bits ? bits.getInt() : 8;
+  }
+  if (q.bits < 1 || q.bits > (q.isSigned ? 63 : 62))
+    return ctx.error("num_bits is out of range: ", q.bits, " with signed_input ",
+                     q.isSigned ? "true" : "false");
+  return q;
+}
+
+} // namespace
+
+LogicalResult inferQuantizeAndDequantize(const InferContext &ctx, InferResult &out) {
+  auto input = ctx.firstInput(3);
+  if (failed(input))
+    return failure();
+  auto q = quantizeSpecOf(ctx);
+  if (failed(q))
+    return failure();
+  if (!input->hasRank())
+    return ctx.error("needs the input's rank");
+  int64_t rank = input->getRank();
+  if (q->axis < -1 || q->axis >= rank)
+    return ctx.error("axis should be -1 or in [0, ", rank, "), got ", q->axis);
+  int64_t channels = q->axis < 0 ? 1 : input->getDimSize(q->axis);
+  for (unsigned i = 1; i < 3; ++i) {
+    auto t = dyn_cast<RankedTensorType>(ctx.operandType(i));
+    if (!t || t.getElementType() != input->getElementType())
+      return ctx.error("input_min and input_max must be ranked tensors of the input's type");
+    bool ok = q->axis < 0
+                  ? t.getRank() == 0
+                  : t.getRank() == 1 && (t.isDynamicDim(0) || ShapedType::isDynamic(channels) ||
+                                         t.getDimSize(0) == channels);
+    if (!ok)
+      return ctx.error(i == 1 ? "input_min" : "input_max", " must be ",
+                       q->axis < 0 ? "a scalar" : "a vector of the axis' size", ", got ", t);
+  }
+  out.push_back(*input);
+  return success();
+}
+
+LogicalResult inferTridiagonalMatMul(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(4)))
+    return failure();
+  auto rhs = dyn_cast<RankedTensorType>(ctx.operandType(3));
+  if (!rhs || rhs.getRank() < 2)
+    return ctx.error("rhs must have a rank of 2 or more, got ", ctx.operandType(3));
+  int64_t m = rhs.getDimSize(rhs.getRank() - 2);
+  for (unsigned i = 0; i < 3; ++i) {
+    auto d = dyn_cast<RankedTensorType>(ctx.operandType(i));
+    if (!d || d.getElementType() != rhs.getElementType() || d.getRank() != rhs.getRank() ||
+        d.getDimSize(d.getRank() - 2) != 1 ||
+        (!d.isDynamicDim(d.getRank() - 1) && !ShapedType::isDynamic(m) &&
+         d.getDimSize(d.getRank() - 1) != m) ||
+        failed(verifyCompatibleShape(d.getShape().drop_back(2), rhs.getShape().drop_back(2))))
+      return ctx.error("the diagonals must be [..., 1, ", m, "] of rhs's type and batch, got ",
+                       ctx.operandType(i), " for rhs ", rhs);
+  }
+  out.push_back(rhs);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Decomposition.
 //===----------------------------------------------------------------------===//
@@ -388,6 +480,65 @@ Value placeSlice(GraphBuilder &b, const SliceSpec &spec, ArrayRef<int64_t> shape
   if (written)
     *written = mask;
   return x;
+}
+
+/// QuantizeAndDequantize as TensorFlow's kernel: the scale that maps the range onto the
+/// integers without exceeding them on either side, keeping 0 fixed; the side that sets it
+/// keeps its bound and the other's is moved; a given range clamps the input first.
+Value quantizeAndDequantize(GraphBuilder &b, Operation *op) {
+  ValueRange data = dataOf(op);
+  QuantizeSpec q = *quantizeSpecOf(InferContext::of(op));
+  auto type = rankedOf(data[0]);
+  Type element = type.getElementType();
+  int64_t rank = type.getRank();
+  Value lo = data[1], hi = data[2];
+  if (!q.rangeGiven) {
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != q.axis)
+        axes.push_back(d);
+    auto keep = b.attr("keep_dims", b.rewriter.getBoolAttr(false));
+    lo = b.create("Min", {data[0], b.ints(axes)}, {keep});
+    hi = b.create("Max", {data[0], b.ints(axes)}, {keep});
+  }
+  if (q.axis >= 0) {
+    // Per channel: [C, 1, ...] against the dimensions after the axis.
+    SmallVector<int64_t> shape = {type.getDimSize(q.axis)};
+    shape.append(rank - q.axis - 1, 1);
+    lo = b.reshape(lo, shape);
+    hi = b.reshape(hi, shape);
+  }
+  int64_t minQ =
+      q.isSigned ? (q.narrow ? -(int64_t(1) << (q.bits - 1)) + 1 : -(int64_t(1) << (q.bits - 1)))
+                 : 0;
+  int64_t maxQ = q.isSigned ? (int64_t(1) << (q.bits - 1)) - 1 : (int64_t(1) << q.bits) - 1;
+  Value minQv = b.scalar(element, static_cast<double>(minQ));
+  Value maxQv = b.scalar(element, static_cast<double>(maxQ));
+  Value zero = b.scalar(element, 0);
+  double largest =
+      APFloat::getLargest(cast<FloatType>(element).getFloatSemantics()).convertToDouble();
+  Value top = b.scalar(element, largest);
+  auto sideScale = [&](Value quantized, Value bound) {
+    Value positive = b.create("Greater", {b.create("Mul", {quantized, bound}), zero});
+    return b.create("SelectV2", {positive, b.create("RealDiv", {quantized, bound}), top});
+  };
+  Value fromMin = sideScale(minQv, lo);
+  Value fromMax = sideScale(maxQv, hi);
+  Value minSide = b.create("Less", {fromMin, fromMax});
+  Value scale = b.create("SelectV2", {minSide, fromMin, fromMax});
+  Value inverse = b.create(
+      "SelectV2", {minSide, b.create("RealDiv", {lo, minQv}), b.create("RealDiv", {hi, maxQv})});
+  Value x = data[0];
+  if (q.rangeGiven) {
+    Value upper = b.create("SelectV2", {minSide, b.create("Mul", {maxQv, inverse}), hi});
+    Value lower = b.create("SelectV2", {minSide, lo, b.create("Mul", {minQv, inverse})});
+    x = b.create("Maximum", {b.create("Minimum", {x, upper}), lower});
+  }
+  Value scaled = b.create("Mul", {x, scale});
+  Value rounded = q.halfUp
+                      ? b.create("Floor", {b.create("AddV2", {scaled, b.scalar(element, 0.5)})})
+                      : b.create("Round", {scaled});
+  return b.create("Mul", {rounded, inverse});
 }
 
 FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
@@ -523,6 +674,39 @@ FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
         placeSlice(b, *spec, resultType.getShape(), data[4], update ? &written : nullptr);
     results.push_back(update && written ? b.create("SelectV2", {written, placed, data[0]})
                                         : placed);
+  } else if (isa<QuantizeAndDequantizeV2Op, QuantizeAndDequantizeV3Op, QuantizeAndDequantizeV4Op>(
+                 op)) {
+    results.push_back(quantizeAndDequantize(b, op));
+  } else if (isa<TridiagonalMatMulOp>(op)) {
+    // main * rhs, plus sub[i] * rhs[i - 1] from the second row, plus super[i] * rhs[i + 1]
+    // up to the last (TensorFlow's order of the additions).
+    int64_t rank = resultType.getRank();
+    int64_t m = resultType.getDimSize(rank - 2);
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 2], perm[rank - 1]);
+    auto column = [&](Value diag) { return b.transpose(diag, perm); };
+    auto rows = [&](Value x, int64_t from, int64_t to) {
+      auto shape = rankedOf(x).getShape();
+      SmallVector<int64_t> begin(rank, 0), end(shape), ones(rank, 1);
+      begin[rank - 2] = from;
+      end[rank - 2] = to;
+      return b.stridedSlice(x, begin, end, ones);
+    };
+    auto padRows = [&](Value x, int64_t before, int64_t after) {
+      SmallVector<int64_t> amounts(2 * rank, 0);
+      amounts[2 * (rank - 2)] = before;
+      amounts[2 * (rank - 2) + 1] = after;
+      return b.pad(x, amounts, b.scalar(resultType.getElementType(), 0));
+    };
+    Value rhs = data[3];
+    Value total = b.create("Mul", {column(data[1]), rhs});
+    if (m > 1) {
+      Value below = b.create("Mul", {rows(column(data[2]), 1, m), rows(rhs, 0, m - 1)});
+      total = b.create("AddV2", {total, padRows(below, 1, 0)});
+      Value above = b.create("Mul", {rows(column(data[0]), 0, m - 1), rows(rhs, 1, m)});
+      total = b.create("AddV2", {total, padRows(above, 0, 1)});
+    }
+    results.push_back(total);
   } else {
     return SmallVector<Value>{};
   }
@@ -536,7 +720,9 @@ FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
 FailureOr<bool> decomposeComposite(RewriterBase &rewriter, Operation *op) {
   if (!isa<SparseMatMulOp, GenericConvOp, UniqueV2Op, ApproxTopKOp, UnaryOpsCompositionOp,
            ListDiffOp, DynamicPartitionOp, DynamicStitchOp, ParallelDynamicStitchOp,
-           MirrorPadGradOp, StridedSliceGradOp, TensorStridedSliceUpdateOp>(op))
+           MirrorPadGradOp, StridedSliceGradOp, TensorStridedSliceUpdateOp,
+           QuantizeAndDequantizeV2Op, QuantizeAndDequantizeV3Op, QuantizeAndDequantizeV4Op,
+           TridiagonalMatMulOp>(op))
     return false;
   if (!isa<UnaryOpsCompositionOp, ListDiffOp>(op))
     for (Value v : cast<GraphOpInterface>(op).getDataInputs())

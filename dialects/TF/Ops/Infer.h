@@ -412,6 +412,8 @@ mlir::LogicalResult inferDynamicPartition(const InferContext &ctx, InferResult &
 mlir::LogicalResult inferDynamicStitch(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferMirrorPadGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStridedSliceWrite(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferQuantizeAndDequantize(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTridiagonalMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);

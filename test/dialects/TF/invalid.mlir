@@ -1783,3 +1783,21 @@ func.func @betainc_shapes(%a: tensor<3xf32>, %b: tensor<2xf32>, %x: tensor<3xf32
   %0 = "tf.Betainc"(%a, %b, %x) : (tensor<3xf32>, tensor<2xf32>, tensor<3xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @quantize_axis(%x: tensor<3x4xf32>, %lo: tensor<f32>) {
+  // expected-error @+2 {{axis should be -1 or in [0, 2), got 2}}
+  // expected-error @+1 {{'tf.QuantizeAndDequantizeV2' op failed to infer returned types}}
+  %0 = "tf.QuantizeAndDequantizeV2"(%x, %lo, %lo) {axis = 2 : i64} : (tensor<3x4xf32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @tridiagonal_shape(%d: tensor<1x4xf32>, %r: tensor<3x2xf32>) {
+  // expected-error @+2 {{the diagonals must be [..., 1, 3] of rhs's type and batch, got float32 [1,4] for rhs float32 [3,2]}}
+  // expected-error @+1 {{'tf.TridiagonalMatMul' op failed to infer returned types}}
+  %0 = "tf.TridiagonalMatMul"(%d, %d, %d, %r) : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<3x2xf32>) -> tensor<*xf32>
+  return
+}

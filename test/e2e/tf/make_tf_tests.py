@@ -1590,6 +1590,48 @@ def build_composites():
          [("a", d1), ("b", d2)], EXACT)
 
 
+def build_quantize():
+    r = rng_for("quantize")
+    x = f32(r, (3, 4, 5), -2.5, 3.0)
+    x[0, 0, :3] = [0.0, 0.5 / 127 * 3.0, -1.75]
+
+    def qdq(p):
+        v = p["x"]
+        lo, hi = tf.constant(-1.0), tf.constant(2.0)
+        return {
+            "v2": raw.QuantizeAndDequantizeV2(input=v, input_min=lo, input_max=hi, name="v2"),
+            "v2_given": raw.QuantizeAndDequantizeV2(input=v, input_min=lo, input_max=hi,
+                                                    range_given=True, narrow_range=True,
+                                                    round_mode="HALF_UP", name="v2_given"),
+            "v2_unsigned": raw.QuantizeAndDequantizeV2(input=v, input_min=tf.constant(0.0),
+                                                       input_max=tf.constant(3.0),
+                                                       signed_input=False, num_bits=4,
+                                                       range_given=True, name="v2_unsigned"),
+            "v2_axis": raw.QuantizeAndDequantizeV2(input=v, input_min=tf.zeros([4]),
+                                                   input_max=tf.zeros([4]), axis=1,
+                                                   name="v2_axis"),
+            "v4": raw.QuantizeAndDequantizeV4(input=v, input_min=lo, input_max=hi, num_bits=5,
+                                              name="v4"),
+            "v3": raw.QuantizeAndDequantizeV3(input=v, input_min=tf.constant(-3.0),
+                                              input_max=tf.constant(2.0),
+                                              num_bits=tf.constant(6), name="v3"),
+            "v3_axis": raw.QuantizeAndDequantizeV3(input=v, input_min=tf.constant([-1.0, -2.0, -0.5]),
+                                                   input_max=tf.constant([1.0, 0.5, 2.0]),
+                                                   num_bits=tf.constant(8), axis=0,
+                                                   name="v3_axis")}
+    case("quantize_dequantize", "image", "QuantizeAndDequantizeV2 (range from the input, given "
+         "with narrow_range and HALF_UP, unsigned 4 bits, per channel), QuantizeAndDequantizeV4 "
+         "(5 bits) and QuantizeAndDequantizeV3 (6 bits given; per channel along axis 0)", qdq,
+         [("x", x)], ARITH)
+    sup, main, sub = f32(r, (2, 1, 4)), f32(r, (2, 1, 4)), f32(r, (2, 1, 4))
+    rhs = f32(r, (2, 4, 3))
+    case("tridiagonal_matmul", "matmul", "TridiagonalMatMul of a batch of 2 4x4 tridiagonal "
+         "matrices (their diagonals) by 4x3 right-hand sides",
+         lambda p: {"y": raw.TridiagonalMatMul(superdiag=p["sup"], maindiag=p["main"],
+                                               subdiag=p["sub"], rhs=p["rhs"], name="y")},
+         [("sup", sup), ("main", main), ("sub", sub), ("rhs", rhs)], ARITH)
+
+
 def build_slice_grads():
     r = rng_for("slice_grads")
     g = f32(r, (7, 8, 3))
@@ -3225,7 +3267,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_quantize, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -98,3 +98,38 @@ func.func @stateless_uniform(%seed: tensor<2xi64>) -> tensor<3xf64> {
   %0 = "tf.StatelessRandomUniform"(%shape, %seed) {dtype = f64} : (tensor<1xi32>, tensor<2xi64>) -> tensor<3xf64>
   return %0 : tensor<3xf64>
 }
+
+// -----
+
+// Tests QuantizeAndDequantizeV2 with a given range: the scale from each side (the integer
+// bound over the range's, where their product is positive), the smaller chosen, the input
+// clamped to the adjusted range, scaled, rounded half to even and scaled back.
+// CHECK-LABEL: func.func @quantize_dequantize
+func.func @quantize_dequantize(%x: tensor<6xf32>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<6xf32> {
+  // CHECK-NOT: tf.QuantizeAndDequantizeV2
+  // CHECK: %[[SIDE:.*]] = "tf.Less"
+  // CHECK: %[[SCALE:.*]] = "tf.SelectV2"(%[[SIDE]]
+  // CHECK: %[[INVERSE:.*]] = "tf.SelectV2"(%[[SIDE]]
+  // CHECK: %[[LOW:.*]] = "tf.Minimum"(%arg0, %{{.*}})
+  // CHECK: %[[CLAMPED:.*]] = "tf.Maximum"(%[[LOW]], %{{.*}})
+  // CHECK: %[[SCALED:.*]] = "tf.Mul"(%[[CLAMPED]], %[[SCALE]])
+  // CHECK: %[[ROUNDED:.*]] = "tf.Round"(%[[SCALED]])
+  // CHECK: "tf.Mul"(%[[ROUNDED]], %[[INVERSE]])
+  %0 = "tf.QuantizeAndDequantizeV2"(%x, %lo, %hi) {range_given = true} : (tensor<6xf32>, tensor<f32>, tensor<f32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+// Tests TridiagonalMatMul: main * rhs, plus the subdiagonal's products padded down a row,
+// plus the superdiagonal's padded up one, in that order.
+// CHECK-LABEL: func.func @tridiagonal
+func.func @tridiagonal(%u: tensor<1x3xf32>, %d: tensor<1x3xf32>, %l: tensor<1x3xf32>, %r: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // CHECK: %[[MAIN:.*]] = "tf.Mul"({{.*}}) : (tensor<3x1xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  // CHECK: %[[BELOW:.*]] = "tf.Mul"({{.*}}) : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK: %[[DOWN:.*]] = "tf.PadV2"(%[[BELOW]], {{.*}}) -> tensor<3x2xf32>
+  // CHECK: %[[SUM:.*]] = "tf.AddV2"(%[[MAIN]], %[[DOWN]])
+  // CHECK: "tf.AddV2"(%[[SUM]], %{{.*}})
+  %0 = "tf.TridiagonalMatMul"(%u, %d, %l, %r) : (tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
