@@ -97,6 +97,36 @@ def TF_IdentityOp : TF_Op<"Identity", [TF_Elementwise]> {
   let hasFolder = 1;
 }
 
+def TF_AssertOp : TF_Op<"Assert", [TF_HostOnly,
+    DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "fails the run when `condition` (a bool scalar) is false";
+  let description = [{
+    The operands are the condition, the data TensorFlow prints with its error (as many as
+    `T` has types), then the control inputs. It runs when what is fetched depends on it
+    (by a control edge, as TensorFlow runs it); its check is a kiln.check of the condition
+    (kiln-graph-insert-checks), reported as "node 'NAME' (Assert): assertion failed (the
+    condition is false)"; the data are not printed. A constant false condition is an
+    error while compiling.
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls, TypeArrayAttr:$T,
+                   OptionalAttr<I64Attr>:$summarize);
+  let results = (outs TF_ControlType:$control);
+  let inferFn = "";
+  let opExtraDecls = [{
+    /// The data inputs: the condition, then one per type in `T`.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(1 + getT().size(), getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
 def TF_IdentityNOp : TF_Op<"IdentityN"> {
   let summary = "returns its inputs, a list whose element types are `T`";
   let description = [{

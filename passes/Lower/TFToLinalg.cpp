@@ -20,8 +20,9 @@ namespace {
 /// Sequential code needs no control edges: drop them, then the ops that only carried them.
 void dropControlDependencies(ModuleOp module) {
   module.walk([](tf::GraphOpInterface op) { op.getControlInputsMutable().clear(); });
-  module.walk([](tf::NoOpOp op) {
-    if (op->use_empty())
+  module.walk([](Operation *op) {
+    // Assert's check is a kiln.check already (kiln-graph-insert-checks).
+    if (isa<tf::NoOpOp, tf::AssertOp>(op) && op->use_empty())
       op->erase();
   });
 }

@@ -342,4 +342,13 @@ OpFoldResult PlaceholderWithDefaultOp::fold(FoldAdaptor) {
   return getInput();
 }
 
+void AssertOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  if (getInputsAndControls().empty())
+    return;
+  Value condition = getInputsAndControls().front();
+  auto type = dyn_cast<RankedTensorType>(condition.getType());
+  if (type && type.getElementType().isInteger(1))
+    checks.push_back({condition, "nonzero", {}, "assertion failed (the condition is false)"});
+}
+
 } // namespace kiln::tf

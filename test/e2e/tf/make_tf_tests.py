@@ -70,7 +70,7 @@ FAMILIES = {
              "StridedSlice (every mask), GatherV2, GatherNd, IdentityN, Tile, Fill, PlaceholderWithDefault, DepthToSpace, SpaceToDepth, MirrorPad, "
              "OneHot, Range, BroadcastTo, MatrixBandPart, InvertPermutation, LinSpace, Roll, "
              "ReverseSequence, "
-             "Snapshot, PreventGradient, EnsureShape, and "
+             "Snapshot, PreventGradient, EnsureShape, Assert, and "
              "shape subgraphs folded into constants",
     "conv": "Conv2D (grouped too), Conv2DBackpropInput, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm, SpaceToBatchND, BatchToSpaceND and the dilated convolutions between them, ResizeBilinear, "
             "ResizeNearestNeighbor, ResizeBicubic, ResizeArea, Conv3D, Conv3DBackpropInputV2, "
@@ -603,6 +603,16 @@ def build_errors():
                                                     num_partitions=3, name="p")[0]},
                [("d", f32(r, (5,))), ("q", np.array([0, 2, 1, 3, 0], np.int32))],
                "node 'p' (GatherV2): indices[3] = 3 is not in [0, 3)")
+    def asserted(p):
+        check = raw.Assert(condition=raw.Greater(x=raw.Min(input=p["v"], axis=[0]), y=0.0),
+                           data=[p["v"]], name="positive")
+        with tf.control_dependencies([check]):
+            return {"y": raw.Identity(input=p["v"], name="y")}
+    error_case("assert_false", "Assert (as tf.debugging.assert_positive writes it, the result "
+               "depending on it by a control edge) with a false condition (TensorFlow: "
+               "assertion failed: [...])", asserted,
+               [("v", np.array([1.0, -2.0, 3.0], np.float32))],
+               "node 'positive' (Assert): assertion failed (the condition is false)")
     error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
                lambda p: {"g": raw.GatherNd(params=p["p"], indices=p["i"], name="g")},
                [("p", params), ("i", np.array([[4, 2], [1, 3]], np.int32))],
@@ -1630,6 +1640,17 @@ def build_quantize():
          lambda p: {"y": raw.TridiagonalMatMul(superdiag=p["sup"], maindiag=p["main"],
                                                subdiag=p["sub"], rhs=p["rhs"], name="y")},
          [("sup", sup), ("main", main), ("sub", sub), ("rhs", rhs)], ARITH)
+
+
+def build_assert():
+    def asserted(p):
+        check = raw.Assert(condition=raw.Greater(x=raw.Min(input=p["v"], axis=[0]), y=0.0),
+                           data=[p["v"]], name="positive")
+        with tf.control_dependencies([check]):
+            return {"y": raw.Identity(input=p["v"], name="y")}
+    case("assert_true", "shape", "Assert with a true condition, the result depending on it by "
+         "a control edge (the run goes on)", asserted,
+         [("v", np.array([1.0, 2.0, 3.0], np.float32))], EXACT)
 
 
 def build_slice_grads():
@@ -3267,7 +3288,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_quantize, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_quantize, build_assert, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -56,3 +56,13 @@ func.func @escaped_name(%x: tensor<1xi32>) -> tensor<1xi32> {
   %0 = "tf.Div"(%x, %y) : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32> loc("a\"b\nc")
   return %0 : tensor<1xi32>
 }
+
+// -----
+
+func.func @assert_false(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = "tf.Const"() {value = dense<false> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @unknown {{node 'positive' (Assert): assertion failed (the condition is false)}}
+  %ctl = "tf.Assert"(%c, %x) {T = [f32]} : (tensor<i1>, tensor<3xf32>) -> !tf.control loc("positive")
+  %0 = "tf.Identity"(%x, %ctl) : (tensor<3xf32>, !tf.control) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

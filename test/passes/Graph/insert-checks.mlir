@@ -96,3 +96,15 @@ func.func @crop_boxes(%x: tensor<2x5x6x3xf32>, %b: tensor<4x4xf32>, %i: tensor<4
   %0 = "tf.CropAndResize"(%x, %b, %i, %size) : (tensor<2x5x6x3xf32>, tensor<4x4xf32>, tensor<4xi32>, tensor<2xi32>) -> tensor<4x3x2x3xf32> loc("c")
   return %0 : tensor<4x3x2x3xf32>
 }
+
+// -----
+
+// Tests that Assert checks its condition (a bool scalar), named by the node.
+// CHECK-LABEL: func.func @assert
+// CHECK: kiln.check "nonzero" %arg0, "node 'positive' (Assert): assertion failed (the condition is false)" : tensor<i1>
+// CHECK-NEXT: "tf.Assert"
+func.func @assert(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %ctl = "tf.Assert"(%c, %x) {T = [f32]} : (tensor<i1>, tensor<3xf32>) -> !tf.control loc("positive")
+  %0 = "tf.Identity"(%x, %ctl) : (tensor<3xf32>, !tf.control) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
