@@ -557,6 +557,14 @@ def build_empty():
          [("y", f32(r, (2, 2))), ("z", z)], EXACT)
 
 
+def assert_positive(p):
+    """tf.debugging.assert_positive's pattern: an Assert that y depends on by a control edge."""
+    check = raw.Assert(condition=raw.Greater(x=raw.Min(input=p["v"], axis=[0]), y=0.0),
+                       data=[p["v"]], name="positive")
+    with tf.control_dependencies([check]):
+        return {"y": raw.Identity(input=p["v"], name="y")}
+
+
 def build_errors():
     r = rng_for("errors")
     x = r.integers(-20, 20, (2, 3)).astype(np.int32)
@@ -603,14 +611,9 @@ def build_errors():
                                                     num_partitions=3, name="p")[0]},
                [("d", f32(r, (5,))), ("q", np.array([0, 2, 1, 3, 0], np.int32))],
                "node 'p' (GatherV2): indices[3] = 3 is not in [0, 3)")
-    def asserted(p):
-        check = raw.Assert(condition=raw.Greater(x=raw.Min(input=p["v"], axis=[0]), y=0.0),
-                           data=[p["v"]], name="positive")
-        with tf.control_dependencies([check]):
-            return {"y": raw.Identity(input=p["v"], name="y")}
     error_case("assert_false", "Assert (as tf.debugging.assert_positive writes it, the result "
                "depending on it by a control edge) with a false condition (TensorFlow: "
-               "assertion failed: [...])", asserted,
+               "assertion failed: [...])", assert_positive,
                [("v", np.array([1.0, -2.0, 3.0], np.float32))],
                "node 'positive' (Assert): assertion failed (the condition is false)")
     error_case("gathernd_out_of_range", "GatherNd with an index tuple outside params",
@@ -1643,13 +1646,8 @@ def build_quantize():
 
 
 def build_assert():
-    def asserted(p):
-        check = raw.Assert(condition=raw.Greater(x=raw.Min(input=p["v"], axis=[0]), y=0.0),
-                           data=[p["v"]], name="positive")
-        with tf.control_dependencies([check]):
-            return {"y": raw.Identity(input=p["v"], name="y")}
     case("assert_true", "shape", "Assert with a true condition, the result depending on it by "
-         "a control edge (the run goes on)", asserted,
+         "a control edge (the run goes on)", assert_positive,
          [("v", np.array([1.0, 2.0, 3.0], np.float32))], EXACT)
 
 
