@@ -25,24 +25,22 @@ struct DecomposePass : kiln::graph::impl::DecomposePassBase<DecomposePass> {
       if (isa<kiln::tf::TFDialect>(op->getDialect()))
         aliases.push_back(op);
     });
+    // Each rewrite takes the ops it knows (true), leaves the rest (false) or fails.
+    using Rewrite = FailureOr<bool> (*)(RewriterBase &, Operation *);
+    const Rewrite rewrites[] = {kiln::tf::decomposeAlias, kiln::tf::decomposeGradient,
+                                kiln::tf::decomposeComposite, kiln::tf::decomposeRandom};
     for (Operation *op : aliases) {
-      FailureOr<bool> done = kiln::tf::decomposeAlias(rewriter, op);
-      if (mlir::succeeded(done) && !*done) {
-        done = kiln::tf::decomposeGradient(rewriter, op);
-        if (mlir::succeeded(done) && *done)
-          ++numGradients;
-        if (mlir::succeeded(done) && !*done) {
-          done = kiln::tf::decomposeComposite(rewriter, op);
-          if (mlir::succeeded(done) && !*done)
-            done = kiln::tf::decomposeRandom(rewriter, op);
-          if (mlir::succeeded(done) && *done)
-            ++numAliases;
+      for (Rewrite rewrite : rewrites) {
+        FailureOr<bool> done = rewrite(rewriter, op);
+        if (mlir::failed(done)) {
+          failed = true; // the rewrite reported why at the op
+          break;
         }
-      } else if (mlir::succeeded(done) && *done) {
-        ++numAliases;
+        if (!*done)
+          continue;
+        ++(rewrite == kiln::tf::decomposeGradient ? numGradients : numAliases);
+        break;
       }
-      if (mlir::failed(done))
-        failed = true;
     }
     // Dilated convolutions first: they take the SpaceToBatchND and BatchToSpaceND they fuse.
     SmallVector<kiln::tf::BatchToSpaceNDOp> crops;

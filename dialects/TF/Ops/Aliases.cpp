@@ -411,9 +411,6 @@ LogicalResult inferBiasAddGrad(const InferContext &ctx, InferResult &out) {
 
 namespace {
 
-/// The data operands of `op` (its control inputs dropped).
-ValueRange dataOf(Operation *op) { return cast<GraphOpInterface>(op).getDataInputs(); }
-
 LogicalResult requireConstant(Operation *op, std::optional<SmallVector<int64_t>> &values,
                               unsigned index, StringRef name) {
   values = constantIntsOf(dataOf(op)[index]);

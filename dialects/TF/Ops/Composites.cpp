@@ -413,9 +413,6 @@ LogicalResult inferTridiagonalMatMul(const InferContext &ctx, InferResult &out) 
 
 namespace {
 
-ValueRange dataOf(Operation *op) { return cast<GraphOpInterface>(op).getDataInputs(); }
-RankedTensorType rankedOf(Value v) { return dyn_cast<RankedTensorType>(v.getType()); }
-
 /// x with the positions of dimension `axis` given by `rows` (an index of x's dimension,
 /// or -1 for zeros): a PadV2 of one zero row and a GatherV2 of the map.
 Value placeRows(GraphBuilder &b, Value x, int64_t axis, ArrayRef<int64_t> rows) {
@@ -725,7 +722,7 @@ FailureOr<bool> decomposeComposite(RewriterBase &rewriter, Operation *op) {
            TridiagonalMatMulOp>(op))
     return false;
   if (!isa<UnaryOpsCompositionOp, ListDiffOp>(op))
-    for (Value v : cast<GraphOpInterface>(op).getDataInputs())
+    for (Value v : dataOf(op))
       if (!rankedOf(v) || (!isa<DynamicPartitionOp>(op) && !rankedOf(v).hasStaticShape()))
         return op->emitError() << "needs static shapes";
   rewriter.setInsertionPoint(op);

@@ -39,6 +39,13 @@ struct Window {
       n *= o;
     return n;
   }
+  /// Where the window of output `position` (row-major) starts along spatial dimension d,
+  /// in the unpadded input (negative inside the padding before it).
+  int64_t start(int64_t position, size_t d) const {
+    for (size_t e = spatial(); e-- > d + 1;)
+      position /= output[e];
+    return position % output[d] * stride[d] - before[d];
+  }
 };
 
 /// Whether `op`'s data_format puts channels right after the batch (NCHW).
@@ -67,16 +74,6 @@ SmallVector<int64_t> toChannelsFirst(int64_t rank) {
   return perm;
 }
 
-std::optional<SmallVector<int64_t>> intsAttrOf(Operation *op, StringRef name) {
-  auto list = op->getAttrOfType<ArrayAttr>(name);
-  if (!list)
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (Attribute a : list)
-    values.push_back(cast<IntegerAttr>(a).getInt());
-  return values;
-}
-
 /// The geometry of `op`'s window over an input of channels-last `shape`, its spatial
 /// window `size` (none: the op's ksize, from its attribute or, for the V2 ops, from
 /// operand 3) and its attributes; inference has checked them.
@@ -86,24 +83,24 @@ FailureOr<Window> windowOf(Operation *op, ArrayRef<int64_t> shape,
   bool first = channelsFirst(op);
   ValueRange data = cast<GraphOpInterface>(op).getDataInputs();
   bool v2 = op->getName().getStringRef().ends_with("V2") && data.size() == 5;
-  auto strides = v2 ? constantIntsOf(data[4]) : intsAttrOf(op, "strides");
-  auto ksize = v2 ? constantIntsOf(data[3]) : intsAttrOf(op, "ksize");
+  InferContext ctx = InferContext::of(op);
+  auto strides = v2 ? constantIntsOf(data[4]) : ctx.intList("strides");
+  auto ksize = v2 ? constantIntsOf(data[3]) : ctx.intList("ksize");
   if (!strides || (!size && !ksize))
     return failure();
   Window w;
   w.input = SmallVector<int64_t>(shape.slice(1, spatial));
   w.size = size ? SmallVector<int64_t>(*size) : spatialOf(*ksize, first, spatial);
   w.stride = spatialOf(*strides, first, spatial);
-  w.dilation = spatialOf(intsAttrOf(op, "dilations").value_or(SmallVector<int64_t>(spatial + 2, 1)),
+  w.dilation = spatialOf(ctx.intList("dilations").value_or(SmallVector<int64_t>(spatial + 2, 1)),
                          first, spatial);
   StringRef padding = op->getAttrOfType<StringAttr>("padding").getValue();
-  auto explicitPads = intsAttrOf(op, "explicit_paddings");
+  auto explicitPads = ctx.intList("explicit_paddings");
   for (size_t d = 0; d < spatial; ++d) {
     int64_t e = 2 * (first ? d + 2 : d + 1);
     bool given = padding == "EXPLICIT" && explicitPads && explicitPads->size() > size_t(e + 1);
-    auto dim =
-        computeWindow(InferContext::of(op), w.input[d], w.size[d], w.stride[d], w.dilation[d],
-                      padding, given ? (*explicitPads)[e] : 0, given ? (*explicitPads)[e + 1] : 0);
+    auto dim = computeWindow(ctx, w.input[d], w.size[d], w.stride[d], w.dilation[d], padding,
+                             given ? (*explicitPads)[e] : 0, given ? (*explicitPads)[e + 1] : 0);
     if (failed(dim) || ShapedType::isDynamic(dim->output))
       return failure();
     w.before.push_back(dim->padBefore);
@@ -223,16 +220,12 @@ struct WindowBuilder : GraphBuilder {
   /// For each output position, whether tap `t` of its window lies inside the input.
   SmallVector<bool> inside(ArrayRef<int64_t> t) {
     SmallVector<bool> mask(w.outputCount(), true);
-    int64_t inner = mask.size();
-    for (size_t d = 0; d < w.spatial(); ++d) {
-      inner /= std::max<int64_t>(w.output[d], 1);
-      for (size_t i = 0; i < mask.size(); ++i) {
-        int64_t o = (static_cast<int64_t>(i) / inner) % std::max<int64_t>(w.output[d], 1);
-        int64_t at = o * w.stride[d] + t[d] * w.dilation[d] - w.before[d];
+    for (size_t i = 0; i < mask.size(); ++i)
+      for (size_t d = 0; d < w.spatial(); ++d) {
+        int64_t at = w.start(i, d) + t[d] * w.dilation[d];
         if (at < 0 || at >= w.input[d])
           mask[i] = false;
       }
-    }
     return mask;
   }
 
@@ -287,11 +280,6 @@ struct WindowBuilder : GraphBuilder {
     return index;
   }
 };
-
-/// The op's data operands.
-ValueRange dataOf(Operation *op) { return cast<GraphOpInterface>(op).getDataInputs(); }
-
-RankedTensorType rankedOf(Value v) { return dyn_cast<RankedTensorType>(v.getType()); }
 
 /// Makes x channels-last when the op's data format is channels-first.
 Value channelsLast(GraphBuilder &b, Value x, bool first) {
@@ -395,15 +383,11 @@ FailureOr<SmallVector<Value>> windowGradient(RewriterBase &rewriter, Operation *
     // Each output's gradient divided by the number of input elements in its window.
     SmallVector<Attribute> counts;
     SmallVector<int64_t> count(w->outputCount(), 1);
-    int64_t inner = w->outputCount();
-    for (size_t d = 0; d < w->spatial(); ++d) {
-      inner /= std::max<int64_t>(w->output[d], 1);
-      for (size_t i = 0; i < count.size(); ++i) {
-        int64_t o = (static_cast<int64_t>(i) / inner) % std::max<int64_t>(w->output[d], 1);
-        int64_t lo = o * w->stride[d] - w->before[d];
+    for (size_t i = 0; i < count.size(); ++i)
+      for (size_t d = 0; d < w->spatial(); ++d) {
+        int64_t lo = w->start(i, d);
         count[i] *= std::min(lo + w->size[d], w->input[d]) - std::max<int64_t>(lo, 0);
       }
-    }
     for (int64_t k : count)
       counts.push_back(FloatAttr::get(element, static_cast<double>(k)));
     Value share =

@@ -11,6 +11,16 @@
 
 namespace kiln::tf {
 
+/// The data operands of `op` (its control inputs dropped).
+inline mlir::ValueRange dataOf(mlir::Operation *op) {
+  return llvm::cast<GraphOpInterface>(op).getDataInputs();
+}
+
+/// `v`'s type if it is a ranked tensor, else null.
+inline mlir::RankedTensorType rankedOf(mlir::Value v) {
+  return llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
+}
+
 /// Builds the replacement's ops at `op`; an op whose inference fails sets `failed` and
 /// stands in as its first operand, so that the caller checks once, at the end.
 struct GraphBuilder {

@@ -106,7 +106,7 @@ FailureOr<bool> decomposeRandom(RewriterBase &rewriter, Operation *op) {
     return false;
   rewriter.setInsertionPoint(op);
   GraphBuilder b{rewriter, op};
-  ValueRange data = cast<GraphOpInterface>(op).getDataInputs();
+  ValueRange data = dataOf(op);
   Value philox = b.scalar(rewriter.getI32Type(), 1);
   SmallVector<Value> replacement;
   if (isa<StatelessRandomGetAlgOp>(op)) {
