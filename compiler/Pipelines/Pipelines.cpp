@@ -69,7 +69,8 @@ LogicalResult buildLowerPipeline(OpPassManager &pm, const PipelineOptions &optio
   pm.addPass(lower::createPartitionsPass());
   if (options.kernelCalls && !options.strictFloat)
     pm.addPass(lower::createFuseAttentionPass());
-  pm.addPass(lower::createTFToLinalgPass({/*winograd=*/!options.strictFloat}));
+  pm.addPass(lower::createTFToLinalgPass(
+      {/*winograd=*/!options.strictFloat, /*runtimeChecks=*/options.runtimeChecks}));
   pm.addPass(lower::createFuseElementwisePass());
   pm.addPass(lower::createUseDestinationsPass());
   pm.addPass(createCanonicalizerPass());

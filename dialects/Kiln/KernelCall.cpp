@@ -189,10 +189,19 @@ bool kiln::dialect::isKernelElement(Type type, KernelElement element) {
     return type.isF32();
   case KernelElement::F16:
     return type.isF16();
+  case KernelElement::F64:
+    return type.isF64();
+  case KernelElement::I32:
+    return type.isInteger(32);
   case KernelElement::Any:
     return true;
   }
   return false;
+}
+
+StringRef kiln::dialect::kernelElementName(KernelElement element) {
+  static constexpr StringLiteral names[] = {"f32 ", "f16 ", "f64 ", "i32 ", ""};
+  return names[static_cast<int>(element)];
 }
 
 bool kiln::dialect::isKernelBuffer(Type type, int64_t rank, KernelElement element) {
@@ -229,10 +238,7 @@ LogicalResult KernelCallOp::verify() {
       if (!isKernelBuffer(value.getType(), spec.rank, spec.element))
         return emitOpError() << "takes " << value.getType() << " as its " << what << " '"
                              << spec.role << "'; expected a static, contiguous "
-                             << (spec.element == KernelElement::F32   ? "f32 "
-                                 : spec.element == KernelElement::F16 ? "f16 "
-                                                                      : "")
-                             << "buffer"
+                             << kernelElementName(spec.element) << "buffer"
                              << (spec.rank >= 0 ? " of rank " + std::to_string(spec.rank)
                                                 : std::string());
     return success();

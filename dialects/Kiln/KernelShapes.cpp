@@ -257,4 +257,54 @@ LogicalResult maxPool(KernelCallOp op) {
                                   {s.p("n"), s.p("oh"), s.p("ow"), s.p("c")})));
 }
 
+LogicalResult linalg(KernelCallOp op) {
+  Shapes s(op);
+  StringRef kernel = op.getKernel();
+  auto has = [&](StringRef name) { return op.getInfo().findParam(name) != nullptr; };
+  int64_t batch = s.p("batch");
+  // m x n matrices (n x n square ones), k right-hand sides, p = min(m, n).
+  int64_t n = s.p(has("n") ? "n" : "m"), m = has("m") ? s.p("m") : n;
+  int64_t k = has("k") ? s.p("k") : 0, p = std::min(m, n);
+  bool full = s.flag("full_matrices");
+  bool svd = kernel.starts_with("svd_") || kernel.starts_with("singular_values_");
+  bool tridiagonal = kernel.starts_with("tridiagonal_solve_");
+  // The elements of one matrix of each role.
+  auto elements = [&](StringRef role) -> int64_t {
+    if (role == "ok")
+      return 1;
+    if (role == "rhs" || role == "x")
+      return (tridiagonal ? m : n) * k;
+    if (role == "diagonals")
+      return 3 * m;
+    if (role == "q")
+      return m * (full ? m : p);
+    if (role == "r")
+      return (full ? m : p) * n;
+    if (role == "e")
+      return n;
+    if (role == "s")
+      return p;
+    if (role == "u")
+      return m * (full ? m : p);
+    if (role == "v")
+      return svd ? n * (full ? n : p) : n * n;
+    return m * n; // a, l, inverse
+  };
+  if (batch < 0 || m < 0 || n < 0 || k < 0)
+    return op.emitOpError() << "has a negative size";
+  auto check = [&](ArrayRef<KernelOperand> specs, ValueRange buffers) -> LogicalResult {
+    for (auto [spec, buffer] : llvm::zip(specs, buffers)) {
+      int64_t expected = batch * elements(spec.role);
+      int64_t actual = cast<MemRefType>(buffer.getType()).getNumElements();
+      if (actual != expected)
+        return op.emitOpError() << "expects its " << spec.role << " buffer to hold " << expected
+                                << " elements (from its parameters), but it is "
+                                << buffer.getType();
+    }
+    return success();
+  };
+  return failure(failed(check(op.getInfo().inputs, op.getInputs())) ||
+                 failed(check(op.getInfo().outputs, op.getOutputs())));
+}
+
 } // namespace kiln::dialect::shapes

@@ -42,6 +42,9 @@ llvm::LogicalResult gpuConv2dResidual(KernelCallOp op);
 llvm::LogicalResult gpuMatmulEpilogue(KernelCallOp op);
 llvm::LogicalResult gpuMatmulResidual(KernelCallOp op);
 llvm::LogicalResult conv2dGemm(KernelCallOp op);
+/// The linear-algebra kernels (kiln/kernels/linalg.h): each buffer holds `batch` matrices
+/// (vectors, or an i32 for `ok`) of the sizes the kernel's parameters give.
+llvm::LogicalResult linalg(KernelCallOp op);
 /// input n x h x w x c, output n x oh x ow x c.
 llvm::LogicalResult maxPool(KernelCallOp op);
 } // namespace shapes

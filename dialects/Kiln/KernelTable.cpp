@@ -404,6 +404,73 @@ constexpr KernelArg maxPoolArgs[] = {
     {A::Param, "w"},       {A::Param, "c"},        {A::Param, "oh"}, {A::Param, "ow"},
     {A::Param, "window"},  {A::Param, "strides"},  {A::Param, "pad"}};
 
+// kiln/kernels/linalg.h: batches of matrices, one after the other (any rank: the shapes
+// verifier checks their sizes), of floats of one type E; `ok` holds an i32 per matrix.
+template <KernelElement E> constexpr KernelOperand linalgA[] = {{"a", -1, E}};
+template <KernelElement E>
+constexpr KernelOperand linalgSolveInputs[] = {{"a", -1, E}, {"rhs", -1, E}};
+template <KernelElement E>
+constexpr KernelOperand tridiagonalInputs[] = {{"diagonals", -1, E}, {"rhs", -1, E}};
+template <KernelElement E> constexpr KernelOperand choleskyOutputs[] = {{"l", -1, E}};
+template <KernelElement E>
+constexpr KernelOperand inverseOutputs[] = {{"inverse", -1, E}, {"ok", -1, KernelElement::I32}};
+template <KernelElement E>
+constexpr KernelOperand solveOutputs[] = {{"x", -1, E}, {"ok", -1, KernelElement::I32}};
+template <KernelElement E> constexpr KernelOperand xOutputs[] = {{"x", -1, E}};
+template <KernelElement E> constexpr KernelOperand qrOutputs[] = {{"q", -1, E}, {"r", -1, E}};
+template <KernelElement E>
+constexpr KernelOperand eigOutputs[] = {{"e", -1, E}, {"v", -1, E}, {"ok", -1, KernelElement::I32}};
+template <KernelElement E>
+constexpr KernelOperand eigenvaluesOutputs[] = {{"e", -1, E}, {"ok", -1, KernelElement::I32}};
+template <KernelElement E>
+constexpr KernelOperand svdOutputs[] = {{"s", -1, E}, {"u", -1, E}, {"v", -1, E}};
+template <KernelElement E> constexpr KernelOperand singularValuesOutputs[] = {{"s", -1, E}};
+constexpr KernelParam squareParams[] = {{"batch", K::I64}, {"n", K::I64}};
+constexpr KernelParam inverseParams[] = {
+    {"batch", K::I64}, {"n", K::I64}, flag("adjoint", KILN_LINALG_ADJOINT)};
+constexpr KernelParam solveParams[] = {
+    {"batch", K::I64}, {"n", K::I64}, {"k", K::I64}, flag("adjoint", KILN_LINALG_ADJOINT)};
+constexpr KernelParam triangularSolveParams[] = {{"batch", K::I64},
+                                                 {"n", K::I64},
+                                                 {"k", K::I64},
+                                                 flag("adjoint", KILN_LINALG_ADJOINT),
+                                                 flag("lower", KILN_LINALG_LOWER)};
+constexpr KernelParam rectangularParams[] = {{"batch", K::I64},
+                                             {"m", K::I64},
+                                             {"n", K::I64},
+                                             flag("full_matrices", KILN_LINALG_FULL_MATRICES)};
+constexpr KernelParam tridiagonalParams[] = {
+    {"batch", K::I64},
+    {"m", K::I64},
+    {"k", K::I64},
+    flag("partial_pivoting", KILN_LINALG_PARTIAL_PIVOTING)};
+constexpr KernelArg choleskyArgs[] = {
+    {A::Address, "a"}, {A::Address, "l"}, {A::Param, "batch"}, {A::Param, "n"}};
+constexpr KernelArg inverseArgs[] = {{A::Address, "a"},  {A::Address, "inverse"},
+                                     {A::Address, "ok"}, {A::Param, "batch"},
+                                     {A::Param, "n"},    {A::Flags}};
+constexpr KernelArg solveArgs[] = {{A::Address, "a"},  {A::Address, "rhs"}, {A::Address, "x"},
+                                   {A::Address, "ok"}, {A::Param, "batch"}, {A::Param, "n"},
+                                   {A::Param, "k"},    {A::Flags}};
+constexpr KernelArg triangularSolveArgs[] = {
+    {A::Address, "a"}, {A::Address, "rhs"}, {A::Address, "x"}, {A::Param, "batch"},
+    {A::Param, "n"},   {A::Param, "k"},     {A::Flags}};
+constexpr KernelArg qrArgs[] = {{A::Address, "a"},   {A::Address, "q"}, {A::Address, "r"},
+                                {A::Param, "batch"}, {A::Param, "m"},   {A::Param, "n"},
+                                {A::Flags}};
+constexpr KernelArg eigArgs[] = {{A::Address, "a"},  {A::Address, "e"},   {A::Address, "v"},
+                                 {A::Address, "ok"}, {A::Param, "batch"}, {A::Param, "n"}};
+constexpr KernelArg eigenvaluesArgs[] = {
+    {A::Address, "a"}, {A::Address, "e"}, {A::Address, "ok"}, {A::Param, "batch"}, {A::Param, "n"}};
+constexpr KernelArg svdArgs[] = {{A::Address, "a"}, {A::Address, "s"},   {A::Address, "u"},
+                                 {A::Address, "v"}, {A::Param, "batch"}, {A::Param, "m"},
+                                 {A::Param, "n"},   {A::Flags}};
+constexpr KernelArg singularValuesArgs[] = {
+    {A::Address, "a"}, {A::Address, "s"}, {A::Param, "batch"}, {A::Param, "m"}, {A::Param, "n"}};
+constexpr KernelArg tridiagonalArgs[] = {
+    {A::Address, "diagonals"}, {A::Address, "rhs"}, {A::Address, "x"}, {A::Param, "batch"},
+    {A::Param, "m"},           {A::Param, "k"},     {A::Flags}};
+
 // kiln/runtime/partitions.h: the bytes of a buffer sent to or received from another
 // partition under the key numbered `key` (kiln-lower-rendezvous-calls numbers them).
 constexpr KernelOperand transferBuffer[] = {{"buffer", -1, KernelElement::Any}};
@@ -411,8 +478,41 @@ constexpr KernelParam transferParams[] = {{"key", K::I32}};
 constexpr KernelArg transferArgs[] = {
     {A::Param, "key"}, {A::Address, "buffer"}, {A::ByteSize, "buffer"}};
 
-// Every kernel of libkiln_kernels.a takes its thread budget from the run options.
+// A row of a linear-algebra kernel (kiln/kernels/linalg.h): Kiln's, on the calling
+// thread, its outputs written whole.
+constexpr KernelInfo linalgRow(llvm::StringLiteral name, llvm::StringLiteral symbol,
+                               llvm::ArrayRef<KernelOperand> inputs,
+                               llvm::ArrayRef<KernelOperand> outputs,
+                               llvm::ArrayRef<KernelParam> params, llvm::ArrayRef<KernelArg> args) {
+  return {name,   symbol, KernelLibrary::Kiln, false, "", inputs, outputs,
+          params, args,   shapes::linalg};
+}
+// The rows of elements E, named BASE_SUFFIX (the C function kiln_kernel_BASE_SUFFIX).
+#define KILN_LINALG_ROW(BASE, SUFFIX, ...)                                                         \
+  linalgRow(BASE "_" SUFFIX, KILN_KERNEL_PREFIX BASE "_" SUFFIX, __VA_ARGS__)
+#define KILN_LINALG_ROWS(E, S)                                                                     \
+  KILN_LINALG_ROW("cholesky", S, linalgA<E>, choleskyOutputs<E>, squareParams, choleskyArgs),      \
+      KILN_LINALG_ROW("matrix_inverse", S, linalgA<E>, inverseOutputs<E>, inverseParams,           \
+                      inverseArgs),                                                                \
+      KILN_LINALG_ROW("matrix_solve", S, linalgSolveInputs<E>, solveOutputs<E>, solveParams,       \
+                      solveArgs),                                                                  \
+      KILN_LINALG_ROW("triangular_solve", S, linalgSolveInputs<E>, xOutputs<E>,                    \
+                      triangularSolveParams, triangularSolveArgs),                                 \
+      KILN_LINALG_ROW("qr", S, linalgA<E>, qrOutputs<E>, rectangularParams, qrArgs),               \
+      KILN_LINALG_ROW("self_adjoint_eig", S, linalgA<E>, eigOutputs<E>, squareParams, eigArgs),    \
+      KILN_LINALG_ROW("eigenvalues", S, linalgA<E>, eigenvaluesOutputs<E>, squareParams,           \
+                      eigenvaluesArgs),                                                            \
+      KILN_LINALG_ROW("svd", S, linalgA<E>, svdOutputs<E>, rectangularParams, svdArgs),            \
+      KILN_LINALG_ROW("singular_values", S, linalgA<E>, singularValuesOutputs<E>,                  \
+                      rectangularParams, singularValuesArgs),                                      \
+      KILN_LINALG_ROW("tridiagonal_solve", S, tridiagonalInputs<E>, xOutputs<E>,                   \
+                      tridiagonalParams, tridiagonalArgs)
+
+// The kernels of libkiln_kernels.a but the linear-algebra ones take their thread budget
+// from the run options.
 constexpr KernelInfo table[] = {
+    KILN_LINALG_ROWS(KernelElement::F32, "f32"),
+    KILN_LINALG_ROWS(KernelElement::F64, "f64"),
     {"matmul_f32", KILN_KERNEL_MATMUL_F32, KernelLibrary::Kiln, true, "overwrite", matmulInputs,
      matmulOutputs, matmulParams, matmulArgs, shapes::matmul},
     {"matmul_epilogue_f32", KILN_KERNEL_MATMUL_EPILOGUE_F32, KernelLibrary::Kiln, true, "overwrite",

@@ -23,10 +23,11 @@
 namespace kiln::dialect {
 class KernelCallOp;
 
+/// The element type a kernel's buffer holds (Any: bytes of any type, a transfer's).
+enum class KernelElement : uint8_t { F32, F16, F64, I32, Any };
+
 /// A buffer operand of a kernel: its role (the name the verifier's messages and the passes
-/// use), its rank (-1: any) and whether its elements may be of any type (else f32).
-/// The element type a kernel's buffer holds.
-enum class KernelElement : uint8_t { F32, F16, Any };
+/// use), its rank (-1: any) and its elements.
 
 struct KernelOperand {
   llvm::StringLiteral role;

@@ -82,6 +82,41 @@ SmallVector<int64_t, 6> AttentionOp::getSizes() {
   return {q[0], q[qs ? 2 : 1], q[qs ? 1 : 2], k[ks ? 1 : 2], q[3], v[3]};
 }
 
+LogicalResult KernelOp::verify() {
+  const KernelInfo *info = lookupKernel(getKernel());
+  if (!info)
+    return emitOpError() << "names the unknown kernel '" << getKernel() << "'";
+  if (libraryInfo(info->library).onGpu)
+    return emitOpError() << "names '" << info->name
+                         << "', a GPU kernel; it takes tensors of host kernels only";
+  if (llvm::any_of(info->params,
+                   [](const KernelParam &p) { return p.kind == KernelParamKind::Epilogue; }))
+    return emitOpError() << "names '" << info->name << "', which takes epilogues";
+  if (getInputs().size() != info->inputs.size() || getInits().size() != info->outputs.size())
+    return emitOpError() << "has " << getInputs().size() << " inputs and " << getInits().size()
+                         << " inits; '" << info->name << "' reads " << info->inputs.size()
+                         << " and writes " << info->outputs.size();
+  if (!info->overwriteFlag.empty())
+    return emitOpError() << "names '" << info->name
+                         << "', which reads its outputs unless told not to";
+  if (getResults().getTypes() != getInits().getTypes())
+    return emitOpError() << "must have its inits' types as its results' types";
+  auto check = [&](ValueRange values, ArrayRef<KernelOperand> specs) -> LogicalResult {
+    for (auto [value, spec] : llvm::zip(values, specs)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      if ((spec.rank >= 0 && type.getRank() != spec.rank) ||
+          !isKernelElement(type.getElementType(), spec.element))
+        return emitOpError() << "takes " << type << " as '" << spec.role << "'; '" << info->name
+                             << "' takes a " << kernelElementName(spec.element) << "tensor"
+                             << (spec.rank >= 0 ? " of rank " + std::to_string(spec.rank)
+                                                : std::string());
+    }
+    return success();
+  };
+  return failure(failed(check(getInputs(), info->inputs)) ||
+                 failed(check(getInits(), info->outputs)));
+}
+
 LogicalResult AttentionOp::verify() {
   for (Value v : {getQ(), getK(), getV(), getMask(), getInit(), getResult()}) {
     if (!v)
@@ -169,6 +204,67 @@ struct RecvBufferization : BufferizableOpInterface::ExternalModel<RecvBufferizat
     return success();
   }
 };
+/// `buffer` if a kernel can take it (static and contiguous), else a new contiguous buffer
+/// of its type (a copy of it when `copyIn`).
+Value contiguousBuffer(RewriterBase &rewriter, Location loc, Value buffer, bool copyIn) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (isKernelBuffer(type, -1, KernelElement::Any))
+    return buffer;
+  Value copy = memref::AllocOp::create(rewriter, loc,
+                                       MemRefType::get(type.getShape(), type.getElementType()));
+  if (copyIn)
+    memref::CopyOp::create(rewriter, loc, buffer, copy);
+  return copy;
+}
+
+/// kiln.kernel reads its inputs and writes its inits' buffers, which become its results,
+/// through the kernel; views go through contiguous copies.
+struct KernelBufferization : BufferizableOpInterface::ExternalModel<KernelBufferization, KernelOp> {
+  static bool isInit(Operation *op, OpOperand &operand) {
+    return cast<KernelOp>(op).getInits().getBeginOperandIndex() <= operand.getOperandNumber();
+  }
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return !isInit(op, operand);
+  }
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return isInit(op, operand);
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    if (!isInit(op, operand))
+      return {};
+    unsigned index =
+        operand.getOperandNumber() - cast<KernelOp>(op).getInits().getBeginOperandIndex();
+    return {{op->getResult(index), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options, BufferizationState &state) const {
+    auto kernel = cast<KernelOp>(op);
+    Location loc = op->getLoc();
+    SmallVector<Value> inputs, dests, outputs;
+    for (Value v : kernel.getInputs()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+      if (failed(buffer))
+        return failure();
+      inputs.push_back(contiguousBuffer(rewriter, loc, *buffer, true));
+    }
+    for (Value v : kernel.getInits()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+      if (failed(buffer))
+        return failure();
+      dests.push_back(*buffer);
+      outputs.push_back(contiguousBuffer(rewriter, loc, *buffer, false));
+    }
+    KernelCallOp::create(rewriter, loc, kernel.getKernelAttr(), inputs, outputs,
+                         kernel.getParams());
+    for (auto [out, dest] : llvm::zip(outputs, dests))
+      if (out != dest)
+        memref::CopyOp::create(rewriter, loc, out, dest);
+    replaceOpWithBufferizedValues(rewriter, op, dests);
+    return success();
+  }
+};
+
 /// kiln.attention reads q, k and v and writes its destination's buffer, which becomes its
 /// result, through the kernel; buffers the kernel cannot take (strided views) go through
 /// contiguous copies.
@@ -190,16 +286,8 @@ struct AttentionBufferization
                           const BufferizationOptions &options, BufferizationState &state) const {
     auto attention = cast<AttentionOp>(op);
     Location loc = op->getLoc();
-    // A contiguous buffer of `value`'s type (a copy of it when `copyIn`).
-    auto contiguous = [&](Value buffer, bool copyIn) -> Value {
-      auto type = cast<MemRefType>(buffer.getType());
-      if (isKernelBuffer(type, 4))
-        return buffer;
-      Value copy = memref::AllocOp::create(rewriter, loc,
-                                           MemRefType::get(type.getShape(), type.getElementType()));
-      if (copyIn)
-        memref::CopyOp::create(rewriter, loc, buffer, copy);
-      return copy;
+    auto contiguous = [&](Value buffer, bool copyIn) {
+      return contiguousBuffer(rewriter, loc, buffer, copyIn);
     };
     SmallVector<Value> inputs;
     for (Value v : {attention.getQ(), attention.getK(), attention.getV(), attention.getMask()}) {
@@ -255,5 +343,6 @@ void kiln::dialect::registerBufferizableOpInterfaces(DialectRegistry &registry) 
     RecvOp::attachInterface<RecvBufferization>(*ctx);
     CheckOp::attachInterface<ReadsFirstOperand<CheckOp>>(*ctx);
     AttentionOp::attachInterface<AttentionBufferization>(*ctx);
+    KernelOp::attachInterface<KernelBufferization>(*ctx);
   });
 }

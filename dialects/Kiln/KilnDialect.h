@@ -35,6 +35,8 @@ std::string toCIdentifier(llvm::StringRef text);
 bool isKernelBuffer(mlir::Type type, int64_t rank, KernelElement element = KernelElement::F32);
 /// Whether `type` is an element of the kind `element`.
 bool isKernelElement(mlir::Type type, KernelElement element);
+/// How messages name an element kind, with a space after it: "f32 ", "" for Any.
+llvm::StringRef kernelElementName(KernelElement element);
 
 /// The attribute `kiln-lower-partitions` puts on each partition's function: the device it
 /// was placed on, as the placement wrote it ("/job:localhost/replica:0/task:0/device:GPU:0").
@@ -52,7 +54,8 @@ bool isGpuDevice(llvm::StringRef device);
 /// Whether `op` is, or is inside, a function placed on a GPU (kDeviceAttrName).
 bool isOnGpu(mlir::Operation *op);
 
-/// Makes kiln.send, kiln.recv, kiln.check and kiln.attention bufferizable (One-Shot Bufferize).
+/// Makes kiln.send, kiln.recv, kiln.check, kiln.attention and kiln.kernel bufferizable
+/// (One-Shot Bufferize).
 void registerBufferizableOpInterfaces(mlir::DialectRegistry &registry);
 } // namespace kiln::dialect
 

@@ -146,6 +146,31 @@ def Kiln_AttentionOp : Kiln_Op<"attention", [Pure,
   }];
 }
 
+def Kiln_KernelOp : Kiln_Op<"kernel", [Pure, AttrSizedOperandSegments]> {
+  let summary = "a kernel of the runtime on tensors, its results in new buffers";
+  let description = [{
+    The tensor form of `kiln.kernel_call`: reads `inputs` and writes its results, one per
+    `init` (their types; the values of an `init`, a `tensor.empty`, are not read) through the
+    kernel `kernel` of the kernel table, whose outputs it writes whole. `params` are the
+    call's. Lowerings of ops the runtime computes in one call (the matrix factorizations)
+    make it; bufferization turns it into the `kiln.kernel_call`, with contiguous copies of
+    buffers that are views.
+
+    ```mlir
+    %l = kiln.kernel "cholesky_f32" ins(%a : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>)
+        params {batch = 2 : i64, n = 4 : i64} -> tensor<2x4x4xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kernel, Variadic<AnyStaticShapeTensor>:$inputs,
+                       Variadic<AnyStaticShapeTensor>:$inits, DictionaryAttr:$params);
+  let results = (outs Variadic<AnyStaticShapeTensor>:$results);
+  let assemblyFormat = [{
+    $kernel (`ins` `(` $inputs^ `:` type($inputs) `)`)? `outs` `(` $inits `:` type($inits) `)`
+    `params` $params attr-dict `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kiln_KernelCallOp : Kiln_Op<"kernel_call", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "calls a kernel of the runtime on buffers";

@@ -2805,6 +2805,95 @@ def TF_BetaincOp : TF_Op<"Betainc", [TF_Elementwise, TF_HostOnly]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Matrix factorizations and solvers, on batches of matrices in the last two dimensions:
+// the runtime's kernels (kiln/kernels/linalg.h), Eigen's algorithms as in TensorFlow's CPU
+// kernels, so on a CPU (TF_HostOnly); float16 and bfloat16 through float32. Where
+// TensorFlow's kernel fails on a singular matrix the compiled model's call fails too.
+//===----------------------------------------------------------------------===//
+
+class TF_FactorizationOp<string mnemonic> : TF_Op<mnemonic, [TF_HostOnly]>;
+
+def TF_CholeskyOp : TF_FactorizationOp<"Cholesky"> {
+  let summary = "the lower Cholesky factor of each matrix (its lower triangle is read)";
+  let description = [{
+    A matrix that is not positive definite gives NaNs in its lower triangle, as TensorFlow
+    writes them.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$input, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferSquareMatrices";
+}
+
+def TF_MatrixInverseOp : TF_FactorizationOp<"MatrixInverse"> {
+  let summary = "the inverse of each matrix (of its transpose with `adjoint`), by LU with "
+                "partial pivoting; a zero pivot fails the call";
+  let dataArgs = (ins TF_FloatTensor:$input,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferSquareMatrices";
+}
+
+def TF_MatrixSolveOp : TF_FactorizationOp<"MatrixSolve"> {
+  let summary = "x with matrix x = rhs (matrix transposed with `adjoint`), by LU with "
+                "partial pivoting; a zero pivot fails the call";
+  let dataArgs = (ins TF_FloatTensor:$matrix, TF_FloatTensor:$rhs,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferMatrixSolve";
+}
+
+def TF_MatrixTriangularSolveOp : TF_FactorizationOp<"MatrixTriangularSolve"> {
+  let summary = "x with triangle(matrix) x = rhs, the lower or upper triangle read "
+                "(transposed with `adjoint`); batch dimensions broadcast";
+  let dataArgs = (ins TF_FloatTensor:$matrix, TF_FloatTensor:$rhs,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$lower,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$adjoint, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferMatrixSolve";
+}
+
+def TF_QrOp : TF_FactorizationOp<"Qr"> {
+  let summary = "input = q r, q with orthonormal columns, r upper triangular (Householder)";
+  let dataArgs = (ins TF_FloatTensor:$input,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$full_matrices, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$q, TF_FloatTensor:$r);
+  let inferFn = "inferQr";
+}
+
+def TF_SelfAdjointEigV2Op : TF_FactorizationOp<"SelfAdjointEigV2"> {
+  let summary = "the eigenvalues (ascending) and eigenvectors (columns) of each symmetric "
+                "matrix, its lower triangle read";
+  let dataArgs = (ins TF_FloatTensor:$input,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$compute_v, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$e, TF_FloatTensor:$v);
+  let inferFn = "inferSelfAdjointEigV2";
+}
+
+def TF_SvdOp : TF_FactorizationOp<"Svd"> {
+  let summary = "input = u diag(s) v^T, the singular values s descending";
+  let dataArgs = (ins TF_FloatTensor:$input,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$compute_uv,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$full_matrices, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$s, TF_FloatTensor:$u, TF_FloatTensor:$v);
+  let inferFn = "inferSvd";
+}
+
+def TF_TridiagonalSolveOp : TF_FactorizationOp<"TridiagonalSolve"> {
+  let summary = "x with t x = rhs, t tridiagonal: diagonals [..., 3, M] holds its "
+                "superdiagonal, diagonal and subdiagonal";
+  let description = [{
+    By Gaussian elimination with partial pivoting (the default) or the Thomas algorithm; a
+    singular system gives NaNs, as TensorFlow writes them. `perturb_singular` is refused.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$diagonals, TF_FloatTensor:$rhs,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$partial_pivoting,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$perturb_singular,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferTridiagonalSolve";
+}
+
+//===----------------------------------------------------------------------===//
 // Data-dependent sizes. Each op's result size along its first dimension depends on the
 // values it reads; `kiln-graph-bound-sizes` gives such a result the static type of its
 // bound, and the op then writes its first `count` rows (the size TensorFlow's result would

@@ -105,6 +105,11 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
     transforms reach the direct sum within 1e-5 of the sum of the products' magnitudes,
     while the GEMM's order of additions is a plain sum's.
 
+    Ops the runtime computes by a kernel call of its own (the matrix factorizations) become
+    `kiln.kernel`, and where TensorFlow's kernel fails on their values (a singular matrix)
+    a `kiln.check` of the kernel's status, unless `runtime-checks=false`
+    (`kiln compile --no-runtime-checks`).
+
     Before:
     ```mlir
     %0 = "tf.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
@@ -127,6 +132,8 @@ def TFToLinalgPass : Pass<"kiln-lower-tf-to-linalg", "mlir::ModuleOp"> {
   let options = [
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "Let f32 3x3 convolutions use the Winograd kernel">,
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "Check the status of kernels that fail where TensorFlow's kernels report errors">,
   ];
 }
 

@@ -69,6 +69,7 @@ struct TFToLinalgPass : lower::impl::TFToLinalgPassBase<TFToLinalgPass> {
     lower::populateDiagonalPatterns(converter, patterns);
     lower::populateRandomPatterns(converter, patterns);
     lower::populateSpecialPatterns(converter, patterns);
+    lower::populateFactorizationPatterns(converter, patterns, runtimeChecks);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

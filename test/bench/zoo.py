@@ -5,8 +5,8 @@ Every Keras application TensorFlow 2.21 ships at its default input size (weights
 with a fixed seed, batch norms calibrated on the input so that activations stay of order one
 and a comparison with TensorFlow checks something), plus transformer encoders (a BERT-base
 layer: sequence 128, hidden 768, 12 heads; and a small four-layer one, with the exact GELU),
-a 1-D convolutional audio model and a U-Net with transposed convolutions, each at batch 1 and
-batch 8. Each model is written once to DIR (default $KILN_ZOO, else ~/.cache/kiln-zoo) as
+a 1-D convolutional audio model, a U-Net with transposed convolutions and a DeepLabV3-style
+segmenter with dilated convolutions, each at batch 1 and batch 8. Each model is written once to DIR (default $KILN_ZOO, else ~/.cache/kiln-zoo) as
 NAME-bBATCH.pb (binary GraphDef), NAME-bBATCH.npz (its inputs) and NAME-bBATCH.json (feeds,
 fetches, title); later calls reuse them. A model that does not freeze to a plain GraphDef,
 or that this 2-core, 24 GiB machine cannot run in reasonable time, is listed with the reason
@@ -105,6 +105,35 @@ def _unet(size=128, classes=2):
     return build, (size, size, 3)
 
 
+def _deeplab(size=129, classes=21):
+    """A DeepLabV3-style segmenter: a strided backbone to 1/8 resolution, a residual block of
+    dilated 3x3 convolutions (rate 2), atrous spatial pyramid pooling (a 1x1 convolution,
+    3x3 convolutions at rates 6, 12 and 18, and image pooling, concatenated), a 1x1
+    projection and bilinear upsampling to the input's size. Keras writes each dilated
+    convolution as SpaceToBatchND, Conv2D, BatchToSpaceND."""
+    def build(batch):
+        import tensorflow as tf
+        k = tf.keras
+
+        def conv(h, filters, kernel, strides=1, rate=1):
+            h = k.layers.Conv2D(filters, kernel, strides=strides, dilation_rate=rate,
+                                padding="same", use_bias=False)(h)
+            return k.layers.ReLU()(k.layers.BatchNormalization()(h))
+        x = k.Input((size, size, 3), batch_size=batch)
+        h = x
+        for filters in (32, 64, 128):
+            h = conv(conv(h, filters, 3, strides=2), filters, 3)
+        h = k.layers.Add()([h, conv(conv(h, 128, 3, rate=2), 128, 3, rate=2)])
+        pooled = k.layers.GlobalAveragePooling2D(keepdims=True)(h)
+        pooled = k.layers.UpSampling2D(h.shape[1], interpolation="bilinear")(
+            conv(pooled, 64, 1))
+        branches = [conv(h, 64, 1)] + [conv(h, 64, 3, rate=r) for r in (6, 12, 18)] + [pooled]
+        h = conv(k.layers.Concatenate()(branches), 64, 1)
+        h = k.layers.Conv2D(classes, 1)(h)
+        return k.Model(x, k.layers.Resizing(size, size, interpolation="bilinear")(h))
+    return build, (size, size, 3)
+
+
 def _lstm(seq, features, units):
     """A Keras LSTM over a sequence (unroll=False: a While loop over TensorLists), its last
     output; frozen keeping the loop functional (lower_control_flow=False)."""
@@ -172,6 +201,8 @@ ZOO["encoder-small"] = ("small encoder (4 layers, seq 64, hidden 256, 4 heads)",
                         _encoder(4, 64, 256, 4, 1024), None)
 ZOO["audio-conv1d"] = ("1-D conv audio model (16000 samples)", _audio(), None)
 ZOO["unet"] = ("U-Net 128x128 (transposed convolutions)", _unet(), None)
+ZOO["deeplab"] = ("DeepLabV3-style segmenter 129x129 (dilated convolutions, ASPP at rates 6, "
+                  "12, 18)", _deeplab(), None)
 ZOO["lstm"] = ("Keras LSTM (seq 50, 64 features, hidden 128)", _lstm(50, 64, 128), None)
 
 BATCHES = (1, 8)

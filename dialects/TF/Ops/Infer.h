@@ -401,6 +401,13 @@ mlir::LogicalResult inferBetainc(const InferContext &ctx, InferResult &out);
 // Random.cpp
 mlir::LogicalResult inferRandomKeyCounter(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferStatelessRandom(const InferContext &ctx, InferResult &out);
+// Factorizations.cpp
+mlir::LogicalResult inferSquareMatrices(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferMatrixSolve(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferQr(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSelfAdjointEigV2(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferSvd(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferTridiagonalSolve(const InferContext &ctx, InferResult &out);
 // Composites.cpp
 mlir::LogicalResult inferSparseMatMul(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferGenericConv(const InferContext &ctx, InferResult &out);

@@ -124,6 +124,9 @@ void populateScatterPatterns(const mlir::TypeConverter &converter,
 void populateDataDependentPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 /// The special functions (Lgamma, Igamma, Betainc ...): calls of libkiln_kernels'.
+/// With `checks`, a kiln.check of each kernel's status where TensorFlow's kernel fails.
+void populateFactorizationPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns, bool checks);
 void populateSpecialPatterns(const mlir::TypeConverter &converter,
                              mlir::RewritePatternSet &patterns);
 /// StatelessRandomGetKeyCounter and the V2 stateless random ops (Philox-4x32-10).

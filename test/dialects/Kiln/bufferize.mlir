@@ -56,3 +56,24 @@ func.func @attention_mask(%q: tensor<2x2x6x8xf32>, %k: tensor<2x2x6x8xf32>, %v: 
       : tensor<2x2x6x8xf32>, tensor<2x2x6x8xf32>, tensor<2x2x6x4xf32> -> tensor<2x2x6x4xf32>
   return %o : tensor<2x2x6x4xf32>
 }
+
+// Tests that kiln.kernel bufferizes to the kernel_call of its kernel: inputs read from
+// their buffers (a view of some columns through a contiguous copy), its results in new
+// buffers.
+// CHECK-LABEL: func.func @kernel(
+// CHECK-SAME: %[[A:.*]]: memref<4x6xf32>) -> (memref<4x4xf32>, memref<4x3xf32>)
+// CHECK: %[[VIEW:.*]] = memref.subview %[[A]][0, 0] [4, 3] [1, 1]
+// CHECK: %[[Q:.*]] = memref.alloc() {{.*}}: memref<4x4xf32>
+// CHECK: %[[R:.*]] = memref.alloc() {{.*}}: memref<4x3xf32>
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<4x3xf32>
+// CHECK: memref.copy %[[VIEW]], %[[COPY]]
+// CHECK: kiln.kernel_call "qr_f32" ins(%[[COPY]] : memref<4x3xf32>) outs(%[[Q]], %[[R]] : memref<4x4xf32>, memref<4x3xf32>) params {batch = 1 : i64, full_matrices, m = 4 : i64, n = 3 : i64}
+// CHECK: return %[[Q]], %[[R]]
+func.func @kernel(%a6: tensor<4x6xf32>) -> (tensor<4x4xf32>, tensor<4x3xf32>) {
+  %a = tensor.extract_slice %a6[0, 0] [4, 3] [1, 1] : tensor<4x6xf32> to tensor<4x3xf32>
+  %q0 = tensor.empty() : tensor<4x4xf32>
+  %r0 = tensor.empty() : tensor<4x3xf32>
+  %q, %r = kiln.kernel "qr_f32" ins(%a : tensor<4x3xf32>) outs(%q0, %r0 : tensor<4x4xf32>, tensor<4x3xf32>)
+      params {batch = 1 : i64, m = 4 : i64, n = 3 : i64, full_matrices} -> tensor<4x4xf32>, tensor<4x3xf32>
+  return %q, %r : tensor<4x4xf32>, tensor<4x3xf32>
+}

@@ -94,7 +94,7 @@ func.func @gpu_kernel_on_cpu(%a: memref<4xf32>) {
 // -----
 
 func.func @unknown(%a: memref<4xf32>) {
-  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_matmul_epilogue_f32, gpu_matmul_residual_f32, gpu_batch_matmul_f32, gpu_matmul_f16, gpu_batch_matmul_f16, gpu_conv2d_f32, gpu_conv2d_residual_f32, gpu_partition_send, gpu_partition_recv}}
+  // expected-error @+1 {{'kiln.kernel_call' op calls the unknown kernel 'gemm'; the kernel table has cholesky_f32, matrix_inverse_f32, matrix_solve_f32, triangular_solve_f32, qr_f32, self_adjoint_eig_f32, eigenvalues_f32, svd_f32, singular_values_f32, tridiagonal_solve_f32, cholesky_f64, matrix_inverse_f64, matrix_solve_f64, triangular_solve_f64, qr_f64, self_adjoint_eig_f64, eigenvalues_f64, svd_f64, singular_values_f64, tridiagonal_solve_f64, matmul_f32, matmul_epilogue_f32, matmul_residual_f32, batch_matmul_f32, attention_f32, attention_masked_f32, depthwise_conv2d_f32, pointwise_depthwise_f32, conv2d_3x3_f32, conv2d_3x3_cached_f32, conv2d_direct_f32, conv2d_gemm_f32, max_pool2d_f32, partition_send, partition_recv, gpu_matmul_f32, gpu_matmul_epilogue_f32, gpu_matmul_residual_f32, gpu_batch_matmul_f32, gpu_matmul_f16, gpu_batch_matmul_f16, gpu_conv2d_f32, gpu_conv2d_residual_f32, gpu_partition_send, gpu_partition_recv}}
   kiln.kernel_call "gemm" ins(%a : memref<4xf32>) params {}
   return
 }
@@ -595,5 +595,77 @@ func.func @f16_product_of_f32(%a: memref<2x3xf32>, %b: memref<3x4xf16>, %c: memr
     attributes {kiln.device = "/job:localhost/replica:0/task:0/device:GPU:0"} {
   // expected-error @+1 {{'kiln.kernel_call' op takes 'memref<2x3xf32>' as its input 'a'; expected a static, contiguous f16 buffer of rank 2}}
   kiln.kernel_call "gpu_matmul_f16" ins(%a, %b : memref<2x3xf32>, memref<3x4xf16>) outs(%c : memref<2x4xf16>) params {m = 2 : i64, n = 4 : i64, k = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @linalg_sizes(%a: memref<2x3x3xf32>, %l: memref<2x3x4xf32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op expects its l buffer to hold 18 elements (from its parameters), but it is 'memref<2x3x4xf32>'}}
+  kiln.kernel_call "cholesky_f32" ins(%a : memref<2x3x3xf32>) outs(%l : memref<2x3x4xf32>) params {batch = 2 : i64, n = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @linalg_element(%a: memref<3x3xf32>, %x: memref<3x3xf32>, %ok: memref<f32>) {
+  // expected-error @+1 {{'kiln.kernel_call' op takes 'memref<f32>' as its output 'ok'; expected a static, contiguous i32 buffer}}
+  kiln.kernel_call "matrix_inverse_f32" ins(%a : memref<3x3xf32>) outs(%x, %ok : memref<3x3xf32>, memref<f32>) params {batch = 1 : i64, n = 3 : i64}
+  return
+}
+
+// -----
+
+func.func @kernel_unknown(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op names the unknown kernel 'lu_f32'}}
+  %0 = kiln.kernel "lu_f32" ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) params {} -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_gpu(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op names 'gpu_partition_recv', a GPU kernel; it takes tensors of host kernels only}}
+  %0 = kiln.kernel "gpu_partition_recv" outs(%a : tensor<4xf32>) params {key = 0 : i32} -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_epilogue(%a: tensor<2x2xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op names 'matmul_epilogue_f32', which takes epilogues}}
+  %0 = kiln.kernel "matmul_epilogue_f32" ins(%a, %a : tensor<2x2xf32>, tensor<2x2xf32>) outs(%a : tensor<2x2xf32>) params {} -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_reads_outputs(%a: tensor<2x2xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op names 'matmul_f32', which reads its outputs unless told not to}}
+  %0 = kiln.kernel "matmul_f32" ins(%a, %a : tensor<2x2xf32>, tensor<2x2xf32>) outs(%a : tensor<2x2xf32>) params {} -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_count(%a: tensor<3x3xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op has 1 inputs and 1 inits; 'matrix_inverse_f32' reads 1 and writes 2}}
+  %0 = kiln.kernel "matrix_inverse_f32" ins(%a : tensor<3x3xf32>) outs(%a : tensor<3x3xf32>) params {} -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_results(%a: tensor<3x3xf32>, %b: tensor<9xf32>) {
+  // expected-error @+1 {{'kiln.kernel' op must have its inits' types as its results' types}}
+  %0 = kiln.kernel "cholesky_f32" ins(%a : tensor<3x3xf32>) outs(%a : tensor<3x3xf32>) params {} -> tensor<9xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_element(%a: tensor<3x3xf64>) {
+  // expected-error @+1 {{'kiln.kernel' op takes 'tensor<3x3xf64>' as 'a'; 'cholesky_f32' takes a f32 tensor}}
+  %0 = kiln.kernel "cholesky_f32" ins(%a : tensor<3x3xf64>) outs(%a : tensor<3x3xf64>) params {} -> tensor<3x3xf64>
   return
 }

@@ -113,3 +113,16 @@ func.func @attention_mask(%q: tensor<2x3x5x8xf32>, %k: tensor<2x3x7x8xf32>, %v: 
       : tensor<2x3x5x8xf32>, tensor<2x3x7x8xf32>, tensor<2x3x7x4xf32> -> tensor<2x3x5x4xf32>
   return %o : tensor<2x3x5x4xf32>
 }
+
+// The tensor form, kiln.kernel: a linear-algebra kernel with two results and a status.
+// CHECK-LABEL: func.func @kernel
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x3x3xf64>
+// CHECK-NEXT: %[[OK:.*]] = tensor.empty() : tensor<2xi32>
+// CHECK-NEXT: %{{.*}}:2 = kiln.kernel "matrix_inverse_f64" ins(%arg0 : tensor<2x3x3xf64>) outs(%[[E]], %[[OK]] : tensor<2x3x3xf64>, tensor<2xi32>) params {adjoint, batch = 2 : i64, n = 3 : i64} -> tensor<2x3x3xf64>, tensor<2xi32>
+func.func @kernel(%a: tensor<2x3x3xf64>) -> (tensor<2x3x3xf64>, tensor<2xi32>) {
+  %e = tensor.empty() : tensor<2x3x3xf64>
+  %ok = tensor.empty() : tensor<2xi32>
+  %inverse, %status = kiln.kernel "matrix_inverse_f64" ins(%a : tensor<2x3x3xf64>) outs(%e, %ok : tensor<2x3x3xf64>, tensor<2xi32>)
+      params {batch = 2 : i64, n = 3 : i64, adjoint} -> tensor<2x3x3xf64>, tensor<2xi32>
+  return %inverse, %status : tensor<2x3x3xf64>, tensor<2xi32>
+}

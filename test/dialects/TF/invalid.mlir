@@ -1801,3 +1801,67 @@ func.func @tridiagonal_shape(%d: tensor<1x4xf32>, %r: tensor<3x2xf32>) {
   %0 = "tf.TridiagonalMatMul"(%d, %d, %d, %r) : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<3x2xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @cholesky_not_square(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{the input must hold square matrices, got float32 [2,3,4]}}
+  // expected-error @+1 {{'tf.Cholesky' op failed to infer returned types}}
+  %0 = "tf.Cholesky"(%x) : (tensor<2x3x4xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @qr_vector(%x: tensor<4xf32>) {
+  // expected-error @+2 {{the input must be a matrix or a batch of them (rank 2 or more), got float32 [4]}}
+  // expected-error @+1 {{'tf.Qr' op failed to infer returned types}}
+  %0:2 = "tf.Qr"(%x) : (tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @solve_rows(%a: tensor<3x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+2 {{rhs must have as many rows as the matrix, got float32 [4,2] for float32 [3,3]}}
+  // expected-error @+1 {{'tf.MatrixSolve' op failed to infer returned types}}
+  %0 = "tf.MatrixSolve"(%a, %b) : (tensor<3x3xf32>, tensor<4x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Tests that MatrixSolve's batches must be equal (MatrixTriangularSolve's broadcast).
+func.func @solve_batch(%a: tensor<3x3xf32>, %b: tensor<2x3x2xf32>) {
+  // expected-error @+2 {{matrix and rhs must have the same batch dimensions, got float32 [3,3] and float32 [2,3,2]}}
+  // expected-error @+1 {{'tf.MatrixSolve' op failed to infer returned types}}
+  %0 = "tf.MatrixSolve"(%a, %b) : (tensor<3x3xf32>, tensor<2x3x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @triangular_batch(%a: tensor<2x3x3xf32>, %b: tensor<4x3x2xf32>) {
+  // expected-error @+2 {{the batch dimensions of float32 [2,3,3] and float32 [4,3,2] do not broadcast}}
+  // expected-error @+1 {{'tf.MatrixTriangularSolve' op failed to infer returned types}}
+  %0 = "tf.MatrixTriangularSolve"(%a, %b) : (tensor<2x3x3xf32>, tensor<4x3x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @tridiagonal_shape(%d: tensor<2x5xf32>, %b: tensor<5x1xf32>) {
+  // expected-error @+2 {{diagonals must be [..., 3, M] and rhs [..., M, K] with one batch, got float32 [2,5] and float32 [5,1]}}
+  // expected-error @+1 {{'tf.TridiagonalSolve' op failed to infer returned types}}
+  %0 = "tf.TridiagonalSolve"(%d, %b) : (tensor<2x5xf32>, tensor<5x1xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @tridiagonal_perturb(%d: tensor<3x5xf32>, %b: tensor<5x1xf32>) {
+  // expected-error @+2 {{Kiln does not support perturb_singular (a pivot perturbed away from 0)}}
+  // expected-error @+1 {{'tf.TridiagonalSolve' op failed to infer returned types}}
+  %0 = "tf.TridiagonalSolve"(%d, %b) {perturb_singular = true} : (tensor<3x5xf32>, tensor<5x1xf32>) -> tensor<*xf32>
+  return
+}

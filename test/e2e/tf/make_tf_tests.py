@@ -127,6 +127,10 @@ FAMILIES = {
     "special": "special functions (Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e, "
                "Igamma, Igammac, IgammaGradA, RandomGammaGrad, Zeta, Polygamma, Betainc), "
                "float32 and float64",
+    "linalg": "matrix factorizations and solvers (Cholesky, MatrixInverse, MatrixSolve, "
+              "MatrixTriangularSolve, Qr, SelfAdjointEigV2, Svd, TridiagonalSolve) by Eigen's "
+              "algorithms, as TensorFlow's CPU kernels run them: batches, adjoints, full and "
+              "reduced factors, tall and wide matrices, float16 to float64",
     "random": "TensorFlow's stateless random ops (Philox-4x32-10 as its CPU kernels run it: "
               "uniform bits exact, normals through Box-Muller), from seeds fed at run time",
     "image": "image processing, quantization simulation and Bitcast (ExtractImagePatches, "
@@ -155,6 +159,11 @@ SPECIAL = (2e-6, 1e-7, "Eigen's scalar special functions against TensorFlow's ve
 FOLDED_BN = (2e-6, 1e-6, "constant statistics fold to x * s + b per channel (as TensorFlow's "
              "remapper folds them), which rounds differently from (x - mean) * s + offset "
              "where the two terms cancel")
+
+LINALG = (5e-5, 5e-6, "Eigen's factorizations, the algorithms TensorFlow's kernels run, "
+          "built with other vectorisation: a few ulp, amplified by the matrices' condition "
+          "numbers (below 100 here)")
+LINALG_HALF = (5e-3, 5e-3, "float16 results of float32 factorizations: an f16 ulp")
 
 CASES = []
 
@@ -580,6 +589,16 @@ def build_errors():
                "node 'z' (Mod): integer division by zero (y[1] is 0)")
     params = f32(r, (5, 3))
     idx = np.array([[0, 7], [2, 1]], np.int32)
+    singular = np.array([[[1, 2], [3, 4]], [[1, 2], [2, 4]]], np.float32)
+    error_case("inverse_singular", "MatrixInverse of a batch whose second matrix is singular "
+               "(a zero pivot)",
+               lambda p: {"inv": raw.MatrixInverse(input=p["a"], name="inv")},
+               [("a", singular)],
+               "node 'inv' (MatrixInverse): the matrix[1] is not invertible (a zero pivot)")
+    error_case("solve_singular", "MatrixSolve of a singular matrix",
+               lambda p: {"x": raw.MatrixSolve(matrix=p["a"], rhs=p["b"], name="x")},
+               [("a", singular[1]), ("b", np.ones((2, 1), np.float32))],
+               "node 'x' (MatrixSolve): the matrix is not invertible (a zero pivot)")
     error_case("gather_out_of_range", "GatherV2 with an index past the end (TensorFlow: "
                "indices[0,1] = 7 is not in [0, 5))",
                lambda p: {"g": raw.GatherV2(params=p["p"], indices=p["i"],
@@ -1788,6 +1807,84 @@ def build_special():
              "on %s" % suffix, binary,
              [("a", a), ("x", x), ("zx", zx), ("q", q), ("n", n), ("px", px), ("bb", bb),
               ("bx", bx)], SPECIAL)
+
+
+def build_linalg():
+    r = rng_for("linalg")
+
+    def well_conditioned(shape, dtype):
+        """Matrices with a dominant diagonal (condition numbers below 100)."""
+        a = r.uniform(-1, 1, shape)
+        n = shape[-1]
+        a += 2.5 * np.eye(n)
+        return a.astype(dtype)
+
+    def spd(shape, dtype):
+        a = r.uniform(-1, 1, shape)
+        return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+    def solvers(p):
+        return {"chol": raw.Cholesky(input=p["s"], name="chol"),
+                "inv": raw.MatrixInverse(input=p["a"], name="inv"),
+                "inv_adj": raw.MatrixInverse(input=p["a"], adjoint=True, name="inv_adj"),
+                "solve": raw.MatrixSolve(matrix=p["a"], rhs=p["b"], name="solve"),
+                "solve_adj": raw.MatrixSolve(matrix=p["a"], rhs=p["b"], adjoint=True,
+                                             name="solve_adj"),
+                "lower": raw.MatrixTriangularSolve(matrix=p["a"], rhs=p["b"], name="lower"),
+                "upper_adj": raw.MatrixTriangularSolve(matrix=p["a"], rhs=p["b"], lower=False,
+                                                       adjoint=True, name="upper_adj"),
+                # One matrix for the whole batch of right-hand sides.
+                "broadcast": raw.MatrixTriangularSolve(matrix=p["t"], rhs=p["b"],
+                                                       lower=False, name="broadcast"),
+                "tri_pivot": raw.TridiagonalSolve(diagonals=p["d"], rhs=p["c"],
+                                                  name="tri_pivot"),
+                "tri_thomas": raw.TridiagonalSolve(diagonals=p["d"], rhs=p["c"],
+                                                   partial_pivoting=False, name="tri_thomas")}
+    for dtype, suffix in [(np.float32, "f32"), (np.float64, "f64")]:
+        d = r.uniform(-1, 1, (2, 3, 5)).astype(dtype)
+        d[:, 1] += np.where(d[:, 1] >= 0, 2.5, -2.5).astype(dtype)
+        d[1, 1, 0] = 0.1  # a pivot smaller than the subdiagonal below it: rows interchange
+        case("linalg_solvers_" + suffix, "linalg", "Cholesky, MatrixInverse (adjoint too), "
+             "MatrixSolve (adjoint too), MatrixTriangularSolve (lower, upper adjoint, one "
+             "matrix broadcast over a batch) and TridiagonalSolve (partial pivoting with an "
+             "interchange, Thomas) on %s batches" % suffix, solvers,
+             [("s", spd((2, 4, 4), dtype)), ("a", well_conditioned((2, 3, 3), dtype)),
+              ("b", r.uniform(-1, 1, (2, 3, 2)).astype(dtype)),
+              ("t", well_conditioned((3, 3), dtype)), ("d", d),
+              ("c", r.uniform(-1, 1, (2, 5, 2)).astype(dtype))], LINALG)
+
+    def factors(p):
+        out = {}
+        for m in ["tall", "wide"]:
+            q, rr = raw.Qr(input=p[m], name="qr_" + m)
+            qf, rf = raw.Qr(input=p[m], full_matrices=True, name="qr_full_" + m)
+            s, u, v = raw.Svd(input=p[m], name="svd_" + m)
+            sf, uf, vf = raw.Svd(input=p[m], full_matrices=True, name="svd_full_" + m)
+            out.update({"qr_" + m: q, "qr_" + m + ":1": rr, "qr_full_" + m: qf,
+                        "qr_full_" + m + ":1": rf, "svd_" + m: s, "svd_" + m + ":1": u,
+                        "svd_" + m + ":2": v, "svd_full_" + m: sf, "svd_full_" + m + ":1": uf,
+                        "svd_full_" + m + ":2": vf})
+        sv = raw.Svd(input=p["tall"], compute_uv=False, name="svd_values")
+        e, ev = raw.SelfAdjointEigV2(input=p["sym"], name="eig")
+        ee = raw.SelfAdjointEigV2(input=p["sym"], compute_v=False, name="eigvals")
+        out.update({"svd_values": sv[0], "eig": e, "eig:1": ev, "eigvals": ee[0]})
+        return out
+    for dtype, suffix in [(np.float32, "f32"), (np.float64, "f64")]:
+        sym = r.uniform(-1, 1, (2, 4, 4))
+        sym = (sym + np.swapaxes(sym, -1, -2)).astype(dtype)
+        case("linalg_factors_" + suffix, "linalg", "Qr and Svd (reduced and full, tall and "
+             "wide matrices, singular values alone) and SelfAdjointEigV2 (with and without "
+             "eigenvectors) on %s batches" % suffix, factors,
+             [("tall", r.uniform(-1, 1, (2, 5, 3)).astype(dtype)),
+              ("wide", r.uniform(-1, 1, (3, 4)).astype(dtype)), ("sym", sym)], LINALG)
+
+    def half(p):
+        q, rr = raw.Qr(input=p["m"], name="qr")
+        return {"inv": raw.MatrixInverse(input=p["a"], name="inv"), "qr": q, "qr:1": rr}
+    # The float16 kernels TensorFlow's CPU has (its others are float32 and float64 only).
+    case("linalg_f16", "linalg", "MatrixInverse and Qr on float16 (computed in float32)",
+         half, [("a", well_conditioned((2, 3, 3), np.float16)),
+                ("m", r.uniform(-1, 1, (4, 3)).astype(np.float16))], LINALG_HALF)
 
 
 def build_aliases():
@@ -3286,7 +3383,7 @@ def main(only):
     for build in [build_math, build_binary, build_elementwise, build_empty, build_errors, build_logic, build_reduce, build_cumulative, build_shape, build_lists,
                   build_slices, build_split, build_rearrange, build_range, build_resize,
                   build_gather_tile, build_batch_matmul, build_attention, build_einsum, build_conv, build_conv3d, build_space_batch,
-                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_quantize, build_assert, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
+                  build_fused, build_gradients, build_window_grads, build_loss_grads, build_composites, build_slice_grads, build_random, build_special, build_linalg, build_quantize, build_assert, build_aliases, build_scatter, build_diagonals, build_search, build_image, build_dynamic, build_detection,
                   build_functions, build_control_flow, build_control_flow_v1, build_devices]:
         build()
     unknown = set(only) - {c.name for c in CASES}

@@ -364,6 +364,14 @@ static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t 
 /* The special functions (kiln/kernels/special.h): PREFIX NAME "_f32" or "_f64", one element
  * a call ("kiln_special_lgamma_f32"). */
 #define KILN_SPECIAL_PREFIX "kiln_special_"
+/* The matrix factorizations and solvers (kiln/kernels/linalg.h): PREFIX NAME "_f32" or
+ * "_f64" ("kiln_kernel_cholesky_f32"), and their flags. */
+#define KILN_KERNEL_PREFIX "kiln_kernel_"
+#define KILN_LINALG_ADJOINT 1          /* use the matrix's transpose (MatrixInverse, */
+                                       /* MatrixSolve, MatrixTriangularSolve) */
+#define KILN_LINALG_LOWER 2            /* the lower triangle (MatrixTriangularSolve) */
+#define KILN_LINALG_FULL_MATRICES 4    /* Qr's m x m q, Svd's m x m u and n x n v */
+#define KILN_LINALG_PARTIAL_PIVOTING 8 /* TridiagonalSolve with row interchanges */
 
 /* The NumPy name of `dtype` ("float32", "int32", "bool" ...), or "invalid". */
 static inline const char *kiln_dtype_name(int32_t dtype) {
