@@ -1944,6 +1944,34 @@ def TF_FakeQuantWithMinMaxVarsPerChannelOp : TF_FakeQuantOp<
     "min and max, one of each per position of the last dimension",
     (ins TensorOf<[F32]>:$min, TensorOf<[F32]>:$max)>;
 
+// The gradients of the FakeQuant ops: `gradients` passed where `inputs` is within the
+// nudged bounds (0 elsewhere); the Vars forms also sum the gradients below the lower
+// bound and above the upper one, for min and max.
+class TF_FakeQuantGradOp<string mnemonic, string what, dag bounds, dag outputs>
+    : TF_Op<mnemonic> {
+  let summary = "the gradient of " # what # " with respect to its inputs (and bounds)";
+  let dataArgs = !con((ins TensorOf<[F32]>:$gradients, TensorOf<[F32]>:$inputs), bounds,
+      (ins DefaultValuedOptionalAttr<I64Attr, "8">:$num_bits,
+           DefaultValuedOptionalAttr<BoolAttr, "false">:$narrow_range));
+  let results = outputs;
+  let inferFn = "inferFakeQuantGrad";
+}
+def TF_FakeQuantWithMinMaxArgsGradientOp : TF_FakeQuantGradOp<
+    "FakeQuantWithMinMaxArgsGradient", "FakeQuantWithMinMaxArgs",
+    (ins DefaultValuedOptionalAttr<F32Attr, "-6.0f">:$min,
+         DefaultValuedOptionalAttr<F32Attr, "6.0f">:$max),
+    (outs TensorOf<[F32]>:$backprops)>;
+def TF_FakeQuantWithMinMaxVarsGradientOp : TF_FakeQuantGradOp<
+    "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVars",
+    (ins TensorOf<[F32]>:$min, TensorOf<[F32]>:$max),
+    (outs TensorOf<[F32]>:$backprops_wrt_input, TensorOf<[F32]>:$backprop_wrt_min,
+          TensorOf<[F32]>:$backprop_wrt_max)>;
+def TF_FakeQuantWithMinMaxVarsPerChannelGradientOp : TF_FakeQuantGradOp<
+    "FakeQuantWithMinMaxVarsPerChannelGradient", "FakeQuantWithMinMaxVarsPerChannel",
+    (ins TensorOf<[F32]>:$min, TensorOf<[F32]>:$max),
+    (outs TensorOf<[F32]>:$backprops_wrt_input, TensorOf<[F32]>:$backprop_wrt_min,
+          TensorOf<[F32]>:$backprop_wrt_max)>;
+
 //===----------------------------------------------------------------------===//
 // Diagonals of matrices (Ops/Diagonals.cpp): the diagonals d = col - row in [lo, hi] of the
 // last two dimensions, `k` a constant d or [lo, hi]. With several diagonals each is a row

@@ -102,7 +102,8 @@ TEST(Linalg, QrAndSvdMultiplyBack) {
     for (bool full : {false, true}) {
       int64_t cols = full ? m : p;
       std::vector<double> q(2 * m * cols), r(2 * cols * n);
-      kiln_kernel_qr_f64(a.data(), q.data(), r.data(), 2, m, n, full ? KILN_LINALG_FULL_MATRICES : 0);
+      kiln_kernel_qr_f64(a.data(), q.data(), r.data(), 2, m, n,
+                         full ? KILN_LINALG_FULL_MATRICES : 0);
       for (int64_t b = 0; b < 2; ++b) {
         expectNear(product(&q[b * m * cols], &r[b * cols * n], m, cols, n), &a[b * m * n]);
         std::vector<double> qtq = product(&q[b * m * cols], &q[b * m * cols], cols, m, cols, true);
@@ -147,8 +148,8 @@ TEST(Linalg, EigenvectorsDiagonalize) {
 TEST(Linalg, TriangularAndTridiagonalSolves) {
   const int64_t n = 5, k = 2;
   std::vector<double> a = randomMatrices(1, n, n, 6, 3.0), rhs = randomMatrices(1, n, k, 7);
-  for (int32_t flags : {0, KILN_LINALG_LOWER, KILN_LINALG_ADJOINT,
-                        KILN_LINALG_LOWER | KILN_LINALG_ADJOINT}) {
+  for (int32_t flags :
+       {0, KILN_LINALG_LOWER, KILN_LINALG_ADJOINT, KILN_LINALG_LOWER | KILN_LINALG_ADJOINT}) {
     std::vector<double> t = a, x(n * k);
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j)

@@ -186,6 +186,27 @@ LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// The FakeQuant gradients: FakeQuant's checks on (inputs, bounds), gradients of the
+/// inputs' shape; the input's backprop of its type, then the bounds' (Vars forms).
+LogicalResult inferFakeQuantGrad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto gradients = cast<TensorType>(ctx.operandType(0));
+  auto inputs = cast<TensorType>(ctx.operandType(1));
+  if (gradients.getElementType() != inputs.getElementType() ||
+      (gradients.hasRank() && inputs.hasRank() &&
+       failed(verifyCompatibleShape(gradients.getShape(), inputs.getShape()))))
+    return ctx.error("gradients must have the inputs' shape, got ", gradients, " and ", inputs);
+  StringRef forward = ctx.opName.drop_back(StringRef("Gradient").size());
+  InferContext quant{ctx.context, ctx.location, ctx.operands.drop_front(), ctx.attributes, forward};
+  if (failed(inferFakeQuant(quant, out)))
+    return failure();
+  if (forward != "tf.FakeQuantWithMinMaxArgs")
+    for (unsigned i : {2u, 3u})
+      out.push_back(ctx.operandType(i));
+  return success();
+}
+
 namespace {
 
 /// TensorFlow's sampling kernels (sampling_kernels.h), in float as there.

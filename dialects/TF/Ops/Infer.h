@@ -209,6 +209,7 @@ mlir::LogicalResult inferCombinedNonMaxSuppression(const InferContext &ctx, Infe
 mlir::LogicalResult inferBitcast(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferColor(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFakeQuant(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFakeQuantGrad(const InferContext &ctx, InferResult &out);
 // Diagonals.cpp
 /// The diagonals a MatrixDiag*, MatrixDiagPart* or MatrixSetDiag* op names: its constant
 /// `k` (0 for the first forms), lo <= hi, and the sides they align to.

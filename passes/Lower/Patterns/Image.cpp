@@ -802,9 +802,52 @@ template <typename OpT, bool Hue> struct AdjustColorLowering : OpConversionPatte
   }
 };
 
-/// FakeQuant*: min and max nudged so that zero is a quantization level (in the generic's
-/// body, so that fed bounds work), then clamp, round half up to a level and back, as
-/// TensorFlow's fake_quant_ops_functor.h computes it.
+/// FakeQuant's bounds nudged so that zero is a quantization level, and its step, as
+/// TensorFlow's fake_quant_ops_functor.h computes them (scalars, in a generic's body, so
+/// that fed bounds work).
+struct Nudged {
+  Value min, max, scale;
+};
+template <typename OpT> Nudged nudge(OpBuilder &b, Location l, OpT op, Value min, Value max) {
+  Type f32 = b.getF32Type();
+  int64_t bits = op.getNumBits();
+  Value qmin = scalarConstant(b, l, f32, op.getNarrowRange() ? 1 : 0),
+        qmax = scalarConstant(b, l, f32, double((1 << bits) - 1));
+  Value span = arith::SubFOp::create(b, l, max, min);
+  Value levels = arith::SubFOp::create(b, l, qmax, qmin);
+  Value scale = arith::DivFOp::create(b, l, span, levels);
+  Value minOverScale = arith::DivFOp::create(b, l, min, scale);
+  Value zeroFromMin = arith::SubFOp::create(b, l, qmin, minOverScale);
+  Value rounded = math::RoundOp::create(b, l, zeroFromMin);
+  Value under = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, zeroFromMin, qmin);
+  Value over = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, zeroFromMin, qmax);
+  Value capped = arith::SelectOp::create(b, l, over, qmax, rounded);
+  Value zeroPoint = arith::SelectOp::create(b, l, under, qmin, capped);
+  Value lowLevels = arith::SubFOp::create(b, l, qmin, zeroPoint);
+  Value nudgedMin = arith::MulFOp::create(b, l, lowLevels, scale);
+  Value highLevels = arith::SubFOp::create(b, l, qmax, zeroPoint);
+  Value nudgedMax = arith::MulFOp::create(b, l, highLevels, scale);
+  return {nudgedMin, nudgedMax, scale};
+}
+
+/// The bounds of a FakeQuant op or its gradient as tensors: its attributes as f32
+/// constants (the Args forms), else its min and max operands.
+template <typename OpT, typename AdaptorT>
+std::pair<Value, Value> fakeQuantBounds(OpBuilder &b, Location loc, OpT op, AdaptorT adaptor) {
+  if constexpr (std::is_same_v<OpT, tf::FakeQuantWithMinMaxArgsOp> ||
+                std::is_same_v<OpT, tf::FakeQuantWithMinMaxArgsGradientOp>) {
+    auto scalar = RankedTensorType::get({}, b.getF32Type());
+    auto constant = [&](float v) -> Value {
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(scalar, b.getF32FloatAttr(v)));
+    };
+    return {constant(op.getMin().convertToFloat()), constant(op.getMax().convertToFloat())};
+  } else {
+    return {adaptor.getMin(), adaptor.getMax()};
+  }
+}
+
+/// FakeQuant*: clamp to the nudged bounds, round half up to a level and back.
 template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -814,49 +857,97 @@ template <typename OpT> struct FakeQuantLowering : OpConversionPattern<OpT> {
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    SmallVector<Value> operands{adaptor.getInputs()};
-    if constexpr (std::is_same_v<OpT, tf::FakeQuantWithMinMaxArgsOp>) {
-      auto scalar = RankedTensorType::get({}, f32);
-      for (float v : {op.getMin().convertToFloat(), op.getMax().convertToFloat()})
-        operands.push_back(arith::ConstantOp::create(
-            rewriter, loc, DenseElementsAttr::get(scalar, rewriter.getF32FloatAttr(v))));
-    } else {
-      operands.push_back(adaptor.getMin());
-      operands.push_back(adaptor.getMax());
-    }
-    int64_t bits = op.getNumBits();
-    double quantMin = op.getNarrowRange() ? 1 : 0, quantMax = double((1 << bits) - 1);
+    auto [min, max] = fakeQuantBounds(rewriter, loc, op, adaptor);
     Value result = buildElementwise(
-        rewriter, loc, type, operands, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value x = args[0], min = args[1], max = args[2];
-          Value qmin = scalarConstant(b, l, f32, quantMin),
-                qmax = scalarConstant(b, l, f32, quantMax);
-          Value span = arith::SubFOp::create(b, l, max, min);
-          Value levels = arith::SubFOp::create(b, l, qmax, qmin);
-          Value scale = arith::DivFOp::create(b, l, span, levels);
-          Value minOverScale = arith::DivFOp::create(b, l, min, scale);
-          Value zeroFromMin = arith::SubFOp::create(b, l, qmin, minOverScale);
-          Value rounded = math::RoundOp::create(b, l, zeroFromMin);
-          Value under = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, zeroFromMin, qmin);
-          Value over = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, zeroFromMin, qmax);
-          Value capped = arith::SelectOp::create(b, l, over, qmax, rounded);
-          Value zeroPoint = arith::SelectOp::create(b, l, under, qmin, capped);
-          Value lowLevels = arith::SubFOp::create(b, l, qmin, zeroPoint);
-          Value nudgedMin = arith::MulFOp::create(b, l, lowLevels, scale);
-          Value highLevels = arith::SubFOp::create(b, l, qmax, zeroPoint);
-          Value nudgedMax = arith::MulFOp::create(b, l, highLevels, scale);
-          Value inverse = arith::DivFOp::create(b, l, scalarConstant(b, l, f32, 1), scale);
-          Value belowMax = arith::MinimumFOp::create(b, l, x, nudgedMax);
-          Value clamped = arith::MaximumFOp::create(b, l, belowMax, nudgedMin);
-          Value shifted = arith::SubFOp::create(b, l, clamped, nudgedMin);
+        rewriter, loc, type, ValueRange{adaptor.getInputs(), min, max},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Nudged n = nudge(b, l, op, args[1], args[2]);
+          Value x = args[0];
+          Value inverse = arith::DivFOp::create(b, l, scalarConstant(b, l, f32, 1), n.scale);
+          Value belowMax = arith::MinimumFOp::create(b, l, x, n.max);
+          Value clamped = arith::MaximumFOp::create(b, l, belowMax, n.min);
+          Value shifted = arith::SubFOp::create(b, l, clamped, n.min);
           Value steps = arith::MulFOp::create(b, l, shifted, inverse);
           Value half = arith::AddFOp::create(b, l, steps, scalarConstant(b, l, f32, 0.5));
           Value level = math::FloorOp::create(b, l, half);
-          Value back = arith::MulFOp::create(b, l, level, scale);
-          return arith::AddFOp::create(b, l, back, nudgedMin);
+          Value back = arith::MulFOp::create(b, l, level, n.scale);
+          return arith::AddFOp::create(b, l, back, n.min);
         });
     rewriter.replaceOp(op, result);
     return success();
+  }
+};
+
+/// The FakeQuant gradients, as TensorFlow's functors compute them: the gradients times
+/// whether the input is within the nudged bounds; for the Vars forms also the sums of the
+/// gradients times whether it is below the lower bound, and above the upper one (over all
+/// elements, or per position of the last dimension for PerChannel).
+template <typename OpT> struct FakeQuantGradLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<RankedTensorType> types;
+    for (Type t : op->getResultTypes()) {
+      types.push_back(staticTensorType(this->getTypeConverter(), t));
+      if (!types.back())
+        return rewriter.notifyMatchFailure(op, "needs static shapes");
+    }
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto [min, max] = fakeQuantBounds(rewriter, loc, op, adaptor);
+    SmallVector<Value> operands{adaptor.getGradients(), adaptor.getInputs(), min, max};
+    // gradients * (x satisfies `which`(x, nudged bounds)), elementwise.
+    auto masked = [&](auto which) {
+      return buildElementwise(
+          rewriter, loc, types[0], operands, [&](OpBuilder &b, Location l, ValueRange args) {
+            Nudged n = nudge(b, l, op, args[2], args[3]);
+            Value mask = arith::UIToFPOp::create(b, l, f32, which(b, l, args[1], n));
+            return arith::MulFOp::create(b, l, args[0], mask).getResult();
+          });
+    };
+    auto cmp = [](OpBuilder &b, Location l, arith::CmpFPredicate p, Value x, Value y) -> Value {
+      return arith::CmpFOp::create(b, l, p, x, y);
+    };
+    SmallVector<Value> results{masked([&](OpBuilder &b, Location l, Value x, Nudged n) -> Value {
+      Value aboveMin = cmp(b, l, arith::CmpFPredicate::OGE, x, n.min);
+      Value belowMax = cmp(b, l, arith::CmpFPredicate::OLE, x, n.max);
+      return arith::AndIOp::create(b, l, aboveMin, belowMax);
+    })};
+    if (types.size() == 3) {
+      Value below = masked([&](OpBuilder &b, Location l, Value x, Nudged n) {
+        return cmp(b, l, arith::CmpFPredicate::OLT, x, n.min);
+      });
+      Value above = masked([&](OpBuilder &b, Location l, Value x, Nudged n) {
+        return cmp(b, l, arith::CmpFPredicate::OGT, x, n.max);
+      });
+      Value outside[] = {below, above};
+      for (auto [value, type] : llvm::zip(outside, ArrayRef(types).drop_front()))
+        results.push_back(sumToBound(rewriter, loc, value, type));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  /// `value` summed over every dimension (a scalar `type`) or all but the last.
+  static Value sumToBound(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
+    int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+    MLIRContext *ctx = b.getContext();
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::reduction);
+    SmallVector<AffineExpr> kept;
+    if (type.getRank() == 1 && rank > 0) {
+      iterators.back() = utils::IteratorType::parallel;
+      kept.push_back(getAffineDimExpr(rank - 1, ctx));
+    }
+    Value init = filledTensor(b, loc, type, scalarConstant(b, loc, b.getF32Type(), 0));
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
+        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                            AffineMap::get(rank, 0, kept, ctx)},
+        iterators, [](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l,
+                                  arith::AddFOp::create(nb, l, args[1], args[0]).getResult());
+        });
+    return generic.getResult(0);
   }
 };
 
@@ -959,6 +1050,9 @@ void populateImagePatterns(const TypeConverter &converter, RewritePatternSet &pa
       ScaleAndTranslateLowering, AdjustColorLowering<tf::AdjustSaturationOp, false>,
       AdjustColorLowering<tf::AdjustHueOp, true>, ColorSpaceLowering<tf::RGBToHSVOp, true>,
       ColorSpaceLowering<tf::HSVToRGBOp, false>, FakeQuantLowering<tf::FakeQuantWithMinMaxArgsOp>,
+      FakeQuantGradLowering<tf::FakeQuantWithMinMaxArgsGradientOp>,
+      FakeQuantGradLowering<tf::FakeQuantWithMinMaxVarsGradientOp>,
+      FakeQuantGradLowering<tf::FakeQuantWithMinMaxVarsPerChannelGradientOp>,
       FakeQuantLowering<tf::FakeQuantWithMinMaxVarsOp>,
       FakeQuantLowering<tf::FakeQuantWithMinMaxVarsPerChannelOp>>(converter, patterns.getContext());
 }

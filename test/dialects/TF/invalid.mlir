@@ -1865,3 +1865,21 @@ func.func @tridiagonal_perturb(%d: tensor<3x5xf32>, %b: tensor<5x1xf32>) {
   %0 = "tf.TridiagonalSolve"(%d, %b) {perturb_singular = true} : (tensor<3x5xf32>, tensor<5x1xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @fake_quant_grad_shapes(%g: tensor<3x4xf32>, %x: tensor<3x8xf32>) {
+  // expected-error @+2 {{gradients must have the inputs' shape, got float32 [3,4] and float32 [3,8]}}
+  // expected-error @+1 {{'tf.FakeQuantWithMinMaxArgsGradient' op failed to infer returned types}}
+  %0 = "tf.FakeQuantWithMinMaxArgsGradient"(%g, %x) : (tensor<3x4xf32>, tensor<3x8xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @fake_quant_grad_bounds(%g: tensor<3x8xf32>, %lo: tensor<4xf32>) {
+  // expected-error @+2 {{min and max must be vectors of the last dimension of inputs float32 [3,8], got float32 [4]}}
+  // expected-error @+1 {{'tf.FakeQuantWithMinMaxVarsPerChannelGradient' op failed to infer returned types}}
+  %0:3 = "tf.FakeQuantWithMinMaxVarsPerChannelGradient"(%g, %g, %lo, %lo) : (tensor<3x8xf32>, tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}

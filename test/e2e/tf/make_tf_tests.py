@@ -105,7 +105,8 @@ FAMILIES = {
                  "AvgPoolGrad, AvgPool3DGrad, MaxPoolGrad, MaxPoolGradV2, MaxPool3DGrad, "
                  "MaxPoolGradGrad, MaxPoolGradGradV2, MaxPool3DGradGrad, FusedBatchNormGrad, "
                  "FusedBatchNormGradV2, FusedBatchNormGradV3, SoftmaxCrossEntropyWithLogits, "
-                 "SparseSoftmaxCrossEntropyWithLogits)",
+                 "SparseSoftmaxCrossEntropyWithLogits, FakeQuantWithMinMaxArgsGradient, "
+                 "FakeQuantWithMinMaxVarsGradient, FakeQuantWithMinMaxVarsPerChannelGradient)",
     "aliases": "ops under their older names and composites (BiasAddV1, ConjugateTranspose, "
                "_EagerConst, ControlTrigger, Concat, Gather, BatchMatMulV3, SpaceToBatch, "
                "BatchToSpace, MaxPoolV2, Reverse, Empty, ShapeN, BroadcastArgs, ConcatOffset, "
@@ -2333,6 +2334,26 @@ def build_image():
           ("clo", f32(r, (8,), -4, -0.5)), ("chi", f32(r, (8,), 0.5, 4))],
          (1e-6, 1e-6, "level * scale + nudged_min, which Eigen may fuse into one FMA, "
           "cancels near 0"))
+    g = f32(r, (3, 8))
+
+    def quant_grads(p):
+        vars_ = raw.FakeQuantWithMinMaxVarsGradient(gradients=p["g"], inputs=p["x"], min=p["lo"],
+                                                    max=p["hi"], name="vars")
+        chan = raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+            gradients=p["g"], inputs=p["x"], min=p["clo"], max=p["chi"], num_bits=6,
+            narrow_range=True, name="channels")
+        return {"args": raw.FakeQuantWithMinMaxArgsGradient(gradients=p["g"], inputs=p["x"],
+                                                            min=-1.5, max=2.3, num_bits=4,
+                                                            name="args"),
+                "vars": vars_[0], "vars:1": vars_[1], "vars:2": vars_[2],
+                "channels": chan[0], "channels:1": chan[1], "channels:2": chan[2]}
+    case("fake_quant_grads", "gradients", "FakeQuantWithMinMaxArgsGradient (4 bits), "
+         "FakeQuantWithMinMaxVarsGradient (fed bounds) and "
+         "FakeQuantWithMinMaxVarsPerChannelGradient (6 narrow bits): the gradient within the "
+         "nudged bounds, and its sums below and above them", quant_grads,
+         [("g", g), ("x", q), ("lo", np.array(-3.3, np.float32)),
+          ("hi", np.array(4.1, np.float32)), ("clo", f32(r, (8,), -4, -0.5)),
+          ("chi", f32(r, (8,), 0.5, 4))], SUMS)
 
 
 def random_boxes(r, n, spread=1.0):

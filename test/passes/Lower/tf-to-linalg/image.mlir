@@ -115,6 +115,27 @@ func.func @fake_quant(%x: tensor<8xf32>, %lo: tensor<f32>, %hi: tensor<f32>) -> 
 
 // -----
 
+// Tests FakeQuantWithMinMaxVarsPerChannelGradient: the gradient times whether the input is
+// within the nudged bounds, and the gradients below and above them summed per channel
+// (reductions over the rows, the channel parallel).
+// CHECK-LABEL: func.func @fake_quant_grad
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %arg3 : tensor<3x8xf32>, tensor<3x8xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK: %[[GE:.*]] = arith.cmpf oge
+// CHECK: %[[LE:.*]] = arith.cmpf ole
+// CHECK: %[[IN:.*]] = arith.andi %[[GE]], %[[LE]] : i1
+// CHECK: %[[MASK:.*]] = arith.uitofp %[[IN]] : i1 to f32
+// CHECK: arith.mulf %in, %[[MASK]] : f32
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<3x8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<3x8xf32>) outs(%{{.*}} : tensor<8xf32>)
+func.func @fake_quant_grad(%g: tensor<3x8xf32>, %x: tensor<3x8xf32>, %lo: tensor<8xf32>, %hi: tensor<8xf32>) -> (tensor<3x8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0:3 = "tf.FakeQuantWithMinMaxVarsPerChannelGradient"(%g, %x, %lo, %hi) : (tensor<3x8xf32>, tensor<3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<3x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return %0#0, %0#1, %0#2 : tensor<3x8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
 // Tests RGBToHSV: each output channel reads its pixel's three channels inside the body;
 // value is the largest, the result picks hue, saturation or value by the channel index.
 // CHECK-LABEL: func.func @to_hsv
