@@ -57,13 +57,17 @@ LogicalResult RecvOp::verify() {
 
 LogicalResult CheckOp::verify() {
   StringRef kind = getKind();
-  if (kind != "nonzero" && kind != "nonnegative" && kind != "in_range" && kind != "below")
+  bool floats = kind == "not_nan" || kind == "not_inf";
+  if (kind != "nonzero" && kind != "nonnegative" && kind != "in_range" && kind != "below" &&
+      !floats)
     return emitOpError() << "has the kind '" << kind
-                         << "'; expected nonzero, nonnegative, in_range or below";
+                         << "'; expected nonzero, nonnegative, in_range, below, not_nan or "
+                            "not_inf";
   auto shaped = cast<ShapedType>(getSubject().getType());
-  if (!shaped.getElementType().isIntOrIndex())
-    return emitOpError() << "checks " << shaped.getElementType()
-                         << " values; only integers are checked";
+  if (floats != isa<FloatType>(shaped.getElementType()) ||
+      (!floats && !shaped.getElementType().isIntOrIndex()))
+    return emitOpError() << "checks " << shaped.getElementType() << " values; " << kind
+                         << (floats ? " checks floats" : " checks integers");
   ArrayRef<int64_t> bounds = getBounds();
   if (kind != "in_range" && kind != "below")
     return bounds.empty() ? success() : emitOpError() << "has bounds but is not in_range or below";

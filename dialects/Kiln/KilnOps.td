@@ -83,7 +83,7 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
     `in_range`, each value v in [0, bound) with the bounds along the last dimension
     (`bounds` holds one bound for every element, or one per position of the last
     dimension: a GatherNd's index tuples), or `below`, v < bound (negative values pass: an
-    UnsortedSegmentSum drops them). `message` is what the failed call reports, with
+    UnsortedSegmentSum drops them); on floats, `not_nan` and `not_inf` (CheckNumerics). `message` is what the failed call reports, with
     `{index}` standing for the first failing element's coordinates and `{value}` for its
     value; `unsigned_values` says the integers are unsigned.
 

@@ -474,6 +474,21 @@ def TF_SnapshotOp : TF_ActivationOp<"Snapshot", "returns a copy of its input", "
 def TF_PreventGradientOp : TF_ActivationOp<"PreventGradient",
     "returns its input (a gradient through it is an error)", "input", "output", TF_Tensor>;
 
+def TF_CheckNumericsOp : TF_Op<"CheckNumerics", [TF_HostOnly,
+    DeclareOpInterfaceMethods<TF_RuntimeChecksInterface>]> {
+  let summary = "returns its input, failing the run when it holds a NaN or an infinity";
+  let description = [{
+    Its checks are kiln.checks of the input (kiln-graph-insert-checks): a NaN fails the run
+    with "node 'NAME' (CheckNumerics): MESSAGE : Tensor had NaN values (tensor[i] is
+    NaN)", else an infinity with "... Inf values" (TensorFlow names both when there are
+    both); a constant input that fails is an error while compiling. Kept on the CPU.
+  }];
+  let dataArgs = (ins TF_FloatTensor:$tensor,
+      DefaultValuedOptionalAttr<StrAttr, "\"\"">:$message, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferSameAsFirstOperand";
+}
+
 def TF_EnsureShapeOp : TF_Op<"EnsureShape"> {
   let summary = "returns its input, whose shape must be compatible with `shape`";
   let description = [{
@@ -1850,6 +1865,30 @@ def TF_LRNOp : TF_Op<"LRN"> {
       DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta, OptionalAttr<TypeAttr>:$T);
   let results = (outs TF_FloatTensor:$output);
   let inferFn = "inferLRN";
+}
+
+def TF_LRNGradOp : TF_Op<"LRNGrad"> {
+  let summary = "the gradient of LRN with respect to its input, given LRN's input and "
+                "output images";
+  let dataArgs = (ins TF_FloatTensor:$input_grads, TF_FloatTensor:$input_image,
+      TF_FloatTensor:$output_image,
+      DefaultValuedOptionalAttr<I64Attr, "5">:$depth_radius,
+      DefaultValuedOptionalAttr<F32Attr, "1.0f">:$bias,
+      DefaultValuedOptionalAttr<F32Attr, "1.0f">:$alpha,
+      DefaultValuedOptionalAttr<F32Attr, "0.5f">:$beta, OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferLRNGrad";
+}
+
+def TF_ResizeBilinearGradOp : TF_Op<"ResizeBilinearGrad"> {
+  let summary = "the gradient of ResizeBilinear with respect to its images: each gradient "
+                "spread back to the four pixels its output read, by their weights";
+  let dataArgs = (ins TensorOf<[F32]>:$grads, TF_FloatTensor:$original_image,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$align_corners,
+      DefaultValuedOptionalAttr<BoolAttr, "false">:$half_pixel_centers,
+      OptionalAttr<TypeAttr>:$T);
+  let results = (outs TF_FloatTensor:$output);
+  let inferFn = "inferResizeBilinearGrad";
 }
 
 def TF_CropAndResizeOp : TF_Op<"CropAndResize",

@@ -63,6 +63,20 @@ struct InsertChecksPass : kiln::graph::impl::InsertChecksPassBase<InsertChecksPa
         bool isUnsigned = type.getElementType().isUnsignedInteger();
         std::string message = messagePrefix(op) + check.message;
         if (auto c = check.subject.getDefiningOp<kiln::tf::ConstOp>()) {
+          if (auto floats = dyn_cast<DenseFPElementsAttr>(c.getValue())) {
+            // not_nan and not_inf: the first element that fails.
+            int64_t position = 0;
+            for (const APFloat &v : floats.getValues<APFloat>()) {
+              if (check.kind == "not_nan" ? v.isNaN() : v.isInfinity()) {
+                op->emitError() << abi::formatCheckMessage(message, type.getShape(), false,
+                                                           position, 0);
+                ok = false;
+                break;
+              }
+              ++position;
+            }
+            continue;
+          }
           auto values = dyn_cast<DenseIntElementsAttr>(c.getValue());
           if (!values)
             continue;

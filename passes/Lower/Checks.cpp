@@ -17,14 +17,26 @@ using kiln::dialect::CheckOp;
 
 namespace {
 
-/// Whether `x` (the checked element, an integer) meets `check`'s condition; `last` is its
-/// index along the last dimension (for bounds per position), or null.
+/// Whether `x` (the checked element, an integer, or a float for not_nan and not_inf) meets
+/// `check`'s condition; `last` is its index along the last dimension (for bounds per
+/// position), or null.
 Value meets(OpBuilder &b, Location loc, CheckOp check, Value x, Value last) {
   auto constant = [&](Type t, int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)).getResult();
   };
   Type t = x.getType();
   StringRef kind = check.getKind();
+  if (kind == "not_nan")
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, x, x);
+  if (kind == "not_inf") {
+    const llvm::fltSemantics &semantics = cast<FloatType>(t).getFloatSemantics();
+    Value above = arith::ConstantOp::create(b, loc, b.getFloatAttr(t, APFloat::getInf(semantics)));
+    Value below = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(t, APFloat::getInf(semantics, /*Negative=*/true)));
+    Value notAbove = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, above);
+    Value notBelow = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, below);
+    return arith::AndIOp::create(b, loc, notAbove, notBelow);
+  }
   bool isUnsigned = check.getUnsignedValues();
   if (kind == "nonzero")
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, constant(t, 0));
@@ -114,9 +126,13 @@ void lowerCheck(CheckOp check, int64_t number, Value status) {
         ib, l, subject,
         coordinates(ib, arith::IndexCastOp::create(ib, l, ib.getIndexType(), position)));
     Value value = x;
-    if (x.getType().getIntOrFloatBitWidth() < 64)
-      value = check.getUnsignedValues() ? arith::ExtUIOp::create(ib, l, i64, x).getResult()
-                                        : arith::ExtSIOp::create(ib, l, i64, x).getResult();
+    if (isa<FloatType>(x.getType())) // its bits (messages of float checks show no value)
+      value = arith::BitcastOp::create(ib, l,
+                                       ib.getIntegerType(x.getType().getIntOrFloatBitWidth()), x);
+    if (value.getType().getIntOrFloatBitWidth() < 64)
+      value = check.getUnsignedValues() || isa<FloatType>(x.getType())
+                  ? arith::ExtUIOp::create(ib, l, i64, value).getResult()
+                  : arith::ExtSIOp::create(ib, l, i64, value).getResult();
 
     // Record it unless an earlier check of this function failed (the function runs on one
     // thread; each partition has a status of its own).

@@ -413,6 +413,77 @@ LogicalResult inferTridiagonalMatMul(const InferContext &ctx, InferResult &out) 
 
 namespace {
 
+/// ResizeBilinearGrad, separable: the forward resize reads rows by a matrix ry [h, H] and
+/// columns by rx [w, W] (each output's two weights, 1 - lerp and lerp, TensorFlow's
+/// resizeAxis), so the gradient is ry^T grads rx, two batched products with constant
+/// matrices, cast to the image's type.
+Value resizeBilinearGrad(GraphBuilder &b, ResizeBilinearGradOp op, Value grads,
+                         RankedTensorType image) {
+  auto shape = rankedOf(grads).getShape();
+  int64_t n = shape[0], h = shape[1], w = shape[2], c = shape[3];
+  int64_t height = image.getDimSize(1), width = image.getDimSize(2);
+  bool align = op.getAlignCorners(), half = op.getHalfPixelCenters();
+  Type f32 = b.rewriter.getF32Type();
+  // The weights of output coordinate o along an axis, as a matrix [rows, cols]: `out`
+  // outputs by `in` inputs, transposed when `inputsFirst`.
+  auto weights = [&](int64_t in, int64_t out, bool inputsFirst) {
+    ResizeAxis axis = resizeAxis(in, out, align, half);
+    SmallVector<float> m(in * out, 0.0f);
+    for (int64_t o = 0; o < out; ++o) {
+      auto at = [&](int64_t i) -> float & { return inputsFirst ? m[i * out + o] : m[o * in + i]; };
+      at(axis.lower[o]) += 1.0f - axis.lerp[o];
+      at(axis.upper[o]) += axis.lerp[o];
+    }
+    SmallVector<Attribute> attrs;
+    for (float v : m)
+      attrs.push_back(b.rewriter.getF32FloatAttr(v));
+    return b.constant(f32, inputsFirst ? ArrayRef<int64_t>{in, out} : ArrayRef<int64_t>{out, in},
+                      attrs);
+  };
+  // Rows: [H, h] x [N, h, w * C] -> [N, H, w * C].
+  Value rows =
+      b.create("BatchMatMulV2", {weights(height, h, true), b.reshape(grads, {n, h, w * c})});
+  // Columns: [N * H, C, w] x [w, W] -> [N * H, C, W].
+  Value channelsFirst = b.transpose(b.reshape(rows, {n * height, w, c}), {0, 2, 1});
+  Value cols = b.create("BatchMatMulV2", {channelsFirst, weights(width, w, false)});
+  Value out = b.reshape(b.transpose(cols, {0, 2, 1}), {n, height, width, c});
+  if (image.getElementType() != f32)
+    out = b.create("Cast", {out}, {b.attr("DstT", TypeAttr::get(image.getElementType()))});
+  return out;
+}
+
+/// LRNGrad: with norm = bias + alpha * (the sum of squares over the depth window) and
+/// p = norm^-beta, the input's gradient is dy * p - 2 alpha beta x * (the window sum of
+/// dy * y / norm), y the output image (LRN's result, which TensorFlow's LaunchLRNGrad
+/// reads rather than recomputing), regrouped; the window sums are sums of the
+/// 2 * depth_radius + 1 shifted slices of the depth-padded tensor.
+Value lrnGrad(GraphBuilder &b, LRNGradOp op, Value dy, Value x, Value y) {
+  auto type = rankedOf(x);
+  Type element = type.getElementType();
+  int64_t depth = type.getDimSize(3);
+  int64_t radius = std::min<int64_t>(op.getDepthRadius(), depth);
+  auto windowSum = [&](Value v) {
+    Value padded = b.pad(v, {0, 0, 0, 0, 0, 0, radius, radius}, b.scalar(element, 0));
+    auto shape = type.getShape();
+    Value total;
+    for (int64_t k = 0; k <= 2 * radius; ++k) {
+      Value slice = b.stridedSlice(padded, {0, 0, 0, k}, {shape[0], shape[1], shape[2], k + depth},
+                                   {1, 1, 1, 1});
+      total = total ? b.create("AddV2", {total, slice}) : slice;
+    }
+    return total;
+  };
+  double alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble();
+  Value squares = windowSum(b.create("Square", {x}));
+  Value norm = b.create("AddV2", {b.create("Mul", {squares, b.scalar(element, alpha)}),
+                                  b.scalar(element, op.getBias().convertToDouble())});
+  Value power = b.create("Pow", {norm, b.scalar(element, -beta)});
+  Value scaled = b.create("RealDiv", {b.create("Mul", {dy, y}), norm});
+  Value spread = b.create(
+      "Mul", {b.create("Mul", {x, windowSum(scaled)}), b.scalar(element, -2 * alpha * beta)});
+  return b.create("AddV2", {b.create("Mul", {dy, power}), spread});
+}
+
 /// x with the positions of dimension `axis` given by `rows` (an index of x's dimension,
 /// or -1 for zeros): a PadV2 of one zero row and a GatherV2 of the map.
 Value placeRows(GraphBuilder &b, Value x, int64_t axis, ArrayRef<int64_t> rows) {
@@ -704,6 +775,10 @@ FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
       total = b.create("AddV2", {total, padRows(above, 0, 1)});
     }
     results.push_back(total);
+  } else if (isa<ResizeBilinearGradOp>(op)) {
+    results.push_back(resizeBilinearGrad(b, cast<ResizeBilinearGradOp>(op), data[0], resultType));
+  } else if (isa<LRNGradOp>(op)) {
+    results.push_back(lrnGrad(b, cast<LRNGradOp>(op), data[0], data[1], data[2]));
   } else {
     return SmallVector<Value>{};
   }
@@ -719,7 +794,7 @@ FailureOr<bool> decomposeComposite(RewriterBase &rewriter, Operation *op) {
            ListDiffOp, DynamicPartitionOp, DynamicStitchOp, ParallelDynamicStitchOp,
            MirrorPadGradOp, StridedSliceGradOp, TensorStridedSliceUpdateOp,
            QuantizeAndDequantizeV2Op, QuantizeAndDequantizeV3Op, QuantizeAndDequantizeV4Op,
-           TridiagonalMatMulOp>(op))
+           TridiagonalMatMulOp, ResizeBilinearGradOp, LRNGradOp>(op))
     return false;
   if (!isa<UnaryOpsCompositionOp, ListDiffOp>(op))
     for (Value v : dataOf(op))

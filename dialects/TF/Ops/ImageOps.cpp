@@ -61,6 +61,43 @@ LogicalResult inferLRN(const InferContext &ctx, InferResult &out) {
   return success();
 }
 
+/// LRNGrad: LRN's checks on the input image; the three tensors of one type.
+LogicalResult inferLRNGrad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(3)))
+    return failure();
+  for (unsigned i : {1u, 2u}) {
+    auto a = cast<TensorType>(ctx.operandType(0)), b = cast<TensorType>(ctx.operandType(i));
+    if (a.getElementType() != b.getElementType() ||
+        (a.hasRank() && b.hasRank() && failed(verifyCompatibleShape(a.getShape(), b.getShape()))))
+      return ctx.error("input_grads, input_image and output_image must be of one type and "
+                       "shape, got ",
+                       a, " and ", b);
+  }
+  InferContext lrn{ctx.context, ctx.location, ctx.operands.drop_front(), ctx.attributes, "tf.LRN"};
+  return inferLRN(lrn, out);
+}
+
+/// ResizeBilinearGrad: grads [N, h, w, C] for an original image [N, H, W, C], whose type
+/// the result has.
+LogicalResult inferResizeBilinearGrad(const InferContext &ctx, InferResult &out) {
+  if (failed(ctx.requireTensorOperands(2)))
+    return failure();
+  auto grads = cast<TensorType>(ctx.operandType(0));
+  auto image = cast<TensorType>(ctx.operandType(1));
+  if (failed(ctx.checkTypeAttr("T", image.getElementType())))
+    return failure();
+  if ((grads.hasRank() && grads.getRank() != 4) || (image.hasRank() && image.getRank() != 4))
+    return ctx.error("grads and original_image must be 4-D, got ", grads, " and ", image);
+  if (grads.hasRank() && image.hasRank())
+    for (int64_t d : {0, 3})
+      if (!ShapedType::isDynamic(grads.getDimSize(d)) &&
+          !ShapedType::isDynamic(image.getDimSize(d)) && grads.getDimSize(d) != image.getDimSize(d))
+        return ctx.error("grads and original_image must have the same batch and channels, got ",
+                         grads, " and ", image);
+  out.push_back(image);
+  return success();
+}
+
 LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out) {
   if (failed(ctx.requireTensorOperands(4)))
     return failure();

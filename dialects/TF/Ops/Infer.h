@@ -160,7 +160,7 @@ mlir::LogicalResult checkInferredTypes(const InferContext &ctx, llvm::ArrayRef<m
 /// and the message template are those of kiln.check.
 struct RuntimeCheck {
   mlir::Value subject;
-  std::string kind;                  // "nonzero", "nonnegative" or "in_range"
+  std::string kind; // "nonzero", "nonnegative", "in_range", "below"; floats: "not_nan", "not_inf"
   llvm::SmallVector<int64_t> bounds; // in_range: one, or one per position of the last dim
   std::string message;               // the problem, with {index} and {value}
 };
@@ -198,6 +198,8 @@ mlir::LogicalResult inferInTopK(const InferContext &ctx, InferResult &out);
 // ImageOps.cpp
 mlir::LogicalResult inferExtractImagePatches(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferLRN(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferLRNGrad(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferResizeBilinearGrad(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferCropAndResize(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferScaleAndTranslate(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferAdjustColor(const InferContext &ctx, InferResult &out);

@@ -351,4 +351,11 @@ void AssertOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
     checks.push_back({condition, "nonzero", {}, "assertion failed (the condition is false)"});
 }
 
+void CheckNumericsOp::getRuntimeChecks(SmallVectorImpl<RuntimeCheck> &checks) {
+  Value tensor = getTensor();
+  std::string prefix = getMessage().str() + " : Tensor had ";
+  checks.push_back({tensor, "not_nan", {}, prefix + "NaN values (tensor{index} is NaN)"});
+  checks.push_back({tensor, "not_inf", {}, prefix + "Inf values (tensor{index} is infinite)"});
+}
+
 } // namespace kiln::tf

@@ -850,6 +850,7 @@ void populateElementwisePatterns(const TypeConverter &converter, RewritePatternS
   addOp(Tag<tf::SnapshotOp>{}, identity);
   addOp(Tag<tf::PreventGradientOp>{}, identity);
   addOp(Tag<tf::EnsureShapeOp>{}, identity);
+  addOp(Tag<tf::CheckNumericsOp>{}, identity); // its checks are kiln.checks
   addOp(Tag<tf::ZerosLikeOp>{}, fill<0>);
   addOp(Tag<tf::OnesLikeOp>{}, fill<1>);
   addOp(Tag<tf::TanOp>{}, unaryMath<math::TanOp>);

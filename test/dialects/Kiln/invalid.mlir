@@ -43,7 +43,7 @@ func.func @recv_other_type(%e: tensor<4xf32>) {
 // -----
 
 func.func @check_kind(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'kiln.check' op has the kind 'positive'; expected nonzero, nonnegative, in_range or below}}
+  // expected-error @+1 {{'kiln.check' op has the kind 'positive'; expected nonzero, nonnegative, in_range, below, not_nan or not_inf}}
   kiln.check "positive" %x, "m" : tensor<4xi32>
   return
 }
@@ -51,7 +51,7 @@ func.func @check_kind(%x: tensor<4xi32>) {
 // -----
 
 func.func @check_float(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'kiln.check' op checks 'f32' values; only integers are checked}}
+  // expected-error @+1 {{'kiln.check' op checks 'f32' values; nonzero checks integers}}
   kiln.check "nonzero" %x, "m" : tensor<4xf32>
   return
 }
@@ -667,5 +667,13 @@ func.func @kernel_results(%a: tensor<3x3xf32>, %b: tensor<9xf32>) {
 func.func @kernel_element(%a: tensor<3x3xf64>) {
   // expected-error @+1 {{'kiln.kernel' op takes 'tensor<3x3xf64>' as 'a'; 'cholesky_f32' takes a f32 tensor}}
   %0 = kiln.kernel "cholesky_f32" ins(%a : tensor<3x3xf64>) outs(%a : tensor<3x3xf64>) params {} -> tensor<3x3xf64>
+  return
+}
+
+// -----
+
+func.func @check_int_not_nan(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'kiln.check' op checks 'i32' values; not_nan checks floats}}
+  kiln.check "not_nan" %x, "x" : tensor<4xi32>
   return
 }

@@ -1883,3 +1883,21 @@ func.func @fake_quant_grad_bounds(%g: tensor<3x8xf32>, %lo: tensor<4xf32>) {
   %0:3 = "tf.FakeQuantWithMinMaxVarsPerChannelGradient"(%g, %g, %lo, %lo) : (tensor<3x8xf32>, tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return
 }
+
+// -----
+
+func.func @resize_grad_channels(%g: tensor<1x4x4x3xf32>, %x: tensor<1x2x2x2xf32>) {
+  // expected-error @+2 {{grads and original_image must have the same batch and channels, got float32 [1,4,4,3] and float32 [1,2,2,2]}}
+  // expected-error @+1 {{'tf.ResizeBilinearGrad' op failed to infer returned types}}
+  %0 = "tf.ResizeBilinearGrad"(%g, %x) : (tensor<1x4x4x3xf32>, tensor<1x2x2x2xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @lrn_grad_shapes(%dy: tensor<1x2x2x4xf32>, %x: tensor<1x2x2x5xf32>) {
+  // expected-error @+2 {{input_grads, input_image and output_image must be of one type and shape, got float32 [1,2,2,4] and float32 [1,2,2,5]}}
+  // expected-error @+1 {{'tf.LRNGrad' op failed to infer returned types}}
+  %0 = "tf.LRNGrad"(%dy, %x, %x) : (tensor<1x2x2x4xf32>, tensor<1x2x2x5xf32>, tensor<1x2x2x5xf32>) -> tensor<*xf32>
+  return
+}

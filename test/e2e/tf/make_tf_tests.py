@@ -106,7 +106,8 @@ FAMILIES = {
                  "MaxPoolGradGrad, MaxPoolGradGradV2, MaxPool3DGradGrad, FusedBatchNormGrad, "
                  "FusedBatchNormGradV2, FusedBatchNormGradV3, SoftmaxCrossEntropyWithLogits, "
                  "SparseSoftmaxCrossEntropyWithLogits, FakeQuantWithMinMaxArgsGradient, "
-                 "FakeQuantWithMinMaxVarsGradient, FakeQuantWithMinMaxVarsPerChannelGradient)",
+                 "FakeQuantWithMinMaxVarsGradient, FakeQuantWithMinMaxVarsPerChannelGradient, "
+                 "ResizeBilinearGrad, LRNGrad)",
     "aliases": "ops under their older names and composites (BiasAddV1, ConjugateTranspose, "
                "_EagerConst, ControlTrigger, Concat, Gather, BatchMatMulV3, SpaceToBatch, "
                "BatchToSpace, MaxPoolV2, Reverse, Empty, ShapeN, BroadcastArgs, ConcatOffset, "
@@ -575,6 +576,12 @@ def assert_positive(p):
         return {"y": raw.Identity(input=p["v"], name="y")}
 
 
+def check_numerics(p):
+    return {"checked": raw.Mul(x=raw.CheckNumerics(tensor=p["v"], message="v is bad",
+                                                   name="check_v"), y=2.0, name="checked"),
+            "w_checked": raw.CheckNumerics(tensor=p["w"], message="w", name="w_checked")}
+
+
 def build_errors():
     r = rng_for("errors")
     x = r.integers(-20, 20, (2, 3)).astype(np.int32)
@@ -600,6 +607,18 @@ def build_errors():
                lambda p: {"x": raw.MatrixSolve(matrix=p["a"], rhs=p["b"], name="x")},
                [("a", singular[1]), ("b", np.ones((2, 1), np.float32))],
                "node 'x' (MatrixSolve): the matrix is not invertible (a zero pivot)")
+    error_case("check_numerics_nan", "CheckNumerics of a tensor holding a NaN and an "
+               "infinity (TensorFlow names both; Kiln the NaN, checked first)",
+               check_numerics,
+               [("v", np.array([1.0, np.inf, np.nan], np.float32)),
+                ("w", np.zeros((1, 2), np.float64))],
+               "node 'check_v' (CheckNumerics): v is bad : Tensor had NaN values (tensor[2] is "
+               "NaN)")
+    error_case("check_numerics_inf", "CheckNumerics of a float64 tensor holding -infinity",
+               check_numerics,
+               [("v", np.ones(3, np.float32)), ("w", np.array([[0.0, -np.inf]], np.float64))],
+               "node 'w_checked' (CheckNumerics): w : Tensor had Inf values (tensor[0,1] is "
+               "infinite)")
     error_case("gather_out_of_range", "GatherV2 with an index past the end (TensorFlow: "
                "indices[0,1] = 7 is not in [0, 5))",
                lambda p: {"g": raw.GatherV2(params=p["p"], indices=p["i"],
@@ -1669,6 +1688,10 @@ def build_assert():
     case("assert_true", "shape", "Assert with a true condition, the result depending on it by "
          "a control edge (the run goes on)", assert_positive,
          [("v", np.array([1.0, 2.0, 3.0], np.float32))], EXACT)
+    case("check_numerics", "shape", "CheckNumerics of finite float32 and float64 tensors "
+         "(the run goes on, the tensors pass through)", check_numerics,
+         [("v", np.array([1.0, -2.0, 3e38], np.float32)),
+          ("w", np.array([[0.0, -1e-300]], np.float64))], EXACT)
 
 
 def build_slice_grads():
@@ -2354,6 +2377,33 @@ def build_image():
          [("g", g), ("x", q), ("lo", np.array(-3.3, np.float32)),
           ("hi", np.array(4.1, np.float32)), ("clo", f32(r, (8,), -4, -0.5)),
           ("chi", f32(r, (8,), 0.5, 4))], SUMS)
+    img = f32(r, (2, 5, 4, 3))
+
+    def image_grads(p):
+        out = {}
+        for name, kw in [("plain", {}), ("align", {"align_corners": True}),
+                         ("half", {"half_pixel_centers": True})]:
+            # Enlarging (grads 8x7 from 5x4) and shrinking (3x3) both.
+            out["up_" + name] = raw.ResizeBilinearGrad(grads=p["up"], original_image=p["img"],
+                                                       name="up_" + name, **kw)
+            out["down_" + name] = raw.ResizeBilinearGrad(grads=p["down"],
+                                                         original_image=p["img"],
+                                                         name="down_" + name, **kw)
+        out["up_f64"] = raw.ResizeBilinearGrad(grads=p["up"],
+                                               original_image=tf.cast(p["img"], tf.float64),
+                                               half_pixel_centers=True, name="up_f64")
+        out["lrn_grad"] = raw.LRNGrad(input_grads=p["dy"], input_image=p["lx"],
+                                      output_image=raw.LRN(input=p["lx"], name="forward"),
+                                      name="lrn_grad")
+        out["lrn_small"] = raw.LRNGrad(input_grads=p["dy"], input_image=p["lx"],
+                                       output_image=p["lx"], depth_radius=2, bias=2.0,
+                                       alpha=1e-2, beta=0.75, name="lrn_small")
+        return out
+    case("image_grads", "gradients", "ResizeBilinearGrad (enlarged and shrunk images, each "
+         "coordinate rule; a float64 image) and LRNGrad (TensorFlow's defaults, radius 5 "
+         "beyond a depth of 9, and AlexNet's radius 2)", image_grads,
+         [("img", img), ("up", f32(r, (2, 8, 7, 3))), ("down", f32(r, (2, 3, 3, 3))),
+          ("lx", f32(r, (2, 3, 4, 9))), ("dy", f32(r, (2, 3, 4, 9)))], SUMS)
 
 
 def random_boxes(r, n, spread=1.0):

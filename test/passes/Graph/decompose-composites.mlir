@@ -133,3 +133,42 @@ func.func @tridiagonal(%u: tensor<1x3xf32>, %d: tensor<1x3xf32>, %l: tensor<1x3x
   %0 = "tf.TridiagonalMatMul"(%u, %d, %l, %r) : (tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// Tests ResizeBilinearGrad of a 1x2x2x3 image resized to 4x3 (half-pixel centres): the
+// rows' weights (a 2x4 constant, the forward resize's transposed) times the gradient, then
+// the columns' (3x2), channels moved out of the way and back; the batched products with
+// one constant matrix become MatMuls.
+// CHECK-LABEL: func.func @resize_bilinear_grad
+func.func @resize_bilinear_grad(%g: tensor<1x4x3x3xf32>, %x: tensor<1x2x2x3xf32>) -> tensor<1x2x2x3xf32> {
+  // CHECK: %[[ROWS:.*]] = "tf.Const"() {dtype = f32, value = dense<{{\[\[}}1.000000e+00, 7.500000e-01, 2.500000e-01, 0.000000e+00], [0.000000e+00, 2.500000e-01, 7.500000e-01, 1.000000e+00]]> : tensor<2x4xf32>} : () -> tensor<2x4xf32>
+  // CHECK: "tf.MatMul"(%[[ROWS]], %{{.*}}) {{.*}} : (tensor<2x4xf32>, tensor<4x9xf32>) -> tensor<2x9xf32>
+  // CHECK: %[[COLS:.*]] = "tf.Const"() {dtype = f32, value = dense<{{\[\[}}1.000000e+00, 0.000000e+00], [5.000000e-01, 5.000000e-01], [0.000000e+00, 1.000000e+00]]> : tensor<3x2xf32>} : () -> tensor<3x2xf32>
+  // CHECK: "tf.MatMul"(%{{.*}}, %[[COLS]]) {{.*}} : (tensor<6x3xf32>, tensor<3x2xf32>) -> tensor<6x2xf32>
+  // CHECK: "tf.Reshape"({{.*}}) : (tensor<2x2x3xf32>, tensor<4xi32>) -> tensor<1x2x2x3xf32>
+  %0 = "tf.ResizeBilinearGrad"(%g, %x) {half_pixel_centers = true} : (tensor<1x4x3x3xf32>, tensor<1x2x2x3xf32>) -> tensor<1x2x2x3xf32>
+  return %0 : tensor<1x2x2x3xf32>
+}
+
+// -----
+
+// Tests LRNGrad with depth_radius 1: two window sums over the depth padded by one on each
+// side (three slices each), the power of the norm, and dy * p - 2 alpha beta x * the
+// window sum of dy * y / norm.
+// CHECK-LABEL: func.func @lrn_grad
+func.func @lrn_grad(%dy: tensor<1x1x2x4xf32>, %x: tensor<1x1x2x4xf32>, %y: tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32> {
+  // CHECK: "tf.Square"(%arg1)
+  // CHECK: "tf.PadV2"({{.*}}) : (tensor<1x1x2x4xf32>, tensor<4x2xi32>, tensor<f32>) -> tensor<1x1x2x6xf32>
+  // CHECK-COUNT-3: "tf.StridedSlice"
+  // CHECK: %[[POW:.*]] = "tf.Pow"
+  // CHECK: %[[DYY:.*]] = "tf.Mul"(%arg0, %arg2)
+  // CHECK: "tf.RealDiv"(%[[DYY]], %{{.*}})
+  // CHECK: "tf.PadV2"
+  // CHECK-COUNT-3: "tf.StridedSlice"
+  // CHECK: %[[SPREAD:.*]] = "tf.Mul"(%{{.*}}, %{{.*}}) : (tensor<1x1x2x4xf32>, tensor<f32>) -> tensor<1x1x2x4xf32>
+  // CHECK: %[[OWN:.*]] = "tf.Mul"(%arg0, %[[POW]])
+  // CHECK: "tf.AddV2"(%[[OWN]], %[[SPREAD]])
+  %0 = "tf.LRNGrad"(%dy, %x, %y) {depth_radius = 1 : i64} : (tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
+  return %0 : tensor<1x1x2x4xf32>
+}

@@ -66,3 +66,12 @@ func.func @assert_false(%x: tensor<3xf32>) -> tensor<3xf32> {
   %0 = "tf.Identity"(%x, %ctl) : (tensor<3xf32>, !tf.control) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @check_numerics_constant() -> tensor<3xf64> {
+  %c = "tf.Const"() {value = dense<[1.0, 0x7FF0000000000000, 2.0]> : tensor<3xf64>} : () -> tensor<3xf64>
+  // expected-error @unknown {{node 'c' (CheckNumerics): w : Tensor had Inf values (tensor[1] is infinite)}}
+  %0 = "tf.CheckNumerics"(%c) {message = "w"} : (tensor<3xf64>) -> tensor<3xf64> loc("c")
+  return %0 : tensor<3xf64>
+}

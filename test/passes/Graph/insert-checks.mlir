@@ -108,3 +108,15 @@ func.func @assert(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
   %0 = "tf.Identity"(%x, %ctl) : (tensor<3xf32>, !tf.control) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Tests that CheckNumerics checks its input for NaNs, then for infinities, with its message.
+// CHECK-LABEL: func.func @check_numerics
+// CHECK: kiln.check "not_nan" %arg0, "node 'c' (CheckNumerics): logits : Tensor had NaN values (tensor{index} is NaN)" : tensor<2x3xf32>
+// CHECK-NEXT: kiln.check "not_inf" %arg0, "node 'c' (CheckNumerics): logits : Tensor had Inf values (tensor{index} is infinite)" : tensor<2x3xf32>
+// CHECK-NEXT: "tf.CheckNumerics"
+func.func @check_numerics(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "tf.CheckNumerics"(%x) {message = "logits"} : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("c")
+  return %0 : tensor<2x3xf32>
+}

@@ -88,3 +88,26 @@ func.func @orphan(%y: memref<4xi32>, %scratch: memref<0xi8>) {
   kiln.check "nonzero" %y, "y" : memref<4xi32>
   return
 }
+
+// -----
+
+// Tests not_nan and not_inf on floats: x == x (ordered), and x neither +inf nor -inf; a
+// failing element's value is recorded as its bits.
+// CHECK-LABEL: func.func @floats(
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ord, %[[X:.*]], %[[X]] : f32
+// CHECK: scf.if
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.extui %{{.*}} : i32 to i64
+// CHECK: linalg.generic
+// CHECK: %[[ABOVE:.*]] = arith.cmpf une, %{{.*}}, %cst{{.*}} : f64
+// CHECK: %[[BELOW:.*]] = arith.cmpf une
+// CHECK: arith.andi %[[ABOVE]], %[[BELOW]] : i1
+kiln.model "m" {
+  kiln.entry "run" feeds [#kiln.tensor<"x:0">, #kiln.tensor<"w:0">] fetches [] {parts = [#kiln.part<function = @floats, device = "", inputs = [0, 1], outputs = []>]}
+}
+func.func @floats(%x: memref<4xf32>, %w: memref<2xf64>, %scratch: memref<0xi8>) {
+  kiln.check "not_nan" %x, "x" : memref<4xf32>
+  kiln.check "not_inf" %w, "w" : memref<2xf64>
+  return
+}
