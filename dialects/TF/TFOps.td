@@ -1612,6 +1612,43 @@ def TF_FusedBatchNormV3Op : TF_FusedBatchNormOpBase<"FusedBatchNormV3",
   let inferFn = "inferFusedBatchNormV3";
 }
 
+def TF_FusedBatchNormExOp : TF_Op<"_FusedBatchNormEx"> {
+  let summary = "grappler's fusion of FusedBatchNormV3, the addition of a side input and an "
+                "activation";
+  let description = [{
+    The operands are FusedBatchNormV3's five, `num_side_inputs` (0 or 1) side inputs of
+    y's shape, then the control inputs. `kiln-graph-decompose` writes it as FusedBatchNormV3,
+    AddV2 of the side input and the activation (`activation_mode`: Identity, Relu, Relu6,
+    Elu or LeakyRelu with `leakyrelu_alpha`); the statistics results are V3's.
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs_and_controls,
+      DefaultValuedOptionalAttr<I64Attr, "0">:$num_side_inputs,
+      DefaultValuedOptionalAttr<StrAttr, "\"Identity\"">:$activation_mode,
+      DefaultValuedOptionalAttr<F32Attr, "0.0001f">:$epsilon,
+      DefaultValuedOptionalAttr<F32Attr, "1.0f">:$exponential_avg_factor,
+      DefaultValuedOptionalAttr<F32Attr, "0.2f">:$leakyrelu_alpha,
+      DefaultValuedOptionalAttr<StrAttr, "\"NHWC\"">:$data_format,
+      DefaultValuedOptionalAttr<BoolAttr, "true">:$is_training,
+      OptionalAttr<TypeAttr>:$T, OptionalAttr<TypeAttr>:$U);
+  let results = (outs TF_FloatTensor:$y, TF_FloatTensor:$batch_mean,
+                      TF_FloatTensor:$batch_variance, TF_FloatTensor:$reserve_space_1,
+                      TF_FloatTensor:$reserve_space_2, TF_FloatTensor:$reserve_space_3);
+  let inferFn = "inferFusedBatchNormEx";
+  let opExtraDecls = [{
+    /// FusedBatchNormV3's five inputs and the side inputs.
+    unsigned getNumDataInputs() {
+      return std::min<unsigned>(5 + getNumSideInputs(), getOperation()->getNumOperands());
+    }
+    ::mlir::OperandRange getControlInputs() {
+      return getInputsAndControls().drop_front(getNumDataInputs());
+    }
+    ::mlir::MutableOperandRange getControlInputsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), getNumDataInputs(),
+                                         getOperation()->getNumOperands() - getNumDataInputs());
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Functional control flow: If and While, their functions imported as regions.
 //===----------------------------------------------------------------------===//

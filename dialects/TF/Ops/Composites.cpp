@@ -775,6 +775,23 @@ FailureOr<SmallVector<Value>> decompose(RewriterBase &rewriter, Operation *op) {
       total = b.create("AddV2", {total, padRows(above, 0, 1)});
     }
     results.push_back(total);
+  } else if (auto ex = dyn_cast<FusedBatchNormExOp>(op)) {
+    // FusedBatchNormV3, the side input added, the activation.
+    Operation *v3 = b.createOp("FusedBatchNormV3", ValueRange(data).take_front(5),
+                               b.copied({"epsilon", "data_format", "is_training", "T", "U"}));
+    if (!v3)
+      return failure();
+    Value y = v3->getResult(0);
+    if (ex.getNumSideInputs() == 1)
+      y = b.create("AddV2", {y, data[5]});
+    StringRef activation = ex.getActivationMode();
+    if (activation == "LeakyRelu")
+      y = b.create("LeakyRelu", {y}, {b.attr("alpha", ex.getLeakyreluAlphaAttr())});
+    else if (activation != "Identity")
+      y = b.create(activation, {y});
+    results.push_back(y);
+    for (Value r : v3->getResults().drop_front())
+      results.push_back(r);
   } else if (isa<ResizeBilinearGradOp>(op)) {
     results.push_back(resizeBilinearGrad(b, cast<ResizeBilinearGradOp>(op), data[0], resultType));
   } else if (isa<LRNGradOp>(op)) {
@@ -794,7 +811,7 @@ FailureOr<bool> decomposeComposite(RewriterBase &rewriter, Operation *op) {
            ListDiffOp, DynamicPartitionOp, DynamicStitchOp, ParallelDynamicStitchOp,
            MirrorPadGradOp, StridedSliceGradOp, TensorStridedSliceUpdateOp,
            QuantizeAndDequantizeV2Op, QuantizeAndDequantizeV3Op, QuantizeAndDequantizeV4Op,
-           TridiagonalMatMulOp, ResizeBilinearGradOp, LRNGradOp>(op))
+           TridiagonalMatMulOp, ResizeBilinearGradOp, LRNGradOp, FusedBatchNormExOp>(op))
     return false;
   if (!isa<UnaryOpsCompositionOp, ListDiffOp>(op))
     for (Value v : dataOf(op))

@@ -367,6 +367,34 @@ LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out) {
   return inferBatchNorm(ctx, out, 5);
 }
 
+/// _FusedBatchNormEx: FusedBatchNormV3's results; its side input, if any, of y's type.
+LogicalResult inferFusedBatchNormEx(const InferContext &ctx, InferResult &out) {
+  auto sides = ctx.attr<IntegerAttr>("num_side_inputs");
+  int64_t numSides = sides ? sides.getInt() : 0;
+  if (numSides < 0 || numSides > 1)
+    return ctx.error("num_side_inputs must be 0 or 1, got ", numSides);
+  auto mode = ctx.attr<StringAttr>("activation_mode");
+  StringRef activation = mode ? mode.getValue() : "Identity";
+  if (!llvm::is_contained({"Identity", "Relu", "Relu6", "Elu", "LeakyRelu"}, activation))
+    return ctx.error("activation_mode must be Identity, Relu, Relu6, Elu or LeakyRelu, got \"",
+                     activation, "\"");
+  if (ctx.operands.size() < size_t(5 + numSides))
+    return ctx.error("needs ", 5 + numSides, " inputs, got ", ctx.operands.size());
+  InferContext v3{ctx.context, ctx.location, ctx.operands.take_front(5), ctx.attributes,
+                  "tf.FusedBatchNormV3"};
+  if (failed(inferBatchNorm(v3, out, 5)))
+    return failure();
+  if (numSides == 1) {
+    auto y = dyn_cast<RankedTensorType>(out.front());
+    auto side = dyn_cast<RankedTensorType>(ctx.operandType(5));
+    if (!side || !y || side.getElementType() != y.getElementType() ||
+        failed(verifyCompatibleShape(side.getShape(), y.getShape())))
+      return ctx.error("the side input must be of y's type ", out.front(), ", got ",
+                       ctx.operandType(5));
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Canonicalization: zero padding becomes the convolution's own.
 //===----------------------------------------------------------------------===//

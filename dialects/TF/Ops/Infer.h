@@ -428,6 +428,7 @@ mlir::LogicalResult inferDepthwiseConv2D(const InferContext &ctx, InferResult &o
 mlir::LogicalResult inferPool(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNorm(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedBatchNormV3(const InferContext &ctx, InferResult &out);
+mlir::LogicalResult inferFusedBatchNormEx(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedConv2D(const InferContext &ctx, InferResult &out);
 mlir::LogicalResult inferFusedMatMul(const InferContext &ctx, InferResult &out);
 /// The activation of a _FusedConv2D/_FusedMatMul epilogue ("" when there is none), after

@@ -117,6 +117,14 @@ NamedAttrList sizes(OpBuilder &b, ArrayRef<std::pair<StringRef, int64_t>> values
   return params;
 }
 
+/// The sizes of a batch of matrices of `shape`: "batch", then the rows' and the columns'
+/// counts under the kernel's names for them.
+NamedAttrList matrixSizes(OpBuilder &b, ArrayRef<int64_t> shape, StringRef rows, StringRef cols) {
+  return sizes(b, {{"batch", product(shape.drop_back(2))},
+                   {rows, shape[shape.size() - 2]},
+                   {cols, shape.back()}});
+}
+
 void setFlag(OpBuilder &b, NamedAttrList &params, StringRef name, bool present) {
   if (present)
     params.set(name, b.getUnitAttr());
@@ -181,8 +189,7 @@ FactorizationLowering<tf::MatrixSolveOp>::build(tf::MatrixSolveOp op, KernelBuil
                                                 ArrayRef<RankedTensorType>) const {
   SmallVector<int64_t> shape = shapeOf(operands[1]);
   ArrayRef<int64_t> batch = ArrayRef(shape).drop_back(2);
-  NamedAttrList params =
-      sizes(k.b, {{"batch", product(batch)}, {"n", shape[shape.size() - 2]}, {"k", shape.back()}});
+  NamedAttrList params = matrixSizes(k.b, shape, "n", "k");
   setFlag(k.b, params, "adjoint", op.getAdjoint());
   SmallVector<Value> r = k.call("matrix_solve", operands, {shape}, batch, params);
   k.check(r[1], "the matrix{index} is not invertible (a zero pivot)");
@@ -209,7 +216,7 @@ SmallVector<Value> FactorizationLowering<tf::MatrixTriangularSolveOp>::build(
             : buildElementwise(k.b, k.loc, type, operand,
                                [](OpBuilder &, Location, ValueRange args) { return args[0]; }));
   }
-  NamedAttrList params = sizes(k.b, {{"batch", product(batch)}, {"n", n}, {"k", shape.back()}});
+  NamedAttrList params = matrixSizes(k.b, shape, "n", "k");
   setFlag(k.b, params, "adjoint", op.getAdjoint());
   setFlag(k.b, params, "lower", op.getLower());
   return k.call("triangular_solve", inputs, {shape}, std::nullopt, params);
@@ -220,9 +227,7 @@ SmallVector<Value> FactorizationLowering<tf::QrOp>::build(tf::QrOp op, KernelBui
                                                           ArrayRef<Value> operands,
                                                           ArrayRef<RankedTensorType> types) const {
   SmallVector<int64_t> shape = shapeOf(operands[0]);
-  NamedAttrList params = sizes(k.b, {{"batch", product(ArrayRef(shape).drop_back(2))},
-                                     {"m", shape[shape.size() - 2]},
-                                     {"n", shape.back()}});
+  NamedAttrList params = matrixSizes(k.b, shape, "m", "n");
   setFlag(k.b, params, "full_matrices", op.getFullMatrices());
   return k.call(
       "qr", operands,
@@ -256,9 +261,7 @@ SmallVector<Value> FactorizationLowering<tf::SvdOp>::build(tf::SvdOp op, KernelB
                                                            ArrayRef<Value> operands,
                                                            ArrayRef<RankedTensorType> types) const {
   SmallVector<int64_t> shape = shapeOf(operands[0]);
-  NamedAttrList params = sizes(k.b, {{"batch", product(ArrayRef(shape).drop_back(2))},
-                                     {"m", shape[shape.size() - 2]},
-                                     {"n", shape.back()}});
+  NamedAttrList params = matrixSizes(k.b, shape, "m", "n");
   SmallVector<int64_t> s(types[0].getShape());
   if (!op.getComputeUv()) {
     Value none = tensor::EmptyOp::create(k.b, k.loc, ArrayRef<int64_t>{0}, k.kernelElement);
@@ -277,9 +280,7 @@ FactorizationLowering<tf::TridiagonalSolveOp>::build(tf::TridiagonalSolveOp op, 
                                                      ArrayRef<Value> operands,
                                                      ArrayRef<RankedTensorType>) const {
   SmallVector<int64_t> shape = shapeOf(operands[1]);
-  NamedAttrList params = sizes(k.b, {{"batch", product(ArrayRef(shape).drop_back(2))},
-                                     {"m", shape[shape.size() - 2]},
-                                     {"k", shape.back()}});
+  NamedAttrList params = matrixSizes(k.b, shape, "m", "k");
   setFlag(k.b, params, "partial_pivoting", op.getPartialPivoting());
   return k.call("tridiagonal_solve", operands, {shape}, std::nullopt, params);
 }

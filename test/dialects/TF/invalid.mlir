@@ -1901,3 +1901,21 @@ func.func @lrn_grad_shapes(%dy: tensor<1x2x2x4xf32>, %x: tensor<1x2x2x5xf32>) {
   %0 = "tf.LRNGrad"(%dy, %x, %x) : (tensor<1x2x2x4xf32>, tensor<1x2x2x5xf32>, tensor<1x2x2x5xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @batch_norm_ex_activation(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+2 {{activation_mode must be Identity, Relu, Relu6, Elu or LeakyRelu, got "Tanh"}}
+  // expected-error @+1 {{'tf._FusedBatchNormEx' op failed to infer returned types}}
+  %0:6 = "tf._FusedBatchNormEx"(%x, %s, %s, %s, %s) {activation_mode = "Tanh", is_training = false} : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_ex_side(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>, %side: tensor<1x2x2x4xf32>) {
+  // expected-error @+2 {{the side input must be of y's type float32 [1,2,2,3], got float32 [1,2,2,4]}}
+  // expected-error @+1 {{'tf._FusedBatchNormEx' op failed to infer returned types}}
+  %0:6 = "tf._FusedBatchNormEx"(%x, %s, %s, %s, %s, %side) {num_side_inputs = 1 : i64, is_training = false} : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x2x2x4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}

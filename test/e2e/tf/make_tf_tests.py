@@ -96,7 +96,8 @@ FAMILIES = {
                   "bounded, holding a conditional or inside one, with loop invariants), a "
                   "loop growing a tensor that Kiln unrolls, and TensorArrays (write, stack, "
                   "gather, unstack, read, size) in loops",
-    "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue",
+    "fused": "grappler's fused ops _FusedConv2D and _FusedMatMul with every supported epilogue, "
+             "and _FusedBatchNormEx",
     "gradients": "the ops TensorFlow's gradients write (ReluGrad, Relu6Grad, EluGrad, "
                  "SeluGrad, LeakyReluGrad, SoftplusGrad, SoftsignGrad, SigmoidGrad, TanhGrad, "
                  "SqrtGrad, RsqrtGrad, ReciprocalGrad, InvGrad, BiasAddGrad, L2Loss, "
@@ -3147,6 +3148,28 @@ def build_fused():
                  "_FusedMatMul", [p["a"], p["b"], p["c"]], ops, "z", transpose_a=ta,
                  transpose_b=tb, **extra)},
              [("a", xa), ("b", yb), ("c", c)], SUMS)
+    img = f32(r, (2, 5, 4, 4))
+
+    def batch_norm(p):
+        outs = {}
+        for act in ["Relu"]:  # TensorFlow's CPU kernel fuses a Relu only
+            name = "bn_" + act.lower()
+            y = raw.FusedBatchNormV3(x=p["x"], scale=p["s"], offset=p["o"], mean=p["m"],
+                                     variance=p["v"], epsilon=0.001, is_training=False,
+                                     name=name)
+            outs[name] = y[0]
+        return outs
+
+    def to_ex(gd):
+        # What grappler's remapper writes for FusedBatchNormV3 followed by an activation.
+        for n in gd.node:
+            if n.name.startswith("bn_"):
+                n.op = "_FusedBatchNormEx"
+                n.attr["num_side_inputs"].i = 0
+                n.attr["activation_mode"].s = n.name[3:].capitalize().encode()
+    case("fused_batch_norm_ex", "fused", "_FusedBatchNormEx (inference, Relu: the form "
+         "TensorFlow's CPU kernel runs, with no side input)", batch_norm,
+         [("x", img), ("s", scale), ("o", offset), ("m", mean), ("v", var)], SUMS, edit=to_ex)
 
 
 def build_functions():

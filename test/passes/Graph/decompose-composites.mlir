@@ -172,3 +172,18 @@ func.func @lrn_grad(%dy: tensor<1x1x2x4xf32>, %x: tensor<1x1x2x4xf32>, %y: tenso
   %0 = "tf.LRNGrad"(%dy, %x, %y) {depth_radius = 1 : i64} : (tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
   return %0 : tensor<1x1x2x4xf32>
 }
+
+// -----
+
+// Tests _FusedBatchNormEx with a side input and LeakyRelu: FusedBatchNormV3 with its
+// attributes, AddV2 of the side input, LeakyRelu with leakyrelu_alpha; the statistics are
+// V3's.
+// CHECK-LABEL: func.func @batch_norm_ex
+// CHECK: %[[Y0:[^,]*]], %[[MEAN:[^,]*]], {{.*}} = "tf.FusedBatchNormV3"(%arg0, %arg1, %arg2, %arg3, %arg4) {data_format = "NHWC", epsilon = 1.000000e-03 : f32, is_training = false}
+// CHECK: %[[SUM:.*]] = "tf.AddV2"(%[[Y0]], %arg5)
+// CHECK: %[[Y:.*]] = "tf.LeakyRelu"(%[[SUM]]) {alpha = 1.000000e-01 : f32}
+// CHECK: return %[[Y]], %[[MEAN]]
+func.func @batch_norm_ex(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>, %side: tensor<1x2x2x3xf32>) -> (tensor<1x2x2x3xf32>, tensor<3xf32>) {
+  %0:6 = "tf._FusedBatchNormEx"(%x, %s, %o, %m, %v, %side) {num_side_inputs = 1 : i64, activation_mode = "LeakyRelu", leakyrelu_alpha = 0.1 : f32, epsilon = 0.001 : f32, is_training = false, data_format = "NHWC"} : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x2x2x3xf32>) -> (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1 : tensor<1x2x2x3xf32>, tensor<3xf32>
+}
