@@ -2839,6 +2839,9 @@ def TF_StatelessRandomUniformV2Op : TF_StatelessRandomV2Op<"StatelessRandomUnifo
     "uniform numbers in [0, 1)", (ins), RandomFloat>;
 def TF_StatelessRandomNormalV2Op : TF_StatelessRandomV2Op<"StatelessRandomNormalV2",
     "standard normal numbers (Box-Muller)", (ins), RandomFloat>;
+def TF_StatelessTruncatedNormalV2Op : TF_StatelessRandomV2Op<"StatelessTruncatedNormalV2",
+    "standard normal numbers within 2 of 0 (Box-Muller samples outside dropped)", (ins),
+    RandomFloat>;
 def TF_StatelessRandomUniformIntV2Op : TF_StatelessRandomV2Op<"StatelessRandomUniformIntV2",
     "integers in [minval, maxval) (constants)", RandomBounds, RandomInt>;
 def TF_StatelessRandomUniformFullIntV2Op : TF_StatelessRandomV2Op<
@@ -2859,6 +2862,9 @@ def TF_StatelessRandomUniformOp : TF_StatelessRandomV1Op<"StatelessRandomUniform
     "uniform numbers in [0, 1)", (ins), RandomFloat>;
 def TF_StatelessRandomNormalOp : TF_StatelessRandomV1Op<"StatelessRandomNormal",
     "standard normal numbers (Box-Muller)", (ins), RandomFloat>;
+def TF_StatelessTruncatedNormalOp : TF_StatelessRandomV1Op<"StatelessTruncatedNormal",
+    "standard normal numbers within 2 of 0 (Box-Muller samples outside dropped)", (ins),
+    RandomFloat>;
 def TF_StatelessRandomUniformIntOp : TF_StatelessRandomV1Op<"StatelessRandomUniformInt",
     "integers in [minval, maxval) (constants)", RandomBounds, RandomInt>;
 def TF_StatelessRandomUniformFullIntOp : TF_StatelessRandomV1Op<"StatelessRandomUniformFullInt",

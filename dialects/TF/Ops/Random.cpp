@@ -101,7 +101,7 @@ LogicalResult inferStatelessRandom(const InferContext &ctx, InferResult &out) {
 
 FailureOr<bool> decomposeRandom(RewriterBase &rewriter, Operation *op) {
   bool v1 = isa<StatelessRandomUniformOp, StatelessRandomNormalOp, StatelessRandomUniformIntOp,
-                StatelessRandomUniformFullIntOp>(op);
+                StatelessRandomUniformFullIntOp, StatelessTruncatedNormalOp>(op);
   if (!v1 && !isa<StatelessRandomGetKeyCounterAlgOp, StatelessRandomGetAlgOp>(op))
     return false;
   rewriter.setInsertionPoint(op);

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -136,7 +137,7 @@ struct KeyCounterLowering : OpConversionPattern<tf::StatelessRandomGetKeyCounter
   }
 };
 
-enum class Distribution { Uniform, Normal, UniformInt, FullInt };
+enum class Distribution { Uniform, Normal, UniformInt, FullInt, TruncatedNormal };
 
 /// f32 in [0, 1) from 23 random bits: 1.m - 1.
 Value uniformFloat(Bits &m, Value x) {
@@ -190,6 +191,70 @@ Value boxMuller(Bits &m, Value u, Value v, Value odd) {
   return arith::MulFOp::create(b, loc, trig, radius);
 }
 
+/// The 128-bit counter (c0, c1) plus `blocks`, as Philox's four counter words.
+std::array<Value, 4> counterPlus(Bits &m, Value c0, Value c1, Value blocks) {
+  Value low = m.add(c0, blocks);
+  Value carry = arith::CmpIOp::create(m.b, m.loc, arith::CmpIPredicate::ult, low, blocks);
+  Value high = m.add(c1, arith::ExtUIOp::create(m.b, m.loc, m.b.getI64Type(), carry));
+  return {m.low(low), m.high(low), m.low(high), m.high(high)};
+}
+
+/// StatelessTruncatedNormalV2's element at row-major position `i`, as TensorFlow's
+/// TruncatedNormalDistribution fills it: outputs come in groups (4 of float, 2 of double),
+/// each group's samples from the counter advanced by 256 (128) blocks per group before it,
+/// read one 32-bit word after another; each Box-Muller pair (2 words of float, 4 of
+/// double) gives sin then cos, kept when |x| < 2, until the group is full. The element is
+/// the group's accepted sample number `lane`: a loop over the pairs, recomputing Philox
+/// (float16 and bfloat16 from the float samples).
+Value truncatedNormal(Bits &m, Value i, Value c0, Value c1, std::array<Value, 2> key,
+                      Type element) {
+  OpBuilder &b = m.b;
+  Location loc = m.loc;
+  bool f64 = element.isF64();
+  Type sampleType = f64 ? element : Type(b.getF32Type());
+  int64_t group = f64 ? 2 : 4, skip = f64 ? 128 : 256;
+  Value groupIndex = arith::DivUIOp::create(b, loc, i, m.i64(group));
+  Value lane = arith::RemUIOp::create(b, loc, i, m.i64(group));
+  Value base = m.mul(groupIndex, m.i64(skip));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(sampleType, 0.0));
+  // State: the pair, the samples accepted so far, the element once found.
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getI64Type(), b.getI64Type(), sampleType},
+      ValueRange{m.i64(0), m.i64(0), zero},
+      [&](OpBuilder &bb, Location l, ValueRange state) {
+        Value more = arith::CmpIOp::create(bb, l, arith::CmpIPredicate::ule, state[1], lane);
+        scf::ConditionOp::create(bb, l, more, state);
+      },
+      [&](OpBuilder &bb, Location l, ValueRange state) {
+        Bits w{bb, l};
+        Value pair = state[0], accepted = state[1], found = state[2];
+        // Float: pairs 2k and 2k + 1 share block k; double: one block a pair.
+        Value block = f64 ? pair : arith::DivUIOp::create(bb, l, pair, w.i64(2)).getResult();
+        auto words = w.philox(counterPlus(w, c0, c1, w.add(base, block)), key);
+        Value u, v;
+        if (f64) {
+          u = uniformDouble(w, words[0], words[1]);
+          v = uniformDouble(w, words[2], words[3]);
+        } else {
+          Value first = w.mul(w.and_(pair, w.i64(1)), w.i64(2));
+          u = uniformFloat(w, w.pick(words, first));
+          v = uniformFloat(w, w.pick(words, w.add(first, w.i64(1))));
+        }
+        Value two = arith::ConstantOp::create(bb, l, bb.getFloatAttr(sampleType, 2.0));
+        for (bool odd : {false, true}) {
+          Value x = boxMuller(w, u, v, arith::ConstantOp::create(bb, l, bb.getBoolAttr(odd)));
+          Value magnitude = math::AbsFOp::create(bb, l, x);
+          Value keep = arith::CmpFOp::create(bb, l, arith::CmpFPredicate::OLT, magnitude, two);
+          Value mine = arith::AndIOp::create(bb, l, keep, w.eq(accepted, lane));
+          found = arith::SelectOp::create(bb, l, mine, x, found);
+          accepted = w.add(accepted, arith::ExtUIOp::create(bb, l, bb.getI64Type(), keep));
+        }
+        scf::YieldOp::create(bb, l, ValueRange{w.add(pair, w.i64(1)), accepted, found});
+      });
+  Value sample = loop.getResult(2);
+  return sampleType == element ? sample : arith::TruncFOp::create(b, loc, element, sample);
+}
+
 template <typename OpT, Distribution kind>
 struct StatelessRandomLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
@@ -228,15 +293,17 @@ struct StatelessRandomLowering : OpConversionPattern<OpT> {
         [&](OpBuilder &nb, Location l, ValueRange) -> Value {
           Bits m{nb, l};
           Value i = linearIndex(nb, l, shape);
+          if constexpr (kind == Distribution::TruncatedNormal) {
+            Value c0 = readScalar(nb, l, counter, 0), c1 = readScalar(nb, l, counter, 1);
+            Value k = readScalar(nb, l, key, 0);
+            return truncatedNormal(m, i, c0, c1, {m.low(k), m.high(k)}, element);
+          }
           Value block = arith::DivUIOp::create(nb, l, i, m.i64(perBlock));
           Value lane = arith::RemUIOp::create(nb, l, i, m.i64(perBlock));
           // The 128-bit counter plus the block.
           Value c0 = readScalar(nb, l, counter, 0), c1 = readScalar(nb, l, counter, 1);
           Value k = readScalar(nb, l, key, 0);
-          Value low = m.add(c0, block);
-          Value carry = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, low, block);
-          Value high = m.add(c1, arith::ExtUIOp::create(nb, l, nb.getI64Type(), carry));
-          std::array<Value, 4> start = {m.low(low), m.high(low), m.low(high), m.high(high)};
+          std::array<Value, 4> start = counterPlus(m, c0, c1, block);
           std::array<Value, 2> keyWords = {m.low(k), m.high(k)};
           auto words = m.philox(start, keyWords);
           // The lane's sample: one word, or two (the first the low half) for 64 bits.
@@ -283,6 +350,7 @@ void populateRandomPatterns(const TypeConverter &converter, RewritePatternSet &p
       .add<KeyCounterLowering,
            StatelessRandomLowering<tf::StatelessRandomUniformV2Op, Distribution::Uniform>,
            StatelessRandomLowering<tf::StatelessRandomNormalV2Op, Distribution::Normal>,
+           StatelessRandomLowering<tf::StatelessTruncatedNormalV2Op, Distribution::TruncatedNormal>,
            StatelessRandomLowering<tf::StatelessRandomUniformIntV2Op, Distribution::UniformInt>,
            StatelessRandomLowering<tf::StatelessRandomUniformFullIntV2Op, Distribution::FullInt>>(
           converter, patterns.getContext());

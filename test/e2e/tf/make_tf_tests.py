@@ -135,7 +135,8 @@ FAMILIES = {
               "algorithms, as TensorFlow's CPU kernels run them: batches, adjoints, full and "
               "reduced factors, tall and wide matrices, float16 to float64",
     "random": "TensorFlow's stateless random ops (Philox-4x32-10 as its CPU kernels run it: "
-              "uniform bits exact, normals through Box-Muller), from seeds fed at run time",
+              "uniform bits exact, normals through Box-Muller, truncated normals by dropping "
+              "samples), from seeds fed at run time",
     "image": "image processing, quantization simulation and Bitcast (ExtractImagePatches, "
              "CropAndResize, LRN, Bitcast, "
              "RGBToHSV, HSVToRGB, AdjustContrastv2, FakeQuantWithMinMaxArgs, "
@@ -1784,6 +1785,21 @@ def build_random():
          "StatelessRandomUniformIntV2 (int32 bounds, a range of 2^32 - 1) and "
          "StatelessRandomUniformFullIntV2 (uint64)", v2, [("s", s32), ("s64", s64)],
          TRANSCENDENTAL)
+
+    def truncated(p):
+        key, counter, alg = raw.StatelessRandomGetKeyCounterAlg(seed=p["s64"], name="kca")
+        out = {}
+        for name, dtype, shape in [("t32", tf.float32, [3, 37]), ("t64", tf.float64, [5, 7]),
+                                   ("t16", tf.float16, [9])]:
+            out[name] = raw.StatelessTruncatedNormal(shape=shape, seed=p["s"], dtype=dtype,
+                                                     name=name)
+        out["v2"] = raw.StatelessTruncatedNormalV2(shape=[2, 50], key=key, counter=counter,
+                                                   alg=alg, dtype=tf.float32, name="v2")
+        return out
+    case("stateless_truncated_normal", "random", "StatelessTruncatedNormal (float32 over 28 "
+         "groups of 4 and a partial one, float64, float16) and StatelessTruncatedNormalV2: "
+         "Box-Muller samples outside (-2, 2) dropped, each group of outputs from its own "
+         "stretch of 256 Philox blocks", truncated, [("s", s32), ("s64", s64)], TRANSCENDENTAL)
 
 
 def build_special():

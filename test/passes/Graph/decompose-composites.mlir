@@ -187,3 +187,16 @@ func.func @batch_norm_ex(%x: tensor<1x2x2x3xf32>, %s: tensor<3xf32>, %o: tensor<
   %0:6 = "tf._FusedBatchNormEx"(%x, %s, %o, %m, %v, %side) {num_side_inputs = 1 : i64, activation_mode = "LeakyRelu", leakyrelu_alpha = 0.1 : f32, epsilon = 0.001 : f32, is_training = false, data_format = "NHWC"} : (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x2x2x3xf32>) -> (tensor<1x2x2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0#0, %0#1 : tensor<1x2x2x3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Tests StatelessTruncatedNormal: the V2 op from StatelessRandomGetKeyCounter's key and
+// counter, as for the other first forms.
+// CHECK-LABEL: func.func @stateless_truncated_normal
+func.func @stateless_truncated_normal(%seed: tensor<2xi32>) -> tensor<5xf32> {
+  // CHECK: %[[KEY:.*]], %[[COUNTER:.*]] = "tf.StatelessRandomGetKeyCounter"(%arg0)
+  // CHECK: "tf.StatelessTruncatedNormalV2"(%{{.*}}, %[[KEY]], %[[COUNTER]], %{{.*}}) {dtype = f32}
+  %shape = "tf.Const"() {value = dense<[5]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = "tf.StatelessTruncatedNormal"(%shape, %seed) {dtype = f32} : (tensor<1xi32>, tensor<2xi32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}

@@ -79,3 +79,28 @@ func.func @uniform_int(%key: tensor<1xui64>, %counter: tensor<2xui64>) -> tensor
   %0 = "tf.StatelessRandomUniformIntV2"(%shape, %key, %counter, %alg, %lo, %hi) {dtype = i64} : (tensor<1xi32>, tensor<1xui64>, tensor<2xui64>, tensor<i32>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// -----
+
+// Tests StatelessTruncatedNormalV2 of float32: each element's group of 4 starts 256 blocks
+// further along the counter; a loop over Box-Muller pairs (two words of the block the pair
+// shares with its neighbour) keeps the samples within 2 of 0 until the element's own.
+// CHECK-LABEL: func.func @truncated_normal
+func.func @truncated_normal(%key: tensor<1xui64>, %counter: tensor<2xui64>) -> tensor<6xf32> {
+  // CHECK: linalg.generic
+  // CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c4_i64 : i64
+  // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c4_i64{{.*}} : i64
+  // CHECK: arith.muli %[[GROUP]], %c256_i64 : i64
+  // CHECK: scf.while
+  // CHECK: arith.cmpi ule, %{{.*}}, %[[LANE]] : i64
+  // CHECK: scf.condition
+  // CHECK: math.sin
+  // CHECK: math.absf
+  // CHECK: arith.cmpf olt
+  // CHECK: math.cos
+  // CHECK: scf.yield
+  %shape = "tf.Const"() {value = dense<[6]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %alg = "tf.Const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.StatelessTruncatedNormalV2"(%shape, %key, %counter, %alg) {dtype = f32} : (tensor<1xi32>, tensor<1xui64>, tensor<2xui64>, tensor<i32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
