@@ -2816,6 +2816,20 @@ def TF_StatelessRandomGetKeyCounterAlgOp : TF_Op<"StatelessRandomGetKeyCounterAl
   let inferFn = "inferRandomKeyCounter";
 }
 
+def TF_DeviceIndexOp : TF_Op<"DeviceIndex", [TF_HostOnly]> {
+  let summary = "the index of the type of the device it runs on in `device_names` (their "
+                "number if absent): that of \"CPU\", where Kiln keeps it";
+  let description = [{
+    TensorFlow's functions that choose an implementation by device (Keras's recurrent
+    layers, `execute_fn_for_device`) switch on it; `kiln-graph-decompose` makes it the
+    constant for the CPU, where the op runs (TF_HostOnly), so they take their CPU branch on
+    every device.
+  }];
+  let dataArgs = (ins StrArrayAttr:$device_names);
+  let results = (outs TensorOf<[I32]>:$index);
+  let inferFn = "inferRandomKeyCounter";
+}
+
 def TF_StatelessRandomGetAlgOp : TF_Op<"StatelessRandomGetAlg"> {
   let summary = "the random algorithm for the device: Philox (1), as on TensorFlow's CPU";
   let results = (outs TensorOf<[I32]>:$alg);

@@ -29,10 +29,12 @@ bool isRandomInt(Type t) { return t.isInteger(32) || t.isInteger(64); }
 
 } // namespace
 
+/// StatelessRandomGetKeyCounter, StatelessRandomGetKeyCounterAlg, StatelessRandomGetAlg,
+/// and DeviceIndex (an i32 scalar, like an alg).
 LogicalResult inferRandomKeyCounter(const InferContext &ctx, InferResult &out) {
   Type u64 = IntegerType::get(ctx.context, 64, IntegerType::Unsigned);
   Type i32 = IntegerType::get(ctx.context, 32);
-  if (ctx.opName != "tf.StatelessRandomGetAlg") {
+  if (ctx.opName != "tf.StatelessRandomGetAlg" && ctx.opName != "tf.DeviceIndex") {
     if (failed(ctx.requireTensorOperands(1)) || failed(checkVector(ctx, 0, 2, "seed")))
       return failure();
     out.push_back(RankedTensorType::get({1}, u64));
@@ -102,10 +104,19 @@ LogicalResult inferStatelessRandom(const InferContext &ctx, InferResult &out) {
 FailureOr<bool> decomposeRandom(RewriterBase &rewriter, Operation *op) {
   bool v1 = isa<StatelessRandomUniformOp, StatelessRandomNormalOp, StatelessRandomUniformIntOp,
                 StatelessRandomUniformFullIntOp, StatelessTruncatedNormalOp>(op);
-  if (!v1 && !isa<StatelessRandomGetKeyCounterAlgOp, StatelessRandomGetAlgOp>(op))
+  if (!v1 && !isa<StatelessRandomGetKeyCounterAlgOp, StatelessRandomGetAlgOp, DeviceIndexOp>(op))
     return false;
   rewriter.setInsertionPoint(op);
   GraphBuilder b{rewriter, op};
+  if (auto device = dyn_cast<DeviceIndexOp>(op)) {
+    // The op runs on the CPU: the position of "CPU" among the names, else their number.
+    ArrayAttr names = device.getDeviceNames();
+    int64_t index =
+        llvm::find_if(names, [](Attribute a) { return cast<StringAttr>(a).getValue() == "CPU"; }) -
+        names.begin();
+    return replaceDecomposed(rewriter, op,
+                             SmallVector<Value>{b.scalar(rewriter.getI32Type(), index)});
+  }
   ValueRange data = dataOf(op);
   Value philox = b.scalar(rewriter.getI32Type(), 1);
   SmallVector<Value> replacement;

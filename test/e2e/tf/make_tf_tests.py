@@ -86,7 +86,8 @@ FAMILIES = {
                  "StatefulPartitionedCall with control outputs, nested calls, TF1 Defun "
                  "calls), inlined on import",
     "control": "functional control flow (If, Case, While and their stateless forms, as "
-               "tf.cond, tf.switch_case and tf.while_loop write them): branches taken and "
+               "tf.cond, tf.switch_case and tf.while_loop write them; DeviceIndex choosing a "
+               "branch): branches taken and "
                "not, trip counts constant and fed (zero included), nested loops, a bound by "
                "maximum_iterations, a conditional inside a loop",
     "control_v1": "TensorFlow 1 control flow (Switch, Merge, Enter, Exit, NextIteration, "
@@ -3307,6 +3308,16 @@ def build_control_flow():
     case("case_default", "control", "tf.switch_case (Case) with an index out of range, "
          "which takes the last branch", switch, [("x", x), ("i", np.int32(7))],
          TRANSCENDENTAL)
+
+    def by_device(p):
+        # What tf.__internal__.execute_fn_for_device writes: DeviceIndex picks a branch.
+        index = raw.DeviceIndex(device_names=["GPU", "CPU"], name="device")
+        branches = [lambda: p["x"] * 3.0, lambda: p["x"] - 1.0]
+        return {"y": tf.identity(tf.switch_case(index, branches), name="y"), "device": index,
+                "none": raw.DeviceIndex(device_names=["TPU"], name="none")}
+    case("device_index", "control", "DeviceIndex choosing a tf.switch_case branch by the "
+         "device type (the CPU's, 1 of [GPU, CPU]), and a list without the CPU (its length)",
+         by_device, [("x", x)], ARITH)
 
     w = f32(r, (6, 6), -0.5, 0.5)
     h0 = f32(r, (2, 6))

@@ -200,3 +200,17 @@ func.func @stateless_truncated_normal(%seed: tensor<2xi32>) -> tensor<5xf32> {
   %0 = "tf.StatelessTruncatedNormal"(%shape, %seed) {dtype = f32} : (tensor<1xi32>, tensor<2xi32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }
+
+// -----
+
+// Tests DeviceIndex: the position of "CPU" among the names (where the op runs), or their
+// number when it is not there.
+// CHECK-LABEL: func.func @device_index
+// CHECK-DAG: %[[CPU:.*]] = "tf.Const"() {dtype = i32, value = dense<1> : tensor<i32>}
+// CHECK-DAG: %[[NONE:.*]] = "tf.Const"() {dtype = i32, value = dense<2> : tensor<i32>}
+// CHECK: return %[[CPU]], %[[NONE]]
+func.func @device_index() -> (tensor<i32>, tensor<i32>) {
+  %0 = "tf.DeviceIndex"() {device_names = ["GPU", "CPU"]} : () -> tensor<i32>
+  %1 = "tf.DeviceIndex"() {device_names = ["GPU", "TPU"]} : () -> tensor<i32>
+  return %0, %1 : tensor<i32>, tensor<i32>
+}
