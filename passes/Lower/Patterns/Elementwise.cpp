@@ -652,7 +652,8 @@ struct SelectLowering : OpConversionPattern<tf::SelectOp> {
   }
 };
 
-/// Converts one element from a tf element type to another (TensorFlow's Cast rules).
+} // namespace
+
 Value castElement(OpBuilder &b, Location loc, Value x, Type srcTf, Type dstTf, Type dst) {
   ElementKind from = kindOf(srcTf), to = kindOf(dstTf);
   Type src = x.getType();
@@ -694,6 +695,8 @@ Value castElement(OpBuilder &b, Location loc, Value x, Type srcTf, Type dstTf, T
     return arith::TruncIOp::create(b, loc, dst, x);
   return x; // same width, different signedness: the bits are the same
 }
+
+namespace {
 
 struct CastLowering : OpConversionPattern<tf::CastOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -34,23 +34,15 @@ public:
     return (base + (kernelElement.isF64() ? "_f64" : "_f32")).str();
   }
 
-  /// `value` (a tensor of the op's element type) in the kernel's element type.
-  Value widen(Value value) {
+  /// `value`, a float tensor, with elements of type `to` (castElement's float rules).
+  Value convert(Value value, Type to) {
     auto type = cast<RankedTensorType>(value.getType());
-    if (type.getElementType() == kernelElement)
+    Type from = type.getElementType();
+    if (from == to)
       return value;
-    return buildElementwise(b, loc, type.clone(kernelElement), value,
-                            [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                              return arith::ExtFOp::create(nb, l, kernelElement, args[0]);
-                            });
-  }
-  Value narrow(Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    if (type.getElementType() == element)
-      return value;
-    return buildElementwise(b, loc, type.clone(element), value,
-                            [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                              return arith::TruncFOp::create(nb, l, element, args[0]);
+    return buildElementwise(b, loc, type.clone(to), value,
+                            [&](OpBuilder &nb, Location l, ValueRange args) {
+                              return castElement(nb, l, args[0], from, to, to);
                             });
   }
 
@@ -145,11 +137,11 @@ template <typename OpT> struct FactorizationLowering : OpConversionPattern<OpT> 
              cast<tf::GraphOpInterface>(op.getOperation()).getDataInputs().size())) {
       if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
         return rewriter.notifyMatchFailure(op, "needs static shapes");
-      operands.push_back(k.widen(v));
+      operands.push_back(k.convert(v, k.kernelElement));
     }
     SmallVector<Value> results = build(op, k, operands, types);
     for (Value &r : results)
-      r = k.narrow(r);
+      r = k.convert(r, k.element);
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -31,6 +31,11 @@ using BodyBuilder =
 /// with NumPy broadcasting: trailing dimensions align, size-1 dimensions repeat.
 mlir::AffineMap broadcastMap(mlir::RankedTensorType inputType, mlir::RankedTensorType resultType);
 
+/// One element `x` converted from the tf element type `srcTf` to `dstTf` (builtin type
+/// `dst`), by TensorFlow's Cast rules.
+mlir::Value castElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Type srcTf,
+                        mlir::Type dstTf, mlir::Type dst);
+
 /// A parallel linalg.generic over `resultType` reading `inputs` through `inputMaps`.
 mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::RankedTensorType resultType, mlir::ValueRange inputs,
