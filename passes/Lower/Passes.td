@@ -247,7 +247,7 @@ def PackWeightsPass : Pass<"kiln-lower-pack-weights", "mlir::ModuleOp"> {
     `kiln.kernel_call` of `matmul_f32`, `matmul_epilogue_f32` or `matmul_residual_f32` whose B is a constant f32
     `memref.global` (through reshapes: a convolution's filter), this pass writes op(B) into
     a new constant global in the GEMM's packed layout (`kiln_matmul_packed_b_index` in
-    `kiln/runtime/abi.h`: depth slices of 256 rows, panels of 32 columns padded with
+    `kiln/runtime/abi.h`: depth slices of at most 512 rows, panels of 32 columns padded with
     zeros), makes it the call's B and sets `packed_b` (dropping `transpose_b`: the packed
     copy is op(B)). A `conv2d_gemm_f32` call's constant filter, a (kh * kw * c) x f matrix,
     is packed the same way and gets `packed_filter`. A `conv2d_3x3_f32` call with a constant
@@ -723,7 +723,7 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     (`x * scale + bias + r`, then the bounds: a ResNet block's last batch norm, shortcut
     addition and Relu, MobileNetV2's and EfficientNet's projections plus their input):
     `r` a buffer of the output's type read where the output goes, either one that cannot
-    overlap the output or, when the product has one depth slice (k <= 256: each element
+    overlap the output or, when the product has one depth slice (k <= 512: each element
     is stored once, after its residual is read), the output itself, as bufferization
     leaves the addition written over its shortcut. The call is then `matmul_residual_f32`,
     the residual its input 2. The pass runs before buffer planning, which then sees the

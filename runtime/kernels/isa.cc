@@ -1,6 +1,7 @@
 // The kernels' choice of vector ISA (simd.h).
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "simd.h"
 
@@ -17,6 +18,22 @@ bool useAvx512() {
     found = 0;
   __atomic_store_n(&chosen, found, __ATOMIC_RELAXED);
   return found != 0;
+}
+
+namespace {
+
+int64_t cacheSize(int name, int64_t otherwise) {
+  long bytes = sysconf(name);
+  return bytes > 0 ? int64_t(bytes) : otherwise;
+}
+
+} // namespace
+
+const Caches &caches() {
+  static const Caches found = {cacheSize(_SC_LEVEL1_DCACHE_SIZE, int64_t(32) << 10),
+                               cacheSize(_SC_LEVEL2_CACHE_SIZE, int64_t(512) << 10),
+                               cacheSize(_SC_LEVEL3_CACHE_SIZE, int64_t(8) << 20)};
+  return found;
 }
 
 } // namespace kiln::kernels::simd

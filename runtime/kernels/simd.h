@@ -16,6 +16,15 @@ namespace kiln::kernels::simd {
 // not "avx2" (which forces the AVX2 code, for tests and comparisons). Decided once.
 bool useAvx512();
 
+// The data caches of the core the kernels run on, in bytes (L2 and L3 as one core sees
+// them), read once from the C library (sysconf, which asks the CPU); where it cannot tell,
+// 32 KiB, 512 KiB and 8 MiB, the smallest of the x86-64 CPUs the kernels tune for. The
+// kernels' blocks are sized from these, not from one machine's constants.
+struct Caches {
+  int64_t l1, l2, l3;
+};
+const Caches &caches();
+
 // Eight floats in a ymm register.
 struct Avx2 {
   using Vec = __m256;

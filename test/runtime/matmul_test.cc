@@ -84,6 +84,25 @@ protected:
   void TearDown() override { kiln_parallel_set_threads(0); }
 };
 
+// The depth slices (abi.h): the fewest of at most 512, even shares rounded up to 16, the
+// last the rest; they cover the depth exactly.
+TEST(MatmulDepthSlices, AreTheFewestEvenSharesOfTheDepth) {
+  EXPECT_EQ(1, kiln_matmul_depth_slice(0));
+  EXPECT_EQ(1, kiln_matmul_depth_slice(1));
+  EXPECT_EQ(512, kiln_matmul_depth_slice(512));
+  EXPECT_EQ(272, kiln_matmul_depth_slice(513)); // 257 rounded up to 16
+  EXPECT_EQ(288, kiln_matmul_depth_slice(576));
+  EXPECT_EQ(512, kiln_matmul_depth_slice(1024));
+  EXPECT_EQ(352, kiln_matmul_depth_slice(1025));
+  EXPECT_EQ(384, kiln_matmul_depth_slice(768));
+  for (int64_t k = 1; k <= 40000; ++k) {
+    const int64_t step = kiln_matmul_depth_slice(k);
+    ASSERT_LE(step, KILN_MATMUL_PACK_DEPTH) << k;
+    ASSERT_EQ((k + KILN_MATMUL_PACK_DEPTH - 1) / KILN_MATMUL_PACK_DEPTH, (k + step - 1) / step)
+        << k;
+  }
+}
+
 TEST_P(MatmulTest, MatchesReferenceOnOddShapes) {
   kiln_parallel_set_threads(1);
   for (int64_t m : kSizes)
@@ -110,6 +129,38 @@ TEST_P(MatmulTest, BothIsasMatchTheReferenceAndEachOther) {
         ASSERT_EQ(0, std::memcmp(two.data(), wide.data(), two.size() * sizeof(float)))
             << m << "x" << n << "x" << k;
       }
+}
+
+// Every path's result is, bit for bit, the scalar form of the arithmetic (gemm.h's
+// referenceGemm: one fused multiply-add chain per depth slice, the slices added in order):
+// slices of uneven depths (513: 272 + 241; 1025: three of 352, 352, 321), A and B stored
+// transposed with partial panels (packed through the register transposes), rows in groups
+// that meet every slice in turn (a tall product with B packed ahead), on 1 and 2 threads.
+TEST_P(MatmulTest, EveryPathIsTheScalarFormOfItsSlices) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{29, 40, 513},
+                         {70, 95, 1025},
+                         {600, 64, 1100}, // B packed ahead: groups of rows
+                         {300, 17, 576},
+                         {15, 33, 2000}}) {
+    Problem p(m, n, k, GetParam());
+    std::vector<float> expected = p.c;
+    kiln::kernels::referenceGemm(p.Args(expected), 0, m, 0, n);
+    std::vector<float> packed(k * kiln_matmul_packed_b_width(n), NAN);
+    kiln_kernel_matmul_pack_b_f32(reinterpret_cast<uintptr_t>(p.b.data()), k, n, p.flags,
+                                  reinterpret_cast<uintptr_t>(packed.data()));
+    for (int32_t threads : {1, 2}) {
+      kiln_parallel_set_threads(threads);
+      std::vector<float> got = p.Run();
+      ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " threads " << threads;
+      got = p.c;
+      kiln_kernel_matmul_f32(
+          reinterpret_cast<uintptr_t>(p.a.data()), reinterpret_cast<uintptr_t>(packed.data()),
+          reinterpret_cast<uintptr_t>(got.data()), m, n, k, p.flags | KILN_MATMUL_PACKED_B);
+      ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+          << m << "x" << n << "x" << k << " packed B, threads " << threads;
+    }
+  }
 }
 
 TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {

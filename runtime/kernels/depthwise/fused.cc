@@ -32,13 +32,12 @@ float pointwise(const Fused &f, int64_t b, int64_t r, int64_t x, int64_t ch) {
   const DepthwiseArgs &a = f.dw;
   const float *in = f.input + ((b * a.h + r) * a.w + x) * f.cin;
   float out = 0.0f;
-  for (int64_t pc = 0; pc < f.cin; pc += kiln::kernels::kGemmDepth) {
-    int64_t end = f.cin - pc < kiln::kernels::kGemmDepth ? f.cin : pc + kiln::kernels::kGemmDepth;
+  kiln::kernels::forEachSlice(f.cin, [&](int64_t pc, int64_t kc) {
     float acc = 0.0f;
-    for (int64_t j = pc; j < end; ++j)
+    for (int64_t j = pc; j < pc + kc; ++j)
       acc = fmaf(in[j], f.weights[j * a.c + ch], acc);
     out = pc == 0 ? acc : out + acc;
-  }
+  });
   return f.first.apply(out, ch);
 }
 

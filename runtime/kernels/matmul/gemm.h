@@ -58,16 +58,23 @@ inline float bAt(const GemmArgs &g, int64_t kk, int64_t j) {
   return g.bPacked ? g.b[kiln_matmul_packed_b_index(kk, j, g.k, g.n)] : g.b[kk * g.bks + j * g.bcs];
 }
 
-// Depth of one slice of the sum. Fixed for every ISA and thread count: it is part of the
-// order of the floating-point operations, so changing it changes results in the last bits.
-// 256, not 512: a row tile's slice of A (6 x 256 floats with AVX2) and a column tile's of B
-// (256 x 16) fit L1 together, so that A is not evicted by each B tile it meets.
-// gemm_bench, B packed ahead, 1 thread, three interleaved series, GFLOP/s 512 -> 256:
-// 49 x 512 x 2048 (ResNet50 conv5) 75-76 -> 82-83, 196 x 256 x 1024 (conv4) 83-86 -> 92-93,
-// 128 x 768 x 3072 (BERT FFN) 72-76 -> 76-81, 1024^3 unchanged (Zen 3, AVX2, 512 KiB L2).
-// On Zen 4 (AVX-512, 1 MiB L2) the same series are unchanged within 2% either way.
-constexpr int64_t kGemmDepth = 256;
-static_assert(kGemmDepth == KILN_MATMUL_PACK_DEPTH, "packed B holds the GEMM's depth slices");
+// Depth of the sum's slices (kiln_matmul_depth_slice in abi.h): at most kGemmDepth, an
+// even share of k. Fixed for every ISA and thread count: it is part of the order of the
+// floating-point operations, so changing it changes results in the last bits. 512 since
+// 2026-12-07, from 256: C is read and written once per slice, and a micro-kernel call's
+// fixed cost (loading and storing its tile of C) is spread over twice the depth.
+// gemm_bench, 1 thread, B packed ahead, Zen 4 (AVX-512, 1 MiB L2, peak 115 GFLOP/s),
+// medians of 7 interleaved runs: 1024^3 104.4 -> 107.8 GFLOP/s; the model shapes are in
+// docs/performance-log.md. (256 had been chosen on Zen 3 with AVX2, where a row tile's A
+// and a column tile's B fitted L1 together; the micro-kernel streams B from L2 as fast.)
+constexpr int64_t kGemmDepth = KILN_MATMUL_PACK_DEPTH;
+inline int64_t gemmSliceDepth(int64_t k) { return kiln_matmul_depth_slice(k); }
+// for (pc, kc) over the depth slices of a product k deep: body(pc, kc).
+template <class Body> inline void forEachSlice(int64_t k, Body body) {
+  const int64_t step = gemmSliceDepth(k);
+  for (int64_t pc = 0; pc < k; pc += step)
+    body(pc, k - pc < step ? k - pc : step);
+}
 
 // Products with B not transposed read the operands in place (no packing) when they have at
 // most kGemmDirectRows rows, or a depth of at most kGemmDirectDepth and at most
@@ -122,8 +129,7 @@ constexpr int64_t kGemmL1Ways = 8;
 // Scalar form of the same arithmetic (one FMA chain per depth slice, then one addition,
 // or a store for the first slice when overwriting).
 inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-  for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-    int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+  forEachSlice(g.k, [&](int64_t pc, int64_t kc) {
     for (int64_t i = m0; i < m1; ++i)
       for (int64_t j = n0; j < n1; ++j) {
         float acc = 0.0f;
@@ -134,7 +140,7 @@ inline void referenceGemm(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0,
         if (g.epilogue && pc + kc >= g.k)
           out = g.epilogue->apply(out, j, &out);
       }
-  }
+  });
 }
 
 // C[m0:m1, n0:n1] += (op(a) op(b))[m0:m1, n0:n1] with AVX-512 (only on CPUs that have

@@ -10,17 +10,18 @@ struct Avx512 : simd::Avx512 {
   static constexpr int64_t kRowBlock = 4 * kAvx512TileRows;
   static constexpr int64_t kColBlock = 16 * kAvx512TileCols;
 
-  // Packs a full panel, kRows rows of A (row stride ars, depth contiguous) by kc, into
-  // out[kk * kRows + i], 16 depths at a time through a 16x16 register transpose (rows 14
-  // and 15 are zero and not stored); the rest of the depth is left to the caller, and
-  // the number of depths packed is returned.
-  static int64_t packRows(const float *src, int64_t ars, int64_t kc, float *out) {
-    static_assert(kRows <= 16, "one register transpose per 16 depths");
+  // Transposes `rows` (at most 16) rows of `kc` floats, `stride` apart, into
+  // out[kk * outStride + i], 16 depths at a time through a 16x16 register transpose, storing
+  // `lanes` lanes of each depth (rows past `rows` as zeros); the rest of the depth is left to
+  // the caller, and the number of depths done is returned.
+  static int64_t transpose(const float *src, int64_t stride, int rows, int64_t kc, float *out,
+                           int64_t outStride, int lanes) {
     int64_t kk = 0;
-    for (; kk + 16 <= kc; kk += 16, out += 16 * kRows) {
+    const Mask store = mask(lanes);
+    for (; kk + 16 <= kc; kk += 16, out += 16 * outStride) {
       __m512 r[16], t[16];
       for (int i = 0; i < 16; ++i)
-        r[i] = i < kRows ? _mm512_loadu_ps(src + i * ars + kk) : _mm512_setzero_ps();
+        r[i] = i < rows ? _mm512_loadu_ps(src + i * stride + kk) : _mm512_setzero_ps();
       for (int i = 0; i < 8; ++i) {
         t[2 * i] = _mm512_maskz_unpacklo_ps(0xFFFF, r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = _mm512_maskz_unpackhi_ps(0xFFFF, r[2 * i], r[2 * i + 1]);
@@ -44,9 +45,8 @@ struct Avx512 : simd::Avx512 {
         t[4 + c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a13, b13, 0x88);  // depth 4 + c
         t[12 + c] = _mm512_maskz_shuffle_f32x4(0xFFFF, a13, b13, 0xDD); // depth 12 + c
       }
-      const Mask rows = Mask((1u << kRows) - 1);
       for (int d = 0; d < 16; ++d)
-        _mm512_mask_storeu_ps(out + d * kRows, rows, t[d]);
+        _mm512_mask_storeu_ps(out + d * outStride, store, t[d]);
     }
     return kk;
   }

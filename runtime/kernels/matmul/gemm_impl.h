@@ -39,14 +39,25 @@ template <class V> struct Gemm {
   static constexpr int64_t MC = V::kRowBlock; // multiple of MR
   static constexpr int64_t NC = V::kColBlock; // multiple of NR
   // Columns a row tile meets before the next row tile starts on them: a depth slice of B
-  // over W columns (256 KiB) stays in L2 while the row tiles pass, where a block of NC
-  // (1 MiB) came from L3 for each. gemm_bench, 1 thread, B packed ahead, two interleaved
-  // series, GFLOP/s NC -> W: 128 x 768 x 768 (BERT) 78-79 -> 85-86, 49 x 512 x 2048
-  // (ResNet50 conv5) 76 -> 80-86, 512 x 512 x 2048 82-90 -> 89-95, 1024^3 81-84 -> 87-88;
-  // unpacked products unchanged.
-  static constexpr int64_t W = 256;
-  static_assert(W % NR == 0 && W % KILN_MATMUL_PACK_COLS == 0 && NC % W == 0,
-                "a walk holds whole tiles and panels");
+  // over that many columns stays in half of L2 while the row tiles pass, where a block of NC
+  // came from L3 for each. The largest power of two times KILN_MATMUL_PACK_COLS, up to NC,
+  // whose full-depth slice fits half of L2 (simd::caches()): 256 with 1 MiB (Zen 4), 128
+  // with 512 KiB (Zen 3), 512 with 2 MiB (Sapphire Rapids). gemm_bench, 1 thread, B packed
+  // ahead, Zen 3, GFLOP/s NC -> 256 (with depth slices of 256): 128 x 768 x 768 (BERT)
+  // 78-79 -> 85-86, 49 x 512 x 2048 (ResNet50 conv5) 76 -> 80-86, 1024^3 81-84 -> 87-88.
+  static int64_t walk() {
+    static const int64_t width = [] {
+      const int64_t room = simd::caches().l2 / 2 / (kGemmDepth * int64_t(sizeof(float)));
+      int64_t w = KILN_MATMUL_PACK_COLS;
+      while (2 * w <= room && 2 * w <= NC)
+        w *= 2;
+      return w;
+    }();
+    return width;
+  }
+  static_assert(KILN_MATMUL_PACK_COLS % NR == 0 && NC % KILN_MATMUL_PACK_COLS == 0 &&
+                    (NC & (NC - 1)) == 0,
+                "a walk holds whole tiles and panels, and divides NC");
 
   // acc[i][*] = sum over kk < kc of a(i, kk) * b(kk, *); then C rows += acc.
   // a(i, kk) = a[i * ars + kk * aks], b(kk, j) = b[kk * bks + j]. With Half, the tile is
@@ -68,8 +79,11 @@ template <class V> struct Gemm {
     }
     Vec acc[R][2];
 #pragma GCC unroll 16
-    for (int i = 0; i < R; ++i)
+    for (int i = 0; i < R; ++i) {
       acc[i][0] = acc[i][1] = V::zero();
+      __builtin_prefetch(c + i * ldc, 1, 3);
+      __builtin_prefetch(c + i * ldc + (Half ? L : NR) - 1, 1, 3);
+    }
     // One depth: every row's product with B's row.
     auto depth = [&](Vec b0, Vec b1) __attribute__((always_inline)) {
 #pragma GCC unroll 16
@@ -170,6 +184,7 @@ template <class V> struct Gemm {
   template <bool InPlaceB, class BTile>
   static void sliceTiles(const GemmArgs &g, int64_t m0, int64_t m1, int64_t j0, int64_t j1,
                          int64_t pc, int64_t kc, int64_t bks, BTile bTile) {
+    const int64_t W = walk();
     for (int64_t jw = j0; jw < j1; jw += W) {
       const int64_t jend = j1 - jw < W ? j1 : jw + W;
       for (int64_t i = m0; i < m1; i += MR) {
@@ -194,8 +209,8 @@ template <class V> struct Gemm {
     if (bp) {
       for (int64_t jc = n0; jc < n1; jc += NC) {
         int64_t nc = n1 - jc < NC ? n1 - jc : NC;
-        for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-          int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+        for (int64_t pc = 0, step = gemmSliceDepth(g.k); pc < g.k; pc += step) {
+          int64_t kc = g.k - pc < step ? g.k - pc : step;
           packB(g, pc, kc, jc, nc, bp);
           sliceTiles<false>(g, m0, m1, jc, jc + nc, pc, kc, NR,
                             [&](int64_t j) { return bp + (j - jc) / NR * kc * NR; });
@@ -203,8 +218,8 @@ template <class V> struct Gemm {
       }
       return;
     }
-    for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-      int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+    for (int64_t pc = 0, step = gemmSliceDepth(g.k); pc < g.k; pc += step) {
+      int64_t kc = g.k - pc < step ? g.k - pc : step;
       sliceTiles<true>(g, m0, m1, n0, n1, pc, kc, g.bks,
                        [&](int64_t j) { return g.b + pc * g.bks + j; });
     }
@@ -222,13 +237,26 @@ template <class V> struct Gemm {
     constexpr int64_t P = KILN_MATMUL_PACK_COLS;
     static_assert(P % NR == 0 && NC % P == 0, "a tile lies within one panel, a panel in a block");
     int64_t width = kiln_matmul_packed_b_width(g.n);
+    const int64_t l2 = simd::caches().l2, step = gemmSliceDepth(g.k);
     for (int64_t jc = n0; jc < n1; jc = (jc / NC + 1) * NC) {
       int64_t jend = (jc / NC + 1) * NC < n1 ? (jc / NC + 1) * NC : n1;
-      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
-        const float *slice = g.b + pc * width;
-        sliceTiles<false>(g, m0, m1, jc, jend, pc, kc, P,
-                          [&](int64_t j) { return slice + j / P * kc * P + j % P; });
+      // With more than one depth slice and B's block small enough to stay in half of L2,
+      // groups of rows (their A in a quarter of L2) meet every slice in turn, so that A
+      // comes from memory once rather than once per slice. gemm_bench, 1 thread, B packed
+      // ahead, Zen 4, medians of 7 interleaved runs, GFLOP/s: see docs/performance-log.md.
+      int64_t group = m1 - m0;
+      if (g.k > step && g.k * (jend - jc) * int64_t(sizeof(float)) <= l2 / 2) {
+        group = l2 / 4 / (g.k * int64_t(sizeof(float))) / MR * MR;
+        group = group < MR ? MR : group;
+      }
+      for (int64_t ib = m0; ib < m1; ib += group) {
+        const int64_t iend = m1 - ib < group ? m1 : ib + group;
+        for (int64_t pc = 0; pc < g.k; pc += step) {
+          int64_t kc = g.k - pc < step ? g.k - pc : step;
+          const float *slice = g.b + pc * width;
+          sliceTiles<false>(g, ib, iend, jc, jend, pc, kc, P,
+                            [&](int64_t j) { return slice + j / P * kc * P + j % P; });
+        }
       }
     }
   }
@@ -243,9 +271,14 @@ template <class V> struct Gemm {
       int rows = mc - q < MR ? int(mc - q) : MR;
       const float *src = g.a + (i0 + q) * g.ars + p0 * g.aks;
       int64_t kk = 0;
-      if (rows == MR && g.aks == 1) { // full panel of row-major A: the ISA may transpose it
-        kk = V::packRows(src, g.ars, kc, out);
+      if (g.aks == 1) { // row-major A: transposed in registers, 16 (AVX2: 8) depths at a time
+        kk = rows == MR ? V::transpose(src, g.ars, MR, kc, out, MR, MR)
+                        : V::transpose(src, g.ars, rows, kc, out, MR, MR);
         out += kk * MR;
+      } else if (g.ars == 1) { // A stored transposed: each depth's rows are contiguous
+        const Mask load = V::mask(rows), store = V::mask(MR);
+        for (; kk < kc; ++kk, out += MR)
+          V::storeMasked(out, V::loadMasked(src + kk * g.aks, load), store);
       }
       for (; kk < kc; ++kk, out += MR) {
         for (int i = 0; i < rows; ++i)
@@ -265,11 +298,8 @@ template <class V> struct Gemm {
       int rows = mc - q < MR ? int(mc - q) : MR;
       for (int i = 0; i < rows; ++i)
         gatherWindows(win, i0 + q + i, p0, kc, rowsOf + i * kc);
-      int64_t kk = 0;
-      if (rows == MR) {
-        kk = V::packRows(rowsOf, kc, kc, out);
-        out += kk * MR;
-      }
+      int64_t kk = V::transpose(rowsOf, kc, rows, kc, out, MR, MR);
+      out += kk * MR;
       for (; kk < kc; ++kk, out += MR) {
         for (int i = 0; i < rows; ++i)
           out[i] = rowsOf[i * kc + kk];
@@ -302,13 +332,24 @@ template <class V> struct Gemm {
     }
     for (int64_t q = 0; q < nc; q += NR) {
       int cols = nc - q < NR ? int(nc - q) : NR;
-      // b stored transposed (n x k): column j of op(b) is contiguous in depth.
+      // b stored transposed (n x k): column j of op(b) is contiguous in depth, and each
+      // vector's columns are transposed in registers (absent columns as zeros).
+      int64_t done = kc;
+      if (g.bks == 1)
+        for (int h = 0; h < 2; ++h) {
+          const int count = cols - h * L < 0 ? 0 : cols - h * L > L ? L : cols - h * L;
+          const float *src = g.b + (j0 + q + h * L) * g.bcs + p0;
+          int64_t got = V::transpose(src, g.bcs, count, kc, out + h * L, NR, L);
+          done = got < done ? got : done;
+        }
+      else
+        done = 0;
       for (int j = 0; j < cols; ++j) {
         const float *src = g.b + (j0 + q + j) * g.bcs + p0 * g.bks;
-        for (int64_t kk = 0; kk < kc; ++kk)
+        for (int64_t kk = done; kk < kc; ++kk)
           out[kk * NR + j] = src[kk * g.bks];
       }
-      for (int64_t kk = 0; kk < kc; ++kk)
+      for (int64_t kk = done; kk < kc; ++kk)
         for (int j = cols; j < NR; ++j)
           out[kk * NR + j] = 0.0f;
       out += kc * NR;
@@ -337,6 +378,7 @@ template <class V> struct Gemm {
                     int64_t j1, int64_t pc, int64_t kc, const float *bp, int64_t b0, int64_t w) {
     const bool first = g.overwrite && pc == 0;
     const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
+    const int64_t W = walk();
     for (int64_t jw = j0; jw < j1; jw += W) {
       const int64_t jend = j1 - jw < W ? j1 : jw + W;
       for (int64_t ir = 0; ir < mc; ir += MR) {
@@ -373,8 +415,8 @@ template <class V> struct Gemm {
       constexpr int64_t P = KILN_MATMUL_PACK_COLS;
       static_assert(P % NR == 0, "a tile lies within one panel");
       const int64_t width = kiln_matmul_packed_b_width(g.n);
-      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+      for (int64_t pc = 0, step = gemmSliceDepth(g.k); pc < g.k; pc += step) {
+        int64_t kc = g.k - pc < step ? g.k - pc : step;
         const float *slice = g.b + pc * width;
         for (int64_t ic = m0; ic < m1; ic += MC) {
           int64_t mc = m1 - ic < MC ? m1 - ic : MC;
@@ -389,8 +431,8 @@ template <class V> struct Gemm {
     }
     for (int64_t jc = n0; jc < n1; jc += NC) {
       int64_t nc = n1 - jc < NC ? n1 - jc : NC;
-      for (int64_t pc = 0; pc < g.k; pc += kGemmDepth) {
-        int64_t kc = g.k - pc < kGemmDepth ? g.k - pc : kGemmDepth;
+      for (int64_t pc = 0, step = gemmSliceDepth(g.k); pc < g.k; pc += step) {
+        int64_t kc = g.k - pc < step ? g.k - pc : step;
         packB(g, pc, kc, jc, nc, bp);
         for (int64_t ic = m0; ic < m1; ic += MC) {
           int64_t mc = m1 - ic < MC ? m1 - ic : MC;
@@ -444,7 +486,7 @@ template <class V> struct Gemm {
   // kGemmPackARows and a depth slice of its columns over kGemmPackABFloats (else prepacked
   // reads A in place).
   static bool packsA(const GemmArgs &g, int64_t rows, int64_t cols) {
-    const int64_t depth = g.k < kGemmDepth ? g.k : kGemmDepth;
+    const int64_t depth = gemmSliceDepth(g.k);
     return rows > kGemmPackARows && depth * cols > kGemmPackABFloats;
   }
 

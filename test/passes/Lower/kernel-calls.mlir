@@ -718,7 +718,7 @@ func.func @offset_input(%list: memref<50x16x64xf32>, %i: index, %w: memref<64x12
 // Tests a ResNet block's end: relu(r + (c * s + t)) written over the shortcut r itself (as
 // bufferization leaves it), the product's result read as the generic's second input.
 // With one depth slice (k = 40) the kernel reads the residual in place: one call whose
-// output and residual are r. With k = 300 it would store partial sums over r first: the
+// output and residual are r. With k = 600 (two slices) it would store partial sums over r first: the
 // elementwise op stays. An addition of the residual before the bias is not the
 // epilogue's order (its rounding differs): it stays too.
 // CHECK-LABEL: func.func @residual_in_place
@@ -757,12 +757,12 @@ func.func @residual_in_place(%a: memref<32x40xf32>, %b: memref<40x48xf32>, %s: m
   }
   return
 }
-func.func @residual_in_place_deep(%a: memref<32x300xf32>, %b: memref<300x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>, %r: memref<32x48xf32>) {
+func.func @residual_in_place_deep(%a: memref<32x600xf32>, %b: memref<600x48xf32>, %s: memref<48xf32>, %t: memref<48xf32>, %r: memref<32x48xf32>) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<32x48xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %b : memref<32x300xf32>, memref<300x48xf32>) outs(%c : memref<32x48xf32>) {
+      ins(%a, %b : memref<32x600xf32>, memref<600x48xf32>) outs(%c : memref<32x48xf32>) {
   ^bb0(%x: f32, %w: f32, %acc: f32):
     %p = arith.mulf %x, %w : f32
     %q = arith.addf %acc, %p : f32

@@ -1,6 +1,6 @@
 // RUN: kiln-opt --split-input-file --kiln-lower-pack-weights %s | FileCheck %s
 
-// Tests that a constant B (2 x 3) becomes a packed copy (depth slices of 256 rows, panels
+// Tests that a constant B (2 x 3) becomes a packed copy (one depth slice of 2 rows, panels
 // of 32 columns padded with zeros: 2 x 32 floats), that the call reads it with packed_b
 // set, that a second call on the same constant shares the copy, and that the unpacked
 // constant, no longer read, goes.

@@ -46,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KILN_ABI_VERSION 5
+#define KILN_ABI_VERSION 6
 
 /* Largest rank a tensor in the ABI may have. */
 #define KILN_MAX_RANK 16
@@ -309,20 +309,31 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_KERNEL_BATCH_MATMUL_F32 "kiln_kernel_batch_matmul_f32"
 #define KILN_MATMUL_BROADCAST_A 16 /* one a for every product of the batch */
 #define KILN_MATMUL_BROADCAST_B 32 /* one b for every product of the batch */
+/* The depth slices of a matrix product's sum (k deep): the fewest slices of at most
+ * KILN_MATMUL_PACK_DEPTH, all but the last kiln_matmul_depth_slice(k) deep (their even
+ * share rounded up to a multiple of 16), the last the rest. Each element of the result is
+ * one fused multiply-add chain per slice, the slices added in order, so the slicing is part
+ * of the result's last bits: it depends on k alone, never on the CPU or the thread count. */
+#define KILN_MATMUL_PACK_DEPTH 512
+static inline int64_t kiln_matmul_depth_slice(int64_t k) {
+  if (k <= KILN_MATMUL_PACK_DEPTH)
+    return k > 0 ? k : 1;
+  int64_t slices = (k + KILN_MATMUL_PACK_DEPTH - 1) / KILN_MATMUL_PACK_DEPTH;
+  return ((k + slices - 1) / slices + 15) / 16 * 16;
+}
 /* The packed layout of op(b) (k x n) that KILN_MATMUL_PACKED_B reads, so that a compiler
- * can pack constant weights once: depth slices of KILN_MATMUL_PACK_DEPTH rows, each cut
- * into panels of KILN_MATMUL_PACK_COLS columns stored row after row, the last panel of a
- * slice padded with zeros to its full width. It holds k * kiln_matmul_packed_b_width(n)
- * floats. */
-#define KILN_MATMUL_PACK_DEPTH 256
+ * can pack constant weights once: its depth slices (kiln_matmul_depth_slice), each cut into
+ * panels of KILN_MATMUL_PACK_COLS columns stored row after row, the last panel of a slice
+ * padded with zeros to its full width. It holds k * kiln_matmul_packed_b_width(n) floats. */
 #define KILN_MATMUL_PACK_COLS 32
 static inline int64_t kiln_matmul_packed_b_width(int64_t n) {
   return (n + KILN_MATMUL_PACK_COLS - 1) / KILN_MATMUL_PACK_COLS * KILN_MATMUL_PACK_COLS;
 }
 /* Where element (row kk, column j) of op(b) goes in the packed array. */
 static inline int64_t kiln_matmul_packed_b_index(int64_t kk, int64_t j, int64_t k, int64_t n) {
-  int64_t slice = kk / KILN_MATMUL_PACK_DEPTH * KILN_MATMUL_PACK_DEPTH;
-  int64_t depth = k - slice < KILN_MATMUL_PACK_DEPTH ? k - slice : KILN_MATMUL_PACK_DEPTH;
+  int64_t step = kiln_matmul_depth_slice(k);
+  int64_t slice = kk / step * step;
+  int64_t depth = k - slice < step ? k - slice : step;
   return slice * kiln_matmul_packed_b_width(n) +
          j / KILN_MATMUL_PACK_COLS * depth * KILN_MATMUL_PACK_COLS +
          (kk - slice) * KILN_MATMUL_PACK_COLS + j % KILN_MATMUL_PACK_COLS;
