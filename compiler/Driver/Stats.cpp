@@ -5,6 +5,7 @@
 #include "dialects/Kiln/KilnDialect.h"
 #include "dialects/TF/TFOps.h"
 #include "passes/Graph/Passes.h"
+#include "passes/Lower/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -132,10 +133,51 @@ static void printGpuTraffic(ModuleOp module, const codegen::EntryInterface &entr
   llvm::outs() << "\n";
 }
 
+/// The kernels the CPU functions call, as kiln-lower-kernel-calls chose them from the shapes
+/// (`--stats`): the calls of each of Kiln's kernels, and the matrix products by kernel, by
+/// the few-row kernel and as generated loops.
+static void printKernelChoices(ModuleOp module) {
+  std::map<std::string, int64_t> calls; // by kernel, in name order
+  int64_t products = 0, fewRows = 0, loops = 0;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (dialect::isOnGpu(func))
+      continue;
+    func.walk([&](Operation *op) {
+      if (op->hasAttr(lower::kSmallProductAttr)) {
+        ++loops;
+        return;
+      }
+      auto call = dyn_cast<dialect::KernelCallOp>(op);
+      const dialect::KernelInfo *info = call ? dialect::lookupKernel(call.getKernel()) : nullptr;
+      if (!info || info->library != dialect::KernelLibrary::Kiln)
+        return;
+      ++calls[call.getKernel().str()];
+      if (info->findParam("few_rows")) { // the row of every single product
+        ++products;
+        fewRows += call.hasFlag("few_rows");
+      }
+    });
+  }
+  if (calls.empty() && loops == 0)
+    return;
+  llvm::outs() << "stats: kernel calls:";
+  const char *separator = " ";
+  for (const auto &[kernel, count] : calls) {
+    llvm::outs() << separator << kernel << " " << count;
+    separator = ", ";
+  }
+  if (calls.empty())
+    llvm::outs() << " none";
+  llvm::outs() << "\nstats: matrix products: " << products << " by the GEMM kernel (" << fewRows
+               << " of them by its few-row kernel), " << loops
+               << " as generated loops (too small for a call)\n";
+}
+
 void printModel(ModuleOp module, const codegen::ModelInterface &model, size_t importedOps,
                 size_t graphOps) {
   llvm::outs() << "stats: ops after import: " << importedOps << "\n"
                << "stats: ops after graph passes: " << graphOps << "\n";
+  printKernelChoices(module);
   for (const codegen::EntryInterface &entry : model.entries) {
     // A model of several entry points says which one each line is about.
     std::string which = model.entries.size() > 1 ? " of entry point '" + entry.name + "'" : "";

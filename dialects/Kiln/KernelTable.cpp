@@ -37,7 +37,8 @@ constexpr KernelParam matmulParams[] = {{"m", K::I64},
                                         flag("transpose_a", KILN_MATMUL_TRANSPOSE_A),
                                         flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
                                         flag("overwrite", KILN_MATMUL_OVERWRITE),
-                                        flag("packed_b", KILN_MATMUL_PACKED_B)};
+                                        flag("packed_b", KILN_MATMUL_PACKED_B),
+                                        flag("few_rows", KILN_MATMUL_FEW_ROWS)};
 constexpr KernelParam matmulEpilogueParams[] = {{"m", K::I64},
                                                 {"n", K::I64},
                                                 {"k", K::I64},
@@ -45,6 +46,7 @@ constexpr KernelParam matmulEpilogueParams[] = {{"m", K::I64},
                                                 flag("transpose_b", KILN_MATMUL_TRANSPOSE_B),
                                                 flag("overwrite", KILN_MATMUL_OVERWRITE),
                                                 flag("packed_b", KILN_MATMUL_PACKED_B),
+                                                flag("few_rows", KILN_MATMUL_FEW_ROWS),
                                                 {"epilogue", K::Epilogue, true, 0}};
 // The same by cuBLAS on a GPU partition's device memory (kiln_mgpu_matmul_f32): b as
 // stored, never packed.
@@ -664,5 +666,7 @@ int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n) {
 }
 
 int64_t matmulDepthSlice() { return KILN_MATMUL_PACK_DEPTH; }
+
+int64_t matmulFewRows() { return KILN_MATMUL_FEW_ROWS_MAX; }
 
 } // namespace kiln::dialect

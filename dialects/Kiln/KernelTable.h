@@ -139,6 +139,8 @@ int64_t packedMatmulBIndex(int64_t row, int64_t col, int64_t k, int64_t n);
 /// The depth of one slice of a matrix product's sum (KILN_MATMUL_PACK_DEPTH): a product no
 /// deeper stores each element of its result once.
 int64_t matmulDepthSlice();
+/// The most rows a product may have for the few-row kernel (KILN_MATMUL_FEW_ROWS_MAX).
+int64_t matmulFewRows();
 
 } // namespace kiln::dialect
 

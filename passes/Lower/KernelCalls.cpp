@@ -966,9 +966,12 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
     SmallVector<SmallVector<std::pair<linalg::GenericOp, WindowMatch>>> windows(
         std::size(windowKernels));
     func.walk([&](linalg::GenericOp op) {
-      if (auto m = matchMatmul(op);
-          m && std::max<int64_t>(m->batch, 1) * m->m * m->n * m->k >= minFlops) {
-        matmuls.push_back({op, *m});
+      if (auto m = matchMatmul(op)) {
+        if (std::max<int64_t>(m->batch, 1) * m->m * m->n * m->k >= minFlops) {
+          matmuls.push_back({op, *m});
+          return;
+        }
+        op->setAttr(kiln::lower::kSmallProductAttr, UnitAttr::get(op.getContext()));
         return;
       }
       for (auto [i, kernel] : llvm::enumerate(windowKernels))
@@ -1041,6 +1044,11 @@ struct KernelCallsPass : kiln::lower::impl::KernelCallsPassBase<KernelCallsPass>
       call(op, "batch_matmul_f32", {m.a, m.b}, m.c, params);
       return;
     }
+    // A product of a few rows (a dense layer at batch 1) takes the few-row kernel where it
+    // reads B in place or packed: B not transposed, or constant (kiln-lower-pack-weights
+    // packs it).
+    params.flag("few_rows",
+                m.m <= kiln::dialect::matmulFewRows() && (!m.transposeB || constantFilter(m.b)));
     std::optional<EpilogueMatch> epilogue;
     if (foldZeroFill(op, m.c, params)) {
       // A residual read in place must be read before the product's sum is stored over it:

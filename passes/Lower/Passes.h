@@ -34,6 +34,9 @@ inline constexpr llvm::StringLiteral kConvDirectAttr = "kiln.conv2d_direct";
 /// gathered from the input by the filter: [stride h, stride w, dilation h, dilation w, pad
 /// top, pad left].
 inline constexpr llvm::StringLiteral kConvGemmAttr = "kiln.conv2d_gemm";
+/// Marks an f32 matrix-product generic of a CPU function that kiln-lower-kernel-calls leaves
+/// as loops, too small for a kernel call (`min-flops`): `kiln compile --stats` counts them.
+inline constexpr llvm::StringLiteral kSmallProductAttr = "kiln.small_product";
 /// Marks the f32 MaxPool generic that kiln-lower-kernel-calls turns into a kernel call:
 /// [window h, window w, stride h, stride w, pad top, pad left].
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "kiln.max_pool";

@@ -653,7 +653,12 @@ def KernelCallsPass : Pass<"kiln-lower-kernel-calls", "mlir::ModuleOp"> {
     (m, k) or (k, m), B as (k, n) or (n, k), C += A * B) on contiguous buffers by a
     `kiln.kernel_call` of the kernel table's `matmul_f32` (`libkiln_kernels.a`), with the
     sizes and the `transpose_a`/`transpose_b` flags. Products with fewer than `min-flops`
-    multiply-adds stay loops. When the op before it (ignoring ops without memory effects)
+    multiply-adds stay loops, marked `kiln.small_product` (`kiln compile --stats` counts
+    them). A product of at most 3 rows (`KILN_MATMUL_FEW_ROWS_MAX`: a dense layer at batch 1,
+    an RNN's step) whose B is not transposed, or is a constant global (packed later), gets
+    `few_rows`: the kernel computes several column tiles at once, whose independent FMA
+    chains keep the FMA units busy where one tile's two or six chains wait on their latency,
+    with the same result bit for bit. When the op before it (ignoring ops without memory effects)
     fills C with +0.0, that fill is removed and the call gets `overwrite`, so C is written
     once. In a function placed on a GPU, every such product becomes a call of
     `gpu_matmul_f32` instead, and a batch of them one of `gpu_batch_matmul_f32` (cuBLAS's

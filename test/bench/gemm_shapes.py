@@ -16,10 +16,12 @@ Shapes are C[M x N] = op(A)[M x K] op(B)[K x N]:
 Convolutions are their products: 1x1 directly, k x k as im2col (K = k * k * channels).
 
     /tmp/tf/bin/python test/bench/gemm_shapes.py [--build build] [--threads 1 2]
-        [--peers ort tf] [--repeats 3] [--only SUBSTRING ...] [--isa avx2]
+        [--peers ort tf openblas blis] [--repeats 3] [--only SUBSTRING ...] [--isa avx2]
 
-Needs onnx, onnxruntime and TensorFlow for the peers (pip; see bench.py); never needed to build
-or test Kiln. `--peers` with none measures Kiln alone.
+Needs onnx, onnxruntime and TensorFlow for the peers `ort` and `tf` (pip; see bench.py), and
+Debian's libopenblas0 and libblis4 for `openblas` and `blis` (their cblas_sgemm, timed by
+gemm_bench itself with GEMM_BENCH_CBLAS: the operands unpacked, the library's own threads);
+none of them is ever needed to build or test Kiln. `--peers` with none measures Kiln alone.
 """
 import argparse
 import json
@@ -54,6 +56,14 @@ XCEPTION = [("37x37 1x1", 1369, 256, 128), ("19x19 1x1", 361, 728, 728),
             ("10x10 1x1", 100, 1536, 1024), ("10x10 1x1 out", 100, 2048, 1536)]
 BERT = [("qkv", 128, 2304, 768), ("proj", 128, 768, 768), ("ffn1", 128, 3072, 768),
         ("ffn2", 128, 768, 3072)]
+# The zoo's 1-D convolutional audio model (test/bench/zoo.py) at batch 1: its four Conv1D
+# layers as products (widths 80 with stride 4, then 3).
+AUDIO = [("conv 80/4", 4000, 128, 80), ("conv 3 128", 1000, 128, 384),
+         ("conv 3 256", 250, 256, 384), ("conv 3 512", 62, 512, 768)]
+# Dense layers at batch 1: one row.
+DENSE = [("resnet50 fc", 1, 1000, 2048), ("mobilenet fc", 1, 1000, 1024),
+         ("vgg16 fc7", 1, 4096, 4096), ("bert pooler", 1, 768, 768),
+         ("lstm step", 1, 512, 128)]
 
 
 def backward(prefix, layers):
@@ -75,6 +85,8 @@ def shapes():
     s += backward("resnet50", [RESNET50[i] for i in (2, 4, 7, 10)])
     s += backward("vgg16", VGG16[2:4]) + backward("xception", XCEPTION[1:3])
     s += backward("bert", BERT[2:4])
+    s += conv_layers("audio", AUDIO, 1)
+    s += [(f"dense {name} b1", m, n, k, "nn") for name, m, n, k in DENSE]
     return s
 
 
@@ -89,7 +101,7 @@ def build(build_dir, tmp):
     inc = ["-I", os.path.join(ROOT, "runtime", "include"), "-I",
            os.path.join(ROOT, "runtime", "kernels", "include")]
     lib = ["-L", os.path.join(build_dir, "lib"), "-lkiln_kernels", "-lkiln_runtime", "-lm",
-           "-pthread", "-lstdc++"]
+           "-pthread", "-ldl", "-lstdc++"]
     gemm = os.path.join(tmp, "gemm_bench")
     subprocess.run(["cc", "-O2", *inc, os.path.join(ROOT, "test", "bench", "gemm_bench.c"), *lib,
                     "-o", gemm], check=True)
@@ -100,11 +112,29 @@ def build(build_dir, tmp):
 
 
 FLAGS = {"nn": 4 | 8, "tn": 1 | 4, "nt": 2 | 4}
+FEW_ROWS, FEW_ROWS_MAX = 64, 3  # as kiln-lower-kernel-calls flags products of few rows
+
+
+def flags_of(m, kind):
+    return FLAGS[kind] | (FEW_ROWS if m <= FEW_ROWS_MAX and kind != "nt" else 0)
+
+
+# The BLAS libraries gemm_bench loads for the peers `openblas` and `blis`, and the variables
+# that set their thread counts.
+CBLAS = {"openblas": ("libopenblas.so.0", "OPENBLAS_NUM_THREADS"),
+         "blis": ("libblis.so.4", "BLIS_NUM_THREADS")}
+
+
+def cblas_turn(gemm, shape, threads, peer):
+    library, variable = CBLAS[peer]
+    env = dict(os.environ, GEMM_BENCH_CBLAS=library, OMP_NUM_THREADS=str(threads))
+    env[variable] = str(threads)
+    return kiln_turn(gemm, shape, threads, env)
 
 
 def kiln_turn(gemm, shape, threads, env):
     _, m, n, k, kind = shape
-    out = subprocess.run([gemm, str(n), str(threads), str(m), str(k), str(FLAGS[kind]),
+    out = subprocess.run([gemm, str(n), str(threads), str(m), str(k), str(flags_of(m, kind)),
                           str(reps_for(m, n, k))], check=True, capture_output=True, text=True,
                          env=env).stdout
     return float(out.rsplit(":", 1)[1].split()[0])
@@ -182,7 +212,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--peers", nargs="*", default=["ort", "tf"], choices=["ort", "tf"])
+    p.add_argument("--peers", nargs="*", default=["ort", "tf"], choices=["ort", "tf", *CBLAS])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--only", nargs="+", help="shapes whose name contains one of these")
     p.add_argument("--isa", choices=["avx2"], help="force Kiln's AVX2 code (KILN_KERNEL_ISA)")
@@ -213,7 +243,10 @@ def main():
                         base = figures.setdefault(("base", threads), [[] for _ in todo])
                         base[i].append(kiln_turn(args.base, s, threads, env))
                 for peer in args.peers:
-                    got = peer_turn(peer, threads, todo, tmp)
+                    if peer in CBLAS:
+                        got = [cblas_turn(gemm, s, threads, peer) for s in todo]
+                    else:
+                        got = peer_turn(peer, threads, todo, tmp)
                     turns = figures.setdefault((peer, threads), [[] for _ in todo])
                     for i, g in enumerate(got):
                         turns[i].append(g)

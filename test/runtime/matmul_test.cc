@@ -163,6 +163,58 @@ TEST_P(MatmulTest, EveryPathIsTheScalarFormOfItsSlices) {
   }
 }
 
+// The few-row kernel (KILN_MATMUL_FEW_ROWS: several column tiles at once) is, bit for bit,
+// the scalar form of the arithmetic, and with an epilogue the GEMM's own result, with B as
+// stored and packed ahead, at 1 and 2 threads: columns in whole groups of tiles, in a
+// partial group and in a partial tile, depths of one slice and of several. B stored
+// transposed and more rows than KILN_MATMUL_FEW_ROWS_MAX ignore the flag (the GEMM's paths).
+TEST_P(MatmulTest, TheFewRowKernelIsTheScalarFormOfItsSlices) {
+  for (int64_t m : {1, 2, 3, 4})
+    for (int64_t n : {1, 31, 64, 130, 300})
+      for (int64_t k : {1, 7, 513, 1100}) {
+        Problem p(m, n, k, GetParam() | KILN_MATMUL_FEW_ROWS);
+        std::vector<float> scale(n);
+        for (int64_t j = 0; j < n; ++j)
+          scale[j] = 0.5f + 0.25f * float(j % 5);
+        std::vector<float> packed(k * kiln_matmul_packed_b_width(n), NAN);
+        kiln_kernel_matmul_pack_b_f32(reinterpret_cast<uintptr_t>(p.b.data()), k, n, p.flags,
+                                      reinterpret_cast<uintptr_t>(packed.data()));
+        // The product with or without the epilogue, B packed or not, on `threads`.
+        auto run = [&](bool epilogue, bool bPacked, int32_t flags, int32_t threads) {
+          kiln_parallel_set_threads(threads);
+          std::vector<float> got = p.c;
+          const float *b = bPacked ? packed.data() : p.b.data();
+          flags |= bPacked ? KILN_MATMUL_PACKED_B : 0;
+          if (epilogue)
+            kiln_kernel_matmul_epilogue_f32(reinterpret_cast<uintptr_t>(p.a.data()),
+                                            reinterpret_cast<uintptr_t>(b),
+                                            reinterpret_cast<uintptr_t>(got.data()), m, n, k, flags,
+                                            reinterpret_cast<uintptr_t>(scale.data()), 1.0f, 0,
+                                            0.25f, 0.0f, 6.0f, KILN_ACTIVATION_NONE);
+          else
+            kiln_kernel_matmul_f32(reinterpret_cast<uintptr_t>(p.a.data()),
+                                   reinterpret_cast<uintptr_t>(b),
+                                   reinterpret_cast<uintptr_t>(got.data()), m, n, k, flags);
+          return got;
+        };
+        for (bool epilogue : {false, true}) {
+          std::vector<float> expected = p.c;
+          if (epilogue) {
+            expected = run(true, false, p.flags & ~KILN_MATMUL_FEW_ROWS, 1);
+          } else {
+            kiln::kernels::referenceGemm(p.Args(expected), 0, m, 0, n);
+          }
+          for (int32_t threads : {1, 2})
+            for (bool bPacked : {false, true}) {
+              std::vector<float> got = run(epilogue, bPacked, p.flags, threads);
+              ASSERT_EQ(0, std::memcmp(expected.data(), got.data(), got.size() * sizeof(float)))
+                  << m << "x" << n << "x" << k << " epilogue " << epilogue << " packed B "
+                  << bPacked << " threads " << threads;
+            }
+        }
+      }
+}
+
 TEST_P(MatmulTest, ResultsDoNotDependOnTheThreadCount) {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 200, 300},
                          {2, 1000, 700},

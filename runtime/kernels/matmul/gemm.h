@@ -41,6 +41,8 @@ struct GemmArgs {
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
   bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says
+  bool fewRows =
+      false; // at most kGemmFewRows rows: T column tiles at a time (KILN_MATMUL_FEW_ROWS)
   const ConvWindows *windows = nullptr; // op(a) is a convolution's windows (a is unused)
 };
 
@@ -69,7 +71,9 @@ inline float bAt(const GemmArgs &g, int64_t kk, int64_t j) {
 // and a column tile's B fitted L1 together; the micro-kernel streams B from L2 as fast.)
 constexpr int64_t kGemmDepth = KILN_MATMUL_PACK_DEPTH;
 inline int64_t gemmSliceDepth(int64_t k) { return kiln_matmul_depth_slice(k); }
-// for (pc, kc) over the depth slices of a product k deep: body(pc, kc).
+// for (pc, kc) over the depth slices of a product k deep: body(pc, kc). (The GEMM's own
+// paths keep their loops over the slices written out: through this lambda, GCC 12 compiled
+// them 10-30% slower, 196 x 1024 x 256 and 3136 x 256 x 64 with B packed ahead, 2026-12-08.)
 template <class Body> inline void forEachSlice(int64_t k, Body body) {
   const int64_t step = gemmSliceDepth(k);
   for (int64_t pc = 0; pc < k; pc += step)
@@ -123,6 +127,15 @@ constexpr int64_t kGemmPackABFloats = int64_t(1) << 16;
 // path's depths up to kGemmDirectDepth), from two row tiles on: 196 x 1024 x 256 63-83 ->
 // 106-108, 300 x 1024 x 300 62-80 -> 103, 28 x 1024 x 700 52-72 -> 88, 128 x 1024 x 64
 // 62-86 -> 92-94.
+// Products of at most kGemmFewRows rows flagged KILN_MATMUL_FEW_ROWS (a dense layer at batch
+// 1 or 2, an RNN's step), B packed ahead or in place and not transposed, compute several
+// column tiles at once: one tile of one row is two chains of dependent FMAs, which leave
+// the FMA units idle for most of their latency (4 cycles, one or two issued a cycle). See
+// docs/performance.md for what it gains.
+constexpr int64_t kGemmFewRows = KILN_MATMUL_FEW_ROWS_MAX;
+// The column tiles it computes at once for `rows` rows: 8 or more chains (4 x 2 for one row,
+// 2 x 2 x 2 for two, 2 x 2 x 3 for three); two threads split the columns in such groups.
+constexpr int fewRowsTiles(int64_t rows) { return rows == 1 ? 4 : 2; }
 constexpr int64_t kGemmAliasStride = 1024;
 constexpr int64_t kGemmL1Ways = 8;
 

@@ -165,6 +165,96 @@ template <class V> struct Gemm {
       micro<R, false>(kc, a, ars, aks, b, bks, c, ldc, R, cols, overwrite, epi, col, kcFull);
   }
 
+  // R rows (a few) times T full column tiles over kc depths: R x 2T accumulators, where one
+  // tile's R x 2 chains of dependent FMAs leave the FMA units waiting on their latency (a
+  // dense layer at batch 1 has two). Tile t's B is b[t], its rows bks apart, packed or in
+  // place. Each element's arithmetic is micro's: one FMA chain over the slice, then the
+  // addition into C (or the store, overwriting), the epilogue with the last slice.
+  template <int R, int T>
+  static inline __attribute__((always_inline)) void
+  wide(int64_t kc, const float *a, int64_t ars, int64_t aks, const float *const *b, int64_t bks,
+       float *c, int64_t ldc, bool overwrite, const Epilogue *epi, int64_t col) {
+    Vec acc[R][2 * T];
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i)
+#pragma GCC unroll 16
+      for (int v = 0; v < 2 * T; ++v)
+        acc[i][v] = V::zero();
+#pragma GCC unroll 2
+    for (int64_t kk = 0; kk < kc; ++kk) {
+      Vec bv[2 * T];
+#pragma GCC unroll 16
+      for (int t = 0; t < T; ++t) {
+        const float *row = b[t] + kk * bks;
+        __builtin_prefetch(row + 8 * bks, 0, 3);
+        bv[2 * t] = V::load(row);
+        bv[2 * t + 1] = V::load(row + L);
+      }
+#pragma GCC unroll 16
+      for (int i = 0; i < R; ++i) {
+        Vec ai = V::broadcast(a + i * ars + kk * aks);
+#pragma GCC unroll 16
+        for (int v = 0; v < 2 * T; ++v)
+          acc[i][v] = V::fma(ai, bv[v], acc[i][v]);
+      }
+    }
+    const Mask all = V::mask(L);
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i)
+#pragma GCC unroll 16
+      for (int v = 0; v < 2 * T; ++v) {
+        float *out = c + i * ldc + v * L;
+        Vec x = overwrite ? acc[i][v] : V::add(V::load(out), acc[i][v]);
+        if (epi)
+          x = simd::finish<V>(x, *epi, col + v * L, all, out);
+        V::store(out, x);
+      }
+  }
+
+  // The few-row kernel (GemmArgs::fewRows, kiln-lower-kernel-calls's choice for products of
+  // at most kGemmFewRows rows): rows [m0, m1) x columns [n0, n1), A in place, B packed ahead
+  // or in place (not transposed), T tiles at a time (wide: 8 or more chains), the last
+  // columns a tile at a time as sliceTiles takes them.
+  template <int R> static void fewRowsOf(const GemmArgs &g, int64_t m0, int64_t n0, int64_t n1) {
+    constexpr int T = fewRowsTiles(R);
+    constexpr int64_t P = KILN_MATMUL_PACK_COLS;
+    const int64_t width = kiln_matmul_packed_b_width(g.n);
+    forEachSlice(g.k, [&](int64_t pc, int64_t kc) {
+      const bool first = g.overwrite && pc == 0;
+      const Epilogue *epi = pc + kc >= g.k ? g.epilogue : nullptr;
+      const float *a = g.a + m0 * g.ars + pc * g.aks;
+      const int64_t bks = g.bPacked ? P : g.bks;
+      auto tile = [&](int64_t j) {
+        return g.bPacked ? g.b + pc * width + j / P * kc * P + j % P : g.b + pc * g.bks + j;
+      };
+      float *c = g.c + m0 * g.ldc;
+      int64_t j = n0;
+      for (; j + T * NR <= n1; j += T * NR) {
+        const float *tiles[T];
+        for (int t = 0; t < T; ++t)
+          tiles[t] = tile(j + t * NR);
+        wide<R, T>(kc, a, g.ars, g.aks, tiles, bks, c + j, g.ldc, first, epi, j);
+      }
+      for (; j < n1; j += NR) {
+        const int cols = n1 - j < NR ? int(n1 - j) : NR;
+        directRows<R>(R, kc, a, g.ars, g.aks, tile(j), bks, c + j, g.ldc, cols, first, epi, j,
+                      g.bPacked ? kc : fullDepths(g, pc, kc, j, cols));
+      }
+    });
+  }
+
+  static void fewRows(const GemmArgs &g, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    static_assert(kGemmFewRows == 3, "a kernel per row count");
+    switch (m1 - m0) {
+    case 1:
+      return fewRowsOf<1>(g, m0, n0, n1);
+    case 2:
+      return fewRowsOf<2>(g, m0, n0, n1);
+    default:
+      return fewRowsOf<3>(g, m0, n0, n1);
+    }
+  }
+
   // With B read in place from depth `pc` on, how many of a tile's depths may read B's
   // full vectors: those whose row ends, for a tile `width` floats wide at column j, before
   // B's last element does. Only a narrow tile's last few rows need the mask.
@@ -499,6 +589,10 @@ template <class V> struct Gemm {
         packed(g, m0, m1, n0, n1, ws);
       else
         referenceGemm(g, m0, m1, n0, n1);
+      return;
+    }
+    if (g.fewRows && m1 - m0 <= kGemmFewRows && (g.bPacked || g.bcs == 1)) {
+      fewRows(g, m0, m1, n0, n1);
       return;
     }
     if (g.bPacked) {

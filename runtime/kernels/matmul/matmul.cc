@@ -95,6 +95,10 @@ void gemmParallel(const GemmArgs &g) {
                   (colTiles >= threads && balance(colTiles, threads) >= balance(rowTiles, threads));
   s.unit = s.byColumns ? tileCols : tileRows;
   int64_t count = s.byColumns ? colTiles : rowTiles;
+  if (g.fewRows && g.m <= kGemmFewRows && s.byColumns) { // whole groups of the few-row kernel
+    s.unit *= fewRowsTiles(g.m);
+    count = (g.n + s.unit - 1) / s.unit;
+  }
   int64_t workPerItem = (s.byColumns ? g.m : g.n) * g.k * s.unit;
   int64_t grain = (kMinParallelWork + workPerItem - 1) / workPerItem;
   kiln_parallel_for(count, grain, runBlock, &s);
@@ -134,6 +138,7 @@ GemmArgs kiln::kernels::describeProduct(uintptr_t a, uintptr_t b, uintptr_t c, i
   }
   g.ldc = n;
   g.overwrite = flags & KILN_MATMUL_OVERWRITE;
+  g.fewRows = flags & KILN_MATMUL_FEW_ROWS;
   return g;
 }
 

@@ -1122,6 +1122,27 @@ def build_batch_matmul():
                  lambda p, ta=ta, tb=tb: {"z": raw.MatMul(a=p["x"], b=p["y"], transpose_a=ta,
                                                           transpose_b=tb, name="z")},
                  [("x", x), ("y", y)], SUMS)
+    # Products of at most 3 rows take the few-row kernel (several column tiles at once): a
+    # dense layer at batch 1 with constant weights (packed), its bias and Relu as the kernel's
+    # epilogue; a fed B; constant weights stored transposed; 2 and 3 rows. 300 columns are
+    # two groups of four tiles, a partial group and a partial tile; a depth of 600 two slices.
+    f = rng_for("few_rows")
+    w, bias = f32(f, (600, 300)), f32(f, (300,))
+    for rows in (1, 2, 3):
+        case("matmul_few_rows_%d" % rows, "matmul", "MatMul %dx600x300 (the few-row kernel) with "
+             "constant weights, BiasAdd and Relu" % rows,
+             lambda p: {"z": raw.Relu(features=raw.BiasAdd(
+                 value=raw.MatMul(a=p["x"], b=tf.constant(w)), bias=tf.constant(bias)),
+                 name="z")},
+             [("x", f32(f, (rows, 600)))], SUMS)
+    case("matmul_few_rows_fed", "matmul", "MatMul 1x600x300 (the few-row kernel), B fed",
+         lambda p: {"z": raw.MatMul(a=p["x"], b=p["y"], name="z")},
+         [("x", f32(f, (1, 600))), ("y", w)], SUMS)
+    case("matmul_few_rows_constant_t", "matmul", "MatMul 1x600x300 (the few-row kernel), "
+         "constant weights stored transposed (transpose_b=True)",
+         lambda p: {"z": raw.MatMul(a=p["x"], b=tf.constant(w.T.copy()), transpose_b=True,
+                                    name="z")},
+         [("x", f32(f, (1, 600)))], SUMS)
     x, y = f32(r, (2, 1, 3, 4)), f32(r, (3, 5, 4))
     case("batchmatmulv2_bcast_adj", "matmul", "BatchMatMulV2 broadcasting [2,1] with [3] "
          "batch dimensions, adj_y",

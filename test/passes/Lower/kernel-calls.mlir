@@ -9,7 +9,7 @@
 
 // Tests that a bufferized f32 matmul generic (A transposed) becomes a kernel call of
 // matmul_f32 on its buffers with m, n, k and the transpose flag; under min-flops it stays a
-// loop.
+// loop, marked kiln.small_product for --stats.
 // CHECK-NOT: func.func private
 // CHECK-LABEL: func.func @matmul
 // SMALL-LABEL: func.func @matmul
@@ -18,9 +18,72 @@ func.func @matmul(%a: memref<40x32xf32>, %b: memref<40x48xf32>, %c: memref<32x48
   // CHECK-SAME: params {k = 40 : i64, m = 32 : i64, n = 48 : i64, transpose_a}
   // CHECK-NOT: linalg.generic
   // SMALL: linalg.generic
+  // SMALL-SAME: kiln.small_product
   // SMALL-NOT: kernel_call
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<40x32xf32>, memref<40x48xf32>) outs(%c : memref<32x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1, d2) -> (d0, d1)>
+#b = affine_map<(d0, d1, d2) -> (d1, d2)>
+#bt = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d2)>
+
+memref.global "private" constant @w_t : memref<256x512xf32> = dense<0.5>
+
+// Tests the few-row kernel's choice by shape: products of at most 3 rows get few_rows with
+// B as stored (not transposed) or a constant (packed later), not with a fed B stored
+// transposed; 4 rows take the GEMM's own paths.
+// CHECK-LABEL: func.func @few_rows
+// SMALL-LABEL: func.func @few_rows
+func.func @few_rows(%a1: memref<1x512xf32>, %a3: memref<3x512xf32>, %a4: memref<4x512xf32>,
+                    %b: memref<512x256xf32>, %bt: memref<256x512xf32>, %c1: memref<1x256xf32>,
+                    %c3: memref<3x256xf32>, %c4: memref<4x256xf32>, %d1: memref<1x256xf32>,
+                    %e1: memref<1x256xf32>) {
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} params {few_rows, k = 512 : i64, m = 1 : i64, n = 256 : i64}
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} params {few_rows, k = 512 : i64, m = 3 : i64, n = 256 : i64}
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} params {k = 512 : i64, m = 4 : i64, n = 256 : i64}
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} params {k = 512 : i64, m = 1 : i64, n = 256 : i64, transpose_b}
+  // CHECK: kiln.kernel_call "matmul_f32" {{.*}} params {few_rows, k = 512 : i64, m = 1 : i64, n = 256 : i64, transpose_b}
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a1, %b : memref<1x512xf32>, memref<512x256xf32>) outs(%c1 : memref<1x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a3, %b : memref<3x512xf32>, memref<512x256xf32>) outs(%c3 : memref<3x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a4, %b : memref<4x512xf32>, memref<512x256xf32>) outs(%c4 : memref<4x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a1, %bt : memref<1x512xf32>, memref<256x512xf32>) outs(%d1 : memref<1x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %w = memref.get_global @w_t : memref<256x512xf32>
+  linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a1, %w : memref<1x512xf32>, memref<256x512xf32>) outs(%e1 : memref<1x256xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32

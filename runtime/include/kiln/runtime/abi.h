@@ -305,6 +305,10 @@ static inline int64_t kiln_dtype_size(int32_t dtype) {
 #define KILN_MATMUL_OVERWRITE 4   /* c = op(a) op(b): c's contents are not read */
 #define KILN_MATMUL_PACKED_B 8    /* b holds op(b) packed (kiln_matmul_packed_b_index); */
                                   /* KILN_MATMUL_TRANSPOSE_B is then ignored */
+#define KILN_MATMUL_FEW_ROWS 64   /* at most KILN_MATMUL_FEW_ROWS_MAX rows (a dense layer at */
+                                  /* batch 1): the few-row kernel, where b is packed or not */
+                                  /* transposed (else ignored); the same result either way */
+#define KILN_MATMUL_FEW_ROWS_MAX 3
 /* A batch of products, c[i] = op(a[i]) op(b[i]) (matmul.h); the flags above but packed, and: */
 #define KILN_KERNEL_BATCH_MATMUL_F32 "kiln_kernel_batch_matmul_f32"
 #define KILN_MATMUL_BROADCAST_A 16 /* one a for every product of the batch */
