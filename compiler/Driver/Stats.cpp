@@ -152,7 +152,7 @@ static void printKernelChoices(ModuleOp module) {
       if (!info || info->library != dialect::KernelLibrary::Kiln)
         return;
       ++calls[call.getKernel().str()];
-      if (info->findParam("few_rows")) { // the row of every single product
+      if (info->findParam("few_rows")) { // the single products' rows (not a batch's)
         ++products;
         fewRows += call.hasFlag("few_rows");
       }

@@ -41,8 +41,8 @@ struct GemmArgs {
   const Epilogue *epilogue = nullptr; // applied after the last depth slice, if set
   bool inPlace = false; // read A and B in place, never packing: the caller holds the workspace
   bool bPacked = false; // b is op(b) packed as abi.h's kiln_matmul_packed_b_index says
-  bool fewRows =
-      false; // at most kGemmFewRows rows: T column tiles at a time (KILN_MATMUL_FEW_ROWS)
+  // At most kGemmFewRows rows: several column tiles at a time (KILN_MATMUL_FEW_ROWS).
+  bool fewRows = false;
   const ConvWindows *windows = nullptr; // op(a) is a convolution's windows (a is unused)
 };
 
